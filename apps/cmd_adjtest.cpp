@@ -1,0 +1,66 @@
+// revwave adjtest: the dot-product test <F w, d> = <w, F^T d> of the modelling operator.
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "problem_options.hpp"
+#include "revwave/system_memory.hpp"
+#include "revwave/verification.hpp"
+#include "run_report.hpp"
+
+namespace revwave::app {
+namespace {
+
+struct AdjtestOptions {
+  ProblemOptions problem;
+  unsigned seed = 1234;
+  double tolerance = 0;  // 0: by precision
+};
+
+template <class T>
+bool run(const AdjtestOptions& o) {
+  const ProblemSetup s = make_setup(o.problem);
+  const TimeAxis time = make_time(o.problem, s);
+  const std::string backend = resolve_backend(o.problem.backend, false);
+  apply_threads(o.problem.threads);
+  const DotProductResult r = dot_product_test<T>(s.grid, s.model, s.acquisition, time, o.seed);
+  const double tol = o.tolerance > 0 ? o.tolerance : (sizeof(T) == 8 ? 1e-12 : 1e-5);
+  const bool pass = r.relative_error <= tol;
+  if (o.problem.json) {
+    nlohmann::json j{{"command", "adjtest"},       {"forward_product", r.forward_product},
+                     {"adjoint_product", r.adjoint_product}, {"relative_error", r.relative_error},
+                     {"tolerance", tol},           {"pass", pass},
+                     {"precision", o.problem.precision}, {"backend", backend},
+                     {"steps", time.steps},        {"shape", s.grid.shape},
+                     {"peak_rss_bytes", peak_rss_bytes()}};
+    print_json(j);
+  } else {
+    std::cout.precision(17);
+    std::cout << "revwave adjtest (" << o.problem.precision << ", " << time.steps << " steps)\n"
+              << "  <F w, d>       " << r.forward_product << "\n"
+              << "  <w, F^T d>     " << r.adjoint_product << "\n";
+    std::cout.precision(3);
+    std::cout << "  relative error " << r.relative_error << " (tolerance " << tol << "): " << (pass ? "PASS" : "FAIL") << "\n";
+  }
+  return pass;
+}
+
+}  // namespace
+
+void register_adjtest(CLI::App& app) {
+  auto o = std::make_shared<AdjtestOptions>();
+  o->problem.shape = "40,40,40";
+  o->problem.tn = 0.25;
+  o->problem.precision = "double";
+  CLI::App* cmd = app.add_subcommand("adjtest", "dot-product test of the forward modelling operator and its adjoint");
+  cmd->set_config("--config");
+  add_problem_options(cmd, o->problem);
+  cmd->add_option("--seed", o->seed, "random seed of w and d")->capture_default_str();
+  cmd->add_option("--tolerance", o->tolerance, "relative tolerance (default 1e-12 double, 1e-5 float)");
+  cmd->callback([o] {
+    const bool pass = o->problem.precision == "double" ? run<double>(*o) : run<float>(*o);
+    if (!pass) throw CLI::RuntimeError("adjoint test failed", 1);
+  });
+}
+
+}  // namespace revwave::app

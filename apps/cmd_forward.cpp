@@ -1,0 +1,103 @@
+// revwave forward: model one shot record and write it with its sidecar.
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "problem_options.hpp"
+#include "revwave/cpu_propagator.hpp"
+#include "revwave/forward_modelling.hpp"
+#include "revwave/shot_record.hpp"
+#include "revwave/system_memory.hpp"
+#include "run_report.hpp"
+
+namespace revwave::app {
+namespace {
+
+struct ForwardOptions {
+  ProblemOptions problem;
+  std::string out = "shot.npy";
+};
+
+template <class T>
+void run(const ForwardOptions& o, const CLI::App& cmd) {
+  const auto t_start = std::chrono::steady_clock::now();
+  const ProblemSetup setup = make_setup(o.problem);
+  const TimeAxis time = make_time(o.problem, setup);
+  const std::string backend = resolve_backend(o.problem.backend, false);
+  apply_threads(o.problem.threads);
+  const Problem<T> problem = make_problem<T>(setup.grid, setup.model, setup.acquisition, time);
+  CpuPropagator<T> prop(problem);
+  ProgressBar bar("forward", !o.problem.json);
+  const ShotData<T> shot = run_forward(prop, [&](index_t d, index_t t) { bar(d, t); });
+  bar.finish();
+
+  OutputGuard guard;
+  ShotRecordMeta meta;
+  meta.dt = time.dt;
+  meta.nt = time.nt();
+  meta.f0 = setup.acquisition.f0;
+  meta.t0 = setup.acquisition.t0;
+  meta.sources = setup.acquisition.sources;
+  meta.receivers = setup.acquisition.receivers;
+  meta.precision = sizeof(T) == 4 ? "float32" : "float64";
+  guard.add(o.out);
+  guard.add(sidecar_path(o.out));
+  write_shot_record(o.out, meta, shot.traces);
+  const std::string cfg = config_path_for(o.out);
+  guard.add(cfg);
+  write_effective_config(cmd, cfg);
+  guard.commit();
+
+  const double interior_steps = double(setup.grid.interior_points()) * double(time.steps);
+  const double gpts = interior_steps / shot.step_seconds / 1e9;
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  if (o.problem.json) {
+    nlohmann::json j;
+    j["command"] = "forward";
+    j["nt"] = time.nt();
+    j["steps"] = time.steps;
+    j["dt"] = time.dt;
+    j["shape"] = setup.grid.shape;
+    j["spacing"] = setup.grid.spacing;
+    j["nbl"] = setup.grid.nbl;
+    j["space_order"] = setup.grid.space_order;
+    j["backend"] = backend;
+    j["precision"] = o.problem.precision;
+    j["sources"] = setup.acquisition.sources.size();
+    j["receivers"] = setup.acquisition.receivers.size();
+    j["seconds"] = shot.step_seconds;
+    j["total_seconds"] = total;
+    j["gpts_per_s"] = gpts;
+    j["peak_rss_bytes"] = peak_rss_bytes();
+    j["out"] = o.out;
+    j["sidecar"] = sidecar_path(o.out);
+    j["config"] = cfg;
+    print_json(j);
+  } else {
+    std::cout << "revwave forward: " << setup.grid.shape[0] << " x " << setup.grid.shape[1] << " x " << setup.grid.shape[2]
+              << " points (h = " << setup.grid.spacing << " m, nbl " << setup.grid.nbl << ", space order "
+              << setup.grid.space_order << "), " << time.steps << " steps of dt = " << time.dt * 1e3 << " ms, "
+              << o.problem.precision << " on " << backend << "\n"
+              << "  time loop     " << shot.step_seconds << " s (" << gpts << " GPts/s, interior points x steps)\n"
+              << "  peak memory   " << format_bytes(double(peak_rss_bytes())) << "\n"
+              << "  shot record   " << o.out << " (" << shot.nt << " samples x " << shot.nrec << " receivers), "
+              << sidecar_path(o.out) << ", " << cfg << "\n";
+  }
+}
+
+}  // namespace
+
+void register_forward(CLI::App& app) {
+  auto o = std::make_shared<ForwardOptions>();
+  CLI::App* cmd = app.add_subcommand("forward", "model a shot record (nt x nrec) on the default problem or your own");
+  cmd->set_config("--config", "", "read options from a TOML/INI file (as written next to the outputs)");
+  add_problem_options(cmd, o->problem);
+  cmd->add_option("--out", o->out, "shot record .npy (a sidecar .json holds dt, nt, geometry, f0)")->capture_default_str();
+  cmd->callback([o, cmd] {
+    if (o->problem.precision == "double") run<double>(*o, *cmd);
+    else run<float>(*o, *cmd);
+  });
+}
+
+}  // namespace revwave::app

@@ -1,0 +1,158 @@
+// revwave gradient: misfit and dJ/dm in a starting model, by full storage or optimal checkpointing.
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "gradient_job.hpp"
+#include "revwave/png_image.hpp"
+#include "run_report.hpp"
+
+namespace revwave::app {
+namespace {
+
+struct GradientCmdOptions {
+  GradientJobOptions job;
+  std::string out = "gradient.npy";
+  std::string png;
+};
+
+// Three central slices of the gradient and the shot record, for a first look.
+std::vector<std::string> write_pictures(const std::string& prefix, const Grid& g, const std::vector<double>& grad,
+                                        const std::vector<double>& traces, index_t nt, index_t nrec) {
+  const index_t nx = g.shape[0], ny = g.shape[1], nz = g.shape[2];
+  auto at = [&](index_t i, index_t j, index_t k) { return grad[static_cast<std::size_t>((i * ny + j) * nz + k)]; };
+  const int up = static_cast<int>(std::max<index_t>(1, 400 / std::max({nx, ny, nz})));
+  std::vector<std::string> files;
+  std::vector<double> s;
+  s.clear();  // depth section x-z at the middle y: rows are depth
+  for (index_t k = 0; k < nz; ++k)
+    for (index_t i = 0; i < nx; ++i) s.push_back(at(i, ny / 2, k));
+  files.push_back(prefix + "_gradient_xz.png");
+  write_png_signed(files.back(), s.data(), nz, nx, 0, up);
+  s.clear();
+  for (index_t k = 0; k < nz; ++k)
+    for (index_t j = 0; j < ny; ++j) s.push_back(at(nx / 2, j, k));
+  files.push_back(prefix + "_gradient_yz.png");
+  write_png_signed(files.back(), s.data(), nz, ny, 0, up);
+  s.clear();
+  for (index_t i = 0; i < nx; ++i)
+    for (index_t j = 0; j < ny; ++j) s.push_back(at(i, j, nz / 2));
+  files.push_back(prefix + "_gradient_xy.png");
+  write_png_signed(files.back(), s.data(), nx, ny, 0, up);
+  files.push_back(prefix + "_shot.png");
+  write_png_signed(files.back(), traces.data(), nt, nrec, 0, static_cast<int>(std::max<index_t>(1, 400 / std::max(nt, nrec))));
+  return files;
+}
+
+template <class T>
+void run(GradientCmdOptions& o, const CLI::App& cmd) {
+  const auto t_start = std::chrono::steady_clock::now();
+  finish_strategy_options(o.job);
+  const std::string backend = resolve_backend(o.job.problem.backend, false);
+  apply_threads(o.job.problem.threads);
+  GradientJob<T> job = prepare_gradient_job<T>(o.job);
+  const Grid& grid = job.start.grid;
+  const StrategyPlan plan = plan_strategy(o.job.strategy, job.time.steps, grid.template field_bytes<T>());
+  if (!o.job.problem.json) std::cerr << "revwave: " << plan.choice << "\n";
+
+  const Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
+  const index_t expected = static_cast<index_t>(job.observed.size());
+  if (expected != job.time.nt() * problem.rec.count) {
+    throw InputError("observed data have " + std::to_string(job.observed.size()) + " values, expected nt x nrec = " +
+                     std::to_string(job.time.nt()) + " x " + std::to_string(problem.rec.count));
+  }
+  CpuPropagator<T> prop(problem);
+  ProgressBar bar("gradient", !o.job.problem.json);
+  const GradientOutput g = run_gradient(prop, job.observed.data(), o.job.strategy, plan, [&](index_t d, index_t t) { bar(d, t); });
+  bar.finish();
+
+  OutputGuard guard;
+  guard.add(o.out);
+  std::vector<T> out_values(g.gradient.begin(), g.gradient.end());
+  write_npy(o.out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
+  const std::string cfg = config_path_for(o.out);
+  guard.add(cfg);
+  write_effective_config(cmd, cfg);
+  std::vector<std::string> pictures;
+  if (!o.png.empty()) {
+    for (const char* suffix : {"_gradient_xz.png", "_gradient_yz.png", "_gradient_xy.png", "_shot.png"}) guard.add(o.png + suffix);
+    const std::vector<double> traces(job.observed.begin(), job.observed.end());
+    pictures = write_pictures(o.png, grid, g.gradient, traces, job.time.nt(), problem.rec.count);
+  }
+  guard.commit();
+
+  double norm2 = 0;
+  for (double v : g.gradient) norm2 += v * v;
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  const double ratio = double(g.stats.forward_steps) / double(g.stats.steps);
+  if (o.job.problem.json) {
+    nlohmann::json j;
+    j["command"] = "gradient";
+    j["objective"] = g.stats.objective;
+    j["gradient_norm"] = std::sqrt(norm2);
+    j["strategy"] = plan.strategy;
+    j["steps"] = g.stats.steps;
+    j["nt"] = job.time.nt();
+    j["dt"] = job.time.dt;
+    j["forward_steps"] = g.stats.forward_steps;
+    j["predicted_forward_steps"] = plan.predicted_forward_steps;
+    j["reverse_steps"] = g.stats.reverse_steps;
+    j["recompute_ratio"] = ratio;
+    j["snaps"] = plan.snaps;
+    j["stores"] = g.stats.stores;
+    j["restores"] = g.stats.restores;
+    j["checkpoint_bytes"] = plan.strategy == "full" ? 0 : plan.storage_bytes;
+    j["slot_bytes"] = plan.slot_bytes;
+    j["wavefield_storage_bytes"] = g.stats.wavefield_storage_bytes;
+    j["store"] = plan.strategy == "full" ? "memory" : o.job.strategy.store;
+    j["seconds"] = {{"total", total},
+                    {"observed", job.seconds_observed},
+                    {"forward", g.stats.seconds_forward},
+                    {"reverse", g.stats.seconds_reverse}};
+    j["peak_rss_bytes"] = peak_rss_bytes();
+    j["shape"] = grid.shape;
+    j["space_order"] = grid.space_order;
+    j["backend"] = backend;
+    j["precision"] = o.job.problem.precision;
+    j["observed"] = job.observed_source == "file" ? o.job.observed : std::string("modelled");
+    j["out"] = o.out;
+    j["config"] = cfg;
+    j["png"] = pictures;
+    print_json(j);
+  } else {
+    std::cout << "revwave gradient: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, "
+              << g.stats.steps << " steps of dt = " << job.time.dt * 1e3 << " ms, " << o.job.problem.precision << " on "
+              << backend << ", observed data " << (job.observed_source == "file" ? o.job.observed : "modelled in the true model") << "\n"
+              << "  objective       " << g.stats.objective << "\n"
+              << "  gradient norm   " << std::sqrt(norm2) << " (s^2/m^2 per unit misfit)\n"
+              << "  strategy        " << plan.choice << "\n"
+              << "  forward steps   " << g.stats.forward_steps << " (" << ratio << " x N; schedule predicts "
+              << plan.predicted_forward_steps << "), reverse steps " << g.stats.reverse_steps << ", stores "
+              << g.stats.stores << ", restores " << g.stats.restores << "\n"
+              << "  time            " << total << " s total: " << job.seconds_observed << " s observed data, "
+              << g.stats.seconds_forward << " s forward, " << g.stats.seconds_reverse << " s reverse\n"
+              << "  memory          " << format_bytes(double(peak_rss_bytes())) << " peak, "
+              << format_bytes(double(g.stats.wavefield_storage_bytes)) << " wavefield storage\n"
+              << "  gradient        " << o.out << ", " << cfg << "\n";
+    for (const auto& p : pictures) std::cout << "  picture         " << p << "\n";
+  }
+}
+
+}  // namespace
+
+void register_gradient(CLI::App& app) {
+  auto o = std::make_shared<GradientCmdOptions>();
+  CLI::App* cmd = app.add_subcommand("gradient", "FWI gradient dJ/dm of the L2 misfit, with optimal checkpointing");
+  cmd->set_config("--config", "", "read options from a TOML/INI file (as written next to the outputs)");
+  add_gradient_job_options(cmd, o->job);
+  cmd->add_option("--out", o->out, "gradient .npy, shape (nx, ny, nz), s^2/m^2 units of dJ/dm")->capture_default_str();
+  cmd->add_option("--png", o->png, "write PREFIX_gradient_{xz,yz,xy}.png and PREFIX_shot.png");
+  cmd->callback([o, cmd] {
+    if (o->job.problem.precision == "double") run<double>(*o, *cmd);
+    else run<float>(*o, *cmd);
+  });
+}
+
+}  // namespace revwave::app

@@ -1,0 +1,86 @@
+// revwave gradtest: the Taylor test of J and its gradient.
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "gradient_job.hpp"
+#include "revwave/verification.hpp"
+#include "run_report.hpp"
+
+namespace revwave::app {
+namespace {
+
+struct GradtestOptions {
+  GradientJobOptions job;
+  int halvings = 6;
+  double scale = 0.02;  // max |h0 dm| as a fraction of max m
+};
+
+template <class T>
+bool run(GradtestOptions& o) {
+  finish_strategy_options(o.job);
+  const std::string backend = resolve_backend(o.job.problem.backend, false);
+  apply_threads(o.job.problem.threads);
+  if (o.halvings < 2) throw InputError("--halvings " + std::to_string(o.halvings) + " is too few: at least 2");
+  if (!(o.scale > 0 && o.scale < 0.5)) throw InputError("--scale must lie in (0, 0.5)");
+  GradientJob<T> job = prepare_gradient_job<T>(o.job);
+  const auto& start = job.start;
+  // dm: towards the built-in true model where it differs, else a smooth bump; scaled to o.scale of max m.
+  const VelocityModel truth = default_true_model(start.grid.shape, start.grid.spacing);
+  std::vector<double> dm(start.model.velocity.size());
+  double dm_max = 0, m_max = 0;
+  for (std::size_t i = 0; i < dm.size(); ++i) {
+    const double m0 = 1.0 / (start.model.velocity[i] * start.model.velocity[i]);
+    dm[i] = 1.0 / (truth.velocity[i] * truth.velocity[i]) - m0;
+    dm_max = std::max(dm_max, std::abs(dm[i]));
+    m_max = std::max(m_max, m0);
+  }
+  if (dm_max == 0) {
+    for (std::size_t i = 0; i < dm.size(); ++i) dm[i] = std::sin(0.37 * double(i));
+    dm_max = 1;
+  }
+  for (double& v : dm) v *= o.scale * m_max / dm_max;
+  const TaylorResult t = taylor_test<T>(start.grid, start.model, dm, start.acquisition, job.time, job.observed,
+                                        o.job.strategy, o.halvings);
+  const bool pass = std::abs(t.rate_first - 1.0) <= 0.1 && t.rate_second >= 1.9;
+  if (o.job.problem.json) {
+    nlohmann::json j{{"command", "gradtest"}, {"objective", t.objective}, {"directional_derivative", t.directional},
+                     {"h", t.h}, {"first_order", t.first}, {"second_order", t.second},
+                     {"rate_first", t.rate_first}, {"rate_second", t.rate_second}, {"pass", pass},
+                     {"strategy", o.job.strategy.strategy}, {"precision", o.job.problem.precision},
+                     {"backend", backend}, {"steps", job.time.steps}};
+    print_json(j);
+  } else {
+    std::cout.precision(6);
+    std::cout << "revwave gradtest (" << o.job.problem.precision << ", strategy " << o.job.strategy.strategy << ", "
+              << job.time.steps << " steps): J(m) = " << t.objective << ", <g, dm> = " << t.directional << "\n"
+              << "           h   |J(m+h dm) - J(m)|   |J(m+h dm) - J(m) - h<g,dm>|\n";
+    for (std::size_t i = 0; i < t.h.size(); ++i) {
+      std::printf("  %10.6f   %18.6e   %28.6e\n", t.h[i], t.first[i], t.second[i]);
+    }
+    std::printf("  rates: first order %.3f (expect 1), second order %.3f (expect >= 1.9): %s\n", t.rate_first,
+                t.rate_second, pass ? "PASS" : "FAIL");
+  }
+  return pass;
+}
+
+}  // namespace
+
+void register_gradtest(CLI::App& app) {
+  auto o = std::make_shared<GradtestOptions>();
+  o->job.problem.shape = "40,40,40";
+  o->job.problem.tn = 0.3;
+  o->job.problem.precision = "double";
+  CLI::App* cmd = app.add_subcommand("gradtest", "Taylor test: J(m + h dm) - J(m) - h <g, dm> falls as h^2");
+  cmd->set_config("--config");
+  add_gradient_job_options(cmd, o->job);
+  cmd->add_option("--halvings", o->halvings, "times h is halved")->capture_default_str();
+  cmd->add_option("--scale", o->scale, "max |dm| at h = 1, as a fraction of max m")->capture_default_str();
+  cmd->callback([o] {
+    const bool pass = o->job.problem.precision == "double" ? run<double>(*o) : run<float>(*o);
+    if (!pass) throw CLI::RuntimeError("Taylor test failed", 1);
+  });
+}
+
+}  // namespace revwave::app

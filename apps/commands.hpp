@@ -1,0 +1,14 @@
+// One register function per subcommand (one file each: cmd_<name>.cpp).
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace revwave::app {
+
+void register_forward(CLI::App& app);
+void register_gradient(CLI::App& app);
+void register_adjtest(CLI::App& app);
+void register_gradtest(CLI::App& app);
+void register_schedule(CLI::App& app);
+void register_info(CLI::App& app);
+
+}  // namespace revwave::app

@@ -1,0 +1,87 @@
+// The inputs of a gradient: starting model, geometry, time axis and observed data, either read
+// (--observed with its sidecar) or modelled in a true model (--true-model, or the built-in one).
+#pragma once
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "problem_options.hpp"
+#include "revwave/cpu_propagator.hpp"
+#include "revwave/errors.hpp"
+#include "revwave/forward_modelling.hpp"
+#include "revwave/gradient_strategy.hpp"
+#include "revwave/npy.hpp"
+#include "revwave/shot_record.hpp"
+#include "revwave/system_memory.hpp"
+
+namespace revwave::app {
+
+struct GradientJobOptions {
+  ProblemOptions problem;
+  std::string observed;
+  std::string true_model;
+  StrategyOptions strategy;
+  std::string checkpoint_memory;  // text, e.g. 8GiB
+};
+
+void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o);
+// Turns the text options into StrategyOptions fields (bytes).
+void finish_strategy_options(GradientJobOptions& o);
+
+template <class T>
+struct GradientJob {
+  ProblemSetup start;        // grid, starting model, acquisition
+  TimeAxis time;
+  std::vector<T> observed;   // nt x nrec
+  double seconds_observed = 0;
+  std::string observed_source;  // "file" or "modelled"
+};
+
+VelocityModel load_model(const std::string& path, const Grid& grid, const char* option);
+
+template <class T>
+GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
+  GradientJob<T> job;
+  if (!o.observed.empty()) {
+    const ShotRecord rec = read_shot_record(o.observed);
+    ProblemOptions po = o.problem;
+    po.src.clear();
+    po.rec.clear();
+    po.rec_file.clear();
+    job.start = make_setup(po);
+    job.start.acquisition.sources = rec.meta.sources;
+    job.start.acquisition.receivers = rec.meta.receivers;
+    job.start.acquisition.f0 = rec.meta.f0;
+    job.start.acquisition.t0 = rec.meta.t0;
+    trilinear_points(job.start.grid, rec.meta.sources, "source (from " + o.observed + ")");
+    trilinear_points(job.start.grid, rec.meta.receivers, "receiver (from " + o.observed + ")");
+    if (rec.meta.nt < 2) throw InputError(o.observed + ": nt " + std::to_string(rec.meta.nt) + " is too short: at least 2 samples");
+    job.time.dt = rec.meta.dt;
+    job.time.steps = rec.meta.nt - 1;
+    check_stable(job.time.dt, job.start.grid, max_velocity(job.start.model));
+    job.observed.assign(rec.traces.begin(), rec.traces.end());
+    job.observed_source = "file";
+    return job;
+  }
+  // Modelled data: the true model, and a starting model smoothed from it unless given.
+  ProblemSetup truth = make_setup(o.problem);  // the grid follows --model when given
+  const bool start_given = !o.problem.model_file.empty() || o.problem.velocity != 0;
+  job.start = truth;
+  if (!o.true_model.empty()) truth.model = load_model(o.true_model, truth.grid, "--true-model");
+  else if (start_given) truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);
+  if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
+  validate(job.start.model);
+  const double vmax = std::max(max_velocity(truth.model), max_velocity(job.start.model));
+  ProblemSetup timing = truth;
+  timing.model = homogeneous_model({2, 2, 2}, vmax);
+  job.time = make_time(o.problem, timing);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Problem<T> p = make_problem<T>(truth.grid, truth.model, truth.acquisition, job.time);
+  CpuPropagator<T> prop(p);
+  job.observed = run_forward(prop).traces;
+  job.seconds_observed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  job.observed_source = "modelled";
+  return job;
+}
+
+}  // namespace revwave::app

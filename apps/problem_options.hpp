@@ -1,0 +1,51 @@
+// Options shared by the subcommands that propagate waves, and the problem they describe.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "revwave/model.hpp"
+#include "revwave/problem.hpp"
+
+namespace revwave::app {
+
+struct ProblemOptions {
+  std::string model_file;
+  double velocity = 0;           // homogeneous model, m/s (0: the built-in model)
+  std::string shape = "80,80,80";
+  double spacing = 10.0;
+  index_t nbl = 10;
+  int space_order = 8;
+  double tn = 0.5;
+  double dt = 0;                 // 0: from the stability bound
+  double f0 = 12.0;
+  std::vector<std::string> src;  // "x,y,z" each
+  std::vector<std::string> rec;
+  std::string rec_file;
+  std::string precision = "float";
+  std::string backend = "auto";
+  int threads = 0;
+  bool json = false;
+};
+
+void add_problem_options(CLI::App* cmd, ProblemOptions& o);
+void add_run_options(CLI::App* cmd, ProblemOptions& o);  // precision, backend, threads, json
+
+// Everything but the time axis; validated.
+struct ProblemSetup {
+  Grid grid;
+  VelocityModel model;
+  Acquisition acquisition;
+};
+ProblemSetup make_setup(const ProblemOptions& o);
+// The time axis from --dt/--tn, checked against the model's stability bound.
+TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
+
+// The backend that will run: "cpu" or "cuda"; says on stderr when auto falls back to the CPU.
+std::string resolve_backend(const std::string& requested, bool quiet);
+void apply_threads(int threads);
+
+std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std::string& option);
+
+}  // namespace revwave::app

@@ -1,0 +1,66 @@
+#include "run_report.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "revwave/atomic_file.hpp"
+
+namespace revwave::app {
+
+ProgressBar::ProgressBar(std::string label, bool enabled)
+    : label_(std::move(label)), enabled_(enabled && isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+ProgressBar::~ProgressBar() { finish(); }
+
+void ProgressBar::operator()(index_t done, index_t total) {
+  if (!enabled_ || total <= 0) return;
+  const auto now = std::chrono::steady_clock::now();
+  // Quiet for the first half second (short runs stay clean), then ten updates a second.
+  if (now - start_ < std::chrono::milliseconds(500)) return;
+  if (done < total && now - last_ < std::chrono::milliseconds(100)) return;
+  last_ = now;
+  const double frac = static_cast<double>(done) / static_cast<double>(total);
+  const int width = 40, filled = static_cast<int>(frac * width);
+  const double secs = std::chrono::duration<double>(now - start_).count();
+  const double eta = frac > 0 ? secs * (1 - frac) / frac : 0;
+  std::fprintf(stderr, "\r%-9s [%s%s] %5.1f%%  %6.1fs elapsed, ~%.0fs left ", label_.c_str(),
+               std::string(static_cast<std::size_t>(filled), '#').c_str(),
+               std::string(static_cast<std::size_t>(width - filled), '.').c_str(), 100 * frac, secs, eta);
+  drawn_ = true;
+}
+
+void ProgressBar::finish() {
+  if (drawn_) std::fprintf(stderr, "\r%*s\r", 100, "");
+  drawn_ = false;
+}
+
+OutputGuard::~OutputGuard() {
+  for (const auto& p : paths_) {
+    std::error_code ec;
+    std::filesystem::remove(p, ec);
+  }
+}
+
+std::string config_path_for(const std::string& output_path) {
+  std::filesystem::path p(output_path);
+  p.replace_extension();
+  return p.string() + ".config.toml";
+}
+
+void write_effective_config(const CLI::App& cmd, const std::string& path) {
+  const std::string text = cmd.config_to_str(true, true);
+  write_file_atomically(path, [&](std::ostream& os) {
+    os << "# revwave " << cmd.get_name() << ": effective configuration; repeat with\n"
+       << "#   revwave " << cmd.get_name() << " --config " << path << "\n"
+       << text;
+  });
+}
+
+void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << std::endl; }
+
+}  // namespace revwave::app

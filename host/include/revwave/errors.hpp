@@ -1,0 +1,32 @@
+// Typed exceptions of the library. The app maps each to one line and an exit code.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace revwave {
+
+// Bad user input: a value that breaks a rule. what() names the value and the rule.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A file that cannot be read, written or parsed.
+class IoError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Not enough memory for what was asked (host or device).
+class OutOfMemoryError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A backend that this build does not contain.
+class NotCompiledError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace revwave

@@ -1,0 +1,15 @@
+// Central finite-difference weights of the second derivative, of any even order, computed.
+#pragma once
+#include <vector>
+
+namespace revwave {
+
+// Weights c[0..k] of d2/dx2 of order 2k on unit spacing:
+// f''(x) ~ c[0] f(x) + sum_j c[j] (f(x + j) + f(x - j)).
+std::vector<double> second_derivative_weights(int space_order);
+
+// Largest eigenvalue of -L (the 3D Laplacian stencil) on spacing h, over all
+// wavenumbers: 3 * max_theta -(c0 + 2 sum_j c_j cos(j theta)) / h^2.
+double laplacian_spectral_radius(int space_order, double spacing);
+
+}  // namespace revwave
