@@ -4,6 +4,9 @@
 #include <cstring>
 
 #include "revwave/cpu_sweep.hpp"
+#include "revwave/errors.hpp"
+#include "revwave/gradient_strategy.hpp"
+#include "revwave/system_memory.hpp"
 
 namespace revwave {
 namespace {
@@ -112,6 +115,51 @@ void CpuPropagator<T>::inject_residual(const T* residual, const T* u_next, const
       lam[idx] += delta;
       grad[idx] += imaging_term(p_.coeffs, delta, u_next[idx], u[idx], u_prev[idx]);
     }
+}
+
+template <class T>
+std::size_t CpuPropagator<T>::allocate_history(index_t steps) {
+  const std::size_t bytes = field_bytes();
+  const std::size_t need = full_history_bytes(steps, bytes);
+  const std::size_t have = available_memory_bytes();
+  if (need > have) {
+    throw OutOfMemoryError("--strategy full needs " + format_bytes(double(need)) + " for the wavefield history (" +
+                           std::to_string(steps) + " steps x " + format_bytes(double(bytes)) + "), but only " +
+                           format_bytes(double(have)) +
+                           " is available; use --strategy revolve with --snaps or --checkpoint-memory");
+  }
+  history_.clear();
+  history_.reserve(static_cast<std::size_t>(steps) + 1);
+  history_.emplace_back(bytes);  // u[0] = 0
+  for (index_t n = 0; n < steps; ++n) history_.emplace_back(bytes);
+  return need;
+}
+
+template <class T>
+void CpuPropagator<T>::record_history(index_t n) {
+  std::memcpy(history_[static_cast<std::size_t>(n)].data(), state_.u.data(), field_bytes());
+}
+
+template <class T>
+const T* CpuPropagator<T>::history_field(index_t k) const {
+  return history_[static_cast<std::size_t>(std::max<index_t>(k, 0))].template as<T>();  // u[-1] = u[0] = 0
+}
+
+template <class T>
+double CpuPropagator<T>::reverse_step_from_history(index_t n, const T* observed_next) {
+  return reverse_step_from(n, history_field(n + 1), history_field(n), history_field(n - 1), observed_next);
+}
+
+template <class T>
+void CpuPropagator<T>::release_history() {
+  history_.clear();
+  history_.shrink_to_fit();
+}
+
+template <class T>
+std::unique_ptr<CheckpointStore> CpuPropagator<T>::make_store(const StrategyOptions& options,
+                                                              const StrategyPlan& plan) const {
+  return revwave::make_store(options, plan, field_bytes());
 }
 
 template <class T>

@@ -1,12 +1,17 @@
 // The CPU reference backend: forward steps, reverse (adjoint + imaging) steps, sparse ops.
 // It owns the forward state (u[n], u[n-1]), the adjoint pair and the gradient.
 #pragma once
+#include <memory>
 #include <vector>
 
+#include "revwave/checkpoint_store.hpp"
 #include "revwave/host_buffer.hpp"
 #include "revwave/problem.hpp"
 
 namespace revwave {
+
+struct StrategyOptions;
+struct StrategyPlan;
 
 template <class T>
 class CpuPropagator {
@@ -30,8 +35,18 @@ class CpuPropagator {
   // injects the residual S u[n+1] - d[n+1], steps the adjoint to lam[n+1] and
   // images. Returns 1/2 |S u[n+1] - d[n+1]|^2. The forward state is left as is.
   double reverse_step(index_t n, const T* observed_next);
-  // The same with u[n+1], u[n], u[n-1] supplied (the stored-history strategy).
+  // The same with u[n+1], u[n], u[n-1] supplied.
   double reverse_step_from(index_t n, const T* u_next, const T* u, const T* u_prev, const T* observed_next);
+
+  // ---- the stored history (strategy full) ----
+  // Allocates room for u[1..N] in host memory; refuses first if it does not fit. Returns its bytes.
+  std::size_t allocate_history(index_t steps);
+  void record_history(index_t n);  // keeps the current u as u[n]
+  double reverse_step_from_history(index_t n, const T* observed_next);
+  void release_history();
+
+  // ---- checkpoint stores for this backend's state ----
+  std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& options, const StrategyPlan& plan) const;
   // dJ/dm at the interior points (the layer's share folded onto the edge points).
   std::vector<double> interior_gradient() const;
 
@@ -44,8 +59,11 @@ class CpuPropagator {
  private:
   void inject_residual(const T* residual, const T* u_next, const T* u, const T* u_prev);
 
+  const T* history_field(index_t k) const;
+
   const Problem<T>& p_;
   HostState state_;
+  std::vector<HostBuffer> history_;  // u[1..N]
   HostBuffer scratch_;            // u[n+1] during a reverse step
   HostBuffer lam_, lam_prev_;     // lam[k+1], lam[k+2]
   HostBuffer grad_;

@@ -12,7 +12,6 @@
 #include "revwave/errors.hpp"
 #include "revwave/progress.hpp"
 #include "revwave/schedule.hpp"
-#include "revwave/system_memory.hpp"
 
 namespace revwave {
 
@@ -55,38 +54,22 @@ inline std::size_t full_history_bytes(index_t steps, std::size_t field_bytes) {
   return static_cast<std::size_t>(steps) * field_bytes;
 }
 
-// Refuses, before allocating, a history that does not fit in available memory.
-inline void check_full_fits(index_t steps, std::size_t field_bytes) {
-  const std::size_t need = full_history_bytes(steps, field_bytes);
-  const std::size_t have = available_memory_bytes();
-  if (need > have) {
-    throw OutOfMemoryError("--strategy full needs " + format_bytes(double(need)) + " for the wavefield history (" +
-                           std::to_string(steps) + " steps x " + format_bytes(double(field_bytes)) + "), but only " +
-                           format_bytes(double(have)) +
-                           " is available; use --strategy revolve with --snaps or --checkpoint-memory");
-  }
-}
-
-// `full`: N forward steps storing u[1..N], then N reverse steps reading them back.
+// `full`: N forward steps keeping u[1..N] (where is the backend's choice), then N
+// reverse steps reading them back. The backend refuses, before allocating, a history
+// that does not fit.
 template <class Propagator, class T = typename Propagator::value_type>
 GradientOutput gradient_full(Propagator& prop, const T* observed, const Progress& progress = {}) {
   const auto& p = prop.problem();
   const index_t N = p.time.steps, nrec = p.rec.count;
-  const std::size_t bytes = prop.field_bytes();
-  check_full_fits(N, bytes);
   GradientOutput out;
   out.stats.steps = N;
-  out.stats.wavefield_storage_bytes = full_history_bytes(N, bytes);
-  std::vector<HostBuffer> history;
-  history.reserve(static_cast<std::size_t>(N));
-  for (index_t n = 0; n < N; ++n) history.emplace_back(bytes);
-  const HostBuffer zero(bytes);
+  out.stats.wavefield_storage_bytes = prop.allocate_history(N);
 
   auto t0 = std::chrono::steady_clock::now();
   prop.reset_forward();
   for (index_t n = 0; n < N; ++n) {
     prop.forward_step(n);
-    std::memcpy(history[n].data(), prop.state().u.data(), bytes);  // u[n+1]
+    prop.record_history(n + 1);
     ++out.stats.forward_steps;
     if (progress) progress(n + 1, 2 * N);
   }
@@ -95,12 +78,12 @@ GradientOutput gradient_full(Propagator& prop, const T* observed, const Progress
   auto t1 = std::chrono::steady_clock::now();
   prop.reset_adjoint();
   std::vector<double> misfit(static_cast<std::size_t>(N + 1), 0.0);
-  auto field = [&](index_t k) -> const T* { return k >= 1 ? history[k - 1].template as<T>() : zero.template as<T>(); };
   for (index_t n = N - 1; n >= 0; --n) {
-    misfit[n + 1] = prop.reverse_step_from(n, field(n + 1), field(n), field(n - 1), observed + (n + 1) * nrec);
+    misfit[n + 1] = prop.reverse_step_from_history(n, observed + (n + 1) * nrec);
     ++out.stats.reverse_steps;
     if (progress) progress(2 * N - n, 2 * N);
   }
+  prop.release_history();
   out.stats.seconds_reverse = detail::elapsed(t1);
   out.stats.objective = detail::objective(misfit, observed, nrec);
   out.gradient = prop.interior_gradient();
@@ -108,8 +91,10 @@ GradientOutput gradient_full(Propagator& prop, const T* observed, const Progress
 }
 
 // Any checkpoint schedule against any store. `expected_forward_steps` (0 if unknown) only scales progress.
-template <class Propagator, class T = typename Propagator::value_type>
-GradientOutput gradient_checkpointed(Propagator& prop, const T* observed, Schedule& schedule, CheckpointStore& store,
+// A Store has slots(), slot_bytes(), store(slot, state) and restore(slot, state, last_use)
+// for the backend's state type (CheckpointStore for the CPU backend).
+template <class Propagator, class Store, class T = typename Propagator::value_type>
+GradientOutput gradient_checkpointed(Propagator& prop, const T* observed, Schedule& schedule, Store& store,
                                      index_t expected_forward_steps = 0, const Progress& progress = {}) {
   const auto& p = prop.problem();
   const index_t N = p.time.steps, nrec = p.rec.count;

@@ -43,7 +43,7 @@ GradientOutput run_gradient(Propagator& prop, const T* observed, const StrategyO
                             const StrategyPlan& plan, const Progress& progress = {}) {
   if (plan.strategy == "full") return gradient_full(prop, observed, progress);
   auto schedule = make_schedule(plan);
-  auto store = make_store(options, plan, prop.field_bytes());
+  auto store = prop.make_store(options, plan);
   return gradient_checkpointed(prop, observed, *schedule, *store, plan.predicted_forward_steps, progress);
 }
 
