@@ -54,12 +54,15 @@ StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t 
     plan.choice = "revolve: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
                   (o.snaps > 0 ? "" : " (the default; set --snaps or --checkpoint-memory)");
   }
-  plan.storage_bytes = static_cast<std::size_t>(plan.snaps) * plan.slot_bytes;
+  // Revolve never stores position 0 (recreated) or N-1 (reversed at once): more slots are never used.
+  // A store holds at least one slot (for N <= 2 the schedule needs none).
+  plan.slots = std::max<index_t>(1, RevolveSchedule(steps, plan.snaps).slots());
+  plan.storage_bytes = static_cast<std::size_t>(plan.slots) * plan.slot_bytes;
   plan.predicted_forward_steps = optimal_forward_steps(steps, plan.snaps);
   if (o.store == "memory") {
     const std::size_t have = available_memory_bytes();
     if (plan.storage_bytes > have) {
-      throw OutOfMemoryError(std::to_string(plan.snaps) + " checkpoint slots need " +
+      throw OutOfMemoryError(std::to_string(plan.slots) + " checkpoint slots need " +
                              format_bytes(double(plan.storage_bytes)) + " but only " + format_bytes(double(have)) +
                              " is available; try --snaps " + std::to_string(std::max<std::size_t>(1, have / 2 / plan.slot_bytes)) +
                              " or --store disk");
@@ -73,8 +76,8 @@ std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan) {
 }
 
 std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& o, const StrategyPlan& plan, std::size_t field_bytes) {
-  if (o.store == "disk") return std::make_unique<DiskStore>(plan.snaps, field_bytes, o.checkpoint_dir);
-  return std::make_unique<MemoryStore>(plan.snaps, field_bytes);
+  if (o.store == "disk") return std::make_unique<DiskStore>(plan.slots, field_bytes, o.checkpoint_dir);
+  return std::make_unique<MemoryStore>(plan.slots, field_bytes);
 }
 
 }  // namespace revwave

@@ -66,6 +66,7 @@ class Validator {
       : steps_(steps), slots_(slots), last_use_(last_use), next_reverse_(steps - 1) {}
 
   void run(Schedule& schedule) {
+    schedule_ = &schedule;
     if (steps_ < 1) fail("steps " + std::to_string(steps_) + " must be >= 1");
     if (schedule.slots() > slots_)
       fail("schedule declares " + std::to_string(schedule.slots()) + " slots, budget is " +
@@ -134,7 +135,7 @@ class Validator {
             fail("slot holds position " + std::to_string(content->position));
         }
         if (content->consumed) fail("restore after the slot's announced last use");
-        if (last_use_ && last_use_()) content->consumed = true;
+        if (last_use_ ? last_use_() : schedule_->restore_is_last_use()) content->consumed = true;
         position_ = step;
         break;
       }
@@ -161,7 +162,8 @@ class Validator {
 
   std::int64_t steps_;
   std::int64_t slots_;
-  const LastUseQuery& last_use_;
+  const LastUseQuery& last_use_;  // empty: ask schedule_->restore_is_last_use()
+  Schedule* schedule_ = nullptr;
   std::int64_t next_reverse_;   // every step above it was reversed once, in order
   std::int64_t position_ = 0;   // -1: no valid state
   std::int64_t index_ = 0;

@@ -23,7 +23,8 @@ inline constexpr index_t default_snaps = 20;
 struct StrategyPlan {
   std::string strategy;
   index_t steps = 0;
-  index_t snaps = 0;                    // slots (0 for full)
+  index_t snaps = 0;                    // slots asked for or derived (0 for full)
+  index_t slots = 0;                    // slots the schedule can use: min(snaps, N - 2), allocated
   std::size_t slot_bytes = 0;           // one checkpoint: (u[n], u[n-1])
   std::size_t storage_bytes = 0;        // slots x slot size, or the history for full
   index_t predicted_forward_steps = 0;  // the schedule's count

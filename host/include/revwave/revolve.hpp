@@ -54,7 +54,7 @@ class RevolveSchedule final : public Schedule {
   // i.e. the next action is reverse(c), after which the checkpoint at c is dropped.
   // Any restore of c with more steps left above it is followed by a later restore
   // of c, because reverse(c) itself needs position c after reverse(c + 1).
-  bool restore_is_last_use() const { return last_use_; }
+  bool restore_is_last_use() const override { return last_use_; }
 
  private:
   struct Checkpoint {

@@ -32,8 +32,9 @@ using LastUseQuery = std::function<bool()>;
 // than the current one, or with no valid state; a restore of an empty slot or of the
 // wrong position; an advance backwards, from no valid state or past the next step to
 // reverse; a reverse out of order or at the wrong position; a step not reversed
-// exactly once; `end` not repeated after the end. With `last_use`, also checks that a
-// restore announced as last use is never followed by another restore of that content.
+// exactly once; `end` not repeated after the end; a restore announced as last use
+// (by `last_use` if given, else by schedule.restore_is_last_use()) followed by another
+// restore of the same slot content.
 void validate_schedule(Schedule& schedule, std::int64_t steps, std::int64_t slots,
                        const LastUseQuery& last_use = {});
 

@@ -1,0 +1,148 @@
+// The exact discrete adjoint and gradient: dot-product test, Taylor test, a finite-difference
+// component, determinism across thread counts, and the sign at an anomaly.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <limits>
+
+#include "revwave/cpu_propagator.hpp"
+#include "revwave/forward_modelling.hpp"
+#include "revwave/gradient_strategy.hpp"
+#include "revwave/verification.hpp"
+#include "test_helpers.hpp"
+
+namespace revwave {
+namespace {
+
+using testing::SmallCase;
+using testing::small_case;
+
+template <class T>
+std::vector<T> observed_in(const SmallCase& c, const VelocityModel& model) {
+  const Problem<T> p = make_problem<T>(c.grid, model, c.acq, c.time);
+  CpuPropagator<T> prop(p);
+  return run_forward(prop).traces;
+}
+
+template <class T>
+GradientOutput gradient_of(const SmallCase& c, const VelocityModel& model, const std::vector<T>& observed,
+                           const StrategyOptions& s = testing::strategy("full")) {
+  const Problem<T> p = make_problem<T>(c.grid, model, c.acq, c.time);
+  CpuPropagator<T> prop(p);
+  const StrategyPlan plan = plan_strategy(s, c.time.steps, prop.field_bytes());
+  return run_gradient(prop, observed.data(), s, plan);
+}
+
+template <class T>
+class Adjoint : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(Adjoint, Precisions);
+
+TYPED_TEST(Adjoint, DotProductTestHoldsToThePrecisionsTolerance) {
+  using T = TypeParam;
+  for (int order : {2, 8}) {
+    SmallCase c = small_case(19, 17, 15, 70, order);
+    c.acq.sources.push_back({33.3, 44.4, 55.5});  // two sources fire the same signature
+    const DotProductResult r = dot_product_test<T>(c.grid, c.true_model, c.acq, c.time, 99);
+    // Round-off grows with the number of steps and terms; these are the design's bounds.
+    const double tol = std::is_same_v<T, double> ? 1e-12 : 1e-5;
+    EXPECT_LT(r.relative_error, tol) << "order " << order << ": " << r.forward_product << " vs " << r.adjoint_product;
+    EXPECT_GT(std::abs(r.forward_product), 0.0);
+  }
+}
+
+TEST(Gradient, TaylorTestIsSecondOrderInDouble) {
+  const SmallCase c = small_case();
+  const std::vector<double> d = observed_in<double>(c, c.true_model);
+  std::vector<double> dm(c.start_model.velocity.size());
+  for (std::size_t i = 0; i < dm.size(); ++i) {
+    dm[i] = 1.0 / std::pow(c.true_model.velocity[i], 2) - 1.0 / std::pow(c.start_model.velocity[i], 2);
+  }
+  // Small enough that h = 1 is already in the Taylor regime: 2% of m at most.
+  double dm_max = 0;
+  for (double v : dm) dm_max = std::max(dm_max, std::abs(v));
+  for (double& v : dm) v *= 0.02 / (2500.0 * 2500.0) / dm_max;
+  for (const char* strategy : {"full", "revolve"}) {
+    StrategyOptions s;
+    s.strategy = strategy;
+    s.snaps = 4;
+    const TaylorResult t = taylor_test<double>(c.grid, c.start_model, dm, c.acq, c.time, d, s, 6);
+    EXPECT_NEAR(t.rate_first, 1.0, 0.1) << strategy;
+    EXPECT_GE(t.rate_second, 1.9) << strategy;
+    for (std::size_t k = 1; k < t.second.size(); ++k) {
+      EXPECT_GT(std::log2(t.second[k - 1] / t.second[k]), 1.8) << strategy << " halving " << k;
+    }
+  }
+}
+
+TEST(Gradient, OneComponentMatchesACentralDifference) {
+  const SmallCase c = small_case();
+  const std::vector<double> d = observed_in<double>(c, c.true_model);
+  const GradientOutput g = gradient_of<double>(c, c.start_model, d);
+  // A point between source and receivers, and an edge point that carries the layer's share.
+  const auto& s = c.grid.shape;
+  for (const std::array<index_t, 3> ijk : {std::array<index_t, 3>{9, 7, 2}, std::array<index_t, 3>{0, 7, 0}}) {
+    const std::size_t i = static_cast<std::size_t>((ijk[0] * s[1] + ijk[1]) * s[2] + ijk[2]);
+    const double m0 = 1.0 / std::pow(c.start_model.velocity[i], 2);
+    const double eps = 1e-3 * m0;
+    std::vector<double> dm(c.start_model.velocity.size(), 0.0);
+    dm[i] = 1.0;
+    auto J = [&](double e) {
+      const Problem<double> p = make_problem<double>(c.grid, perturbed_model(c.start_model, dm, e), c.acq, c.time);
+      return forward_misfit(p, d.data());
+    };
+    const double fd = (J(eps) - J(-eps)) / (2 * eps);
+    EXPECT_NEAR(g.gradient[i], fd, 1e-5 * std::abs(fd)) << "point " << ijk[0] << "," << ijk[1] << "," << ijk[2];
+    EXPECT_NE(fd, 0.0);
+  }
+}
+
+TEST(Gradient, IsBitwiseTheSameWhateverTheThreadCount) {
+  const SmallCase c = small_case();
+  const std::vector<float> d = observed_in<float>(c, c.true_model);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const GradientOutput one = gradient_of<float>(c, c.start_model, d, testing::strategy("revolve", 5));
+  omp_set_num_threads(3);
+  const GradientOutput three = gradient_of<float>(c, c.start_model, d, testing::strategy("revolve", 5));
+  omp_set_num_threads(threads);
+  ASSERT_EQ(one.gradient.size(), three.gradient.size());
+  EXPECT_EQ(0, std::memcmp(one.gradient.data(), three.gradient.data(), one.gradient.size() * sizeof(double)));
+  EXPECT_EQ(one.stats.objective, three.stats.objective);
+}
+
+TEST(Gradient, HasTheRightSignAtAVelocityAnomaly) {
+  // Transmission: source above, receivers below a small blob; start homogeneous.
+  SmallCase c = small_case(21, 21, 25, 110, 4);
+  c.acq.sources = {{100, 100, 10}};
+  c.acq.receivers.clear();
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) c.acq.receivers.push_back({40.0 + 30 * i, 40.0 + 30 * j, 230});
+  c.start_model = homogeneous_model(c.grid.shape, 2000);
+  for (double dv : {+40.0, -40.0}) {
+    VelocityModel truth = c.start_model;
+    std::vector<double> blob(truth.velocity.size(), 0.0);
+    for (index_t i = 0; i < 21; ++i)
+      for (index_t j = 0; j < 21; ++j)
+        for (index_t k = 0; k < 25; ++k) {
+          const double r2 = std::pow(i - 10, 2) + std::pow(j - 10, 2) + std::pow(k - 12, 2);
+          if (r2 <= 9) {
+            const std::size_t q = static_cast<std::size_t>((i * 21 + j) * 25 + k);
+            truth.velocity[q] += dv;
+            blob[q] = 1;
+          }
+        }
+    c.time.dt = default_dt(c.grid, 2100);
+    const std::vector<double> d = observed_in<double>(c, truth);
+    const GradientOutput g = gradient_of<double>(c, c.start_model, d);
+    double over_blob = 0;
+    for (std::size_t q = 0; q < blob.size(); ++q) over_blob += blob[q] * g.gradient[q];
+    // Faster truth means smaller m there: J decreases as m decreases, so dJ/dm > 0 on the blob.
+    if (dv > 0) EXPECT_GT(over_blob, 0.0) << "fast anomaly";
+    else EXPECT_LT(over_blob, 0.0) << "slow anomaly";
+  }
+}
+
+}  // namespace
+}  // namespace revwave

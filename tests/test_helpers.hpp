@@ -1,0 +1,48 @@
+// Small problems shared by the numerics tests.
+#pragma once
+#include <cmath>
+#include <vector>
+
+#include "revwave/gradient_strategy.hpp"
+#include "revwave/model.hpp"
+#include "revwave/problem.hpp"
+
+namespace revwave::testing {
+
+struct SmallCase {
+  Grid grid;
+  VelocityModel true_model, start_model;
+  Acquisition acq;
+  TimeAxis time;
+};
+
+// A 3D case with an anomaly, a source near the top and a line of receivers; awkward sizes on purpose.
+inline SmallCase small_case(index_t nx = 19, index_t ny = 17, index_t nz = 15, index_t steps = 60, int order = 4) {
+  SmallCase c;
+  c.grid.shape = {nx, ny, nz};
+  c.grid.nbl = 6;
+  c.grid.spacing = 10.0;
+  c.grid.space_order = order;
+  c.true_model = default_true_model(c.grid.shape, c.grid.spacing);
+  c.start_model = smoothed(c.true_model, 2, 2);
+  c.acq.f0 = 15.0;
+  c.acq.t0 = 1.5 / c.acq.f0;
+  c.acq.sources = {{0.45 * c.grid.extent(0), 0.5 * c.grid.extent(1), 13.0}};
+  for (int i = 0; i < 7; ++i) c.acq.receivers.push_back({c.grid.extent(0) * (i + 0.5) / 7.0, 0.41 * c.grid.extent(1), 21.0});
+  const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
+  c.time.dt = default_dt(c.grid, vmax);
+  c.time.steps = steps;
+  return c;
+}
+
+inline StrategyOptions strategy(const std::string& name, index_t snaps = 0, const std::string& store = "memory",
+                                const std::string& dir = "") {
+  StrategyOptions s;
+  s.strategy = name;
+  s.snaps = snaps;
+  s.store = store;
+  s.checkpoint_dir = dir;
+  return s;
+}
+
+}  // namespace revwave::testing
