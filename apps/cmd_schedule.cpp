@@ -1,5 +1,6 @@
 // `revwave schedule`: the checkpoint schedule a run would execute, counted (and listed).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <iomanip>
 #include <iostream>
@@ -12,6 +13,8 @@
 
 #include "commands.hpp"
 #include "revwave/errors.hpp"
+#include "revwave/multilevel.hpp"
+#include "revwave/online.hpp"
 #include "revwave/revolve.hpp"
 #include "revwave/schedule_counts.hpp"
 
@@ -24,10 +27,13 @@ struct ScheduleOptions {
   std::string strategy = "revolve";
   bool json = false;
   bool actions = false;
+  std::vector<std::string> tiers;    // multilevel: NAME:SLOTS:STORE_COST:RESTORE_COST
+  double slot_bytes = 1048576.0;     // multilevel: bytes per checkpoint, for bytes moved
+  std::int64_t sweep = 0;            // online: sweep N = 1..sweep, report the worst ratio
 };
 
 const std::vector<std::string>& strategies() {
-  static const std::vector<std::string> names = {"revolve"};
+  static const std::vector<std::string> names = {"revolve", "multilevel", "online"};
   return names;
 }
 
@@ -36,19 +42,119 @@ void validate(const ScheduleOptions& o) {
   std::vector<std::string> errors;
   if (o.steps < 1) errors.push_back("--steps " + std::to_string(o.steps) + " must be >= 1");
   if (o.snaps < 1) errors.push_back("--snaps " + std::to_string(o.snaps) + " must be >= 1 checkpoint slot");
+  if (!(o.slot_bytes >= 0) || !std::isfinite(o.slot_bytes))
+    errors.push_back("--slot-bytes " + std::to_string(o.slot_bytes) + " must be finite and >= 0");
+  if (!o.tiers.empty() && o.strategy != "multilevel")
+    errors.push_back("--tier needs --strategy multilevel");
+  if (o.sweep != 0 && o.strategy != "online") errors.push_back("--sweep needs --strategy online");
+  if (o.sweep < 0 || o.sweep > 100000000)
+    errors.push_back("--sweep " + std::to_string(o.sweep) + " must be in [1, 10^8]");
   if (errors.empty()) return;
   std::string line = errors[0];
   for (std::size_t i = 1; i < errors.size(); ++i) line += "; " + errors[i];
   throw InputError(line);
 }
 
+// NAME:SLOTS:STORE_COST:RESTORE_COST; without --tier one zero-cost tier of --snaps slots.
+std::vector<Tier> parse_tiers(const ScheduleOptions& o) {
+  if (o.tiers.empty()) return {Tier{"memory", o.snaps, 0.0, 0.0}};
+  std::vector<Tier> tiers;
+  for (const std::string& text : o.tiers) {
+    std::vector<std::string> f;
+    std::stringstream in(text);
+    for (std::string part; std::getline(in, part, ':');) f.push_back(part);
+    const std::string rule = "--tier " + text + " must be NAME:SLOTS:STORE_COST:RESTORE_COST";
+    if (f.size() != 4 || f[0].empty()) throw InputError(rule);
+    Tier t{f[0]};
+    try {
+      std::size_t used = 0;
+      t.slots = std::stoll(f[1], &used);
+      if (used != f[1].size()) throw InputError(rule);
+      t.store_cost = std::stod(f[2], &used);
+      if (used != f[2].size()) throw InputError(rule);
+      t.restore_cost = std::stod(f[3], &used);
+      if (used != f[3].size()) throw InputError(rule);
+    } catch (const std::logic_error&) {  // stoll/stod: not a number or out of range
+      throw InputError(rule + " (numbers)");
+    }
+    tiers.push_back(t);
+  }
+  validate_tiers(tiers);
+  return tiers;
+}
+
+// Runs an online schedule for a run that turns out to have o.steps steps: finish is
+// called as soon as the last step's start position is reached.
+class OnlineRun final : public Schedule {
+ public:
+  OnlineRun(std::int64_t steps, std::int64_t slots) : online_(slots), steps_(steps) {}
+  Action next() override {
+    if (!online_.finished() && online_.position() == steps_ - 1) online_.finish(steps_);
+    return online_.next();
+  }
+  std::int64_t slots() const override { return online_.slots(); }
+  bool restore_is_last_use() const override { return online_.restore_is_last_use(); }
+
+ private:
+  OnlineSchedule online_;
+  std::int64_t steps_;
+};
+
 std::unique_ptr<Schedule> make_schedule(const ScheduleOptions& o) {
   if (o.strategy == "revolve") return std::make_unique<RevolveSchedule>(o.steps, o.snaps);
+  if (o.strategy == "multilevel") return std::make_unique<MultilevelSchedule>(o.steps, parse_tiers(o));
+  if (o.strategy == "online") return std::make_unique<OnlineRun>(o.steps, o.snaps);
   throw InputError("--strategy " + o.strategy + " is not a known strategy");
+}
+
+// Dense sweep of the online schedule against the offline optimum, N = 1..o.sweep.
+void run_sweep(const ScheduleOptions& o) {
+  const std::vector<std::int64_t> online = online_forward_steps_sweep(o.sweep, o.snaps);
+  struct Worst {
+    double ratio = 0.0;
+    std::int64_t steps = 0, n_from = 0, n_to = 0;
+  };
+  std::vector<Worst> by_r;
+  Worst worst;
+  for (std::int64_t N = 1; N <= o.sweep; ++N) {
+    const std::int64_t offline = optimal_forward_steps(N, o.snaps);
+    const double ratio = static_cast<double>(online[N - 1]) / static_cast<double>(offline);
+    const std::int64_t r = N < 2 ? 0 : revolve_repetitions(N, std::min(o.snaps, N) + 1);
+    if (static_cast<std::int64_t>(by_r.size()) <= r) by_r.resize(r + 1);
+    Worst& w = by_r[r];
+    if (w.n_from == 0) w.n_from = N;
+    w.n_to = N;
+    if (ratio > w.ratio) { w.ratio = ratio; w.steps = N; }
+    if (ratio > worst.ratio) { worst.ratio = ratio; worst.steps = N; }
+  }
+  if (o.json) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (std::size_t r = 0; r < by_r.size(); ++r)
+      if (by_r[r].n_from > 0)
+        rows.push_back({{"repetition_number", r}, {"n_from", by_r[r].n_from}, {"n_to", by_r[r].n_to},
+                        {"max_ratio", by_r[r].ratio}, {"worst_steps", by_r[r].steps}});
+    std::cout << nlohmann::json{{"strategy", "online"}, {"snaps", o.snaps}, {"sweep_max", o.sweep},
+                                {"worst_ratio", worst.ratio}, {"worst_steps", worst.steps},
+                                {"by_repetition", rows}}.dump()
+              << '\n';
+    return;
+  }
+  std::cout << "online vs offline forward steps, S = " << o.snaps << ", N = 1.." << o.sweep
+            << ": worst ratio " << std::setprecision(6) << worst.ratio << " at N = " << worst.steps << '\n';
+  std::cout << "   r       N from         N to    max ratio    at N\n";
+  for (std::size_t r = 0; r < by_r.size(); ++r)
+    if (by_r[r].n_from > 0)
+      std::cout << std::setw(4) << r << std::setw(13) << by_r[r].n_from << std::setw(13) << by_r[r].n_to
+                << std::setw(13) << std::fixed << std::setprecision(6) << by_r[r].ratio
+                << std::defaultfloat << std::setw(8) << by_r[r].steps << '\n';
 }
 
 void run(const ScheduleOptions& o) {
   validate(o);
+  if (o.sweep > 0) {
+    run_sweep(o);
+    return;
+  }
   std::vector<std::string> listed;
   if (o.actions) {
     auto listing = make_schedule(o);
@@ -58,13 +164,21 @@ void run(const ScheduleOptions& o) {
     if (!o.json) std::cout << "end\n";
   }
   auto schedule = make_schedule(o);
-  const ScheduleCounts c = count_schedule(*schedule);
+  std::vector<Tier> tiers;
+  MultilevelCounts multilevel;
+  if (o.strategy == "multilevel") {
+    tiers = static_cast<MultilevelSchedule&>(*schedule).tiers();
+    multilevel = count_multilevel(*schedule, tiers, o.slot_bytes);
+  }
+  const ScheduleCounts c = o.strategy == "multilevel" ? multilevel.counts : count_schedule(*schedule);
+  const std::int64_t snaps = schedule->slots() > 0 && o.strategy == "multilevel" ? schedule->slots() : o.snaps;
+  const std::int64_t offline = optimal_forward_steps(o.steps, snaps);
   // Griewank's r with s = S + 1 checkpoints; more than N slots change nothing.
-  const std::int64_t repetitions = revolve_repetitions(o.steps, std::min(o.snaps, o.steps) + 1);
+  const std::int64_t repetitions = revolve_repetitions(o.steps, std::min(snaps, o.steps) + 1);
 
   if (o.json) {
     nlohmann::json j = {{"steps", o.steps},
-                        {"snaps", o.snaps},
+                        {"snaps", snaps},
                         {"strategy", o.strategy},
                         {"forward_steps", c.forward_steps},
                         {"advances", c.advances},
@@ -74,6 +188,26 @@ void run(const ScheduleOptions& o) {
                         {"recompute_ratio", c.recompute_ratio},
                         {"peak_slots", c.peak_slots},
                         {"repetition_number", repetitions}};
+    if (o.strategy == "multilevel") {
+      nlohmann::json rows = nlohmann::json::array();
+      for (std::size_t t = 0; t < tiers.size(); ++t) {
+        const TierCounts& tc = multilevel.tiers[t];
+        rows.push_back({{"name", tiers[t].name}, {"slots", tiers[t].slots},
+                        {"store_cost", tiers[t].store_cost}, {"restore_cost", tiers[t].restore_cost},
+                        {"stores", tc.stores}, {"restores", tc.restores},
+                        {"bytes_moved", tc.bytes_moved}, {"cost", tc.cost}});
+      }
+      j["tiers"] = rows;
+      j["slot_bytes"] = o.slot_bytes;
+      j["predicted_time"] = multilevel.predicted_time;
+      j["baseline_fastest_tier_time"] = revolve_fastest_tier_time(o.steps, tiers);
+      j["baseline_all_slots_time"] = revolve_all_slots_time(o.steps, tiers);
+      j["binomial_slots"] = static_cast<MultilevelSchedule&>(*schedule).binomial_slots();
+    }
+    if (o.strategy == "online") {
+      j["offline_forward_steps"] = offline;
+      j["ratio"] = static_cast<double>(c.forward_steps) / static_cast<double>(offline);
+    }
     if (o.actions) j["actions"] = listed;
     std::cout << j.dump() << '\n';
     return;
@@ -84,7 +218,7 @@ void run(const ScheduleOptions& o) {
     std::cout << "  " << std::left << std::setw(18) << name << std::right << std::setw(14) << value
               << "  " << unit << '\n';
   };
-  std::cout << "schedule: " << o.strategy << ", " << o.steps << " time steps, " << o.snaps
+  std::cout << "schedule: " << o.strategy << ", " << o.steps << " time steps, " << snaps
             << " checkpoint slots\n";
   row("forward steps", std::to_string(c.forward_steps), "steps (advances + reverses)");
   row("advances", std::to_string(c.advances), "steps");
@@ -94,6 +228,23 @@ void run(const ScheduleOptions& o) {
   row("restores", std::to_string(c.restores), "state copies (incl. recreating step 0)");
   row("peak slots", std::to_string(c.peak_slots), "checkpoints held at once");
   row("repetition number", std::to_string(repetitions), "max. advances of any one step");
+  if (o.strategy == "online") {
+    std::ostringstream r;
+    r << std::fixed << std::setprecision(4) << static_cast<double>(c.forward_steps) / static_cast<double>(offline);
+    row("offline optimum", std::to_string(offline), "forward steps had N been known");
+    row("online/offline", r.str(), "ratio of forward steps");
+  }
+  if (o.strategy == "multilevel") {
+    const auto num = [](double v) { std::ostringstream s; s << std::setprecision(10) << v; return s.str(); };
+    for (std::size_t t = 0; t < tiers.size(); ++t) {
+      const TierCounts& tc = multilevel.tiers[t];
+      std::cout << "  tier " << tiers[t].name << " (" << tiers[t].slots << " slots): " << tc.stores
+                << " stores, " << tc.restores << " restores, " << num(tc.bytes_moved) << " bytes moved\n";
+    }
+    row("predicted time", num(multilevel.predicted_time), "forward-step units");
+    row("fastest tier only", num(revolve_fastest_tier_time(o.steps, tiers)), "forward-step units (Revolve baseline)");
+    row("all slots, no tiers", num(revolve_all_slots_time(o.steps, tiers)), "forward-step units (Revolve baseline)");
+  }
 }
 
 }  // namespace
@@ -109,6 +260,14 @@ void register_schedule(CLI::App& app) {
       ->capture_default_str();
   sub->add_flag("--json", opts->json, "Print one JSON object");
   sub->add_flag("--actions", opts->actions, "List the action stream, one action per line");
+  sub->add_option("--tier", opts->tiers,
+                  "multilevel: a tier NAME:SLOTS:STORE_COST:RESTORE_COST (costs in forward steps), "
+                  "repeatable, fastest first");
+  sub->add_option("--slot-bytes", opts->slot_bytes, "multilevel: bytes per checkpoint (bytes moved)")
+      ->capture_default_str();
+  // Benchmark aid, documented in profiling/online_ratios.sh: --strategy online --sweep NMAX.
+  sub->add_option("--sweep", opts->sweep, "online: sweep N = 1..NMAX, report the worst ratio")
+      ->group("");
   sub->callback([opts] { run(*opts); });
 }
 
