@@ -21,7 +21,7 @@ template <class T>
 bool run(const AdjtestOptions& o) {
   const ProblemSetup s = make_setup(o.problem);
   const TimeAxis time = make_time(o.problem, s);
-  const std::string backend = resolve_backend(o.problem.backend, false);
+  const BackendChoice backend = resolve_backend(o.problem.backend);
   apply_threads(o.problem.threads);
   const DotProductResult r = dot_product_test<T>(s.grid, s.model, s.acquisition, time, o.seed);
   const double tol = o.tolerance > 0 ? o.tolerance : (sizeof(T) == 8 ? 1e-12 : 1e-5);
@@ -30,7 +30,7 @@ bool run(const AdjtestOptions& o) {
     nlohmann::json j{{"command", "adjtest"},       {"forward_product", r.forward_product},
                      {"adjoint_product", r.adjoint_product}, {"relative_error", r.relative_error},
                      {"tolerance", tol},           {"pass", pass},
-                     {"precision", o.problem.precision}, {"backend", backend},
+                     {"precision", o.problem.precision}, {"backend", backend.name}, {"backend_note", backend.note},
                      {"steps", time.steps},        {"shape", s.grid.shape},
                      {"peak_rss_bytes", peak_rss_bytes()}};
     print_json(j);
@@ -53,7 +53,6 @@ void register_adjtest(CLI::App& app) {
   o->problem.tn = 0.25;
   o->problem.precision = "double";
   CLI::App* cmd = app.add_subcommand("adjtest", "dot-product test of the forward modelling operator and its adjoint");
-  cmd->set_config("--config");
   add_problem_options(cmd, o->problem);
   cmd->add_option("--seed", o->seed, "random seed of w and d")->capture_default_str();
   cmd->add_option("--tolerance", o->tolerance, "relative tolerance (default 1e-12 double, 1e-5 float)");

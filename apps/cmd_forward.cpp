@@ -24,7 +24,7 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   const auto t_start = std::chrono::steady_clock::now();
   const ProblemSetup setup = make_setup(o.problem);
   const TimeAxis time = make_time(o.problem, setup);
-  const std::string backend = resolve_backend(o.problem.backend, false);
+  const BackendChoice backend = resolve_backend(o.problem.backend);
   apply_threads(o.problem.threads);
   const Problem<T> problem = make_problem<T>(setup.grid, setup.model, setup.acquisition, time);
   CpuPropagator<T> prop(problem);
@@ -62,7 +62,8 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
     j["spacing"] = setup.grid.spacing;
     j["nbl"] = setup.grid.nbl;
     j["space_order"] = setup.grid.space_order;
-    j["backend"] = backend;
+    j["backend"] = backend.name;
+    j["backend_note"] = backend.note;
     j["precision"] = o.problem.precision;
     j["sources"] = setup.acquisition.sources.size();
     j["receivers"] = setup.acquisition.receivers.size();
@@ -78,7 +79,7 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
     std::cout << "revwave forward: " << setup.grid.shape[0] << " x " << setup.grid.shape[1] << " x " << setup.grid.shape[2]
               << " points (h = " << setup.grid.spacing << " m, nbl " << setup.grid.nbl << ", space order "
               << setup.grid.space_order << "), " << time.steps << " steps of dt = " << time.dt * 1e3 << " ms, "
-              << o.problem.precision << " on " << backend << "\n"
+              << o.problem.precision << " on " << backend.name << (backend.note.empty() ? "" : " (" + backend.note + ")") << "\n"
               << "  time loop     " << shot.step_seconds << " s (" << gpts << " GPts/s, interior points x steps)\n"
               << "  peak memory   " << format_bytes(double(peak_rss_bytes())) << "\n"
               << "  shot record   " << o.out << " (" << shot.nt << " samples x " << shot.nrec << " receivers), "
@@ -91,7 +92,6 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
 void register_forward(CLI::App& app) {
   auto o = std::make_shared<ForwardOptions>();
   CLI::App* cmd = app.add_subcommand("forward", "model a shot record (nt x nrec) on the default problem or your own");
-  cmd->set_config("--config", "", "read options from a TOML/INI file (as written next to the outputs)");
   add_problem_options(cmd, o->problem);
   cmd->add_option("--out", o->out, "shot record .npy (a sidecar .json holds dt, nt, geometry, f0)")->capture_default_str();
   cmd->callback([o, cmd] {

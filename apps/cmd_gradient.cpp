@@ -50,12 +50,12 @@ template <class T>
 void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const auto t_start = std::chrono::steady_clock::now();
   finish_strategy_options(o.job);
-  const std::string backend = resolve_backend(o.job.problem.backend, false);
+  const BackendChoice backend = resolve_backend(o.job.problem.backend);
   apply_threads(o.job.problem.threads);
   GradientJob<T> job = prepare_gradient_job<T>(o.job);
   const Grid& grid = job.start.grid;
   const StrategyPlan plan = plan_strategy(o.job.strategy, job.time.steps, grid.template field_bytes<T>());
-  if (!o.job.problem.json) std::cerr << "revwave: " << plan.choice << "\n";
+  model_observed(job);
 
   const Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
   const index_t expected = static_cast<index_t>(job.observed.size());
@@ -114,7 +114,8 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     j["peak_rss_bytes"] = peak_rss_bytes();
     j["shape"] = grid.shape;
     j["space_order"] = grid.space_order;
-    j["backend"] = backend;
+    j["backend"] = backend.name;
+    j["backend_note"] = backend.note;
     j["precision"] = o.job.problem.precision;
     j["observed"] = job.observed_source == "file" ? o.job.observed : std::string("modelled");
     j["out"] = o.out;
@@ -124,7 +125,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   } else {
     std::cout << "revwave gradient: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, "
               << g.stats.steps << " steps of dt = " << job.time.dt * 1e3 << " ms, " << o.job.problem.precision << " on "
-              << backend << ", observed data " << (job.observed_source == "file" ? o.job.observed : "modelled in the true model") << "\n"
+              << backend.name << (backend.note.empty() ? "" : " (" + backend.note + ")") << ", observed data " << (job.observed_source == "file" ? o.job.observed : "modelled in the true model") << "\n"
               << "  objective       " << g.stats.objective << "\n"
               << "  gradient norm   " << std::sqrt(norm2) << " (s^2/m^2 per unit misfit)\n"
               << "  strategy        " << plan.choice << "\n"
@@ -145,7 +146,6 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
 void register_gradient(CLI::App& app) {
   auto o = std::make_shared<GradientCmdOptions>();
   CLI::App* cmd = app.add_subcommand("gradient", "FWI gradient dJ/dm of the L2 misfit, with optimal checkpointing");
-  cmd->set_config("--config", "", "read options from a TOML/INI file (as written next to the outputs)");
   add_gradient_job_options(cmd, o->job);
   cmd->add_option("--out", o->out, "gradient .npy, shape (nx, ny, nz), s^2/m^2 units of dJ/dm")->capture_default_str();
   cmd->add_option("--png", o->png, "write PREFIX_gradient_{xz,yz,xy}.png and PREFIX_shot.png");

@@ -20,11 +20,13 @@ struct GradtestOptions {
 template <class T>
 bool run(GradtestOptions& o) {
   finish_strategy_options(o.job);
-  const std::string backend = resolve_backend(o.job.problem.backend, false);
+  const BackendChoice backend = resolve_backend(o.job.problem.backend);
   apply_threads(o.job.problem.threads);
   if (o.halvings < 2) throw InputError("--halvings " + std::to_string(o.halvings) + " is too few: at least 2");
   if (!(o.scale > 0 && o.scale < 0.5)) throw InputError("--scale must lie in (0, 0.5)");
   GradientJob<T> job = prepare_gradient_job<T>(o.job);
+  plan_strategy(o.job.strategy, job.time.steps, job.start.grid.template field_bytes<T>());  // refuse early
+  model_observed(job);
   const auto& start = job.start;
   // dm: towards the built-in true model where it differs, else a smooth bump; scaled to o.scale of max m.
   const VelocityModel truth = default_true_model(start.grid.shape, start.grid.spacing);
@@ -49,7 +51,7 @@ bool run(GradtestOptions& o) {
                      {"h", t.h}, {"first_order", t.first}, {"second_order", t.second},
                      {"rate_first", t.rate_first}, {"rate_second", t.rate_second}, {"pass", pass},
                      {"strategy", o.job.strategy.strategy}, {"precision", o.job.problem.precision},
-                     {"backend", backend}, {"steps", job.time.steps}};
+                     {"backend", backend.name}, {"backend_note", backend.note}, {"steps", job.time.steps}};
     print_json(j);
   } else {
     std::cout.precision(6);
@@ -73,7 +75,6 @@ void register_gradtest(CLI::App& app) {
   o->job.problem.tn = 0.3;
   o->job.problem.precision = "double";
   CLI::App* cmd = app.add_subcommand("gradtest", "Taylor test: J(m + h dm) - J(m) - h <g, dm> falls as h^2");
-  cmd->set_config("--config");
   add_gradient_job_options(cmd, o->job);
   cmd->add_option("--halvings", o->halvings, "times h is halved")->capture_default_str();
   cmd->add_option("--scale", o->scale, "max |dm| at h = 1, as a fraction of max m")->capture_default_str();

@@ -32,7 +32,8 @@ template <class T>
 struct GradientJob {
   ProblemSetup start;        // grid, starting model, acquisition
   TimeAxis time;
-  std::vector<T> observed;   // nt x nrec
+  std::vector<T> observed;   // nt x nrec (empty until modelled when not read from a file)
+  VelocityModel truth;       // for modelled data
   double seconds_observed = 0;
   std::string observed_source;  // "file" or "modelled"
 };
@@ -75,13 +76,21 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   ProblemSetup timing = truth;
   timing.model = homogeneous_model({2, 2, 2}, vmax);
   job.time = make_time(o.problem, timing);
+  job.truth = truth.model;
+  job.observed_source = "modelled";
+  return job;
+}
+
+// Models the observed data in the true model (no-op for data read from a file). Kept apart
+// from preparation so that everything is validated before the first expensive step.
+template <class T>
+void model_observed(GradientJob<T>& job) {
+  if (job.observed_source != "modelled" || !job.observed.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
-  const Problem<T> p = make_problem<T>(truth.grid, truth.model, truth.acquisition, job.time);
+  const Problem<T> p = make_problem<T>(job.start.grid, job.truth, job.start.acquisition, job.time);
   CpuPropagator<T> prop(p);
   job.observed = run_forward(prop).traces;
   job.seconds_observed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  job.observed_source = "modelled";
-  return job;
 }
 
 }  // namespace revwave::app

@@ -10,6 +10,10 @@ int main(int argc, char** argv) {
   CLI::App app{"revwave: FWI gradients of the 3D acoustic wave equation with optimal checkpointing"};
   app.require_subcommand(1, 1);
   app.set_version_flag("--version", "revwave 0.1.0");
+  // One --config for every subcommand: a TOML file with a [subcommand] section, as written
+  // next to the outputs; accepted after the subcommand's name too.
+  app.set_config("--config", "", "read options from a TOML file (as written next to the outputs)");
+  app.fallthrough();
   revwave::app::register_forward(app);
   revwave::app::register_gradient(app);
   revwave::app::register_adjtest(app);

@@ -152,21 +152,17 @@ TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s) {
   return make_time_axis(o.tn, dt);
 }
 
-std::string resolve_backend(const std::string& requested, bool quiet) {
-  if (requested == "cpu") return "cpu";
+BackendChoice resolve_backend(const std::string& requested) {
+  if (requested == "cpu") return {"cpu", ""};
   const bool have_gpu = !cuda_devices().empty();
   if (requested == "cuda") {
     if (!cuda_compiled()) throw NotCompiledError("--backend cuda: " + cuda_unavailable_reason());
     if (!have_gpu) throw InputError("--backend cuda: " + cuda_unavailable_reason());
-    throw NotCompiledError("--backend cuda: the CUDA propagator is not implemented yet in this version; use --backend cpu");
+    throw NotCompiledError("--backend cuda: the CUDA propagator is not wired into the CLI in this version; use --backend cpu");
   }
-  if (have_gpu && !quiet) {
-    std::cerr << "revwave: a CUDA device is present but the CUDA propagator is not implemented yet; using the CPU backend\n";
-  } else if (!quiet) {
-    std::cerr << "revwave: backend auto: " << (cuda_compiled() ? cuda_unavailable_reason() : "no CUDA backend in this build")
-              << "; using the CPU backend\n";
-  }
-  return "cpu";
+  if (have_gpu) return {"cpu", "auto: the CUDA propagator is not wired into the CLI yet, using the CPU"};
+  return {"cpu", std::string("auto: ") + (cuda_compiled() ? cuda_unavailable_reason() : "no CUDA backend in this build") +
+                     ", using the CPU"};
 }
 
 void apply_threads(int threads) {

@@ -42,8 +42,12 @@ ProblemSetup make_setup(const ProblemOptions& o);
 // The time axis from --dt/--tn, checked against the model's stability bound.
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
 
-// The backend that will run: "cpu" or "cuda"; says on stderr when auto falls back to the CPU.
-std::string resolve_backend(const std::string& requested, bool quiet);
+// The backend that will run ("cpu" or "cuda") and, for auto, why it was chosen.
+struct BackendChoice {
+  std::string name;
+  std::string note;
+};
+BackendChoice resolve_backend(const std::string& requested);
 void apply_threads(int threads);
 
 std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std::string& option);

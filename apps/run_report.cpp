@@ -53,11 +53,20 @@ std::string config_path_for(const std::string& output_path) {
 }
 
 void write_effective_config(const CLI::App& cmd, const std::string& path) {
-  const std::string text = cmd.config_to_str(true, true);
+  // The subcommand's section of the whole app's configuration, defaults included; options
+  // without a value (and --config itself) are left out so that the file reads back cleanly.
+  const CLI::App* root = cmd.get_parent() ? cmd.get_parent() : &cmd;
+  std::istringstream all(root->config_to_str(true, false));
+  std::ostringstream kept;
+  std::string line;
+  while (std::getline(all, line)) {
+    if (line.rfind(cmd.get_name() + ".", 0) != 0 || line.find("=\"\"") != std::string::npos) continue;
+    kept << line << "\n";
+  }
   write_file_atomically(path, [&](std::ostream& os) {
     os << "# revwave " << cmd.get_name() << ": effective configuration; repeat with\n"
        << "#   revwave " << cmd.get_name() << " --config " << path << "\n"
-       << text;
+       << kept.str();
   });
 }
 

@@ -21,6 +21,13 @@ StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t 
     plan.predicted_forward_steps = steps;
     plan.choice = "full: the whole history, " + std::to_string(steps) + " wavefields of " +
                   format_bytes(double(field_bytes)) + " = " + format_bytes(double(plan.storage_bytes));
+    const std::size_t have = available_memory_bytes();
+    if (plan.storage_bytes > have) {
+      throw OutOfMemoryError("--strategy full needs " + format_bytes(double(plan.storage_bytes)) +
+                             " for the wavefield history (" + std::to_string(steps) + " steps x " +
+                             format_bytes(double(field_bytes)) + "), but only " + format_bytes(double(have)) +
+                             " is available; use --strategy revolve with --snaps or --checkpoint-memory");
+    }
     return plan;
   }
   if (o.strategy != "revolve") {
