@@ -1,0 +1,246 @@
+#include "cuda_propagator.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "nvtx_range.hpp"
+#include "revwave/system_memory.hpp"
+
+namespace revwave {
+namespace {
+
+void copy_sync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, const Stream& stream) {
+  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream));
+  stream.synchronize();
+}
+
+}  // namespace
+
+template <class T>
+CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets)
+    : select_(budgets.device), p_(problem), budgets_(budgets), dev_(problem) {
+  const std::size_t bytes = field_bytes();
+  state_.u = DeviceBuffer(bytes, "a wavefield");
+  state_.u_prev = DeviceBuffer(bytes, "a wavefield");
+  scratch_ = DeviceBuffer(bytes, "a wavefield");
+  lam_ = DeviceBuffer(bytes, "an adjoint wavefield");
+  lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
+  grad_ = DeviceBuffer(bytes, "the gradient");
+  const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(p_.rec.count, 1));
+  residual_ = DeviceBuffer(nrec * sizeof(T), "the residual");
+  observed_step_ = DeviceBuffer(nrec * sizeof(T), "observed data");
+  misfit_ = DeviceBuffer(sizeof(double), "the misfit");
+  folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
+  misfit_host_ = PinnedBuffer(sizeof(double), "the misfit");
+}
+
+template <class T>
+CudaPropagator<T>::~CudaPropagator() {
+  cudaDeviceSynchronize();  // pending work may still use the buffers; errors ignored here
+  cudaGetLastError();
+}
+
+template <class T>
+void CudaPropagator<T>::synchronize() {
+  REVWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <class T>
+std::size_t CudaPropagator<T>::device_budget() const {
+  if (budgets_.device_memory > 0) return budgets_.device_memory;
+  const std::size_t free_b = cuda_free_memory();
+  const std::size_t margin = std::max<std::size_t>(std::size_t(512) << 20, free_b / 20);
+  return free_b > margin ? free_b - margin : 0;
+}
+
+template <class T>
+std::size_t CudaPropagator<T>::host_budget() const {
+  return budgets_.host_memory > 0 ? budgets_.host_memory : available_memory_bytes() / 2;
+}
+
+template <class T>
+void CudaPropagator<T>::reset_forward() {
+  fences_.before_any_write(streams_.compute);
+  state_.u.zero_async(streams_.compute);
+  state_.u_prev.zero_async(streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::forward_step(index_t n) {
+  NvtxRange range("forward");
+  fences_.before_write(state_.u_prev.data(), streams_.compute, &clock_);
+  SweepArgs<T> a = dev_.sweep_base();
+  a.u = state_.u.template as<T>();
+  a.u_prev = state_.u_prev.template as<T>();
+  a.out = state_.u_prev.template as<T>();
+  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute);
+  launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), state_.u_prev.template as<T>(), streams_.compute);
+  swap(state_.u, state_.u_prev);
+}
+
+template <class T>
+void CudaPropagator<T>::sample_device(T* device_out) {
+  launch_sample(dev_.rec(), state_.u.template as<const T>(), device_out, T(1), streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::sample(T* host_out) {
+  sample_device(residual_.template as<T>());
+  copy_sync(host_out, residual_.data(), static_cast<std::size_t>(p_.rec.count) * sizeof(T), cudaMemcpyDeviceToHost,
+            streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::reset_adjoint() {
+  lam_.zero_async(streams_.compute);
+  lam_prev_.zero_async(streams_.compute);
+  grad_.zero_async(streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::upload_observed(const T* host, std::size_t count) {
+  observed_ = DeviceBuffer(count * sizeof(T), "the observed data");
+  observed_.upload(host, count * sizeof(T));
+  observed_host_ = host;
+  observed_count_ = count;
+}
+
+template <class T>
+const T* CudaPropagator<T>::observed_on_device(const T* host) {
+  const std::size_t nrec = static_cast<std::size_t>(p_.rec.count);
+  if (observed_host_ != nullptr && host >= observed_host_ && host + nrec <= observed_host_ + observed_count_)
+    return observed_.template as<T>() + (host - observed_host_);
+  // Not uploaded: a small synchronous copy (the drivers upload the whole record first).
+  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(observed_step_.data(), host, nrec * sizeof(T), cudaMemcpyHostToDevice,
+                                     streams_.compute));
+  streams_.compute.synchronize();
+  return observed_step_.template as<T>();
+}
+
+template <class T>
+double CudaPropagator<T>::reverse_step(index_t n, const T* observed_next) {
+  NvtxRange range("reverse");
+  const T* obs = observed_on_device(observed_next);
+  SweepArgs<T> a = dev_.sweep_base();
+  a.u = state_.u.template as<T>();
+  a.u_prev = state_.u_prev.template as<T>();
+  a.out = scratch_.template as<T>();
+  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute);
+  launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), scratch_.template as<T>(), streams_.compute);
+  return reverse_from(scratch_.template as<T>(), state_.u.template as<T>(), state_.u_prev.template as<T>(), obs);
+}
+
+template <class T>
+double CudaPropagator<T>::reverse_from(const T* u_next, const T* u, const T* u_prev, const T* observed_next) {
+  launch_residual_misfit(dev_.rec(), u_next, observed_next, residual_.template as<T>(), misfit_.template as<double>(),
+                         streams_.compute);
+  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(misfit_host_.data(), misfit_.data(), sizeof(double), cudaMemcpyDeviceToHost,
+                                     streams_.compute));
+  misfit_ready_.record(streams_.compute);
+  SweepArgs<T> b = dev_.sweep_base();
+  b.u = lam_.template as<T>();
+  b.u_prev = lam_prev_.template as<T>();
+  b.out = lam_prev_.template as<T>();
+  b.fwd_next = u_next;
+  b.fwd = u;
+  b.fwd_prev = u_prev;
+  b.grad = grad_.template as<T>();
+  launch_sweep(b, static_cast<int>(p_.grid.radius()), streams_.compute);
+  ResidualInjection<T> r;
+  r.residual = residual_.template as<T>();
+  r.scale = dev_.rec_scale();
+  r.lam = lam_prev_.template as<T>();  // holds lam[n+1] until the swap
+  r.grad = grad_.template as<T>();
+  r.u_next = u_next;
+  r.u = u;
+  r.u_prev = u_prev;
+  r.c = p_.coeffs;
+  launch_inject_residual(dev_.rec(), r, streams_.compute);
+  swap(lam_, lam_prev_);
+  misfit_ready_.synchronize();  // the adjoint sweep keeps the device busy meanwhile
+  return *misfit_host_.template as<double>();
+}
+
+template <class T>
+std::size_t CudaPropagator<T>::allocate_history(index_t steps) {
+  history_.reset();
+  history_tier_ = revwave::history_tier(steps, field_bytes(), device_budget(), host_budget());
+  history_ = std::make_unique<FieldHistory>(steps, field_bytes(), history_tier_ == "device");
+  return history_->bytes();
+}
+
+template <class T>
+void CudaPropagator<T>::record_history(index_t n) {
+  history_->record(n, state_.u.data(), streams_, fences_);
+}
+
+template <class T>
+double CudaPropagator<T>::reverse_step_from_history(index_t n, const T* observed_next) {
+  NvtxRange range("reverse");
+  const T* obs = observed_on_device(observed_next);
+  const FieldHistory::Fields f = history_->acquire(n, streams_, clock_);
+  const double misfit = reverse_from(static_cast<const T*>(f.next), static_cast<const T*>(f.cur),
+                                     static_cast<const T*>(f.prev), obs);
+  history_->release(n, streams_);
+  return misfit;
+}
+
+template <class T>
+void CudaPropagator<T>::release_history() {
+  fences_.before_any_write(streams_.compute);
+  synchronize();
+  history_.reset();
+}
+
+template <class T>
+std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(index_t slots, LookaheadSchedule* lookahead) {
+  const TierSplit split = split_slots(slots, 2 * field_bytes(), device_budget(), host_budget());
+  return std::make_unique<DeviceCheckpointStore>(split, field_bytes(), streams_, fences_, clock_, lookahead);
+}
+
+template <class T>
+std::vector<double> CudaPropagator<T>::interior_gradient() {
+  launch_fold(dev_.fold_shape(), grad_.template as<const T>(), folded_.template as<double>(), streams_.compute);
+  std::vector<double> out(static_cast<std::size_t>(p_.grid.interior_points()));
+  copy_sync(out.data(), folded_.data(), out.size() * sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
+  return out;
+}
+
+template <class T>
+void CudaPropagator<T>::adjoint_data_step(const T* data_j, T* source_out) {
+  SweepArgs<T> a = dev_.sweep_base();
+  a.u = lam_.template as<T>();
+  a.u_prev = lam_prev_.template as<T>();
+  a.out = lam_prev_.template as<T>();
+  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute);
+  launch_inject(dev_.rec(), data_j, 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
+  swap(lam_, lam_prev_);
+  // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).
+  const T inv_h3 = static_cast<T>(1.0 / (p_.grid.spacing * p_.grid.spacing * p_.grid.spacing));
+  launch_sample(dev_.src(), lam_.template as<const T>(), source_out, inv_h3, streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::upload_state(const T* u, const T* u_prev) {
+  fences_.before_any_write(streams_.compute);
+  copy_sync(state_.u.data(), u, field_bytes(), cudaMemcpyHostToDevice, streams_.compute);
+  copy_sync(state_.u_prev.data(), u_prev, field_bytes(), cudaMemcpyHostToDevice, streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::download_state(T* u, T* u_prev) {
+  fences_.before_any_write(streams_.compute);
+  copy_sync(u, state_.u.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
+  copy_sync(u_prev, state_.u_prev.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::download_adjoint(T* lam, T* grad) {
+  copy_sync(lam, lam_.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
+  copy_sync(grad, grad_.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
+}
+
+template class CudaPropagator<float>;
+template class CudaPropagator<double>;
+
+}  // namespace revwave

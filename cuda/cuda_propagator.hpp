@@ -1,0 +1,102 @@
+// The CUDA backend's propagator: the same operations and semantics as CpuPropagator
+// (forward step, sample, reverse step with imaging, stored history, adjoint data step),
+// with the fields in device memory and the work on a compute stream. Only reverse steps
+// (their misfit), sample() to host memory and interior_gradient() wait for the device.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda_streams.hpp"
+#include "device_buffer.hpp"
+#include "device_checkpoint_store.hpp"
+#include "device_problem.hpp"
+#include "field_history.hpp"
+#include "revwave/cuda_backend.hpp"
+#include "write_fences.hpp"
+
+namespace revwave {
+
+namespace detail {
+struct SelectDevice {
+  explicit SelectDevice(int device) { REVWAVE_CUDA_CHECK(cudaSetDevice(device)); }
+};
+}  // namespace detail
+
+template <class T>
+class CudaPropagator {
+ public:
+  using value_type = T;
+  using State = DeviceState;
+
+  explicit CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets = {});
+  ~CudaPropagator();
+  CudaPropagator(const CudaPropagator&) = delete;
+  CudaPropagator& operator=(const CudaPropagator&) = delete;
+
+  const Problem<T>& problem() const { return p_; }
+  static const char* backend_name() { return "cuda"; }
+
+  // ---- forward state ----
+  void reset_forward();
+  void forward_step(index_t n);
+  void sample(T* host_out);             // waits for the device
+  void sample_device(T* device_out);    // asynchronous
+  DeviceState& state() { return state_; }
+
+  // ---- reverse ----
+  void reset_adjoint();
+  // observed_next: host pointer; inside the array given to upload_observed it is read from the device copy.
+  double reverse_step(index_t n, const T* observed_next);
+  void upload_observed(const T* host, std::size_t count);
+
+  // ---- the stored history (strategy full) ----
+  std::size_t allocate_history(index_t steps);
+  void record_history(index_t n);
+  double reverse_step_from_history(index_t n, const T* observed_next);
+  void release_history();
+  const std::string& history_tier() const { return history_tier_; }
+
+  // ---- checkpoint stores ----
+  std::unique_ptr<DeviceCheckpointStore> make_store(index_t slots, LookaheadSchedule* lookahead);
+  std::vector<double> interior_gradient();
+
+  // ---- linear adjoint (dot-product test); device pointers ----
+  void adjoint_data_step(const T* data_j, T* source_out);
+
+  std::size_t field_bytes() const { return p_.grid.template field_bytes<T>(); }
+  // Checkpoint budgets: as given, or derived (device: free memory now less a margin; host: half of what is available).
+  std::size_t device_budget() const;
+  std::size_t host_budget() const;
+  double spill_seconds() { return clock_.seconds(); }
+  void synchronize();
+
+  // ---- test access: whole allocated-grid fields to and from host memory (synchronous) ----
+  void upload_state(const T* u, const T* u_prev);
+  void download_state(T* u, T* u_prev);
+  void download_adjoint(T* lam, T* grad);
+  CudaStreams& streams() { return streams_; }
+
+ private:
+  double reverse_from(const T* u_next, const T* u, const T* u_prev, const T* observed_next);
+  const T* observed_on_device(const T* host);
+
+  detail::SelectDevice select_;
+  const Problem<T>& p_;
+  CudaBudgets budgets_;
+  DeviceProblem<T> dev_;
+  CudaStreams streams_;
+  WriteFences fences_;
+  SpillClock clock_;
+  DeviceState state_;
+  DeviceBuffer scratch_, lam_, lam_prev_, grad_;
+  DeviceBuffer residual_, misfit_, observed_, observed_step_, folded_;
+  PinnedBuffer misfit_host_;
+  Event misfit_ready_;
+  const T* observed_host_ = nullptr;
+  std::size_t observed_count_ = 0;
+  std::unique_ptr<FieldHistory> history_;
+  std::string history_tier_;
+};
+
+}  // namespace revwave

@@ -1,0 +1,63 @@
+// Checkpoint slots for the CUDA backend on two tiers, allocated once: pinned host memory for
+// slot ids [0, host_slots) and device memory for the rest. In the Revolve stack the low ids
+// hold the earliest, most widely spaced checkpoints, which are touched least often.
+//
+// Device slots: copies on the copy stream; the copy out of u[n] overlaps the next step
+// (a write fence holds back only the step that overwrites it). A last-use restore swaps.
+// Pinned slots: a spill is a device-to-device copy into a staging slot followed by a
+// device-to-host copy on the transfer stream, which overlaps the following steps. Restores
+// are prefetched: the store peeks at the schedule and starts the next pinned restore into a
+// device staging slot as soon as that slot's content is final; the restore itself then only swaps.
+#pragma once
+#include <vector>
+
+#include "cuda_streams.hpp"
+#include "device_buffer.hpp"
+#include "lookahead_schedule.hpp"
+#include "tier_split.hpp"
+#include "write_fences.hpp"
+
+namespace revwave {
+
+class DeviceCheckpointStore {
+ public:
+  // lookahead may be null (no prefetch). Allocation failures throw CudaOutOfMemoryError /
+  // OutOfMemoryError before any step runs.
+  DeviceCheckpointStore(const TierSplit& split, std::size_t field_bytes, CudaStreams& streams, WriteFences& fences,
+                        SpillClock& clock, LookaheadSchedule* lookahead);
+
+  std::int64_t slots() const { return split_.device_slots + split_.host_slots; }
+  std::size_t slot_bytes() const { return 2 * field_bytes_; }
+  const TierSplit& split() const { return split_; }
+  bool is_host(std::int64_t slot) const { return slot < split_.host_slots; }
+  index_t prefetch_hits() const { return prefetch_hits_; }
+
+  void store(std::int64_t slot, DeviceState& state);
+  void restore(std::int64_t slot, DeviceState& state, bool last_use);
+
+ private:
+  struct DeviceSlot {
+    DeviceState fields;
+    Event written;
+  };
+  struct HostSlot {
+    PinnedBuffer u, u_prev;
+  };
+  void check(std::int64_t slot) const;
+  void maybe_prefetch();
+
+  TierSplit split_;
+  std::size_t field_bytes_;
+  CudaStreams& s_;
+  WriteFences& fences_;
+  SpillClock& clock_;
+  LookaheadSchedule* lookahead_;
+  std::vector<DeviceSlot> device_;
+  std::vector<HostSlot> host_;
+  DeviceState spill_staging_, prefetch_staging_;
+  Event spill_free_, staged_, prefetched_, staging_free_, restored_;
+  std::int64_t staged_slot_ = -1;  // host slot whose content is in prefetch_staging_ (or on its way)
+  index_t prefetch_hits_ = 0;
+};
+
+}  // namespace revwave

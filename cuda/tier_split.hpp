@@ -1,0 +1,28 @@
+// How checkpoint slots and the `full` history are split between device and pinned host memory.
+// Pure arithmetic on budgets (no CUDA): the CUDA backend measures, this decides.
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "revwave/config.hpp"
+
+namespace revwave {
+
+struct TierSplit {
+  index_t device_slots = 0;
+  index_t host_slots = 0;  // slot ids [0, host_slots) live in pinned host memory
+  std::size_t staging_bytes = 0;  // device staging for spills and prefetches (0 without host slots)
+  std::string choice;             // one sentence for the run report
+};
+
+// Device first: all slots on the device when they fit in `device_budget`; otherwise two
+// device staging slots are taken from it, the rest of it holds device slots and the remaining
+// slots go to pinned host memory, which must fit in `host_budget` (OutOfMemoryError naming
+// both budgets and the largest --snaps that fits otherwise).
+TierSplit split_slots(index_t slots, std::size_t slot_bytes, std::size_t device_budget, std::size_t host_budget);
+
+// Strategy full: "device" when steps x field_bytes fits in device_budget, else "pinned-host"
+// when it fits in host_budget, else OutOfMemoryError pointing at --strategy revolve.
+std::string history_tier(index_t steps, std::size_t field_bytes, std::size_t device_budget, std::size_t host_budget);
+
+}  // namespace revwave

@@ -1,0 +1,107 @@
+// Shared by the GPU suites: the skip when no device is usable, small awkward problems, comparisons.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "revwave/cuda_info.hpp"
+#include "revwave/gradient_strategy.hpp"
+#include "revwave/model.hpp"
+#include "revwave/problem.hpp"
+
+namespace revwave::cuda_testing {
+
+// Every GPU test derives from this: without a device it is reported as skipped, with the reason.
+class CudaTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (cuda_devices().empty()) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
+  }
+};
+
+struct Case {
+  Grid grid;
+  VelocityModel true_model, start_model;
+  Acquisition acq;
+  TimeAxis time;
+};
+
+// Interior sizes that are no multiple of any block size; receivers close enough to share corners.
+inline Case awkward_case(int order, index_t steps = 40, std::array<index_t, 3> shape = {37, 29, 23}) {
+  Case c;
+  c.grid.shape = shape;
+  c.grid.nbl = 5;
+  c.grid.spacing = 10.0;
+  c.grid.space_order = order;
+  c.true_model = default_true_model(c.grid.shape, c.grid.spacing);
+  c.start_model = smoothed(c.true_model, 2, 2);
+  c.acq.f0 = 15.0;
+  c.acq.t0 = 1.5 / c.acq.f0;
+  c.acq.sources = {{0.45 * c.grid.extent(0), 0.5 * c.grid.extent(1), 13.0},
+                   {0.45 * c.grid.extent(0) + 3.0, 0.5 * c.grid.extent(1), 13.0}};
+  for (int i = 0; i < 11; ++i)
+    c.acq.receivers.push_back({c.grid.extent(0) * (i + 0.5) / 11.0, 0.41 * c.grid.extent(1), 21.0});
+  c.acq.receivers.push_back({c.grid.extent(0) * 0.5 / 11.0 + 4.0, 0.41 * c.grid.extent(1) + 2.0, 23.0});
+  const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
+  c.time.dt = default_dt(c.grid, vmax);
+  c.time.steps = steps;
+  return c;
+}
+
+inline StrategyOptions strategy(const std::string& name, index_t snaps = 0) {
+  StrategyOptions s;
+  s.strategy = name;
+  s.snaps = snaps;
+  return s;
+}
+
+// Random values on the padded points of an allocated-grid field, zero on the halo.
+template <class T>
+std::vector<T> random_field(const Grid& g, unsigned seed) {
+  std::vector<T> f(static_cast<std::size_t>(g.alloc_points()), T(0));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (index_t i = 0; i < g.padded(0); ++i)
+    for (index_t j = 0; j < g.padded(1); ++j)
+      for (index_t k = 0; k < g.padded(2); ++k) f[static_cast<std::size_t>(g.index(i, j, k))] = static_cast<T>(u(rng));
+  return f;
+}
+
+template <class A, class B>
+double max_abs_diff(const A& a, const B& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(double(a[i]) - double(b[i])));
+  return d;
+}
+
+template <class A>
+double max_abs(const A& a) {
+  double m = 0;
+  for (const auto& v : a) m = std::max(m, std::abs(double(v)));
+  return m;
+}
+
+// |a - b|_max / |b|_max, the reference b from the CPU.
+template <class A, class B>
+double relative_to_max(const A& a, const B& b) {
+  EXPECT_EQ(a.size(), b.size());
+  const double scale = max_abs(b);
+  return scale > 0 ? max_abs_diff(a, b) / scale : max_abs_diff(a, b);
+}
+
+template <class T>
+constexpr double eps() {
+  return std::numeric_limits<T>::epsilon();
+}
+
+// Whole runs (tens of steps): float 1e-5 for traces, double 1e-12 (DESIGN's adjoint-test tolerances).
+template <class T>
+constexpr double run_tolerance() {
+  return sizeof(T) == 4 ? 1e-5 : 1e-12;
+}
+
+}  // namespace revwave::cuda_testing

@@ -1,0 +1,121 @@
+// On the GPU, the checkpointed gradient equals `full` bit for bit, whatever the tiers:
+// device-only slots, device + pinned-host slots, pinned-host only, and `full` itself with
+// its history in pinned host memory; and two runs give the same bits.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "cuda_propagator.hpp"
+#include "cuda_test_support.hpp"
+#include "lookahead_schedule.hpp"
+#include "revwave/cuda_backend.hpp"
+#include "revwave/revolve.hpp"
+
+namespace revwave {
+namespace {
+
+using namespace cuda_testing;
+
+class CudaCheckpointing : public CudaTest {
+ protected:
+  using T = float;
+  void SetUp() override {
+    CudaTest::SetUp();
+    if (IsSkipped()) return;
+    c_ = awkward_case(8, 90);
+    const Problem<T> truth = make_problem<T>(c_.grid, c_.true_model, c_.acq, c_.time);
+    observed_ = cuda_forward(truth, CudaBudgets{}).traces;
+    p_ = std::make_unique<Problem<T>>(make_problem<T>(c_.grid, c_.start_model, c_.acq, c_.time));
+    full_ = run(strategy("full"), CudaBudgets{});
+  }
+  GradientOutput run(const StrategyOptions& o, const CudaBudgets& b, CudaRunInfo* info = nullptr) {
+    const StrategyPlan plan = plan_strategy(o, p_->time.steps, field_bytes());
+    return cuda_gradient(*p_, observed_.data(), o, plan, b, info);
+  }
+  std::size_t field_bytes() const { return p_->grid.field_bytes<T>(); }
+  static void expect_bitwise(const GradientOutput& a, const GradientOutput& b) {
+    EXPECT_EQ(std::memcmp(&a.stats.objective, &b.stats.objective, sizeof(double)), 0)
+        << a.stats.objective << " vs " << b.stats.objective;
+    ASSERT_EQ(a.gradient.size(), b.gradient.size());
+    EXPECT_EQ(std::memcmp(a.gradient.data(), b.gradient.data(), a.gradient.size() * sizeof(double)), 0);
+  }
+
+  Case c_;
+  std::vector<T> observed_;
+  std::unique_ptr<Problem<T>> p_;
+  GradientOutput full_;
+};
+
+TEST_F(CudaCheckpointing, DeviceSlotsOnlyEqualFull) {
+  CudaRunInfo info;
+  const GradientOutput g = run(strategy("revolve", 6), CudaBudgets{}, &info);
+  EXPECT_EQ(info.host_slots, 0);
+  EXPECT_EQ(info.device_slots, 6);
+  expect_bitwise(g, full_);
+}
+
+TEST_F(CudaCheckpointing, DeviceAndPinnedSlotsEqualFull) {
+  CudaBudgets b;
+  b.device_memory = 5 * 2 * field_bytes();  // two staging slots and three device slots
+  b.host_memory = std::size_t(1) << 30;
+  CudaRunInfo info;
+  const GradientOutput g = run(strategy("revolve", 8), b, &info);
+  EXPECT_EQ(info.device_slots, 3);
+  EXPECT_EQ(info.host_slots, 5);
+  expect_bitwise(g, full_);
+}
+
+TEST_F(CudaCheckpointing, PinnedSlotsOnlyEqualFull) {
+  CudaBudgets b;
+  b.device_memory = 1;
+  b.host_memory = std::size_t(1) << 30;
+  CudaRunInfo info;
+  const GradientOutput g = run(strategy("revolve", 4), b, &info);
+  EXPECT_EQ(info.device_slots, 0);
+  EXPECT_EQ(info.host_slots, 4);
+  expect_bitwise(g, full_);
+}
+
+TEST_F(CudaCheckpointing, FullWithPinnedHistoryEqualsFullOnTheDevice) {
+  CudaBudgets b;
+  b.device_memory = 1;
+  b.host_memory = std::size_t(1) << 30;
+  CudaRunInfo info;
+  const GradientOutput g = run(strategy("full"), b, &info);
+  EXPECT_EQ(info.history_tier, "pinned-host");
+  expect_bitwise(g, full_);
+}
+
+TEST_F(CudaCheckpointing, TwoRunsAreBitwiseEqual) {
+  CudaBudgets b;
+  b.device_memory = 4 * 2 * field_bytes();
+  b.host_memory = std::size_t(1) << 30;
+  expect_bitwise(run(strategy("revolve", 5), b), run(strategy("revolve", 5), b));
+  expect_bitwise(run(strategy("full"), CudaBudgets{}), full_);
+}
+
+TEST_F(CudaCheckpointing, PinnedRestoresArePrefetched) {
+  CudaBudgets b;
+  b.device_memory = 1;
+  b.host_memory = std::size_t(1) << 30;
+  CudaPropagator<T> prop(*p_, b);
+  prop.upload_observed(observed_.data(), observed_.size());
+  const StrategyPlan plan = plan_strategy(strategy("revolve", 4), p_->time.steps, field_bytes());
+  auto schedule = make_schedule(plan);
+  LookaheadSchedule lookahead(*schedule);
+  auto store = prop.make_store(schedule->slots(), &lookahead);
+  const GradientOutput g = gradient_checkpointed(prop, observed_.data(), lookahead, *store);
+  EXPECT_GT(store->prefetch_hits(), 0);
+  EXPECT_EQ(store->prefetch_hits(), g.stats.restores - [&] {
+    // restores of the recreated initial state never touch a slot
+    RevolveSchedule s(p_->time.steps, plan.snaps);
+    index_t initial = 0;
+    for (Action a = s.next(); a.kind != ActionKind::end; a = s.next())
+      if (a.kind == ActionKind::restore && a.slot == initial_slot) ++initial;
+    return initial;
+  }());
+  expect_bitwise(g, full_);
+}
+
+}  // namespace
+}  // namespace revwave
