@@ -65,7 +65,9 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   }
   CpuPropagator<T> prop(problem);
   ProgressBar bar("gradient", !o.job.problem.json);
-  const GradientOutput g = run_gradient(prop, job.observed.data(), o.job.strategy, plan, [&](index_t d, index_t t) { bar(d, t); });
+  StrategyReport report;
+  const GradientOutput g =
+      run_gradient(prop, job.observed.data(), o.job.strategy, plan, [&](index_t d, index_t t) { bar(d, t); }, &report);
   bar.finish();
 
   OutputGuard guard;
@@ -98,6 +100,18 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     j["dt"] = job.time.dt;
     j["forward_steps"] = g.stats.forward_steps;
     j["predicted_forward_steps"] = plan.predicted_forward_steps;
+    if (plan.strategy == "online") {
+      j["offline_forward_steps"] = report.offline_forward_steps;
+      j["online_ratio"] = double(g.stats.forward_steps) / double(report.offline_forward_steps);
+      j["max_steps"] = job.time.steps;
+    }
+    if (plan.strategy == "multilevel") {
+      j["predicted_time_steps"] = report.predicted_time;
+      j["tiers"] = nlohmann::json::array();
+      for (const Tier& t : report.tiers) {
+        j["tiers"].push_back({{"name", t.name}, {"slots", t.slots}, {"store_cost", t.store_cost}, {"restore_cost", t.restore_cost}});
+      }
+    }
     j["reverse_steps"] = g.stats.reverse_steps;
     j["recompute_ratio"] = ratio;
     j["snaps"] = plan.snaps;
@@ -129,8 +143,10 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
               << "  objective       " << g.stats.objective << "\n"
               << "  gradient norm   " << std::sqrt(norm2) << " (s^2/m^2 per unit misfit)\n"
               << "  strategy        " << plan.choice << "\n"
-              << "  forward steps   " << g.stats.forward_steps << " (" << ratio << " x N; schedule predicts "
-              << plan.predicted_forward_steps << "), reverse steps " << g.stats.reverse_steps << ", stores "
+              << "  forward steps   " << g.stats.forward_steps << " (" << ratio << " x N; "
+              << (plan.strategy == "online" ? "offline optimum for this N " + std::to_string(report.offline_forward_steps)
+                                            : "schedule predicts " + std::to_string(plan.predicted_forward_steps))
+              << "), reverse steps " << g.stats.reverse_steps << ", stores "
               << g.stats.stores << ", restores " << g.stats.restores << "\n"
               << "  time            " << total << " s total: " << job.seconds_observed << " s observed data, "
               << g.stats.seconds_forward << " s forward, " << g.stats.seconds_reverse << " s reverse\n"

@@ -10,8 +10,16 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o) {
                  ->check(CLI::ExistingFile);
   obs->excludes(tm);
   for (const char* name : {"--src", "--rec", "--rec-file", "--tn", "--dt", "--f0"}) obs->excludes(cmd->get_option(name));
-  cmd->add_option("--strategy", o.strategy.strategy, "full (store every step) or revolve (optimal checkpointing)")
+  cmd->add_option("--strategy", o.strategy.strategy,
+                  "full (store every step), revolve (optimal checkpointing), multilevel (memory + disk tiers) or "
+                  "online (step count found by a stopping rule)")
       ->capture_default_str();
+  cmd->add_option("--tier", o.strategy.tiers,
+                  "multilevel tier NAME:SLOTS[:STORE_COST:RESTORE_COST] (memory or disk, fastest first; costs in "
+                  "forward steps, measured at start-up when omitted)");
+  cmd->add_option("--stop-energy", o.strategy.stop_energy,
+                  "online: end the run once the wavefield energy falls below this fraction of its peak (--tn, or "
+                  "the observed data, is the hard maximum)");
   cmd->add_option("--snaps", o.strategy.snaps, "checkpoint slots for revolve (default " + std::to_string(default_snaps) + ")");
   cmd->add_option("--checkpoint-memory", o.checkpoint_memory, "memory for checkpoints, e.g. 512M, 8GiB: derives --snaps");
   cmd->add_option("--store", o.strategy.store, "where checkpoints live: memory or disk")->capture_default_str();

@@ -1,14 +1,104 @@
 #include "revwave/gradient_strategy.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
 
 #include "revwave/disk_store.hpp"
 #include "revwave/errors.hpp"
 #include "revwave/memory_store.hpp"
+#include "revwave/multilevel.hpp"
+#include "revwave/tiered_store.hpp"
 #include "revwave/revolve.hpp"
 #include "revwave/system_memory.hpp"
 
 namespace revwave {
+namespace {
+
+void check_checkpoint_dir(const std::string& dir, const std::string& why) {
+  if (dir.empty()) throw InputError(why + " needs --checkpoint-dir DIR");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw InputError("--checkpoint-dir '" + dir + "' is not an existing directory");
+  }
+  if (::access(dir.c_str(), W_OK) != 0) throw InputError("--checkpoint-dir '" + dir + "' is not writable");
+}
+
+double parse_cost(const std::string& text, const std::string& spec) {
+  std::size_t pos = 0;
+  double v = std::nan("");
+  try {
+    v = std::stod(text, &pos);
+  } catch (...) {
+    pos = 0;
+  }
+  if (pos != text.size() || !std::isfinite(v) || v < 0) {
+    throw InputError("--tier '" + spec + "': cost '" + text + "' is invalid: a finite number >= 0 (in forward steps)");
+  }
+  return v;
+}
+
+// --tier NAME:SLOTS[:STORE_COST:RESTORE_COST], memory or disk, fastest first.
+StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan) {
+  if (o.tiers.empty()) throw InputError("--strategy multilevel needs --tier NAME:SLOTS[:STORE:RESTORE] (memory, disk)");
+  int given = 0;
+  for (const std::string& spec : o.tiers) {
+    std::vector<std::string> f;
+    std::stringstream ss(spec);
+    for (std::string item; std::getline(ss, item, ':');) f.push_back(item);
+    if (f.size() != 2 && f.size() != 4) {
+      throw InputError("--tier '" + spec + "' is invalid: NAME:SLOTS or NAME:SLOTS:STORE_COST:RESTORE_COST");
+    }
+    if (f[0] != "memory" && f[0] != "disk") {
+      throw InputError("--tier '" + spec + "': tier '" + f[0] + "' is unknown on the CPU backend: memory or disk");
+    }
+    if (f[0] == "disk") check_checkpoint_dir(o.checkpoint_dir, "--tier disk");
+    std::size_t pos = 0;
+    long long slots = -1;
+    try {
+      slots = std::stoll(f[1], &pos);
+    } catch (...) {
+      pos = 0;
+    }
+    if (pos != f[1].size() || slots < 0) {
+      throw InputError("--tier '" + spec + "': slots '" + f[1] + "' is invalid: an integer >= 0");
+    }
+    Tier t{f[0], slots, 0.0, 0.0};
+    if (f.size() == 4) {
+      t.store_cost = parse_cost(f[2], spec);
+      t.restore_cost = parse_cost(f[3], spec);
+      ++given;
+    }
+    plan.tiers.push_back(t);
+  }
+  validate_tiers(plan.tiers);
+  if (given != 0 && given != static_cast<int>(plan.tiers.size())) {
+    throw InputError("--tier: give costs for every tier or for none (then they are measured at start-up)");
+  }
+  plan.measure_costs = given == 0;
+  for (const Tier& t : plan.tiers) plan.snaps += t.slots;
+  plan.slots = plan.snaps;
+  plan.storage_bytes = static_cast<std::size_t>(plan.snaps) * plan.slot_bytes;
+  plan.predicted_forward_steps = 0;  // depends on the costs, known once they are measured
+  std::size_t in_memory = 0;
+  for (const Tier& t : plan.tiers) {
+    if (t.name == "memory") in_memory += static_cast<std::size_t>(t.slots) * plan.slot_bytes;
+  }
+  const std::size_t have = available_memory_bytes();
+  if (in_memory > have) {
+    throw OutOfMemoryError("the memory tier needs " + format_bytes(double(in_memory)) + " but only " +
+                           format_bytes(double(have)) + " is available");
+  }
+  plan.choice = "multilevel: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
+                " on " + std::to_string(plan.tiers.size()) + " tiers" +
+                (plan.measure_costs ? ", costs measured at start-up" : ", costs given");
+  return plan;
+}
+
+}  // namespace
 
 StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t field_bytes) {
   if (steps < 1) throw InputError("steps " + std::to_string(steps) + " is invalid: at least 1 time step is needed");
@@ -30,15 +120,20 @@ StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t 
     }
     return plan;
   }
-  if (o.strategy != "revolve") {
-    throw InputError("--strategy '" + o.strategy + "' is unknown: use full or revolve");
+  if (o.strategy != "revolve" && o.strategy != "multilevel" && o.strategy != "online") {
+    throw InputError("--strategy '" + o.strategy + "' is unknown: use full, revolve, multilevel or online");
+  }
+  if (o.strategy == "multilevel") return plan_multilevel(o, plan);
+  if (!(std::isfinite(o.stop_energy) && o.stop_energy >= 0 && o.stop_energy < 1)) {
+    throw InputError("--stop-energy " + std::to_string(o.stop_energy) + " is invalid: a fraction of the peak energy in [0, 1)");
+  }
+  if (o.stop_energy > 0 && o.strategy != "online") {
+    throw InputError("--stop-energy needs --strategy online: the other strategies know their step count in advance");
   }
   if (o.store != "memory" && o.store != "disk") {
     throw InputError("--store '" + o.store + "' is unknown: use memory or disk");
   }
-  if (o.store == "disk" && o.checkpoint_dir.empty()) {
-    throw InputError("--store disk needs --checkpoint-dir DIR");
-  }
+  if (o.store == "disk") check_checkpoint_dir(o.checkpoint_dir, "--store disk");
   if (o.snaps < 0) {
     throw InputError("--snaps " + std::to_string(o.snaps) + " is invalid: at least 1 checkpoint slot is needed");
   }
@@ -62,10 +157,12 @@ StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t 
                   (o.snaps > 0 ? "" : " (the default; set --snaps or --checkpoint-memory)");
   }
   // Revolve never stores position 0 (recreated) or N-1 (reversed at once): more slots are never used.
-  // A store holds at least one slot (for N <= 2 the schedule needs none).
-  plan.slots = std::max<index_t>(1, RevolveSchedule(steps, plan.snaps).slots());
+  // A store holds at least one slot (for N <= 2 the schedule needs none). The online
+  // schedule may use every slot; Revolve never stores position 0 or N-1.
+  plan.slots = o.strategy == "online" ? plan.snaps : std::max<index_t>(1, RevolveSchedule(steps, plan.snaps).slots());
   plan.storage_bytes = static_cast<std::size_t>(plan.slots) * plan.slot_bytes;
-  plan.predicted_forward_steps = optimal_forward_steps(steps, plan.snaps);
+  // Online: the offline optimum for the hard maximum, an upper reference only.
+  plan.predicted_forward_steps = o.strategy == "online" ? 0 : optimal_forward_steps(steps, plan.snaps);
   if (o.store == "memory") {
     const std::size_t have = available_memory_bytes();
     if (plan.storage_bytes > have) {
@@ -79,10 +176,20 @@ StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t 
 }
 
 std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan) {
+  if (plan.strategy == "multilevel") return std::make_unique<MultilevelSchedule>(plan.steps, plan.tiers);
   return std::make_unique<RevolveSchedule>(plan.steps, plan.snaps);
 }
 
 std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& o, const StrategyPlan& plan, std::size_t field_bytes) {
+  if (plan.strategy == "multilevel") {
+    std::vector<std::unique_ptr<CheckpointStore>> tiers;
+    for (const Tier& t : plan.tiers) {
+      if (t.slots == 0) tiers.push_back(nullptr);
+      else if (t.name == "disk") tiers.push_back(std::make_unique<DiskStore>(t.slots, field_bytes, o.checkpoint_dir));
+      else tiers.push_back(std::make_unique<MemoryStore>(t.slots, field_bytes));
+    }
+    return std::make_unique<TieredStore>(std::move(tiers));
+  }
   if (o.store == "disk") return std::make_unique<DiskStore>(plan.slots, field_bytes, o.checkpoint_dir);
   return std::make_unique<MemoryStore>(plan.slots, field_bytes);
 }

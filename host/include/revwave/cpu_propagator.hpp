@@ -26,6 +26,7 @@ class CpuPropagator {
   void reset_forward();             // position 0: u[0] = u[-1] = 0
   void forward_step(index_t n);     // position n -> n+1, injecting q[n]
   void sample(T* out) const;        // receivers of the current u[n]
+  double wavefield_energy() const;  // sum of u[n]^2 over the grid, in a fixed order
   HostState& state() { return state_; }
   const HostState& state() const { return state_; }
 

@@ -91,74 +91,136 @@ GradientOutput gradient_full(Propagator& prop, const T* observed, const Progress
 }
 
 // Any checkpoint schedule against any store. `expected_forward_steps` (0 if unknown) only scales progress.
-// A Store has slots(), slot_bytes(), store(slot, state) and restore(slot, state, last_use)
-// for the backend's state type (CheckpointStore for the CPU backend).
+namespace detail {
+
+// Executes schedule actions against a backend and a store, one at a time, and keeps the
+// counts, the per-sample misfit and the timings. A Store has slots(), slot_bytes(),
+// store(slot, state) and restore(slot, state, last_use) for the backend's state type.
+template <class Propagator, class Store, class T>
+class ScheduleRunner {
+ public:
+  ScheduleRunner(Propagator& prop, const T* observed, Store& store, index_t steps, index_t expected_forward_steps,
+                 const Progress& progress)
+      : prop_(prop), observed_(observed), store_(store), nrec_(prop.problem().rec.count), progress_(progress),
+        total_work_(expected_forward_steps > 0 ? expected_forward_steps + steps : 0), t0_(std::chrono::steady_clock::now()) {
+    set_steps(steps);
+    out_.stats.wavefield_storage_bytes = static_cast<std::size_t>(store.slots()) * store.slot_bytes();
+    prop_.reset_forward();
+    prop_.reset_adjoint();
+  }
+
+  // N: the steps to reverse (the online driver learns it late).
+  void set_steps(index_t steps) {
+    out_.stats.steps = steps;
+    next_reverse_ = steps - 1;
+    misfit_.assign(static_cast<std::size_t>(steps + 1), 0.0);
+  }
+  index_t position() const { return position_; }
+  const GradientStats& stats() const { return out_.stats; }
+
+  // Carries out one action; false once the schedule has ended.
+  bool execute(const Action& a, const Schedule& schedule) {
+    switch (a.kind) {
+      case ActionKind::advance:
+        if (a.step < position_ || a.step > out_.stats.steps) throw std::logic_error("schedule: bad " + to_string(a));
+        for (; position_ < a.step; ++position_) {
+          prop_.forward_step(position_);
+          ++out_.stats.forward_steps;
+          report();
+        }
+        return true;
+      case ActionKind::store:
+        if (a.step != position_) throw std::logic_error("schedule: " + to_string(a) + " at position " + std::to_string(position_));
+        store_.store(a.slot, prop_.state());
+        ++out_.stats.stores;
+        return true;
+      case ActionKind::restore:
+        if (a.slot == initial_slot) prop_.reset_forward();
+        else store_.restore(a.slot, prop_.state(), schedule.restore_is_last_use());
+        position_ = a.step;
+        ++out_.stats.restores;
+        return true;
+      case ActionKind::first_reverse:
+      case ActionKind::reverse:
+        if (a.step != position_ || a.step != next_reverse_) {
+          throw std::logic_error("schedule: " + to_string(a) + " at position " + std::to_string(position_));
+        }
+        if (out_.stats.reverse_steps == 0) t_rev_ = std::chrono::steady_clock::now();
+        misfit_[a.step + 1] = prop_.reverse_step(a.step, observed_ + (a.step + 1) * nrec_);
+        ++out_.stats.forward_steps;
+        ++out_.stats.reverse_steps;
+        --next_reverse_;
+        report();
+        return true;
+      case ActionKind::end:
+        if (next_reverse_ != -1) throw std::logic_error("schedule ended with steps left to reverse");
+        return false;
+    }
+    return false;
+  }
+
+  GradientOutput finish() {
+    out_.stats.seconds_forward = std::chrono::duration<double>(t_rev_ - t0_).count();
+    out_.stats.seconds_reverse = elapsed(t_rev_);
+    out_.stats.objective = objective(misfit_, observed_, nrec_);
+    out_.gradient = prop_.interior_gradient();
+    return std::move(out_);
+  }
+
+ private:
+  void report() {
+    if (progress_ && total_work_ > 0) {
+      progress_(std::min(out_.stats.forward_steps + out_.stats.reverse_steps, total_work_), total_work_);
+    }
+  }
+
+  Propagator& prop_;
+  const T* observed_;
+  Store& store_;
+  index_t nrec_;
+  Progress progress_;
+  index_t total_work_;
+  std::chrono::steady_clock::time_point t0_, t_rev_{};
+  index_t position_ = 0, next_reverse_ = 0;
+  std::vector<double> misfit_;
+  GradientOutput out_;
+};
+
+}  // namespace detail
+
+// Any offline checkpoint schedule against any store. `expected_forward_steps` (0 if unknown) only scales progress.
 template <class Propagator, class Store, class T = typename Propagator::value_type>
 GradientOutput gradient_checkpointed(Propagator& prop, const T* observed, Schedule& schedule, Store& store,
                                      index_t expected_forward_steps = 0, const Progress& progress = {}) {
-  const auto& p = prop.problem();
-  const index_t N = p.time.steps, nrec = p.rec.count;
-  GradientOutput out;
-  out.stats.steps = N;
-  out.stats.wavefield_storage_bytes = static_cast<std::size_t>(store.slots()) * store.slot_bytes();
-  std::vector<double> misfit(static_cast<std::size_t>(N + 1), 0.0);
-  const index_t total_work = expected_forward_steps + N;
-  auto report = [&] {
-    if (progress && total_work > 0) progress(std::min(out.stats.forward_steps + out.stats.reverse_steps, total_work), total_work);
-  };
-
-  const auto t0 = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point t_rev{};
-  index_t position = 0;
-  index_t next_reverse = N - 1;
-  prop.reset_forward();
-  prop.reset_adjoint();
-  for (;;) {
-    const Action a = schedule.next();
-    switch (a.kind) {
-      case ActionKind::advance:
-        if (a.step < position || a.step > N) throw std::logic_error("schedule: bad " + to_string(a));
-        for (; position < a.step; ++position) {
-          prop.forward_step(position);
-          ++out.stats.forward_steps;
-          report();
-        }
-        break;
-      case ActionKind::store:
-        if (a.step != position) throw std::logic_error("schedule: " + to_string(a) + " at position " + std::to_string(position));
-        store.store(a.slot, prop.state());
-        ++out.stats.stores;
-        break;
-      case ActionKind::restore:
-        if (a.slot == initial_slot) {
-          prop.reset_forward();
-        } else {
-          store.restore(a.slot, prop.state(), schedule.restore_is_last_use());
-        }
-        position = a.step;
-        ++out.stats.restores;
-        break;
-      case ActionKind::first_reverse:
-      case ActionKind::reverse:
-        if (a.step != position || a.step != next_reverse) {
-          throw std::logic_error("schedule: " + to_string(a) + " at position " + std::to_string(position));
-        }
-        if (out.stats.reverse_steps == 0) t_rev = std::chrono::steady_clock::now();
-        misfit[a.step + 1] = prop.reverse_step(a.step, observed + (a.step + 1) * nrec);
-        ++out.stats.forward_steps;
-        ++out.stats.reverse_steps;
-        --next_reverse;
-        report();
-        break;
-      case ActionKind::end:
-        if (next_reverse != -1) throw std::logic_error("schedule ended with steps left to reverse");
-        out.stats.seconds_forward = std::chrono::duration<double>(t_rev - t0).count();
-        out.stats.seconds_reverse = detail::elapsed(t_rev);
-        out.stats.objective = detail::objective(misfit, observed, nrec);
-        out.gradient = prop.interior_gradient();
-        return out;
-    }
+  detail::ScheduleRunner<Propagator, Store, T> run(prop, observed, store, prop.problem().time.steps,
+                                                   expected_forward_steps, progress);
+  while (run.execute(schedule.next(), schedule)) {
   }
+  return run.finish();
+}
+
+// An online schedule (OnlineSchedule's protocol): the step count is unknown when the run
+// starts. At every position n, `last_step(n)` says whether step n -> n+1 ends the run;
+// it must say so by the problem's last step (its time axis is the hard maximum).
+template <class Propagator, class Store, class OnlineScheduleT, class StopRule, class T = typename Propagator::value_type>
+GradientOutput gradient_online(Propagator& prop, const T* observed, OnlineScheduleT& schedule, Store& store,
+                               StopRule&& last_step, const Progress& progress = {}) {
+  const index_t max_steps = prop.problem().time.steps;
+  detail::ScheduleRunner<Propagator, Store, T> run(prop, observed, store, max_steps, 0, progress);
+  index_t checked = -1;
+  for (;;) {
+    if (!schedule.finished() && run.position() != checked) {
+      checked = run.position();
+      if (last_step(checked)) {
+        schedule.finish(checked + 1);
+        run.set_steps(checked + 1);
+      } else if (checked + 1 >= max_steps) {
+        throw std::logic_error("online stop rule did not end the run by its hard maximum");
+      }
+    }
+    if (!run.execute(schedule.next(), schedule)) break;
+  }
+  return run.finish();
 }
 
 }  // namespace revwave
