@@ -9,7 +9,7 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o) {
   auto* tm = cmd->add_option("--true-model", o.true_model, "model the observed data in this velocity model (.npy)")
                  ->check(CLI::ExistingFile);
   obs->excludes(tm);
-  for (const char* name : {"--src", "--rec", "--rec-file", "--tn", "--dt", "--f0"}) obs->excludes(cmd->get_option(name));
+  for (const char* name : {"--src", "--rec", "--rec-file", "--rec-grid", "--tn", "--dt", "--f0"}) obs->excludes(cmd->get_option(name));
   cmd->add_option("--strategy", o.strategy.strategy,
                   "full (store every step), revolve (optimal checkpointing), multilevel (memory + disk tiers) or "
                   "online (step count found by a stopping rule)")

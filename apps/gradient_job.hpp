@@ -49,6 +49,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     po.src.clear();
     po.rec.clear();
     po.rec_file.clear();
+    po.rec_grid.clear();
     job.start = make_setup(po);
     job.start.acquisition.sources = rec.meta.sources;
     job.start.acquisition.receivers = rec.meta.receivers;

@@ -27,7 +27,10 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o) {
   cmd->add_option("--rec", o.rec, "receiver X,Y,Z in m (repeatable)");
   cmd->add_option("--rec-file", o.rec_file, "receivers, .npy of shape (n, 3), m")->check(CLI::ExistingFile);
   cmd->get_option("--model")->excludes(cmd->get_option("--velocity"));
+  cmd->add_option("--rec-grid", o.rec_grid, "NX,NY,Z: a grid of NX x NY receivers over the x-y extent at depth Z (m)");
   cmd->get_option("--rec-file")->excludes(cmd->get_option("--rec"));
+  cmd->get_option("--rec-grid")->excludes(cmd->get_option("--rec"));
+  cmd->get_option("--rec-grid")->excludes(cmd->get_option("--rec-file"));
   add_run_options(cmd, o);
 }
 
@@ -128,12 +131,19 @@ ProblemSetup make_setup(const ProblemOptions& o) {
   } else if (!o.rec.empty()) {
     acq.receivers = parse_points(o.rec, "--rec");
   } else {
-    // A 16 x 16 receiver grid just below the top edge.
-    const int nr = 16;
-    for (int i = 0; i < nr; ++i)
-      for (int j = 0; j < nr; ++j)
-        acq.receivers.push_back({s.grid.extent(0) * i / (nr - 1), s.grid.extent(1) * j / (nr - 1),
-                                 std::min(2 * h, s.grid.extent(2))});
+    // By default a 16 x 16 receiver grid just below the top edge.
+    std::vector<double> g{16, 16, std::min(2 * h, s.grid.extent(2))};
+    if (!o.rec_grid.empty()) {
+      g = parse_list(o.rec_grid, "--rec-grid", 3);
+      if (g[0] < 1 || g[1] < 1 || g[0] != std::floor(g[0]) || g[1] != std::floor(g[1])) {
+        throw InputError("--rec-grid '" + o.rec_grid + "' is invalid: NX and NY must be integers >= 1");
+      }
+    }
+    const int nx = static_cast<int>(g[0]), ny = static_cast<int>(g[1]);
+    for (int i = 0; i < nx; ++i)
+      for (int j = 0; j < ny; ++j)
+        acq.receivers.push_back({nx > 1 ? s.grid.extent(0) * i / (nx - 1) : 0.5 * s.grid.extent(0),
+                                 ny > 1 ? s.grid.extent(1) * j / (ny - 1) : 0.5 * s.grid.extent(1), g[2]});
   }
   // Check the points now so that a bad one fails before any work.
   trilinear_points(s.grid, acq.sources, "source");

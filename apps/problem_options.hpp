@@ -23,6 +23,7 @@ struct ProblemOptions {
   std::vector<std::string> src;  // "x,y,z" each
   std::vector<std::string> rec;
   std::string rec_file;
+  std::string rec_grid;          // "NX,NY,Z": NX x NY receivers over the x-y extent at depth Z
   std::string precision = "float";
   std::string backend = "auto";
   int threads = 0;
