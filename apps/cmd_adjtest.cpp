@@ -23,7 +23,9 @@ bool run(const AdjtestOptions& o) {
   const TimeAxis time = make_time(o.problem, s);
   const BackendChoice backend = resolve_backend(o.problem.backend);
   apply_threads(o.problem.threads);
-  const DotProductResult r = dot_product_test<T>(s.grid, s.model, s.acquisition, time, o.seed);
+  const DotProductResult r = backend.name == "cuda"
+                                 ? cuda_dot_product_test<T>(s.grid, s.model, s.acquisition, time, o.seed, cuda_budgets(o.problem))
+                                 : dot_product_test<T>(s.grid, s.model, s.acquisition, time, o.seed);
   const double tol = o.tolerance > 0 ? o.tolerance : (sizeof(T) == 8 ? 1e-12 : 1e-5);
   const bool pass = r.relative_error <= tol;
   if (o.problem.json) {

@@ -27,9 +27,15 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   const BackendChoice backend = resolve_backend(o.problem.backend);
   apply_threads(o.problem.threads);
   const Problem<T> problem = make_problem<T>(setup.grid, setup.model, setup.acquisition, time);
-  CpuPropagator<T> prop(problem);
   ProgressBar bar("forward", !o.problem.json);
-  const ShotData<T> shot = run_forward(prop, [&](index_t d, index_t t) { bar(d, t); });
+  const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
+  ShotData<T> shot;
+  if (backend.name == "cuda") {
+    shot = cuda_forward(problem, cuda_budgets(o.problem), progress);
+  } else {
+    CpuPropagator<T> prop(problem);
+    shot = run_forward(prop, progress);
+  }
   bar.finish();
 
   OutputGuard guard;

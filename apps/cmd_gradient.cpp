@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "gradient_job.hpp"
+#include "revwave/cuda_backend.hpp"
 #include "revwave/png_image.hpp"
 #include "run_report.hpp"
 
@@ -51,6 +52,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const auto t_start = std::chrono::steady_clock::now();
   finish_strategy_options(o.job);
   const BackendChoice backend = resolve_backend(o.job.problem.backend);
+  o.job.strategy.backend = backend.name;
   apply_threads(o.job.problem.threads);
   GradientJob<T> job = prepare_gradient_job<T>(o.job);
   const Grid& grid = job.start.grid;
@@ -63,11 +65,17 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     throw InputError("observed data have " + std::to_string(job.observed.size()) + " values, expected nt x nrec = " +
                      std::to_string(job.time.nt()) + " x " + std::to_string(problem.rec.count));
   }
-  CpuPropagator<T> prop(problem);
   ProgressBar bar("gradient", !o.job.problem.json);
+  const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
   StrategyReport report;
-  const GradientOutput g =
-      run_gradient(prop, job.observed.data(), o.job.strategy, plan, [&](index_t d, index_t t) { bar(d, t); }, &report);
+  CudaRunInfo cuda_info;
+  GradientOutput g;
+  if (backend.name == "cuda") {
+    g = cuda_gradient(problem, job.observed.data(), o.job.strategy, plan, cuda_budgets(o.job.problem), &cuda_info, progress);
+  } else {
+    CpuPropagator<T> prop(problem);
+    g = run_gradient(prop, job.observed.data(), o.job.strategy, plan, progress, &report);
+  }
   bar.finish();
 
   OutputGuard guard;
@@ -126,6 +134,10 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
                     {"forward", g.stats.seconds_forward},
                     {"reverse", g.stats.seconds_reverse}};
     j["peak_rss_bytes"] = peak_rss_bytes();
+    if (backend.name == "cuda") {
+      j["cuda"] = {{"device_slots", cuda_info.device_slots}, {"host_slots", cuda_info.host_slots},
+                   {"history_tier", cuda_info.history_tier}, {"seconds_spill", cuda_info.seconds_spill}};
+    }
     j["shape"] = grid.shape;
     j["space_order"] = grid.space_order;
     j["backend"] = backend.name;

@@ -20,7 +20,9 @@ struct GradtestOptions {
 template <class T>
 bool run(GradtestOptions& o) {
   finish_strategy_options(o.job);
-  const BackendChoice backend = resolve_backend(o.job.problem.backend);
+  // The Taylor test runs on the CPU reference backend (the GPU one is checked by its own suite).
+  const BackendChoice backend = resolve_backend(o.job.problem.backend == "auto" ? "cpu" : o.job.problem.backend);
+  if (backend.name == "cuda") throw InputError("gradtest runs on the CPU backend only: use --backend cpu (the GPU Taylor test is in tests/cuda)");
   apply_threads(o.job.problem.threads);
   if (o.halvings < 2) throw InputError("--halvings " + std::to_string(o.halvings) + " is too few: at least 2");
   if (!(o.scale > 0 && o.scale < 0.5)) throw InputError("--scale must lie in (0, 0.5)");

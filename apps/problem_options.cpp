@@ -9,6 +9,7 @@
 #include "revwave/cuda_info.hpp"
 #include "revwave/errors.hpp"
 #include "revwave/npy.hpp"
+#include "revwave/system_memory.hpp"
 #include "revwave/wavelet.hpp"
 
 namespace revwave::app {
@@ -40,6 +41,8 @@ void add_run_options(CLI::App* cmd, ProblemOptions& o) {
       ->capture_default_str();
   cmd->add_option("--backend", o.backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
   cmd->add_option("--threads", o.threads, "OpenMP threads (default: all cores)");
+  cmd->add_option("--device-memory", o.device_memory, "CUDA: device memory for checkpoint slots, e.g. 8GiB (default: what is free)");
+  cmd->add_option("--host-memory", o.host_memory, "CUDA: pinned host memory for spilled slots, e.g. 64GiB (default: half of what is available)");
   cmd->add_flag("--json", o.json, "print one JSON object with the run's summary");
 }
 
@@ -168,11 +171,18 @@ BackendChoice resolve_backend(const std::string& requested) {
   if (requested == "cuda") {
     if (!cuda_compiled()) throw NotCompiledError("--backend cuda: " + cuda_unavailable_reason());
     if (!have_gpu) throw InputError("--backend cuda: " + cuda_unavailable_reason());
-    throw NotCompiledError("--backend cuda: the CUDA propagator is not wired into the CLI in this version; use --backend cpu");
+    return {"cuda", ""};
   }
-  if (have_gpu) return {"cpu", "auto: the CUDA propagator is not wired into the CLI yet, using the CPU"};
+  if (have_gpu) return {"cuda", "auto: a CUDA device is present"};
   return {"cpu", std::string("auto: ") + (cuda_compiled() ? cuda_unavailable_reason() : "no CUDA backend in this build") +
                      ", using the CPU"};
+}
+
+CudaBudgets cuda_budgets(const ProblemOptions& o) {
+  CudaBudgets b;
+  if (!o.device_memory.empty()) b.device_memory = parse_bytes(o.device_memory);
+  if (!o.host_memory.empty()) b.host_memory = parse_bytes(o.host_memory);
+  return b;
 }
 
 void apply_threads(int threads) {

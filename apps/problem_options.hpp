@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "revwave/cuda_backend.hpp"
 #include "revwave/model.hpp"
 #include "revwave/problem.hpp"
 
@@ -28,6 +29,8 @@ struct ProblemOptions {
   std::string backend = "auto";
   int threads = 0;
   bool json = false;
+  std::string device_memory;     // CUDA: checkpoint budget in device memory (e.g. 8GiB)
+  std::string host_memory;       // CUDA: checkpoint budget in pinned host memory
 };
 
 void add_problem_options(CLI::App* cmd, ProblemOptions& o);
@@ -50,6 +53,8 @@ struct BackendChoice {
 };
 BackendChoice resolve_backend(const std::string& requested);
 void apply_threads(int threads);
+// --device-memory / --host-memory as the CUDA backend's budgets.
+CudaBudgets cuda_budgets(const ProblemOptions& o);
 
 std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std::string& option);
 

@@ -50,6 +50,10 @@ template <class T>
 GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const StrategyOptions& options,
                              const StrategyPlan& plan, const CudaBudgets& budgets, CudaRunInfo* info,
                              const Progress& progress) {
+  if (plan.strategy == "online" || plan.strategy == "multilevel") {
+    throw InputError("--strategy " + plan.strategy + " is not available with --backend cuda yet: use full or revolve "
+                     "(device and pinned host tiers are split automatically)");
+  }
   if (plan.strategy != "full" && options.store == "disk") {
     throw InputError("--store disk is not available with --backend cuda: its checkpoints live in device and pinned "
                      "host memory (set --device-memory / --host-memory)");

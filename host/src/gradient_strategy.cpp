@@ -112,7 +112,7 @@ StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t 
     plan.choice = "full: the whole history, " + std::to_string(steps) + " wavefields of " +
                   format_bytes(double(field_bytes)) + " = " + format_bytes(double(plan.storage_bytes));
     const std::size_t have = available_memory_bytes();
-    if (plan.storage_bytes > have) {
+    if (o.backend == "cpu" && plan.storage_bytes > have) {
       throw OutOfMemoryError("--strategy full needs " + format_bytes(double(plan.storage_bytes)) +
                              " for the wavefield history (" + std::to_string(steps) + " steps x " +
                              format_bytes(double(field_bytes)) + "), but only " + format_bytes(double(have)) +
@@ -163,7 +163,7 @@ StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t 
   plan.storage_bytes = static_cast<std::size_t>(plan.slots) * plan.slot_bytes;
   // Online: the offline optimum for the hard maximum, an upper reference only.
   plan.predicted_forward_steps = o.strategy == "online" ? 0 : optimal_forward_steps(steps, plan.snaps);
-  if (o.store == "memory") {
+  if (o.store == "memory" && o.backend == "cpu") {
     const std::size_t have = available_memory_bytes();
     if (plan.storage_bytes > have) {
       throw OutOfMemoryError(std::to_string(plan.slots) + " checkpoint slots need " +

@@ -26,6 +26,7 @@ struct StrategyOptions {
   std::string checkpoint_dir;        // for the disk store
   std::vector<std::string> tiers;    // multilevel: NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first
   double stop_energy = 0;            // online: stop once the energy falls below this fraction of its peak
+  std::string backend = "cpu";       // where the slots live: "cpu" checks them against host memory
 };
 
 inline constexpr index_t default_snaps = 20;
