@@ -153,7 +153,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
               << g.stats.steps << " steps of dt = " << job.time.dt * 1e3 << " ms, " << o.job.problem.precision << " on "
               << backend.name << (backend.note.empty() ? "" : " (" + backend.note + ")") << ", observed data " << (job.observed_source == "file" ? o.job.observed : "modelled in the true model") << "\n"
               << "  objective       " << g.stats.objective << "\n"
-              << "  gradient norm   " << std::sqrt(norm2) << " (s^2/m^2 per unit misfit)\n"
+              << "  gradient norm   " << std::sqrt(norm2) << " (dJ/dm, misfit per s^2/m^2)\n"
               << "  strategy        " << plan.choice << "\n"
               << "  forward steps   " << g.stats.forward_steps << " (" << ratio << " x N; "
               << (plan.strategy == "online" ? "offline optimum for this N " + std::to_string(report.offline_forward_steps)
