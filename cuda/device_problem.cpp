@@ -13,17 +13,6 @@ DeviceBuffer upload_vector(const std::vector<T>& v, const char* what) {
   return b;
 }
 
-// a = m/dt^2 + eta/(2 dt) at an allocated-grid index, exactly as the CPU backend computes it.
-template <class T>
-T a_at(const Problem<T>& p, index_t idx) {
-  const Grid& g = p.grid;
-  const index_t r = g.radius();
-  const index_t i = idx / g.stride_x() - r;
-  const index_t j = (idx % g.stride_x()) / g.stride_y() - r;
-  const index_t k = idx % g.stride_y() - r;
-  const T eta = damping_eta(p.coeffs, p.kappa[0][i], p.kappa[1][j], p.kappa[2][k]);
-  return leapfrog_a(p.coeffs, p.m.template as<T>()[idx], eta);
-}
 
 }  // namespace
 
@@ -41,8 +30,8 @@ DeviceProblem<T>::DeviceProblem(const Problem<T>& p)
   const double h3 = p.grid.spacing * p.grid.spacing * p.grid.spacing;
   std::vector<T> src_scale(p.src.index.size()), rec_scale(p.rec.index.size());
   for (std::size_t c = 0; c < src_scale.size(); ++c)
-    src_scale[c] = static_cast<T>(1.0 / (h3 * static_cast<double>(a_at(p, p.src.index[c]))));
-  for (std::size_t c = 0; c < rec_scale.size(); ++c) rec_scale[c] = T(1) / a_at(p, p.rec.index[c]);
+    src_scale[c] = static_cast<T>(1.0 / (h3 * static_cast<double>(leapfrog_a_at(p, p.src.index[c]))));
+  for (std::size_t c = 0; c < rec_scale.size(); ++c) rec_scale[c] = T(1) / leapfrog_a_at(p, p.rec.index[c]);
   src_scale_ = upload_vector(src_scale, "source scales");
   rec_scale_ = upload_vector(rec_scale, "receiver scales");
 

@@ -9,22 +9,6 @@
 #include "revwave/system_memory.hpp"
 
 namespace revwave {
-namespace {
-
-// a = m/dt^2 + eta/(2 dt) at an allocated-grid index.
-template <class T>
-T a_at(const Problem<T>& p, index_t idx) {
-  const Grid& g = p.grid;
-  const index_t r = g.radius();
-  const index_t i = idx / g.stride_x() - r;
-  const index_t j = (idx % g.stride_x()) / g.stride_y() - r;
-  const index_t k = idx % g.stride_y() - r;
-  const T eta = damping_eta(p.coeffs, p.kappa[0][i], p.kappa[1][j], p.kappa[2][k]);
-  return leapfrog_a(p.coeffs, p.m.template as<T>()[idx], eta);
-}
-
-}  // namespace
-
 template <class T>
 CpuPropagator<T>::CpuPropagator(const Problem<T>& problem) : p_(problem) {
   const std::size_t bytes = field_bytes();
@@ -33,9 +17,9 @@ CpuPropagator<T>::CpuPropagator(const Problem<T>& problem) : p_(problem) {
   const double h3 = p_.grid.spacing * p_.grid.spacing * p_.grid.spacing;
   src_scale_.resize(p_.src.index.size());
   for (std::size_t c = 0; c < src_scale_.size(); ++c)
-    src_scale_[c] = static_cast<T>(1.0 / (h3 * static_cast<double>(a_at(p_, p_.src.index[c]))));
+    src_scale_[c] = static_cast<T>(1.0 / (h3 * static_cast<double>(leapfrog_a_at(p_, p_.src.index[c]))));
   rec_scale_.resize(p_.rec.index.size());
-  for (std::size_t c = 0; c < rec_scale_.size(); ++c) rec_scale_[c] = T(1) / a_at(p_, p_.rec.index[c]);
+  for (std::size_t c = 0; c < rec_scale_.size(); ++c) rec_scale_[c] = T(1) / leapfrog_a_at(p_, p_.rec.index[c]);
   residual_.resize(static_cast<std::size_t>(p_.rec.count));
 }
 
@@ -175,9 +159,9 @@ void CpuPropagator<T>::release_history() {
 }
 
 template <class T>
-std::unique_ptr<CheckpointStore> CpuPropagator<T>::make_store(const StrategyOptions& options,
-                                                              const StrategyPlan& plan) const {
-  return revwave::make_store(options, plan, field_bytes());
+std::unique_ptr<CheckpointStore> CpuPropagator<T>::make_store(const StrategyOptions& options, const StrategyPlan& plan,
+                                                              LookaheadSchedule* lookahead) const {
+  return revwave::make_store(options, plan, field_bytes(), lookahead);
 }
 
 template <class T>

@@ -52,6 +52,18 @@ struct Problem {
   std::vector<T> wavelet;                // w(n dt), n = 0..nt-1
 };
 
+// a = m/dt^2 + eta/(2 dt) at an allocated-grid index (where sources and receivers inject).
+template <class T>
+T leapfrog_a_at(const Problem<T>& p, index_t idx) {
+  const Grid& g = p.grid;
+  const index_t r = g.radius();
+  const index_t i = idx / g.stride_x() - r;
+  const index_t j = (idx % g.stride_x()) / g.stride_y() - r;
+  const index_t k = idx % g.stride_y() - r;
+  const T eta = damping_eta(p.coeffs, p.kappa[0][i], p.kappa[1][j], p.kappa[2][k]);
+  return leapfrog_a(p.coeffs, p.m.template as<T>()[idx], eta);
+}
+
 // Validates everything (model, grid, points, dt) and builds the problem.
 template <class T>
 Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acquisition& acq, const TimeAxis& time);
