@@ -7,7 +7,7 @@
 #include <random>
 
 #include "cuda_propagator.hpp"
-#include "lookahead_schedule.hpp"
+#include "revwave/lookahead_schedule.hpp"
 #include "nvtx_range.hpp"
 
 namespace revwave {

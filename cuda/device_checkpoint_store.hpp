@@ -13,7 +13,7 @@
 
 #include "cuda_streams.hpp"
 #include "device_buffer.hpp"
-#include "lookahead_schedule.hpp"
+#include "revwave/lookahead_schedule.hpp"
 #include "tier_split.hpp"
 #include "write_fences.hpp"
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "revwave/disk_store.hpp"
+#include "revwave/async_disk_store.hpp"
 #include "revwave/errors.hpp"
 #include "revwave/memory_store.hpp"
 #include "revwave/multilevel.hpp"
@@ -180,17 +180,20 @@ std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan) {
   return std::make_unique<RevolveSchedule>(plan.steps, plan.snaps);
 }
 
-std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& o, const StrategyPlan& plan, std::size_t field_bytes) {
+std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& o, const StrategyPlan& plan, std::size_t field_bytes,
+                                            LookaheadSchedule* lookahead) {
   if (plan.strategy == "multilevel") {
     std::vector<std::unique_ptr<CheckpointStore>> tiers;
+    std::int64_t first = 0;  // global id of the tier's slot 0, as the schedule numbers them
     for (const Tier& t : plan.tiers) {
       if (t.slots == 0) tiers.push_back(nullptr);
-      else if (t.name == "disk") tiers.push_back(std::make_unique<DiskStore>(t.slots, field_bytes, o.checkpoint_dir));
+      else if (t.name == "disk") tiers.push_back(std::make_unique<AsyncDiskStore>(t.slots, field_bytes, o.checkpoint_dir, lookahead, first));
       else tiers.push_back(std::make_unique<MemoryStore>(t.slots, field_bytes));
+      first += t.slots;
     }
     return std::make_unique<TieredStore>(std::move(tiers));
   }
-  if (o.store == "disk") return std::make_unique<DiskStore>(plan.slots, field_bytes, o.checkpoint_dir);
+  if (o.store == "disk") return std::make_unique<AsyncDiskStore>(plan.slots, field_bytes, o.checkpoint_dir, lookahead);
   return std::make_unique<MemoryStore>(plan.slots, field_bytes);
 }
 

@@ -1,4 +1,4 @@
-#include "lookahead_schedule.hpp"
+#include "revwave/lookahead_schedule.hpp"
 
 namespace revwave {
 

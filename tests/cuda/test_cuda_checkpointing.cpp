@@ -7,7 +7,7 @@
 
 #include "cuda_propagator.hpp"
 #include "cuda_test_support.hpp"
-#include "lookahead_schedule.hpp"
+#include "revwave/lookahead_schedule.hpp"
 #include "revwave/cuda_backend.hpp"
 #include "revwave/revolve.hpp"
 

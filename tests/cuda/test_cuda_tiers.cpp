@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "lookahead_schedule.hpp"
+#include "revwave/lookahead_schedule.hpp"
 #include "revwave/errors.hpp"
 #include "revwave/revolve.hpp"
 #include "tier_split.hpp"

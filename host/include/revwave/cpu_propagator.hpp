@@ -12,6 +12,7 @@ namespace revwave {
 
 struct StrategyOptions;
 struct StrategyPlan;
+class LookaheadSchedule;
 
 template <class T>
 class CpuPropagator {
@@ -47,7 +48,9 @@ class CpuPropagator {
   void release_history();
 
   // ---- checkpoint stores for this backend's state ----
-  std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& options, const StrategyPlan& plan) const;
+  // With a lookahead, disk slots are prefetched from the schedule it wraps.
+  std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& options, const StrategyPlan& plan,
+                                              LookaheadSchedule* lookahead = nullptr) const;
   // dJ/dm at the interior points (the layer's share folded onto the edge points).
   std::vector<double> interior_gradient() const;
 

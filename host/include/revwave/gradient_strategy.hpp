@@ -11,6 +11,7 @@
 #include "revwave/checkpoint_store.hpp"
 #include "revwave/errors.hpp"
 #include "revwave/gradient_driver.hpp"
+#include "revwave/lookahead_schedule.hpp"
 #include "revwave/multilevel.hpp"
 #include "revwave/online.hpp"
 #include "revwave/revolve.hpp"
@@ -57,8 +58,10 @@ StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, std::s
 
 // The offline schedule of a plan (revolve, or multilevel with the plan's tier costs).
 std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan);
+// Disk slots are written and prefetched by a worker thread; with a lookahead (the schedule the
+// store will be driven by, global slot ids) restores are read ahead of their turn.
 std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& options, const StrategyPlan& plan,
-                                            std::size_t field_bytes);
+                                            std::size_t field_bytes, LookaheadSchedule* lookahead = nullptr);
 
 // Store and restore costs of each tier in forward steps, measured on the run's own backend
 // and store (best of a few tries), for the tiers whose costs were not given.
@@ -113,8 +116,8 @@ template <class Propagator, class T = typename Propagator::value_type>
 GradientOutput run_gradient(Propagator& prop, const T* observed, const StrategyOptions& options,
                             const StrategyPlan& plan, const Progress& progress = {}, StrategyReport* report = nullptr) {
   if (plan.strategy == "full") return gradient_full(prop, observed, progress);
-  auto store = prop.make_store(options, plan);
-  if (plan.strategy == "online") {
+  if (plan.strategy == "online") {  // its schedule is not known ahead: nothing to look into
+    auto store = prop.make_store(options, plan);
     OnlineSchedule schedule(plan.snaps);
     GradientOutput out = gradient_online(prop, observed, schedule, *store, online_stop_rule(prop, options.stop_energy), progress);
     if (report) report->offline_forward_steps = optimal_forward_steps(out.stats.steps, plan.snaps);
@@ -122,16 +125,24 @@ GradientOutput run_gradient(Propagator& prop, const T* observed, const StrategyO
   }
   if (plan.strategy == "multilevel") {
     std::vector<Tier> tiers = plan.tiers;
-    if (plan.measure_costs) measure_tier_costs(prop, *store, tiers);
+    if (plan.measure_costs) {
+      // On a store of its own: the run's store looks ahead into a schedule built from these costs.
+      auto probe = prop.make_store(options, plan);
+      measure_tier_costs(prop, *probe, tiers);
+    }
     MultilevelSchedule schedule(plan.steps, tiers);
     if (report) {
       report->tiers = tiers;
       report->predicted_time = schedule.planned_time();
     }
-    return gradient_checkpointed(prop, observed, schedule, *store, 0, progress);
+    LookaheadSchedule lookahead(schedule);
+    auto store = prop.make_store(options, plan, &lookahead);
+    return gradient_checkpointed(prop, observed, lookahead, *store, 0, progress);
   }
   RevolveSchedule schedule(plan.steps, plan.snaps);
-  return gradient_checkpointed(prop, observed, schedule, *store, plan.predicted_forward_steps, progress);
+  LookaheadSchedule lookahead(schedule);
+  auto store = prop.make_store(options, plan, &lookahead);
+  return gradient_checkpointed(prop, observed, lookahead, *store, plan.predicted_forward_steps, progress);
 }
 
 }  // namespace revwave

@@ -1,6 +1,6 @@
 // A schedule adapter that lets the checkpoint store look ahead: actions are pulled from the
 // wrapped schedule into a queue (with their last-use flags) and handed to the driver unchanged.
-// The store peeks at the queue to prefetch the next restore from pinned host memory.
+// Stores peek at the queue to prefetch their next restore (pinned host memory, disk).
 #pragma once
 #include <cstddef>
 #include <deque>
