@@ -132,7 +132,8 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     j["seconds"] = {{"total", total},
                     {"observed", job.seconds_observed},
                     {"forward", g.stats.seconds_forward},
-                    {"reverse", g.stats.seconds_reverse}};
+                    {"reverse", g.stats.seconds_reverse},
+                    {"checkpoint_copies", g.stats.seconds_copies}};
     j["peak_rss_bytes"] = peak_rss_bytes();
     if (backend.name == "cuda") {
       j["cuda"] = {{"device_slots", cuda_info.device_slots}, {"host_slots", cuda_info.host_slots},

@@ -6,6 +6,8 @@ Predictions (all measured in the same run of this script):
   time(S)   = forward_steps(S) x t_forward + N x t_adjoint
               t_forward: seconds per forward step of a forward-only run,
               t_adjoint: the `full` gradient's reverse seconds / N (adjoint + imaging, no recompute);
+              and, beside it, the same plus the run's own measured checkpoint copy seconds
+              (stores + restores: the counts' other cost);
   memory(S) = working set + slots(S) x slot size
               working set: the S = 1 run's peak RSS less its one slot.
 Then the paper's headline problem (230^3 interior points, 1615 steps) under --checkpoint-memory
@@ -79,12 +81,14 @@ def main():
         rows.append({"strategy": "revolve", "snaps": s, "slots": slots, "forward_steps": g["forward_steps"],
                      "seconds": g["seconds"]["forward"] + g["seconds"]["reverse"],
                      "predicted_seconds": g["forward_steps"] * t_forward + steps * t_adjoint,
+                     "copy_seconds": g["seconds"]["checkpoint_copies"], "stores": g["stores"], "restores": g["restores"],
                      "peak_rss_bytes": g["peak_rss_bytes"], "storage_bytes": g["checkpoint_bytes"],
                      "predicted_rss_bytes": working_set + slots * slot_bytes, "bitwise_equal_to_full": same})
     os.remove(os.path.join(a.outdir, "g_full.npy"))
     for r in rows:
         if r["predicted_seconds"] != "":
             r["time_ratio"] = r["seconds"] / r["predicted_seconds"]
+            r["time_ratio_with_copies"] = r["seconds"] / (r["predicted_seconds"] + r["copy_seconds"])
             r["memory_ratio"] = r["peak_rss_bytes"] / r["predicted_rss_bytes"]
 
     summary = {"shape": n, "steps": steps, "threads": a.threads, "t_forward_step": t_forward,
@@ -93,7 +97,8 @@ def main():
         summary["headline"] = headline(a)
     with open(os.path.join(a.outdir, "checkpoint_bench.json"), "w") as f:
         json.dump(summary, f, indent=2)
-    keys = ["strategy", "snaps", "slots", "forward_steps", "seconds", "predicted_seconds", "time_ratio",
+    keys = ["strategy", "snaps", "slots", "forward_steps", "stores", "restores", "seconds", "predicted_seconds",
+            "time_ratio", "copy_seconds", "time_ratio_with_copies",
             "peak_rss_bytes", "predicted_rss_bytes", "memory_ratio", "storage_bytes", "bitwise_equal_to_full"]
     with open(os.path.join(a.outdir, "checkpoint_bench.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
@@ -101,14 +106,16 @@ def main():
         w.writerows(rows)
     print(f"{n}^3, {steps} steps, {a.threads} threads: t_forward {t_forward*1e3:.2f} ms/step, "
           f"t_adjoint {t_adjoint*1e3:.2f} ms/step, slot {slot_bytes/2**20:.1f} MiB")
-    print(f"{'S':>6} {'fwd steps':>9} {'time s':>8} {'pred s':>8} {'ratio':>6} {'peak MiB':>9} {'pred MiB':>9} {'ratio':>6} bitwise")
+    print(f"{'S':>6} {'fwd steps':>9} {'time s':>8} {'pred s':>8} {'ratio':>6} {'copies s':>8} {'ratio+c':>7} "
+          f"{'peak MiB':>9} {'pred MiB':>9} {'ratio':>6} bitwise")
     for r in rows:
         if r["strategy"] == "full":
-            print(f"{'full':>6} {r['forward_steps']:>9} {r['seconds']:>8.2f} {'':>8} {'':>6} "
+            print(f"{'full':>6} {r['forward_steps']:>9} {r['seconds']:>8.2f} {'':>8} {'':>6} {'':>8} {'':>7} "
                   f"{r['peak_rss_bytes']/2**20:>9.0f} {'':>9} {'':>6}")
         else:
             print(f"{r['snaps']:>6} {r['forward_steps']:>9} {r['seconds']:>8.2f} {r['predicted_seconds']:>8.2f} "
-                  f"{r['time_ratio']:>6.3f} {r['peak_rss_bytes']/2**20:>9.0f} {r['predicted_rss_bytes']/2**20:>9.0f} "
+                  f"{r['time_ratio']:>6.3f} {r['copy_seconds']:>8.2f} {r['time_ratio_with_copies']:>7.3f} "
+                  f"{r['peak_rss_bytes']/2**20:>9.0f} {r['predicted_rss_bytes']/2**20:>9.0f} "
                   f"{r['memory_ratio']:>6.3f} {r['bitwise_equal_to_full']}")
     if "headline" in summary:
         print("headline:", json.dumps(summary["headline"]))
@@ -125,7 +132,7 @@ def headline(a):
     os.remove(os.path.join(a.outdir, "g_230.npy"))
     _, code, err, full_wall = run(args + ["--strategy", "full", "--json", "--out",
                                           os.path.join(a.outdir, "g_230_full.npy")], allow_fail=True)
-    return {"steps": g["steps"], "snaps": g["snaps"], "forward_steps": g["forward_steps"],
+    return {"steps": g["steps"], "snaps": g["snaps"], "forward_steps": g["forward_steps"], "seconds": g["seconds"],
             "predicted_forward_steps": g["predicted_forward_steps"], "seconds_total": g["seconds"]["total"],
             "wall_seconds": wall, "peak_rss_bytes": g["peak_rss_bytes"], "checkpoint_bytes": g["checkpoint_bytes"],
             "full_exit_code": code, "full_message": err, "full_refused_after_seconds": full_wall,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "revwave/errors.hpp"
+#include "revwave/parallel_copy.hpp"
 #include "revwave/schedule.hpp"
 
 namespace revwave {
@@ -88,8 +89,8 @@ void AsyncDiskStore::store(std::int64_t slot, const HostState& state) {
   }
   lock.unlock();
   const std::size_t fb = disk_.field_bytes();
-  std::memcpy(s.state.u.data(), state.u.data(), fb);
-  std::memcpy(s.state.u_prev.data(), state.u_prev.data(), fb);
+  copy_to_slot(s.state.u.data(), state.u.data(), fb);
+  copy_to_slot(s.state.u_prev.data(), state.u_prev.data(), fb);
   lock.lock();
   throw_if_failed();
   queue_.push_back({true, slot, static_cast<std::size_t>(&s - staging_)});

@@ -6,6 +6,7 @@
 #include "revwave/cpu_sweep.hpp"
 #include "revwave/errors.hpp"
 #include "revwave/gradient_strategy.hpp"
+#include "revwave/parallel_copy.hpp"
 #include "revwave/system_memory.hpp"
 
 namespace revwave {
@@ -139,7 +140,7 @@ std::size_t CpuPropagator<T>::allocate_history(index_t steps) {
 
 template <class T>
 void CpuPropagator<T>::record_history(index_t n) {
-  std::memcpy(history_[static_cast<std::size_t>(n)].data(), state_.u.data(), field_bytes());
+  copy_to_slot(history_[static_cast<std::size_t>(n)].data(), state_.u.data(), field_bytes());
 }
 
 template <class T>

@@ -1,4 +1,4 @@
-// Host-memory checkpoint slots: memcpy in, memcpy or buffer swap out.
+// Host-memory checkpoint slots: a parallel copy in, a parallel copy or a buffer swap out.
 #include "revwave/memory_store.hpp"
 
 #include <cstring>
@@ -7,6 +7,7 @@
 #include <string>
 
 #include "revwave/errors.hpp"
+#include "revwave/parallel_copy.hpp"
 
 namespace revwave {
 
@@ -44,8 +45,8 @@ HostState& MemoryStore::checked(std::int64_t slot, const HostState& state) {
 
 void MemoryStore::store(std::int64_t slot, const HostState& state) {
   HostState& s = checked(slot, state);
-  std::memcpy(s.u.data(), state.u.data(), field_bytes_);
-  std::memcpy(s.u_prev.data(), state.u_prev.data(), field_bytes_);
+  copy_to_slot(s.u.data(), state.u.data(), field_bytes_);
+  copy_to_slot(s.u_prev.data(), state.u_prev.data(), field_bytes_);
 }
 
 void MemoryStore::restore(std::int64_t slot, HostState& state, bool last_use) {
@@ -54,8 +55,8 @@ void MemoryStore::restore(std::int64_t slot, HostState& state, bool last_use) {
     swap(s.u, state.u);
     swap(s.u_prev, state.u_prev);
   } else {
-    std::memcpy(state.u.data(), s.u.data(), field_bytes_);
-    std::memcpy(state.u_prev.data(), s.u_prev.data(), field_bytes_);
+    copy_to_state(state.u.data(), s.u.data(), field_bytes_);
+    copy_to_state(state.u_prev.data(), s.u_prev.data(), field_bytes_);
   }
 }
 

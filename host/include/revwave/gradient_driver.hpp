@@ -23,6 +23,7 @@ struct GradientStats {
   index_t stores = 0, restores = 0;
   double seconds_forward = 0;  // until the first reverse step
   double seconds_reverse = 0;  // from the first reverse step to the end
+  double seconds_copies = 0;   // of those, in checkpoint stores and restores
   std::size_t wavefield_storage_bytes = 0;  // history or checkpoint slots
 };
 
@@ -129,17 +130,23 @@ class ScheduleRunner {
           report();
         }
         return true;
-      case ActionKind::store:
+      case ActionKind::store: {
         if (a.step != position_) throw std::logic_error("schedule: " + to_string(a) + " at position " + std::to_string(position_));
+        const auto t = std::chrono::steady_clock::now();
         store_.store(a.slot, prop_.state());
+        out_.stats.seconds_copies += elapsed(t);
         ++out_.stats.stores;
         return true;
-      case ActionKind::restore:
+      }
+      case ActionKind::restore: {
+        const auto t = std::chrono::steady_clock::now();
         if (a.slot == initial_slot) prop_.reset_forward();
         else store_.restore(a.slot, prop_.state(), schedule.restore_is_last_use());
+        out_.stats.seconds_copies += elapsed(t);
         position_ = a.step;
         ++out_.stats.restores;
         return true;
+      }
       case ActionKind::first_reverse:
       case ActionKind::reverse:
         if (a.step != position_ || a.step != next_reverse_) {
