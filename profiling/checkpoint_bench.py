@@ -152,7 +152,8 @@ def plot(summary, path):
     s = [r["snaps"] for r in rows]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
     ax1.plot(s, [r["seconds"] for r in rows], "o-", label="revolve, measured")
-    ax1.plot(s, [r["predicted_seconds"] for r in rows], "x--", label="revolve, predicted from step counts")
+    ax1.plot(s, [r["predicted_seconds"] for r in rows], "x--", label="predicted from forward-step counts")
+    ax1.plot(s, [r["predicted_seconds"] + r["copy_seconds"] for r in rows], "+:", label="... plus measured checkpoint copies")
     ax1.axhline(full["seconds"], color="k", lw=1, label="full storage")
     ax1.set_xscale("log")
     ax1.set_xlabel("checkpoint slots S")
