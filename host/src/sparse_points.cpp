@@ -43,6 +43,9 @@ SparsePoints trilinear_points(const Grid& grid, const std::vector<Vec3>& coords,
 
 template <class T>
 void sample_points(const SparsePoints& pts, const T* field, T* out) {
+  // Each receiver is independent (same sum order whatever the threads); a dense receiver
+  // grid (128 x 128) costs a tenth of a 128^3 step when sampled on one thread.
+#pragma omp parallel for schedule(static) if (pts.count > 1024)
   for (index_t p = 0; p < pts.count; ++p) {
     T s = 0;
     for (int c = 0; c < 8; ++c) s += static_cast<T>(pts.weight[8 * p + c]) * field[pts.index[8 * p + c]];
