@@ -85,12 +85,8 @@ DotProductResult cuda_dot_product_test(const Grid& grid, const VelocityModel& mo
                                        const TimeAxis& time, unsigned seed, const CudaBudgets& budgets) {
   // The same random draws, in the same order, as the CPU dot_product_test.
   Problem<T> p = make_problem<T>(grid, model, acq, time);
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  const index_t N = time.steps, nt = time.nt(), nrec = p.rec.count, nsrc = p.src.count;
-  for (index_t n = 0; n < nt; ++n) p.wavelet[n] = n < N ? static_cast<T>(normal(rng)) : T(0);
-  std::vector<T> d(static_cast<std::size_t>(nt * nrec));
-  for (auto& v : d) v = static_cast<T>(normal(rng));
+  const index_t N = time.steps, nrec = p.rec.count, nsrc = p.src.count;
+  const std::vector<T> d = randomize_dot_test(p, seed);
 
   CudaPropagator<T> prop(p, budgets);
   const ShotData<T> fw = forward_traces(prop, {});

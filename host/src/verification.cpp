@@ -30,16 +30,22 @@ double slope(const std::vector<double>& h, const std::vector<double>& e) {
 }  // namespace
 
 template <class T>
+std::vector<T> randomize_dot_test(Problem<T>& p, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  const index_t N = p.time.steps, nt = p.time.nt();
+  for (index_t n = 0; n < nt; ++n) p.wavelet[n] = n < N ? static_cast<T>(normal(rng)) : T(0);
+  std::vector<T> d(static_cast<std::size_t>(nt * p.rec.count));
+  for (auto& v : d) v = static_cast<T>(normal(rng));
+  return d;
+}
+
+template <class T>
 DotProductResult dot_product_test(const Grid& grid, const VelocityModel& model, const Acquisition& acq,
                                   const TimeAxis& time, unsigned seed) {
   Problem<T> p = make_problem<T>(grid, model, acq, time);
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  const index_t N = time.steps, nt = time.nt(), nrec = p.rec.count, nsrc = p.src.count;
-  // Random signature (q[N] is never used: it would act after the last step) and random data.
-  for (index_t n = 0; n < nt; ++n) p.wavelet[n] = n < N ? static_cast<T>(normal(rng)) : T(0);
-  std::vector<T> d(static_cast<std::size_t>(nt * nrec));
-  for (auto& v : d) v = static_cast<T>(normal(rng));
+  const index_t N = time.steps, nrec = p.rec.count, nsrc = p.src.count;
+  const std::vector<T> d = randomize_dot_test(p, seed);
 
   CpuPropagator<T> prop(p);
   const ShotData<T> fw = run_forward(prop);
@@ -116,6 +122,8 @@ TaylorResult taylor_test(const Grid& grid, const VelocityModel& model, const std
   return t;
 }
 
+template std::vector<float> randomize_dot_test<float>(Problem<float>&, unsigned);
+template std::vector<double> randomize_dot_test<double>(Problem<double>&, unsigned);
 template DotProductResult dot_product_test<float>(const Grid&, const VelocityModel&, const Acquisition&, const TimeAxis&, unsigned);
 template DotProductResult dot_product_test<double>(const Grid&, const VelocityModel&, const Acquisition&, const TimeAxis&, unsigned);
 template double forward_misfit<float>(const Problem<float>&, const float*);

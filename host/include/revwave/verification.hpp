@@ -14,6 +14,12 @@ struct DotProductResult {
   double relative_error = 0;
 };
 
+// The dot-product test's inputs, the same on every backend: replaces the problem's wavelet
+// by a random signature w (q[N] stays 0: it would act after the last step) and returns
+// random data d (nt x nrec), both drawn from `seed` in a fixed order.
+template <class T>
+std::vector<T> randomize_dot_test(Problem<T>& problem, unsigned seed);
+
 // F: source signature w(t) (all sources fire it) -> receiver data, with random w and d.
 template <class T>
 DotProductResult dot_product_test(const Grid& grid, const VelocityModel& model, const Acquisition& acq,
