@@ -16,14 +16,8 @@ namespace revwave {
 namespace {
 
 using testing::SmallCase;
+using testing::observed_in;
 using testing::small_case;
-
-template <class T>
-std::vector<T> observed_in(const SmallCase& c, const VelocityModel& model) {
-  const Problem<T> p = make_problem<T>(c.grid, model, c.acq, c.time);
-  CpuPropagator<T> prop(p);
-  return run_forward(prop).traces;
-}
 
 template <class T>
 GradientOutput gradient_of(const SmallCase& c, const VelocityModel& model, const std::vector<T>& observed,

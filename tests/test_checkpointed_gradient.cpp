@@ -28,9 +28,7 @@ TYPED_TEST(Checkpointed, GradientIsBitwiseEqualToFullStorage) {
   std::filesystem::create_directories(dir);
   for (index_t steps : {1, 2, 37, 64}) {
     testing::SmallCase c = testing::small_case(13, 11, 9, steps, 4);
-    const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
-    CpuPropagator<T> tp(truth);
-    const std::vector<T> d = run_forward(tp).traces;
+    const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
     const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
     CpuPropagator<T> prop(p);
     const StrategyOptions full = testing::strategy("full");
@@ -60,9 +58,7 @@ TYPED_TEST(Checkpointed, MultilevelAndOnlineAreBitwiseEqualToFullStorage) {
   std::filesystem::create_directories(dir);
   const index_t steps = 53;
   testing::SmallCase c = testing::small_case(13, 11, 9, steps, 4);
-  const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
-  CpuPropagator<T> tp(truth);
-  const std::vector<T> d = run_forward(tp).traces;
+  const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
   const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
   CpuPropagator<T> prop(p);
   const StrategyOptions full = testing::strategy("full");
@@ -103,9 +99,7 @@ TYPED_TEST(Checkpointed, MultilevelAndOnlineAreBitwiseEqualToFullStorage) {
 
 TEST(Online, AnEnergyStopEqualsFullStorageOverTheStepsThatTurnedOut) {
   testing::SmallCase c = testing::small_case(13, 11, 9, 400, 4);
-  const Problem<double> truth = make_problem<double>(c.grid, c.true_model, c.acq, c.time);
-  CpuPropagator<double> tp(truth);
-  const std::vector<double> d = run_forward(tp).traces;
+  const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
   const Problem<double> p = make_problem<double>(c.grid, c.start_model, c.acq, c.time);
   CpuPropagator<double> prop(p);
   StrategyOptions s = testing::strategy("online", 6);

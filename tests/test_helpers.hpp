@@ -3,6 +3,8 @@
 #include <cmath>
 #include <vector>
 
+#include "revwave/cpu_propagator.hpp"
+#include "revwave/forward_modelling.hpp"
 #include "revwave/gradient_strategy.hpp"
 #include "revwave/model.hpp"
 #include "revwave/problem.hpp"
@@ -33,6 +35,14 @@ inline SmallCase small_case(index_t nx = 19, index_t ny = 17, index_t nz = 15, i
   c.time.dt = default_dt(c.grid, vmax);
   c.time.steps = steps;
   return c;
+}
+
+// The case's shot record modelled in `model` on the CPU reference backend (the observed data).
+template <class T>
+std::vector<T> observed_in(const SmallCase& c, const VelocityModel& model) {
+  const Problem<T> p = make_problem<T>(c.grid, model, c.acq, c.time);
+  CpuPropagator<T> prop(p);
+  return run_forward(prop).traces;
 }
 
 inline StrategyOptions strategy(const std::string& name, index_t snaps = 0, const std::string& store = "memory",

@@ -12,6 +12,7 @@
 #include "revwave/gradient_strategy.hpp"
 #include "revwave/model.hpp"
 #include "revwave/problem.hpp"
+#include "../test_helpers.hpp"
 
 namespace revwave::cuda_testing {
 
@@ -23,12 +24,7 @@ class CudaTest : public ::testing::Test {
   }
 };
 
-struct Case {
-  Grid grid;
-  VelocityModel true_model, start_model;
-  Acquisition acq;
-  TimeAxis time;
-};
+using Case = testing::SmallCase;
 
 // Interior sizes that are no multiple of any block size; receivers close enough to share corners.
 inline Case awkward_case(int order, index_t steps = 40, std::array<index_t, 3> shape = {37, 29, 23}) {
