@@ -30,7 +30,7 @@ struct SweepArgs {
   index_t sx = 0, sy = 0;                // strides of the allocated grid
 };
 
-// Launches on `stream`; radius 1..8 (std::logic_error otherwise).
+// Launches on `stream`; radius 1..8 (std::logic_error otherwise). Bodies: sweep_columns.hpp.
 template <class T>
 void launch_sweep(const SweepArgs<T>& args, int radius, cudaStream_t stream);
 

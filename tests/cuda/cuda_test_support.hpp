@@ -13,15 +13,27 @@
 #include "revwave/model.hpp"
 #include "revwave/problem.hpp"
 #include "../test_helpers.hpp"
+#if defined(REVWAVE_CUDASIM)
+#include "cudasim.hpp"
+#endif
 
 namespace revwave::cuda_testing {
 
 // Every GPU test derives from this: without a device it is reported as skipped, with the reason.
+// Against cudasim it runs everywhere, and fails on anything the stream-order checker reports.
 class CudaTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (cuda_devices().empty()) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
+#if defined(REVWAVE_CUDASIM)
+    cudasim::take_reports();
+#endif
   }
+#if defined(REVWAVE_CUDASIM)
+  void TearDown() override {
+    for (const std::string& r : cudasim::take_reports()) ADD_FAILURE() << "cudasim: " << r;
+  }
+#endif
 };
 
 using Case = testing::SmallCase;

@@ -117,5 +117,20 @@ TEST_F(CudaCheckpointing, PinnedRestoresArePrefetched) {
   expect_bitwise(g, full_);
 }
 
+TEST_F(CudaCheckpointing, PinnedRestoresWithoutPrefetchEqualFull) {
+  CudaBudgets b;
+  b.device_memory = 3 * 2 * field_bytes();  // two staging slots and one device slot
+  b.host_memory = std::size_t(1) << 30;
+  CudaPropagator<T> prop(*p_, b);
+  prop.upload_observed(observed_.data(), observed_.size());
+  const StrategyPlan plan = plan_strategy(strategy("revolve", 5), p_->time.steps, field_bytes());
+  auto schedule = make_schedule(plan);
+  auto store = prop.make_store(schedule->slots(), nullptr);  // every pinned restore waits for its copy
+  const GradientOutput g = gradient_checkpointed(prop, observed_.data(), *schedule, *store);
+  EXPECT_EQ(store->split().host_slots, 4);
+  EXPECT_EQ(store->prefetch_hits(), 0);
+  expect_bitwise(g, full_);
+}
+
 }  // namespace
 }  // namespace revwave

@@ -1,0 +1,50 @@
+// cudasim: the CUDA runtime calls revwave makes, implemented on the CPU, so that the whole CUDA
+// backend (its host code and its kernel bodies) runs in CI where no GPU exists.
+//
+// Every operation runs at once, in issue order, which is a valid order for any correct program.
+// Beside it a happens-before checker built from vector clocks finds what a GPU could race on:
+// two accesses to the same device or pinned bytes, at least one a write, from different streams
+// (or from a stream and a later host call that assumed completion) with no stream order, event
+// or synchronisation between them. It also reports accesses outside live allocations, copies
+// whose direction does not match their pointers, and kernel launches a GPU would refuse.
+// What it cannot see: races inside one kernel, and anything about speed.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "launch_shape.hpp"
+
+namespace revwave::cudasim {
+
+struct Access {
+  const void* ptr = nullptr;
+  std::size_t bytes = 0;  // 0: to the end of its allocation
+  bool write = false;
+};
+inline Access reads(const void* p, std::size_t bytes = 0) { return {p, bytes, false}; }
+inline Access writes(const void* p, std::size_t bytes = 0) { return {p, bytes, true}; }
+
+// One operation on `stream` (a kernel, say): checks `accesses` against what came before, then runs `work`.
+void run_on_stream(cudaStream_t stream, const char* what, const std::vector<Access>& accesses,
+                   const std::function<void()>& work);
+// A call that returns only when `stream` has finished (a Thrust reduction).
+void host_waits(cudaStream_t stream);
+
+// Calls body(place) for every thread of the launch, blocks in parallel: for kernels whose
+// threads share nothing. Reports a launch shape a GPU would refuse.
+void for_each_thread(const char* what, const LaunchShape& shape, const std::function<void(const ThreadPlace&)>& body);
+
+// What the checker found since the last call.
+std::vector<std::string> take_reports();
+
+// The simulated device's memory (default 4 GiB) and the pinned host memory allowed (default
+// unlimited): cudaMalloc / cudaMallocHost fail past them, as on a GPU.
+void set_device_memory(std::size_t bytes);
+void set_pinned_limit(std::size_t bytes);
+
+}  // namespace revwave::cudasim
