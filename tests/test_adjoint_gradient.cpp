@@ -138,5 +138,24 @@ TEST(Gradient, HasTheRightSignAtAVelocityAnomaly) {
   }
 }
 
+// The sweeps flush subnormals to zero for speed; the caller's threads must get IEEE back.
+TEST(Gradient, LeavesTheCallersFloatingPointModeAsItWas) {
+  const SmallCase c = small_case(9, 9, 9, 5, 4);
+  gradient_of<float>(c, c.start_model, observed_in<float>(c, c.true_model));
+  volatile double tiny = std::numeric_limits<double>::denorm_min();
+  volatile double product = tiny * 1.0;  // with DAZ the operand reads as zero
+  EXPECT_GT(product, 0.0);
+  volatile float tiny_f = std::numeric_limits<float>::denorm_min();
+  volatile float sum = tiny_f + tiny_f;  // with FTZ the result would be flushed to zero
+  EXPECT_GT(sum, 0.0f);
+#pragma omp parallel
+  {
+    volatile double t = std::numeric_limits<double>::denorm_min();
+    volatile double p2 = t * 1.0;
+#pragma omp critical
+    EXPECT_GT(p2, 0.0) << "thread " << omp_get_thread_num();
+  }
+}
+
 }  // namespace
 }  // namespace revwave

@@ -23,11 +23,22 @@ index_t block_rows(index_t ny, index_t nz, int radius, std::size_t value_bytes) 
 // numerical precursor decays through 1e-38 (float); on x86 each operation on one costs
 // about a hundred cycles, which made the whole sweep four times slower. They carry no
 // signal, so the sweeps flush them to zero (FTZ/DAZ, per thread, deterministic). This
-// is not fast-math: every other operation keeps IEEE semantics and its order.
-inline void flush_subnormals_to_zero() {
-  _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
-  _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
-}
+// is not fast-math: every other operation keeps IEEE semantics and its order. The mode is
+// the sweep's alone: each thread gets its own back when the sweep ends, so nothing after it
+// (a JSON number, a misfit sum, another library) runs with subnormals flushed.
+class FlushSubnormals {
+ public:
+  FlushSubnormals() : saved_(_mm_getcsr()) {
+    _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
+    _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
+  }
+  ~FlushSubnormals() { _mm_setcsr(saved_); }
+  FlushSubnormals(const FlushSubnormals&) = delete;
+  FlushSubnormals& operator=(const FlushSubnormals&) = delete;
+
+ private:
+  unsigned saved_;
+};
 
 template <class T, int R, bool Imaging>
 void sweep(const Problem<T>& p, const SweepFields<T>& f) {
@@ -44,35 +55,37 @@ void sweep(const Problem<T>& p, const SweepFields<T>& f) {
   const index_t block_y = block_rows(ny, nz, R, sizeof(T));
   const index_t nby = (ny + block_y - 1) / block_y;
 #pragma omp parallel
-  flush_subnormals_to_zero();
-#pragma omp parallel for collapse(2) schedule(static)
-  for (index_t jb = 0; jb < nby; ++jb) {
-    for (index_t i = 0; i < nx; ++i) {
-      const index_t j_end = std::min(ny, (jb + 1) * block_y);
-      for (index_t j = jb * block_y; j < j_end; ++j) {
-        const index_t base = g.index(i, j, 0);
-        const T* uc = f.u + base;
-        const T* up = f.u_prev + base;
-        const T* mm = m + base;
-        T* o = f.out + base;
-        const T kxi = kx[i], kyj = ky[j];
-        if constexpr (Imaging) {
-          const T* fn = f.fwd_next + base;
-          const T* fc = f.fwd + base;
-          const T* fp = f.fwd_prev + base;
-          T* gr = f.grad + base;
+  {
+    const FlushSubnormals flush;
+#pragma omp for collapse(2) schedule(static)
+    for (index_t jb = 0; jb < nby; ++jb) {
+      for (index_t i = 0; i < nx; ++i) {
+        const index_t j_end = std::min(ny, (jb + 1) * block_y);
+        for (index_t j = jb * block_y; j < j_end; ++j) {
+          const index_t base = g.index(i, j, 0);
+          const T* uc = f.u + base;
+          const T* up = f.u_prev + base;
+          const T* mm = m + base;
+          T* o = f.out + base;
+          const T kxi = kx[i], kyj = ky[j];
+          if constexpr (Imaging) {
+            const T* fn = f.fwd_next + base;
+            const T* fc = f.fwd + base;
+            const T* fp = f.fwd_prev + base;
+            T* gr = f.grad + base;
 #pragma omp simd
-          for (index_t k = 0; k < nz; ++k) {
-            const T v = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k],
-                                        damping_eta(c, kxi, kyj, kz[k]));
-            gr[k] += imaging_term(c, v, fn[k], fc[k], fp[k]);
-            o[k] = v;
+            for (index_t k = 0; k < nz; ++k) {
+              const T v = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k],
+                                          damping_eta(c, kxi, kyj, kz[k]));
+              gr[k] += imaging_term(c, v, fn[k], fc[k], fp[k]);
+              o[k] = v;
+            }
+          } else {
+#pragma omp simd
+            for (index_t k = 0; k < nz; ++k)
+              o[k] = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k],
+                                     damping_eta(c, kxi, kyj, kz[k]));
           }
-        } else {
-#pragma omp simd
-          for (index_t k = 0; k < nz; ++k)
-            o[k] = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k],
-                                   damping_eta(c, kxi, kyj, kz[k]));
         }
       }
     }
