@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "nvtx_range.hpp"
+#include "reductions.hpp"
 #include "revwave/system_memory.hpp"
 
 namespace revwave {
@@ -46,6 +47,12 @@ void CudaPropagator<T>::synchronize() {
 }
 
 template <class T>
+double CudaPropagator<T>::wavefield_energy() {
+  return device_sum_squares(state_.u.template as<const T>(), static_cast<std::size_t>(p_.grid.alloc_points()),
+                            streams_.compute);
+}
+
+template <class T>
 std::size_t CudaPropagator<T>::device_budget() const {
   if (budgets_.device_memory > 0) return budgets_.device_memory;
   const std::size_t free_b = cuda_free_memory();
@@ -73,7 +80,7 @@ void CudaPropagator<T>::forward_step(index_t n) {
   a.u = state_.u.template as<T>();
   a.u_prev = state_.u_prev.template as<T>();
   a.out = state_.u_prev.template as<T>();
-  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute);
+  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
   launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), state_.u_prev.template as<T>(), streams_.compute);
   swap(state_.u, state_.u_prev);
 }
@@ -125,7 +132,7 @@ double CudaPropagator<T>::reverse_step(index_t n, const T* observed_next) {
   a.u = state_.u.template as<T>();
   a.u_prev = state_.u_prev.template as<T>();
   a.out = scratch_.template as<T>();
-  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute);
+  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
   launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), scratch_.template as<T>(), streams_.compute);
   return reverse_from(scratch_.template as<T>(), state_.u.template as<T>(), state_.u_prev.template as<T>(), obs);
 }
@@ -145,7 +152,7 @@ double CudaPropagator<T>::reverse_from(const T* u_next, const T* u, const T* u_p
   b.fwd = u;
   b.fwd_prev = u_prev;
   b.grad = grad_.template as<T>();
-  launch_sweep(b, static_cast<int>(p_.grid.radius()), streams_.compute);
+  launch_sweep(b, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
   ResidualInjection<T> r;
   r.residual = residual_.template as<T>();
   r.scale = dev_.rec_scale();
@@ -194,8 +201,22 @@ void CudaPropagator<T>::release_history() {
 
 template <class T>
 std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(index_t slots, LookaheadSchedule* lookahead) {
-  const TierSplit split = split_slots(slots, 2 * field_bytes(), device_budget(), host_budget());
-  return std::make_unique<DeviceCheckpointStore>(split, field_bytes(), streams_, fences_, clock_, lookahead);
+  const std::size_t slot_bytes = 2 * field_bytes();
+  const TierSplit split = split_slots(slots, slot_bytes, device_budget(), host_budget());
+  try {
+    return std::make_unique<DeviceCheckpointStore>(split, field_bytes(), streams_, fences_, clock_, lookahead);
+  } catch (const CudaOutOfMemoryError& e) {
+    // The device budget promised more than the device gave (--device-memory above what is free,
+    // or another process took it meanwhile): say what would fit.
+    const std::size_t free_now = cuda_free_memory();
+    const index_t fit = static_cast<index_t>(free_now / slot_bytes);
+    throw OutOfMemoryError(std::string(e.what()) + ": " + split.choice + " does not fit in the " +
+                           format_bytes(double(free_now)) + " the device has free; try --snaps " +
+                           std::to_string(std::max<index_t>(fit, 1)) + ", or --device-memory below " +
+                           format_bytes(double(free_now)) + " so that the other slots go to pinned host memory");
+  } catch (const OutOfMemoryError& e) {  // pinned host memory: the OS would not lock that much
+    throw OutOfMemoryError(std::string(e.what()) + ": " + split.choice + "; try fewer --snaps or a smaller --host-memory");
+  }
 }
 
 template <class T>
@@ -212,7 +233,7 @@ void CudaPropagator<T>::adjoint_data_step(const T* data_j, T* source_out) {
   a.u = lam_.template as<T>();
   a.u_prev = lam_prev_.template as<T>();
   a.out = lam_prev_.template as<T>();
-  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute);
+  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
   launch_inject(dev_.rec(), data_j, 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
   swap(lam_, lam_prev_);
   // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).

@@ -70,6 +70,10 @@ class CudaPropagator {
   std::size_t host_budget() const;
   double spill_seconds() { return clock_.seconds(); }
   void synchronize();
+  // sum u[n]^2 over the grid, for the online stop rule (waits for the device).
+  double wavefield_energy();
+  // Which sweep kernel every step launches (both give the same results; see sweep_kernels.hpp).
+  void set_sweep_kernel(SweepKernel k) { sweep_kernel_ = k; }
 
   // ---- test access: whole allocated-grid fields to and from host memory (synchronous) ----
   void upload_state(const T* u, const T* u_prev);
@@ -97,6 +101,7 @@ class CudaPropagator {
   std::size_t observed_count_ = 0;
   std::unique_ptr<FieldHistory> history_;
   std::string history_tier_;
+  SweepKernel sweep_kernel_ = SweepKernel::columns;
 };
 
 }  // namespace revwave

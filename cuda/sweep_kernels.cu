@@ -2,6 +2,7 @@
 #include "cuda_error.hpp"
 #include "sweep_columns.hpp"
 #include "sweep_kernels.hpp"
+#include "sweep_tiled.hpp"
 
 namespace revwave {
 namespace {
@@ -11,24 +12,41 @@ __global__ void __launch_bounds__(columns::block_z * columns::block_y) columns_k
   columns::sweep_thread<T, R, Imaging>(a, this_thread());
 }
 
+template <class T, int R, bool Imaging>
+__global__ void __launch_bounds__(tiled::block_threads) tiled_kernel(const SweepArgs<T> a) {
+  using Sweep = tiled::Sweep<T, R, Imaging>;
+  __shared__ typename Sweep::Shared shared;
+  typename Sweep::Thread t;
+  const ThreadPlace p = this_thread();
+  Sweep::run_block(a, p.block, shared, [&](auto&& phase) { phase(t, p); }, [] { __syncthreads(); });
+}
+
+dim3 to_dim3(const Dim& d) { return dim3(d.x, d.y, d.z); }
+
 template <class T, int R>
-void launch_columns(const SweepArgs<T>& a, cudaStream_t stream) {
-  const LaunchShape s = columns::launch_shape(a);
-  const dim3 grid(s.grid.x, s.grid.y, s.grid.z), block(s.block.x, s.block.y, s.block.z);
-  if (a.grad != nullptr) columns_kernel<T, R, true><<<grid, block, 0, stream>>>(a);
-  else columns_kernel<T, R, false><<<grid, block, 0, stream>>>(a);
+void launch_radius(const SweepArgs<T>& a, SweepKernel kernel, cudaStream_t stream) {
+  const bool imaging = a.grad != nullptr;
+  if (kernel == SweepKernel::tiled) {
+    const LaunchShape s = tiled::launch_shape(a);
+    if (imaging) tiled_kernel<T, R, true><<<to_dim3(s.grid), to_dim3(s.block), 0, stream>>>(a);
+    else tiled_kernel<T, R, false><<<to_dim3(s.grid), to_dim3(s.block), 0, stream>>>(a);
+  } else {
+    const LaunchShape s = columns::launch_shape(a);
+    if (imaging) columns_kernel<T, R, true><<<to_dim3(s.grid), to_dim3(s.block), 0, stream>>>(a);
+    else columns_kernel<T, R, false><<<to_dim3(s.grid), to_dim3(s.block), 0, stream>>>(a);
+  }
   REVWAVE_CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace
 
 template <class T>
-void launch_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream) {
+void launch_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream, SweepKernel kernel) {
   if (a.nx <= 0 || a.ny <= 0 || a.nz <= 0) return;
-  dispatch_radius(radius, [&](auto r) { launch_columns<T, decltype(r)::value>(a, stream); });
+  dispatch_radius(radius, [&](auto r) { launch_radius<T, decltype(r)::value>(a, kernel, stream); });
 }
 
-template void launch_sweep<float>(const SweepArgs<float>&, int, cudaStream_t);
-template void launch_sweep<double>(const SweepArgs<double>&, int, cudaStream_t);
+template void launch_sweep<float>(const SweepArgs<float>&, int, cudaStream_t, SweepKernel);
+template void launch_sweep<double>(const SweepArgs<double>&, int, cudaStream_t, SweepKernel);
 
 }  // namespace revwave

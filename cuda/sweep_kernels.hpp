@@ -30,8 +30,13 @@ struct SweepArgs {
   index_t sx = 0, sy = 0;                // strides of the allocated grid
 };
 
-// Launches on `stream`; radius 1..8 (std::logic_error otherwise). Bodies: sweep_columns.hpp.
+// Two kernels with the same contract and the same results: columns (sweep_columns.hpp) leaves
+// neighbour re-reads to the caches, tiled (sweep_tiled.hpp) stages them in shared memory and
+// registers. Columns stays the default until a GPU has measured both (profiling/gpu_bench.cu).
+enum class SweepKernel { columns, tiled };
+
+// Launches on `stream`; radius 1..8 (std::logic_error otherwise).
 template <class T>
-void launch_sweep(const SweepArgs<T>& args, int radius, cudaStream_t stream);
+void launch_sweep(const SweepArgs<T>& args, int radius, cudaStream_t stream, SweepKernel kernel = SweepKernel::columns);
 
 }  // namespace revwave

@@ -1,6 +1,7 @@
 // GPU measurements for profiling/gpu_check.sh: copy bandwidth (the denominator), forward and
-// adjoint-with-gradient sweep rates at 256^3 and 512^3 (space order 8, float), the checkpointed
-// gradient against its forward-step prediction, and the cost of spilling slots to pinned host.
+// adjoint-with-gradient sweep rates of both sweep kernels at 256^3 and 512^3 (space order 8,
+// float), the checkpointed gradient against its forward-step prediction, and the cost of
+// spilling slots to pinned host.
 // Usage: revwave_gpu_bench OUTDIR   (writes OUTDIR/summary.json and OUTDIR/summary.txt)
 #include <algorithm>
 #include <chrono>
@@ -69,7 +70,21 @@ Problem<float> cube(index_t padded, index_t steps, int order = 8) {
   return make_problem<float>(g, model, acq, t);
 }
 
-// Seconds per sweep (forward, or adjoint with the imaging condition) on fresh fields.
+// Forward and adjoint-with-imaging sweep rates of one kernel on fresh fields, under `prefix`.
+json kernel_rates(const std::string& prefix, SweepKernel kernel, const SweepArgs<float>& fwd, const SweepArgs<float>& adj,
+                  int radius, double pts, double bandwidth, const Stream& s) {
+  const double t_fwd = best_ms(20, s, [&] { launch_sweep(fwd, radius, s, kernel); }) * 1e-3;
+  const double t_adj = best_ms(20, s, [&] { launch_sweep(adj, radius, s, kernel); }) * 1e-3;
+  // The bandwidth limit's bytes per point: forward 16 (u, u_prev, m in, out), adjoint 28 as before.
+  return {{prefix + "forward_seconds_per_step", t_fwd},
+          {prefix + "forward_gpts", pts / t_fwd * 1e-9},
+          {prefix + "forward_fraction_of_bandwidth", pts * 16 / t_fwd / bandwidth},
+          {prefix + "adjoint_seconds_per_step", t_adj},
+          {prefix + "adjoint_gpts", pts / t_adj * 1e-9},
+          {prefix + "adjoint_fraction_of_bandwidth", pts * 28 / t_adj / bandwidth}};
+}
+
+// Both sweep kernels; the unprefixed keys are the default (columns) kernel's.
 json sweep_rates(index_t n, double bandwidth, const Stream& s) {
   const Problem<float> p = cube(n, 10);
   DeviceProblem<float> dev(p);
@@ -79,24 +94,24 @@ json sweep_rates(index_t n, double bandwidth, const Stream& s) {
   a.u = u.as<float>();
   a.u_prev = up.as<float>();
   a.out = up.as<float>();
-  const int r = static_cast<int>(p.grid.radius());
-  const double t_fwd = best_ms(20, s, [&] { launch_sweep(a, r, s); }) * 1e-3;
   SweepArgs<float> b = a;
   b.fwd_next = fn.as<float>();
   b.fwd = fc.as<float>();
   b.fwd_prev = fp.as<float>();
   b.grad = grad.as<float>();
-  const double t_adj = best_ms(20, s, [&] { launch_sweep(b, r, s); }) * 1e-3;
+  const int r = static_cast<int>(p.grid.radius());
   const double pts = static_cast<double>(p.grid.padded_points());
+  json j = {{"padded", n}};
+  j.update(kernel_rates("", SweepKernel::columns, a, b, r, pts, bandwidth, s));
+  j.update(kernel_rates("tiled_", SweepKernel::tiled, a, b, r, pts, bandwidth, s));
   const double finite = device_max_abs(grad.as<float>(), fb / sizeof(float), s);
-  return {{"padded", n},
-          {"forward_seconds_per_step", t_fwd},
-          {"forward_gpts", pts / t_fwd * 1e-9},
-          {"forward_fraction_of_bandwidth", pts * 16 / t_fwd / bandwidth},
-          {"adjoint_seconds_per_step", t_adj},
-          {"adjoint_gpts", pts / t_adj * 1e-9},
-          {"adjoint_fraction_of_bandwidth", pts * 28 / t_adj / bandwidth},
-          {"gradient_max_abs_finite", finite == finite}};
+  j["gradient_max_abs_finite"] = finite == finite;
+  auto faster = [&](const char* what) {
+    return j[std::string("tiled_") + what].get<double>() < j[what].get<double>() ? "tiled" : "columns";
+  };
+  j["faster_forward"] = faster("forward_seconds_per_step");
+  j["faster_adjoint"] = faster("adjoint_seconds_per_step");
+  return j;
 }
 
 // Fewest forward steps executed between two consecutive actions on pinned-host slots.
@@ -176,12 +191,17 @@ int main(int argc, char** argv) {
     std::snprintf(line, sizeof line, "device %s, copy bandwidth %.1f GB/s\n", devices[0].name.c_str(), bw * 1e-9);
     txt << line;
     for (const auto& r : j["sweeps"]) {
-      std::snprintf(line, sizeof line,
-                    "%4d^3 order 8 float: forward %.1f GPts/s (%.0f%% of bandwidth limit), adjoint+gradient %.1f GPts/s "
-                    "(%.0f%%)\n",
-                    r["padded"].get<int>(), r["forward_gpts"].get<double>(),
-                    100 * r["forward_fraction_of_bandwidth"].get<double>(), r["adjoint_gpts"].get<double>(),
-                    100 * r["adjoint_fraction_of_bandwidth"].get<double>());
+      for (const std::string k : {"", "tiled_"}) {
+        std::snprintf(line, sizeof line,
+                      "%4d^3 order 8 float, %-7s: forward %.1f GPts/s (%.0f%% of bandwidth limit), adjoint+gradient "
+                      "%.1f GPts/s (%.0f%%)\n",
+                      r["padded"].get<int>(), k.empty() ? "columns" : "tiled", r[k + "forward_gpts"].get<double>(),
+                      100 * r[k + "forward_fraction_of_bandwidth"].get<double>(), r[k + "adjoint_gpts"].get<double>(),
+                      100 * r[k + "adjoint_fraction_of_bandwidth"].get<double>());
+        txt << line;
+      }
+      std::snprintf(line, sizeof line, "%4d^3 faster: forward %s, adjoint %s\n", r["padded"].get<int>(),
+                    r["faster_forward"].get<std::string>().c_str(), r["faster_adjoint"].get<std::string>().c_str());
       txt << line;
     }
     const auto& c = j["checkpointed"];

@@ -79,10 +79,15 @@ std::vector<T> random_field(const Grid& g, unsigned seed) {
   return f;
 }
 
+// Infinite where either side is NaN (a point never written, say): std::max would drop it.
 template <class A, class B>
 double max_abs_diff(const A& a, const B& b) {
   double d = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(double(a[i]) - double(b[i])));
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double e = std::abs(double(a[i]) - double(b[i]));
+    if (std::isnan(e)) return std::numeric_limits<double>::infinity();
+    d = std::max(d, e);
+  }
   return d;
 }
 

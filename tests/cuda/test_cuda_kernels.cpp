@@ -1,11 +1,17 @@
 // Every CUDA kernel against the CPU reference backend on awkward sizes, space orders 2, 8, 16.
 // Single steps from random states: agreement to 64 eps(T) of the field's maximum
-// (the two differ only in FMA contraction and summation order).
+// (the two differ only in FMA contraction and summation order). Both sweep kernels.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
 
 #include "cuda_propagator.hpp"
 #include "cuda_test_support.hpp"
 #include "revwave/cpu_propagator.hpp"
+#include "revwave/cpu_sweep.hpp"
 #include "revwave/cuda_backend.hpp"
 
 namespace revwave {
@@ -20,65 +26,238 @@ TYPED_TEST_SUITE(CudaKernels, Precisions);
 
 constexpr int orders[] = {2, 8, 16};
 
+// relative_to_max passes over NaN (std::max drops it): a point never written, or read from an
+// unwritten shared cell in the emulation, would go unseen without this.
+template <class T>
+bool all_finite(const std::vector<T>& v) {
+  return std::all_of(v.begin(), v.end(), [](T x) { return std::isfinite(x); });
+}
+
+// Padded 74 x 7 x 10: longer than one x chunk of the tiled sweep, thinner than its tile in y and z.
+Case thin_case(int order) {
+  Case c = awkward_case(order, 40, {70, 3, 6});
+  c.grid.nbl = 2;
+  return c;
+}
+
+// Three forward steps from random states: both fields and the samples.
+template <class T>
+void forward_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
+  const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+  CpuPropagator<T> cpu(p);
+  CudaPropagator<T> gpu(p);
+  gpu.set_sweep_kernel(kernel);
+  const std::vector<T> u = random_field<T>(p.grid, 1), up = random_field<T>(p.grid, 2);
+  std::memcpy(cpu.state().u.data(), u.data(), cpu.field_bytes());
+  std::memcpy(cpu.state().u_prev.data(), up.data(), cpu.field_bytes());
+  gpu.upload_state(u.data(), up.data());
+  for (index_t n = 0; n < 3; ++n) {
+    cpu.forward_step(n);
+    gpu.forward_step(n);
+  }
+  std::vector<T> gu(u.size()), gup(u.size());
+  gpu.download_state(gu.data(), gup.data());
+  EXPECT_TRUE(all_finite(gu) && all_finite(gup));
+  const T* cu = cpu.state().u.template as<T>();
+  const T* cup = cpu.state().u_prev.template as<T>();
+  EXPECT_LE(relative_to_max(gu, std::vector<T>(cu, cu + u.size())), 64 * eps<T>());
+  EXPECT_LE(relative_to_max(gup, std::vector<T>(cup, cup + u.size())), 64 * eps<T>());
+  std::vector<T> cs(static_cast<std::size_t>(p.rec.count)), gs(cs.size());
+  cpu.sample(cs.data());
+  gpu.sample(gs.data());
+  EXPECT_LE(relative_to_max(gs, cs), 64 * eps<T>());
+}
+
+template <class T>
+std::vector<T> random_observed(const Problem<T>& p) {
+  std::vector<T> observed(static_cast<std::size_t>(p.time.nt() * p.rec.count));
+  std::mt19937 rng(5);
+  std::normal_distribution<double> normal(0, 1);
+  for (auto& v : observed) v = static_cast<T>(normal(rng));
+  return observed;
+}
+
+// Three reverse steps (adjoint sweep with imaging) from random states: misfits and gradient.
+template <class T>
+void reverse_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
+  const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+  CpuPropagator<T> cpu(p);
+  CudaPropagator<T> gpu(p);
+  gpu.set_sweep_kernel(kernel);
+  const std::vector<T> u = random_field<T>(p.grid, 3), up = random_field<T>(p.grid, 4);
+  std::memcpy(cpu.state().u.data(), u.data(), cpu.field_bytes());
+  std::memcpy(cpu.state().u_prev.data(), up.data(), cpu.field_bytes());
+  gpu.upload_state(u.data(), up.data());
+  const std::vector<T> observed = random_observed(p);
+  gpu.upload_observed(observed.data(), observed.size());
+  cpu.reset_adjoint();
+  gpu.reset_adjoint();
+  for (index_t n = 5; n >= 3; --n) {
+    const T* obs = observed.data() + (n + 1) * p.rec.count;
+    const double jc = cpu.reverse_step(n, obs), jg = gpu.reverse_step(n, obs);
+    EXPECT_LE(std::abs(jg - jc), 64 * eps<T>() * std::abs(jc)) << "misfit of step " << n;
+  }
+  std::vector<T> lam(u.size()), grad(u.size());
+  gpu.download_adjoint(lam.data(), grad.data());
+  EXPECT_TRUE(all_finite(lam) && all_finite(grad));
+  // The CPU's adjoint fields are private: the folded gradient carries them; lam must at least have moved.
+  const std::vector<double> gc = cpu.interior_gradient(), gg = gpu.interior_gradient();
+  EXPECT_LE(relative_to_max(gg, gc), 64 * eps<T>());
+  EXPECT_GT(max_abs(lam), 0.0);
+}
+
+// On the emulation both kernels run the same point formulas in the same order on the CPU, so
+// they must agree to the bit; on a GPU nvcc may contract each one's arithmetic into FMAs differently.
+template <class T>
+void expect_same_field(const std::vector<T>& tiled, const std::vector<T>& columns, const char* what) {
+  ASSERT_EQ(tiled.size(), columns.size());
+#if defined(REVWAVE_CUDASIM)
+  std::size_t i = 0;
+  while (i < tiled.size() && std::memcmp(&tiled[i], &columns[i], sizeof(T)) == 0) ++i;
+  EXPECT_EQ(i, tiled.size()) << what << " first differs at allocated index " << i;
+#else
+  EXPECT_LE(relative_to_max(tiled, columns), 64 * eps<T>()) << what;
+#endif
+}
+
+// One sweep's fields as host copies: u, u_prev, out, then the imaging's fwd_next, fwd, fwd_prev, grad.
+template <class T>
+using SweepFieldSet = std::array<std::vector<T>, 7>;
+constexpr const char* field_names[] = {"u", "u_prev", "out", "fwd_next", "fwd", "fwd_prev", "grad"};
+
+// Forward in place (out aliases u_prev), or adjoint with imaging into a separate out.
+template <class T, class Args>
+void bind_fields(Args& a, const std::array<T*, 7>& f, bool imaging) {
+  a.u = f[0];
+  a.u_prev = f[1];
+  a.out = imaging ? f[2] : f[1];
+  if (!imaging) return;
+  a.fwd_next = f[3];
+  a.fwd = f[4];
+  a.fwd_prev = f[5];
+  a.grad = f[6];
+}
+
+template <class T>
+void cpu_sweep(const Problem<T>& p, SweepFieldSet<T>& s, bool imaging) {
+  SweepFields<T> f;
+  bind_fields<T>(f, {s[0].data(), s[1].data(), s[2].data(), s[3].data(), s[4].data(), s[5].data(), s[6].data()},
+                 imaging);
+  cpu_leapfrog_sweep(p, f);
+}
+
+template <class T>
+void device_sweep(const Problem<T>& p, SweepFieldSet<T>& s, bool imaging, SweepKernel kernel) {
+  const DeviceProblem<T> dev(p);
+  const std::size_t bytes = p.grid.template field_bytes<T>();
+  std::vector<DeviceBuffer> d;
+  std::array<T*, 7> f{};
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    d.emplace_back(bytes);
+    d.back().upload(s[i].data(), bytes);
+    f[i] = d.back().template as<T>();
+  }
+  SweepArgs<T> a = dev.sweep_base();
+  bind_fields<T>(a, f, imaging);
+  launch_sweep(a, static_cast<int>(p.grid.radius()), nullptr, kernel);
+  for (std::size_t i = 0; i < s.size(); ++i)
+    REVWAVE_CUDA_CHECK(cudaMemcpy(s[i].data(), d[i].data(), bytes, cudaMemcpyDeviceToHost));
+}
+
 TYPED_TEST(CudaKernels, ForwardStepsAndSamplingMatchTheCpu) {
-  using T = TypeParam;
   for (int order : orders) {
     SCOPED_TRACE("space order " + std::to_string(order));
-    const Case c = awkward_case(order);
-    const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-    CpuPropagator<T> cpu(p);
-    CudaPropagator<T> gpu(p);
-    const std::vector<T> u = random_field<T>(p.grid, 1), up = random_field<T>(p.grid, 2);
-    std::memcpy(cpu.state().u.data(), u.data(), cpu.field_bytes());
-    std::memcpy(cpu.state().u_prev.data(), up.data(), cpu.field_bytes());
-    gpu.upload_state(u.data(), up.data());
-    for (index_t n = 0; n < 3; ++n) {
-      cpu.forward_step(n);
-      gpu.forward_step(n);
-    }
-    std::vector<T> gu(u.size()), gup(u.size());
-    gpu.download_state(gu.data(), gup.data());
-    const T* cu = cpu.state().u.template as<T>();
-    const T* cup = cpu.state().u_prev.template as<T>();
-    EXPECT_LE(relative_to_max(gu, std::vector<T>(cu, cu + u.size())), 64 * eps<T>());
-    EXPECT_LE(relative_to_max(gup, std::vector<T>(cup, cup + u.size())), 64 * eps<T>());
-    std::vector<T> cs(static_cast<std::size_t>(p.rec.count)), gs(cs.size());
-    cpu.sample(cs.data());
-    gpu.sample(gs.data());
-    EXPECT_LE(relative_to_max(gs, cs), 64 * eps<T>());
+    forward_steps_match_the_cpu<TypeParam>(awkward_case(order), SweepKernel::columns);
   }
 }
 
 TYPED_TEST(CudaKernels, ReverseStepsMatchTheCpu) {
-  using T = TypeParam;
   for (int order : orders) {
     SCOPED_TRACE("space order " + std::to_string(order));
-    const Case c = awkward_case(order);
-    const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-    CpuPropagator<T> cpu(p);
-    CudaPropagator<T> gpu(p);
-    const std::vector<T> u = random_field<T>(p.grid, 3), up = random_field<T>(p.grid, 4);
-    std::memcpy(cpu.state().u.data(), u.data(), cpu.field_bytes());
-    std::memcpy(cpu.state().u_prev.data(), up.data(), cpu.field_bytes());
-    gpu.upload_state(u.data(), up.data());
-    std::vector<T> observed(static_cast<std::size_t>(p.time.nt() * p.rec.count));
-    std::mt19937 rng(5);
-    std::normal_distribution<double> normal(0, 1);
-    for (auto& v : observed) v = static_cast<T>(normal(rng));
-    gpu.upload_observed(observed.data(), observed.size());
-    cpu.reset_adjoint();
-    gpu.reset_adjoint();
-    for (index_t n = 5; n >= 3; --n) {
-      const T* obs = observed.data() + (n + 1) * p.rec.count;
-      const double jc = cpu.reverse_step(n, obs), jg = gpu.reverse_step(n, obs);
-      EXPECT_LE(std::abs(jg - jc), 64 * eps<T>() * std::abs(jc)) << "misfit of step " << n;
+    reverse_steps_match_the_cpu<TypeParam>(awkward_case(order), SweepKernel::columns);
+  }
+}
+
+TYPED_TEST(CudaKernels, TiledForwardStepsMatchTheCpu) {
+  for (int order : orders) {
+    SCOPED_TRACE("space order " + std::to_string(order));
+    forward_steps_match_the_cpu<TypeParam>(awkward_case(order), SweepKernel::tiled);
+    SCOPED_TRACE("thin case");
+    forward_steps_match_the_cpu<TypeParam>(thin_case(order), SweepKernel::tiled);
+  }
+}
+
+TYPED_TEST(CudaKernels, TiledReverseStepsMatchTheCpu) {
+  for (int order : orders) {
+    SCOPED_TRACE("space order " + std::to_string(order));
+    reverse_steps_match_the_cpu<TypeParam>(awkward_case(order), SweepKernel::tiled);
+    SCOPED_TRACE("thin case");
+    reverse_steps_match_the_cpu<TypeParam>(thin_case(order), SweepKernel::tiled);
+  }
+}
+
+// Straight through launch_sweep on random fields: the adjoint sweep sees a lam that fills the
+// grid (the propagator's starts at zero), and every point of every field, halo included, is
+// compared, so a point written twice, never, or outside the padded grid shows.
+TYPED_TEST(CudaKernels, BothSweepsMatchTheCpuSweepOnRandomFields) {
+  using T = TypeParam;
+  for (int order : orders) {
+    for (const Case& c : {awkward_case(order), thin_case(order)}) {
+      for (bool imaging : {false, true}) {
+        SCOPED_TRACE("space order " + std::to_string(order) + ", padded x " + std::to_string(c.grid.padded(0)) +
+                     (imaging ? ", adjoint" : ", forward"));
+        const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+        SweepFieldSet<T> ref;
+        for (std::size_t i = 0; i < ref.size(); ++i) ref[i] = random_field<T>(p.grid, 10 + unsigned(i));
+        SweepFieldSet<T> columns = ref, tiled = ref;
+        cpu_sweep(p, ref, imaging);
+        device_sweep(p, columns, imaging, SweepKernel::columns);
+        device_sweep(p, tiled, imaging, SweepKernel::tiled);
+        for (std::size_t i = 0; i < ref.size(); ++i) {
+          EXPECT_TRUE(all_finite(columns[i]) && all_finite(tiled[i])) << field_names[i];
+          EXPECT_LE(relative_to_max(columns[i], ref[i]), 64 * eps<T>()) << field_names[i] << " (columns)";
+          EXPECT_LE(relative_to_max(tiled[i], ref[i]), 64 * eps<T>()) << field_names[i] << " (tiled)";
+          expect_same_field(tiled[i], columns[i], field_names[i]);
+        }
+      }
     }
-    std::vector<T> lam(u.size()), grad(u.size());
-    gpu.download_adjoint(lam.data(), grad.data());
-    // The CPU's adjoint fields are private: the folded gradient carries them; lam must at least have moved.
-    const std::vector<double> gc = cpu.interior_gradient(), gg = gpu.interior_gradient();
-    EXPECT_LE(relative_to_max(gg, gc), 64 * eps<T>());
-    EXPECT_GT(max_abs(lam), 0.0);
+  }
+}
+
+TYPED_TEST(CudaKernels, TiledAndColumnsGiveTheSameFields) {
+  using T = TypeParam;
+  for (int order : orders) {
+    for (const Case& c : {awkward_case(order), thin_case(order)}) {
+      SCOPED_TRACE("space order " + std::to_string(order) + ", padded x " + std::to_string(c.grid.padded(0)));
+      const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+      CudaPropagator<T> columns(p), tiled(p);
+      tiled.set_sweep_kernel(SweepKernel::tiled);
+      const std::vector<T> u = random_field<T>(p.grid, 6), up = random_field<T>(p.grid, 7);
+      const std::vector<T> observed = random_observed(p);
+      for (CudaPropagator<T>* g : {&columns, &tiled}) {
+        g->upload_state(u.data(), up.data());
+        g->upload_observed(observed.data(), observed.size());
+        g->reset_adjoint();
+      }
+      for (index_t n = 0; n < 3; ++n) {
+        columns.forward_step(n);
+        tiled.forward_step(n);
+      }
+      std::vector<T> cu(u.size()), cup(u.size()), tu(u.size()), tup(u.size());
+      columns.download_state(cu.data(), cup.data());
+      tiled.download_state(tu.data(), tup.data());
+      expect_same_field(tu, cu, "u");
+      expect_same_field(tup, cup, "u_prev");
+      for (index_t n = 5; n >= 3; --n) {
+        const T* obs = observed.data() + (n + 1) * p.rec.count;
+        const double jc = columns.reverse_step(n, obs), jt = tiled.reverse_step(n, obs);
+        EXPECT_LE(std::abs(jt - jc), 64 * eps<T>() * std::abs(jc)) << "misfit of step " << n;
+      }
+      columns.download_adjoint(cu.data(), cup.data());
+      tiled.download_adjoint(tu.data(), tup.data());
+      expect_same_field(tu, cu, "lam");
+      expect_same_field(tup, cup, "grad");
+    }
   }
 }
 

@@ -38,6 +38,11 @@ void host_waits(cudaStream_t stream);
 // Calls body(place) for every thread of the launch, blocks in parallel: for kernels whose
 // threads share nothing. Reports a launch shape a GPU would refuse.
 void for_each_thread(const char* what, const LaunchShape& shape, const std::function<void(const ThreadPlace&)>& body);
+// Calls body(blockIdx) for every block of the launch, blocks in parallel: for kernels whose
+// threads share memory across barriers, the body running each phase over all of the block's
+// threads before the next. Reports a launch shape, or static shared memory, a GPU would refuse.
+void for_each_block(const char* what, const LaunchShape& shape, std::size_t shared_bytes,
+                    const std::function<void(const Dim&)>& body);
 
 // What the checker found since the last call.
 std::vector<std::string> take_reports();
@@ -46,5 +51,8 @@ std::vector<std::string> take_reports();
 // unlimited): cudaMalloc / cudaMallocHost fail past them, as on a GPU.
 void set_device_memory(std::size_t bytes);
 void set_pinned_limit(std::size_t bytes);
+// For programs: at exit, print what the checker found to stderr and exit with status 70.
+// The simulated device's memory can also come from REVWAVE_CUDASIM_DEVICE_MEMORY (bytes).
+void exit_with_reports();
 
 }  // namespace revwave::cudasim

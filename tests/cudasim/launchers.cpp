@@ -2,6 +2,7 @@
 // (for the race checker) and runs the kernel's own host+device body over its launch shape.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "cudasim.hpp"
@@ -10,6 +11,7 @@
 #include "sparse_threads.hpp"
 #include "sweep_columns.hpp"
 #include "sweep_kernels.hpp"
+#include "sweep_tiled.hpp"
 
 namespace revwave {
 
@@ -17,8 +19,33 @@ using cudasim::Access;
 using cudasim::reads;
 using cudasim::writes;
 
+namespace {
+
+// The tiled kernel's block: every thread's registers, one shared tile, and each phase run over
+// all threads before the next (what __syncthreads guarantees), in the schedule the kernel runs.
+template <class T, int R, bool Imaging>
+void tiled_sweep(const char* what, const SweepArgs<T>& a) {
+  using Sweep = tiled::Sweep<T, R, Imaging>;
+  const LaunchShape shape = tiled::launch_shape(a);
+  cudasim::for_each_block(what, shape, sizeof(typename Sweep::Shared), [&](const Dim& block) {
+    const Dim b = shape.block;
+    std::vector<typename Sweep::Thread> threads(static_cast<std::size_t>(b.x) * b.y * b.z);
+    typename Sweep::Shared shared;
+    std::memset(&shared, 0xff, sizeof shared);  // NaN: a cell read before any thread wrote it shows
+    const auto each = [&](auto&& phase) {
+      std::size_t n = 0;
+      for (unsigned z = 0; z < b.z; ++z)
+        for (unsigned y = 0; y < b.y; ++y)
+          for (unsigned x = 0; x < b.x; ++x) phase(threads[n++], ThreadPlace{block, {x, y, z}});
+    };
+    Sweep::run_block(a, block, shared, each, [] {});
+  });
+}
+
+}  // namespace
+
 template <class T>
-void launch_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream) {
+void launch_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream, SweepKernel kernel) {
   if (a.nx <= 0 || a.ny <= 0 || a.nz <= 0) return;
   const std::size_t field = static_cast<std::size_t>((a.nx + 2 * radius) * a.sx) * sizeof(T);
   std::vector<Access> acc = {reads(a.u, field), writes(a.out, field), reads(a.m, field),
@@ -32,6 +59,11 @@ void launch_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream) {
   cudasim::run_on_stream(stream, what, acc, [&] {
     dispatch_radius(radius, [&](auto r) {
       constexpr int R = decltype(r)::value;
+      if (kernel == SweepKernel::tiled) {
+        if (a.grad != nullptr) tiled_sweep<T, R, true>(what, a);
+        else tiled_sweep<T, R, false>(what, a);
+        return;
+      }
       cudasim::for_each_thread(what, columns::launch_shape(a), [&](const ThreadPlace& t) {
         if (a.grad != nullptr) columns::sweep_thread<T, R, true>(a, t);
         else columns::sweep_thread<T, R, false>(a, t);
@@ -161,7 +193,7 @@ double device_max_abs(const T* data, std::size_t n, cudaStream_t stream) {
 }
 
 #define REVWAVE_INSTANTIATE(T)                                                                               \
-  template void launch_sweep<T>(const SweepArgs<T>&, int, cudaStream_t);                                      \
+  template void launch_sweep<T>(const SweepArgs<T>&, int, cudaStream_t, SweepKernel);                         \
   template void launch_sample<T>(const PointsView<T>&, const T*, T*, T, cudaStream_t);                        \
   template void launch_inject<T>(const PointsView<T>&, const T*, index_t, const T*, T*, cudaStream_t);        \
   template void launch_residual_misfit<T>(const PointsView<T>&, const T*, const T*, T*, double*, cudaStream_t); \

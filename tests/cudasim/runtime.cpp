@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -75,6 +76,17 @@ struct Simulator {
   std::set<std::string> reported;
   cudaError_t last_error = cudaSuccess;
   int device = 0;
+  bool exit_with_reports = false;
+
+  Simulator() {
+    if (const char* m = std::getenv("REVWAVE_CUDASIM_DEVICE_MEMORY")) device_total = std::strtoull(m, nullptr, 10);
+  }
+  // A program (not a test, which takes its reports) ends: what was found must not go unseen.
+  ~Simulator() {
+    if (!exit_with_reports || reports.empty()) return;
+    for (const std::string& r : reports) std::fprintf(stderr, "cudasim: %s\n", r.c_str());
+    std::_Exit(70);
+  }
 
   void report(const std::string& line) {
     if (reported.insert(line).second && reports.size() < 200) reports.push_back(line);
@@ -232,7 +244,8 @@ void host_waits(cudaStream_t stream) {
   s.host_joins(s.actor_of(stream));
 }
 
-void for_each_thread(const char* what, const LaunchShape& shape, const std::function<void(const ThreadPlace&)>& body) {
+void for_each_block(const char* what, const LaunchShape& shape, std::size_t shared_bytes,
+                    const std::function<void(const Dim&)>& body) {
   const Dim g = shape.grid, b = shape.block;
   const unsigned long threads = static_cast<unsigned long>(b.x) * b.y * b.z;
   if (threads == 0 || threads > 1024 || b.z > 64 || g.x == 0 || g.y == 0 || g.z == 0 || g.y > 65535 || g.z > 65535) {
@@ -241,19 +254,34 @@ void for_each_thread(const char* what, const LaunchShape& shape, const std::func
                  std::to_string(b.y) + "x" + std::to_string(b.z) + ")");
     return;
   }
+  // Past 48 KiB a block needs dynamic shared memory and an opt-in attribute.
+  if (shared_bytes > 48 * 1024) {
+    sim().report(std::string(what) + ": a GPU refuses " + std::to_string(shared_bytes) +
+                 " bytes of static shared memory per block");
+    return;
+  }
+  // Small launches stay on one thread: a parallel region per launch costs more than it saves,
+  // and ctest already runs test processes side by side.
   const long blocks = static_cast<long>(g.x) * g.y * g.z;
-#pragma omp parallel for schedule(dynamic, 4)
+#pragma omp parallel for schedule(dynamic, 4) if (blocks >= 64)
   for (long id = 0; id < blocks; ++id) {
+    body({static_cast<unsigned>(id % g.x), static_cast<unsigned>((id / g.x) % g.y),
+          static_cast<unsigned>(id / (static_cast<long>(g.x) * g.y))});
+  }
+}
+
+void for_each_thread(const char* what, const LaunchShape& shape, const std::function<void(const ThreadPlace&)>& body) {
+  const Dim b = shape.block;
+  for_each_block(what, shape, 0, [&](const Dim& block) {
     ThreadPlace t;
-    t.block = {static_cast<unsigned>(id % g.x), static_cast<unsigned>((id / g.x) % g.y),
-               static_cast<unsigned>(id / (static_cast<long>(g.x) * g.y))};
+    t.block = block;
     for (unsigned z = 0; z < b.z; ++z)
       for (unsigned y = 0; y < b.y; ++y)
         for (unsigned x = 0; x < b.x; ++x) {
           t.thread = {x, y, z};
           body(t);
         }
-  }
+  });
 }
 
 std::vector<std::string> take_reports() {
@@ -264,6 +292,7 @@ std::vector<std::string> take_reports() {
 }
 
 void set_device_memory(std::size_t bytes) { sim().device_total = bytes; }
+void exit_with_reports() { sim().exit_with_reports = true; }
 void set_pinned_limit(std::size_t bytes) { sim().pinned_limit = bytes; }
 
 }  // namespace revwave::cudasim

@@ -26,15 +26,24 @@ REVWAVE_HD T leapfrog_a(const StepCoefficients<T>& c, T m, T eta) {
   return m * c.inv_dt2 + eta * c.half_inv_dt;
 }
 
-// L u at one point of a field with strides (1, sy, sx): the centre weight w[0]
-// (already 3 c0 / h^2), then the three axes pairwise, nearest first.
+// L u at one point: the centre weight w[0] (already 3 c0 / h^2), then the three axes pairwise,
+// nearest first, in the order z, y, x. Each axis's neighbours may live apart (registers, shared
+// memory, the field): those at distance q are z[q*sz] and z[-q*sz], and so on. The summation
+// order is what makes every sweep bit-identical to the CPU's, so it exists only here.
 template <class T, int R>
-REVWAVE_HD T laplacian(const T* w, const T* u, index_t sy, index_t sx) {
-  T lap = w[0] * u[0];
+REVWAVE_HD T laplacian_axes(const T* w, T centre, const T* z, index_t sz, const T* y, index_t sy, const T* x,
+                            index_t sx) {
+  T lap = w[0] * centre;
 #pragma unroll
   for (int q = 1; q <= R; ++q)
-    lap += w[q] * ((u[q] + u[-q]) + (u[q * sy] + u[-q * sy]) + (u[q * sx] + u[-q * sx]));
+    lap += w[q] * ((z[q * sz] + z[-q * sz]) + (y[q * sy] + y[-q * sy]) + (x[q * sx] + x[-q * sx]));
   return lap;
+}
+
+// L u at one point of a field with strides (1, sy, sx).
+template <class T, int R>
+REVWAVE_HD T laplacian(const T* w, const T* u, index_t sy, index_t sx) {
+  return laplacian_axes<T, R>(w, u[0], u, 1, u, sy, u, sx);
 }
 
 // New value from the centre value, the previous value, L applied at the point, m and eta.
