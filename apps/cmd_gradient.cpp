@@ -57,7 +57,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   GradientJob<T> job = prepare_gradient_job<T>(o.job);
   const Grid& grid = job.start.grid;
   const StrategyPlan plan = plan_strategy(o.job.strategy, job.time.steps, grid.template field_bytes<T>());
-  model_observed(job);
+  model_observed(job, backend.name, cuda_budgets(o.job.problem));
 
   const Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
   const index_t expected = static_cast<index_t>(job.observed.size());
@@ -72,6 +72,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   GradientOutput g;
   if (backend.name == "cuda") {
     g = cuda_gradient(problem, job.observed.data(), o.job.strategy, plan, cuda_budgets(o.job.problem), &cuda_info, progress);
+    if (plan.strategy == "online") report.offline_forward_steps = optimal_forward_steps(g.stats.steps, plan.snaps);
   } else {
     CpuPropagator<T> prop(problem);
     g = run_gradient(prop, job.observed.data(), o.job.strategy, plan, progress, &report);
@@ -137,7 +138,8 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     j["peak_rss_bytes"] = peak_rss_bytes();
     if (backend.name == "cuda") {
       j["cuda"] = {{"device_slots", cuda_info.device_slots}, {"host_slots", cuda_info.host_slots},
-                   {"history_tier", cuda_info.history_tier}, {"seconds_spill", cuda_info.seconds_spill}};
+                   {"history_tier", cuda_info.history_tier}, {"tiers", cuda_info.tier_choice},
+                   {"seconds_spill", cuda_info.seconds_spill}};
     }
     j["shape"] = grid.shape;
     j["space_order"] = grid.space_order;
@@ -164,7 +166,12 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
               << "  time            " << total << " s total: " << job.seconds_observed << " s observed data, "
               << g.stats.seconds_forward << " s forward, " << g.stats.seconds_reverse << " s reverse\n"
               << "  memory          " << format_bytes(double(peak_rss_bytes())) << " peak, "
-              << format_bytes(double(g.stats.wavefield_storage_bytes)) << " wavefield storage\n"
+              << format_bytes(double(g.stats.wavefield_storage_bytes)) << " wavefield storage\n";
+    if (backend.name == "cuda") {
+      std::cout << "  GPU tiers       " << cuda_info.tier_choice << "; the compute stream waited " << cuda_info.seconds_spill
+                << " s on pinned host copies\n";
+    }
+    std::cout
               << "  gradient        " << o.out << ", " << cfg << "\n";
     for (const auto& p : pictures) std::cout << "  picture         " << p << "\n";
   }

@@ -28,7 +28,7 @@ bool run(GradtestOptions& o) {
   if (!(o.scale > 0 && o.scale < 0.5)) throw InputError("--scale must lie in (0, 0.5)");
   GradientJob<T> job = prepare_gradient_job<T>(o.job);
   plan_strategy(o.job.strategy, job.time.steps, job.start.grid.template field_bytes<T>());  // refuse early
-  model_observed(job);
+  model_observed(job, "cpu", {});
   const auto& start = job.start;
   // dm: towards the built-in true model where it differs, else a smooth bump; scaled to o.scale of max m.
   const VelocityModel truth = default_true_model(start.grid.shape, start.grid.spacing);

@@ -7,6 +7,7 @@
 
 #include "problem_options.hpp"
 #include "revwave/cpu_propagator.hpp"
+#include "revwave/cuda_backend.hpp"
 #include "revwave/errors.hpp"
 #include "revwave/forward_modelling.hpp"
 #include "revwave/gradient_strategy.hpp"
@@ -85,12 +86,16 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
 // Models the observed data in the true model (no-op for data read from a file). Kept apart
 // from preparation so that everything is validated before the first expensive step.
 template <class T>
-void model_observed(GradientJob<T>& job) {
+void model_observed(GradientJob<T>& job, const std::string& backend, const CudaBudgets& budgets) {
   if (job.observed_source != "modelled" || !job.observed.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
   const Problem<T> p = make_problem<T>(job.start.grid, job.truth, job.start.acquisition, job.time);
-  CpuPropagator<T> prop(p);
-  job.observed = run_forward(prop).traces;
+  if (backend == "cuda") {
+    job.observed = cuda_forward(p, budgets).traces;
+  } else {
+    CpuPropagator<T> prop(p);
+    job.observed = run_forward(prop).traces;
+  }
   job.seconds_observed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -8,6 +8,8 @@
 
 #include "cuda_propagator.hpp"
 #include "revwave/lookahead_schedule.hpp"
+#include "revwave/online.hpp"
+#include "revwave/system_memory.hpp"
 #include "nvtx_range.hpp"
 
 namespace revwave {
@@ -50,9 +52,9 @@ template <class T>
 GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const StrategyOptions& options,
                              const StrategyPlan& plan, const CudaBudgets& budgets, CudaRunInfo* info,
                              const Progress& progress) {
-  if (plan.strategy == "online" || plan.strategy == "multilevel") {
-    throw InputError("--strategy " + plan.strategy + " is not available with --backend cuda yet: use full or revolve "
-                     "(device and pinned host tiers are split automatically)");
+  if (plan.strategy == "multilevel") {
+    throw InputError("--strategy multilevel is not available with --backend cuda: use revolve, whose slots are split "
+                     "between device and pinned host memory by --device-memory / --host-memory");
   }
   if (plan.strategy != "full" && options.store == "disk") {
     throw InputError("--store disk is not available with --backend cuda: its checkpoints live in device and pinned "
@@ -65,6 +67,17 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
   if (plan.strategy == "full") {
     out = gradient_full(prop, observed, progress);
     run.history_tier = prop.history_tier();
+    run.tier_choice = "the history of " + std::to_string(problem.time.steps) + " wavefields (" +
+                      format_bytes(double(out.stats.wavefield_storage_bytes)) + ") in " +
+                      (run.history_tier == "device" ? "device memory" : "pinned host memory") + " (device budget " +
+                      format_bytes(double(prop.device_budget())) + ")";
+  } else if (plan.strategy == "online") {  // the schedule is not known ahead: no prefetch
+    auto store = prop.make_store(plan.snaps, nullptr);
+    OnlineSchedule schedule(plan.snaps);
+    out = gradient_online(prop, observed, schedule, *store, online_stop_rule(prop, options.stop_energy), progress);
+    run.device_slots = store->split().device_slots;
+    run.host_slots = store->split().host_slots;
+    run.tier_choice = store->split().choice;
   } else {
     auto schedule = make_schedule(plan);
     LookaheadSchedule lookahead(*schedule);
@@ -73,6 +86,7 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
     prop.synchronize();
     run.device_slots = store->split().device_slots;
     run.host_slots = store->split().host_slots;
+    run.tier_choice = store->split().choice;
   }
   prop.synchronize();
   run.seconds_spill = prop.spill_seconds();

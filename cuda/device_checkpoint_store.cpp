@@ -21,14 +21,14 @@ DeviceCheckpointStore::DeviceCheckpointStore(const TierSplit& split, std::size_t
     : split_(split), field_bytes_(field_bytes), s_(streams), fences_(fences), clock_(clock), lookahead_(lookahead) {
   device_.reserve(static_cast<std::size_t>(split_.device_slots));
   for (index_t i = 0; i < split_.device_slots; ++i)
-    device_.push_back({{DeviceBuffer(field_bytes, "a device checkpoint slot"),
-                        DeviceBuffer(field_bytes, "a device checkpoint slot")},
+    device_.push_back({{DeviceBuffer(field_bytes, "a wavefield of a device checkpoint slot"),
+                        DeviceBuffer(field_bytes, "a wavefield of a device checkpoint slot")},
                        Event()});
   if (split_.host_slots == 0) return;
   host_.reserve(static_cast<std::size_t>(split_.host_slots));
   for (index_t i = 0; i < split_.host_slots; ++i)
-    host_.push_back({PinnedBuffer(field_bytes, "a pinned host checkpoint slot"),
-                     PinnedBuffer(field_bytes, "a pinned host checkpoint slot")});
+    host_.push_back({PinnedBuffer(field_bytes, "a wavefield of a pinned host checkpoint slot"),
+                     PinnedBuffer(field_bytes, "a wavefield of a pinned host checkpoint slot")});
   spill_staging_ = {DeviceBuffer(field_bytes, "the spill staging slot"), DeviceBuffer(field_bytes, "the spill staging slot")};
   prefetch_staging_ = {DeviceBuffer(field_bytes, "the prefetch staging slot"),
                        DeviceBuffer(field_bytes, "the prefetch staging slot")};

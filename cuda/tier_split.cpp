@@ -7,13 +7,17 @@
 
 namespace revwave {
 
+namespace {
+std::string slots_text(index_t n) { return std::to_string(n) + (n == 1 ? " slot" : " slots"); }
+}  // namespace
+
 TierSplit split_slots(index_t slots, std::size_t slot_bytes, std::size_t device_budget, std::size_t host_budget) {
   TierSplit s;
   slots = std::max<index_t>(slots, 0);
   const std::size_t need = static_cast<std::size_t>(slots) * slot_bytes;
   if (slot_bytes == 0 || need <= device_budget) {
     s.device_slots = slots;
-    s.choice = std::to_string(slots) + " slots of " + format_bytes(double(slot_bytes)) + " in device memory (budget " +
+    s.choice = slots_text(slots) + " of " + format_bytes(double(slot_bytes)) + " in device memory (budget " +
                format_bytes(double(device_budget)) + ")";
     return s;
   }
@@ -31,7 +35,7 @@ TierSplit split_slots(index_t slots, std::size_t slot_bytes, std::size_t device_
                            std::to_string(fit - s.device_slots) + "; try --snaps " +
                            std::to_string(std::max<index_t>(fit, 1)) + " or raise --device-memory/--host-memory");
   }
-  s.choice = std::to_string(s.device_slots) + " slots in device memory and " + std::to_string(s.host_slots) +
+  s.choice = slots_text(s.device_slots) + " in device memory and " + std::to_string(s.host_slots) +
              " in pinned host memory (slots of " + format_bytes(double(slot_bytes)) + ", device budget " +
              format_bytes(double(device_budget)) + " less " + format_bytes(double(s.staging_bytes)) +
              " of staging, host budget " + format_bytes(double(host_budget)) + ")";

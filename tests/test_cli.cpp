@@ -9,59 +9,18 @@
 #include <sstream>
 #include <string>
 
+#include "cli_fixture.hpp"
 #include "revwave/npy.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code = 0;
-  std::string out, err;
-};
+using revwave::testing::Outcome;
 
-class Cli : public ::testing::Test {
+class Cli : public revwave::testing::CliFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("revwave-cli-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Outcome invoke(const std::string& args) {
-    const std::string out = (dir_ / "stdout.txt").string(), err = (dir_ / "stderr.txt").string();
-    const std::string cmd = "cd '" + dir_.string() + "' && '" REVWAVE_BINARY "' " + args + " >'" + out + "' 2>'" + err + "'";
-    const int status = std::system(cmd.c_str());
-    Outcome r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    fs::remove(out);
-    fs::remove(err);
-    return r;
-  }
-  static std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-  // Files the run left in its working directory.
-  std::vector<std::string> leftovers() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
-    return names;
-  }
-  void expect_refused(const std::string& args, const std::string& must_mention) {
-    const Outcome r = invoke(args);
-    EXPECT_NE(r.code, 0) << args;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
-    EXPECT_NE(r.err.find(must_mention), std::string::npos) << args << "\nstderr: " << r.err;
-    EXPECT_TRUE(leftovers().empty()) << args << " left " << (leftovers().empty() ? "" : leftovers().front());
-  }
-  fs::path dir_;
+  Cli() : CliFixture(REVWAVE_BINARY) {}
 };
 
 const std::string small = " --shape 12,12,12 --tn 0.05 ";

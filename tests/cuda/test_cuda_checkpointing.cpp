@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "cuda_propagator.hpp"
+#include "revwave/cpu_propagator.hpp"
 #include "cuda_test_support.hpp"
 #include "revwave/lookahead_schedule.hpp"
 #include "revwave/cuda_backend.hpp"
@@ -115,6 +116,33 @@ TEST_F(CudaCheckpointing, PinnedRestoresArePrefetched) {
     return initial;
   }());
   expect_bitwise(g, full_);
+}
+
+TEST_F(CudaCheckpointing, OnlineOnDeviceAndPinnedSlotsEqualsFull) {
+  CudaBudgets b;
+  b.device_memory = 4 * 2 * field_bytes();  // two staging slots and two device slots
+  b.host_memory = std::size_t(1) << 30;
+  CudaRunInfo info;
+  const GradientOutput g = run(strategy("online", 5), b, &info);
+  EXPECT_EQ(info.device_slots, 2);
+  EXPECT_EQ(info.host_slots, 3);
+  EXPECT_EQ(g.stats.steps, p_->time.steps);
+  expect_bitwise(g, full_);
+}
+
+// The energy the online stop rule reads (--stop-energy) is the CPU's, to rounding.
+TEST_F(CudaCheckpointing, WavefieldEnergyMatchesTheCpu) {
+  CpuPropagator<T> cpu(*p_);
+  CudaPropagator<T> gpu(*p_);
+  cpu.reset_forward();
+  gpu.reset_forward();
+  for (index_t n = 0; n < 60; ++n) {
+    cpu.forward_step(n);
+    gpu.forward_step(n);
+  }
+  const double ec = cpu.wavefield_energy(), eg = gpu.wavefield_energy();
+  EXPECT_GT(ec, 0.0);
+  EXPECT_NEAR(eg, ec, 1e-5 * ec);
 }
 
 TEST_F(CudaCheckpointing, PinnedRestoresWithoutPrefetchEqualFull) {

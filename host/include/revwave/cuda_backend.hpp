@@ -26,6 +26,7 @@ struct CudaRunInfo {
   index_t device_slots = 0;
   index_t host_slots = 0;
   std::string history_tier;  // strategy full: "device" or "pinned-host"
+  std::string tier_choice;   // one sentence: where the checkpoints or the history live, and why
   double seconds_spill = 0;  // time the compute stream waited on copies to/from pinned host
 };
 

@@ -1,0 +1,111 @@
+// The command line on the CUDA backend, as a GPU workstation user meets it, run by
+// revwave-cudasim (the same app on the emulated runtime; it exits 70 if the run raced).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "../cli_fixture.hpp"
+
+namespace revwave {
+namespace {
+
+using testing::Outcome;
+
+class CudaCli : public testing::CliFixture {
+ protected:
+  CudaCli() : CliFixture(REVWAVE_CUDASIM_BINARY) {}
+  void TearDown() override {
+    unsetenv("REVWAVE_CUDASIM_DEVICE_MEMORY");
+    CliFixture::TearDown();
+  }
+  nlohmann::json gradient(const std::string& args) {
+    const Outcome r = invoke("gradient" + small + args + " --json");
+    EXPECT_EQ(r.code, 0) << args << "\n" << r.err;
+    return r.code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json{};
+  }
+  const std::string small = " --shape 23,19,17 --tn 0.12 ";
+};
+
+TEST_F(CudaCli, InfoListsTheBackendAndTheDevice) {
+  const Outcome r = invoke("info --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_NE(j["backends_compiled"].dump().find("cuda"), std::string::npos) << r.out;
+  ASSERT_EQ(j["cuda_devices"].size(), 1u) << r.out;
+  EXPECT_NE(j["cuda_devices"][0]["name"].get<std::string>().find("cudasim"), std::string::npos);
+}
+
+TEST_F(CudaCli, AutoPicksTheDeviceAndAgreesWithTheCpu) {
+  const auto gpu = gradient("--strategy revolve --snaps 6");
+  const auto cpu = gradient("--strategy revolve --snaps 6 --backend cpu");
+  ASSERT_FALSE(gpu.empty());
+  ASSERT_FALSE(cpu.empty());
+  EXPECT_EQ(gpu["backend"], "cuda");
+  EXPECT_EQ(cpu["backend"], "cpu");
+  EXPECT_EQ(gpu["cuda"]["device_slots"], 6);
+  EXPECT_EQ(gpu["cuda"]["host_slots"], 0);
+  EXPECT_EQ(gpu["forward_steps"], cpu["forward_steps"]);
+  const double jg = gpu["objective"], jc = cpu["objective"];
+  EXPECT_NEAR(jg, jc, 1e-5 * jc);
+  const double ng = gpu["gradient_norm"], nc = cpu["gradient_norm"];
+  EXPECT_NEAR(ng, nc, 1e-4 * nc);
+}
+
+TEST_F(CudaCli, SpilledSlotsGiveTheSameBitsAndTheRunSaysWhere) {
+  const auto device = gradient("--strategy revolve --snaps 6");
+  const auto field = device["slot_bytes"].get<std::size_t>() / 2;
+  // Room for the two staging slots and two device slots: four go to pinned host memory.
+  const auto spilled = gradient("--strategy revolve --snaps 6 --device-memory " + std::to_string(8 * field));
+  ASSERT_FALSE(spilled.empty());
+  EXPECT_EQ(spilled["cuda"]["device_slots"], 2);
+  EXPECT_EQ(spilled["cuda"]["host_slots"], 4);
+  EXPECT_NE(spilled["cuda"]["tiers"].get<std::string>().find("4 in pinned host memory"), std::string::npos);
+  const double a = device["objective"], b = spilled["objective"];
+  EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0);
+  const double na = device["gradient_norm"], nb = spilled["gradient_norm"];
+  EXPECT_EQ(std::memcmp(&na, &nb, sizeof na), 0);
+  const auto full = gradient("--strategy full --device-memory 1");
+  EXPECT_EQ(full["cuda"]["history_tier"], "pinned-host");
+  const double nf = full["gradient_norm"];
+  EXPECT_EQ(std::memcmp(&na, &nf, sizeof na), 0);
+}
+
+TEST_F(CudaCli, ADeviceBudgetTheDeviceCannotGiveSaysWhatFits) {
+  const std::size_t field = gradient("--strategy revolve --snaps 2")["slot_bytes"].get<std::size_t>() / 2;
+  for (const auto& e : std::filesystem::directory_iterator(dir_)) std::filesystem::remove_all(e.path());
+  // The working set (six fields) fits, 20 slots of two fields do not.
+  setenv("REVWAVE_CUDASIM_DEVICE_MEMORY", std::to_string(16 * field).c_str(), 1);
+  expect_refused("gradient" + small + "--strategy revolve --snaps 20 --device-memory 1GiB --out g.npy",
+                 "device has");
+  const Outcome r = invoke("gradient" + small + "--strategy revolve --snaps 20 --device-memory 1GiB --out g.npy");
+  EXPECT_EQ(r.code, 4);
+  EXPECT_NE(r.err.find("try --snaps "), std::string::npos) << r.err;
+}
+
+TEST_F(CudaCli, AWorkingSetTheDeviceCannotHoldIsRefused) {
+  setenv("REVWAVE_CUDASIM_DEVICE_MEMORY", "2000000", 1);
+  expect_refused("forward" + small + "--out shot.npy", "device has");
+}
+
+TEST_F(CudaCli, OnlineRunsOnTheDevice) {
+  const auto full = gradient("--strategy full");
+  const auto online = gradient("--strategy online --snaps 5");
+  ASSERT_FALSE(online.empty());
+  EXPECT_EQ(online["backend"], "cuda");
+  EXPECT_EQ(online["steps"], full["steps"]);
+  EXPECT_GE(online["online_ratio"].get<double>(), 1.0);
+  const double a = full["gradient_norm"], b = online["gradient_norm"];
+  EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0);
+}
+
+TEST_F(CudaCli, StrategiesTheDeviceDoesNotRunAreRefused) {
+  expect_refused("gradient" + small + "--strategy multilevel --tier memory:4 --out g.npy", "not available with --backend cuda");
+  expect_refused("gradient" + small + "--strategy revolve --store disk --checkpoint-dir . --out g.npy", "not available with --backend cuda");
+}
+
+}  // namespace
+}  // namespace revwave
