@@ -78,6 +78,9 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     g = run_gradient(prop, job.observed.data(), o.job.strategy, plan, progress, &report);
   }
   bar.finish();
+  // The CUDA backend may run revolve as two levels when its slots do not fit on the device.
+  const index_t predicted = cuda_info.predicted_forward_steps > 0 ? cuda_info.predicted_forward_steps
+                                                                  : plan.predicted_forward_steps;
 
   OutputGuard guard;
   guard.add(o.out);
@@ -108,7 +111,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     j["nt"] = job.time.nt();
     j["dt"] = job.time.dt;
     j["forward_steps"] = g.stats.forward_steps;
-    j["predicted_forward_steps"] = plan.predicted_forward_steps;
+    j["predicted_forward_steps"] = predicted;
     if (plan.strategy == "online") {
       j["offline_forward_steps"] = report.offline_forward_steps;
       j["online_ratio"] = double(g.stats.forward_steps) / double(report.offline_forward_steps);
@@ -160,7 +163,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
               << "  strategy        " << plan.choice << "\n"
               << "  forward steps   " << g.stats.forward_steps << " (" << ratio << " x N; "
               << (plan.strategy == "online" ? "offline optimum for this N " + std::to_string(report.offline_forward_steps)
-                                            : "schedule predicts " + std::to_string(plan.predicted_forward_steps))
+                                            : "schedule predicts " + std::to_string(predicted))
               << "), reverse steps " << g.stats.reverse_steps << ", stores "
               << g.stats.stores << ", restores " << g.stats.restores << "\n"
               << "  time            " << total << " s total: " << job.seconds_observed << " s observed data, "

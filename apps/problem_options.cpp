@@ -43,6 +43,10 @@ void add_run_options(CLI::App* cmd, ProblemOptions& o) {
   cmd->add_option("--threads", o.threads, "OpenMP threads (default: all cores)");
   cmd->add_option("--device-memory", o.device_memory, "CUDA: device memory for checkpoint slots, e.g. 8GiB (default: what is free)");
   cmd->add_option("--host-memory", o.host_memory, "CUDA: pinned host memory for spilled slots, e.g. 64GiB (default: half of what is available)");
+  cmd->add_option("--host-spacing", o.host_spacing,
+                  "CUDA: fewest forward steps between checkpoints spilled to pinned host memory (two-level schedule)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_flag("--json", o.json, "print one JSON object with the run's summary");
 }
 
@@ -182,6 +186,7 @@ CudaBudgets cuda_budgets(const ProblemOptions& o) {
   CudaBudgets b;
   if (!o.device_memory.empty()) b.device_memory = parse_bytes(o.device_memory);
   if (!o.host_memory.empty()) b.host_memory = parse_bytes(o.host_memory);
+  b.min_host_spacing = o.host_spacing;
   return b;
 }
 

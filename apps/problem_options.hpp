@@ -31,6 +31,7 @@ struct ProblemOptions {
   bool json = false;
   std::string device_memory;     // CUDA: checkpoint budget in device memory (e.g. 8GiB)
   std::string host_memory;       // CUDA: checkpoint budget in pinned host memory
+  std::int64_t host_spacing = 50;  // CUDA: fewest steps between checkpoints in pinned host memory
 };
 
 void add_problem_options(CLI::App* cmd, ProblemOptions& o);

@@ -66,6 +66,7 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
   CudaRunInfo run;
   if (plan.strategy == "full") {
     out = gradient_full(prop, observed, progress);
+    run.predicted_forward_steps = problem.time.steps;
     run.history_tier = prop.history_tier();
     run.tier_choice = "the history of " + std::to_string(problem.time.steps) + " wavefields (" +
                       format_bytes(double(out.stats.wavefield_storage_bytes)) + ") in " +
@@ -79,10 +80,13 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
     run.host_slots = store->split().host_slots;
     run.tier_choice = store->split().choice;
   } else {
-    auto schedule = make_schedule(plan);
-    LookaheadSchedule lookahead(*schedule);
-    auto store = prop.make_store(schedule->slots(), &lookahead);
-    out = gradient_checkpointed(prop, observed, lookahead, *store, plan.predicted_forward_steps, progress);
+    const DeviceCheckpointPlan cp =
+        plan_device_checkpoints(problem.time.steps, plan.snaps, 2 * prop.field_bytes(), prop.device_budget(),
+                                prop.host_budget(), budgets.min_host_spacing);
+    LookaheadSchedule lookahead(*cp.schedule);
+    auto store = prop.make_store(cp.split, &lookahead);
+    out = gradient_checkpointed(prop, observed, lookahead, *store, cp.predicted_forward_steps, progress);
+    run.predicted_forward_steps = cp.predicted_forward_steps;
     prop.synchronize();
     run.device_slots = store->split().device_slots;
     run.host_slots = store->split().host_slots;

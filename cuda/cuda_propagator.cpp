@@ -201,8 +201,13 @@ void CudaPropagator<T>::release_history() {
 
 template <class T>
 std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(index_t slots, LookaheadSchedule* lookahead) {
+  return make_store(split_slots(slots, 2 * field_bytes(), device_budget(), host_budget()), lookahead);
+}
+
+template <class T>
+std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(const TierSplit& split,
+                                                                     LookaheadSchedule* lookahead) {
   const std::size_t slot_bytes = 2 * field_bytes();
-  const TierSplit split = split_slots(slots, slot_bytes, device_budget(), host_budget());
   try {
     return std::make_unique<DeviceCheckpointStore>(split, field_bytes(), streams_, fences_, clock_, lookahead);
   } catch (const CudaOutOfMemoryError& e) {

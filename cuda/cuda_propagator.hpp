@@ -58,7 +58,10 @@ class CudaPropagator {
   const std::string& history_tier() const { return history_tier_; }
 
   // ---- checkpoint stores ----
+  // `slots` Revolve-ordered slots, the lowest spilled to pinned host memory when the device budget is short.
   std::unique_ptr<DeviceCheckpointStore> make_store(index_t slots, LookaheadSchedule* lookahead);
+  // Slots placed as `split` says (plan_device_checkpoints).
+  std::unique_ptr<DeviceCheckpointStore> make_store(const TierSplit& split, LookaheadSchedule* lookahead);
   std::vector<double> interior_gradient();
 
   // ---- linear adjoint (dot-product test); device pointers ----

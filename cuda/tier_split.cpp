@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "revwave/errors.hpp"
+#include "revwave/revolve.hpp"
 #include "revwave/system_memory.hpp"
+#include "revwave/two_level.hpp"
 
 namespace revwave {
 
@@ -51,6 +53,50 @@ std::string history_tier(index_t steps, std::size_t field_bytes, std::size_t dev
                          "), but the device budget is " + format_bytes(double(device_budget)) +
                          " and the pinned host budget " + format_bytes(double(host_budget)) +
                          "; use --strategy revolve with --snaps or --checkpoint-memory");
+}
+
+DeviceCheckpointPlan plan_device_checkpoints(index_t steps, index_t snaps, std::size_t slot_bytes,
+                                             std::size_t device_budget, std::size_t host_budget,
+                                             index_t min_host_spacing) {
+  DeviceCheckpointPlan p;
+  const index_t wanted = RevolveSchedule(steps, snaps).slots();
+  const index_t fit = slot_bytes == 0 ? wanted : static_cast<index_t>(device_budget / slot_bytes);
+  if (wanted <= fit) {
+    p.schedule = std::make_unique<RevolveSchedule>(steps, snaps);
+    p.split = split_slots(wanted, slot_bytes, device_budget, host_budget);
+    p.predicted_forward_steps = optimal_forward_steps(steps, snaps);
+    return p;
+  }
+  if (fit < 1) {
+    throw OutOfMemoryError("the device budget " + format_bytes(double(device_budget)) + " holds no checkpoint slot of " +
+                           format_bytes(double(slot_bytes)) + "; raise --device-memory");
+  }
+  // Revolve on what the device holds, unless two levels need fewer forward steps.
+  p.schedule = std::make_unique<RevolveSchedule>(steps, fit);
+  p.split = split_slots(p.schedule->slots(), slot_bytes, device_budget, host_budget);
+  p.split.choice = slots_text(p.split.device_slots) + " of " + format_bytes(double(slot_bytes)) +
+                   " in device memory, all its budget " + format_bytes(double(device_budget)) + " holds (" +
+                   std::to_string(snaps) + " asked for; two levels with pinned host memory would not recompute less)";
+  p.predicted_forward_steps = optimal_forward_steps(steps, fit);
+  const index_t inner = std::min(fit - 3, snaps);  // two staging slots and the segment base come first
+  const index_t host_fit = slot_bytes == 0 ? 0 : static_cast<index_t>(host_budget / slot_bytes);
+  const index_t max_outer = std::min(std::max<index_t>(snaps - inner - 1, 0), host_fit);
+  if (inner < 1 || max_outer < 1) return p;
+  const TwoLevelShape shape = choose_two_level(steps, inner, max_outer, min_host_spacing);
+  if (shape.outer_slots() == 0 || two_level_forward_steps(shape) >= p.predicted_forward_steps) return p;
+  auto two = std::make_unique<TwoLevelSchedule>(shape);
+  p.split.host_slots = shape.outer_slots();
+  p.split.device_slots = two->slots() - p.split.host_slots;
+  p.split.staging_bytes = 2 * slot_bytes;
+  p.split.choice = "two levels: " + std::to_string(p.split.host_slots) + " checkpoints " +
+                   std::to_string(shape.segment) + " steps apart in pinned host memory, the segment start and " +
+                   slots_text(p.split.device_slots - 1) + " for Revolve inside each segment in device memory (slots of " +
+                   format_bytes(double(slot_bytes)) + ", device budget " + format_bytes(double(device_budget)) +
+                   " less " + format_bytes(double(p.split.staging_bytes)) + " of staging, host budget " +
+                   format_bytes(double(host_budget)) + ")";
+  p.predicted_forward_steps = two_level_forward_steps(shape);
+  p.schedule = std::move(two);
+  return p;
 }
 
 }  // namespace revwave

@@ -2,9 +2,11 @@
 // Pure arithmetic on budgets (no CUDA): the CUDA backend measures, this decides.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "revwave/config.hpp"
+#include "revwave/schedule.hpp"
 
 namespace revwave {
 
@@ -24,5 +26,21 @@ TierSplit split_slots(index_t slots, std::size_t slot_bytes, std::size_t device_
 // Strategy full: "device" when steps x field_bytes fits in device_budget, else "pinned-host"
 // when it fits in host_budget, else OutOfMemoryError pointing at --strategy revolve.
 std::string history_tier(index_t steps, std::size_t field_bytes, std::size_t device_budget, std::size_t host_budget);
+
+// The checkpoint schedule of a revolve run on the CUDA backend and where its slots live.
+// Revolve with all `snaps` slots in device memory when they fit. Otherwise the better, by
+// forward steps, of: Revolve on the slots the device holds, or the two-level schedule
+// (two_level.hpp) with pinned host checkpoints at least `min_host_spacing` steps apart
+// (so that each copy over PCIe hides behind that many steps), the segment base and Revolve
+// slots in device memory, at most `snaps` slots in all. OutOfMemoryError when the device
+// budget holds no slot.
+struct DeviceCheckpointPlan {
+  std::unique_ptr<Schedule> schedule;
+  TierSplit split;
+  index_t predicted_forward_steps = 0;
+};
+DeviceCheckpointPlan plan_device_checkpoints(index_t steps, index_t snaps, std::size_t slot_bytes,
+                                             std::size_t device_budget, std::size_t host_budget,
+                                             index_t min_host_spacing);
 
 }  // namespace revwave

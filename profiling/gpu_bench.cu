@@ -17,6 +17,8 @@
 #include "revwave/cuda_backend.hpp"
 #include "revwave/cuda_info.hpp"
 #include "revwave/revolve.hpp"
+#include "revwave/two_level.hpp"
+#include "tier_split.hpp"
 #include "sweep_kernels.hpp"
 
 namespace {
@@ -114,58 +116,74 @@ json sweep_rates(index_t n, double bandwidth, const Stream& s) {
   return j;
 }
 
-// Fewest forward steps executed between two consecutive actions on pinned-host slots.
-index_t host_action_spacing(index_t steps, index_t snaps, index_t host_slots) {
-  RevolveSchedule s(steps, snaps);
-  index_t position = 0, executed = 0, last = -1, gap = -1;
-  for (Action a = s.next(); a.kind != ActionKind::end; a = s.next()) {
-    if (a.kind == ActionKind::advance) executed += a.step - position, position = a.step;
-    if (a.kind == ActionKind::restore) position = a.step;
-    if (a.kind == ActionKind::first_reverse || a.kind == ActionKind::reverse) ++executed;
-    if ((a.kind == ActionKind::store || a.kind == ActionKind::restore) && a.slot >= 0 && a.slot < host_slots) {
-      if (last >= 0) gap = gap < 0 ? executed - last : std::min(gap, executed - last);
-      last = executed;
-    }
-  }
-  return gap;
+// One gradient on a given schedule and slot placement: seconds, and the compute stream's stalls on pinned copies.
+struct Timed {
+  double seconds = 0, stall_seconds = 0;
+  index_t forward_steps = 0, prefetch_hits = 0;
+};
+
+Timed run_schedule(const Problem<float>& p, const std::vector<float>& observed, Schedule& schedule,
+                   const TierSplit& split) {
+  CudaBudgets b;
+  b.host_memory = std::size_t(64) << 30;
+  CudaPropagator<float> prop(p, b);
+  prop.upload_observed(observed.data(), observed.size());
+  LookaheadSchedule lookahead(schedule);
+  auto store = prop.make_store(split, &lookahead);
+  prop.synchronize();
+  const auto t0 = std::chrono::steady_clock::now();
+  const GradientOutput g = gradient_checkpointed(prop, observed.data(), lookahead, *store);
+  prop.synchronize();
+  Timed t;
+  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  t.stall_seconds = prop.spill_seconds();
+  t.forward_steps = g.stats.forward_steps;
+  t.prefetch_hits = store->prefetch_hits();
+  return t;
 }
 
+// Revolve on device slots against its forward-step prediction; then the cost of spilling: one
+// two-level schedule (pinned checkpoints 50 steps apart) run with its outer checkpoints in
+// device memory and again in pinned host memory.
 json checkpointed(const json& rates256) {
-  const index_t steps = 600, snaps = 8;
+  const index_t steps = 600, snaps = 8, spacing = 50, inner = 6;
   const Problem<float> p = cube(256, steps);
-  const std::vector<float> observed(static_cast<std::size_t>(p.time.nt() * p.rec.count), 0.0f);
-  StrategyOptions o;
-  o.strategy = "revolve";
-  o.snaps = snaps;
+  std::vector<float> observed(static_cast<std::size_t>(p.time.nt() * p.rec.count));
+  for (std::size_t i = 0; i < observed.size(); ++i) observed[i] = 1e-3f * static_cast<float>((i * 7919) % 201) - 0.1f;
   const std::size_t fb = p.grid.field_bytes<float>();
-  const StrategyPlan plan = plan_strategy(o, steps, fb);
-  auto timed = [&](const CudaBudgets& b, CudaRunInfo& info) {
-    const auto t0 = std::chrono::steady_clock::now();
-    cuda_gradient(p, observed.data(), o, plan, b, &info);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
-  CudaRunInfo dev_info, spill_info;
-  timed(CudaBudgets{}, dev_info);  // warm-up (allocations, module load)
-  const double t_dev = timed(CudaBudgets{}, dev_info);
-  CudaBudgets spill;
-  spill.device_memory = (2 + 4) * 2 * fb;  // staging + 4 device slots: the 4 lowest slots spill
-  spill.host_memory = std::size_t(16) << 30;
-  const double t_spill = timed(spill, spill_info);
-  const double predicted = plan.predicted_forward_steps * rates256["forward_seconds_per_step"].get<double>() +
-                           steps * rates256["adjoint_seconds_per_step"].get<double>();
+
+  RevolveSchedule warm(steps, snaps);
+  run_schedule(p, observed, warm, TierSplit{warm.slots(), 0, 0, ""});  // module load, allocations
+  RevolveSchedule revolve(steps, snaps);
+  const Timed dev = run_schedule(p, observed, revolve, TierSplit{revolve.slots(), 0, 0, ""});
+  const double predicted = static_cast<double>(optimal_forward_steps(steps, snaps)) *
+                               rates256["forward_seconds_per_step"].get<double>() +
+                           static_cast<double>(steps) * rates256["adjoint_seconds_per_step"].get<double>();
+
+  const TwoLevelShape shape{steps, spacing, inner};
+  TwoLevelSchedule on_device(shape), spilled(shape);
+  const index_t host = shape.outer_slots();
+  const Timed all_device = run_schedule(p, observed, on_device, TierSplit{on_device.slots(), 0, 0, ""});
+  const Timed pinned =
+      run_schedule(p, observed, spilled, TierSplit{spilled.slots() - host, host, 2 * 2 * fb, ""});
   return {{"padded", 256},
           {"steps", steps},
           {"slots", snaps},
-          {"predicted_forward_steps", plan.predicted_forward_steps},
+          {"predicted_forward_steps", optimal_forward_steps(steps, snaps)},
+          {"forward_steps", dev.forward_steps},
           {"predicted_seconds", predicted},
-          {"device_only_seconds", t_dev},
-          {"device_only_over_prediction", t_dev / predicted},
-          {"spill_device_slots", spill_info.device_slots},
-          {"spill_host_slots", spill_info.host_slots},
-          {"spill_seconds", t_spill},
-          {"spill_overhead", (t_spill - t_dev) / t_dev},
-          {"spill_compute_stall_seconds", spill_info.seconds_spill},
-          {"host_action_min_spacing_steps", host_action_spacing(steps, snaps, spill_info.host_slots)}};
+          {"device_only_seconds", dev.seconds},
+          {"device_only_over_prediction", dev.seconds / predicted},
+          {"two_level_segment", spacing},
+          {"two_level_inner_slots", inner},
+          {"two_level_forward_steps", two_level_forward_steps(shape)},
+          {"spill_host_slots", host},
+          {"two_level_device_seconds", all_device.seconds},
+          {"spill_seconds", pinned.seconds},
+          {"spill_overhead", pinned.seconds / all_device.seconds - 1.0},
+          {"spill_compute_stall_seconds", pinned.stall_seconds},
+          {"spill_prefetch_hits", pinned.prefetch_hits},
+          {"host_action_min_spacing_steps", spacing}};
 }
 
 }  // namespace
@@ -206,12 +224,13 @@ int main(int argc, char** argv) {
     }
     const auto& c = j["checkpointed"];
     std::snprintf(line, sizeof line,
-                  "revolve 256^3, %d steps, %d slots: %.3f s vs %.3f s predicted (x%.2f); spilling %d slots to pinned "
-                  "host: %+.1f%% (host actions >= %d steps apart)\n",
+                  "revolve 256^3, %d steps, %d slots: %.3f s vs %.3f s predicted (x%.2f); two levels with %d "
+                  "checkpoints %d steps apart in pinned host memory: %+.1f%% against the same schedule on the device "
+                  "(stalls %.3f s)\n",
                   c["steps"].get<int>(), c["slots"].get<int>(), c["device_only_seconds"].get<double>(),
                   c["predicted_seconds"].get<double>(), c["device_only_over_prediction"].get<double>(),
-                  c["spill_host_slots"].get<int>(), 100 * c["spill_overhead"].get<double>(),
-                  c["host_action_min_spacing_steps"].get<int>());
+                  c["spill_host_slots"].get<int>(), c["host_action_min_spacing_steps"].get<int>(),
+                  100 * c["spill_overhead"].get<double>(), c["spill_compute_stall_seconds"].get<double>());
     txt << line;
     std::cout << j.dump(2) << "\n";
     return 0;

@@ -11,6 +11,7 @@
 #include "revwave/lookahead_schedule.hpp"
 #include "revwave/cuda_backend.hpp"
 #include "revwave/revolve.hpp"
+#include "tier_split.hpp"
 
 namespace revwave {
 namespace {
@@ -55,23 +56,44 @@ TEST_F(CudaCheckpointing, DeviceSlotsOnlyEqualFull) {
   expect_bitwise(g, full_);
 }
 
-TEST_F(CudaCheckpointing, DeviceAndPinnedSlotsEqualFull) {
+// Five slots' worth of device memory for 30 slots: two levels, pinned host checkpoints every
+// K >= 5 steps, each restore prefetched a whole segment ahead.
+CudaBudgets two_level_budgets(std::size_t field_bytes) {
   CudaBudgets b;
-  b.device_memory = 5 * 2 * field_bytes();  // two staging slots and three device slots
+  b.device_memory = 5 * 2 * field_bytes;  // two staging slots, the segment base, two Revolve slots
   b.host_memory = std::size_t(1) << 30;
+  b.min_host_spacing = 5;
+  return b;
+}
+
+TEST_F(CudaCheckpointing, TwoLevelsWithPinnedCheckpointsEqualFull) {
   CudaRunInfo info;
-  const GradientOutput g = run(strategy("revolve", 8), b, &info);
+  const GradientOutput g = run(strategy("revolve", 30), two_level_budgets(field_bytes()), &info);
+  EXPECT_GT(info.host_slots, 0);
   EXPECT_EQ(info.device_slots, 3);
-  EXPECT_EQ(info.host_slots, 5);
+  EXPECT_NE(info.tier_choice.find("two levels"), std::string::npos) << info.tier_choice;
+  EXPECT_EQ(g.stats.forward_steps, info.predicted_forward_steps);
+  EXPECT_LT(info.predicted_forward_steps, optimal_forward_steps(p_->time.steps, 5));
   expect_bitwise(g, full_);
 }
 
-TEST_F(CudaCheckpointing, PinnedSlotsOnlyEqualFull) {
+TEST_F(CudaCheckpointing, RevolveOnWhatTheDeviceHoldsWhenTwoLevelsWouldRecomputeMore) {
+  CudaBudgets b = two_level_budgets(field_bytes());
+  b.min_host_spacing = 50;  // 90 steps: at most two segments, no pinned checkpoint
+  CudaRunInfo info;
+  const GradientOutput g = run(strategy("revolve", 30), b, &info);
+  EXPECT_EQ(info.host_slots, 0);
+  EXPECT_EQ(info.device_slots, 5);
+  EXPECT_EQ(g.stats.forward_steps, optimal_forward_steps(p_->time.steps, 5));
+  expect_bitwise(g, full_);
+}
+
+TEST_F(CudaCheckpointing, OnlineOnPinnedSlotsOnlyEqualsFull) {
   CudaBudgets b;
   b.device_memory = 1;
   b.host_memory = std::size_t(1) << 30;
   CudaRunInfo info;
-  const GradientOutput g = run(strategy("revolve", 4), b, &info);
+  const GradientOutput g = run(strategy("online", 4), b, &info);
   EXPECT_EQ(info.device_slots, 0);
   EXPECT_EQ(info.host_slots, 4);
   expect_bitwise(g, full_);
@@ -88,33 +110,22 @@ TEST_F(CudaCheckpointing, FullWithPinnedHistoryEqualsFullOnTheDevice) {
 }
 
 TEST_F(CudaCheckpointing, TwoRunsAreBitwiseEqual) {
-  CudaBudgets b;
-  b.device_memory = 4 * 2 * field_bytes();
-  b.host_memory = std::size_t(1) << 30;
-  expect_bitwise(run(strategy("revolve", 5), b), run(strategy("revolve", 5), b));
+  const CudaBudgets b = two_level_budgets(field_bytes());
+  expect_bitwise(run(strategy("revolve", 30), b), run(strategy("revolve", 30), b));
   expect_bitwise(run(strategy("full"), CudaBudgets{}), full_);
 }
 
-TEST_F(CudaCheckpointing, PinnedRestoresArePrefetched) {
-  CudaBudgets b;
-  b.device_memory = 1;
-  b.host_memory = std::size_t(1) << 30;
+TEST_F(CudaCheckpointing, EveryPinnedRestoreIsPrefetched) {
+  const CudaBudgets b = two_level_budgets(field_bytes());
   CudaPropagator<T> prop(*p_, b);
   prop.upload_observed(observed_.data(), observed_.size());
-  const StrategyPlan plan = plan_strategy(strategy("revolve", 4), p_->time.steps, field_bytes());
-  auto schedule = make_schedule(plan);
-  LookaheadSchedule lookahead(*schedule);
-  auto store = prop.make_store(schedule->slots(), &lookahead);
+  const DeviceCheckpointPlan cp = plan_device_checkpoints(p_->time.steps, 30, 2 * field_bytes(), prop.device_budget(),
+                                                          prop.host_budget(), b.min_host_spacing);
+  ASSERT_GT(cp.split.host_slots, 0);
+  LookaheadSchedule lookahead(*cp.schedule);
+  auto store = prop.make_store(cp.split, &lookahead);
   const GradientOutput g = gradient_checkpointed(prop, observed_.data(), lookahead, *store);
-  EXPECT_GT(store->prefetch_hits(), 0);
-  EXPECT_EQ(store->prefetch_hits(), g.stats.restores - [&] {
-    // restores of the recreated initial state never touch a slot
-    RevolveSchedule s(p_->time.steps, plan.snaps);
-    index_t initial = 0;
-    for (Action a = s.next(); a.kind != ActionKind::end; a = s.next())
-      if (a.kind == ActionKind::restore && a.slot == initial_slot) ++initial;
-    return initial;
-  }());
+  EXPECT_EQ(store->prefetch_hits(), cp.split.host_slots);  // each pinned checkpoint is restored once
   expect_bitwise(g, full_);
 }
 

@@ -58,12 +58,15 @@ TEST_F(CudaCli, AutoPicksTheDeviceAndAgreesWithTheCpu) {
 TEST_F(CudaCli, SpilledSlotsGiveTheSameBitsAndTheRunSaysWhere) {
   const auto device = gradient("--strategy revolve --snaps 6");
   const auto field = device["slot_bytes"].get<std::size_t>() / 2;
-  // Room for the two staging slots and two device slots: four go to pinned host memory.
-  const auto spilled = gradient("--strategy revolve --snaps 6 --device-memory " + std::to_string(8 * field));
+  // Room for five slots (two staging, the segment base, two Revolve slots) of the 30 asked for:
+  // two levels, with pinned host checkpoints at least 5 steps apart.
+  const auto spilled =
+      gradient("--strategy revolve --snaps 30 --host-spacing 5 --device-memory " + std::to_string(10 * field));
   ASSERT_FALSE(spilled.empty());
-  EXPECT_EQ(spilled["cuda"]["device_slots"], 2);
-  EXPECT_EQ(spilled["cuda"]["host_slots"], 4);
-  EXPECT_NE(spilled["cuda"]["tiers"].get<std::string>().find("4 in pinned host memory"), std::string::npos);
+  EXPECT_EQ(spilled["cuda"]["device_slots"], 3);
+  EXPECT_GT(spilled["cuda"]["host_slots"].get<int>(), 0);
+  EXPECT_NE(spilled["cuda"]["tiers"].get<std::string>().find("two levels"), std::string::npos) << spilled["cuda"];
+  EXPECT_EQ(spilled["forward_steps"], spilled["predicted_forward_steps"]);
   const double a = device["objective"], b = spilled["objective"];
   EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0);
   const double na = device["gradient_norm"], nb = spilled["gradient_norm"];

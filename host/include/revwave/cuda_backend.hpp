@@ -19,6 +19,9 @@ struct CudaBudgets {
   std::size_t device_memory = 0;
   std::size_t host_memory = 0;
   int device = 0;  // CUDA device ordinal
+  // Checkpoints spilled to pinned host memory lie at least this many steps apart (two-level
+  // schedule), so that each PCIe copy hides behind the computation in between.
+  index_t min_host_spacing = 50;
 };
 
 // What the CUDA run chose and measured, beside the common gradient statistics.
@@ -27,6 +30,7 @@ struct CudaRunInfo {
   index_t host_slots = 0;
   std::string history_tier;  // strategy full: "device" or "pinned-host"
   std::string tier_choice;   // one sentence: where the checkpoints or the history live, and why
+  index_t predicted_forward_steps = 0;  // of the schedule that ran (revolve: it may be two-level)
   double seconds_spill = 0;  // time the compute stream waited on copies to/from pinned host
 };
 
