@@ -37,6 +37,19 @@ tests_rc=$?
 set -e
 tail -25 "$OUT/tests.log"
 
+# What cudasim cannot see: races and bad accesses inside a kernel (the tiled sweep's shared
+# tile). compute-sanitizer works on some GPU machines' runtimes only; a small case, time-boxed.
+if command -v compute-sanitizer > /dev/null; then
+  echo "== compute-sanitizer (racecheck, memcheck) on the kernel tests"
+  set +e
+  for tool in racecheck memcheck; do
+    timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 9 "$BUILD/revwave_cuda_tests" \
+      --gtest_filter='CudaKernels/0.BothSweeps*:CudaKernels/0.TiledForward*' > "$OUT/sanitizer-$tool.log" 2>&1
+    echo "compute-sanitizer $tool: rc=$? (log: sanitizer-$tool.log)" | tee -a "$OUT/sanitizer.txt"
+  done
+  set -e
+fi
+
 echo "== benchmark"
 set +e
 "$BUILD/revwave_gpu_bench" "$OUT" > "$OUT/bench.json" 2> "$OUT/bench.log"
@@ -47,6 +60,7 @@ cat "$OUT/bench.log"
 
 passed=$(grep -Eo '[0-9]+% tests passed' "$OUT/tests.log" | head -1 || true)
 {
+  [[ -f "$OUT/sanitizer.txt" ]] && cat "$OUT/sanitizer.txt"
   echo "tests: rc=$tests_rc ${passed}"
   echo "bench: rc=$bench_rc"
   echo "wall: $(( $(date +%s) - start )) s"
