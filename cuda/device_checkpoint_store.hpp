@@ -1,6 +1,7 @@
 // Checkpoint slots for the CUDA backend on two tiers, allocated once: pinned host memory for
-// slot ids [0, host_slots) and device memory for the rest. In the Revolve stack the low ids
-// hold the earliest, most widely spaced checkpoints, which are touched least often.
+// slot ids [0, host_slots) and device memory for the rest. The two-level schedule numbers its
+// outer checkpoints (each stored once and restored once, K steps apart) from 0; the online
+// schedule's low ids are the earliest, most widely spaced of its checkpoints.
 //
 // Device slots: copies on the copy stream; the copy out of u[n] overlaps the next step
 // (a write fence holds back only the step that overwrites it). A last-use restore swaps.

@@ -43,7 +43,7 @@ if command -v compute-sanitizer > /dev/null; then
   echo "== compute-sanitizer (racecheck, memcheck) on the kernel tests"
   set +e
   for tool in racecheck memcheck; do
-    timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 9 "$BUILD/revwave_cuda_tests" \
+    timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 9 "$BUILD/revwave_cuda_tests" \
       --gtest_filter='CudaKernels/0.BothSweeps*:CudaKernels/0.TiledForward*' > "$OUT/sanitizer-$tool.log" 2>&1
     echo "compute-sanitizer $tool: rc=$? (log: sanitizer-$tool.log)" | tee -a "$OUT/sanitizer.txt"
   done
