@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "revwave/cuda_info.hpp"
@@ -13,11 +14,13 @@
 #include "revwave/model.hpp"
 #include "revwave/problem.hpp"
 #include "../test_helpers.hpp"
-#if defined(REVWAVE_CUDASIM)
-#include "cudasim.hpp"
-#endif
 
 namespace revwave::cuda_testing {
+
+// The suites are compiled once and linked twice, against the CUDA runtime and against cudasim
+// (its CPU emulation); each link provides these (tests/cuda/hooks, tests/cudasim/runtime_hooks.cpp).
+bool on_emulated_runtime();
+std::vector<std::string> take_runtime_reports();  // what cudasim's checker found since the last call
 
 // Every GPU test derives from this: without a device it is reported as skipped, with the reason.
 // Against cudasim it runs everywhere, and fails on anything the stream-order checker reports.
@@ -25,15 +28,11 @@ class CudaTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (cuda_devices().empty()) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
-#if defined(REVWAVE_CUDASIM)
-    cudasim::take_reports();
-#endif
+    take_runtime_reports();
   }
-#if defined(REVWAVE_CUDASIM)
   void TearDown() override {
-    for (const std::string& r : cudasim::take_reports()) ADD_FAILURE() << "cudasim: " << r;
+    for (const std::string& r : take_runtime_reports()) ADD_FAILURE() << "cudasim: " << r;
   }
-#endif
 };
 
 using Case = testing::SmallCase;
