@@ -409,8 +409,9 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   auto& s = sim();
-  const cudaError_t e = s.copy(dst, src, count, kind, 1, "cudaMemcpy");
-  s.host_joins(1);  // synchronous
+  const int legacy = s.actor_of(nullptr);
+  const cudaError_t e = s.copy(dst, src, count, kind, legacy, "cudaMemcpy");
+  s.host_joins(legacy);  // synchronous
   return e;
 }
 
