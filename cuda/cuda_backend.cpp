@@ -64,6 +64,11 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
   prop.upload_observed(observed, static_cast<std::size_t>(problem.time.nt() * problem.rec.count));
   GradientOutput out;
   CudaRunInfo run;
+  const auto record = [&run](const TierSplit& split) {
+    run.device_slots = split.device_slots;
+    run.host_slots = split.host_slots;
+    run.tier_choice = split.choice;
+  };
   if (plan.strategy == "full") {
     out = gradient_full(prop, observed, progress);
     run.predicted_forward_steps = problem.time.steps;
@@ -76,9 +81,7 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
     auto store = prop.make_store(plan.snaps, nullptr);
     OnlineSchedule schedule(plan.snaps);
     out = gradient_online(prop, observed, schedule, *store, online_stop_rule(prop, options.stop_energy), progress);
-    run.device_slots = store->split().device_slots;
-    run.host_slots = store->split().host_slots;
-    run.tier_choice = store->split().choice;
+    record(store->split());
   } else {
     const DeviceCheckpointPlan cp =
         plan_device_checkpoints(problem.time.steps, plan.snaps, 2 * prop.field_bytes(), prop.device_budget(),
@@ -87,10 +90,7 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
     auto store = prop.make_store(cp.split, &lookahead);
     out = gradient_checkpointed(prop, observed, lookahead, *store, cp.predicted_forward_steps, progress);
     run.predicted_forward_steps = cp.predicted_forward_steps;
-    prop.synchronize();
-    run.device_slots = store->split().device_slots;
-    run.host_slots = store->split().host_slots;
-    run.tier_choice = store->split().choice;
+    record(store->split());
   }
   prop.synchronize();
   run.seconds_spill = prop.spill_seconds();

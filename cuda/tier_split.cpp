@@ -59,12 +59,13 @@ DeviceCheckpointPlan plan_device_checkpoints(index_t steps, index_t snaps, std::
                                              std::size_t device_budget, std::size_t host_budget,
                                              index_t min_host_spacing) {
   DeviceCheckpointPlan p;
-  const index_t wanted = RevolveSchedule(steps, snaps).slots();
+  auto revolve = std::make_unique<RevolveSchedule>(steps, snaps);
+  const index_t wanted = revolve->slots();
   const index_t fit = slot_bytes == 0 ? wanted : static_cast<index_t>(device_budget / slot_bytes);
   if (wanted <= fit) {
-    p.schedule = std::make_unique<RevolveSchedule>(steps, snaps);
     p.split = split_slots(wanted, slot_bytes, device_budget, host_budget);
     p.predicted_forward_steps = optimal_forward_steps(steps, snaps);
+    p.schedule = std::move(revolve);
     return p;
   }
   if (fit < 1) {
@@ -73,10 +74,11 @@ DeviceCheckpointPlan plan_device_checkpoints(index_t steps, index_t snaps, std::
   }
   // Revolve on what the device holds, unless two levels need fewer forward steps.
   p.schedule = std::make_unique<RevolveSchedule>(steps, fit);
-  p.split = split_slots(p.schedule->slots(), slot_bytes, device_budget, host_budget);
+  p.split.device_slots = p.schedule->slots();
   p.split.choice = slots_text(p.split.device_slots) + " of " + format_bytes(double(slot_bytes)) +
                    " in device memory, all its budget " + format_bytes(double(device_budget)) + " holds (" +
-                   std::to_string(snaps) + " asked for; two levels with pinned host memory would not recompute less)";
+                   std::to_string(snaps) + " asked for; two levels with pinned host memory would not recompute less, "
+                   "or have no room)";
   p.predicted_forward_steps = optimal_forward_steps(steps, fit);
   const index_t inner = std::min(fit - 3, snaps);  // two staging slots and the segment base come first
   const index_t host_fit = slot_bytes == 0 ? 0 : static_cast<index_t>(host_budget / slot_bytes);

@@ -40,6 +40,17 @@ Case thin_case(int order) {
   return c;
 }
 
+// Both backends at the same random forward state (seeds for u and u_prev); returns u's size.
+template <class T>
+std::size_t same_random_state(CpuPropagator<T>& cpu, CudaPropagator<T>& gpu, unsigned seed_u, unsigned seed_up) {
+  const Grid& g = cpu.problem().grid;
+  const std::vector<T> u = random_field<T>(g, seed_u), up = random_field<T>(g, seed_up);
+  std::memcpy(cpu.state().u.data(), u.data(), cpu.field_bytes());
+  std::memcpy(cpu.state().u_prev.data(), up.data(), cpu.field_bytes());
+  gpu.upload_state(u.data(), up.data());
+  return u.size();
+}
+
 // Three forward steps from random states: both fields and the samples.
 template <class T>
 void forward_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
@@ -47,21 +58,18 @@ void forward_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
   CpuPropagator<T> cpu(p);
   CudaPropagator<T> gpu(p);
   gpu.set_sweep_kernel(kernel);
-  const std::vector<T> u = random_field<T>(p.grid, 1), up = random_field<T>(p.grid, 2);
-  std::memcpy(cpu.state().u.data(), u.data(), cpu.field_bytes());
-  std::memcpy(cpu.state().u_prev.data(), up.data(), cpu.field_bytes());
-  gpu.upload_state(u.data(), up.data());
+  const std::size_t points = same_random_state(cpu, gpu, 1, 2);
   for (index_t n = 0; n < 3; ++n) {
     cpu.forward_step(n);
     gpu.forward_step(n);
   }
-  std::vector<T> gu(u.size()), gup(u.size());
+  std::vector<T> gu(points), gup(points);
   gpu.download_state(gu.data(), gup.data());
   EXPECT_TRUE(all_finite(gu) && all_finite(gup));
   const T* cu = cpu.state().u.template as<T>();
   const T* cup = cpu.state().u_prev.template as<T>();
-  EXPECT_LE(relative_to_max(gu, std::vector<T>(cu, cu + u.size())), 64 * eps<T>());
-  EXPECT_LE(relative_to_max(gup, std::vector<T>(cup, cup + u.size())), 64 * eps<T>());
+  EXPECT_LE(relative_to_max(gu, std::vector<T>(cu, cu + points)), 64 * eps<T>());
+  EXPECT_LE(relative_to_max(gup, std::vector<T>(cup, cup + points)), 64 * eps<T>());
   std::vector<T> cs(static_cast<std::size_t>(p.rec.count)), gs(cs.size());
   cpu.sample(cs.data());
   gpu.sample(gs.data());
@@ -84,10 +92,7 @@ void reverse_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
   CpuPropagator<T> cpu(p);
   CudaPropagator<T> gpu(p);
   gpu.set_sweep_kernel(kernel);
-  const std::vector<T> u = random_field<T>(p.grid, 3), up = random_field<T>(p.grid, 4);
-  std::memcpy(cpu.state().u.data(), u.data(), cpu.field_bytes());
-  std::memcpy(cpu.state().u_prev.data(), up.data(), cpu.field_bytes());
-  gpu.upload_state(u.data(), up.data());
+  const std::size_t points = same_random_state(cpu, gpu, 3, 4);
   const std::vector<T> observed = random_observed(p);
   gpu.upload_observed(observed.data(), observed.size());
   cpu.reset_adjoint();
@@ -97,7 +102,7 @@ void reverse_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
     const double jc = cpu.reverse_step(n, obs), jg = gpu.reverse_step(n, obs);
     EXPECT_LE(std::abs(jg - jc), 64 * eps<T>() * std::abs(jc)) << "misfit of step " << n;
   }
-  std::vector<T> lam(u.size()), grad(u.size());
+  std::vector<T> lam(points), grad(points);
   gpu.download_adjoint(lam.data(), grad.data());
   EXPECT_TRUE(all_finite(lam) && all_finite(grad));
   // The CPU's adjoint fields are private: the folded gradient carries them; lam must at least have moved.
