@@ -4,8 +4,8 @@
 
 #include "commands.hpp"
 #include "problem_options.hpp"
-#include "revwave/system_memory.hpp"
-#include "revwave/verification.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/driver/verification.hpp"
 #include "run_report.hpp"
 
 namespace revwave::app {

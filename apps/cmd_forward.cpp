@@ -5,10 +5,10 @@
 
 #include "commands.hpp"
 #include "problem_options.hpp"
-#include "revwave/cpu_propagator.hpp"
-#include "revwave/forward_modelling.hpp"
-#include "revwave/shot_record.hpp"
-#include "revwave/system_memory.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/io/shot_record.hpp"
+#include "revwave/numerics/cpu_propagator.hpp"
 #include "run_report.hpp"
 
 namespace revwave::app {

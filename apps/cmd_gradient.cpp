@@ -6,8 +6,8 @@
 
 #include "commands.hpp"
 #include "gradient_job.hpp"
-#include "revwave/cuda_backend.hpp"
-#include "revwave/png_image.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/io/png_image.hpp"
 #include "run_report.hpp"
 
 namespace revwave::app {

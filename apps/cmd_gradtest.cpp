@@ -5,7 +5,7 @@
 
 #include "commands.hpp"
 #include "gradient_job.hpp"
-#include "revwave/verification.hpp"
+#include "revwave/driver/verification.hpp"
 #include "run_report.hpp"
 
 namespace revwave::app {

@@ -4,8 +4,8 @@
 #include <omp.h>
 
 #include "commands.hpp"
-#include "revwave/cuda_info.hpp"
-#include "revwave/system_memory.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/driver/cuda_info.hpp"
 #include "run_report.hpp"
 
 namespace revwave::app {

@@ -12,11 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "revwave/errors.hpp"
-#include "revwave/multilevel.hpp"
-#include "revwave/online.hpp"
-#include "revwave/revolve.hpp"
-#include "revwave/schedule_counts.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/schedule/multilevel.hpp"
+#include "revwave/schedule/online.hpp"
+#include "revwave/schedule/revolve.hpp"
+#include "revwave/schedule/schedule_counts.hpp"
 
 namespace revwave::app {
 namespace {

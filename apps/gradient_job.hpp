@@ -6,14 +6,14 @@
 #include <vector>
 
 #include "problem_options.hpp"
-#include "revwave/cpu_propagator.hpp"
-#include "revwave/cuda_backend.hpp"
-#include "revwave/errors.hpp"
-#include "revwave/forward_modelling.hpp"
-#include "revwave/gradient_strategy.hpp"
-#include "revwave/npy.hpp"
-#include "revwave/shot_record.hpp"
-#include "revwave/system_memory.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/io/npy.hpp"
+#include "revwave/io/shot_record.hpp"
+#include "revwave/numerics/cpu_propagator.hpp"
 
 namespace revwave::app {
 

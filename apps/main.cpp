@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "revwave/errors.hpp"
+#include "revwave/core/errors.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"revwave: FWI gradients of the 3D acoustic wave equation with optimal checkpointing"};

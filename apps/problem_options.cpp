@@ -6,11 +6,11 @@
 #include <iostream>
 #include <sstream>
 
-#include "revwave/cuda_info.hpp"
-#include "revwave/errors.hpp"
-#include "revwave/npy.hpp"
-#include "revwave/system_memory.hpp"
-#include "revwave/wavelet.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/driver/cuda_info.hpp"
+#include "revwave/io/npy.hpp"
+#include "revwave/numerics/wavelet.hpp"
 
 namespace revwave::app {
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "revwave/cuda_backend.hpp"
-#include "revwave/model.hpp"
-#include "revwave/problem.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/numerics/model.hpp"
+#include "revwave/numerics/problem.hpp"
 
 namespace revwave::app {
 

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "revwave/atomic_file.hpp"
+#include "revwave/io/atomic_file.hpp"
 
 namespace revwave::app {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "revwave/config.hpp"
+#include "revwave/core/config.hpp"
 
 namespace revwave::app {
 

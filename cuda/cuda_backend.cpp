@@ -1,16 +1,16 @@
-// The CUDA backend's entry points (revwave/cuda_backend.hpp): forward modelling, the gradient
+// The CUDA backend's entry points (revwave/driver/cuda_backend.hpp): forward modelling, the gradient
 // with any strategy, and the dot-product test, each on one CudaPropagator.
-#include "revwave/cuda_backend.hpp"
+#include "revwave/driver/cuda_backend.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <random>
 
 #include "cuda_propagator.hpp"
-#include "revwave/lookahead_schedule.hpp"
-#include "revwave/online.hpp"
-#include "revwave/system_memory.hpp"
 #include "nvtx_range.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/driver/lookahead_prefetch.hpp"
+#include "revwave/schedule/online.hpp"
 
 namespace revwave {
 namespace {
@@ -87,7 +87,8 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
         plan_device_checkpoints(problem.time.steps, plan.snaps, 2 * prop.field_bytes(), prop.device_budget(),
                                 prop.host_budget(), budgets.min_host_spacing);
     LookaheadSchedule lookahead(*cp.schedule);
-    auto store = prop.make_store(cp.split, &lookahead);
+    LookaheadPrefetch hint(lookahead);
+    auto store = prop.make_store(cp.split, &hint);
     out = gradient_checkpointed(prop, observed, lookahead, *store, cp.predicted_forward_steps, progress);
     run.predicted_forward_steps = cp.predicted_forward_steps;
     record(store->split());

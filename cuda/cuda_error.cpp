@@ -1,6 +1,6 @@
 #include "cuda_error.hpp"
 
-#include "revwave/system_memory.hpp"
+#include "revwave/core/system_memory.hpp"
 
 namespace revwave {
 

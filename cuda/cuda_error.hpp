@@ -7,7 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "revwave/errors.hpp"
+#include "revwave/core/errors.hpp"
 
 namespace revwave {
 

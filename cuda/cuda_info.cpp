@@ -1,5 +1,5 @@
 // Device discovery through the CUDA runtime; no device or no driver is an empty list, not an error.
-#include "revwave/cuda_info.hpp"
+#include "revwave/driver/cuda_info.hpp"
 
 #include <cuda_runtime_api.h>
 

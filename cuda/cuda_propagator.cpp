@@ -5,7 +5,7 @@
 
 #include "nvtx_range.hpp"
 #include "reductions.hpp"
-#include "revwave/system_memory.hpp"
+#include "revwave/core/system_memory.hpp"
 
 namespace revwave {
 namespace {
@@ -200,16 +200,16 @@ void CudaPropagator<T>::release_history() {
 }
 
 template <class T>
-std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(index_t slots, LookaheadSchedule* lookahead) {
-  return make_store(split_slots(slots, 2 * field_bytes(), device_budget(), host_budget()), lookahead);
+std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(index_t slots, PrefetchHint* hint) {
+  return make_store(split_slots(slots, 2 * field_bytes(), device_budget(), host_budget()), hint);
 }
 
 template <class T>
 std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(const TierSplit& split,
-                                                                     LookaheadSchedule* lookahead) {
+                                                                     PrefetchHint* hint) {
   const std::size_t slot_bytes = 2 * field_bytes();
   try {
-    return std::make_unique<DeviceCheckpointStore>(split, field_bytes(), streams_, fences_, clock_, lookahead);
+    return std::make_unique<DeviceCheckpointStore>(split, field_bytes(), streams_, fences_, clock_, hint);
   } catch (const CudaOutOfMemoryError& e) {
     // The device budget promised more than the device gave (--device-memory above what is free,
     // or another process took it meanwhile): say what would fit.

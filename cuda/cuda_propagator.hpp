@@ -12,7 +12,7 @@
 #include "device_checkpoint_store.hpp"
 #include "device_problem.hpp"
 #include "field_history.hpp"
-#include "revwave/cuda_backend.hpp"
+#include "revwave/driver/cuda_backend.hpp"
 #include "write_fences.hpp"
 
 namespace revwave {
@@ -59,9 +59,9 @@ class CudaPropagator {
 
   // ---- checkpoint stores ----
   // `slots` Revolve-ordered slots, the lowest spilled to pinned host memory when the device budget is short.
-  std::unique_ptr<DeviceCheckpointStore> make_store(index_t slots, LookaheadSchedule* lookahead);
+  std::unique_ptr<DeviceCheckpointStore> make_store(index_t slots, PrefetchHint* hint);
   // Slots placed as `split` says (plan_device_checkpoints).
-  std::unique_ptr<DeviceCheckpointStore> make_store(const TierSplit& split, LookaheadSchedule* lookahead);
+  std::unique_ptr<DeviceCheckpointStore> make_store(const TierSplit& split, PrefetchHint* hint);
   std::vector<double> interior_gradient();
 
   // ---- linear adjoint (dot-product test); device pointers ----

@@ -7,7 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda_error.hpp"
-#include "revwave/system_memory.hpp"
+#include "revwave/core/system_memory.hpp"
 
 namespace revwave {
 

@@ -17,8 +17,8 @@ void copy_async(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind ki
 }  // namespace
 
 DeviceCheckpointStore::DeviceCheckpointStore(const TierSplit& split, std::size_t field_bytes, CudaStreams& streams,
-                                             WriteFences& fences, SpillClock& clock, LookaheadSchedule* lookahead)
-    : split_(split), field_bytes_(field_bytes), s_(streams), fences_(fences), clock_(clock), lookahead_(lookahead) {
+                                             WriteFences& fences, SpillClock& clock, PrefetchHint* hint)
+    : split_(split), field_bytes_(field_bytes), s_(streams), fences_(fences), clock_(clock), hint_(hint) {
   device_.reserve(static_cast<std::size_t>(split_.device_slots));
   for (index_t i = 0; i < split_.device_slots; ++i)
     device_.push_back({{DeviceBuffer(field_bytes, "a wavefield of a device checkpoint slot"),
@@ -106,24 +106,16 @@ void DeviceCheckpointStore::restore(std::int64_t slot, DeviceState& state, bool 
 
 // The first pinned restore ahead whose slot is not stored again before it: fetch it now.
 void DeviceCheckpointStore::maybe_prefetch() {
-  if (lookahead_ == nullptr || split_.host_slots == 0 || staged_slot_ >= 0) return;
-  std::vector<bool> stored_first(static_cast<std::size_t>(split_.host_slots), false);
-  for (std::size_t i = 0; i < lookahead_limit; ++i) {
-    const Action* a = lookahead_->peek(i);
-    if (a == nullptr || a->kind == ActionKind::end) return;
-    if (a->slot < 0 || !is_host(a->slot)) continue;
-    if (a->kind == ActionKind::store) stored_first[static_cast<std::size_t>(a->slot)] = true;
-    if (a->kind != ActionKind::restore) continue;
-    if (stored_first[static_cast<std::size_t>(a->slot)]) return;  // wait until that store has happened
-    NvtxRange range("prefetch");
-    HostSlot& h = host_[static_cast<std::size_t>(a->slot)];
-    s_.transfer.wait(staging_free_);
-    copy_async(prefetch_staging_.u.data(), h.u.data(), field_bytes_, cudaMemcpyHostToDevice, s_.transfer);
-    copy_async(prefetch_staging_.u_prev.data(), h.u_prev.data(), field_bytes_, cudaMemcpyHostToDevice, s_.transfer);
-    prefetched_.record(s_.transfer);
-    staged_slot_ = a->slot;
-    return;
-  }
+  if (hint_ == nullptr || split_.host_slots == 0 || staged_slot_ >= 0) return;
+  const std::int64_t slot = hint_->next_restore(0, split_.host_slots, lookahead_limit);
+  if (slot < 0) return;  // none ahead, or its slot is stored again first: wait until that store has happened
+  NvtxRange range("prefetch");
+  HostSlot& h = host_[static_cast<std::size_t>(slot)];
+  s_.transfer.wait(staging_free_);
+  copy_async(prefetch_staging_.u.data(), h.u.data(), field_bytes_, cudaMemcpyHostToDevice, s_.transfer);
+  copy_async(prefetch_staging_.u_prev.data(), h.u_prev.data(), field_bytes_, cudaMemcpyHostToDevice, s_.transfer);
+  prefetched_.record(s_.transfer);
+  staged_slot_ = slot;
 }
 
 }  // namespace revwave

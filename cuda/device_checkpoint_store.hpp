@@ -7,14 +7,15 @@
 // (a write fence holds back only the step that overwrites it). A last-use restore swaps.
 // Pinned slots: a spill is a device-to-device copy into a staging slot followed by a
 // device-to-host copy on the transfer stream, which overlaps the following steps. Restores
-// are prefetched: the store peeks at the schedule and starts the next pinned restore into a
-// device staging slot as soon as that slot's content is final; the restore itself then only swaps.
+// are prefetched: the store asks its prefetch hint (the driver's lookahead into the schedule)
+// and starts the next pinned restore into a device staging slot as soon as that slot's content
+// is final; the restore itself then only swaps.
 #pragma once
 #include <vector>
 
 #include "cuda_streams.hpp"
 #include "device_buffer.hpp"
-#include "revwave/lookahead_schedule.hpp"
+#include "revwave/store/prefetch_hint.hpp"
 #include "tier_split.hpp"
 #include "write_fences.hpp"
 
@@ -22,10 +23,10 @@ namespace revwave {
 
 class DeviceCheckpointStore {
  public:
-  // lookahead may be null (no prefetch). Allocation failures throw CudaOutOfMemoryError /
+  // hint may be null (no prefetch). Allocation failures throw CudaOutOfMemoryError /
   // OutOfMemoryError before any step runs.
   DeviceCheckpointStore(const TierSplit& split, std::size_t field_bytes, CudaStreams& streams, WriteFences& fences,
-                        SpillClock& clock, LookaheadSchedule* lookahead);
+                        SpillClock& clock, PrefetchHint* hint);
 
   std::int64_t slots() const { return split_.device_slots + split_.host_slots; }
   std::size_t slot_bytes() const { return 2 * field_bytes_; }
@@ -52,7 +53,7 @@ class DeviceCheckpointStore {
   CudaStreams& s_;
   WriteFences& fences_;
   SpillClock& clock_;
-  LookaheadSchedule* lookahead_;
+  PrefetchHint* hint_;
   std::vector<DeviceSlot> device_;
   std::vector<HostSlot> host_;
   DeviceState spill_staging_, prefetch_staging_;

@@ -2,7 +2,7 @@
 // that makes injection deterministic without atomics.
 #pragma once
 #include "device_buffer.hpp"
-#include "revwave/sparse_points.hpp"
+#include "revwave/numerics/sparse_points.hpp"
 #include "sparse_kernels.hpp"
 
 namespace revwave {

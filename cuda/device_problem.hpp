@@ -3,7 +3,7 @@
 #pragma once
 #include "device_buffer.hpp"
 #include "device_points.hpp"
-#include "revwave/problem.hpp"
+#include "revwave/numerics/problem.hpp"
 #include "sparse_kernels.hpp"
 #include "sweep_kernels.hpp"
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cuda_streams.hpp"
-#include "revwave/config.hpp"
 #include "device_buffer.hpp"
+#include "revwave/core/config.hpp"
 #include "write_fences.hpp"
 
 namespace revwave {

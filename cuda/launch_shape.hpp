@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "revwave/config.hpp"
+#include "revwave/core/config.hpp"
 
 namespace revwave {
 

@@ -7,7 +7,7 @@
 #pragma once
 #include <cuda_runtime_api.h>
 
-#include "revwave/point_formulas.hpp"
+#include "revwave/numerics/point_formulas.hpp"
 
 namespace revwave {
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "revwave/errors.hpp"
-#include "revwave/revolve.hpp"
-#include "revwave/system_memory.hpp"
-#include "revwave/two_level.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/schedule/revolve.hpp"
+#include "revwave/schedule/two_level.hpp"
 
 namespace revwave {
 

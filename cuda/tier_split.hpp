@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "revwave/config.hpp"
-#include "revwave/schedule.hpp"
+#include "revwave/core/config.hpp"
+#include "revwave/schedule/schedule.hpp"
 
 namespace revwave {
 

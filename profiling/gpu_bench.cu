@@ -14,12 +14,13 @@
 #include "cuda_propagator.hpp"
 #include "device_problem.hpp"
 #include "reductions.hpp"
-#include "revwave/cuda_backend.hpp"
-#include "revwave/cuda_info.hpp"
-#include "revwave/revolve.hpp"
-#include "revwave/two_level.hpp"
-#include "tier_split.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/cuda_info.hpp"
+#include "revwave/driver/lookahead_prefetch.hpp"
+#include "revwave/schedule/revolve.hpp"
+#include "revwave/schedule/two_level.hpp"
 #include "sweep_kernels.hpp"
+#include "tier_split.hpp"
 
 namespace {
 
@@ -129,7 +130,8 @@ Timed run_schedule(const Problem<float>& p, const std::vector<float>& observed, 
   CudaPropagator<float> prop(p, b);
   prop.upload_observed(observed.data(), observed.size());
   LookaheadSchedule lookahead(schedule);
-  auto store = prop.make_store(split, &lookahead);
+  LookaheadPrefetch hint(lookahead);
+  auto store = prop.make_store(split, &hint);
   prop.synchronize();
   const auto t0 = std::chrono::steady_clock::now();
   const GradientOutput g = gradient_checkpointed(prop, observed.data(), lookahead, *store);

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <limits>
 
-#include "revwave/cpu_propagator.hpp"
-#include "revwave/forward_modelling.hpp"
-#include "revwave/gradient_strategy.hpp"
-#include "revwave/verification.hpp"
+#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/driver/verification.hpp"
+#include "revwave/numerics/cpu_propagator.hpp"
 #include "test_helpers.hpp"
 
 namespace revwave {

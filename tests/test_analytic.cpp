@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "revwave/cpu_propagator.hpp"
-#include "revwave/forward_modelling.hpp"
-#include "revwave/wavelet.hpp"
+#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/wavelet.hpp"
 
 namespace revwave {
 namespace {

@@ -13,13 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "revwave/async_disk_store.hpp"
-#include "revwave/errors.hpp"
-#include "revwave/lookahead_schedule.hpp"
-#include "revwave/memory_store.hpp"
-#include "revwave/multilevel.hpp"
-#include "revwave/revolve.hpp"
-#include "revwave/tiered_store.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/driver/lookahead_prefetch.hpp"
+#include "revwave/schedule/lookahead_schedule.hpp"
+#include "revwave/schedule/multilevel.hpp"
+#include "revwave/schedule/revolve.hpp"
+#include "revwave/store/async_disk_store.hpp"
+#include "revwave/store/memory_store.hpp"
+#include "revwave/store/tiered_store.hpp"
 
 namespace fs = std::filesystem;
 
@@ -133,7 +134,8 @@ TEST_F(AsyncDiskStoreTest, RevolveThroughLookaheadPrefetchesAndRestoresExactByte
   for (const auto& [steps, snaps] : std::vector<std::pair<std::int64_t, std::int64_t>>{{60, 4}, {200, 7}, {33, 1}}) {
     RevolveSchedule revolve(steps, snaps);
     LookaheadSchedule lookahead(revolve);
-    AsyncDiskStore store(revolve.slots(), bytes, dir_, &lookahead);
+    LookaheadPrefetch hint(lookahead);
+    AsyncDiskStore store(revolve.slots(), bytes, dir_, &hint);
     const std::int64_t restores = drive(lookahead, store, bytes);
     const AsyncDiskStore::Counters c = store.counters();
     EXPECT_EQ(c.prefetch_hits + c.prefetch_misses, restores) << steps << "," << snaps;
@@ -147,9 +149,10 @@ TEST_F(AsyncDiskStoreTest, DiskTierOfTieredStoreMapsGlobalSlotIds) {
   const std::vector<Tier> tiers{{"memory", 2, 0.0, 0.0}, {"disk", 6, 2.0, 2.0}};
   MultilevelSchedule schedule(300, tiers);
   LookaheadSchedule lookahead(schedule);
+  LookaheadPrefetch hint(lookahead);
   std::vector<std::unique_ptr<CheckpointStore>> stores;
   stores.push_back(std::make_unique<MemoryStore>(2, bytes));
-  auto disk = std::make_unique<AsyncDiskStore>(6, bytes, dir_, &lookahead, 2);
+  auto disk = std::make_unique<AsyncDiskStore>(6, bytes, dir_, &hint, 2);
   AsyncDiskStore* disk_tier = disk.get();
   stores.push_back(std::move(disk));
   TieredStore store(std::move(stores));

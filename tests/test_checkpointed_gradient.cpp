@@ -5,13 +5,13 @@
 #include <cstring>
 #include <filesystem>
 
-#include "revwave/cpu_propagator.hpp"
-#include "revwave/forward_modelling.hpp"
-#include "revwave/gradient_strategy.hpp"
-#include "revwave/multilevel.hpp"
-#include "revwave/online.hpp"
-#include "revwave/revolve.hpp"
-#include "revwave/schedule_counts.hpp"
+#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/schedule/multilevel.hpp"
+#include "revwave/schedule/online.hpp"
+#include "revwave/schedule/revolve.hpp"
+#include "revwave/schedule/schedule_counts.hpp"
 #include "test_helpers.hpp"
 
 namespace revwave {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cli_fixture.hpp"
-#include "revwave/npy.hpp"
+#include "revwave/io/npy.hpp"
 
 namespace {
 

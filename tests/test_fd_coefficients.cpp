@@ -5,10 +5,10 @@
 #include <random>
 #include <vector>
 
-#include "revwave/cpu_propagator.hpp"
-#include "revwave/errors.hpp"
-#include "revwave/fd_coefficients.hpp"
-#include "revwave/problem.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/fd_coefficients.hpp"
+#include "revwave/numerics/problem.hpp"
 
 namespace revwave {
 namespace {

@@ -3,11 +3,11 @@
 #include <cmath>
 #include <vector>
 
-#include "revwave/cpu_propagator.hpp"
-#include "revwave/forward_modelling.hpp"
-#include "revwave/gradient_strategy.hpp"
-#include "revwave/model.hpp"
-#include "revwave/problem.hpp"
+#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/model.hpp"
+#include "revwave/numerics/problem.hpp"
 
 namespace revwave::testing {
 

@@ -6,10 +6,10 @@
 #include <limits>
 #include <vector>
 
-#include "revwave/errors.hpp"
-#include "revwave/multilevel.hpp"
-#include "revwave/revolve.hpp"
-#include "revwave/schedule_counts.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/schedule/multilevel.hpp"
+#include "revwave/schedule/revolve.hpp"
+#include "revwave/schedule/schedule_counts.hpp"
 
 namespace revwave {
 namespace {

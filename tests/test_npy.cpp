@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "revwave/atomic_file.hpp"
-#include "revwave/errors.hpp"
-#include "revwave/npy.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/io/atomic_file.hpp"
+#include "revwave/io/npy.hpp"
 
 namespace fs = std::filesystem;
 using revwave::IoError;

@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "revwave/errors.hpp"
-#include "revwave/online.hpp"
-#include "revwave/revolve.hpp"
-#include "revwave/schedule_counts.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/schedule/online.hpp"
+#include "revwave/schedule/revolve.hpp"
+#include "revwave/schedule/schedule_counts.hpp"
 
 namespace revwave {
 namespace {

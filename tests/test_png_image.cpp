@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "revwave/png_image.hpp"
+#include "revwave/io/png_image.hpp"
 
 namespace fs = std::filesystem;
 

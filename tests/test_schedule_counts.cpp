@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "revwave/schedule_counts.hpp"
+#include "revwave/schedule/schedule_counts.hpp"
 
 namespace revwave {
 namespace {

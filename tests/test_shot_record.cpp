@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "revwave/errors.hpp"
-#include "revwave/npy.hpp"
-#include "revwave/shot_record.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/io/npy.hpp"
+#include "revwave/io/shot_record.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -3,8 +3,8 @@
 
 #include <random>
 
-#include "revwave/errors.hpp"
-#include "revwave/sparse_points.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/numerics/sparse_points.hpp"
 
 namespace revwave {
 namespace {

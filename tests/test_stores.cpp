@@ -17,9 +17,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "revwave/disk_store.hpp"
-#include "revwave/errors.hpp"
-#include "revwave/memory_store.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/store/disk_store.hpp"
+#include "revwave/store/memory_store.hpp"
 
 namespace fs = std::filesystem;
 using revwave::CheckpointStore;

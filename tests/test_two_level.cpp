@@ -8,11 +8,11 @@
 #include <map>
 #include <string>
 
-#include "revwave/cpu_propagator.hpp"
-#include "revwave/errors.hpp"
-#include "revwave/gradient_strategy.hpp"
-#include "revwave/memory_store.hpp"
-#include "revwave/two_level.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/schedule/two_level.hpp"
+#include "revwave/store/memory_store.hpp"
 #include "test_helpers.hpp"
 
 namespace revwave {

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "revwave/cuda_info.hpp"
-#include "revwave/gradient_strategy.hpp"
-#include "revwave/model.hpp"
-#include "revwave/problem.hpp"
 #include "../test_helpers.hpp"
+#include "revwave/driver/cuda_info.hpp"
+#include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/numerics/model.hpp"
+#include "revwave/numerics/problem.hpp"
 
 namespace revwave::cuda_testing {
 

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "cuda_test_support.hpp"
-#include "revwave/cuda_backend.hpp"
-#include "revwave/verification.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/verification.hpp"
 
 namespace revwave {
 namespace {

@@ -6,11 +6,11 @@
 #include <cstring>
 
 #include "cuda_propagator.hpp"
-#include "revwave/cpu_propagator.hpp"
 #include "cuda_test_support.hpp"
-#include "revwave/lookahead_schedule.hpp"
-#include "revwave/cuda_backend.hpp"
-#include "revwave/revolve.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/lookahead_prefetch.hpp"
+#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/schedule/revolve.hpp"
 #include "tier_split.hpp"
 
 namespace revwave {
@@ -123,7 +123,8 @@ TEST_F(CudaCheckpointing, EveryPinnedRestoreIsPrefetched) {
                                                           prop.host_budget(), b.min_host_spacing);
   ASSERT_GT(cp.split.host_slots, 0);
   LookaheadSchedule lookahead(*cp.schedule);
-  auto store = prop.make_store(cp.split, &lookahead);
+  LookaheadPrefetch hint(lookahead);
+  auto store = prop.make_store(cp.split, &hint);
   const GradientOutput g = gradient_checkpointed(prop, observed_.data(), lookahead, *store);
   EXPECT_EQ(store->prefetch_hits(), cp.split.host_slots);  // each pinned checkpoint is restored once
   expect_bitwise(g, full_);

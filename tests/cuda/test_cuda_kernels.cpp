@@ -10,9 +10,9 @@
 
 #include "cuda_propagator.hpp"
 #include "cuda_test_support.hpp"
-#include "revwave/cpu_propagator.hpp"
-#include "revwave/cpu_sweep.hpp"
-#include "revwave/cuda_backend.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/cpu_sweep.hpp"
 
 namespace revwave {
 namespace {

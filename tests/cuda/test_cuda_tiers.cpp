@@ -3,9 +3,9 @@
 
 #include <vector>
 
-#include "revwave/lookahead_schedule.hpp"
-#include "revwave/errors.hpp"
-#include "revwave/revolve.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/schedule/lookahead_schedule.hpp"
+#include "revwave/schedule/revolve.hpp"
 #include "tier_split.hpp"
 
 namespace revwave {

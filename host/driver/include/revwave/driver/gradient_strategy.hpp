@@ -1,0 +1,152 @@
+// From the user's strategy options to a gradient run: how many slots, which store,
+// what the schedule predicts, and the run itself on any backend.
+#pragma once
+#include <memory>
+#include <string>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "revwave/core/errors.hpp"
+#include "revwave/driver/gradient_driver.hpp"
+#include "revwave/driver/lookahead_prefetch.hpp"
+#include "revwave/schedule/lookahead_schedule.hpp"
+#include "revwave/schedule/multilevel.hpp"
+#include "revwave/schedule/online.hpp"
+#include "revwave/schedule/revolve.hpp"
+#include "revwave/schedule/schedule.hpp"
+#include "revwave/store/checkpoint_store.hpp"
+
+namespace revwave {
+
+struct StrategyOptions {
+  std::string strategy = "revolve";  // full | revolve | multilevel | online
+  index_t snaps = 0;                 // 0: from checkpoint_memory, else the default
+  std::size_t checkpoint_memory = 0; // bytes, 0: unset
+  std::string store = "memory";      // memory | disk
+  std::string checkpoint_dir;        // for the disk store
+  std::vector<std::string> tiers;    // multilevel: NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first
+  double stop_energy = 0;            // online: stop once the energy falls below this fraction of its peak
+  std::string backend = "cpu";       // where the slots live: "cpu" checks them against host memory
+};
+
+inline constexpr index_t default_snaps = 20;
+
+struct StrategyPlan {
+  std::string strategy;
+  index_t steps = 0;
+  index_t snaps = 0;                    // slots asked for or derived (0 for full)
+  index_t slots = 0;                    // slots the schedule can use: min(snaps, N - 2), allocated
+  std::size_t slot_bytes = 0;           // one checkpoint: (u[n], u[n-1])
+  std::size_t storage_bytes = 0;        // slots x slot size, or the history for full
+  index_t predicted_forward_steps = 0;  // the schedule's count
+  std::string choice;                   // a sentence saying what was chosen and why
+  std::vector<Tier> tiers;              // multilevel
+  bool measure_costs = false;           // multilevel: tier costs to be measured at start-up
+};
+
+// What a run chose beyond the common statistics.
+struct StrategyReport {
+  std::vector<Tier> tiers;              // multilevel, with the costs used
+  double predicted_time = 0;            // multilevel: forward steps + tier costs, in forward steps
+  index_t offline_forward_steps = 0;    // online: the offline optimum for the N that turned out
+};
+
+// Validates the options (unknown strategy or store, S < 1, a budget below one slot,
+// a memory store that cannot fit) and derives the slot count.
+StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, std::size_t field_bytes);
+
+// The offline schedule of a plan (revolve, or multilevel with the plan's tier costs).
+std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan);
+// The host-memory store of a plan, for the CPU backend. Disk slots are written and prefetched by a
+// worker thread; with a hint (answered from the schedule the store will be driven by, global slot
+// ids) restores are read ahead of their turn.
+std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& options, const StrategyPlan& plan,
+                                            std::size_t field_bytes, PrefetchHint* hint = nullptr);
+
+// Store and restore costs of each tier in forward steps, measured on the run's own backend
+// and store (best of a few tries), for the tiers whose costs were not given.
+template <class Propagator, class Store>
+void measure_tier_costs(Propagator& prop, Store& store, std::vector<Tier>& tiers) {
+  using clock = std::chrono::steady_clock;
+  auto best_of = [](int tries, auto&& f) {
+    double best = 1e300;
+    for (int i = 0; i < tries; ++i) {
+      const auto t0 = clock::now();
+      f();
+      best = std::min(best, std::chrono::duration<double>(clock::now() - t0).count());
+    }
+    return best;
+  };
+  prop.reset_forward();
+  index_t n = 0;
+  const double step = best_of(3, [&] { prop.forward_step(n++); });
+  index_t first = 0;
+  for (Tier& t : tiers) {
+    if (t.slots > 0) {
+      t.store_cost = best_of(2, [&] { store.store(first, prop.state()); }) / step;
+      t.restore_cost = best_of(2, [&] { store.restore(first, prop.state(), false); }) / step;
+    }
+    first += t.slots;
+  }
+  prop.reset_forward();
+}
+
+// The online stop rule: is step n -> n+1 the last? With stop_energy, once the source has
+// faded (t > 2 t0) and the energy sum u^2 has fallen below stop_energy x its peak; else at
+// the problem's last step. Reaching the problem's last step without the energy rule
+// triggering is an error: the time axis is the hard maximum.
+template <class Propagator>
+auto online_stop_rule(Propagator& prop, double stop_energy) {
+  return [&prop, stop_energy, peak = 0.0](index_t n) mutable {
+    const auto& p = prop.problem();
+    if (stop_energy <= 0) return n + 1 >= p.time.steps;
+    const double e = prop.wavefield_energy();
+    peak = std::max(peak, e);
+    if (double(n) * p.time.dt > 2 * p.acquisition.t0 && e < stop_energy * peak) return true;
+    if (n + 1 >= p.time.steps) {
+      throw InputError("--stop-energy " + std::to_string(stop_energy) + " never triggered within the hard maximum of " +
+                       std::to_string(p.time.steps) + " steps (the energy fell to " + std::to_string(e / peak) +
+                       " of its peak); raise --tn / use longer data, or a larger threshold");
+    }
+    return false;
+  };
+}
+
+template <class Propagator, class T = typename Propagator::value_type>
+GradientOutput run_gradient(Propagator& prop, const T* observed, const StrategyOptions& options,
+                            const StrategyPlan& plan, const Progress& progress = {}, StrategyReport* report = nullptr) {
+  if (plan.strategy == "full") return gradient_full(prop, observed, progress);
+  if (plan.strategy == "online") {  // its schedule is not known ahead: nothing to look into
+    auto store = make_store(options, plan, prop.field_bytes());
+    OnlineSchedule schedule(plan.snaps);
+    GradientOutput out = gradient_online(prop, observed, schedule, *store, online_stop_rule(prop, options.stop_energy), progress);
+    if (report) report->offline_forward_steps = optimal_forward_steps(out.stats.steps, plan.snaps);
+    return out;
+  }
+  if (plan.strategy == "multilevel") {
+    std::vector<Tier> tiers = plan.tiers;
+    if (plan.measure_costs) {
+      // On a store of its own: the run's store looks ahead into a schedule built from these costs.
+      auto probe = make_store(options, plan, prop.field_bytes());
+      measure_tier_costs(prop, *probe, tiers);
+    }
+    MultilevelSchedule schedule(plan.steps, tiers);
+    if (report) {
+      report->tiers = tiers;
+      report->predicted_time = schedule.planned_time();
+    }
+    LookaheadSchedule lookahead(schedule);
+    LookaheadPrefetch hint(lookahead);
+    auto store = make_store(options, plan, prop.field_bytes(), &hint);
+    return gradient_checkpointed(prop, observed, lookahead, *store, 0, progress);
+  }
+  RevolveSchedule schedule(plan.steps, plan.snaps);
+  LookaheadSchedule lookahead(schedule);
+  LookaheadPrefetch hint(lookahead);
+  auto store = make_store(options, plan, prop.field_bytes(), &hint);
+  return gradient_checkpointed(prop, observed, lookahead, *store, plan.predicted_forward_steps, progress);
+}
+
+}  // namespace revwave

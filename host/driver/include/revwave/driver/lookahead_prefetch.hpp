@@ -1,0 +1,22 @@
+// The driver's side of a store's prefetch hint: answered from the lookahead into the schedule
+// the driver runs, so that stores (disk, pinned host memory) read slots ahead of their turn
+// without knowing any schedule.
+#pragma once
+#include "revwave/schedule/lookahead_schedule.hpp"
+#include "revwave/store/prefetch_hint.hpp"
+
+namespace revwave {
+
+class LookaheadPrefetch final : public PrefetchHint {
+ public:
+  // The lookahead must outlive this hint and every store it is given to.
+  explicit LookaheadPrefetch(LookaheadSchedule& lookahead) : lookahead_(lookahead) {}
+  std::int64_t next_restore(std::int64_t first, std::int64_t count, std::size_t window) override {
+    return lookahead_.next_restore(first, count, window);
+  }
+
+ private:
+  LookaheadSchedule& lookahead_;
+};
+
+}  // namespace revwave

@@ -1,0 +1,200 @@
+#include "revwave/driver/gradient_strategy.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "revwave/core/errors.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/schedule/multilevel.hpp"
+#include "revwave/schedule/revolve.hpp"
+#include "revwave/store/async_disk_store.hpp"
+#include "revwave/store/memory_store.hpp"
+#include "revwave/store/tiered_store.hpp"
+
+namespace revwave {
+namespace {
+
+void check_checkpoint_dir(const std::string& dir, const std::string& why) {
+  if (dir.empty()) throw InputError(why + " needs --checkpoint-dir DIR");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw InputError("--checkpoint-dir '" + dir + "' is not an existing directory");
+  }
+  if (::access(dir.c_str(), W_OK) != 0) throw InputError("--checkpoint-dir '" + dir + "' is not writable");
+}
+
+double parse_cost(const std::string& text, const std::string& spec) {
+  std::size_t pos = 0;
+  double v = std::nan("");
+  try {
+    v = std::stod(text, &pos);
+  } catch (...) {
+    pos = 0;
+  }
+  if (pos != text.size() || !std::isfinite(v) || v < 0) {
+    throw InputError("--tier '" + spec + "': cost '" + text + "' is invalid: a finite number >= 0 (in forward steps)");
+  }
+  return v;
+}
+
+// --tier NAME:SLOTS[:STORE_COST:RESTORE_COST], memory or disk, fastest first.
+StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan) {
+  if (o.tiers.empty()) throw InputError("--strategy multilevel needs --tier NAME:SLOTS[:STORE:RESTORE] (memory, disk)");
+  int given = 0;
+  for (const std::string& spec : o.tiers) {
+    std::vector<std::string> f;
+    std::stringstream ss(spec);
+    for (std::string item; std::getline(ss, item, ':');) f.push_back(item);
+    if (f.size() != 2 && f.size() != 4) {
+      throw InputError("--tier '" + spec + "' is invalid: NAME:SLOTS or NAME:SLOTS:STORE_COST:RESTORE_COST");
+    }
+    if (f[0] != "memory" && f[0] != "disk") {
+      throw InputError("--tier '" + spec + "': tier '" + f[0] + "' is unknown on the CPU backend: memory or disk");
+    }
+    if (f[0] == "disk") check_checkpoint_dir(o.checkpoint_dir, "--tier disk");
+    std::size_t pos = 0;
+    long long slots = -1;
+    try {
+      slots = std::stoll(f[1], &pos);
+    } catch (...) {
+      pos = 0;
+    }
+    if (pos != f[1].size() || slots < 0) {
+      throw InputError("--tier '" + spec + "': slots '" + f[1] + "' is invalid: an integer >= 0");
+    }
+    Tier t{f[0], slots, 0.0, 0.0};
+    if (f.size() == 4) {
+      t.store_cost = parse_cost(f[2], spec);
+      t.restore_cost = parse_cost(f[3], spec);
+      ++given;
+    }
+    plan.tiers.push_back(t);
+  }
+  validate_tiers(plan.tiers);
+  if (given != 0 && given != static_cast<int>(plan.tiers.size())) {
+    throw InputError("--tier: give costs for every tier or for none (then they are measured at start-up)");
+  }
+  plan.measure_costs = given == 0;
+  for (const Tier& t : plan.tiers) plan.snaps += t.slots;
+  plan.slots = plan.snaps;
+  plan.storage_bytes = static_cast<std::size_t>(plan.snaps) * plan.slot_bytes;
+  plan.predicted_forward_steps = 0;  // depends on the costs, known once they are measured
+  std::size_t in_memory = 0;
+  for (const Tier& t : plan.tiers) {
+    if (t.name == "memory") in_memory += static_cast<std::size_t>(t.slots) * plan.slot_bytes;
+  }
+  const std::size_t have = available_memory_bytes();
+  if (in_memory > have) {
+    throw OutOfMemoryError("the memory tier needs " + format_bytes(double(in_memory)) + " but only " +
+                           format_bytes(double(have)) + " is available");
+  }
+  plan.choice = "multilevel: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
+                " on " + std::to_string(plan.tiers.size()) + " tiers" +
+                (plan.measure_costs ? ", costs measured at start-up" : ", costs given");
+  return plan;
+}
+
+}  // namespace
+
+StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t field_bytes) {
+  if (steps < 1) throw InputError("steps " + std::to_string(steps) + " is invalid: at least 1 time step is needed");
+  StrategyPlan plan;
+  plan.strategy = o.strategy;
+  plan.steps = steps;
+  plan.slot_bytes = 2 * field_bytes;
+  if (o.strategy == "full") {
+    plan.storage_bytes = full_history_bytes(steps, field_bytes);
+    plan.predicted_forward_steps = steps;
+    plan.choice = "full: the whole history, " + std::to_string(steps) + " wavefields of " +
+                  format_bytes(double(field_bytes)) + " = " + format_bytes(double(plan.storage_bytes));
+    const std::size_t have = available_memory_bytes();
+    if (o.backend == "cpu" && plan.storage_bytes > have) {
+      throw OutOfMemoryError("--strategy full needs " + format_bytes(double(plan.storage_bytes)) +
+                             " for the wavefield history (" + std::to_string(steps) + " steps x " +
+                             format_bytes(double(field_bytes)) + "), but only " + format_bytes(double(have)) +
+                             " is available; use --strategy revolve with --snaps or --checkpoint-memory");
+    }
+    return plan;
+  }
+  if (o.strategy != "revolve" && o.strategy != "multilevel" && o.strategy != "online") {
+    throw InputError("--strategy '" + o.strategy + "' is unknown: use full, revolve, multilevel or online");
+  }
+  if (o.strategy == "multilevel") return plan_multilevel(o, plan);
+  if (!(std::isfinite(o.stop_energy) && o.stop_energy >= 0 && o.stop_energy < 1)) {
+    throw InputError("--stop-energy " + std::to_string(o.stop_energy) + " is invalid: a fraction of the peak energy in [0, 1)");
+  }
+  if (o.stop_energy > 0 && o.strategy != "online") {
+    throw InputError("--stop-energy needs --strategy online: the other strategies know their step count in advance");
+  }
+  if (o.store != "memory" && o.store != "disk") {
+    throw InputError("--store '" + o.store + "' is unknown: use memory or disk");
+  }
+  if (o.store == "disk") check_checkpoint_dir(o.checkpoint_dir, "--store disk");
+  if (o.snaps < 0) {
+    throw InputError("--snaps " + std::to_string(o.snaps) + " is invalid: at least 1 checkpoint slot is needed");
+  }
+  if (o.snaps > 0 && o.checkpoint_memory > 0) {
+    throw InputError("--snaps and --checkpoint-memory both given: choose one");
+  }
+  if (o.checkpoint_memory > 0) {
+    const std::size_t slots = o.checkpoint_memory / plan.slot_bytes;
+    if (slots < 1) {
+      throw InputError("--checkpoint-memory " + format_bytes(double(o.checkpoint_memory)) +
+                       " is below one checkpoint slot: the minimum is " + format_bytes(double(plan.slot_bytes)) +
+                       " (" + std::to_string(plan.slot_bytes) + " bytes, two wavefields)");
+    }
+    plan.snaps = std::min<index_t>(static_cast<index_t>(slots), steps);
+    plan.choice = "revolve: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
+                  " fit in --checkpoint-memory " + format_bytes(double(o.checkpoint_memory)) +
+                  (static_cast<index_t>(slots) > steps ? " (capped at the step count)" : "");
+  } else {
+    plan.snaps = o.snaps > 0 ? o.snaps : std::min<index_t>(default_snaps, steps);
+    plan.choice = "revolve: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
+                  (o.snaps > 0 ? "" : " (the default; set --snaps or --checkpoint-memory)");
+  }
+  // Revolve never stores position 0 (recreated) or N-1 (reversed at once): more slots are never used.
+  // A store holds at least one slot (for N <= 2 the schedule needs none). The online
+  // schedule may use every slot; Revolve never stores position 0 or N-1.
+  plan.slots = o.strategy == "online" ? plan.snaps : std::max<index_t>(1, RevolveSchedule(steps, plan.snaps).slots());
+  plan.storage_bytes = static_cast<std::size_t>(plan.slots) * plan.slot_bytes;
+  // Online: the offline optimum for the hard maximum, an upper reference only.
+  plan.predicted_forward_steps = o.strategy == "online" ? 0 : optimal_forward_steps(steps, plan.snaps);
+  if (o.store == "memory" && o.backend == "cpu") {
+    const std::size_t have = available_memory_bytes();
+    if (plan.storage_bytes > have) {
+      throw OutOfMemoryError(std::to_string(plan.slots) + " checkpoint slots need " +
+                             format_bytes(double(plan.storage_bytes)) + " but only " + format_bytes(double(have)) +
+                             " is available; try --snaps " + std::to_string(std::max<std::size_t>(1, have / 2 / plan.slot_bytes)) +
+                             " or --store disk");
+    }
+  }
+  return plan;
+}
+
+std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan) {
+  if (plan.strategy == "multilevel") return std::make_unique<MultilevelSchedule>(plan.steps, plan.tiers);
+  return std::make_unique<RevolveSchedule>(plan.steps, plan.snaps);
+}
+
+std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& o, const StrategyPlan& plan, std::size_t field_bytes,
+                                            PrefetchHint* hint) {
+  if (plan.strategy == "multilevel") {
+    std::vector<std::unique_ptr<CheckpointStore>> tiers;
+    std::int64_t first = 0;  // global id of the tier's slot 0, as the schedule numbers them
+    for (const Tier& t : plan.tiers) {
+      if (t.slots == 0) tiers.push_back(nullptr);
+      else if (t.name == "disk") tiers.push_back(std::make_unique<AsyncDiskStore>(t.slots, field_bytes, o.checkpoint_dir, hint, first));
+      else tiers.push_back(std::make_unique<MemoryStore>(t.slots, field_bytes));
+      first += t.slots;
+    }
+    return std::make_unique<TieredStore>(std::move(tiers));
+  }
+  if (o.store == "disk") return std::make_unique<AsyncDiskStore>(plan.slots, field_bytes, o.checkpoint_dir, hint);
+  return std::make_unique<MemoryStore>(plan.slots, field_bytes);
+}
+
+}  // namespace revwave

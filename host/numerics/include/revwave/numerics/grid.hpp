@@ -1,0 +1,44 @@
+// The computational grid: interior points, an absorbing layer of nbl points per side,
+// and a zero halo of stencil radius around that, so that stencil loops need no bounds checks.
+#pragma once
+#include <array>
+#include <cstddef>
+
+#include "revwave/core/config.hpp"
+
+namespace revwave {
+
+struct Grid {
+  std::array<index_t, 3> shape{};  // interior points (nx, ny, nz); z is depth, fastest varying
+  index_t nbl = 0;                 // absorbing points per side
+  double spacing = 0;              // h, metres (same on all axes)
+  int space_order = 8;             // even, 2..16
+
+  index_t radius() const { return space_order / 2; }
+  index_t padded(int axis) const { return shape[axis] + 2 * nbl; }
+  index_t alloc(int axis) const { return padded(axis) + 2 * radius(); }
+  index_t stride_x() const { return alloc(1) * alloc(2); }
+  index_t stride_y() const { return alloc(2); }
+  index_t alloc_points() const { return alloc(0) * alloc(1) * alloc(2); }
+  index_t padded_points() const { return padded(0) * padded(1) * padded(2); }
+  index_t interior_points() const { return shape[0] * shape[1] * shape[2]; }
+  // Linear index of padded coordinates (0..padded-1 on each axis).
+  index_t index(index_t i, index_t j, index_t k) const {
+    const index_t r = radius();
+    return (i + r) * stride_x() + (j + r) * stride_y() + (k + r);
+  }
+  index_t interior_index(index_t ix, index_t iy, index_t iz) const {
+    return index(ix + nbl, iy + nbl, iz + nbl);
+  }
+  // Extent of the interior box, metres: coordinates lie in [0, extent(axis)].
+  double extent(int axis) const { return static_cast<double>(shape[axis] - 1) * spacing; }
+  template <class T>
+  std::size_t field_bytes() const {
+    return static_cast<std::size_t>(alloc_points()) * sizeof(T);
+  }
+};
+
+// Throws InputError unless the grid is usable (positive sizes, even order 2..16, finite h > 0).
+void validate(const Grid& grid);
+
+}  // namespace revwave

@@ -1,0 +1,71 @@
+// A problem ready to propagate: grid, time axis, m, damping profiles, sources, receivers, wavelet.
+#pragma once
+#include <array>
+#include <vector>
+
+#include "revwave/core/host_buffer.hpp"
+#include "revwave/numerics/grid.hpp"
+#include "revwave/numerics/model.hpp"
+#include "revwave/numerics/point_formulas.hpp"
+#include "revwave/numerics/sparse_points.hpp"
+
+namespace revwave {
+
+struct Acquisition {
+  std::vector<Vec3> sources;    // metres from the first interior point
+  std::vector<Vec3> receivers;
+  double f0 = 10.0;             // Ricker peak frequency, Hz
+  double t0 = 0.15;             // Ricker delay, s
+};
+
+// N steps take u[0] to u[N]; data and the wavelet have nt = N + 1 samples at n dt.
+struct TimeAxis {
+  double dt = 0;
+  index_t steps = 0;
+  index_t nt() const { return steps + 1; }
+};
+
+// Leapfrog bound of the stencil: dt_max = 2 / (c_max sqrt(rho(-L))).
+double max_stable_dt(const Grid& grid, double max_velocity);
+// The default dt: the bound times a safety factor of 0.9.
+double default_dt(const Grid& grid, double max_velocity);
+// Throws InputError naming dt and the largest stable value when dt is above the bound.
+void check_stable(double dt, const Grid& grid, double max_velocity);
+// N = ceil(tn / dt) steps.
+TimeAxis make_time_axis(double tn, double dt);
+
+// Damping rate profile (1/s) along one axis of the padded grid, zero in the interior.
+std::vector<double> damping_profile(index_t interior, index_t nbl, double dt);
+// The fixed squared slowness that scales kappa into eta: (dt/h)^2, from the grid and dt only.
+double damping_m0(double spacing, double dt);
+
+template <class T>
+struct Problem {
+  Grid grid;
+  TimeAxis time;
+  Acquisition acquisition;
+  StepCoefficients<T> coeffs{};
+  HostBuffer m;                          // allocated grid, T
+  std::array<std::vector<T>, 3> kappa;   // per padded index on each axis
+  std::vector<T> weights;                // w[0] = 3 c0 / h^2, w[j] = c_j / h^2
+  SparsePoints src, rec;
+  std::vector<T> wavelet;                // w(n dt), n = 0..nt-1
+};
+
+// a = m/dt^2 + eta/(2 dt) at an allocated-grid index (where sources and receivers inject).
+template <class T>
+T leapfrog_a_at(const Problem<T>& p, index_t idx) {
+  const Grid& g = p.grid;
+  const index_t r = g.radius();
+  const index_t i = idx / g.stride_x() - r;
+  const index_t j = (idx % g.stride_x()) / g.stride_y() - r;
+  const index_t k = idx % g.stride_y() - r;
+  const T eta = damping_eta(p.coeffs, p.kappa[0][i], p.kappa[1][j], p.kappa[2][k]);
+  return leapfrog_a(p.coeffs, p.m.template as<T>()[idx], eta);
+}
+
+// Validates everything (model, grid, points, dt) and builds the problem.
+template <class T>
+Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acquisition& acq, const TimeAxis& time);
+
+}  // namespace revwave

@@ -1,0 +1,25 @@
+// The source signature: a unit-peak Ricker wavelet, sampled on the time axis.
+#pragma once
+#include <cmath>
+#include <vector>
+
+#include "revwave/core/config.hpp"
+
+namespace revwave {
+
+// Delay used by default: 1.5 / f0, so the wavelet starts at ~1e-10 of its peak.
+inline double default_wavelet_delay(double f0) { return 1.5 / f0; }
+
+inline double ricker_value(double t, double f0, double t0) {
+  const double a = M_PI * f0 * (t - t0);
+  return (1.0 - 2.0 * a * a) * std::exp(-a * a);
+}
+
+// w(n dt) for n = 0..nt-1.
+inline std::vector<double> ricker_samples(double f0, double t0, double dt, index_t nt) {
+  std::vector<double> w(static_cast<std::size_t>(nt));
+  for (index_t n = 0; n < nt; ++n) w[n] = ricker_value(double(n) * dt, f0, t0);
+  return w;
+}
+
+}  // namespace revwave

@@ -1,0 +1,114 @@
+#include "revwave/numerics/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "revwave/core/errors.hpp"
+
+namespace revwave {
+
+void validate(const VelocityModel& model) {
+  const index_t n = model.shape[0] * model.shape[1] * model.shape[2];
+  if (static_cast<index_t>(model.velocity.size()) != n) {
+    throw InputError("velocity model has " + std::to_string(model.velocity.size()) +
+                     " values, its shape needs " + std::to_string(n));
+  }
+  for (index_t ix = 0; ix < model.shape[0]; ++ix)
+    for (index_t iy = 0; iy < model.shape[1]; ++iy)
+      for (index_t iz = 0; iz < model.shape[2]; ++iz) {
+        const double c = model.at(ix, iy, iz);
+        if (!(std::isfinite(c) && c > 0)) {
+          std::ostringstream os;
+          os << "velocity " << c << " m/s at (" << ix << ", " << iy << ", " << iz
+             << ") is invalid: velocities must be finite and positive";
+          throw InputError(os.str());
+        }
+      }
+}
+
+double max_velocity(const VelocityModel& model) {
+  return *std::max_element(model.velocity.begin(), model.velocity.end());
+}
+double min_velocity(const VelocityModel& model) {
+  return *std::min_element(model.velocity.begin(), model.velocity.end());
+}
+
+VelocityModel homogeneous_model(const std::array<index_t, 3>& shape, double velocity) {
+  VelocityModel m{shape, std::vector<double>(static_cast<std::size_t>(shape[0] * shape[1] * shape[2]), velocity)};
+  return m;
+}
+
+VelocityModel default_true_model(const std::array<index_t, 3>& shape, double spacing) {
+  VelocityModel m = homogeneous_model(shape, 0);
+  const double cx = 0.5 * (shape[0] - 1) * spacing, cy = 0.5 * (shape[1] - 1) * spacing;
+  const double cz = 0.55 * (shape[2] - 1) * spacing;
+  const double radius = 0.15 * std::min({shape[0], shape[1], shape[2]}) * spacing;
+  const double depth = (shape[2] - 1) * spacing;
+  for (index_t ix = 0; ix < shape[0]; ++ix)
+    for (index_t iy = 0; iy < shape[1]; ++iy)
+      for (index_t iz = 0; iz < shape[2]; ++iz) {
+        const double x = ix * spacing, y = iy * spacing, z = iz * spacing;
+        double c = 1800.0 + 700.0 * (depth > 0 ? z / depth : 0.0);
+        const double r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz);
+        if (r2 <= radius * radius) c += 400.0;
+        m.velocity[static_cast<std::size_t>((ix * shape[1] + iy) * shape[2] + iz)] = c;
+      }
+  return m;
+}
+
+VelocityModel smoothed(const VelocityModel& model, int radius, int passes) {
+  VelocityModel out = model;
+  std::vector<double> tmp(out.velocity.size());
+  const auto& s = model.shape;
+  const index_t stride[3] = {s[1] * s[2], s[2], 1};
+  for (int p = 0; p < passes; ++p) {
+    for (int axis = 0; axis < 3; ++axis) {
+      for (index_t ix = 0; ix < s[0]; ++ix)
+        for (index_t iy = 0; iy < s[1]; ++iy)
+          for (index_t iz = 0; iz < s[2]; ++iz) {
+            const index_t idx[3] = {ix, iy, iz};
+            const index_t base = ix * stride[0] + iy * stride[1] + iz;
+            double sum = 0;
+            int count = 0;
+            for (int d = -radius; d <= radius; ++d) {
+              const index_t q = std::clamp<index_t>(idx[axis] + d, 0, s[axis] - 1);
+              sum += out.velocity[static_cast<std::size_t>(base + (q - idx[axis]) * stride[axis])];
+              ++count;
+            }
+            tmp[static_cast<std::size_t>(base)] = sum / count;
+          }
+      out.velocity.swap(tmp);
+    }
+  }
+  return out;
+}
+
+template <class T>
+HostBuffer padded_squared_slowness(const Grid& grid, const VelocityModel& model) {
+  if (model.shape != grid.shape) {
+    std::ostringstream os;
+    os << "model shape (" << model.shape[0] << ", " << model.shape[1] << ", " << model.shape[2]
+       << ") does not match the grid (" << grid.shape[0] << ", " << grid.shape[1] << ", " << grid.shape[2] << ")";
+    throw InputError(os.str());
+  }
+  HostBuffer buf(grid.field_bytes<T>());
+  T* m = buf.as<T>();
+  const index_t nbl = grid.nbl;
+#pragma omp parallel for schedule(static)
+  for (index_t i = 0; i < grid.padded(0); ++i)
+    for (index_t j = 0; j < grid.padded(1); ++j)
+      for (index_t k = 0; k < grid.padded(2); ++k) {
+        const index_t ix = std::clamp<index_t>(i - nbl, 0, grid.shape[0] - 1);
+        const index_t iy = std::clamp<index_t>(j - nbl, 0, grid.shape[1] - 1);
+        const index_t iz = std::clamp<index_t>(k - nbl, 0, grid.shape[2] - 1);
+        const double c = model.at(ix, iy, iz);
+        m[grid.index(i, j, k)] = static_cast<T>(1.0 / (c * c));
+      }
+  return buf;
+}
+
+template HostBuffer padded_squared_slowness<float>(const Grid&, const VelocityModel&);
+template HostBuffer padded_squared_slowness<double>(const Grid&, const VelocityModel&);
+
+}  // namespace revwave

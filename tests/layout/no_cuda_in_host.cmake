@@ -1,0 +1,16 @@
+# Fails if any file under HOST_DIR includes a CUDA header: the host library is plain C++, and on
+# machines whose compiler finds the toolkit's headers by default an include path cannot say so.
+file(GLOB_RECURSE files "${HOST_DIR}/*.hpp" "${HOST_DIR}/*.cpp" "${HOST_DIR}/*.h" "${HOST_DIR}/*.cuh" "${HOST_DIR}/*.cu")
+set(found "")
+foreach(f IN LISTS files)
+  file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](cuda|cub/|thrust/|nvtx|cuda/|device_|curand|cublas|crt/)")
+  if(lines)
+    list(APPEND found "${f}: ${lines}")
+  endif()
+endforeach()
+if(found)
+  list(JOIN found "\n" text)
+  message(FATAL_ERROR "host/ includes CUDA headers (only cuda/ may):\n${text}")
+endif()
+list(LENGTH files n)
+message(STATUS "${n} files under ${HOST_DIR}, none includes a CUDA header")
