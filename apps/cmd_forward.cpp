@@ -10,17 +10,24 @@
 #include "revwave/io/shot_record.hpp"
 #include "revwave/numerics/cpu_propagator.hpp"
 #include "run_report.hpp"
+#include "survey_commands.hpp"
 
 namespace revwave::app {
 namespace {
 
 struct ForwardOptions {
   ProblemOptions problem;
+  SurveyOptions survey;
   std::string out = "shot.npy";
 };
 
 template <class T>
 void run(const ForwardOptions& o, const CLI::App& cmd) {
+  if (forward_is_survey(o.survey, o.out) || !o.survey.wavelet.empty()) {
+    run_survey_forward<T>(o.problem, o.survey, o.out, cmd);
+    return;
+  }
+  if (launched_size() > 1) throw InputError("revwave forward runs in one process: mpirun -n K is for revwave gradient");
   const auto t_start = std::chrono::steady_clock::now();
   const ProblemSetup setup = make_setup(o.problem);
   const TimeAxis time = make_time(o.problem, setup);
@@ -99,7 +106,12 @@ void register_forward(CLI::App& app) {
   auto o = std::make_shared<ForwardOptions>();
   CLI::App* cmd = app.add_subcommand("forward", "model a shot record (nt x nrec) on the default problem or your own");
   add_problem_options(cmd, o->problem);
-  cmd->add_option("--out", o->out, "shot record .npy (a sidecar .json holds dt, nt, geometry, f0)")->capture_default_str();
+  cmd->add_option("--out", o->out,
+                  "shot record .npy (a sidecar .json holds dt, nt, geometry, f0); a survey (--src-grid, or every --src a "
+                  "shot): FILE.sgy / FILE.segy (SEG-Y) or a new directory of records")
+      ->capture_default_str();
+  add_origin_and_wavelet_options(cmd, o->survey);
+  add_layout_options(cmd, o->survey);
   cmd->callback([o, cmd] {
     if (o->problem.precision == "double") run<double>(*o, *cmd);
     else run<float>(*o, *cmd);

@@ -9,15 +9,9 @@
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/io/png_image.hpp"
 #include "run_report.hpp"
+#include "survey_commands.hpp"
 
 namespace revwave::app {
-namespace {
-
-struct GradientCmdOptions {
-  GradientJobOptions job;
-  std::string out = "gradient.npy";
-  std::string png;
-};
 
 // Three central slices of the gradient and the shot record, for a first look.
 std::vector<std::string> write_pictures(const std::string& prefix, const Grid& g, const std::vector<double>& grad,
@@ -47,8 +41,21 @@ std::vector<std::string> write_pictures(const std::string& prefix, const Grid& g
   return files;
 }
 
+namespace {
+
+struct GradientCmdOptions {
+  GradientJobOptions job;
+  SurveyOptions survey;
+  std::string out = "gradient.npy";
+  std::string png;
+};
+
 template <class T>
 void run(GradientCmdOptions& o, const CLI::App& cmd) {
+  if (gradient_is_survey(o.job, o.survey)) {
+    run_survey_gradient<T>(o.job, o.survey, o.out, o.png, cmd);
+    return;
+  }
   const auto t_start = std::chrono::steady_clock::now();
   finish_strategy_options(o.job);
   const BackendChoice backend = resolve_backend(o.job.problem.backend);
@@ -149,7 +156,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     j["backend"] = backend.name;
     j["backend_note"] = backend.note;
     j["precision"] = o.job.problem.precision;
-    j["observed"] = job.observed_source == "file" ? o.job.observed : std::string("modelled");
+    j["observed"] = job.observed_source == "file" ? o.job.observed.front() : std::string("modelled");
     j["out"] = o.out;
     j["config"] = cfg;
     j["png"] = pictures;
@@ -157,7 +164,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   } else {
     std::cout << "revwave gradient: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, "
               << g.stats.steps << " steps of dt = " << job.time.dt * 1e3 << " ms, " << o.job.problem.precision << " on "
-              << backend.name << (backend.note.empty() ? "" : " (" + backend.note + ")") << ", observed data " << (job.observed_source == "file" ? o.job.observed : "modelled in the true model") << "\n"
+              << backend.name << (backend.note.empty() ? "" : " (" + backend.note + ")") << ", observed data " << (job.observed_source == "file" ? o.job.observed.front() : "modelled in the true model") << "\n"
               << "  objective       " << g.stats.objective << "\n"
               << "  gradient norm   " << std::sqrt(norm2) << " (dJ/dm, misfit per s^2/m^2)\n"
               << "  strategy        " << plan.choice << "\n"
@@ -188,6 +195,10 @@ void register_gradient(CLI::App& app) {
   add_gradient_job_options(cmd, o->job);
   cmd->add_option("--out", o->out, "gradient .npy, shape (nx, ny, nz), s^2/m^2 units of dJ/dm")->capture_default_str();
   cmd->add_option("--png", o->png, "write PREFIX_gradient_{xz,yz,xy}.png and PREFIX_shot.png");
+  add_origin_and_wavelet_options(cmd, o->survey);
+  add_layout_options(cmd, o->survey);
+  add_aperture_option(cmd, o->survey);
+  cmd->get_option("--observed")->excludes(cmd->get_option("--src-grid"));
   cmd->callback([o, cmd] {
     if (o->job.problem.precision == "double") run<double>(*o, *cmd);
     else run<float>(*o, *cmd);

@@ -4,12 +4,16 @@ namespace revwave::app {
 
 void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o) {
   add_problem_options(cmd, o.problem);
-  auto* obs = cmd->add_option("--observed", o.observed, "observed shot record .npy (its sidecar .json gives dt, nt, geometry)")
-                  ->check(CLI::ExistingFile);
+  auto* obs = cmd->add_option("--observed", o.observed,
+                              "observed data: a shot record .npy (its sidecar .json gives dt, nt, geometry), or a survey: "
+                              "SEG-Y files (.sgy, .segy), directories of records, several records")
+                  ->check(CLI::ExistingPath);
   auto* tm = cmd->add_option("--true-model", o.true_model, "model the observed data in this velocity model (.npy)")
                  ->check(CLI::ExistingFile);
   obs->excludes(tm);
-  for (const char* name : {"--src", "--rec", "--rec-file", "--rec-grid", "--tn", "--dt", "--f0"}) obs->excludes(cmd->get_option(name));
+  // --f0 is checked at run time: a SEG-Y file may lack the wavelet that a record's sidecar carries.
+  for (const char* name : {"--src", "--rec", "--rec-file", "--rec-grid", "--tn", "--dt"}) obs->excludes(cmd->get_option(name));
+  cmd->get_option("--f0")->each([&o](const std::string&) { o.f0_given = true; });
   cmd->add_option("--strategy", o.strategy.strategy,
                   "full (store every step), revolve (optimal checkpointing), multilevel (memory + disk tiers) or "
                   "online (step count found by a stopping rule)")

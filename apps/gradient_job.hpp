@@ -19,10 +19,11 @@ namespace revwave::app {
 
 struct GradientJobOptions {
   ProblemOptions problem;
-  std::string observed;
+  std::vector<std::string> observed;  // one record, or a survey: SEG-Y files, directories, records
   std::string true_model;
   StrategyOptions strategy;
   std::string checkpoint_memory;  // text, e.g. 8GiB
+  bool f0_given = false;          // --f0 was given (a record's sidecar carries its own)
 };
 
 void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o);
@@ -45,7 +46,10 @@ template <class T>
 GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   GradientJob<T> job;
   if (!o.observed.empty()) {
-    const ShotRecord rec = read_shot_record(o.observed);
+    if (o.observed.size() != 1) throw InputError("this command takes one observed record, not a survey of " + std::to_string(o.observed.size()));
+    const std::string& observed = o.observed.front();
+    if (o.f0_given) throw InputError("--f0: the record " + observed + " carries its wavelet in its sidecar: leave --f0 out");
+    const ShotRecord rec = read_shot_record(observed);
     ProblemOptions po = o.problem;
     po.src.clear();
     po.rec.clear();
@@ -56,9 +60,9 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     job.start.acquisition.receivers = rec.meta.receivers;
     job.start.acquisition.f0 = rec.meta.f0;
     job.start.acquisition.t0 = rec.meta.t0;
-    trilinear_points(job.start.grid, rec.meta.sources, "source (from " + o.observed + ")");
-    trilinear_points(job.start.grid, rec.meta.receivers, "receiver (from " + o.observed + ")");
-    if (rec.meta.nt < 2) throw InputError(o.observed + ": nt " + std::to_string(rec.meta.nt) + " is too short: at least 2 samples");
+    trilinear_points(job.start.grid, rec.meta.sources, "source (from " + observed + ")");
+    trilinear_points(job.start.grid, rec.meta.receivers, "receiver (from " + observed + ")");
+    if (rec.meta.nt < 2) throw InputError(observed + ": nt " + std::to_string(rec.meta.nt) + " is too short: at least 2 samples");
     job.time.dt = rec.meta.dt;
     job.time.steps = rec.meta.nt - 1;
     check_stable(job.time.dt, job.start.grid, max_velocity(job.start.model));

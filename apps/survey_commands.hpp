@@ -1,0 +1,23 @@
+// The survey paths of `revwave gradient` and `revwave forward`: many shots, SEG-Y, MPI.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "gradient_job.hpp"
+#include "survey_options.hpp"
+
+namespace revwave::app {
+
+// Whether a gradient run goes the survey way: a SEG-Y file, a directory or several records, a
+// source grid, --aperture, or mpirun.
+bool gradient_is_survey(const GradientJobOptions& job, const SurveyOptions& survey);
+template <class T>
+void run_survey_gradient(GradientJobOptions& job, const SurveyOptions& survey, const std::string& out, const std::string& png,
+                         const CLI::App& cmd);
+
+// Whether a forward run models a survey: --src-grid or a SEG-Y output.
+bool forward_is_survey(const SurveyOptions& survey, const std::string& out);
+template <class T>
+void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& survey, const std::string& out, const CLI::App& cmd);
+
+}  // namespace revwave::app

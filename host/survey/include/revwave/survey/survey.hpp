@@ -1,0 +1,67 @@
+// A survey: shots on one model grid, each with its sources, receivers, time axis, wavelet and data.
+// J(m) = sum over shots of J_s(m); g = sum of g_s. Read from SEG-Y or from .npy + sidecar records.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "revwave/io/segy.hpp"
+#include "revwave/numerics/grid.hpp"
+#include "revwave/numerics/model.hpp"
+#include "revwave/numerics/problem.hpp"
+
+namespace revwave {
+
+struct Shot {
+  std::string name;              // where it came from, for messages: "survey.sgy shot 3 (FieldRecord 4)"
+  Acquisition acquisition;       // metres from the model's first interior point; f0, t0 of the Ricker wavelet
+  TimeAxis time;                 // of its data
+  std::vector<double> wavelet;   // a sampled source signature, nt samples; empty: the Ricker wavelet (f0, t0)
+  std::vector<double> data;      // observed, (nt, nrec) C order; empty until modelled
+  std::vector<std::int64_t> trace_numbers;  // SEG-Y: each receiver's trace in the file
+};
+
+struct Survey {
+  std::vector<Shot> shots;
+  std::string description;  // "survey.sgy: 8 shots grouped by FieldRecord", for reports
+};
+
+struct SurveyReadOptions {
+  std::array<double, 3> origin{0, 0, 0};  // SEG-Y: file coordinates of the model's first interior point
+  double f0 = 0;                          // Ricker f0 for files that carry no wavelet (0: not given)
+  std::vector<double> wavelet;            // a sampled signature for every shot (empty: not given)
+};
+
+// Reads each path in turn (a SEG-Y file, a .npy record with its sidecar, or a directory of such
+// records taken in name order) and concatenates their shots. Where the source comes from: a
+// sampled `wavelet` when given (every shot; it must have the shot's nt samples), else the file's own
+// (sidecar, or the Ricker stamp of a SEG-Y file revwave wrote), else `f0`; a given f0 that contradicts
+// the file's, or a file without any, is an InputError.
+Survey read_survey(const std::vector<std::string>& paths, const SurveyReadOptions& options = {});
+
+// Checks every shot against the model before any work: sources and receivers inside the grid (the
+// message names the shot, the point and its SEG-Y trace), nt >= 2, data and wavelet sizes, dt stable
+// for the model. InputError on the first violation.
+void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& model);
+
+// A survey on a fixed geometry: `sources` one shot each (or, with one_shot, all at once), receivers
+// shared or moving with the source (`spread_offsets` added to each source's x, y: points outside the
+// grid are dropped, a shot left without receivers is an InputError). No data yet.
+struct SurveyLayout {
+  std::vector<Vec3> sources;
+  std::vector<Vec3> receivers;        // fixed spread
+  bool moving_spread = false;         // receivers[i] - spread_centre + source (x, y only)
+  Vec3 spread_centre{0, 0, 0};
+  double f0 = 0, t0 = 0;
+  std::vector<double> wavelet;
+  TimeAxis time;
+};
+Survey layout_survey(const SurveyLayout& layout, const Grid& grid);
+
+// The SEG-Y form of a survey whose every shot has one source and data (InputError otherwise); and
+// a survey from a SEG-Y form (shots named after `path`).
+SegySurvey to_segy(const Survey& survey);
+void from_segy(const SegySurvey& segy, const std::string& path, Survey& out);
+
+}  // namespace revwave

@@ -1,0 +1,170 @@
+// The survey's misfit and gradient, J = sum_s J_s and g = sum_s g_s over a fixed summation tree,
+// each shot with the chosen strategy and budget, optionally on its own model window; the survey's
+// forward modelling; and its misfit by forward modelling alone (for Taylor tests).
+#pragma once
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "revwave/core/errors.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/driver/verification.hpp"
+#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/survey/model_window.hpp"
+#include "revwave/survey/shot_runner.hpp"
+#include "revwave/survey/summation_tree.hpp"
+#include "revwave/survey/survey.hpp"
+
+namespace revwave {
+
+struct SurveyRunOptions {
+  StrategyOptions strategy;
+  std::string backend = "cpu";  // cpu or cuda
+  CudaBudgets budgets;          // cuda: its device is this process's GPU
+  double aperture = -1;         // m around each shot's sources and receivers; < 0: the whole model
+  // Shots without data get them modelled in this model (on the whole model) where they run.
+  const VelocityModel* true_model = nullptr;
+};
+
+// A shot's problem on its window: grid, time axis, its sampled signature if it has one.
+template <class T>
+Problem<T> shot_problem(const Grid& grid, const VelocityModel& model, const Shot& shot, const ModelWindow& w) {
+  Problem<T> p = make_problem<T>(window_grid(grid, w), window_model(model, w), window_acquisition(shot.acquisition, grid, w), shot.time);
+  if (!shot.wavelet.empty()) p.wavelet.assign(shot.wavelet.begin(), shot.wavelet.end());
+  return p;
+}
+
+// Checks what can be checked before any shot runs, the same on every process: the survey, the
+// strategy and budget for the largest window.
+template <class T>
+void check_survey_run(const Survey& survey, const Grid& grid, const VelocityModel& model, const SurveyRunOptions& o) {
+  check_survey(survey, grid, model);
+  for (const Shot& shot : survey.shots) {
+    if (shot.data.empty() && o.true_model == nullptr) throw InputError(shot.name + ": no observed data");
+    const ModelWindow w = shot_window(grid, shot.acquisition, o.aperture);
+    plan_strategy(o.strategy, shot.time.steps, window_grid(grid, w).template field_bytes<T>());
+  }
+}
+
+namespace detail {
+// Testing only: REVWAVE_INJECT_SHOT_FAILURE=N makes shot N fail where it runs, so that the tests can
+// watch a failure on one process end the whole run.
+inline void maybe_inject_failure(std::int64_t s, const Shot& shot) {
+  const char* v = std::getenv("REVWAVE_INJECT_SHOT_FAILURE");
+  if (v != nullptr && *v != '\0' && std::atoll(v) == s) {
+    throw InputError(shot.name + ": failure injected by REVWAVE_INJECT_SHOT_FAILURE=" + std::string(v));
+  }
+}
+}  // namespace detail
+
+// A shot's data modelled in `model` on the whole grid.
+template <class T>
+std::vector<double> model_shot_data(const Grid& grid, const VelocityModel& model, const Shot& shot, const std::string& backend,
+                                    const CudaBudgets& budgets, double* seconds = nullptr) {
+  const Problem<T> p = shot_problem<T>(grid, model, shot, shot_window(grid, shot.acquisition, -1));
+  ShotData<T> d;
+  if (backend == "cuda") {
+    d = cuda_forward(p, budgets);
+  } else {
+    CpuPropagator<T> prop(p);
+    d = run_forward(prop);
+  }
+  if (seconds) *seconds += d.step_seconds;
+  return std::vector<double>(d.traces.begin(), d.traces.end());
+}
+
+// One shot's J_s and g_s on the whole model's interior points.
+template <class T>
+ShotOutput shot_gradient(const Grid& grid, const VelocityModel& model, const Shot& shot, const SurveyRunOptions& o,
+                         const Progress& progress = {}) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const ModelWindow w = shot_window(grid, shot.acquisition, o.aperture);
+  const Problem<T> p = shot_problem<T>(grid, model, shot, w);
+  const std::vector<T> observed(shot.data.begin(), shot.data.end());
+  const StrategyPlan plan = plan_strategy(o.strategy, p.time.steps, p.grid.template field_bytes<T>());
+  GradientOutput g;
+  if (o.backend == "cuda") {
+    g = cuda_gradient(p, observed.data(), o.strategy, plan, o.budgets, nullptr, progress);
+  } else {
+    CpuPropagator<T> prop(p);
+    g = run_gradient(prop, observed.data(), o.strategy, plan, progress);
+  }
+  if (!std::isfinite(g.stats.objective)) throw InputError(shot.name + ": the misfit is not finite (the data or the model overflow)");
+  ShotOutput out;
+  ShotSummary& s = out.summary;
+  s.objective = g.stats.objective;
+  s.steps = g.stats.steps;
+  s.forward_steps = g.stats.forward_steps;
+  s.reverse_steps = g.stats.reverse_steps;
+  s.stores = g.stats.stores;
+  s.restores = g.stats.restores;
+  s.predicted_forward_steps = plan.predicted_forward_steps;
+  s.snaps = plan.snaps;
+  s.seconds_forward = g.stats.seconds_forward;
+  s.seconds_reverse = g.stats.seconds_reverse;
+  s.seconds_copies = g.stats.seconds_copies;
+  s.wavefield_storage_bytes = g.stats.wavefield_storage_bytes;
+  for (int a = 0; a < 3; ++a) {
+    s.window[a] = w.first[a];
+    s.window[3 + a] = w.shape[a];
+  }
+  if (w.shape == grid.shape) {
+    out.gradient = std::move(g.gradient);  // the whole model: the shot's own bits, nothing added
+  } else {
+    out.gradient.assign(static_cast<std::size_t>(grid.interior_points()), 0.0);
+    add_window_gradient(grid, w, g.gradient, out.gradient);
+  }
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+// J and g of the whole survey. Every process calls it with the same arguments; the runner decides
+// who runs which shot. Checks everything first (check_survey_run).
+template <class T>
+SurveySum survey_gradient(const Grid& grid, const VelocityModel& model, const Survey& survey, const SurveyRunOptions& o,
+                          ShotRunner& runner, const Progress& shots_done = {}) {
+  check_survey_run<T>(survey, grid, model, o);
+  const ShotTask task = [&](std::int64_t s, const Progress& progress) {
+    const Shot& shot = survey.shots[static_cast<std::size_t>(s)];
+    detail::maybe_inject_failure(s, shot);
+    if (!shot.data.empty()) return shot_gradient<T>(grid, model, shot, o, progress);
+    Shot modelled = shot;
+    modelled.data = model_shot_data<T>(grid, *o.true_model, shot, o.backend, o.budgets);
+    return shot_gradient<T>(grid, model, modelled, o, progress);
+  };
+  return runner.run(static_cast<std::int64_t>(survey.shots.size()), static_cast<std::size_t>(grid.interior_points()), task,
+                    shots_done);
+}
+
+// The survey's J by forward modelling alone on the CPU, summed over the same tree.
+template <class T>
+double survey_misfit(const Grid& grid, const VelocityModel& model, const Survey& survey, double aperture) {
+  std::vector<double> values;
+  for (const Shot& shot : survey.shots) {
+    const ModelWindow w = shot_window(grid, shot.acquisition, aperture);
+    const Problem<T> p = shot_problem<T>(grid, model, shot, w);
+    const std::vector<T> observed(shot.data.begin(), shot.data.end());
+    values.push_back(forward_misfit(p, observed.data()));
+  }
+  return tree_sum(values);
+}
+
+// Models every shot's data (overwriting them) in `model`, on the whole model, shot after shot.
+template <class T>
+double survey_forward(const Grid& grid, const VelocityModel& model, Survey& survey, const std::string& backend,
+                      const CudaBudgets& budgets, const Progress& shots_done = {}) {
+  check_survey(survey, grid, model);
+  double seconds = 0;
+  for (std::size_t s = 0; s < survey.shots.size(); ++s) {
+    Shot& shot = survey.shots[s];
+    shot.data = model_shot_data<T>(grid, model, shot, backend, budgets, &seconds);
+    if (shots_done) shots_done(static_cast<index_t>(s + 1), static_cast<index_t>(survey.shots.size()));
+  }
+  return seconds;
+}
+
+}  // namespace revwave

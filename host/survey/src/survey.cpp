@@ -1,0 +1,209 @@
+#include "revwave/survey/survey.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "revwave/core/errors.hpp"
+#include "revwave/io/shot_record.hpp"
+#include "revwave/numerics/sparse_points.hpp"
+
+namespace revwave {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string number(double v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  return os.str();
+}
+
+// Where a shot's source comes from, by the rules of read_survey.
+void set_wavelet(Shot& shot, bool file_has_wavelet, double file_f0, double file_t0, const std::string& file,
+                 const SurveyReadOptions& o) {
+  if (!o.wavelet.empty()) {
+    shot.wavelet = o.wavelet;
+    shot.acquisition.f0 = file_has_wavelet ? file_f0 : 1.0;  // unused by a sampled signature
+    shot.acquisition.t0 = file_has_wavelet ? file_t0 : 0.0;
+    return;
+  }
+  if (file_has_wavelet) {
+    if (o.f0 != 0 && o.f0 != file_f0) {
+      throw InputError("--f0 " + number(o.f0) + " Hz contradicts the wavelet recorded in " + file + " (f0 = " +
+                       number(file_f0) + " Hz): leave --f0 out");
+    }
+    shot.acquisition.f0 = file_f0;
+    shot.acquisition.t0 = file_t0;
+    return;
+  }
+  if (o.f0 == 0) {
+    throw InputError(file + " does not say what the source wavelet was: give --f0 HZ (Ricker, delay 1.5/f0) or --wavelet FILE.npy");
+  }
+  shot.acquisition.f0 = o.f0;
+  shot.acquisition.t0 = 1.5 / o.f0;
+}
+
+void read_record(const std::string& path, const SurveyReadOptions& o, Survey& out) {
+  const ShotRecord rec = read_shot_record(path);
+  Shot shot;
+  shot.name = path;
+  shot.acquisition.sources = rec.meta.sources;
+  shot.acquisition.receivers = rec.meta.receivers;
+  set_wavelet(shot, true, rec.meta.f0, rec.meta.t0, path, o);
+  shot.time.dt = rec.meta.dt;
+  shot.time.steps = rec.meta.nt - 1;
+  shot.data = rec.traces;
+  out.shots.push_back(std::move(shot));
+}
+
+}  // namespace
+
+void from_segy(const SegySurvey& s, const std::string& path, Survey& out) {
+  for (std::size_t k = 0; k < s.shots.size(); ++k) {
+    const SegyShot& g = s.shots[k];
+    Shot shot;
+    shot.name = path + " shot " + std::to_string(k);
+    if (g.field_record != 0) shot.name += " (FieldRecord " + std::to_string(g.field_record) + ")";
+    shot.acquisition.sources = {g.source};
+    shot.acquisition.receivers = g.receivers;
+    shot.acquisition.f0 = s.f0;
+    shot.acquisition.t0 = s.t0;
+    shot.time.dt = s.dt;
+    shot.time.steps = s.nt - 1;
+    shot.data = g.traces;
+    shot.trace_numbers = g.trace_numbers;
+    out.shots.push_back(std::move(shot));
+  }
+}
+
+Survey read_survey(const std::vector<std::string>& paths, const SurveyReadOptions& o) {
+  if (paths.empty()) throw InputError("a survey needs at least one file");
+  Survey out;
+  std::vector<std::string> parts;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    const std::size_t before = out.shots.size();
+    if (fs::is_directory(path, ec)) {
+      std::vector<std::string> records;
+      for (const auto& e : fs::directory_iterator(path, ec)) {
+        if (e.path().extension() == ".npy") records.push_back(e.path().string());
+      }
+      std::sort(records.begin(), records.end());
+      if (records.empty()) throw InputError(path + ": a survey directory must hold .npy shot records with their sidecars");
+      for (const std::string& r : records) read_record(r, o, out);
+      parts.push_back(path + ": " + std::to_string(records.size()) + " records");
+    } else if (is_segy_path(path)) {
+      SegyReadOptions ro;
+      ro.origin = o.origin;
+      const SegySurvey s = read_segy(path, ro);
+      from_segy(s, path, out);
+      for (std::size_t k = before; k < out.shots.size(); ++k) set_wavelet(out.shots[k], s.f0 > 0, s.f0, s.t0, path, o);
+      parts.push_back(path + ": " + std::to_string(s.shots.size()) + " shots grouped by " + s.grouping +
+                      (s.dead_traces ? ", " + std::to_string(s.dead_traces) + " dead traces skipped" : ""));
+    } else {
+      read_record(path, o, out);
+      parts.push_back(path);
+    }
+  }
+  for (std::size_t i = 0; i < parts.size(); ++i) out.description += (i ? "; " : "") + parts[i];
+  return out;
+}
+
+void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& model) {
+  if (survey.shots.empty()) throw InputError("the survey has no shots");
+  const double vmax = max_velocity(model);
+  for (const Shot& shot : survey.shots) {
+    const auto& a = shot.acquisition;
+    if (a.sources.empty()) throw InputError(shot.name + ": no source");
+    if (a.receivers.empty()) throw InputError(shot.name + ": no receiver");
+    trilinear_points(grid, a.sources, shot.name + ": source");
+    for (std::size_t r = 0; r < a.receivers.size(); ++r) {
+      std::string what = shot.name + ": receiver";
+      if (r < shot.trace_numbers.size()) what = shot.name + ": trace " + std::to_string(shot.trace_numbers[r]) + ", receiver";
+      std::vector<Vec3> one{a.receivers[r]};
+      try {
+        trilinear_points(grid, one, what);
+      } catch (const InputError& e) {
+        // Name the receiver's number in the shot, not 0.
+        std::string msg = e.what();
+        const std::string prefix = what + " 0 ";
+        if (msg.rfind(prefix, 0) == 0) msg = what + " " + std::to_string(r) + " " + msg.substr(prefix.size());
+        throw InputError(msg);
+      }
+    }
+    if (shot.time.steps < 1) throw InputError(shot.name + ": nt " + std::to_string(shot.time.nt()) + " is too short: at least 2 samples");
+    const auto expected = static_cast<std::size_t>(shot.time.nt()) * a.receivers.size();
+    if (!shot.data.empty() && shot.data.size() != expected) {
+      throw InputError(shot.name + ": data have " + std::to_string(shot.data.size()) + " values, expected nt x nrec = " +
+                       std::to_string(shot.time.nt()) + " x " + std::to_string(a.receivers.size()));
+    }
+    if (!shot.wavelet.empty() && static_cast<index_t>(shot.wavelet.size()) != shot.time.nt()) {
+      throw InputError(shot.name + ": the source signature has " + std::to_string(shot.wavelet.size()) +
+                       " samples, the shot's time axis " + std::to_string(shot.time.nt()));
+    }
+    for (double w : shot.wavelet) {
+      if (!std::isfinite(w)) throw InputError(shot.name + ": the source signature has a sample that is not finite");
+    }
+    try {
+      check_stable(shot.time.dt, grid, vmax);
+    } catch (const InputError& e) {
+      throw InputError(shot.name + ": " + e.what());
+    }
+  }
+}
+
+Survey layout_survey(const SurveyLayout& l, const Grid& grid) {
+  if (l.sources.empty()) throw InputError("a survey needs at least one source");
+  Survey out;
+  for (std::size_t s = 0; s < l.sources.size(); ++s) {
+    Shot shot;
+    shot.name = "shot " + std::to_string(s);
+    shot.acquisition.sources = {l.sources[s]};
+    shot.acquisition.f0 = l.f0;
+    shot.acquisition.t0 = l.t0;
+    shot.wavelet = l.wavelet;
+    shot.time = l.time;
+    if (!l.moving_spread) {
+      shot.acquisition.receivers = l.receivers;
+    } else {
+      for (const Vec3& r : l.receivers) {
+        const Vec3 p{r[0] - l.spread_centre[0] + l.sources[s][0], r[1] - l.spread_centre[1] + l.sources[s][1], r[2]};
+        if (p[0] >= 0 && p[0] <= grid.extent(0) && p[1] >= 0 && p[1] <= grid.extent(1)) shot.acquisition.receivers.push_back(p);
+      }
+      if (shot.acquisition.receivers.empty()) {
+        throw InputError("shot " + std::to_string(s) + ": the moving spread has no receiver left inside the grid");
+      }
+    }
+    out.shots.push_back(std::move(shot));
+  }
+  out.description = std::to_string(out.shots.size()) + " shots laid out";
+  return out;
+}
+
+SegySurvey to_segy(const Survey& survey) {
+  SegySurvey s;
+  if (survey.shots.empty()) throw InputError("the survey has no shots");
+  const Shot& first = survey.shots.front();
+  s.dt = first.time.dt;
+  s.nt = first.time.nt();
+  s.f0 = first.wavelet.empty() ? first.acquisition.f0 : 0.0;
+  s.t0 = first.wavelet.empty() ? first.acquisition.t0 : 0.0;
+  for (const Shot& shot : survey.shots) {
+    if (shot.acquisition.sources.size() != 1) {
+      throw InputError(shot.name + " has " + std::to_string(shot.acquisition.sources.size()) +
+                       " simultaneous sources: a SEG-Y trace header holds one source position (write .npy records instead)");
+    }
+    if (shot.time.dt != s.dt || shot.time.nt() != s.nt) throw InputError(shot.name + ": every shot of a SEG-Y file has the same dt and nt");
+    SegyShot g;
+    g.source = shot.acquisition.sources.front();
+    g.receivers = shot.acquisition.receivers;
+    g.traces = shot.data;
+    s.shots.push_back(std::move(g));
+  }
+  return s;
+}
+
+}  // namespace revwave
