@@ -1,0 +1,158 @@
+// Surveys on the command line: forward a survey to SEG-Y or records, the gradient from it, and the
+// same gradient bit for bit under mpirun with 1, 2 and 3 processes; failures end every process.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_fixture.hpp"
+#include "revwave/io/segy.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using revwave::testing::Outcome;
+
+class CliSurvey : public revwave::testing::CliFixture {
+ protected:
+  CliSurvey() : CliFixture(REVWAVE_BINARY) {}
+  // The binary under mpirun: as root it needs the two variables, on 2 cores --oversubscribe; `env`
+  // (NAME=VALUE) is passed to every process. CliFixture quotes the binary: the quotes here close
+  // and reopen around the launcher's words.
+  Outcome mpirun(int processes, const std::string& args, const std::string& env = "") {
+#ifdef REVWAVE_MPIEXEC
+    const std::string saved = binary_;
+    const std::string pass = env.empty() ? "" : " -x " + env.substr(0, env.find('='));
+    binary_ = "env' OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + env + " '" + REVWAVE_MPIEXEC +
+              "' -q --oversubscribe -n " + std::to_string(processes) + pass + " '" + saved;
+    const Outcome r = invoke(args);
+    binary_ = saved;
+    return r;
+#else
+    (void)processes, (void)args, (void)env;
+    return {};
+#endif
+  }
+  std::string survey_sgy() {
+    const Outcome f = invoke("forward" + grid_ + "--tn 0.08 --src-grid 2,2,20 --rec-grid 4,4,10 --out s.sgy --json");
+    EXPECT_EQ(f.code, 0) << f.err;
+    return f.out;
+  }
+  const std::string grid_ = " --shape 16,16,16 ";
+};
+
+TEST_F(CliSurvey, ForwardWritesASegySurveyAndTheGradientSumsItsShots) {
+  const auto fj = nlohmann::json::parse(survey_sgy());
+  EXPECT_EQ(fj["shots"], 4);
+  EXPECT_EQ(fj["format"], "segy");
+  const double dt = fj["dt"].get<double>();
+  EXPECT_EQ(dt, revwave::segy_dt(std::llround(dt * 1e6)));  // whole microseconds, the default rounded down
+  const revwave::SegySurvey s = revwave::read_segy((dir_ / "s.sgy").string());
+  ASSERT_EQ(s.shots.size(), 4u);
+  EXPECT_EQ(s.dt, dt);
+  EXPECT_EQ(s.nt, fj["nt"].get<std::int64_t>());
+  EXPECT_EQ(s.shots[3].receivers.size(), 16u);
+  EXPECT_EQ(s.shots[3].source, (std::array<double, 3>{150, 150, 20}));
+  EXPECT_GT(s.f0, 0);  // the wavelet is recorded
+
+  const Outcome g = invoke("gradient" + grid_ + "--velocity 2000 --observed s.sgy --out g.npy --json");
+  ASSERT_EQ(g.code, 0) << g.err;
+  const auto j = nlohmann::json::parse(g.out);
+  EXPECT_EQ(j["shots"], 4);
+  EXPECT_EQ(j["processes"], 1);
+  const auto& js = j["shot_objectives"];
+  ASSERT_EQ(js.size(), 4u);
+  EXPECT_EQ(j["objective"].get<double>(), (js[0].get<double>() + js[1].get<double>()) + (js[2].get<double>() + js[3].get<double>()));
+  EXPECT_EQ(j["per_shot"][2]["dt"].get<double>(), dt);
+  EXPECT_TRUE(fs::exists(dir_ / "g.npy"));
+  EXPECT_TRUE(fs::exists(dir_ / "g.config.toml"));
+  // A --f0 that contradicts the recorded wavelet is refused.
+  const Outcome f0 = invoke("gradient" + grid_ + "--velocity 2000 --observed s.sgy --f0 5 --out h.npy");
+  EXPECT_NE(f0.code, 0);
+  EXPECT_NE(f0.err.find("contradicts"), std::string::npos) << f0.err;
+  EXPECT_FALSE(fs::exists(dir_ / "h.npy"));
+}
+
+TEST_F(CliSurvey, SegyTimeAxisAndSurveyOutputsAreChecked) {
+  expect_refused("forward" + grid_ + "--tn 0.05 --src-grid 2,1,20 --dt 0.0010005 --out s.sgy", "whole number of microseconds");
+  expect_refused("forward" + grid_ + "--tn 0.05 --src-grid 2,1,20 --out s.npy", "a survey of 2 shots");
+  expect_refused("forward" + grid_ + "--tn 0.05 --src-grid 2,1,900 --out s.sgy", "--src-grid source 0");
+  std::ofstream(dir_ / "junk.sgy") << "not SEG-Y at all";
+  const Outcome r = invoke("gradient" + grid_ + "--observed junk.sgy --out g.npy");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("junk.sgy: is not SEG-Y"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "g.npy"));
+}
+
+TEST_F(CliSurvey, RecordDirectoryAndSegyGiveTheSameGradient) {
+  const std::string layout = grid_ + "--tn 0.06 --dt 0.001 --src-grid 2,1,20 --rec-grid 4,4,10 ";
+  ASSERT_EQ(invoke("forward" + layout + "--out recs").code, 0);
+  ASSERT_EQ(invoke("forward" + layout + "--out s.segy").code, 0);
+  EXPECT_TRUE(fs::exists(dir_ / "recs" / "shot_0001.json"));
+  const Outcome a = invoke("gradient" + grid_ + "--velocity 2000 --observed recs --out a.npy --json");
+  const Outcome b = invoke("gradient" + grid_ + "--velocity 2000 --observed s.segy --out b.npy --json");
+  const Outcome c = invoke("gradient" + grid_ + "--velocity 2000 --observed recs/shot_0000.npy recs/shot_0001.npy --out c.npy --json");
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(nlohmann::json::parse(a.out)["objective"], nlohmann::json::parse(b.out)["objective"]);
+  EXPECT_TRUE(slurp((dir_ / "a.npy").string()) == slurp((dir_ / "b.npy").string()));
+  EXPECT_TRUE(slurp((dir_ / "a.npy").string()) == slurp((dir_ / "c.npy").string()));
+}
+
+TEST_F(CliSurvey, MpiGradientIsTheSerialOneBitForBitForOneTwoThreeProcesses) {
+#ifndef REVWAVE_MPIEXEC
+  GTEST_SKIP() << "this build has no MPI (install libopenmpi-dev and openmpi-bin)";
+#else
+  // Four unlike shots on the whole model: every point sums four different values, so a sum in
+  // finishing order, or any other association than the tree's, shows in the bits.
+  const Outcome f = invoke("forward" + grid_ + "--tn 0.08 --src 30,40,20 --src 100,60,30 --src 70,120,20 --src 140,20,40 "
+                           "--rec-grid 4,4,10 --out s.sgy");
+  ASSERT_EQ(f.code, 0) << f.err;
+  const std::string args = "gradient" + grid_ + "--velocity 2000 --observed s.sgy --json --out ";
+  const Outcome serial = invoke(args + "serial.npy");
+  ASSERT_EQ(serial.code, 0) << serial.err;
+  const std::string reference = slurp((dir_ / "serial.npy").string());
+  const double objective = nlohmann::json::parse(serial.out)["objective"].get<double>();
+  for (int k : {1, 2, 3}) {
+    const std::string out = "k" + std::to_string(k) + ".npy";
+    const Outcome r = mpirun(k, args + out);
+    ASSERT_EQ(r.code, 0) << k << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);  // rank 0 alone prints: one object
+    EXPECT_EQ(j["processes"], k);
+    EXPECT_EQ(j["objective"].get<double>(), objective) << k;
+    EXPECT_TRUE(slurp((dir_ / out).string()) == reference) << k << " processes";
+  }
+#endif
+}
+
+TEST_F(CliSurvey, AFailingShotOnAnyProcessEndsTheWholeRun) {
+#ifndef REVWAVE_MPIEXEC
+  GTEST_SKIP() << "this build has no MPI (install libopenmpi-dev and openmpi-bin)";
+#else
+  survey_sgy();
+  const std::string args = "gradient" + grid_ + "--velocity 2000 --observed s.sgy --out g.npy";
+  for (const char* shot : {"0", "3"}) {
+    const Outcome r = mpirun(2, args, std::string("REVWAVE_INJECT_SHOT_FAILURE=") + shot);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find(std::string("shot ") + shot + " (FieldRecord"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("failure injected"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "g.npy"));
+    EXPECT_FALSE(fs::exists(dir_ / "g.config.toml"));
+  }
+  // Refused before any shot runs, on every process alike: rank 0 alone says so.
+  const Outcome bad = mpirun(3, "gradient" + grid_ + "--velocity 9000 --observed s.sgy --out g.npy");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("unstable"), std::string::npos) << bad.err;
+  std::size_t lines = 0;
+  for (std::size_t p = bad.err.find("revwave: error"); p != std::string::npos; p = bad.err.find("revwave: error", p + 1)) ++lines;
+  EXPECT_EQ(lines, 1u) << bad.err;
+  EXPECT_FALSE(fs::exists(dir_ / "g.npy"));
+#endif
+}
+
+}  // namespace
