@@ -6,7 +6,7 @@
 # The GPU image brings nvcc, g++ (with OpenMP) and CMake itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libcli11-dev libgtest-dev nlohmann-json3-dev libpng-dev libpng16-16 zlib1g-dev zlib1g)
+packages=(libcli11-dev libgtest-dev nlohmann-json3-dev libpng-dev libpng16-16 zlib1g-dev zlib1g libsegyio-dev libsegyio1)
 rm -rf .deps/debs .deps/root
 mkdir -p .deps/debs .deps/root
 (cd .deps/debs && apt-get download "${packages[@]}")
