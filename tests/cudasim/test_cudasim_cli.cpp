@@ -55,6 +55,25 @@ TEST_F(CudaCli, AutoPicksTheDeviceAndAgreesWithTheCpu) {
   EXPECT_NEAR(ng, nc, 1e-4 * nc);
 }
 
+TEST_F(CudaCli, SurveyGradientOnTheDeviceAgreesWithTheCpu) {
+  const Outcome f = invoke("forward --shape 14,13,12 --tn 0.06 --src-grid 2,1,20 --rec-grid 3,3,10 --backend cpu --out s.sgy");
+  ASSERT_EQ(f.code, 0) << f.err;
+  const std::string args = "gradient --shape 14,13,12 --velocity 2000 --observed s.sgy --aperture 30 --snaps 5 --json ";
+  const Outcome gpu = invoke(args + "--backend cuda --out g.npy");
+  const Outcome cpu = invoke(args + "--backend cpu --out c.npy");
+  ASSERT_EQ(gpu.code, 0) << gpu.err;
+  ASSERT_EQ(cpu.code, 0) << cpu.err;
+  const auto jg = nlohmann::json::parse(gpu.out), jc = nlohmann::json::parse(cpu.out);
+  EXPECT_EQ(jg["backend"], "cuda");
+  EXPECT_EQ(jg["shots"], 2);
+  for (int s = 0; s < 2; ++s) {
+    const double a = jg["shot_objectives"][s], b = jc["shot_objectives"][s];
+    EXPECT_NEAR(a, b, 1e-5 * b) << s;
+  }
+  const double ng = jg["gradient_norm"], nc = jc["gradient_norm"];
+  EXPECT_NEAR(ng, nc, 1e-4 * nc);
+}
+
 TEST_F(CudaCli, SpilledSlotsGiveTheSameBitsAndTheRunSaysWhere) {
   const auto device = gradient("--strategy revolve --snaps 6");
   const auto field = device["slot_bytes"].get<std::size_t>() / 2;
