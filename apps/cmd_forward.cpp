@@ -27,7 +27,10 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
     run_survey_forward<T>(o.problem, o.survey, o.out, cmd);
     return;
   }
-  if (launched_size() > 1) throw InputError("revwave forward runs in one process: mpirun -n K is for revwave gradient");
+  if (launched_size() > 1) {
+    quiet_unless_root();
+    throw InputError("revwave forward runs in one process: mpirun -n K is for revwave gradient");
+  }
   const auto t_start = std::chrono::steady_clock::now();
   const ProblemSetup setup = make_setup(o.problem);
   const TimeAxis time = make_time(o.problem, setup);

@@ -56,7 +56,10 @@ void write_record_directory(const std::string& dir, const Survey& survey, const 
 template <class T>
 void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, const std::string& out, const CLI::App& cmd) {
   const auto t_start = std::chrono::steady_clock::now();
-  if (launched_size() > 1) throw InputError("revwave forward runs in one process: mpirun -n K is for revwave gradient");
+  if (launched_size() > 1) {
+    quiet_unless_root();
+    throw InputError("revwave forward runs in one process: mpirun -n K is for revwave gradient");
+  }
   const bool segy = is_segy_path(out);
   if (!so.wavelet.empty() && !segy) {
     throw InputError("--wavelet: a record's sidecar cannot hold a sampled signature: write SEG-Y (--out FILE.sgy) and give "

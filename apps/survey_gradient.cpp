@@ -90,8 +90,8 @@ template <class T>
 void run_survey_gradient(GradientJobOptions& o, const SurveyOptions& so, const std::string& out, const std::string& png,
                          const CLI::App& cmd) {
   const auto t_start = std::chrono::steady_clock::now();
+  quiet_unless_root();
   MpiSession mpi;
-  quiet_unless_root(mpi);
   SurveyJob<T> job;
   std::exception_ptr failure;
   try {

@@ -77,8 +77,8 @@ SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, cons
   return l;
 }
 
-void quiet_unless_root(const MpiSession& mpi) {
-  if (mpi.rank() == 0) return;
+void quiet_unless_root() {
+  if (launched_rank() == 0) return;
   std::cout.setstate(std::ios::badbit);
   std::cerr.setstate(std::ios::badbit);
 }

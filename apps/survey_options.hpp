@@ -32,7 +32,7 @@ SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, cons
 
 // Under mpirun: other ranks print nothing (rank 0 speaks for the run), and each process gets its
 // share of the cores unless --threads or OMP_NUM_THREADS says otherwise.
-void quiet_unless_root(const MpiSession& mpi);
+void quiet_unless_root();  // by the launcher's rank, so that it holds before MPI starts
 void apply_threads_per_process(int threads, const MpiSession& mpi);
 
 }  // namespace revwave::app
