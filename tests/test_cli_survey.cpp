@@ -44,7 +44,7 @@ class CliSurvey : public revwave::testing::CliFixture {
     EXPECT_EQ(f.code, 0) << f.err;
     return f.out;
   }
-  const std::string grid_ = " --shape 16,16,16 ";
+  const std::string grid_ = " --shape 16,16,16 --threads 1 ";
 };
 
 TEST_F(CliSurvey, ForwardWritesASegySurveyAndTheGradientSumsItsShots) {

@@ -199,6 +199,30 @@ TEST(SurveyGradient, TaylorTestOfTheWindowedSurveyObjective) {
   EXPECT_LE(rate, 2.2);
 }
 
+TEST(SurveyLayout, FixedAndMovingSpreads) {
+  Grid g;
+  g.shape = {11, 11, 6};
+  g.spacing = 10;
+  SurveyLayout l;
+  l.sources = {{50, 50, 10}, {0, 20, 10}};
+  l.receivers = {{40, 50, 5}, {60, 50, 5}, {50, 90, 5}};
+  l.spread_centre = {50, 50, 0};
+  l.f0 = 10;
+  l.time = {0.001, 10};
+  const Survey fixed = layout_survey(l, g);
+  ASSERT_EQ(fixed.shots.size(), 2u);
+  EXPECT_EQ(fixed.shots[1].acquisition.receivers, l.receivers);
+  EXPECT_EQ(fixed.shots[1].acquisition.sources, (std::vector<Vec3>{{0, 20, 10}}));
+  l.moving_spread = true;
+  const Survey moving = layout_survey(l, g);
+  EXPECT_EQ(moving.shots[0].acquisition.receivers, l.receivers);  // centred on the model: where laid out
+  // Moved by (-50, -30): (-10, 20) leaves the model, (10, 20) and (0, 60) stay.
+  EXPECT_EQ(moving.shots[1].acquisition.receivers, (std::vector<Vec3>{{10, 20, 5}, {0, 60, 5}}));
+  l.sources = {{100, 0, 10}};  // the receiver at (0, 0) moves to (50, -50)
+  l.receivers = {{0, 0, 5}};
+  EXPECT_THROW(layout_survey(l, g), InputError);  // nothing left inside
+}
+
 class SurveyFiles : public ::testing::Test {
  protected:
   void SetUp() override {
