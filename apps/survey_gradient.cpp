@@ -86,12 +86,12 @@ SurveyJob<T> prepare(GradientJobOptions& o, const SurveyOptions& so, const MpiSe
 
 }  // namespace
 
+namespace {
+
 template <class T>
-void run_survey_gradient(GradientJobOptions& o, const SurveyOptions& so, const std::string& out, const std::string& png,
-                         const CLI::App& cmd) {
+void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, const std::string& out, const std::string& png,
+            const CLI::App& cmd) {
   const auto t_start = std::chrono::steady_clock::now();
-  quiet_unless_root();
-  MpiSession mpi;
   SurveyJob<T> job;
   std::exception_ptr failure;
   try {
@@ -201,6 +201,22 @@ void run_survey_gradient(GradientJobOptions& o, const SurveyOptions& so, const s
   if (shown < sum.shots.size()) std::cout << "  ...             " << sum.shots.size() - shown << " more shots (--json lists them all)\n";
   std::cout << "  gradient        " << out << ", " << cfg << "\n";
   for (const auto& p : pictures) std::cout << "  picture         " << p << "\n";
+}
+
+}  // namespace
+
+template <class T>
+void run_survey_gradient(GradientJobOptions& o, const SurveyOptions& so, const std::string& out, const std::string& png,
+                         const CLI::App& cmd) {
+  quiet_unless_root();
+  MpiSession mpi;
+  try {
+    run_on<T>(mpi, o, so, out, png, cmd);
+  } catch (...) {
+    // Every process has the error; rank 0 reports it and its exit code is the run's. The others
+    // end quietly with 0, so that mpirun does not cut rank 0 short while it prints.
+    if (mpi.rank() == 0) throw;
+  }
 }
 
 template void run_survey_gradient<float>(GradientJobOptions&, const SurveyOptions&, const std::string&, const std::string&, const CLI::App&);

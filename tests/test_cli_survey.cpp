@@ -2,6 +2,7 @@
 // same gradient bit for bit under mpirun with 1, 2 and 3 processes; failures end every process.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -143,6 +144,7 @@ TEST_F(CliSurvey, AFailingShotOnAnyProcessEndsTheWholeRun) {
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_NE(r.err.find(std::string("shot ") + shot + " (FieldRecord"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("failure injected"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;  // rank 0's line alone
     EXPECT_FALSE(fs::exists(dir_ / "g.npy"));
     EXPECT_FALSE(fs::exists(dir_ / "g.config.toml"));
   }
