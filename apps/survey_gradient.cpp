@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "revwave/driver/cuda_info.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
@@ -28,6 +29,12 @@ bool gradient_is_survey(const GradientJobOptions& job, const SurveyOptions& surv
 }
 
 namespace {
+
+std::string format_number(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
 
 template <class T>
 struct SurveyJob {
@@ -187,7 +194,7 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
             << (sum.processes == 1 ? " process" : " processes") << "\n"
             << "  objective       " << sum.objective << " (sum over shots)\n"
             << "  gradient norm   " << std::sqrt(norm2) << " (dJ/dm, misfit per s^2/m^2)\n"
-            << "  strategy        " << job.run.strategy.strategy << (so.aperture >= 0 ? ", aperture " + std::to_string(so.aperture) + " m" : "")
+            << "  strategy        " << job.run.strategy.strategy << (so.aperture >= 0 ? ", aperture " + format_number(so.aperture) + " m" : "")
             << "\n"
             << "  forward steps   " << forward_steps << ", reverse steps " << reverse_steps << " (all shots)\n"
             << "  time            " << total << " s total, " << per_minute << " shots per minute\n"
