@@ -152,8 +152,12 @@ TEST(CheckpointPlan, BudgetDerivesSlotsAndRefusesLessThanOne) {
   EXPECT_EQ(plan_strategy(s, 100, field).snaps, 10);
   s.checkpoint_memory = 2 * field - 1;
   EXPECT_THROW(plan_strategy(s, 100, field), InputError);
-  s.checkpoint_memory = 0;
+  s.checkpoint_memory = 0;  // a budget of zero is refused, not read as "not given"
+  EXPECT_THROW(plan_strategy(s, 100, field), InputError);
+  s.checkpoint_memory.reset();
   s.snaps = -1;
+  EXPECT_THROW(plan_strategy(s, 100, field), InputError);
+  s.snaps = 0;  // zero slots is refused, not replaced by the default
   EXPECT_THROW(plan_strategy(s, 100, field), InputError);
   s.snaps = 3;
   s.strategy = "bogus";

@@ -1,16 +1,47 @@
-// Whole-file writes that leave either the old file or the complete new one, never a partial file.
+// Whole-file writes that leave either the old file or the complete new one, never a partial file;
+// groups of outputs that appear together or not at all; no temporary left behind by a signal.
 #pragma once
 #include <functional>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace revwave {
 
-// Calls `writer` on a binary stream opened on `path + ".tmp.<pid>"` (same directory,
+// Calls `writer` on a binary stream opened on `path + ".tmp.<pid>.<n>"` (same directory,
 // so the rename cannot cross file systems), flushes and fsyncs it, then renames it
 // over `path`. If the writer throws, or any step fails, the temporary is removed and
 // `path` is left untouched: a writer exception propagates unchanged, an I/O failure
-// throws IoError naming the file and the system's reason.
+// throws IoError naming the file and the system's reason. Inside an OutputTransaction
+// the rename waits for the transaction's commit.
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& writer);
+
+// Outputs that appear together or not at all. While one is alive on this thread,
+// write_file_atomically leaves each complete file under its temporary name; commit()
+// renames them all into place, with SIGINT, SIGTERM, SIGHUP and SIGQUIT held off meanwhile.
+// Destroyed without commit() (an exception, an early return), it removes the temporaries:
+// every output path keeps what it held before the run, a file that existed included.
+// A transaction opened while another is alive joins it (only the outermost commits).
+class OutputTransaction {
+ public:
+  OutputTransaction();
+  ~OutputTransaction();
+  OutputTransaction(const OutputTransaction&) = delete;
+  OutputTransaction& operator=(const OutputTransaction&) = delete;
+  // IoError naming the file if a rename fails; the outputs renamed before it stay.
+  void commit();
+
+ private:
+  bool outermost_;
+};
+
+// Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT that remove every temporary
+// file an atomic write or a transaction holds at that moment, then end the process by the
+// same signal (its exit status says so). Meant for programs (the command line); a library
+// host with handlers of its own can call remove_temporaries_now() from them instead.
+void remove_temporaries_on_signal();
+// Removes the temporaries now; async-signal-safe.
+void remove_temporaries_now() noexcept;
 
 }  // namespace revwave
