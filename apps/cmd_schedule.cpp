@@ -37,7 +37,7 @@ struct ScheduleOptions {
 
 // Revolve's counts come from closed forms for any N; the other strategies (and a listing) are
 // simulated action by action, which is refused beyond these sizes (a second or so of work).
-constexpr std::int64_t max_simulated_steps = 10000000;
+constexpr std::int64_t max_simulated_steps = 1000000;
 constexpr std::int64_t max_listed_actions = 10000000;
 
 const std::vector<std::string>& strategies() {

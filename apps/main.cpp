@@ -71,6 +71,14 @@ int main(int argc, char** argv) {
     return e.get_exit_code();
   } catch (const CLI::FileError& e) {
     return fail(std::string(e.what()), file);
+  } catch (const CLI::ConfigError& e) {
+    // CLI11 says "INI was not able to parse KEY" for a key that names no option.
+    const std::string text = e.what(), marker = "not able to parse ";
+    const auto at = text.find(marker);
+    if (at == std::string::npos) return fail(text, input);
+    return fail("the config file's key '" + text.substr(at + marker.size()) +
+                    "' names no option ([subcommand] then the option's long name without --; see 'revwave SUBCOMMAND --help')",
+                input);
   } catch (const CLI::ParseError& e) {
     // One line: CLI11's message, without its multi-line help dump.
     return fail(std::string(e.what()) + " (see 'revwave --help')", input);
