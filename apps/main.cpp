@@ -7,7 +7,6 @@
 #include "commands.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/io/atomic_file.hpp"
-#include "toml_config.hpp"
 
 namespace {
 
@@ -19,48 +18,13 @@ int fail(const std::string& what, int code) {
   return code;
 }
 
-// A config file's section for another subcommand would be read and silently ignored.
-void refuse_foreign_sections(const CLI::App& app) {
-  const CLI::App* running = app.get_subcommands().empty() ? nullptr : app.get_subcommands().front();
-  for (const CLI::App* sub : app.get_subcommands({})) {
-    if (sub == running) continue;
-    for (const CLI::Option* opt : sub->get_options()) {
-      if (opt->count() > 0) {
-        throw revwave::InputError("the config file sets " + sub->get_name() + "." + opt->get_lnames().front() +
-                                  ", but this run is 'revwave " + (running ? running->get_name() : "") +
-                                  "': a config file holds the section of the subcommand it runs");
-      }
-    }
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   // A signal during a run removes the temporaries of unfinished outputs, then ends the process.
   revwave::remove_temporaries_on_signal();
   CLI::App app{"revwave: FWI gradients of the 3D acoustic wave equation with optimal checkpointing"};
-  app.require_subcommand(1, 1);
-  app.set_version_flag("--version", "revwave 0.1.0");
-  // One --config for every subcommand: a TOML file with a [subcommand] section, as written
-  // next to the outputs; accepted after the subcommand's name too. It must be valid TOML, and
-  // a key that names no option is refused (set before the subcommands, which inherit it).
-  app.config_formatter(std::make_shared<revwave::app::TomlConfig>());
-  app.allow_config_extras(CLI::config_extras_mode::error);
-  app.set_config("--config", "", "read options from a TOML file (as written next to the outputs)")
-      ->check([](const std::string& path) {
-        revwave::app::check_toml_file(path);
-        return std::string();
-      });
-  app.fallthrough();
-  revwave::app::register_forward(app);
-  revwave::app::register_gradient(app);
-  revwave::app::register_adjtest(app);
-  revwave::app::register_gradtest(app);
-  revwave::app::register_schedule(app);
-  revwave::app::register_info(app);
-  // Runs once everything is parsed, before the subcommand's callback.
-  app.parse_complete_callback([&app] { refuse_foreign_sections(app); });
+  revwave::app::build_cli(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -141,6 +142,14 @@ OutputTransaction::~OutputTransaction() {
 
 void OutputTransaction::commit() {
   if (!outermost_) return;
+  // A rename into place fails, in practice, only onto a directory (the temporary was created in
+  // the same directory): check them all before the first rename, so that none happens.
+  for (const Staged& s : *t_staged) {
+    struct stat st {};
+    if (::stat(s.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      throw IoError(s.path + ": cannot write the file: a directory of that name exists");
+    }
+  }
   // Held off, a signal cannot split the outputs into a renamed half and a removed half.
   sigset_t block, old;
   sigemptyset(&block);

@@ -155,7 +155,7 @@ ShotRecordMeta parse_sidecar(const std::string& text, const std::string& path) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a syntax error, or a number beyond a double (1e6588)
     throw IoError(path + ": not valid JSON (" + e.what() + ")");
   }
   if (!j.is_object()) throw IoError(path + ": the sidecar must be a JSON object");

@@ -29,7 +29,8 @@ class OutputTransaction {
   ~OutputTransaction();
   OutputTransaction(const OutputTransaction&) = delete;
   OutputTransaction& operator=(const OutputTransaction&) = delete;
-  // IoError naming the file if a rename fails; the outputs renamed before it stay.
+  // IoError naming the file if an output path is a directory (checked before any rename), or if
+  // a rename fails nonetheless (then the outputs renamed before it stay).
   void commit();
 
  private:
