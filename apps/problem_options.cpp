@@ -1,7 +1,6 @@
 #include "problem_options.hpp"
 
 #include <omp.h>
-#include <sys/stat.h>
 
 #include <cmath>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/driver/cuda_info.hpp"
+#include "revwave/io/atomic_file.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/wavelet.hpp"
 
@@ -260,19 +260,6 @@ std::vector<NamedPath> problem_inputs(const ProblemOptions& o) {
   if (!o.rec_file.empty()) in.push_back({"--rec-file", o.rec_file});
   return in;
 }
-
-namespace {
-
-// Same file: the same inode when both exist, else the same absolute normal path.
-bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
-  if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-  std::error_code ec1, ec2;
-  const auto ca = std::filesystem::weakly_canonical(a, ec1), cb = std::filesystem::weakly_canonical(b, ec2);
-  return !ec1 && !ec2 && ca == cb;
-}
-
-}  // namespace
 
 void refuse_overwriting_inputs(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs) {
   for (const NamedPath& out : outputs)

@@ -130,5 +130,18 @@ TEST_F(Outputs, ASignalBeforeATransactionCommitsRemovesEveryStagedFile) {
   EXPECT_TRUE(entries().empty());
 }
 
+TEST_F(Outputs, SameFileSeesThroughLinksAndSpellings) {
+  write(path("model.npy"), "m");
+  fs::create_hard_link(path("model.npy"), path("hard.npy"));
+  fs::create_symlink(path("model.npy"), path("soft.npy"));
+  fs::create_directory(path("sub"));
+  EXPECT_TRUE(same_file(path("model.npy"), path("hard.npy")));
+  EXPECT_TRUE(same_file(path("model.npy"), path("soft.npy")));
+  EXPECT_TRUE(same_file(path("model.npy"), path("sub/../model.npy")));
+  EXPECT_TRUE(same_file(path("new.npy"), path("sub/../new.npy")));  // neither exists yet
+  EXPECT_FALSE(same_file(path("model.npy"), path("new.npy")));
+  EXPECT_FALSE(same_file(path("a.npy"), path("b.npy")));
+}
+
 }  // namespace
 }  // namespace revwave

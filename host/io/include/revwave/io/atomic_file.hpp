@@ -37,6 +37,11 @@ class OutputTransaction {
   bool outermost_;
 };
 
+// Whether two paths name the same file: the same device and inode when both exist, else the same
+// absolute, normalised path (for an output not written yet). For refusing outputs that would
+// overwrite an input of the run.
+bool same_file(const std::string& a, const std::string& b);
+
 // Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT that remove every temporary
 // file an atomic write or a transaction holds at that moment, then end the process by the
 // same signal (its exit status says so). Meant for programs (the command line); a library
