@@ -44,18 +44,18 @@ TYPED_TEST(Adjoint, DotProductTestHoldsToThePrecisionsTolerance) {
     // random w and d the two products are sums of terms of both signs, and a draw whose sum
     // nearly cancels inflates the relative error: over 150 seeds in float the median is 3.4e-7,
     // the 90th percentile 2e-6, and 1 in 40 to 60 draws exceeds 1e-5 (with this damping profile and
-    // the previous one alike). So the bound holds for the median of five draws; a broken adjoint
-    // fails every draw by orders of magnitude.
+    // the previous one alike). So the bound holds for the median of three draws; a broken
+    // adjoint fails every draw by orders of magnitude.
     const double tol = std::is_same_v<T, double> ? 1e-12 : 1e-5;
     std::vector<double> errors;
-    for (unsigned seed : {99u, 100u, 101u, 102u, 103u}) {
+    for (unsigned seed : {99u, 100u, 101u}) {
       const DotProductResult r = dot_product_test<T>(c.grid, c.true_model, c.acq, c.time, seed);
       EXPECT_GT(std::abs(r.forward_product), 0.0);
       EXPECT_LT(r.relative_error, 1000 * tol) << "order " << order << " seed " << seed;
       errors.push_back(r.relative_error);
     }
-    std::nth_element(errors.begin(), errors.begin() + 2, errors.end());
-    EXPECT_LT(errors[2], tol) << "order " << order << ": median relative error of five draws";
+    std::nth_element(errors.begin(), errors.begin() + 1, errors.end());
+    EXPECT_LT(errors[1], tol) << "order " << order << ": median relative error of three draws";
   }
 }
 
