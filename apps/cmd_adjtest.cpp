@@ -3,7 +3,9 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "number_options.hpp"
 #include "problem_options.hpp"
+#include "revwave/core/checks.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/driver/verification.hpp"
 #include "run_report.hpp"
@@ -13,20 +15,24 @@ namespace {
 
 struct AdjtestOptions {
   ProblemOptions problem;
-  unsigned seed = 1234;
-  double tolerance = 0;  // 0: by precision
+  std::uint32_t seed = 1234;
+  std::optional<double> tolerance;  // unset: by precision
 };
 
 template <class T>
 bool run(const AdjtestOptions& o) {
+  const BackendChoice backend = resolve_backend(o.problem.backend);
+  refuse_cuda_options_on_cpu(o.problem, backend.name);
   const ProblemSetup s = make_setup(o.problem);
   const TimeAxis time = make_time(o.problem, s);
-  const BackendChoice backend = resolve_backend(o.problem.backend);
   apply_threads(o.problem.threads);
+  require_run_memory(s, time, sizeof(T), backend.name == "cpu" ? 5 : 1, 3, "the dot-product test");
   const DotProductResult r = backend.name == "cuda"
                                  ? cuda_dot_product_test<T>(s.grid, s.model, s.acquisition, time, o.seed, cuda_budgets(o.problem))
                                  : dot_product_test<T>(s.grid, s.model, s.acquisition, time, o.seed);
-  const double tol = o.tolerance > 0 ? o.tolerance : (sizeof(T) == 8 ? 1e-12 : 1e-5);
+  check_finite_result(&r.forward_product, 1, "<F w, d>");
+  check_finite_result(&r.adjoint_product, 1, "<w, F^T d>");
+  const double tol = o.tolerance.value_or(sizeof(T) == 8 ? 1e-12 : 1e-5);
   const bool pass = r.relative_error <= tol;
   if (o.problem.json) {
     nlohmann::json j{{"command", "adjtest"},       {"forward_product", r.forward_product},
@@ -55,9 +61,9 @@ void register_adjtest(CLI::App& app) {
   o->problem.tn = 0.25;
   o->problem.precision = "double";
   CLI::App* cmd = app.add_subcommand("adjtest", "dot-product test of the forward modelling operator and its adjoint");
-  add_problem_options(cmd, o->problem);
-  cmd->add_option("--seed", o->seed, "random seed of w and d")->capture_default_str();
-  cmd->add_option("--tolerance", o->tolerance, "relative tolerance (default 1e-12 double, 1e-5 float)");
+  add_problem_options(cmd, o->problem, CudaOptions::device);
+  add_integer(cmd, "--seed", o->seed, int_within(0, 4294967295), "random seed of w and d");
+  add_number(cmd, "--tolerance", o->tolerance, positive(), "", "relative tolerance (default 1e-12 double, 1e-5 float)");
   cmd->callback([o] {
     const bool pass = o->problem.precision == "double" ? run<double>(*o) : run<float>(*o);
     if (!pass) throw CLI::RuntimeError("adjoint test failed", 1);

@@ -5,7 +5,9 @@
 
 #include "commands.hpp"
 #include "problem_options.hpp"
+#include "revwave/core/checks.hpp"
 #include "revwave/core/system_memory.hpp"
+#include "revwave/io/atomic_file.hpp"
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/io/shot_record.hpp"
 #include "revwave/numerics/cpu_propagator.hpp"
@@ -32,10 +34,19 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
     throw InputError("revwave forward runs in one process: mpirun -n K is for revwave gradient");
   }
   const auto t_start = std::chrono::steady_clock::now();
+  const BackendChoice backend = resolve_backend(o.problem.backend);
+  refuse_cuda_options_on_cpu(o.problem, backend.name);
+  const std::string cfg = config_path_for(o.out);
+  std::vector<NamedPath> inputs = problem_inputs(o.problem);
+  for (const NamedPath& c : config_inputs(cmd)) inputs.push_back(c);
+  refuse_overwriting_inputs({{"--out", o.out}, {"the sidecar of --out", sidecar_path(o.out)},
+                             {"the configuration written next to --out", cfg}},
+                            inputs);
   const ProblemSetup setup = make_setup(o.problem);
   const TimeAxis time = make_time(o.problem, setup);
-  const BackendChoice backend = resolve_backend(o.problem.backend);
   apply_threads(o.problem.threads);
+  // m and (u, u_prev) on the CPU; the record, its copy for the file and the file's own precision.
+  require_run_memory(setup, time, sizeof(T), backend.name == "cpu" ? 3 : 1, 3, "the forward run");
   const Problem<T> problem = make_problem<T>(setup.grid, setup.model, setup.acquisition, time);
   ProgressBar bar("forward", !o.problem.json);
   const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
@@ -47,8 +58,9 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
     shot = run_forward(prop, progress);
   }
   bar.finish();
+  check_finite_result(shot.traces.data(), shot.traces.size(), "the shot record");
 
-  OutputGuard guard;
+  OutputTransaction outputs_together;
   ShotRecordMeta meta;
   meta.dt = time.dt;
   meta.nt = time.nt();
@@ -57,13 +69,9 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   meta.sources = setup.acquisition.sources;
   meta.receivers = setup.acquisition.receivers;
   meta.precision = sizeof(T) == 4 ? "float32" : "float64";
-  guard.add(o.out);
-  guard.add(sidecar_path(o.out));
   write_shot_record(o.out, meta, shot.traces);
-  const std::string cfg = config_path_for(o.out);
-  guard.add(cfg);
   write_effective_config(cmd, cfg);
-  guard.commit();
+  outputs_together.commit();
 
   const double interior_steps = double(setup.grid.interior_points()) * double(time.steps);
   const double gpts = interior_steps / shot.step_seconds / 1e9;
@@ -108,7 +116,7 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
 void register_forward(CLI::App& app) {
   auto o = std::make_shared<ForwardOptions>();
   CLI::App* cmd = app.add_subcommand("forward", "model a shot record (nt x nrec) on the default problem or your own");
-  add_problem_options(cmd, o->problem);
+  add_problem_options(cmd, o->problem, CudaOptions::device);
   cmd->add_option("--out", o->out,
                   "shot record .npy (a sidecar .json holds dt, nt, geometry, f0); a survey (--src-grid, or every --src a "
                   "shot): FILE.sgy / FILE.segy (SEG-Y) or a new directory of records")

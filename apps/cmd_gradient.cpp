@@ -7,6 +7,8 @@
 #include "commands.hpp"
 #include "gradient_job.hpp"
 #include "revwave/driver/cuda_backend.hpp"
+#include "revwave/core/checks.hpp"
+#include "revwave/io/atomic_file.hpp"
 #include "revwave/io/png_image.hpp"
 #include "run_report.hpp"
 #include "survey_commands.hpp"
@@ -59,11 +61,25 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const auto t_start = std::chrono::steady_clock::now();
   finish_strategy_options(o.job);
   const BackendChoice backend = resolve_backend(o.job.problem.backend);
+  refuse_cuda_options_on_cpu(o.job.problem, backend.name);
   o.job.strategy.backend = backend.name;
   apply_threads(o.job.problem.threads);
+  const std::string cfg = config_path_for(o.out);
+  std::vector<NamedPath> outputs = {{"--out", o.out}, {"the configuration written next to --out", cfg}};
+  if (!o.png.empty()) {
+    for (const char* suffix : {"_gradient_xz.png", "_gradient_yz.png", "_gradient_xy.png", "_shot.png"}) {
+      outputs.push_back({"--png", o.png + suffix});
+    }
+  }
+  refuse_overwriting_inputs(outputs, job_inputs(o.job, cmd));
   GradientJob<T> job = prepare_gradient_job<T>(o.job);
   const Grid& grid = job.start.grid;
-  const StrategyPlan plan = plan_strategy(o.job.strategy, job.time.steps, grid.template field_bytes<T>());
+  // On the CPU the run holds m, (u, u_prev), the reverse step's u[n+1], (lam, lam_prev) and the
+  // gradient, plus the gradient's interior copies; the CUDA backend keeps its fields on the device.
+  const int fields = backend.name == "cpu" ? 9 : 2;
+  require_run_memory(job.start, job.time, sizeof(T), fields, 2, "the gradient's working set");
+  const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, 2);
+  const StrategyPlan plan = plan_strategy(o.job.strategy, job.time.steps, grid.template field_bytes<T>(), working);
   model_observed(job, backend.name, cuda_budgets(o.job.problem));
 
   const Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
@@ -85,24 +101,25 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     g = run_gradient(prop, job.observed.data(), o.job.strategy, plan, progress, &report);
   }
   bar.finish();
+  // A result that is not finite is never written as a success.
+  check_finite_result(job.observed.data(), job.observed.size(), "the observed data (modelled in the true model)");
+  check_finite_result(&g.stats.objective, 1, "the objective");
+  check_finite_result(g.gradient.data(), g.gradient.size(), "the gradient");
   // The CUDA backend may run revolve as two levels when its slots do not fit on the device.
   const index_t predicted = cuda_info.predicted_forward_steps > 0 ? cuda_info.predicted_forward_steps
                                                                   : plan.predicted_forward_steps;
 
-  OutputGuard guard;
-  guard.add(o.out);
+  OutputTransaction outputs_together;
   std::vector<T> out_values(g.gradient.begin(), g.gradient.end());
+  check_finite_result(out_values.data(), out_values.size(), std::string("the gradient in ") + (sizeof(T) == 4 ? "float" : "double"));
   write_npy(o.out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
-  const std::string cfg = config_path_for(o.out);
-  guard.add(cfg);
   write_effective_config(cmd, cfg);
   std::vector<std::string> pictures;
   if (!o.png.empty()) {
-    for (const char* suffix : {"_gradient_xz.png", "_gradient_yz.png", "_gradient_xy.png", "_shot.png"}) guard.add(o.png + suffix);
     const std::vector<double> traces(job.observed.begin(), job.observed.end());
     pictures = write_pictures(o.png, grid, g.gradient, traces, job.time.nt(), problem.rec.count);
   }
-  guard.commit();
+  outputs_together.commit();
 
   double norm2 = 0;
   for (double v : g.gradient) norm2 += v * v;
@@ -139,7 +156,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     j["checkpoint_bytes"] = plan.strategy == "full" ? 0 : plan.storage_bytes;
     j["slot_bytes"] = plan.slot_bytes;
     j["wavefield_storage_bytes"] = g.stats.wavefield_storage_bytes;
-    j["store"] = plan.strategy == "full" ? "memory" : o.job.strategy.store;
+    j["store"] = plan.strategy == "full" || plan.strategy == "multilevel" ? "memory" : o.job.strategy.store.value_or("memory");
     j["seconds"] = {{"total", total},
                     {"observed", job.seconds_observed},
                     {"forward", g.stats.seconds_forward},
@@ -192,7 +209,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
 void register_gradient(CLI::App& app) {
   auto o = std::make_shared<GradientCmdOptions>();
   CLI::App* cmd = app.add_subcommand("gradient", "FWI gradient dJ/dm of the L2 misfit, with optimal checkpointing");
-  add_gradient_job_options(cmd, o->job);
+  add_gradient_job_options(cmd, o->job, CudaOptions::all);
   cmd->add_option("--out", o->out, "gradient .npy, shape (nx, ny, nz), s^2/m^2 units of dJ/dm")->capture_default_str();
   cmd->add_option("--png", o->png, "write PREFIX_gradient_{xz,yz,xy}.png and PREFIX_shot.png");
   add_origin_and_wavelet_options(cmd, o->survey);

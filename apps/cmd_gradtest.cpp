@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "gradient_job.hpp"
+#include "number_options.hpp"
 #include "revwave/driver/verification.hpp"
 #include "run_report.hpp"
 
@@ -21,13 +22,15 @@ template <class T>
 bool run(GradtestOptions& o) {
   finish_strategy_options(o.job);
   // The Taylor test runs on the CPU reference backend (the GPU one is checked by its own suite).
-  const BackendChoice backend = resolve_backend(o.job.problem.backend == "auto" ? "cpu" : o.job.problem.backend);
-  if (backend.name == "cuda") throw InputError("gradtest runs on the CPU backend only: use --backend cpu (the GPU Taylor test is in tests/cuda)");
+  if (o.job.problem.backend == "cuda") {
+    throw InputError("gradtest runs on the CPU backend only: use --backend cpu (the GPU Taylor test is in tests/cuda)");
+  }
+  const BackendChoice backend = resolve_backend("cpu");
   apply_threads(o.job.problem.threads);
-  if (o.halvings < 2) throw InputError("--halvings " + std::to_string(o.halvings) + " is too few: at least 2");
-  if (!(o.scale > 0 && o.scale < 0.5)) throw InputError("--scale must lie in (0, 0.5)");
   GradientJob<T> job = prepare_gradient_job<T>(o.job);
-  plan_strategy(o.job.strategy, job.time.steps, job.start.grid.template field_bytes<T>());  // refuse early
+  require_run_memory(job.start, job.time, sizeof(T), 10, 3, "the Taylor test");
+  plan_strategy(o.job.strategy, job.time.steps, job.start.grid.template field_bytes<T>(),
+                run_bytes(job.start, job.time, sizeof(T), 10, 3));  // refuse early
   model_observed(job, "cpu", {});
   const auto& start = job.start;
   // dm: towards the built-in true model where it differs, else a smooth bump; scaled to o.scale of max m.
@@ -47,6 +50,9 @@ bool run(GradtestOptions& o) {
   for (double& v : dm) v *= o.scale * m_max / dm_max;
   const TaylorResult t = taylor_test<T>(start.grid, start.model, dm, start.acquisition, job.time, job.observed,
                                         o.job.strategy, o.halvings);
+  check_finite_result(&t.objective, 1, "J(m)");
+  check_finite_result(&t.directional, 1, "<g, dm>");
+  check_finite_result(t.first.data(), t.first.size(), "|J(m + h dm) - J(m)|");
   const bool pass = std::abs(t.rate_first - 1.0) <= 0.1 && t.rate_second >= 1.9;
   if (o.job.problem.json) {
     nlohmann::json j{{"command", "gradtest"}, {"objective", t.objective}, {"directional_derivative", t.directional},
@@ -77,9 +83,9 @@ void register_gradtest(CLI::App& app) {
   o->job.problem.tn = 0.3;
   o->job.problem.precision = "double";
   CLI::App* cmd = app.add_subcommand("gradtest", "Taylor test: J(m + h dm) - J(m) - h <g, dm> falls as h^2");
-  add_gradient_job_options(cmd, o->job);
-  cmd->add_option("--halvings", o->halvings, "times h is halved")->capture_default_str();
-  cmd->add_option("--scale", o->scale, "max |dm| at h = 1, as a fraction of max m")->capture_default_str();
+  add_gradient_job_options(cmd, o->job, CudaOptions::none);
+  add_integer(cmd, "--halvings", o->halvings, int_within(2, 40), "times h is halved");
+  add_number(cmd, "--scale", o->scale, {0.0, 0.5, true, true}, "", "max |dm| at h = 1, as a fraction of max m");
   cmd->callback([o] {
     const bool pass = o->job.problem.precision == "double" ? run<double>(*o) : run<float>(*o);
     if (!pass) throw CLI::RuntimeError("Taylor test failed", 1);

@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "number_options.hpp"
+#include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/schedule/multilevel.hpp"
 #include "revwave/schedule/online.hpp"
@@ -27,10 +30,15 @@ struct ScheduleOptions {
   std::string strategy = "revolve";
   bool json = false;
   bool actions = false;
-  std::vector<std::string> tiers;    // multilevel: NAME:SLOTS:STORE_COST:RESTORE_COST
-  double slot_bytes = 1048576.0;     // multilevel: bytes per checkpoint, for bytes moved
-  std::int64_t sweep = 0;            // online: sweep N = 1..sweep, report the worst ratio
+  std::vector<std::string> tiers;     // multilevel: NAME:SLOTS:STORE_COST:RESTORE_COST
+  std::optional<double> slot_bytes;   // multilevel: bytes per checkpoint, for bytes moved (default 1 MiB)
+  std::optional<std::int64_t> sweep;  // online: sweep N = 1..sweep, report the worst ratio
 };
+
+// Revolve's counts come from closed forms for any N; the other strategies (and a listing) are
+// simulated action by action, which is refused beyond these sizes (a second or so of work).
+constexpr std::int64_t max_simulated_steps = 1000000;
+constexpr std::int64_t max_listed_actions = 10000000;
 
 const std::vector<std::string>& strategies() {
   static const std::vector<std::string> names = {"revolve", "multilevel", "online"};
@@ -40,15 +48,31 @@ const std::vector<std::string>& strategies() {
 // All broken rules at once, one line.
 void validate(const ScheduleOptions& o) {
   std::vector<std::string> errors;
-  if (o.steps < 1) errors.push_back("--steps " + std::to_string(o.steps) + " must be >= 1");
-  if (o.snaps < 1) errors.push_back("--snaps " + std::to_string(o.snaps) + " must be >= 1 checkpoint slot");
-  if (!(o.slot_bytes >= 0) || !std::isfinite(o.slot_bytes))
-    errors.push_back("--slot-bytes " + std::to_string(o.slot_bytes) + " must be finite and >= 0");
+  auto keep = [&errors](const std::string& violation) {
+    if (!violation.empty()) errors.push_back(violation);
+  };
+  keep(rule_violation("--steps", o.steps, at_least(1)));
+  keep(rule_violation("--snaps", o.snaps, at_least(1)));
+  if (o.slot_bytes) keep(rule_violation("--slot-bytes", *o.slot_bytes, non_negative()));
   if (!o.tiers.empty() && o.strategy != "multilevel")
     errors.push_back("--tier needs --strategy multilevel");
-  if (o.sweep != 0 && o.strategy != "online") errors.push_back("--sweep needs --strategy online");
-  if (o.sweep < 0 || o.sweep > 100000000)
-    errors.push_back("--sweep " + std::to_string(o.sweep) + " must be in [1, 10^8]");
+  if (o.slot_bytes && o.strategy != "multilevel") errors.push_back("--slot-bytes needs --strategy multilevel");
+  if (o.sweep && o.strategy != "online") errors.push_back("--sweep needs --strategy online");
+  if (o.sweep) keep(rule_violation("--sweep", *o.sweep, int_within(1, 100000000)));
+  if (o.sweep && o.actions) errors.push_back("--actions does not apply to --sweep (it lists one schedule)");
+  if (errors.empty() && o.strategy != "revolve" && !o.sweep && o.steps > max_simulated_steps) {
+    errors.push_back("--steps " + std::to_string(o.steps) + " is too many for --strategy " + o.strategy +
+                     ": its schedule is simulated action by action, up to " + std::to_string(max_simulated_steps) +
+                     " steps (revolve's counts come from closed forms for any step count)");
+  }
+  if (errors.empty() && o.actions && o.strategy == "revolve") {
+    const ScheduleCounts c = revolve_counts(o.steps, o.snaps);  // InputError beyond 2^63 - 1
+    const std::int64_t actions = c.advances + c.stores + c.restores + c.reverses;
+    if (actions > max_listed_actions || c.advances > max_listed_actions) {
+      errors.push_back("--actions would list over " + std::to_string(std::max(actions, c.advances)) +
+                       " actions; the limit is " + std::to_string(max_listed_actions) + " (drop --actions for the counts)");
+    }
+  }
   if (errors.empty()) return;
   std::string line = errors[0];
   for (std::size_t i = 1; i < errors.size(); ++i) line += "; " + errors[i];
@@ -103,20 +127,22 @@ class OnlineRun final : public Schedule {
 std::unique_ptr<Schedule> make_schedule(const ScheduleOptions& o) {
   if (o.strategy == "revolve") return std::make_unique<RevolveSchedule>(o.steps, o.snaps);
   if (o.strategy == "multilevel") return std::make_unique<MultilevelSchedule>(o.steps, parse_tiers(o));
-  if (o.strategy == "online") return std::make_unique<OnlineRun>(o.steps, o.snaps);
+  // Slots beyond N are never used: the schedule stores every step either way.
+  if (o.strategy == "online") return std::make_unique<OnlineRun>(o.steps, std::min(o.snaps, o.steps));
   throw InputError("--strategy " + o.strategy + " is not a known strategy");
 }
 
 // Dense sweep of the online schedule against the offline optimum, N = 1..o.sweep.
 void run_sweep(const ScheduleOptions& o) {
-  const std::vector<std::int64_t> online = online_forward_steps_sweep(o.sweep, o.snaps);
+  const std::int64_t sweep = *o.sweep;
+  const std::vector<std::int64_t> online = online_forward_steps_sweep(sweep, std::min(o.snaps, sweep));
   struct Worst {
     double ratio = 0.0;
     std::int64_t steps = 0, n_from = 0, n_to = 0;
   };
   std::vector<Worst> by_r;
   Worst worst;
-  for (std::int64_t N = 1; N <= o.sweep; ++N) {
+  for (std::int64_t N = 1; N <= sweep; ++N) {
     const std::int64_t offline = optimal_forward_steps(N, o.snaps);
     const double ratio = static_cast<double>(online[N - 1]) / static_cast<double>(offline);
     const std::int64_t r = N < 2 ? 0 : revolve_repetitions(N, std::min(o.snaps, N) + 1);
@@ -133,13 +159,13 @@ void run_sweep(const ScheduleOptions& o) {
       if (by_r[r].n_from > 0)
         rows.push_back({{"repetition_number", r}, {"n_from", by_r[r].n_from}, {"n_to", by_r[r].n_to},
                         {"max_ratio", by_r[r].ratio}, {"worst_steps", by_r[r].steps}});
-    std::cout << nlohmann::json{{"strategy", "online"}, {"snaps", o.snaps}, {"sweep_max", o.sweep},
+    std::cout << nlohmann::json{{"strategy", "online"}, {"snaps", o.snaps}, {"sweep_max", sweep},
                                 {"worst_ratio", worst.ratio}, {"worst_steps", worst.steps},
                                 {"by_repetition", rows}}.dump()
               << '\n';
     return;
   }
-  std::cout << "online vs offline forward steps, S = " << o.snaps << ", N = 1.." << o.sweep
+  std::cout << "online vs offline forward steps, S = " << o.snaps << ", N = 1.." << sweep
             << ": worst ratio " << std::setprecision(6) << worst.ratio << " at N = " << worst.steps << '\n';
   std::cout << "   r       N from         N to    max ratio    at N\n";
   for (std::size_t r = 0; r < by_r.size(); ++r)
@@ -151,7 +177,7 @@ void run_sweep(const ScheduleOptions& o) {
 
 void run(const ScheduleOptions& o) {
   validate(o);
-  if (o.sweep > 0) {
+  if (o.sweep) {
     run_sweep(o);
     return;
   }
@@ -163,15 +189,18 @@ void run(const ScheduleOptions& o) {
     }
     if (!o.json) std::cout << "end\n";
   }
-  auto schedule = make_schedule(o);
+  std::unique_ptr<Schedule> schedule = o.strategy == "revolve" ? nullptr : make_schedule(o);
   std::vector<Tier> tiers;
   MultilevelCounts multilevel;
+  const double slot_bytes = o.slot_bytes.value_or(1048576.0);
   if (o.strategy == "multilevel") {
     tiers = static_cast<MultilevelSchedule&>(*schedule).tiers();
-    multilevel = count_multilevel(*schedule, tiers, o.slot_bytes);
+    multilevel = count_multilevel(*schedule, tiers, slot_bytes);
   }
-  const ScheduleCounts c = o.strategy == "multilevel" ? multilevel.counts : count_schedule(*schedule);
-  const std::int64_t snaps = schedule->slots() > 0 && o.strategy == "multilevel" ? schedule->slots() : o.snaps;
+  const ScheduleCounts c = o.strategy == "revolve"      ? revolve_counts(o.steps, o.snaps)
+                           : o.strategy == "multilevel" ? multilevel.counts
+                                                        : count_schedule(*schedule);
+  const std::int64_t snaps = o.strategy == "multilevel" && schedule->slots() > 0 ? schedule->slots() : o.snaps;
   const std::int64_t offline = optimal_forward_steps(o.steps, snaps);
   // Griewank's r with s = S + 1 checkpoints; more than N slots change nothing.
   const std::int64_t repetitions = revolve_repetitions(o.steps, std::min(snaps, o.steps) + 1);
@@ -198,7 +227,7 @@ void run(const ScheduleOptions& o) {
                         {"bytes_moved", tc.bytes_moved}, {"cost", tc.cost}});
       }
       j["tiers"] = rows;
-      j["slot_bytes"] = o.slot_bytes;
+      j["slot_bytes"] = slot_bytes;
       j["predicted_time"] = multilevel.predicted_time;
       j["baseline_fastest_tier_time"] = revolve_fastest_tier_time(o.steps, tiers);
       j["baseline_all_slots_time"] = revolve_all_slots_time(o.steps, tiers);
@@ -252,9 +281,8 @@ void run(const ScheduleOptions& o) {
 void register_schedule(CLI::App& app) {
   auto opts = std::make_shared<ScheduleOptions>();
   CLI::App* sub = app.add_subcommand("schedule", "Count (and list) a checkpoint schedule");
-  sub->add_option("--steps", opts->steps, "Time steps N to reverse")->capture_default_str();
-  sub->add_option("--snaps", opts->snaps, "Checkpoint slots S (the initial state is free)")
-      ->capture_default_str();
+  add_integer(sub, "--steps", opts->steps, at_least(1), "Time steps N to reverse");
+  add_integer(sub, "--snaps", opts->snaps, at_least(1), "Checkpoint slots S (the initial state is free)");
   sub->add_option("--strategy", opts->strategy, "Checkpointing strategy")
       ->check(CLI::IsMember(strategies()))
       ->capture_default_str();
@@ -263,10 +291,10 @@ void register_schedule(CLI::App& app) {
   sub->add_option("--tier", opts->tiers,
                   "multilevel: a tier NAME:SLOTS:STORE_COST:RESTORE_COST (costs in forward steps), "
                   "repeatable, fastest first");
-  sub->add_option("--slot-bytes", opts->slot_bytes, "multilevel: bytes per checkpoint (bytes moved)")
-      ->capture_default_str();
+  add_number(sub, "--slot-bytes", opts->slot_bytes, non_negative(), "",
+             "multilevel: bytes per checkpoint, for the bytes moved (default 1 MiB)");
   // Benchmark aid, documented in profiling/online_ratios.sh: --strategy online --sweep NMAX.
-  sub->add_option("--sweep", opts->sweep, "online: sweep N = 1..NMAX, report the worst ratio")
+  add_integer(sub, "--sweep", opts->sweep, int_within(1, 100000000), "online: sweep N = 1..NMAX, report the worst ratio")
       ->group("");
   sub->callback([opts] { run(*opts); });
 }

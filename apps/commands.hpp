@@ -4,6 +4,10 @@
 
 namespace revwave::app {
 
+// The whole command line: the --config file (TOML), every subcommand, and the check that a
+// config file sets options of the subcommand that runs only.
+void build_cli(CLI::App& app);
+
 void register_forward(CLI::App& app);
 void register_gradient(CLI::App& app);
 void register_adjtest(CLI::App& app);

@@ -1,9 +1,13 @@
 #include "gradient_job.hpp"
 
+#include <filesystem>
+
+#include "number_options.hpp"
+
 namespace revwave::app {
 
-void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o) {
-  add_problem_options(cmd, o.problem);
+void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions cuda) {
+  add_problem_options(cmd, o.problem, cuda);
   auto* obs = cmd->add_option("--observed", o.observed,
                               "observed data: a shot record .npy (its sidecar .json gives dt, nt, geometry), or a survey: "
                               "SEG-Y files (.sgy, .segy), directories of records, several records")
@@ -17,21 +21,48 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o) {
   cmd->add_option("--strategy", o.strategy.strategy,
                   "full (store every step), revolve (optimal checkpointing), multilevel (memory + disk tiers) or "
                   "online (step count found by a stopping rule)")
+      ->check(CLI::IsMember({"full", "revolve", "multilevel", "online"}))
       ->capture_default_str();
   cmd->add_option("--tier", o.strategy.tiers,
                   "multilevel tier NAME:SLOTS[:STORE_COST:RESTORE_COST] (memory or disk, fastest first; costs in "
                   "forward steps, measured at start-up when omitted)");
-  cmd->add_option("--stop-energy", o.strategy.stop_energy,
-                  "online: end the run once the wavefield energy falls below this fraction of its peak (--tn, or "
-                  "the observed data, is the hard maximum)");
-  cmd->add_option("--snaps", o.strategy.snaps, "checkpoint slots for revolve (default " + std::to_string(default_snaps) + ")");
-  cmd->add_option("--checkpoint-memory", o.checkpoint_memory, "memory for checkpoints, e.g. 512M, 8GiB: derives --snaps");
-  cmd->add_option("--store", o.strategy.store, "where checkpoints live: memory or disk")->capture_default_str();
-  cmd->add_option("--checkpoint-dir", o.strategy.checkpoint_dir, "directory for --store disk (files removed at the end)");
+  add_number(cmd, "--stop-energy", o.strategy.stop_energy, {0.0, 1.0, true, true}, "",
+             "online: end the run once the wavefield energy falls below this fraction of its peak (--tn, or "
+             "the observed data, is the hard maximum)");
+  add_integer(cmd, "--snaps", o.strategy.snaps, at_least(1),
+              "checkpoint slots for revolve and online (default " + std::to_string(default_snaps) + ")");
+  cmd->add_option_function<std::string>(
+      "--checkpoint-memory", [&o](const std::string& v) { o.checkpoint_memory = v; },
+      "memory for checkpoints, e.g. 512M, 8GiB: derives --snaps (revolve, online)");
+  cmd->add_option_function<std::string>(
+         "--store", [&o](const std::string& v) { o.strategy.store = v; },
+         "where revolve's and online's checkpoints live: memory (default) or disk")
+      ->check(CLI::IsMember({"memory", "disk"}));
+  cmd->add_option("--checkpoint-dir", o.strategy.checkpoint_dir, "directory for --store disk and disk tiers (files removed at the end)");
 }
 
 void finish_strategy_options(GradientJobOptions& o) {
-  if (!o.checkpoint_memory.empty()) o.strategy.checkpoint_memory = parse_bytes(o.checkpoint_memory);
+  if (o.checkpoint_memory) o.strategy.checkpoint_memory = parse_bytes(*o.checkpoint_memory);
+}
+
+std::vector<NamedPath> job_inputs(const GradientJobOptions& o, const CLI::App& cmd) {
+  std::vector<NamedPath> in = problem_inputs(o.problem);
+  for (const std::string& obs : o.observed) {
+    // A directory of records: each record and its sidecar is an input.
+    std::vector<std::string> files;
+    if (std::filesystem::is_directory(obs)) {
+      for (const auto& e : std::filesystem::directory_iterator(obs)) files.push_back(e.path().string());
+    } else {
+      files.push_back(obs);
+    }
+    for (const std::string& f : files) {
+      in.push_back({"--observed", f});
+      if (std::filesystem::path(f).extension() == ".npy") in.push_back({"the sidecar of --observed", sidecar_path(f)});
+    }
+  }
+  if (!o.true_model.empty()) in.push_back({"--true-model", o.true_model});
+  for (const NamedPath& c : config_inputs(cmd)) in.push_back(c);
+  return in;
 }
 
 VelocityModel load_model(const std::string& path, const Grid& grid, const char* option) {

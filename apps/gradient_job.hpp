@@ -2,10 +2,14 @@
 // (--observed with its sidecar) or modelled in a true model (--true-model, or the built-in one).
 #pragma once
 #include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "problem_options.hpp"
+#include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/driver/cuda_backend.hpp"
@@ -22,11 +26,13 @@ struct GradientJobOptions {
   std::vector<std::string> observed;  // one record, or a survey: SEG-Y files, directories, records
   std::string true_model;
   StrategyOptions strategy;
-  std::string checkpoint_memory;  // text, e.g. 8GiB
-  bool f0_given = false;          // --f0 was given (a record's sidecar carries its own)
+  std::optional<std::string> checkpoint_memory;  // text, e.g. 8GiB
+  bool f0_given = false;                         // --f0 was given (a record's sidecar carries its own)
 };
 
-void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o);
+void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions cuda);
+// The files the job reads (model, true model, observed record and its sidecar, receivers, config).
+std::vector<NamedPath> job_inputs(const GradientJobOptions& o, const CLI::App& cmd);
 // Turns the text options into StrategyOptions fields (bytes).
 void finish_strategy_options(GradientJobOptions& o);
 
@@ -66,13 +72,22 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     job.time.dt = rec.meta.dt;
     job.time.steps = rec.meta.nt - 1;
     check_stable(job.time.dt, job.start.grid, max_velocity(job.start.model));
+    const double largest = static_cast<double>(std::numeric_limits<T>::max());
+    for (std::size_t i = 0; i < rec.traces.size(); ++i) {
+      if (std::abs(rec.traces[i]) > largest) {
+        throw IoError(observed + ": sample " + std::to_string(i / rec.meta.receivers.size()) + " of receiver " +
+                      std::to_string(i % rec.meta.receivers.size()) + " is " + number_text(rec.traces[i]) +
+                      ", beyond the largest " + (sizeof(T) == 4 ? "float" : "double") + " " + number_text(largest) +
+                      " (use --precision double)");
+      }
+    }
     job.observed.assign(rec.traces.begin(), rec.traces.end());
     job.observed_source = "file";
     return job;
   }
   // Modelled data: the true model, and a starting model smoothed from it unless given.
   ProblemSetup truth = make_setup(o.problem);  // the grid follows --model when given
-  const bool start_given = !o.problem.model_file.empty() || o.problem.velocity != 0;
+  const bool start_given = !o.problem.model_file.empty() || o.problem.velocity.has_value();
   job.start = truth;
   if (!o.true_model.empty()) truth.model = load_model(o.true_model, truth.grid, "--true-model");
   else if (start_given) truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);

@@ -2,24 +2,29 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <memory>
 
 #include "commands.hpp"
 #include "revwave/core/errors.hpp"
+#include "revwave/io/atomic_file.hpp"
+
+namespace {
+
+// The exit codes the README documents.
+enum Exit { ok = 0, check_failed = 1, input = 2, file = 3, memory = 4, backend = 5, not_finite = 6 };
+
+int fail(const std::string& what, int code) {
+  std::cerr << "revwave: error: " << what << "\n";
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  // A signal during a run removes the temporaries of unfinished outputs, then ends the process.
+  revwave::remove_temporaries_on_signal();
   CLI::App app{"revwave: FWI gradients of the 3D acoustic wave equation with optimal checkpointing"};
-  app.require_subcommand(1, 1);
-  app.set_version_flag("--version", "revwave 0.1.0");
-  // One --config for every subcommand: a TOML file with a [subcommand] section, as written
-  // next to the outputs; accepted after the subcommand's name too.
-  app.set_config("--config", "", "read options from a TOML file (as written next to the outputs)");
-  app.fallthrough();
-  revwave::app::register_forward(app);
-  revwave::app::register_gradient(app);
-  revwave::app::register_adjtest(app);
-  revwave::app::register_gradtest(app);
-  revwave::app::register_schedule(app);
-  revwave::app::register_info(app);
+  revwave::app::build_cli(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -28,25 +33,33 @@ int main(int argc, char** argv) {
     // A check that ran and failed (adjtest, gradtest): its report is already printed.
     std::cerr << "revwave: " << e.what() << "\n";
     return e.get_exit_code();
+  } catch (const CLI::FileError& e) {
+    return fail(std::string(e.what()), file);
+  } catch (const CLI::ConfigError& e) {
+    // CLI11 says "INI was not able to parse KEY" for a key that names no option.
+    const std::string text = e.what(), marker = "not able to parse ";
+    const auto at = text.find(marker);
+    if (at == std::string::npos) return fail(text, input);
+    return fail("the config file's key '" + text.substr(at + marker.size()) +
+                    "' names no option ([subcommand] then the option's long name without --; see 'revwave SUBCOMMAND --help')",
+                input);
   } catch (const CLI::ParseError& e) {
     // One line: CLI11's message, without its multi-line help dump.
-    std::cerr << "revwave: error: " << e.what() << " (see 'revwave --help')\n";
-    return e.get_exit_code() == 0 ? 2 : e.get_exit_code();
+    return fail(std::string(e.what()) + " (see 'revwave --help')", input);
   } catch (const revwave::InputError& e) {
-    std::cerr << "revwave: error: " << e.what() << "\n";
-    return 2;
+    return fail(e.what(), input);
   } catch (const revwave::IoError& e) {
-    std::cerr << "revwave: error: " << e.what() << "\n";
-    return 3;
+    return fail(e.what(), file);
   } catch (const revwave::OutOfMemoryError& e) {
-    std::cerr << "revwave: error: " << e.what() << "\n";
-    return 4;
+    return fail(e.what(), memory);
   } catch (const revwave::NotCompiledError& e) {
-    std::cerr << "revwave: error: " << e.what() << "\n";
-    return 5;
+    return fail(e.what(), backend);
+  } catch (const revwave::NonFiniteError& e) {
+    return fail(e.what(), not_finite);
+  } catch (const std::bad_alloc&) {
+    return fail("out of memory (an allocation failed)", memory);
   } catch (const std::exception& e) {
-    std::cerr << "revwave: error: " << e.what() << "\n";
-    return 1;
+    return fail(e.what(), check_failed);
   }
-  return 0;
+  return ok;
 }

@@ -3,27 +3,31 @@
 #include <omp.h>
 
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
+#include "number_options.hpp"
+#include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/driver/cuda_info.hpp"
+#include "revwave/io/atomic_file.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/wavelet.hpp"
 
 namespace revwave::app {
 
-void add_problem_options(CLI::App* cmd, ProblemOptions& o) {
+void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
   cmd->add_option("--model", o.model_file, "velocity model, .npy (nx, ny, nz), m/s")->check(CLI::ExistingFile);
-  cmd->add_option("--velocity", o.velocity, "homogeneous velocity, m/s (instead of --model)");
+  add_number(cmd, "--velocity", o.velocity, positive(), "m/s", "homogeneous velocity, m/s (instead of --model)");
   cmd->add_option("--shape", o.shape, "interior points NX,NY,NZ (z is depth)")->capture_default_str();
-  cmd->add_option("--spacing", o.spacing, "grid spacing h, m")->capture_default_str();
-  cmd->add_option("--nbl", o.nbl, "absorbing points per side")->capture_default_str();
-  cmd->add_option("--space-order", o.space_order, "even order of the Laplacian, 2..16")->capture_default_str();
-  cmd->add_option("--tn", o.tn, "simulated time, s")->capture_default_str();
-  cmd->add_option("--dt", o.dt, "time step, s (default: 0.9 x the stability bound)");
-  cmd->add_option("--f0", o.f0, "Ricker peak frequency, Hz")->capture_default_str();
+  add_number(cmd, "--spacing", o.spacing, positive(), "m", "grid spacing h, m");
+  add_integer(cmd, "--nbl", o.nbl, at_least(0), "absorbing points per side");
+  add_integer(cmd, "--space-order", o.space_order, int_within(2, 16), "even order of the Laplacian, 2..16");
+  add_number(cmd, "--tn", o.tn, positive(), "s", "simulated time, s");
+  add_number(cmd, "--dt", o.dt, positive(), "s", "time step, s (default: 0.9 x the stability bound)");
+  add_number(cmd, "--f0", o.f0, positive(), "Hz", "Ricker peak frequency, Hz");
   cmd->add_option("--src", o.src, "source X,Y,Z in m (repeatable)");
   cmd->add_option("--rec", o.rec, "receiver X,Y,Z in m (repeatable)");
   cmd->add_option("--rec-file", o.rec_file, "receivers, .npy of shape (n, 3), m")->check(CLI::ExistingFile);
@@ -32,48 +36,67 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o) {
   cmd->get_option("--rec-file")->excludes(cmd->get_option("--rec"));
   cmd->get_option("--rec-grid")->excludes(cmd->get_option("--rec"));
   cmd->get_option("--rec-grid")->excludes(cmd->get_option("--rec-file"));
-  add_run_options(cmd, o);
+  add_run_options(cmd, o, cuda);
 }
 
-void add_run_options(CLI::App* cmd, ProblemOptions& o) {
+void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
   cmd->add_option("--precision", o.precision, "float or double")
       ->check(CLI::IsMember({"float", "double"}))
       ->capture_default_str();
   cmd->add_option("--backend", o.backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
-  cmd->add_option("--threads", o.threads, "OpenMP threads (default: all cores)");
-  cmd->add_option("--device-memory", o.device_memory, "CUDA: device memory for checkpoint slots, e.g. 8GiB (default: what is free)");
-  cmd->add_option("--host-memory", o.host_memory, "CUDA: pinned host memory for spilled slots, e.g. 64GiB (default: half of what is available)");
-  cmd->add_option("--host-spacing", o.host_spacing,
-                  "CUDA: fewest forward steps between checkpoints spilled to pinned host memory (two-level schedule)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  add_integer(cmd, "--threads", o.threads, int_within(1, 65536), "OpenMP threads (default: all cores)");
+  if (cuda != CudaOptions::none) {
+    cmd->add_option_function<std::string>(
+        "--device-memory", [&o](const std::string& v) { o.device_memory = v; },
+        "CUDA: device memory for checkpoint slots, e.g. 8GiB (default: what is free)");
+  }
+  if (cuda == CudaOptions::all) {
+    cmd->add_option_function<std::string>(
+        "--host-memory", [&o](const std::string& v) { o.host_memory = v; },
+        "CUDA: pinned host memory for spilled slots, e.g. 64GiB (default: half of what is available)");
+    add_integer(cmd, "--host-spacing", o.host_spacing, at_least(1),
+                "CUDA, revolve: fewest forward steps between checkpoints spilled to pinned host memory (two-level "
+                "schedule; default 50)");
+  }
   cmd->add_flag("--json", o.json, "print one JSON object with the run's summary");
 }
 
 namespace {
 
+// "a,b,c": exactly `count` numbers, each parsed whole.
 std::vector<double> parse_list(const std::string& text, const std::string& option, std::size_t count) {
+  const std::string rule = option + " '" + text + "' is invalid: expected " + std::to_string(count) + " comma-separated numbers";
   std::vector<double> v;
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    std::size_t pos = 0;
     double x = 0;
-    try {
-      x = std::stod(item, &pos);
-    } catch (...) {
-      pos = 0;
-    }
-    if (pos == 0 || pos != item.size() || !std::isfinite(x)) {
-      throw InputError(option + " '" + text + "' is invalid: expected " + std::to_string(count) + " comma-separated numbers");
-    }
+    if (!read_double(item, x) || !std::isfinite(x)) throw InputError(rule);
     v.push_back(x);
   }
-  if (v.size() != count) {
-    throw InputError(option + " '" + text + "' is invalid: expected " + std::to_string(count) + " comma-separated numbers");
-  }
+  if (v.size() != count || (!text.empty() && text.back() == ',')) throw InputError(rule);
   return v;
 }
+
+// "a,b,c" of integers in `rule`.
+std::vector<index_t> parse_integers(const std::string& text, const std::string& option, std::size_t count,
+                                    const IntRange& rule) {
+  const std::string bad = option + " '" + text + "' is invalid: expected " + std::to_string(count) +
+                          " comma-separated integers, each " + rule.text().substr(rule.text().find(' ') + 1);
+  std::vector<index_t> v;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    std::int64_t x = 0;
+    if (!read_int64(item, x) || !rule.admits(x)) throw InputError(bad);
+    v.push_back(x);
+  }
+  if (v.size() != count || (!text.empty() && text.back() == ',')) throw InputError(bad);
+  return v;
+}
+
+// What one receiver costs in host memory before its traces: coordinates, 8 indices and weights, scales.
+constexpr std::size_t receiver_bytes = 3 * 8 + 8 * (8 + 8 + 8);
 
 }  // namespace
 
@@ -88,13 +111,8 @@ std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std:
 
 ProblemSetup make_setup(const ProblemOptions& o) {
   ProblemSetup s;
-  const auto sh = parse_list(o.shape, "--shape", 3);
-  for (int a = 0; a < 3; ++a) {
-    if (sh[a] != std::floor(sh[a]) || sh[a] < 2) {
-      throw InputError("--shape '" + o.shape + "' is invalid: three integers, each at least 2");
-    }
-    s.grid.shape[a] = static_cast<index_t>(sh[a]);
-  }
+  const std::vector<index_t> sh = parse_integers(o.shape, "--shape", 3, at_least(2));
+  for (int a = 0; a < 3; ++a) s.grid.shape[a] = sh[a];
   s.grid.spacing = o.spacing;
   s.grid.nbl = o.nbl;
   s.grid.space_order = o.space_order;
@@ -107,21 +125,19 @@ ProblemSetup make_setup(const ProblemOptions& o) {
     s.model.shape = {a.shape[0], a.shape[1], a.shape[2]};
     s.model.velocity = a.data;
     s.grid.shape = s.model.shape;
-  } else if (o.velocity != 0 || std::isnan(o.velocity)) {
-    s.model = homogeneous_model(s.grid.shape, o.velocity);
-  } else {
-    s.model = default_true_model(s.grid.shape, o.spacing);
   }
-  validate(s.grid);
+  validate(s.grid);  // also refuses a shape whose allocated grid does not fit 64-bit counts
+  if (o.model_file.empty()) {
+    // The model holds one double per interior point: refuse a shape that cannot fit before making it.
+    require_memory(checked_bytes({static_cast<std::size_t>(s.grid.interior_points()), 8}, "the velocity model"),
+                   "the velocity model of " + std::to_string(s.grid.interior_points()) + " points (--shape " +
+                       o.shape + ")");
+    s.model = o.velocity ? homogeneous_model(s.grid.shape, *o.velocity) : default_true_model(s.grid.shape, o.spacing);
+  }
   validate(s.model);
 
   Acquisition& acq = s.acquisition;
-  acq.f0 = o.f0;
-  if (!(std::isfinite(o.f0) && o.f0 > 0)) {
-    std::ostringstream os;
-    os << "--f0 " << o.f0 << " Hz is invalid: the peak frequency must be finite and positive";
-    throw InputError(os.str());
-  }
+  acq.f0 = check_number("--f0", o.f0, positive(), "Hz");
   acq.t0 = default_wavelet_delay(o.f0);
   const double h = s.grid.spacing;
   if (o.src.empty()) {
@@ -139,18 +155,22 @@ ProblemSetup make_setup(const ProblemOptions& o) {
     acq.receivers = parse_points(o.rec, "--rec");
   } else {
     // By default a 16 x 16 receiver grid just below the top edge.
-    std::vector<double> g{16, 16, std::min(2 * h, s.grid.extent(2))};
+    index_t nx = 16, ny = 16;
+    double depth = std::min(2 * h, s.grid.extent(2));
     if (!o.rec_grid.empty()) {
-      g = parse_list(o.rec_grid, "--rec-grid", 3);
-      if (g[0] < 1 || g[1] < 1 || g[0] != std::floor(g[0]) || g[1] != std::floor(g[1])) {
-        throw InputError("--rec-grid '" + o.rec_grid + "' is invalid: NX and NY must be integers >= 1");
-      }
+      const std::vector<double> g = parse_list(o.rec_grid, "--rec-grid", 3);
+      nx = check_whole("--rec-grid '" + o.rec_grid + "' NX", g[0], at_least(1));
+      ny = check_whole("--rec-grid '" + o.rec_grid + "' NY", g[1], at_least(1));
+      depth = g[2];
     }
-    const int nx = static_cast<int>(g[0]), ny = static_cast<int>(g[1]);
-    for (int i = 0; i < nx; ++i)
-      for (int j = 0; j < ny; ++j)
-        acq.receivers.push_back({nx > 1 ? s.grid.extent(0) * i / (nx - 1) : 0.5 * s.grid.extent(0),
-                                 ny > 1 ? s.grid.extent(1) * j / (ny - 1) : 0.5 * s.grid.extent(1), g[2]});
+    const index_t n = checked_product({nx, ny}, "--rec-grid '" + o.rec_grid + "' receivers");
+    require_memory(checked_bytes({static_cast<std::size_t>(n), receiver_bytes}, "the receivers"),
+                   "--rec-grid '" + o.rec_grid + "' (" + std::to_string(n) + " receivers)");
+    acq.receivers.reserve(static_cast<std::size_t>(n));
+    for (index_t i = 0; i < nx; ++i)
+      for (index_t j = 0; j < ny; ++j)
+        acq.receivers.push_back({nx > 1 ? s.grid.extent(0) * double(i) / double(nx - 1) : 0.5 * s.grid.extent(0),
+                                 ny > 1 ? s.grid.extent(1) * double(j) / double(ny - 1) : 0.5 * s.grid.extent(1), depth});
   }
   // Check the points now so that a bad one fails before any work.
   trilinear_points(s.grid, acq.sources, "source");
@@ -160,13 +180,33 @@ ProblemSetup make_setup(const ProblemOptions& o) {
 
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s) {
   const double vmax = max_velocity(s.model);
-  double dt = o.dt;
-  if (dt == 0) {
-    dt = default_dt(s.grid, vmax);
-  } else {
+  double dt = 0;
+  if (o.dt) {
+    dt = *o.dt;
     check_stable(dt, s.grid, vmax);
+  } else {
+    dt = default_dt(s.grid, vmax);
   }
   return make_time_axis(o.tn, dt);
+}
+
+std::size_t run_bytes(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies) {
+  const std::size_t field = checked_bytes({static_cast<std::size_t>(s.grid.alloc_points()), value_bytes}, "one wavefield");
+  const std::size_t nrec = s.acquisition.receivers.size();
+  const std::size_t nt = static_cast<std::size_t>(t.nt());
+  const std::size_t wavefields = checked_bytes({static_cast<std::size_t>(fields), field}, "the wavefields");
+  const std::size_t traces = checked_bytes({static_cast<std::size_t>(trace_copies), nt, nrec, value_bytes}, "the traces");
+  const std::size_t per_step = checked_bytes({nt, 3 * 8}, "the wavelet and the misfit per step");
+  return checked_sum(checked_sum(wavefields, traces, "the run"), per_step, "the run");
+}
+
+void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies,
+                        const std::string& what) {
+  const std::size_t bytes = run_bytes(s, t, value_bytes, fields, trace_copies);
+  const std::size_t field = static_cast<std::size_t>(s.grid.alloc_points()) * value_bytes;
+  require_memory(bytes, what + " (" + std::to_string(fields) + " wavefields of " + format_bytes(double(field)) + ", " +
+                            std::to_string(t.nt()) + " samples x " + std::to_string(s.acquisition.receivers.size()) +
+                            " receivers of traces)");
 }
 
 BackendChoice resolve_backend(const std::string& requested) {
@@ -184,15 +224,50 @@ BackendChoice resolve_backend(const std::string& requested) {
 
 CudaBudgets cuda_budgets(const ProblemOptions& o) {
   CudaBudgets b;
-  if (!o.device_memory.empty()) b.device_memory = parse_bytes(o.device_memory);
-  if (!o.host_memory.empty()) b.host_memory = parse_bytes(o.host_memory);
-  b.min_host_spacing = o.host_spacing;
+  if (o.device_memory) b.device_memory = parse_bytes(*o.device_memory);
+  if (o.host_memory) b.host_memory = parse_bytes(*o.host_memory);
+  if (o.host_spacing) b.min_host_spacing = *o.host_spacing;
   return b;
 }
 
-void apply_threads(int threads) {
-  if (threads < 0) throw InputError("--threads " + std::to_string(threads) + " is invalid: it must be >= 1");
-  if (threads > 0) omp_set_num_threads(threads);
+void refuse_cuda_options_on_cpu(const ProblemOptions& o, const std::string& backend) {
+  if (backend == "cuda") return;
+  const char* given = o.device_memory ? "--device-memory" : o.host_memory ? "--host-memory" : o.host_spacing ? "--host-spacing" : nullptr;
+  if (given != nullptr) {
+    throw InputError(std::string(given) + " does not apply: the run is on the CPU backend (" +
+                     (o.backend == "auto" ? "--backend auto found no CUDA device" : "--backend " + o.backend) +
+                     "), and the option sets the CUDA backend's memory");
+  }
+}
+
+void apply_threads(const std::optional<int>& threads) {
+  if (threads) omp_set_num_threads(*threads);
+}
+
+std::vector<NamedPath> config_inputs(const CLI::App& cmd) {
+  const CLI::App* root = &cmd;
+  while (root->get_parent() != nullptr) root = root->get_parent();
+  std::vector<NamedPath> out;
+  if (const CLI::Option* cfg = root->get_config_ptr(); cfg != nullptr && cfg->count() > 0) {
+    for (const std::string& p : cfg->results()) out.push_back({"--config", p});
+  }
+  return out;
+}
+
+std::vector<NamedPath> problem_inputs(const ProblemOptions& o) {
+  std::vector<NamedPath> in;
+  if (!o.model_file.empty()) in.push_back({"--model", o.model_file});
+  if (!o.rec_file.empty()) in.push_back({"--rec-file", o.rec_file});
+  return in;
+}
+
+void refuse_overwriting_inputs(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs) {
+  for (const NamedPath& out : outputs)
+    for (const NamedPath& in : inputs)
+      if (same_file(out.path, in.path)) {
+        throw InputError(out.option + " " + out.path + " would overwrite " + in.option + " " + in.path +
+                         ", an input of this run: write the outputs elsewhere (--out)");
+      }
 }
 
 }  // namespace revwave::app

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "revwave/io/atomic_file.hpp"
+#include "toml_config.hpp"
 
 namespace revwave::app {
 
@@ -39,13 +40,6 @@ void ProgressBar::finish() {
   drawn_ = false;
 }
 
-OutputGuard::~OutputGuard() {
-  for (const auto& p : paths_) {
-    std::error_code ec;
-    std::filesystem::remove(p, ec);
-  }
-}
-
 std::string config_path_for(const std::string& output_path) {
   std::filesystem::path p(output_path);
   p.replace_extension();
@@ -53,20 +47,11 @@ std::string config_path_for(const std::string& output_path) {
 }
 
 void write_effective_config(const CLI::App& cmd, const std::string& path) {
-  // The subcommand's section of the whole app's configuration, defaults included; options
-  // without a value (and --config itself) are left out so that the file reads back cleanly.
-  const CLI::App* root = cmd.get_parent() ? cmd.get_parent() : &cmd;
-  std::istringstream all(root->config_to_str(true, false));
-  std::ostringstream kept;
-  std::string line;
-  while (std::getline(all, line)) {
-    if (line.rfind(cmd.get_name() + ".", 0) != 0 || line.find("=\"\"") != std::string::npos) continue;
-    kept << line << "\n";
-  }
+  const std::string table = effective_config_toml(cmd);
   write_file_atomically(path, [&](std::ostream& os) {
     os << "# revwave " << cmd.get_name() << ": effective configuration; repeat with\n"
-       << "#   revwave " << cmd.get_name() << " --config " << path << "\n"
-       << kept.str();
+       << "#   revwave " << cmd.get_name() << " --config " << path << " --out OTHER\n"
+       << table;
   });
 }
 

@@ -1,5 +1,5 @@
 // What every subcommand needs to report to people and programs: a progress bar on stderr,
-// the JSON summary on stdout, the effective configuration, and outputs that vanish on failure.
+// the JSON summary on stdout and the effective configuration.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -25,22 +25,8 @@ class ProgressBar {
   std::chrono::steady_clock::time_point start_, last_;
 };
 
-// Removes every registered output unless commit() was called: no partial output on error.
-class OutputGuard {
- public:
-  OutputGuard() = default;
-  OutputGuard(const OutputGuard&) = delete;
-  OutputGuard& operator=(const OutputGuard&) = delete;
-  ~OutputGuard();
-  void add(const std::string& path) { paths_.push_back(path); }
-  void commit() { paths_.clear(); }
-
- private:
-  std::vector<std::string> paths_;
-};
-
-// FILE.npy -> FILE.config.toml, written through CLI11's own config format so that
-// `revwave <cmd> --config FILE.config.toml` repeats the run.
+// FILE.npy -> FILE.config.toml: the subcommand's effective configuration as TOML, so that
+// `revwave <cmd> --config FILE.config.toml --out OTHER.npy` repeats the run.
 std::string config_path_for(const std::string& output_path);
 void write_effective_config(const CLI::App& cmd, const std::string& path);
 

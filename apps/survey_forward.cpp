@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <iostream>
 
+#include "revwave/core/checks.hpp"
 #include "revwave/core/system_memory.hpp"
+#include "revwave/io/atomic_file.hpp"
 #include "revwave/io/shot_record.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 #include "run_report.hpp"
@@ -69,8 +71,8 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
   ProblemOptions po = problem;
   if (segy) {
     // SEG-Y keeps whole microseconds: the default dt is rounded down to one, a given dt must be one.
-    if (po.dt == 0) po.dt = segy_dt_floor(default_dt(setup.grid, max_velocity(setup.model)));
-    else po.dt = segy_dt(segy_interval_us(po.dt));
+    if (!po.dt) po.dt = segy_dt_floor(default_dt(setup.grid, max_velocity(setup.model)));
+    else po.dt = segy_dt(segy_interval_us(*po.dt));
   }
   const TimeAxis time = make_time(po, setup);
   const BackendChoice backend = resolve_backend(problem.backend);
@@ -95,33 +97,44 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
   const double step_seconds =
       survey_forward<T>(setup.grid, setup.model, survey, backend.name, cuda_budgets(problem), [&](index_t d, index_t t) { bar(d, t); });
   bar.finish();
+  // A result that is not finite is never written as a success.
+  for (const Shot& shot : survey.shots) check_finite_result(shot.data.data(), shot.data.size(), "the shot record of " + shot.name);
 
-  OutputGuard guard;  // a directory of records is removed by its own writer on failure
-  if (segy) guard.add(out);
+  const std::string cfg = config_path_for(out);
   std::size_t traces = 0;
   for (const Shot& s : survey.shots) traces += s.acquisition.receivers.size();
-  if (segy) {
-    write_segy(out, to_segy(survey), origin);
-  } else if (fs::path(out).extension() == ".npy") {  // one shot: one record
-    const Shot& shot = survey.shots.front();
-    ShotRecordMeta meta;
-    meta.dt = shot.time.dt;
-    meta.nt = shot.time.nt();
-    meta.f0 = shot.acquisition.f0;
-    meta.t0 = shot.acquisition.t0;
-    meta.sources = shot.acquisition.sources;
-    meta.receivers = shot.acquisition.receivers;
-    meta.precision = sizeof(T) == 4 ? "float32" : "float64";
-    guard.add(out);
-    guard.add(sidecar_path(out));
-    write_shot_record(out, meta, shot.data);
+  if (segy || fs::path(out).extension() == ".npy") {
+    OutputTransaction outputs_together;
+    if (segy) {
+      write_segy(out, to_segy(survey), origin);
+    } else {  // one shot: one record
+      const Shot& shot = survey.shots.front();
+      ShotRecordMeta meta;
+      meta.dt = shot.time.dt;
+      meta.nt = shot.time.nt();
+      meta.f0 = shot.acquisition.f0;
+      meta.t0 = shot.acquisition.t0;
+      meta.sources = shot.acquisition.sources;
+      meta.receivers = shot.acquisition.receivers;
+      meta.precision = sizeof(T) == 4 ? "float32" : "float64";
+      write_shot_record(out, meta, shot.data);
+    }
+    write_effective_config(cmd, cfg);
+    outputs_together.commit();
   } else {
+    // The directory is complete or absent (its own temporary name), outside any transaction: a
+    // transaction would hold its records under temporary names until after the directory's rename.
     write_record_directory(out, survey, sizeof(T) == 4 ? "float32" : "float64");
+    try {
+      OutputTransaction config_file;
+      write_effective_config(cmd, cfg);
+      config_file.commit();
+    } catch (...) {
+      std::error_code ec;
+      fs::remove_all(out, ec);
+      throw;
+    }
   }
-  const std::string cfg = config_path_for(out);
-  guard.add(cfg);
-  write_effective_config(cmd, cfg);
-  guard.commit();
 
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   const double gpts = double(setup.grid.interior_points()) * double(time.steps) * double(survey.shots.size()) / step_seconds / 1e9;

@@ -7,7 +7,9 @@
 #include <iostream>
 #include <sstream>
 
+#include "revwave/core/checks.hpp"
 #include "revwave/driver/cuda_info.hpp"
+#include "revwave/io/atomic_file.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 #include "run_report.hpp"
@@ -102,6 +104,13 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   SurveyJob<T> job;
   std::exception_ptr failure;
   try {
+    std::vector<NamedPath> outputs = {{"--out", out}, {"the configuration written next to --out", config_path_for(out)}};
+    if (!png.empty()) {
+      for (const char* suffix : {"_gradient_xz.png", "_gradient_yz.png", "_gradient_xy.png", "_shot.png"}) {
+        outputs.push_back({"--png", png + suffix});
+      }
+    }
+    refuse_overwriting_inputs(outputs, job_inputs(o, cmd));
     job = prepare<T>(o, so, mpi);
     if (o.observed.empty()) job.run.true_model = &job.truth;
     check_survey_run<T>(job.survey, job.grid, job.model, job.run);
@@ -119,22 +128,23 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   if (!sum.root) return;
 
   const Grid& grid = job.grid;
-  OutputGuard guard;
-  guard.add(out);
+  // A result that is not finite is never written as a success.
+  check_finite_result(&sum.objective, 1, "the objective");
+  check_finite_result(sum.gradient.data(), sum.gradient.size(), "the gradient");
+  OutputTransaction outputs_together;
   std::vector<T> out_values(sum.gradient.begin(), sum.gradient.end());
+  check_finite_result(out_values.data(), out_values.size(), std::string("the gradient in ") + (sizeof(T) == 4 ? "float" : "double"));
   write_npy(out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
   const std::string cfg = config_path_for(out);
-  guard.add(cfg);
   write_effective_config(cmd, cfg);
   std::vector<std::string> pictures;
   if (!png.empty()) {
-    for (const char* suffix : {"_gradient_xz.png", "_gradient_yz.png", "_gradient_xy.png", "_shot.png"}) guard.add(png + suffix);
     const Shot& first = job.survey.shots.front();
     std::vector<double> traces = first.data;
     if (traces.empty()) traces.assign(static_cast<std::size_t>(first.time.nt()) * first.acquisition.receivers.size(), 0.0);
     pictures = write_pictures(png, grid, sum.gradient, traces, first.time.nt(), static_cast<index_t>(first.acquisition.receivers.size()));
   }
-  guard.commit();
+  outputs_together.commit();
 
   double norm2 = 0;
   for (double v : sum.gradient) norm2 += v * v;

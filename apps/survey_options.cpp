@@ -83,9 +83,9 @@ void quiet_unless_root() {
   std::cerr.setstate(std::ios::badbit);
 }
 
-void apply_threads_per_process(int threads, const MpiSession& mpi) {
+void apply_threads_per_process(const std::optional<int>& threads, const MpiSession& mpi) {
   apply_threads(threads);
-  if (threads > 0 || !mpi.active() || std::getenv("OMP_NUM_THREADS") != nullptr) return;
+  if (threads || !mpi.active() || std::getenv("OMP_NUM_THREADS") != nullptr) return;
   // Bound to a few cores (mpirun binds), the process uses what it is given; unbound, its share.
   const int mine = omp_get_num_procs();
   const long online = sysconf(_SC_NPROCESSORS_ONLN);

@@ -1,6 +1,7 @@
 // Options of the survey paths of forward and gradient: SEG-Y origin, sampled wavelet, source grid,
 // moving spread, aperture; and the process set-up under mpirun.
 #pragma once
+#include <optional>
 #include <CLI/CLI.hpp>
 #include <array>
 #include <string>
@@ -33,6 +34,6 @@ SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, cons
 // Under mpirun: other ranks print nothing (rank 0 speaks for the run), and each process gets its
 // share of the cores unless --threads or OMP_NUM_THREADS says otherwise.
 void quiet_unless_root();  // by the launcher's rank, so that it holds before MPI starts
-void apply_threads_per_process(int threads, const MpiSession& mpi);
+void apply_threads_per_process(const std::optional<int>& threads, const MpiSession& mpi);
 
 }  // namespace revwave::app

@@ -152,14 +152,111 @@ TEST(CheckpointPlan, BudgetDerivesSlotsAndRefusesLessThanOne) {
   EXPECT_EQ(plan_strategy(s, 100, field).snaps, 10);
   s.checkpoint_memory = 2 * field - 1;
   EXPECT_THROW(plan_strategy(s, 100, field), InputError);
-  s.checkpoint_memory = 0;
+  s.checkpoint_memory = 0;  // a budget of zero is refused, not read as "not given"
+  EXPECT_THROW(plan_strategy(s, 100, field), InputError);
+  s.checkpoint_memory.reset();
   s.snaps = -1;
+  EXPECT_THROW(plan_strategy(s, 100, field), InputError);
+  s.snaps = 0;  // zero slots is refused, not replaced by the default
   EXPECT_THROW(plan_strategy(s, 100, field), InputError);
   s.snaps = 3;
   s.strategy = "bogus";
   EXPECT_THROW(plan_strategy(s, 100, field), InputError);
   s.strategy = "revolve";
   EXPECT_THROW(plan_strategy(s, 0, field), InputError);
+}
+
+}  // namespace
+}  // namespace revwave
+
+namespace revwave {
+namespace {
+
+std::string refusal(const StrategyOptions& s, index_t steps = 100, std::size_t field = 1000) {
+  try {
+    plan_strategy(s, steps, field);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(CheckpointPlan, OptionsTheStrategyWouldIgnoreAreRefused) {
+  StrategyOptions full;
+  full.strategy = "full";
+  EXPECT_NO_THROW(plan_strategy(full, 100, 1000));
+  StrategyOptions s = full;
+  s.snaps = 5;
+  EXPECT_EQ(refusal(s).rfind("--snaps 5 does not apply: --strategy full", 0), 0u) << refusal(s);
+  s = full;
+  s.store = "memory";  // even the default, when given
+  EXPECT_NE(refusal(s).find("--store memory does not apply"), std::string::npos);
+  s = full;
+  s.checkpoint_memory = std::size_t(1) << 30;
+  EXPECT_NE(refusal(s).find("--checkpoint-memory does not apply"), std::string::npos);
+  StrategyOptions revolve;
+  revolve.strategy = "revolve";
+  s = revolve;
+  s.tiers = {"memory:2"};
+  EXPECT_NE(refusal(s).find("--tier memory:2 does not apply"), std::string::npos);
+  s = revolve;
+  s.stop_energy = 0.1;
+  EXPECT_NE(refusal(s).find("--stop-energy 0.1 does not apply"), std::string::npos);
+  s = revolve;
+  s.checkpoint_dir = "/tmp";
+  EXPECT_NE(refusal(s).find("--checkpoint-dir does not apply"), std::string::npos);
+  StrategyOptions multilevel;
+  multilevel.strategy = "multilevel";
+  multilevel.tiers = {"memory:2"};
+  EXPECT_NO_THROW(plan_strategy(multilevel, 100, 1000));
+  s = multilevel;
+  s.snaps = 3;
+  EXPECT_NE(refusal(s).find("--snaps 3 does not apply: --strategy multilevel"), std::string::npos);
+  StrategyOptions online;
+  online.strategy = "online";
+  s = online;
+  s.stop_energy = 0.0;  // given as zero: never stops, so refused rather than read as "not given"
+  EXPECT_NE(refusal(s).find("--stop-energy 0 is invalid: it must be in (0, 1)"), std::string::npos) << refusal(s);
+  s.stop_energy = 0.05;
+  EXPECT_NO_THROW(plan_strategy(s, 100, 1000));
+}
+
+TEST(CheckpointPlan, MoreOnlineSlotsThanStepsAreCappedAndSaidSo) {
+  StrategyOptions s;
+  s.strategy = "online";
+  s.snaps = std::int64_t(1) << 50;  // not 2^50 slots allocated, and not a loop over them
+  const StrategyPlan plan = plan_strategy(s, 40, 1000);
+  EXPECT_EQ(plan.snaps, 40);
+  EXPECT_NE(plan.choice.find("capped at the step count"), std::string::npos) << plan.choice;
+}
+
+class FullHistoryLimit : public ::testing::Test {
+ protected:
+  void TearDown() override { unsetenv("REVWAVE_MEMORY_LIMIT"); }
+};
+
+// The history holds u[0..N]: N + 1 fields. A limit with room for N fields and the working set,
+// but not N + 1, is refused up front (it used to pass, and the allocation went past the limit).
+TEST_F(FullHistoryLimit, TheCheckCountsTheFieldsThatAreAllocated) {
+  const std::size_t field = std::size_t(1) << 20;
+  const index_t steps = 50;
+  EXPECT_EQ(full_history_bytes(steps, field), std::size_t(steps + 1) * field);
+  StrategyOptions full;
+  full.strategy = "full";
+  const std::size_t working = 4 * field;
+  setenv("REVWAVE_MEMORY_LIMIT", std::to_string(std::size_t(steps) * field + working + field / 2).c_str(), 1);
+  EXPECT_THROW(plan_strategy(full, steps, field, working), OutOfMemoryError);
+  setenv("REVWAVE_MEMORY_LIMIT", std::to_string(std::size_t(steps + 1) * field + working).c_str(), 1);
+  EXPECT_NO_THROW(plan_strategy(full, steps, field, working));
+  // The backend's own check, before it allocates, counts the same N + 1 fields.
+  testing::SmallCase c = testing::small_case(13, 11, 9, steps, 4);
+  const Problem<float> p = make_problem<float>(c.grid, c.start_model, c.acq, c.time);
+  CpuPropagator<float> prop(p);
+  setenv("REVWAVE_MEMORY_LIMIT", std::to_string(std::size_t(steps) * prop.field_bytes() + prop.field_bytes() / 2).c_str(), 1);
+  EXPECT_THROW(prop.allocate_history(steps), OutOfMemoryError);
+  unsetenv("REVWAVE_MEMORY_LIMIT");
+  EXPECT_EQ(prop.allocate_history(steps), std::size_t(steps + 1) * prop.field_bytes());
+  prop.release_history();
 }
 
 }  // namespace

@@ -107,6 +107,34 @@ TEST_F(CliSurvey, RecordDirectoryAndSegyGiveTheSameGradient) {
   EXPECT_TRUE(slurp((dir_ / "a.npy").string()) == slurp((dir_ / "c.npy").string()));
 }
 
+TEST_F(CliSurvey, SurveyRunsNeverOverwriteTheirInputsNorLeaveTemporaries) {
+  const std::string layout = grid_ + "--tn 0.05 --dt 0.001 --src-grid 2,1,20 --rec-grid 3,3,10 ";
+  ASSERT_EQ(invoke("forward" + layout + "--out recs").code, 0);
+  ASSERT_EQ(invoke("forward" + layout + "--out s.sgy").code, 0);
+  const std::string record = slurp((dir_ / "recs" / "shot_0001.npy").string());
+  const std::string segy = slurp((dir_ / "s.sgy").string());
+  auto files = [&] {
+    std::vector<std::string> names;
+    for (const auto& e : fs::recursive_directory_iterator(dir_)) names.push_back(e.path().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const std::vector<std::string> before = files();
+  // A record inside an observed directory, the SEG-Y file itself, and a sidecar.
+  for (const std::string out : {"recs/shot_0001.npy", "s.sgy", "recs/shot_0000.json"}) {
+    const std::string observed = out == "s.sgy" ? "s.sgy" : out == "recs/shot_0001.npy" ? "recs" : "recs/shot_0000.npy recs/shot_0001.npy";
+    const Outcome r = invoke("gradient" + grid_ + "--velocity 2000 --observed " + observed + " --out " + out);
+    EXPECT_NE(r.code, 0) << out;
+    EXPECT_NE(r.err.find("--out " + out), std::string::npos) << r.err;
+    EXPECT_EQ(files(), before) << out;
+  }
+  EXPECT_EQ(slurp((dir_ / "recs" / "shot_0001.npy").string()), record);
+  EXPECT_EQ(slurp((dir_ / "s.sgy").string()), segy);
+  for (const auto& e : fs::recursive_directory_iterator(dir_)) {
+    EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << e.path();
+  }
+}
+
 TEST_F(CliSurvey, MpiGradientIsTheSerialOneBitForBitForOneTwoThreeProcesses) {
 #ifndef REVWAVE_MPIEXEC
   GTEST_SKIP() << "this build has no MPI (install libopenmpi-dev and openmpi-bin)";

@@ -45,13 +45,15 @@ std::vector<T> observed_in(const SmallCase& c, const VelocityModel& model) {
   return run_forward(prop).traces;
 }
 
+// Options as a user gives them: snaps 0 means not given, and the store and directory are given
+// only to the strategies that use them (the others refuse them).
 inline StrategyOptions strategy(const std::string& name, index_t snaps = 0, const std::string& store = "memory",
                                 const std::string& dir = "") {
   StrategyOptions s;
   s.strategy = name;
-  s.snaps = snaps;
-  s.store = store;
-  s.checkpoint_dir = dir;
+  if (snaps > 0) s.snaps = snaps;
+  if (name == "revolve" || name == "online") s.store = store;
+  if (store == "disk" || name == "multilevel") s.checkpoint_dir = dir;
   return s;
 }
 

@@ -236,3 +236,21 @@ TEST_F(NpyTest, AtomicWriteKeepsDestinationWhenWriterThrows) {
   EXPECT_EQ(s, "old content");
   EXPECT_EQ(entries(), std::vector<std::string>{"keep.txt"});
 }
+
+TEST_F(NpyTest, AStreamReadsLikeTheFile) {
+  const std::vector<double> v{1.5, -2, 3e-300, 4};
+  revwave::write_npy(path("s.npy"), {2, 2}, v.data());
+  std::ifstream file(path("s.npy"), std::ios::binary);
+  std::stringstream bytes;
+  bytes << file.rdbuf();
+  const revwave::NpyArray a = revwave::read_npy(bytes, "in-memory");
+  EXPECT_EQ(a.shape, (std::vector<std::int64_t>{2, 2}));
+  EXPECT_EQ(a.data, v);
+  std::stringstream junk("\x93NUMPY junk");
+  try {
+    revwave::read_npy(junk, "in-memory");
+    FAIL();
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("in-memory: ", 0), 0u) << e.what();
+  }
+}

@@ -342,5 +342,53 @@ TEST(RevolveSchedule, MillionStepsIsOptimalAndFast) {
   }
 }
 
+// The closed forms give what counting the generated stream gives, action for action.
+TEST(RevolveCounts, ClosedFormsEqualTheCountedStream) {
+  const auto same = [](std::int64_t N, std::int64_t S) {
+    RevolveSchedule schedule(N, S);
+    const ScheduleCounts counted = count_schedule(schedule), closed = revolve_counts(N, S);
+    const std::string at = "N=" + std::to_string(N) + " S=" + std::to_string(S);
+    EXPECT_EQ(closed.steps, counted.steps) << at;
+    EXPECT_EQ(closed.forward_steps, counted.forward_steps) << at;
+    EXPECT_EQ(closed.advances, counted.advances) << at;
+    EXPECT_EQ(closed.stores, counted.stores) << at;
+    EXPECT_EQ(closed.restores, counted.restores) << at;
+    EXPECT_EQ(closed.reverses, counted.reverses) << at;
+    EXPECT_EQ(closed.peak_slots, counted.peak_slots) << at;
+    EXPECT_EQ(closed.recompute_ratio, counted.recompute_ratio) << at;
+  };
+  for (std::int64_t N = 1; N <= 300; ++N)
+    for (std::int64_t S : {1, 2, 3, 4, 5, 7, 10, 20, 299, 400}) same(N, S);
+  for (std::int64_t N : {1615, 4096, 10000, 65537, 1000003})
+    for (std::int64_t S : {1, 2, 3, 10, 74, 1000}) {
+      if (N * (N / (S + 1) + 1) < 200000000) same(N, S);  // a stream of at most ~10^8 actions
+    }
+}
+
+// `revwave schedule --steps 9223372036854775807 --snaps 1` used to count its stream for minutes.
+TEST(RevolveCounts, AnswerForAny64BitStepCountOrRefuseWithTheLimit) {
+  constexpr std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  try {
+    revolve_counts(max, 1);
+    FAIL() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("exceeds 2^63 - 1"), std::string::npos) << e.what();
+  }
+  // The largest step counts whose forward steps fit: every step stored once, or r = 2.
+  const ScheduleCounts all = revolve_counts(std::int64_t(1) << 62, max);
+  EXPECT_EQ(all.forward_steps, max);
+  EXPECT_EQ(all.stores, (std::int64_t(1) << 62) - 2);
+  EXPECT_EQ(all.restores, (std::int64_t(1) << 62) - 1);
+  const ScheduleCounts two = revolve_counts(std::int64_t(1) << 61, 3037000499);
+  EXPECT_EQ(two.forward_steps, optimal_forward_steps(std::int64_t(1) << 61, 3037000499));
+  EXPECT_LE(two.stores, two.steps);
+  // One slot: every advance recomputes; r = 1482909 levels, each summed in closed form.
+  const ScheduleCounts one = revolve_counts(std::int64_t(1) << 40, 1);
+  EXPECT_EQ(one.stores, 1482908);
+  EXPECT_EQ(one.forward_steps, optimal_forward_steps(std::int64_t(1) << 40, 1));
+  EXPECT_THROW(revolve_counts(0, 3), InputError);
+  EXPECT_THROW(revolve_counts(10, 0), InputError);
+}
+
 }  // namespace
 }  // namespace revwave

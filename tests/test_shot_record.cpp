@@ -5,6 +5,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -161,7 +163,8 @@ TEST_F(ShotRecordTest, WrongTypesAndRangesThrow) {
       {"dt", 0.0, "> 0"},
       {"dt", "0.001", "must be a number"},
       {"nt", 4.5, "integer"},
-      {"nt", 0, ">= 1"},
+      {"nt", 0, "an integer in [1, "},
+      {"nt", std::int64_t(1) << 41, "an integer in [1, 1099511627776]"},
       {"f0", nullptr, "must be a number"},
       {"precision", "float16", "float32"},
       {"receivers", json::array(), "non-empty"},
@@ -195,4 +198,51 @@ TEST_F(ShotRecordTest, InvalidMetaOnWriteIsInputErrorAndWritesNothing) {
   m.precision = "half";
   EXPECT_THROW(revwave::write_shot_record(path("a.npy"), m, traces(m.nt * 3)), revwave::InputError);
   EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+TEST_F(ShotRecordTest, NonFiniteSamplesAreRefusedNamingSampleAndReceiver) {
+  const auto m = meta();
+  const std::string p = path("shot.npy");
+  revwave::write_shot_record(p, m, traces(m.nt * 3));
+  for (double bad : {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
+    auto t = traces(m.nt * 3);
+    t[2 * 3 + 1] = bad;  // sample 2 of receiver 1
+    revwave::write_npy(p, {m.nt, 3}, t.data());
+    expect_io_error(p, {p, "sample 2 of receiver 1", "must be finite"});
+  }
+}
+
+TEST_F(ShotRecordTest, SidecarTextIsCheckedByTheSameRules) {
+  const auto m = meta();
+  revwave::write_shot_record(path("shot.npy"), m, traces(m.nt * 3));
+  std::ifstream in(path("shot.json"));
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const ShotRecordMeta back = revwave::parse_sidecar(text, "mem.json");
+  EXPECT_EQ(back.nt, m.nt);
+  EXPECT_EQ(back.receivers.size(), 3u);
+  try {
+    revwave::parse_sidecar(R"({"dt": 1e-3, "nt": -4})", "mem.json");
+    FAIL() << "no IoError";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("mem.json: field 'nt' -4 is invalid: it must be an integer in [1, "), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(revwave::parse_sidecar("[1, 2]", "mem.json"), IoError);
+  EXPECT_THROW(revwave::parse_sidecar("", "mem.json"), IoError);
+}
+
+TEST_F(ShotRecordTest, AFailedSidecarWriteLeavesAPreviousRecordWhole) {
+  const auto m = meta();
+  const std::string p = path("shot.npy");
+  revwave::write_shot_record(p, m, traces(m.nt * 3));
+  const auto before = revwave::read_shot_record(p);
+  // A sidecar path that cannot be written (a directory of that name): the new .npy must not
+  // replace the old one, which would leave a record that contradicts its sidecar.
+  fs::remove(path("shot.json"));
+  fs::create_directory(path("shot.json"));
+  auto t = traces(m.nt * 3);
+  t[0] = 42;
+  EXPECT_THROW(revwave::write_shot_record(p, m, t), IoError);
+  EXPECT_EQ(revwave::read_npy(p).data, before.traces);
+  for (const auto& e : fs::directory_iterator(dir_)) EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << e.path();
 }

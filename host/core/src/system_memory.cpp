@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -44,7 +45,26 @@ std::size_t available_memory_bytes() {
   if (read_number("/sys/fs/cgroup/memory.max", limit) && read_number("/sys/fs/cgroup/memory.current", current)) {
     avail = std::min(avail, std::max(0.0, limit - current));
   }
-  return static_cast<std::size_t>(avail);
+  std::size_t bytes = static_cast<std::size_t>(avail);
+  if (const char* env = std::getenv("REVWAVE_MEMORY_LIMIT")) {
+    std::size_t cap = 0;
+    try {
+      cap = parse_bytes(env);
+    } catch (const InputError& e) {
+      throw InputError(std::string("environment variable REVWAVE_MEMORY_LIMIT: ") + e.what());
+    }
+    bytes = std::min(bytes, cap);
+  }
+  return bytes;
+}
+
+void require_memory(std::size_t bytes, const std::string& what, const std::string& advice) {
+  const std::size_t have = available_memory_bytes();
+  if (bytes <= have) return;
+  const bool capped = std::getenv("REVWAVE_MEMORY_LIMIT") != nullptr;
+  throw OutOfMemoryError(what + " needs " + format_bytes(double(bytes)) + ", but only " + format_bytes(double(have)) +
+                         " is available" + (capped ? " (REVWAVE_MEMORY_LIMIT)" : "") +
+                         (advice.empty() ? "" : "; " + advice));
 }
 
 std::size_t peak_rss_bytes() {
@@ -54,9 +74,9 @@ std::size_t peak_rss_bytes() {
 }
 
 std::string format_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   int u = 0;
-  while (bytes >= 1024.0 && u < 4) {
+  while (bytes >= 1024.0 && u < 6) {
     bytes /= 1024.0;
     ++u;
   }
@@ -83,10 +103,17 @@ std::size_t parse_bytes(const std::string& text) {
   else if (suffix == "M" || suffix == "MB" || suffix == "MIB") scale = 1024.0 * 1024;
   else if (suffix == "G" || suffix == "GB" || suffix == "GIB") scale = 1024.0 * 1024 * 1024;
   else if (suffix == "T" || suffix == "TB" || suffix == "TIB") scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (suffix == "P" || suffix == "PB" || suffix == "PIB") scale = 1024.0 * 1024 * 1024 * 1024 * 1024;
   if (pos == 0 || scale < 0 || !std::isfinite(value) || value <= 0) {
     throw InputError("memory size '" + text + "' is invalid: use a positive number with an optional unit (512M, 8GiB)");
   }
-  return static_cast<std::size_t>(value * scale);
+  const double bytes = value * scale;
+  if (bytes < 1) throw InputError("memory size '" + text + "' is invalid: it is less than one byte");
+  // 2^64 is exact as a double; anything at or above it does not fit a byte count.
+  if (!(bytes < 18446744073709551616.0)) {
+    throw InputError("memory size '" + text + "' is invalid: it exceeds the largest size, 2^64 - 1 bytes (16 EiB)");
+  }
+  return static_cast<std::size_t>(bytes);
 }
 
 }  // namespace revwave

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/schedule/multilevel.hpp"
@@ -42,7 +43,7 @@ double parse_cost(const std::string& text, const std::string& spec) {
 }
 
 // --tier NAME:SLOTS[:STORE_COST:RESTORE_COST], memory or disk, fastest first.
-StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan) {
+StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::size_t working_bytes) {
   if (o.tiers.empty()) throw InputError("--strategy multilevel needs --tier NAME:SLOTS[:STORE:RESTORE] (memory, disk)");
   int given = 0;
   for (const std::string& spec : o.tiers) {
@@ -81,17 +82,18 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan) {
   plan.measure_costs = given == 0;
   for (const Tier& t : plan.tiers) plan.snaps += t.slots;
   plan.slots = plan.snaps;
-  plan.storage_bytes = static_cast<std::size_t>(plan.snaps) * plan.slot_bytes;
+  plan.storage_bytes = checked_bytes({static_cast<std::size_t>(plan.snaps), plan.slot_bytes}, "the multilevel slots");
   plan.predicted_forward_steps = 0;  // depends on the costs, known once they are measured
   std::size_t in_memory = 0;
   for (const Tier& t : plan.tiers) {
-    if (t.name == "memory") in_memory += static_cast<std::size_t>(t.slots) * plan.slot_bytes;
+    if (t.name == "memory") {
+      in_memory = checked_sum(in_memory, checked_bytes({static_cast<std::size_t>(t.slots), plan.slot_bytes}, "the memory tier"),
+                              "the memory tier");
+    }
   }
-  const std::size_t have = available_memory_bytes();
-  if (in_memory > have) {
-    throw OutOfMemoryError("the memory tier needs " + format_bytes(double(in_memory)) + " but only " +
-                           format_bytes(double(have)) + " is available");
-  }
+  require_memory(checked_sum(in_memory, working_bytes, "the memory tier and the working set"),
+                 "the memory tier (" + format_bytes(double(in_memory)) + ") next to the run's " +
+                     format_bytes(double(working_bytes)) + " of working set");
   plan.choice = "multilevel: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
                 " on " + std::to_string(plan.tiers.size()) + " tiers" +
                 (plan.measure_costs ? ", costs measured at start-up" : ", costs given");
@@ -100,76 +102,111 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan) {
 
 }  // namespace
 
-StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t field_bytes) {
+namespace {
+
+// Refuses the options that `strategy` would ignore; `uses` says what it reads.
+void refuse_ignored(const StrategyOptions& o, const std::string& uses) {
+  const std::string rule = "--strategy " + o.strategy + " " + uses;
+  auto refuse = [&](const std::string& option) { throw InputError(option + " does not apply: " + rule); };
+  const bool slots = o.strategy == "revolve" || o.strategy == "online";
+  if (!slots && o.snaps) refuse("--snaps " + std::to_string(*o.snaps));
+  if (!slots && o.checkpoint_memory) refuse("--checkpoint-memory");
+  if (!slots && o.store) refuse("--store " + *o.store);
+  if (o.strategy != "multilevel" && !o.tiers.empty()) refuse("--tier " + o.tiers.front());
+  if (o.strategy != "online" && o.stop_energy) refuse("--stop-energy " + number_text(*o.stop_energy));
+  if (!o.checkpoint_dir.empty()) {
+    bool disk_tier = false;
+    for (const std::string& t : o.tiers) disk_tier = disk_tier || t.rfind("disk:", 0) == 0 || t == "disk";
+    if (o.store != "disk" && !disk_tier) {
+      throw InputError("--checkpoint-dir does not apply: only --store disk or a disk tier writes checkpoints to a directory");
+    }
+  }
+}
+
+// The history of `full` next to the working set, in host memory (the CPU backend).
+void require_history(index_t steps, std::size_t field_bytes, std::size_t working_bytes) {
+  const std::size_t history = full_history_bytes(steps, field_bytes);
+  require_memory(checked_sum(history, working_bytes, "the wavefield history and the working set"),
+                 "--strategy full (the wavefield history, " + std::to_string(steps + 1) + " fields of " +
+                     format_bytes(double(field_bytes)) + ", and " + format_bytes(double(working_bytes)) +
+                     " of working set)",
+                 "use --strategy revolve with --snaps or --checkpoint-memory");
+}
+
+}  // namespace
+
+StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t field_bytes, std::size_t working_bytes) {
   if (steps < 1) throw InputError("steps " + std::to_string(steps) + " is invalid: at least 1 time step is needed");
   StrategyPlan plan;
   plan.strategy = o.strategy;
   plan.steps = steps;
-  plan.slot_bytes = 2 * field_bytes;
+  plan.slot_bytes = checked_bytes({2, field_bytes}, "one checkpoint slot (two wavefields)");
   if (o.strategy == "full") {
+    refuse_ignored(o, "stores every step in memory: it takes no slots, store, budget, tiers or stop rule");
     plan.storage_bytes = full_history_bytes(steps, field_bytes);
     plan.predicted_forward_steps = steps;
     plan.choice = "full: the whole history, " + std::to_string(steps) + " wavefields of " +
                   format_bytes(double(field_bytes)) + " = " + format_bytes(double(plan.storage_bytes));
-    const std::size_t have = available_memory_bytes();
-    if (o.backend == "cpu" && plan.storage_bytes > have) {
-      throw OutOfMemoryError("--strategy full needs " + format_bytes(double(plan.storage_bytes)) +
-                             " for the wavefield history (" + std::to_string(steps) + " steps x " +
-                             format_bytes(double(field_bytes)) + "), but only " + format_bytes(double(have)) +
-                             " is available; use --strategy revolve with --snaps or --checkpoint-memory");
-    }
+    if (o.backend == "cpu") require_history(steps, field_bytes, working_bytes);
     return plan;
   }
   if (o.strategy != "revolve" && o.strategy != "multilevel" && o.strategy != "online") {
     throw InputError("--strategy '" + o.strategy + "' is unknown: use full, revolve, multilevel or online");
   }
-  if (o.strategy == "multilevel") return plan_multilevel(o, plan);
-  if (!(std::isfinite(o.stop_energy) && o.stop_energy >= 0 && o.stop_energy < 1)) {
-    throw InputError("--stop-energy " + std::to_string(o.stop_energy) + " is invalid: a fraction of the peak energy in [0, 1)");
+  if (o.strategy == "multilevel") {
+    refuse_ignored(o, "takes its slots and where they live from --tier NAME:SLOTS");
+    return plan_multilevel(o, plan, working_bytes);
   }
-  if (o.stop_energy > 0 && o.strategy != "online") {
-    throw InputError("--stop-energy needs --strategy online: the other strategies know their step count in advance");
+  refuse_ignored(o, o.strategy == "online" ? "takes --snaps or --checkpoint-memory, --store, --stop-energy"
+                                           : "takes --snaps or --checkpoint-memory and --store");
+  if (o.stop_energy) check_number("--stop-energy", *o.stop_energy, {0.0, 1.0, true, true});
+  const std::string store = o.store.value_or("memory");
+  if (store != "memory" && store != "disk") {
+    throw InputError("--store '" + store + "' is unknown: use memory or disk");
   }
-  if (o.store != "memory" && o.store != "disk") {
-    throw InputError("--store '" + o.store + "' is unknown: use memory or disk");
-  }
-  if (o.store == "disk") check_checkpoint_dir(o.checkpoint_dir, "--store disk");
-  if (o.snaps < 0) {
-    throw InputError("--snaps " + std::to_string(o.snaps) + " is invalid: at least 1 checkpoint slot is needed");
-  }
-  if (o.snaps > 0 && o.checkpoint_memory > 0) {
+  if (store == "disk") check_checkpoint_dir(o.checkpoint_dir, "--store disk");
+  if (o.snaps && o.checkpoint_memory) {
     throw InputError("--snaps and --checkpoint-memory both given: choose one");
   }
-  if (o.checkpoint_memory > 0) {
-    const std::size_t slots = o.checkpoint_memory / plan.slot_bytes;
+  if (o.snaps) check_integer("--snaps", *o.snaps, at_least(1));
+  if (o.checkpoint_memory) {
+    const std::size_t slots = *o.checkpoint_memory / plan.slot_bytes;
     if (slots < 1) {
-      throw InputError("--checkpoint-memory " + format_bytes(double(o.checkpoint_memory)) +
+      throw InputError("--checkpoint-memory " + format_bytes(double(*o.checkpoint_memory)) +
                        " is below one checkpoint slot: the minimum is " + format_bytes(double(plan.slot_bytes)) +
                        " (" + std::to_string(plan.slot_bytes) + " bytes, two wavefields)");
     }
-    plan.snaps = std::min<index_t>(static_cast<index_t>(slots), steps);
+    plan.snaps = static_cast<index_t>(std::min<std::size_t>(slots, static_cast<std::size_t>(steps)));
     plan.choice = "revolve: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
-                  " fit in --checkpoint-memory " + format_bytes(double(o.checkpoint_memory)) +
-                  (static_cast<index_t>(slots) > steps ? " (capped at the step count)" : "");
+                  " fit in --checkpoint-memory " + format_bytes(double(*o.checkpoint_memory)) +
+                  (slots > static_cast<std::size_t>(steps) ? " (capped at the step count)" : "");
   } else {
-    plan.snaps = o.snaps > 0 ? o.snaps : std::min<index_t>(default_snaps, steps);
+    plan.snaps = o.snaps ? *o.snaps : std::min<index_t>(default_snaps, steps);
     plan.choice = "revolve: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
-                  (o.snaps > 0 ? "" : " (the default; set --snaps or --checkpoint-memory)");
+                  (o.snaps ? "" : " (the default; set --snaps or --checkpoint-memory)");
+    if (o.strategy == "online" && plan.snaps > steps) {
+      // More slots than steps store every step, as these do; the store holds no more than it can use.
+      plan.snaps = steps;
+      plan.choice += " (capped at the step count)";
+    }
   }
   // Revolve never stores position 0 (recreated) or N-1 (reversed at once): more slots are never used.
   // A store holds at least one slot (for N <= 2 the schedule needs none). The online
   // schedule may use every slot; Revolve never stores position 0 or N-1.
   plan.slots = o.strategy == "online" ? plan.snaps : std::max<index_t>(1, RevolveSchedule(steps, plan.snaps).slots());
-  plan.storage_bytes = static_cast<std::size_t>(plan.slots) * plan.slot_bytes;
+  plan.storage_bytes = checked_bytes({static_cast<std::size_t>(plan.slots), plan.slot_bytes},
+                                     std::to_string(plan.slots) + " checkpoint slots");
   // Online: the offline optimum for the hard maximum, an upper reference only.
   plan.predicted_forward_steps = o.strategy == "online" ? 0 : optimal_forward_steps(steps, plan.snaps);
-  if (o.store == "memory" && o.backend == "cpu") {
+  if (store == "memory" && o.backend == "cpu") {
     const std::size_t have = available_memory_bytes();
-    if (plan.storage_bytes > have) {
+    const std::size_t room = have > working_bytes ? have - working_bytes : 0;
+    if (plan.storage_bytes > room) {
       throw OutOfMemoryError(std::to_string(plan.slots) + " checkpoint slots need " +
-                             format_bytes(double(plan.storage_bytes)) + " but only " + format_bytes(double(have)) +
-                             " is available; try --snaps " + std::to_string(std::max<std::size_t>(1, have / 2 / plan.slot_bytes)) +
-                             " or --store disk");
+                             format_bytes(double(plan.storage_bytes)) + " but only " + format_bytes(double(room)) +
+                             " is available next to the run's " + format_bytes(double(working_bytes)) +
+                             " of working set; try --snaps " +
+                             std::to_string(std::max<std::size_t>(1, room / 2 / plan.slot_bytes)) + " or --store disk");
     }
   }
   return plan;

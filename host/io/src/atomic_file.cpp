@@ -1,12 +1,18 @@
-// Atomic whole-file writes: temporary name in the same directory, fsync, rename.
+// Atomic whole-file writes: temporary name in the same directory, fsync, rename; output
+// transactions; the registry of temporaries that a signal handler removes.
 #include "revwave/io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "revwave/core/errors.hpp"
@@ -16,6 +22,46 @@ namespace revwave {
 namespace {
 
 std::string errno_text(int err) { return std::strerror(err); }
+
+// Temporaries that exist right now, as C strings a signal handler can unlink. A slot holds
+// a strdup'ed name or null; it is claimed and released with atomic exchanges only.
+constexpr int kMaxTemporaries = 4096;
+std::atomic<char*> g_temporaries[kMaxTemporaries];
+
+class RegisteredTemporary {
+ public:
+  explicit RegisteredTemporary(const std::string& tmp) {
+    char* name = ::strdup(tmp.c_str());
+    if (name == nullptr) throw std::bad_alloc();
+    for (int i = 0; i < kMaxTemporaries; ++i) {
+      char* expected = nullptr;
+      if (g_temporaries[i].compare_exchange_strong(expected, name)) {
+        slot_ = i;
+        return;
+      }
+    }
+    std::free(name);
+    throw IoError(tmp + ": more than " + std::to_string(kMaxTemporaries) + " temporary files pending");
+  }
+  RegisteredTemporary(RegisteredTemporary&& o) noexcept : slot_(std::exchange(o.slot_, -1)) {}
+  RegisteredTemporary& operator=(RegisteredTemporary&&) = delete;
+  ~RegisteredTemporary() {
+    if (slot_ >= 0) std::free(g_temporaries[slot_].exchange(nullptr));
+  }
+
+ private:
+  int slot_ = -1;
+};
+
+struct Staged {
+  std::string tmp, path;
+  RegisteredTemporary registration;
+};
+
+// The outermost transaction's staged files, per thread.
+thread_local std::vector<Staged>* t_staged = nullptr;
+
+std::atomic<unsigned long> g_counter{0};
 
 // Flushes the file's data to the device so a crash after rename cannot expose an
 // empty file under the final name. Failure here is an I/O error like any other.
@@ -28,28 +74,111 @@ void fsync_path(const std::string& tmp, const std::string& path) {
   if (rc != 0) throw IoError(path + ": cannot sync file: " + errno_text(err));
 }
 
+void rename_into_place(const std::string& tmp, const std::string& path) {
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    throw IoError(path + ": cannot rename temporary file into place: " + errno_text(errno));
+  }
+}
+
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+extern "C" void remove_and_reraise(int sig) {
+  remove_temporaries_now();
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
 }  // namespace
 
-void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& writer) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  std::error_code ea, eb;
+  const auto ca = std::filesystem::weakly_canonical(a, ea), cb = std::filesystem::weakly_canonical(b, eb);
+  return !ea && !eb && ca == cb;
+}
+
+void remove_temporaries_now() noexcept {
+  for (auto& slot : g_temporaries) {
+    const char* name = slot.load();
+    if (name != nullptr) ::unlink(name);
+  }
+}
+
+void remove_temporaries_on_signal() {
+  struct sigaction sa {};
+  sa.sa_handler = remove_and_reraise;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : kSignals) sigaddset(&sa.sa_mask, sig);
+  for (int sig : kSignals) ::sigaction(sig, &sa, nullptr);
+}
+
+void write_file_atomically_at(const std::string& path, const std::function<void(const std::string& tmp)>& writer) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(g_counter++);
+  RegisteredTemporary registration(tmp);
   try {
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      if (!out) throw IoError(path + ": cannot create file: " + errno_text(errno));
-      writer(out);
-      out.flush();
-      if (!out) throw IoError(path + ": write failed: " + errno_text(errno));
-      out.close();
-      if (out.fail()) throw IoError(path + ": write failed on close: " + errno_text(errno));
-    }
+    writer(tmp);
     fsync_path(tmp, path);
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-      throw IoError(path + ": cannot rename temporary file into place: " + errno_text(errno));
+    if (t_staged != nullptr) {
+      t_staged->push_back(Staged{tmp, path, std::move(registration)});
+      return;
     }
+    rename_into_place(tmp, path);
   } catch (...) {
     std::remove(tmp.c_str());
     throw;
   }
+}
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& writer) {
+  write_file_atomically_at(path, [&](const std::string& tmp) {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw IoError(path + ": cannot create file: " + errno_text(errno));
+    writer(out);
+    out.flush();
+    if (!out) throw IoError(path + ": write failed: " + errno_text(errno));
+    out.close();
+    if (out.fail()) throw IoError(path + ": write failed on close: " + errno_text(errno));
+  });
+}
+
+OutputTransaction::OutputTransaction() : outermost_(t_staged == nullptr) {
+  if (outermost_) t_staged = new std::vector<Staged>();
+}
+
+OutputTransaction::~OutputTransaction() {
+  if (!outermost_) return;
+  for (const Staged& s : *t_staged) std::remove(s.tmp.c_str());
+  delete t_staged;
+  t_staged = nullptr;
+}
+
+void OutputTransaction::commit() {
+  if (!outermost_) return;
+  // A rename into place fails, in practice, only onto a directory (the temporary was created in
+  // the same directory): check them all before the first rename, so that none happens.
+  for (const Staged& s : *t_staged) {
+    struct stat st {};
+    if (::stat(s.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      throw IoError(s.path + ": cannot write the file: a directory of that name exists");
+    }
+  }
+  // Held off, a signal cannot split the outputs into a renamed half and a removed half.
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (int sig : kSignals) sigaddset(&block, sig);
+  ::pthread_sigmask(SIG_BLOCK, &block, &old);
+  std::vector<Staged> staged = std::move(*t_staged);
+  t_staged->clear();
+  std::size_t done = 0;
+  try {
+    for (; done < staged.size(); ++done) rename_into_place(staged[done].tmp, staged[done].path);
+  } catch (...) {
+    for (std::size_t i = done; i < staged.size(); ++i) std::remove(staged[i].tmp.c_str());
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    throw;
+  }
+  ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
 }  // namespace revwave

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <istream>
 #include <limits>
 #include <stdexcept>
 
@@ -199,6 +200,10 @@ void write_npy_impl(const std::string& path, const std::vector<std::int64_t>& sh
 NpyArray read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, std::string("cannot open for reading: ") + std::strerror(errno));
+  return read_npy(in, path);
+}
+
+NpyArray read_npy(std::istream& in, const std::string& path) {
   in.seekg(0, std::ios::end);
   const std::int64_t file_size = static_cast<std::int64_t>(in.tellg());
   in.seekg(0, std::ios::beg);

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "revwave/core/errors.hpp"
+#include "revwave/io/atomic_file.hpp"
 
 namespace revwave {
 namespace {
@@ -467,16 +468,7 @@ void write_segy(const std::string& path, const SegySurvey& s, const std::array<d
   check_writable(s);
   const std::int64_t interval_us = segy_interval_us(s.dt);
   const Scalars sc = choose_scalars(s, origin);
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  try {
-    write_segy_to(path, tmp, s, origin, interval_us, sc);
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-      throw IoError(path + ": cannot rename temporary file into place: " + std::strerror(errno));
-    }
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
-  }
+  write_file_atomically_at(path, [&](const std::string& tmp) { write_segy_to(path, tmp, s, origin, interval_us, sc); });
 }
 
 }  // namespace revwave

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 
+#include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/io/npy.hpp"
@@ -98,6 +100,13 @@ class SidecarReader {
     }
     return pts;
   }
+  // A number that keeps `rule`, else IoError "PATH: field 'NAME' VALUE is invalid: it must be RULE".
+  double number(const char* name, const Range& rule) const {
+    return check_number<IoError>(path_ + ": field '" + name + "'", number(name), rule);
+  }
+  std::int64_t integer(const char* name, const IntRange& rule) const {
+    return check_integer<IoError>(path_ + ": field '" + name + "'", integer(name), rule);
+  }
   [[noreturn]] void fail(const std::string& name, const std::string& rule) const {
     throw IoError(path_ + ": field '" + name + "' " + rule);
   }
@@ -113,28 +122,9 @@ ShotRecordMeta read_sidecar(const std::string& npy_path) {
   if (!in) {
     throw IoError(npy_path + ": the sidecar " + path + " is required (dt, nt, f0, t0, sources, receivers, precision) but cannot be opened");
   }
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw IoError(path + ": not valid JSON (" + e.what() + ")");
-  }
-  if (!j.is_object()) throw IoError(path + ": the sidecar must be a JSON object");
-
-  SidecarReader r(path, j);
-  ShotRecordMeta m;
-  m.dt = r.number("dt");
-  if (!(m.dt > 0)) r.fail("dt", "must be > 0");
-  m.nt = r.integer("nt");
-  if (m.nt < 1) r.fail("nt", "must be >= 1");
-  m.f0 = r.number("f0");
-  if (!(m.f0 > 0)) r.fail("f0", "must be > 0");
-  m.t0 = r.number("t0");
-  m.precision = r.string("precision");
-  if (!is_valid_precision(m.precision)) r.fail("precision", "must be \"float32\" or \"float64\"");
-  m.sources = r.points("sources");
-  m.receivers = r.points("receivers");
-  return m;
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw IoError(path + ": read failed");
+  return parse_sidecar(text, path);
 }
 
 template <class T>
@@ -147,6 +137,7 @@ void write_impl(const std::string& npy_path, const ShotRecordMeta& meta, const s
                      std::to_string(meta.nt) + " * " + std::to_string(nrec));
   }
   const std::vector<std::int64_t> shape{meta.nt, nrec};
+  OutputTransaction both;  // a record without its sidecar is unreadable: the two appear together
   if (is_float32_name(meta.precision)) {
     const std::vector<float> f(traces.begin(), traces.end());
     write_npy(npy_path, shape, f.data());
@@ -154,15 +145,33 @@ void write_impl(const std::string& npy_path, const ShotRecordMeta& meta, const s
     const std::vector<double> d(traces.begin(), traces.end());
     write_npy(npy_path, shape, d.data());
   }
-  try {
-    write_json_atomically(sidecar_path(npy_path), meta_to_json(meta));
-  } catch (...) {
-    std::remove(npy_path.c_str());  // a record without its sidecar is unreadable anyway
-    throw;
-  }
+  write_json_atomically(sidecar_path(npy_path), meta_to_json(meta));
+  both.commit();
 }
 
 }  // namespace
+
+ShotRecordMeta parse_sidecar(const std::string& text, const std::string& path) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {  // a syntax error, or a number beyond a double (1e6588)
+    throw IoError(path + ": not valid JSON (" + e.what() + ")");
+  }
+  if (!j.is_object()) throw IoError(path + ": the sidecar must be a JSON object");
+
+  SidecarReader r(path, j);
+  ShotRecordMeta m;
+  m.dt = r.number("dt", positive());
+  m.nt = r.integer("nt", int_within(1, max_trace_samples));
+  m.f0 = r.number("f0", positive());
+  m.t0 = r.number("t0", finite());
+  m.precision = r.string("precision");
+  if (!is_valid_precision(m.precision)) r.fail("precision", "must be \"float32\" or \"float64\"");
+  m.sources = r.points("sources");
+  m.receivers = r.points("receivers");
+  return m;
+}
 
 std::string sidecar_path(const std::string& npy_path) {
   const std::string ext = ".npy";
@@ -200,6 +209,13 @@ ShotRecord read_shot_record(const std::string& npy_path) {
                   rec.meta.precision + "\" of the sidecar " + sidecar_path(npy_path));
   }
   rec.traces = std::move(arr.data);
+  for (std::size_t i = 0; i < rec.traces.size(); ++i) {
+    if (!std::isfinite(rec.traces[i])) {
+      const auto it = static_cast<std::int64_t>(i) / nrec, ir = static_cast<std::int64_t>(i) % nrec;
+      throw IoError(npy_path + ": sample " + std::to_string(it) + " of receiver " + std::to_string(ir) + " is " +
+                    number_text(rec.traces[i]) + ": every sample of a shot record must be finite");
+    }
+  }
   return rec;
 }
 

@@ -123,14 +123,10 @@ void CpuPropagator<T>::inject_residual(const T* residual, const T* u_next, const
 template <class T>
 std::size_t CpuPropagator<T>::allocate_history(index_t steps) {
   const std::size_t bytes = field_bytes();
-  const std::size_t need = full_history_bytes(steps, bytes);
-  const std::size_t have = available_memory_bytes();
-  if (need > have) {
-    throw OutOfMemoryError("--strategy full needs " + format_bytes(double(need)) + " for the wavefield history (" +
-                           std::to_string(steps) + " steps x " + format_bytes(double(bytes)) + "), but only " +
-                           format_bytes(double(have)) +
-                           " is available; use --strategy revolve with --snaps or --checkpoint-memory");
-  }
+  const std::size_t need = full_history_bytes(steps, bytes);  // u[0..N], as allocated below
+  require_memory(need, "--strategy full (the wavefield history, " + std::to_string(steps + 1) + " fields of " +
+                           format_bytes(double(bytes)) + ")",
+                 "use --strategy revolve with --snaps or --checkpoint-memory");
   history_.clear();
   history_.reserve(static_cast<std::size_t>(steps) + 1);
   history_.emplace_back(bytes);  // u[0] = 0

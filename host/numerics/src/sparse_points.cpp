@@ -1,5 +1,6 @@
 #include "revwave/numerics/sparse_points.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -25,11 +26,14 @@ SparsePoints trilinear_points(const Grid& grid, const std::vector<Vec3>& coords,
            << grid.extent(1) << "] x [0, " << grid.extent(2) << "] m";
         throw InputError(os.str());
       }
+      // The cell [i0, i0 + 1] holding x, with i0 <= n - 2: a point on the far face x = (n-1) h
+      // takes the last cell with weight 1 on its upper corner, so all 8 corners are interior
+      // points and nothing outside the box is read, whatever nbl is (with nbl 0 the next point
+      // out is the zero halo, where m = 0 and the stencil's 1/a would be infinite).
       const double s = x / grid.spacing;
-      index_t i0 = static_cast<index_t>(std::floor(s));
-      if (i0 > grid.shape[a] - 1) i0 = grid.shape[a] - 1;  // x == extent exactly
+      const index_t i0 = std::clamp<index_t>(static_cast<index_t>(std::floor(s)), 0, grid.shape[a] - 2);
       base[a] = i0 + grid.nbl;
-      frac[a] = s - static_cast<double>(i0);
+      frac[a] = std::clamp(s - static_cast<double>(i0), 0.0, 1.0);
     }
     for (int c = 0; c < 8; ++c) {
       const int dx = (c >> 2) & 1, dy = (c >> 1) & 1, dz = c & 1;

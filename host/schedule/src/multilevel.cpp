@@ -181,7 +181,7 @@ void validate_tiers(const std::vector<Tier>& tiers) {
   for (const Tier& t : tiers) {
     const std::string name = "tier '" + t.name + "'";
     if (t.slots < 0) errors.push_back(name + " slots " + std::to_string(t.slots) + " must be >= 0");
-    else total += t.slots;
+    else if (__builtin_add_overflow(total, t.slots, &total)) errors.push_back("tier capacities sum beyond 2^63 - 1 slots");
     if (!std::isfinite(t.store_cost) || t.store_cost < 0)
       errors.push_back(name + " store cost " + std::to_string(t.store_cost) + " must be finite and >= 0");
     if (!std::isfinite(t.restore_cost) || t.restore_cost < 0)

@@ -93,7 +93,74 @@ u128 advances(std::int64_t l, std::int64_t s) {
   return ur * static_cast<u128>(l) - beta_next;
 }
 
+// min(C(s + r, s), 2^64) (0 for r < 0): exact for every value below 2^64, which is all that
+// advanced_reverses adds or subtracts; larger ones are only compared with l < 2^63.
+u128 beta(std::int64_t s, std::int64_t r) { return beta_capped(static_cast<u128>(s), r, u128{1} << 64); }
+
+// The reverses of RevolveSchedule over a range of l steps with s checkpoints that come right
+// after an advance (the others come right after the restore or store of their own position,
+// so the schedule stores every position except these, 0 and nothing else: N - 1 - P stores).
+//
+// The schedule splits a range (l, s) at m = max(beta(s, r-2), l - beta(s-1, r)) and handles the
+// tail (l - m, s - 1) from a store at m, then the head (m, s): P(l, s) = P(l - m, s - 1) + P(m, s)
+// for s >= 2, P(l, 1) = l - 1, P(1, s) = 0. For l = beta(s, r) the split is binomial on both sides
+// and induction gives P(beta(s, r), s) = beta(s, r - 1). So each split has at most one side that
+// is not a binomial size:
+//   case 1, l - beta(s, r-2) <= beta(s-1, r): head beta(s, r-2), tail (l - beta(s, r-2), s - 1),
+//           whose repetition number is r again;
+//   case 2, otherwise: tail beta(s-1, r), head (l - beta(s-1, r), s) with repetition number r - 1.
+// Case 2 happens at most r times; runs of case 1 (s - 1, s - 2, ...) are summed in closed form
+// (hockey-stick identity) up to the last j where it holds, found by bisection since
+// f(j) = l_j - beta(s-j, r-2) - beta(s-j-1, r) grows with j (f(j+1) - f(j) = beta(s-j-1, r-1) -
+// beta(s-j-1, r-2) >= 0).
+u128 advanced_reverses(std::int64_t l, std::int64_t s) {
+  if (l <= 1) return 0;
+  std::int64_t r = repetition(l, s).r;
+  u128 acc = 0;
+  for (;;) {
+    if (l <= 1) return acc;
+    if (s == 1) return acc + static_cast<u128>(l - 1);
+    if (r <= 1) return acc + 1;  // l <= s + 1: every position but 0 and l - 1 is stored
+    const u128 head = beta(s, r - 2);
+    if (static_cast<u128>(l) - head <= beta(s - 1, r)) {
+      const i128 top = static_cast<i128>(beta(s, r - 1));
+      const auto f = [&](std::int64_t j) {
+        return static_cast<i128>(l) - top + static_cast<i128>(beta(s - j, r - 1)) -
+               static_cast<i128>(beta(s - j, r - 2)) - static_cast<i128>(beta(s - j - 1, r));
+      };
+      std::int64_t lo = 1, hi = s - 1;  // f(0) <= 0; the largest k with f(k - 1) <= 0
+      while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo + 1) / 2;
+        if (f(mid - 1) <= 0) lo = mid; else hi = mid - 1;
+      }
+      acc += beta(s, r - 2) - beta(s - lo, r - 2);
+      l -= static_cast<std::int64_t>(static_cast<u128>(top) - beta(s - lo, r - 1));
+      s -= lo;
+    } else {
+      acc += beta(s - 1, r - 1);
+      l -= static_cast<std::int64_t>(beta(s - 1, r));
+      --r;
+    }
+  }
+}
+
 }  // namespace
+
+ScheduleCounts revolve_counts(std::int64_t N, std::int64_t S) {
+  require_at_least("Revolve steps N", N, 1);
+  require_at_least("Revolve slots S", S, 1);
+  ScheduleCounts c;
+  c.steps = N;
+  c.reverses = N;
+  c.forward_steps = optimal_forward_steps(N, S);  // InputError beyond 2^63 - 1
+  c.advances = c.forward_steps - N;
+  c.restores = N - 1;  // every reverse but the last is followed by one
+  const std::int64_t slots = std::min(S, std::max<std::int64_t>(N - 2, 0));
+  c.stores = N - 1 - static_cast<std::int64_t>(advanced_reverses(N, slots + 1));
+  c.peak_slots = slots;  // the first descent fills them all
+  c.recompute_ratio = static_cast<double>(c.forward_steps) / static_cast<double>(N);
+  return c;
+}
 
 std::int64_t revolve_repetitions(std::int64_t l, std::int64_t s) {
   require_at_least("steps to reverse l", l, 0);

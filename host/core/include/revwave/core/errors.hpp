@@ -23,6 +23,13 @@ class OutOfMemoryError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A result (objective, gradient, traces) that is not finite although every input passed its
+// checks: float overflow on extreme data, or a bug. Never written as a success.
+class NonFiniteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // A backend that this build does not contain.
 class NotCompiledError : public std::runtime_error {
  public:

@@ -5,13 +5,21 @@
 
 namespace revwave {
 
-// Bytes this process can still allocate: MemAvailable, capped by the cgroup limit if any.
+// Bytes this process can still allocate: MemAvailable, capped by the cgroup limit if any and
+// by the environment variable REVWAVE_MEMORY_LIMIT (a size such as 8GiB) if set, so that a run
+// can be held to less than the machine has (and tests do not depend on the machine's size).
+// An unreadable REVWAVE_MEMORY_LIMIT is an InputError naming it.
 std::size_t available_memory_bytes();
+// OutOfMemoryError "WHAT needs X, but only Y is available ..." unless bytes fit in what is
+// available now; `advice` (may be empty) ends the sentence.
+void require_memory(std::size_t bytes, const std::string& what, const std::string& advice = "");
 // Peak resident set size of this process so far.
 std::size_t peak_rss_bytes();
 // "1.50 GiB", "512.0 MiB", ...
 std::string format_bytes(double bytes);
-// Parses "512M", "8GiB", "1.5G", "1000000" (bytes); throws InputError naming the text.
+// Parses "512M", "8GiB", "1.5G", "1000000" (bytes; binary units, fractions of a byte dropped);
+// throws InputError naming the text and the rule for anything else, a size below one byte, or a
+// size beyond 2^64 - 1 bytes.
 std::size_t parse_bytes(const std::string& text);
 
 }  // namespace revwave

@@ -2,6 +2,7 @@
 // what the schedule predicts, and the run itself on any backend.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <algorithm>
@@ -20,15 +21,17 @@
 
 namespace revwave {
 
+// What the user asked for. An option left unset (nullopt, empty) takes its default; one that
+// is set is honoured or refused, never replaced, and refused where the strategy ignores it.
 struct StrategyOptions {
-  std::string strategy = "revolve";  // full | revolve | multilevel | online
-  index_t snaps = 0;                 // 0: from checkpoint_memory, else the default
-  std::size_t checkpoint_memory = 0; // bytes, 0: unset
-  std::string store = "memory";      // memory | disk
-  std::string checkpoint_dir;        // for the disk store
-  std::vector<std::string> tiers;    // multilevel: NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first
-  double stop_energy = 0;            // online: stop once the energy falls below this fraction of its peak
-  std::string backend = "cpu";       // where the slots live: "cpu" checks them against host memory
+  std::string strategy = "revolve";             // full | revolve | multilevel | online
+  std::optional<index_t> snaps;                 // revolve, online: slots (unset: from checkpoint_memory, else default_snaps)
+  std::optional<std::size_t> checkpoint_memory; // revolve, online: bytes that derive the slots
+  std::optional<std::string> store;             // revolve, online: memory (unset) or disk
+  std::string checkpoint_dir;                   // --store disk and multilevel disk tiers
+  std::vector<std::string> tiers;               // multilevel: NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first
+  std::optional<double> stop_energy;            // online: stop once the energy falls below this fraction of its peak
+  std::string backend = "cpu";                  // where the slots live: "cpu" checks them against host memory
 };
 
 inline constexpr index_t default_snaps = 20;
@@ -53,9 +56,11 @@ struct StrategyReport {
   index_t offline_forward_steps = 0;    // online: the offline optimum for the N that turned out
 };
 
-// Validates the options (unknown strategy or store, S < 1, a budget below one slot,
-// a memory store that cannot fit) and derives the slot count.
-StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, std::size_t field_bytes);
+// Validates the options (unknown strategy or store, S < 1, a budget below one slot, an option
+// the strategy ignores, a memory store or history that cannot fit next to `working_bytes`, the
+// bytes the run holds besides checkpoints) and derives the slot count.
+StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, std::size_t field_bytes,
+                           std::size_t working_bytes = 0);
 
 // The offline schedule of a plan (revolve, or multilevel with the plan's tier costs).
 std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan);
@@ -98,8 +103,8 @@ void measure_tier_costs(Propagator& prop, Store& store, std::vector<Tier>& tiers
 // the problem's last step. Reaching the problem's last step without the energy rule
 // triggering is an error: the time axis is the hard maximum.
 template <class Propagator>
-auto online_stop_rule(Propagator& prop, double stop_energy) {
-  return [&prop, stop_energy, peak = 0.0](index_t n) mutable {
+auto online_stop_rule(Propagator& prop, std::optional<double> stop) {
+  return [&prop, stop_energy = stop.value_or(0.0), peak = 0.0](index_t n) mutable {
     const auto& p = prop.problem();
     if (stop_energy <= 0) return n + 1 >= p.time.steps;
     const double e = prop.wavefield_energy();

@@ -1,6 +1,7 @@
 // NumPy .npy arrays: little-endian float32/float64, C order only.
 #pragma once
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct NpyArray {
 // (a short file and trailing bytes are both rejected). Every failure is an IoError
 // whose what() is one line "PATH: what is wrong".
 NpyArray read_npy(const std::string& path);
+// The same from a seekable stream holding the whole file; `path` names it in messages.
+NpyArray read_npy(std::istream& in, const std::string& path);
 
 // Writes format 1.0 (2.0 when the header does not fit 1.0), atomically. Dimensions
 // must be >= 0 (std::invalid_argument otherwise); data holds the product of shape.

@@ -31,7 +31,9 @@ double max_stable_dt(const Grid& grid, double max_velocity);
 double default_dt(const Grid& grid, double max_velocity);
 // Throws InputError naming dt and the largest stable value when dt is above the bound.
 void check_stable(double dt, const Grid& grid, double max_velocity);
-// N = ceil(tn / dt) steps.
+// N = ceil(tn / dt) steps, at least 1. InputError for tn or dt not finite and positive, and for
+// more than max_time_steps steps (naming the count and the limit).
+inline constexpr double max_time_steps = 9007199254740992.0;  // 2^53
 TimeAxis make_time_axis(double tn, double dt);
 
 // Damping rate profile (1/s) along one axis of the padded grid, zero in the interior.

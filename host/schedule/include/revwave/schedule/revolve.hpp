@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "revwave/schedule/schedule.hpp"
+#include "revwave/schedule/schedule_counts.hpp"
 
 namespace revwave {
 
@@ -30,6 +31,11 @@ std::int64_t revolve_split(std::int64_t l, std::int64_t s);
 // Forward steps of an optimal schedule of N steps with S slots: N + t(N, S + 1)
 // (each reverse recomputes one step). Requires N >= 0, S >= 0.
 std::int64_t optimal_forward_steps(std::int64_t N, std::int64_t S);
+
+// What count_schedule(RevolveSchedule(N, S)) returns, from closed forms in O(r log S) binomial
+// evaluations instead of O(N + t(N, S + 1)) actions: answers at once for any 64-bit N. InputError
+// unless N >= 1 and S >= 1, or when the forward-step count exceeds 2^63 - 1.
+ScheduleCounts revolve_counts(std::int64_t N, std::int64_t S);
 
 // The binomial schedule, generated one action at a time in O(S) memory.
 // Forward steps executed == optimal_forward_steps(steps, slots) for every input.

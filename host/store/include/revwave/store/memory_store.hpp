@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "revwave/core/checks.hpp"
 #include "revwave/core/host_buffer.hpp"
 #include "revwave/store/checkpoint_store.hpp"
 
@@ -33,9 +34,11 @@ class MemoryStore final : public CheckpointStore {
   std::vector<HostState> slots_;
 };
 
-// Memory the stored history of strategy `full` needs: one wavefield per step (u[1..N]).
+// Host memory the stored history of strategy `full` takes on the CPU backend: u[1..N] and the
+// zero u[0] that the first reverse steps read, N + 1 wavefields. InputError if it overflows.
 inline std::size_t full_history_bytes(std::int64_t steps, std::size_t field_bytes) {
-  return static_cast<std::size_t>(steps) * field_bytes;
+  return checked_bytes({static_cast<std::size_t>(steps < 0 ? 0 : steps) + 1, field_bytes},
+                       "the wavefield history of " + std::to_string(steps) + " steps");
 }
 
 }  // namespace revwave

@@ -1,0 +1,231 @@
+#include "toml_config.hpp"
+
+#define TOML_HEADER_ONLY 1
+#include <toml++/toml.h>
+
+#include <cstdio>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <sstream>
+
+#include "revwave/core/checks.hpp"
+#include "revwave/core/errors.hpp"
+
+namespace revwave::app {
+namespace {
+
+[[noreturn]] void bad_value(const std::string& key, const std::string& why) {
+  throw IoError("config key '" + key + "': " + why);
+}
+
+std::string scalar_text(const toml::node& node, const std::string& key) {
+  if (const auto* s = node.as_string()) return s->get();
+  if (const auto* i = node.as_integer()) return std::to_string(i->get());
+  if (const auto* f = node.as_floating_point()) return number_text(f->get());
+  if (const auto* b = node.as_boolean()) return b->get() ? "true" : "false";
+  if (node.is_table()) bad_value(key, "a table is not an option value (one level: [subcommand] then option = value)");
+  if (node.is_array()) bad_value(key, "an array inside an array is not an option value");
+  bad_value(key, "dates and times are not option values (use a string, a number, a boolean or an array)");
+}
+
+std::vector<std::string> inputs(const toml::node& node, const std::string& key) {
+  std::vector<std::string> out;
+  if (const auto* a = node.as_array()) {
+    for (const toml::node& e : *a) out.push_back(scalar_text(e, key));
+    if (out.empty()) bad_value(key, "an empty array gives no value");
+  } else {
+    out.push_back(scalar_text(node, key));
+  }
+  return out;
+}
+
+// Checks what toml++ 3.3 (Debian 12) cannot be trusted with before it parses: it reaches
+// undefined behaviour on malformed UTF-8 and on some non-ASCII characters where it looks for
+// whitespace (marzer/tomlplusplus #190, #295). TOML allows non-ASCII text only inside strings and
+// comments and no control characters but tab; this lexes just enough (strings, comments) to say
+// so first, with the line and column. Empty when the text may go to the parser.
+std::string unsafe_toml(const std::string& t) {
+  std::size_t line = 1, column = 1;
+  const auto at = [&](const std::string& what) {
+    return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + what;
+  };
+  enum class In { code, comment, basic, literal, ml_basic, ml_literal } in = In::code;
+  bool after_continuation = false;  // in a multi-line basic string, after a line-ending backslash
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const auto c = static_cast<unsigned char>(t[i]);
+    if (c >= 0x80) {
+      // One whole UTF-8 sequence: shortest form, no surrogates, at most U+10FFFF.
+      const std::size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+      if (len == 0 || i + len > t.size()) return at("not UTF-8");
+      std::uint32_t cp = c & (len == 2 ? 0x1Fu : len == 3 ? 0x0Fu : 0x07u);
+      for (std::size_t k = 1; k < len; ++k) {
+        const auto cc = static_cast<unsigned char>(t[i + k]);
+        if ((cc & 0xC0) != 0x80) return at("not UTF-8");
+        cp = cp << 6 | (cc & 0x3Fu);
+      }
+      if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))) {
+        return at("not UTF-8");
+      }
+      if (in == In::code) return at("a non-ASCII character outside a string or a comment");
+      if (after_continuation) return at("a non-ASCII character right after a line-ending backslash");
+      i += len - 1;
+      ++column;
+      continue;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) return at("a control character");
+    if (c == '\r' && (i + 1 >= t.size() || t[i + 1] != '\n')) return at("a carriage return without a newline");
+    const bool triple_quote = c == '"' && t.compare(i, 3, "\"\"\"") == 0;
+    const bool triple_apostrophe = c == '\'' && t.compare(i, 3, "'''") == 0;
+    std::size_t skip = 0;
+    switch (in) {
+      case In::code:
+        if (c == '#') in = In::comment;
+        else if (triple_quote) in = In::ml_basic, skip = 2;
+        else if (triple_apostrophe) in = In::ml_literal, skip = 2;
+        else if (c == '"') in = In::basic;
+        else if (c == '\'') in = In::literal;
+        break;
+      case In::comment:
+        if (c == '\n') in = In::code;
+        break;
+      case In::basic:
+        if (c == '\\') skip = 1;
+        else if (c == '"' || c == '\n') in = In::code;
+        break;
+      case In::literal:
+        if (c == '\'' || c == '\n') in = In::code;
+        break;
+      case In::ml_basic:
+        if (c == '\\') {
+          std::size_t j = i + 1;
+          while (j < t.size() && (t[j] == ' ' || t[j] == '\t')) ++j;
+          if (j < t.size() && (t[j] == '\n' || t[j] == '\r')) after_continuation = true;
+          else skip = 1;  // an escape: the next character is escaped
+        } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+          after_continuation = false;
+        }
+        if (triple_quote) in = In::code, skip = 2;
+        break;
+      case In::ml_literal:
+        if (triple_apostrophe) in = In::code, skip = 2;
+        break;
+    }
+    for (std::size_t k = 0; k <= skip && i + k < t.size(); ++k) {
+      if (t[i + k] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    i += skip;
+  }
+  return {};
+}
+
+std::string parse_error_text(const toml::parse_error& e) {
+  std::ostringstream os;
+  os << "line " << e.source().begin.line << ", column " << e.source().begin.column << ": " << e.description();
+  return os.str();
+}
+
+}  // namespace
+
+std::vector<CLI::ConfigItem> TomlConfig::from_config(std::istream& in) const {
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (const std::string bad = unsafe_toml(text); !bad.empty()) throw IoError("the config file is not valid TOML (" + bad + ")");
+  toml::table root;
+  try {
+    root = toml::parse(text);
+  } catch (const toml::parse_error& e) {
+    throw IoError("the config file is not valid TOML (" + parse_error_text(e) + ")");
+  }
+  std::vector<CLI::ConfigItem> out;
+  for (auto&& [key, node] : root) {
+    const std::string name(key.str());
+    if (const auto* table = node.as_table()) {
+      for (auto&& [option, value] : *table) {
+        const std::string full = name + "." + std::string(option.str());
+        out.push_back(CLI::ConfigItem{{name}, std::string(option.str()), inputs(value, full)});
+      }
+    } else {
+      out.push_back(CLI::ConfigItem{{}, name, inputs(node, name)});
+    }
+  }
+  return out;
+}
+
+std::string TomlConfig::to_config(const CLI::App* app, bool, bool, std::string) const {
+  std::string text;
+  for (const CLI::App* sub : app->get_subcommands()) text += effective_config_toml(*sub);
+  return text;
+}
+
+void check_toml_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(path + ": cannot open the config file");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (const std::string bad = unsafe_toml(text); !bad.empty()) throw IoError(path + ": not valid TOML (" + bad + ")");
+  try {
+    (void)toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    throw IoError(path + ": not valid TOML (" + parse_error_text(e) + ")");
+  }
+}
+
+std::string toml_value(const std::string& text) {
+  // TOML's decimal integers and floats (no leading zeros, digits on both sides of a point);
+  // a literal that would not read back as the same number (overflow) is quoted instead.
+  static const std::regex integer(R"([+-]?(0|[1-9][0-9]*))");
+  static const std::regex floating(R"([+-]?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?)");
+  std::int64_t i = 0;
+  double d = 0;
+  if (std::regex_match(text, integer) && read_int64(text, i)) return text;
+  if (!std::regex_match(text, integer) && std::regex_match(text, floating) && read_double(text, d)) return text;
+  std::string quoted = "\"";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+      quoted += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", u);
+      quoted += buf;
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "\"";
+}
+
+std::string effective_config_toml(const CLI::App& cmd) {
+  std::ostringstream os;
+  os << "[" << cmd.get_name() << "]\n";
+  for (const CLI::Option* opt : cmd.get_options()) {
+    if (!opt->get_configurable() || opt->get_lnames().empty()) continue;
+    const std::string& key = opt->get_lnames().front();
+    if (key == "help") continue;
+    if (opt->get_expected_min() == 0) {  // a flag
+      os << key << " = " << (opt->count() > 0 && opt->as<bool>() ? "true" : "false") << "\n";
+      continue;
+    }
+    std::vector<std::string> values = opt->results();
+    if (opt->count() == 0) {
+      if (opt->get_default_str().empty()) continue;
+      values = {opt->get_default_str()};
+    }
+    if (values.size() == 1 && opt->get_items_expected_max() <= 1) {
+      os << key << " = " << toml_value(values.front()) << "\n";
+    } else {
+      os << key << " = [";
+      for (std::size_t i = 0; i < values.size(); ++i) os << (i ? ", " : "") << toml_value(values[i]);
+      os << "]\n";
+    }
+  }
+  return os.str();
+}
+
+}  // namespace revwave::app

@@ -1,0 +1,31 @@
+// The configuration file: TOML, parsed by toml++ (a file that is not valid TOML is refused with
+// its line and column), handed to CLI11 as [subcommand] option = value items, and written back as
+// the effective configuration of a run.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace revwave::app {
+
+class TomlConfig final : public CLI::Config {
+ public:
+  // Tables are subcommands, keys their options without the leading "--"; a value may be a
+  // string, an integer, a float, a boolean or an array of those (a repeatable option). Anything
+  // else (dates, tables inside a subcommand, arrays of tables) is an IoError naming the key.
+  std::vector<CLI::ConfigItem> from_config(std::istream& in) const override;
+  std::string to_config(const CLI::App* app, bool default_also, bool write_description, std::string prefix) const override;
+};
+
+// Reads and parses `path` as TOML: IoError "PATH: not valid TOML (line L, column C: ...)".
+void check_toml_file(const std::string& path);
+
+// The effective configuration of subcommand `cmd`: a [name] table holding every option that was
+// given (command line or config file) or has a default, as TOML that TomlConfig reads back.
+std::string effective_config_toml(const CLI::App& cmd);
+
+// TOML text of one value: bare when it is a TOML integer or float literal, else a basic string.
+std::string toml_value(const std::string& text);
+
+}  // namespace revwave::app

@@ -1,0 +1,156 @@
+#include "harnesses.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gradient_job.hpp"
+#include "problem_options.hpp"
+#include "toml_config.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/io/npy.hpp"
+#include "revwave/io/shot_record.hpp"
+#include "revwave/schedule/multilevel.hpp"
+#include "revwave/schedule/online.hpp"
+#include "revwave/schedule/revolve.hpp"
+#include "revwave/schedule/schedule_counts.hpp"
+#include "revwave/schedule/two_level.hpp"
+
+namespace revwave::fuzz {
+namespace {
+
+[[noreturn]] void broken(const std::string& what) { throw std::logic_error("fuzz invariant broken: " + what); }
+
+// Bytes read one field at a time; zeros once they run out.
+class Bytes {
+ public:
+  Bytes(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  std::uint64_t take(int bytes) {
+    std::uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v = v << 8 | (pos_ < size_ ? data_[pos_++] : 0);
+    return v;
+  }
+  // A value in [lo, hi], spread over the range.
+  std::int64_t in(std::int64_t lo, std::int64_t hi) {
+    const std::uint64_t span = static_cast<std::uint64_t>(hi - lo) + 1;
+    return lo + static_cast<std::int64_t>(span == 0 ? take(8) : take(8) % span);
+  }
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t size_, pos_ = 0;
+};
+
+}  // namespace
+
+void npy(const std::uint8_t* data, std::size_t size) {
+  std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
+  try {
+    const NpyArray a = read_npy(in, "fuzz.npy");
+    std::int64_t n = 1;
+    for (std::int64_t d : a.shape) {
+      if (d < 0) broken("a negative dimension was accepted");
+      n *= d;
+    }
+    if (static_cast<std::int64_t>(a.data.size()) != n) broken("the data do not fill the shape");
+  } catch (const IoError&) {
+  }
+}
+
+void sidecar(const std::uint8_t* data, std::size_t size) {
+  try {
+    const ShotRecordMeta m = parse_sidecar(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json");
+    if (!(std::isfinite(m.dt) && m.dt > 0)) broken("dt");
+    if (m.nt < 1 || m.nt > max_trace_samples) broken("nt");
+    if (!(std::isfinite(m.f0) && m.f0 > 0) || !std::isfinite(m.t0)) broken("f0 or t0");
+    if (m.sources.empty() || m.receivers.empty()) broken("no source or receiver");
+    for (const auto* list : {&m.sources, &m.receivers})
+      for (const auto& p : *list)
+        for (double c : p)
+          if (!std::isfinite(c)) broken("a coordinate");
+    if (m.precision != "float32" && m.precision != "float64") broken("precision");
+  } catch (const IoError&) {
+  }
+}
+
+void config(const std::uint8_t* data, std::size_t size) {
+  // The real reader and the real options of two subcommands (their strict parsers and range
+  // checks), then the strategy's own validation; no run starts.
+  CLI::App app{"revwave"};
+  app.config_formatter(std::make_shared<app::TomlConfig>());
+  app.allow_config_extras(CLI::config_extras_mode::error);
+  app::ProblemOptions forward;
+  app::GradientJobOptions gradient;
+  app::add_problem_options(app.add_subcommand("forward"), forward, app::CudaOptions::device);
+  app::add_gradient_job_options(app.add_subcommand("gradient"), gradient, app::CudaOptions::all);
+  std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
+  try {
+    app.parse_from_stream(in);
+    app::finish_strategy_options(gradient);
+    plan_strategy(gradient.strategy, 100, 4096);
+    app::cuda_budgets(gradient.problem);
+  } catch (const CLI::ParseError&) {
+  } catch (const InputError&) {
+  } catch (const IoError&) {
+  } catch (const OutOfMemoryError&) {
+  }
+}
+
+void schedule(const std::uint8_t* data, std::size_t size) {
+  Bytes b(data, size);
+  const int kind = static_cast<int>(b.take(1) % 5);
+  if (kind == 0) {
+    // Revolve on any 64-bit N and S: the closed forms answer or refuse with the limit.
+    const std::int64_t N = b.in(1, std::numeric_limits<std::int64_t>::max());
+    const std::int64_t S = b.in(1, std::numeric_limits<std::int64_t>::max());
+    try {
+      const ScheduleCounts c = revolve_counts(N, S);
+      if (c.forward_steps != optimal_forward_steps(N, S) || c.restores != N - 1 || c.stores < 0 || c.stores > N ||
+          c.peak_slots != std::min(S, std::max<std::int64_t>(N - 2, 0)))
+        broken("revolve_counts(" + std::to_string(N) + ", " + std::to_string(S) + ")");
+    } catch (const InputError& e) {
+      if (std::string(e.what()).find("exceeds 2^63 - 1") == std::string::npos) throw;
+    }
+    return;
+  }
+  const std::int64_t N = b.in(1, 1200), S = b.in(1, 40);
+  if (kind == 1) {
+    RevolveSchedule r(N, S);
+    validate_schedule(r, N, S);
+    RevolveSchedule again(N, S);
+    const ScheduleCounts counted = count_schedule(again), closed = revolve_counts(N, S);
+    if (counted.stores != closed.stores || counted.forward_steps != closed.forward_steps ||
+        counted.peak_slots != closed.peak_slots || counted.restores != closed.restores)
+      broken("revolve counts for N = " + std::to_string(N) + ", S = " + std::to_string(S));
+  } else if (kind == 2) {
+    validate_online(N, S, b.take(1) % 2 == 1);
+  } else if (kind == 3) {
+    std::vector<Tier> tiers;
+    const int count = 1 + static_cast<int>(b.take(1) % 3);
+    std::int64_t total = 0;
+    for (int t = 0; t < count; ++t) {
+      Tier tier{t == 0 ? "memory" : "disk", b.in(0, 12), double(b.in(0, 400)) / 8.0, double(b.in(0, 400)) / 8.0};
+      total += tier.slots;
+      tiers.push_back(tier);
+    }
+    if (total == 0) tiers[0].slots = 1;
+    MultilevelSchedule m(N, tiers);
+    validate_schedule(m, N, m.slots());
+  } else {
+    TwoLevelShape shape;
+    shape.steps = N;
+    shape.segment = b.in(1, N);
+    shape.inner_slots = b.in(1, 20);
+    TwoLevelSchedule t(shape);
+    validate_schedule(t, N, t.slots());
+  }
+}
+
+}  // namespace revwave::fuzz

@@ -1,0 +1,48 @@
+// Replays the fuzzers' seed corpora and every input a fuzzer once crashed on (tests/fuzz/) through
+// the same harnesses, in every test build: a fixed crash stays fixed.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "harnesses.hpp"
+
+namespace revwave {
+namespace {
+
+namespace fs = std::filesystem;
+
+using Harness = void (*)(const std::uint8_t*, std::size_t);
+
+// Every file under tests/fuzz/{corpus,regressions}/<name>/.
+std::vector<fs::path> inputs(const std::string& name) {
+  std::vector<fs::path> files;
+  for (const char* kind : {"corpus", "regressions"}) {
+    const fs::path dir = fs::path(REVWAVE_FUZZ_DIR) / kind / name;
+    if (!fs::is_directory(dir)) continue;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.is_regular_file()) files.push_back(e.path());
+  }
+  return files;
+}
+
+void replay(const std::string& name, Harness harness, std::size_t at_least) {
+  const std::vector<fs::path> files = inputs(name);
+  EXPECT_GE(files.size(), at_least) << "inputs of " << name;
+  for (const fs::path& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    EXPECT_NO_THROW(harness(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size())) << f;
+  }
+}
+
+TEST(FuzzRegressions, Npy) { replay("npy", fuzz::npy, 4); }
+TEST(FuzzRegressions, Sidecar) { replay("sidecar", fuzz::sidecar, 1); }
+TEST(FuzzRegressions, Config) { replay("config", fuzz::config, 5); }
+TEST(FuzzRegressions, Schedule) { replay("schedule", fuzz::schedule, 5); }
+
+}  // namespace
+}  // namespace revwave
