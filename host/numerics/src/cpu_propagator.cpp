@@ -22,6 +22,9 @@ CpuPropagator<T>::CpuPropagator(const Problem<T>& problem) : p_(problem) {
   rec_scale_.resize(p_.rec.index.size());
   for (std::size_t c = 0; c < rec_scale_.size(); ++c) rec_scale_[c] = T(1) / leapfrog_a_at(p_, p_.rec.index[c]);
   residual_.resize(static_cast<std::size_t>(p_.rec.count));
+  probes_ = make_next_field_probes(p_.src, p_.rec);
+  next_.resize(probes_.size());
+  saved_grad_.resize(probes_.source_targets.size());
 }
 
 template <class T>
@@ -67,7 +70,6 @@ template <class T>
 void CpuPropagator<T>::reset_adjoint() {
   const std::size_t bytes = field_bytes();
   if (lam_.bytes() != bytes) {
-    scratch_ = HostBuffer(bytes);
     lam_ = HostBuffer(bytes);
     lam_prev_ = HostBuffer(bytes);
     grad_ = HostBuffer(bytes);
@@ -79,45 +81,57 @@ void CpuPropagator<T>::reset_adjoint() {
 
 template <class T>
 double CpuPropagator<T>::reverse_step(index_t n, const T* observed_next) {
-  const T* u = state_.u.template as<T>();
-  const T* up = state_.u_prev.template as<T>();
-  T* un = scratch_.template as<T>();
-  cpu_leapfrog_sweep<T>(p_, {u, up, un});
-  const std::vector<T> q(static_cast<std::size_t>(p_.src.count), p_.wavelet[static_cast<std::size_t>(n)]);
-  inject_points(p_.src, q.data(), src_scale_.data(), un);
-  return reverse_step_from(n, un, u, up, observed_next);
+  return reverse_from(n, state_.u.template as<T>(), state_.u_prev.template as<T>(), observed_next);
 }
 
+// Bit for bit what the two-pass step (forward sweep into a field, source injection, sampling,
+// adjoint sweep imaging with that field, adjoint-source injection) gives: the point formulas are
+// the same and, with contraction off (CMakeLists.txt), so are their roundings wherever they run.
 template <class T>
-double CpuPropagator<T>::reverse_step_from(index_t /*n*/, const T* u_next, const T* u, const T* u_prev,
-                                           const T* observed_next) {
-  sample_points(p_.rec, u_next, residual_.data());
-  double misfit = 0;
-  for (std::size_t r = 0; r < residual_.size(); ++r) {
-    residual_[r] -= observed_next[r];
-    misfit += 0.5 * static_cast<double>(residual_[r]) * static_cast<double>(residual_[r]);
+double CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, const T* observed_next) {
+  const NextFieldProbes& pr = probes_;
+  const StepCoefficients<T> c = p_.coeffs;
+  // u[n+1] at the probes: the sweep's point formula, then the source terms in inject_points' order.
+  cpu_next_at(p_, u, u_prev, pr.index.data(), pr.size(), next_.data());
+  const T q = p_.wavelet[static_cast<std::size_t>(n)];
+  for (index_t t : pr.source_targets)
+    for (index_t e = pr.source_begin[t]; e < pr.source_begin[t + 1]; ++e) {
+      const index_t k = pr.source_corner[e];
+      next_[t] += static_cast<T>(p_.src.weight[k]) * q * src_scale_[k];
+    }
+  // The residual S u[n+1] - d[n+1], each receiver's corners summed in sample_points' order.
+  const index_t nrec = p_.rec.count;
+#pragma omp parallel for schedule(static) if (nrec > 1024)
+  for (index_t r = 0; r < nrec; ++r) {
+    T s = 0;
+    for (index_t k = 8 * r; k < 8 * r + 8; ++k) s += static_cast<T>(p_.rec.weight[k]) * next_[pr.receiver_probe[k]];
+    residual_[r] = s - observed_next[r];
   }
+  double misfit = 0;
+  for (T res : residual_) misfit += 0.5 * static_cast<double>(res) * static_cast<double>(res);
+
+  T* grad = grad_.template as<T>();
+  for (std::size_t i = 0; i < pr.source_targets.size(); ++i) saved_grad_[i] = grad[pr.index[pr.source_targets[i]]];
   T* lam = lam_.template as<T>();
-  T* lam_prev = lam_prev_.template as<T>();
-  cpu_leapfrog_sweep<T>(p_, {lam, lam_prev, lam_prev, u_next, u, u_prev, grad_.template as<T>()});
-  inject_residual(residual_.data(), u_next, u, u_prev);
+  T* lam_next = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
+  cpu_reverse_sweep<T>(p_, {u, u_prev, lam, lam_next, lam_next, grad});
+  // Where a source injects, the sweep imaged with u[n+1] less its source term: image again from
+  // the gradient as it was, with the whole u[n+1].
+  for (std::size_t i = 0; i < pr.source_targets.size(); ++i) {
+    const index_t t = pr.source_targets[i], idx = pr.index[t];
+    grad[idx] = saved_grad_[i] + imaging_term(c, lam_next[idx], next_[t], u[idx], u_prev[idx]);
+  }
+  // lam += S^T r / a at the receivers, and the imaging condition's share of that increment.
+  for (index_t r = 0; r < nrec; ++r)
+    for (int cr = 0; cr < 8; ++cr) {
+      const index_t k = 8 * r + cr;
+      const index_t idx = p_.rec.index[k];
+      const T delta = static_cast<T>(p_.rec.weight[k]) * residual_[r] * rec_scale_[k];
+      lam_next[idx] += delta;
+      grad[idx] += imaging_term(c, delta, next_[pr.receiver_probe[k]], u[idx], u_prev[idx]);
+    }
   swap(lam_, lam_prev_);
   return misfit;
-}
-
-// lam += S^T r / a at the receivers, and the imaging condition's share of that increment.
-template <class T>
-void CpuPropagator<T>::inject_residual(const T* residual, const T* u_next, const T* u, const T* u_prev) {
-  T* lam = lam_prev_.template as<T>();  // holds lam[n+1] until the swap
-  T* grad = grad_.template as<T>();
-  for (index_t r = 0; r < p_.rec.count; ++r)
-    for (int c = 0; c < 8; ++c) {
-      const index_t k = 8 * r + c;
-      const index_t idx = p_.rec.index[k];
-      const T delta = static_cast<T>(p_.rec.weight[k]) * residual[r] * rec_scale_[k];
-      lam[idx] += delta;
-      grad[idx] += imaging_term(p_.coeffs, delta, u_next[idx], u[idx], u_prev[idx]);
-    }
 }
 
 template <class T>
@@ -150,7 +164,7 @@ const T* CpuPropagator<T>::history_field(index_t k) const {
 
 template <class T>
 double CpuPropagator<T>::reverse_step_from_history(index_t n, const T* observed_next) {
-  return reverse_step_from(n, history_field(n + 1), history_field(n), history_field(n - 1), observed_next);
+  return reverse_from(n, history_field(n), history_field(n - 1), observed_next);
 }
 
 template <class T>

@@ -27,6 +27,11 @@ struct Grid {
     const index_t r = radius();
     return (i + r) * stride_x() + (j + r) * stride_y() + (k + r);
   }
+  // Padded coordinates (i, j, k) of a linear index of a padded point: index's inverse.
+  std::array<index_t, 3> coordinates(index_t idx) const {
+    const index_t r = radius();
+    return {idx / stride_x() - r, (idx % stride_x()) / stride_y() - r, idx % stride_y() - r};
+  }
   index_t interior_index(index_t ix, index_t iy, index_t iz) const {
     return index(ix + nbl, iy + nbl, iz + nbl);
   }
