@@ -43,6 +43,8 @@ class CudaPropagator {
   void sample(T* host_out);             // waits for the device
   void sample_device(T* device_out);    // asynchronous
   DeviceState& state() { return state_; }
+  // The state's fields are its own (the device slots copy): nothing to size.
+  void reserve_fields(std::int64_t /*held*/) {}
 
   // ---- reverse ----
   void reset_adjoint();
@@ -55,6 +57,7 @@ class CudaPropagator {
   void record_history(index_t n);
   double reverse_step_from_history(index_t n, const T* observed_next);
   void release_history();
+  std::uint64_t history_copy_bytes() const { return history_ ? history_->copy_bytes() : 0; }
   const std::string& history_tier() const { return history_tier_; }
 
   // ---- checkpoint stores ----

@@ -10,11 +10,13 @@ namespace {
 
 constexpr std::size_t lookahead_limit = std::size_t(1) << 16;
 
-void copy_async(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
-  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream));
-}
-
 }  // namespace
+
+void DeviceCheckpointStore::copy_async(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                                       cudaStream_t stream) {
+  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream));
+  copy_bytes_ += bytes;
+}
 
 DeviceCheckpointStore::DeviceCheckpointStore(const TierSplit& split, std::size_t field_bytes, CudaStreams& streams,
                                              WriteFences& fences, SpillClock& clock, PrefetchHint* hint)

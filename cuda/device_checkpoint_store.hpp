@@ -33,6 +33,8 @@ class DeviceCheckpointStore {
   const TierSplit& split() const { return split_; }
   bool is_host(std::int64_t slot) const { return slot < split_.host_slots; }
   index_t prefetch_hits() const { return prefetch_hits_; }
+  std::int64_t held_fields() const { return 0; }  // its slots are its own
+  std::uint64_t copy_bytes() const { return copy_bytes_; }
 
   void store(std::int64_t slot, DeviceState& state);
   void restore(std::int64_t slot, DeviceState& state, bool last_use);
@@ -46,6 +48,7 @@ class DeviceCheckpointStore {
     PinnedBuffer u, u_prev;
   };
   void check(std::int64_t slot) const;
+  void copy_async(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream);
   void maybe_prefetch();
 
   TierSplit split_;
@@ -60,6 +63,7 @@ class DeviceCheckpointStore {
   Event spill_free_, staged_, prefetched_, staging_free_, restored_;
   std::int64_t staged_slot_ = -1;  // host slot whose content is in prefetch_staging_ (or on its way)
   index_t prefetch_hits_ = 0;
+  std::uint64_t copy_bytes_ = 0;
 };
 
 }  // namespace revwave

@@ -19,6 +19,7 @@ std::size_t FieldHistory::bytes() const { return static_cast<std::size_t>(steps_
 
 void FieldHistory::record(index_t n, const void* u, CudaStreams& s, WriteFences& fences) {
   if (n < 1 || n > steps_) return;
+  copy_bytes_ += field_bytes_;
   if (on_device_) {
     s.after_compute(s.copy);
     auto* dst = static_cast<char*>(device_.data()) + static_cast<std::size_t>(n - 1) * field_bytes_;
@@ -45,6 +46,7 @@ void FieldHistory::fetch(index_t k, CudaStreams& s) {
   const std::size_t r = static_cast<std::size_t>(k % 4);
   if (ring_tag_[r] == k) return;
   NvtxRange range("prefetch");
+  copy_bytes_ += field_bytes_;
   s.transfer.wait(ring_free_[r]);
   REVWAVE_CUDA_CHECK(cudaMemcpyAsync(ring_[r].data(), pinned_[static_cast<std::size_t>(k - 1)].data(), field_bytes_,
                                      cudaMemcpyHostToDevice, s.transfer));

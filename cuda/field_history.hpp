@@ -23,6 +23,7 @@ class FieldHistory {
   FieldHistory(index_t steps, std::size_t field_bytes, bool on_device);
   bool on_device() const { return on_device_; }
   std::size_t bytes() const;
+  std::uint64_t copy_bytes() const { return copy_bytes_; }  // copied into and out of the history so far
 
   // Keeps the field at `u` (the live u[n]) as u[n]; arms a write fence on it.
   void record(index_t n, const void* u, CudaStreams& s, WriteFences& fences);
@@ -47,6 +48,7 @@ class FieldHistory {
   std::array<index_t, 4> ring_tag_{{-1, -1, -1, -1}};
   std::array<Event, 4> ring_ready_, ring_free_;
   Event recorded_;
+  std::uint64_t copy_bytes_ = 0;
 };
 
 }  // namespace revwave

@@ -7,14 +7,13 @@
 #include "revwave/core/system_memory.hpp"
 #include "revwave/numerics/cpu_sweep.hpp"
 #include "revwave/store/memory_store.hpp"
-#include "revwave/store/parallel_copy.hpp"
 
 namespace revwave {
 template <class T>
-CpuPropagator<T>::CpuPropagator(const Problem<T>& problem) : p_(problem) {
-  const std::size_t bytes = field_bytes();
-  state_.u = HostBuffer(bytes);
-  state_.u_prev = HostBuffer(bytes);
+CpuPropagator<T>::CpuPropagator(const Problem<T>& problem)
+    : p_(problem), pool_(problem.grid.template field_bytes<T>()) {
+  pool_.ensure_capacity(2);
+  state_ = HostState{pool_.acquire(), pool_.acquire()};
   const double h3 = p_.grid.spacing * p_.grid.spacing * p_.grid.spacing;
   src_scale_.resize(p_.src.index.size());
   for (std::size_t c = 0; c < src_scale_.size(); ++c)
@@ -28,19 +27,34 @@ CpuPropagator<T>::CpuPropagator(const Problem<T>& problem) : p_(problem) {
 }
 
 template <class T>
+void CpuPropagator<T>::reserve_fields(std::int64_t held) {
+  const std::int64_t fields = 2 + held;
+  try {
+    pool_.ensure_capacity(fields);
+  } catch (const OutOfMemoryError& e) {
+    throw OutOfMemoryError("could not allocate " + std::to_string(fields) + " wavefields of " +
+                           std::to_string(field_bytes()) + " bytes (the state and " + std::to_string(held) +
+                           " held by checkpoints): " + e.what());
+  }
+}
+
+template <class T>
 void CpuPropagator<T>::reset_forward() {
-  state_.u.zero();
-  state_.u_prev.zero();
+  state_ = HostState{};  // unshared fields go back to the pool, and come straight out again
+  state_ = HostState{pool_.acquire(), pool_.acquire()};
+  std::memset(state_.u.data(), 0, field_bytes());
+  std::memset(state_.u_prev.data(), 0, field_bytes());
 }
 
 template <class T>
 void CpuPropagator<T>::forward_step(index_t n) {
-  T* u = state_.u.template as<T>();
-  T* up = state_.u_prev.template as<T>();
-  cpu_leapfrog_sweep<T>(p_, {u, up, up});
+  // In place (the update is point-wise in u[n-1]) unless u[n-1] is also a checkpoint's.
+  HostField out = state_.u_prev.shared() ? pool_.acquire() : state_.u_prev;
+  cpu_leapfrog_sweep<T>(p_, {state_.u.template as<T>(), state_.u_prev.template as<T>(), out.template as<T>()});
   const std::vector<T> q(static_cast<std::size_t>(p_.src.count), p_.wavelet[static_cast<std::size_t>(n)]);
-  inject_points(p_.src, q.data(), src_scale_.data(), up);
-  swap(state_.u, state_.u_prev);
+  inject_points(p_.src, q.data(), src_scale_.data(), out.template as<T>());
+  state_.u_prev = std::move(state_.u);
+  state_.u = std::move(out);
 }
 
 template <class T>
@@ -145,16 +159,15 @@ std::size_t CpuPropagator<T>::allocate_history(index_t steps) {
                            format_bytes(double(have)) +
                            " is available; use --strategy revolve with --snaps or --checkpoint-memory");
   }
-  history_.clear();
-  history_.reserve(static_cast<std::size_t>(steps) + 1);
-  history_.emplace_back(bytes);  // u[0] = 0
-  for (index_t n = 0; n < steps; ++n) history_.emplace_back(bytes);
+  history_.assign(static_cast<std::size_t>(steps) + 1, HostField{});
+  // u[0..N] held at once; each step's u[n-1] is the history's, so it writes a free field: N + 1.
+  reserve_fields(steps - 1);
   return need;
 }
 
 template <class T>
 void CpuPropagator<T>::record_history(index_t n) {
-  copy_to_slot(history_[static_cast<std::size_t>(n)].data(), state_.u.data(), field_bytes());
+  history_.at(static_cast<std::size_t>(n)) = state_.u;
 }
 
 template <class T>
@@ -171,6 +184,7 @@ template <class T>
 void CpuPropagator<T>::release_history() {
   history_.clear();
   history_.shrink_to_fit();
+  pool_.release_unused();
 }
 
 template <class T>

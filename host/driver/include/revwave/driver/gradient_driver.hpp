@@ -26,6 +26,9 @@ struct GradientStats {
   double seconds_reverse = 0;  // from the first reverse step to the end
   double seconds_copies = 0;   // of those, in checkpoint stores and restores
   std::size_t wavefield_storage_bytes = 0;  // history or checkpoint slots
+  // Bytes checkpoints (or the history) copied to and from another medium (disk, pinned host):
+  // 0 when they stay in memory, where a checkpoint is a handle to the state's fields.
+  std::uint64_t checkpoint_copy_bytes = 0;
 };
 
 struct GradientOutput {
@@ -64,6 +67,7 @@ GradientOutput gradient_full(Propagator& prop, const T* observed, const Progress
 
   auto t0 = std::chrono::steady_clock::now();
   prop.reset_forward();
+  prop.record_history(0);
   for (index_t n = 0; n < N; ++n) {
     prop.forward_step(n);
     prop.record_history(n + 1);
@@ -80,6 +84,7 @@ GradientOutput gradient_full(Propagator& prop, const T* observed, const Progress
     ++out.stats.reverse_steps;
     if (progress) progress(2 * N - n, 2 * N);
   }
+  out.stats.checkpoint_copy_bytes = prop.history_copy_bytes();
   prop.release_history();
   out.stats.seconds_reverse = detail::elapsed(t1);
   out.stats.objective = detail::objective(misfit, observed, nrec);
@@ -92,7 +97,8 @@ namespace detail {
 
 // Executes schedule actions against a backend and a store, one at a time, and keeps the
 // counts, the per-sample misfit and the timings. A Store has slots(), slot_bytes(),
-// store(slot, state) and restore(slot, state, last_use) for the backend's state type.
+// held_fields(), copy_bytes(), store(slot, state) and restore(slot, state, last_use) for the
+// backend's state type; the backend's pool of fields is sized for what the store holds.
 template <class Propagator, class Store, class T>
 class ScheduleRunner {
  public:
@@ -102,6 +108,7 @@ class ScheduleRunner {
         total_work_(expected_forward_steps > 0 ? expected_forward_steps + steps : 0), t0_(std::chrono::steady_clock::now()) {
     set_steps(steps);
     out_.stats.wavefield_storage_bytes = static_cast<std::size_t>(store.slots()) * store.slot_bytes();
+    prop_.reserve_fields(store.held_fields());
     prop_.reset_forward();
     prop_.reset_adjoint();
   }
@@ -166,6 +173,7 @@ class ScheduleRunner {
     out_.stats.seconds_forward = std::chrono::duration<double>(t_rev_ - t0_).count();
     out_.stats.seconds_reverse = elapsed(t_rev_);
     out_.stats.objective = objective(misfit_, observed_, nrec_);
+    out_.stats.checkpoint_copy_bytes = store_.copy_bytes();
     out_.gradient = prop_.interior_gradient();
     return std::move(out_);
   }
