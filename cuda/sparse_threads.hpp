@@ -84,7 +84,7 @@ REVWAVE_HD void fold_thread(const FoldShape& s, const T* padded, double* out, in
   for (index_t i = lo(ix); i <= hi(ix, s.nx); ++i)
     for (index_t j = lo(iy); j <= hi(iy, s.ny); ++j)
       for (index_t k = lo(iz); k <= hi(iz, s.nz); ++k)
-        sum += static_cast<double>(padded[(i + s.radius) * s.sx + (j + s.radius) * s.sy + (k + s.radius)]);
+        sum += static_cast<double>(padded[(i + s.radius) * s.sx + (j + s.radius) * s.sy + k]);  // Grid::index
   out[t] = sum;
 }
 

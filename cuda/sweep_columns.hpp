@@ -33,7 +33,7 @@ REVWAVE_HD void sweep_thread(const SweepArgs<T>& a, const ThreadPlace& t) {
   const T* __restrict__ kx = a.kx;
   const T kyj = a.ky[j], kzk = a.kz[k];
   const index_t sx = a.sx, sy = a.sy;
-  index_t idx = (i_begin + R) * sx + (j + R) * sy + (k + R);
+  index_t idx = (i_begin + R) * sx + (j + R) * sy + k;  // Grid::index
   for (index_t i = i_begin; i < i_end; ++i, idx += sx) {
     const T* uc = a.u + idx;
     const T v = leapfrog_update(a.c, uc[0], a.u_prev[idx], laplacian<T, R>(w, uc, sy, sx), m[idx],

@@ -61,7 +61,7 @@ struct Sweep {
     t.k = static_cast<index_t>(p.block.x) * tile_z + p.thread.x;
     t.loads = t.j < a.ny + R && t.k < a.nz + R;
     t.writes = t.j < a.ny && t.k < a.nz;
-    t.column = (t.j + R) * a.sy + (t.k + R);
+    t.column = (t.j + R) * a.sy + t.k;  // Grid::index without the plane
     t.ky = t.writes ? a.ky[t.j] : T(0);
     t.kz = t.writes ? a.kz[t.k] : T(0);
 #pragma unroll
