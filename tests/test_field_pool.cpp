@@ -83,6 +83,7 @@ class PositionPropagator {
     ++reversed_;
     return 0;
   }
+  std::vector<double> sample_misfits(index_t count) const { return std::vector<double>(static_cast<std::size_t>(count), 0.0); }
   std::vector<double> interior_gradient() const { return {}; }
   index_t reversed() const { return reversed_; }
 

@@ -91,6 +91,14 @@ void CpuPropagator<T>::reset_adjoint() {
   lam_.zero();
   lam_prev_.zero();
   grad_.zero();
+  misfits_.assign(static_cast<std::size_t>(p_.time.nt()), 0.0);
+}
+
+template <class T>
+std::vector<double> CpuPropagator<T>::sample_misfits(index_t count) const {
+  std::vector<double> out(static_cast<std::size_t>(count), 0.0);
+  std::copy_n(misfits_.begin(), std::min(out.size(), misfits_.size()), out.begin());
+  return out;
 }
 
 template <class T>
@@ -145,6 +153,7 @@ double CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, co
       grad[idx] += imaging_term(c, delta, next_[pr.receiver_probe[k]], u[idx], u_prev[idx]);
     }
   swap(lam_, lam_prev_);
+  misfits_.at(static_cast<std::size_t>(n + 1)) = misfit;
   return misfit;
 }
 

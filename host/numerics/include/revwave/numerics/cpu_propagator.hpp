@@ -37,12 +37,14 @@ class CpuPropagator {
   void reserve_fields(std::int64_t held);
 
   // ---- reverse ----
-  void reset_adjoint();  // lam[N+1] = lam[N+2] = 0, gradient = 0
+  void reset_adjoint();  // lam[N+1] = lam[N+2] = 0, gradient = 0, no misfit recorded
   // Reverses step n with the state at position n current, in one pass over the grid: u[n+1]
   // is recomputed in registers (never stored), the adjoint steps to lam[n+1] with the residual
   // S u[n+1] - d[n+1] injected, and the gradient images. Returns 1/2 |S u[n+1] - d[n+1]|^2.
-  // The forward state is left as is.
+  // The forward state is left as is. The misfit is also recorded as sample n+1's.
   double reverse_step(index_t n, const T* observed_next);
+  // The misfits the reverse steps recorded for samples 0..count-1 (0 where none was).
+  std::vector<double> sample_misfits(index_t count) const;
 
   // ---- the stored history (strategy full) ----
   // Sizes the pool for u[0..N] (the steps write straight into it); refuses first if it does
@@ -83,6 +85,7 @@ class CpuPropagator {
   std::vector<T> src_scale_;      // per corner: 1 / (h^3 a)
   std::vector<T> rec_scale_;      // per corner: 1 / a
   std::vector<T> residual_;
+  std::vector<double> misfits_;   // per sample, as the reverse steps recorded them
   NextFieldProbes probes_;        // where the reverse step needs u[n+1] outside its sweep
   std::vector<T> next_;           // u[n+1] at the probes
   std::vector<T> saved_grad_;     // the gradient at the source probes before the sweep
