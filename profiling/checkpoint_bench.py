@@ -3,18 +3,20 @@
 checkpoint slots S, next to the stored history (`full`) and next to what the schedule predicts.
 
 Predictions (all measured in the same run of this script):
-  time(S)   = forward_steps(S) x t_forward + N x t_adjoint
-              t_forward: seconds per forward step of a forward-only run,
-              t_adjoint: the `full` gradient's reverse seconds / N (adjoint + imaging, no recompute);
-              and, beside it, the same plus the run's own measured checkpoint copy seconds
-              (stores + restores: the counts' other cost);
+  time(S)   = advances(S) x t_forward + N x t_reverse
+              advances: the forward steps that are not reverse steps (forward_steps - N);
+              t_forward: seconds per forward step of a forward-only run;
+              t_reverse: the `full` gradient's reverse seconds / N (the fused reverse step, which
+              recomputes u[n+1] like every strategy's);
+              checkpoints are handles, not copies: checkpoint_copy_bytes must be 0, and the
+              seconds spent in stores and restores are reported beside the ratio;
   memory(S) = working set + slots(S) x slot size
               working set: the S = 1 run's peak RSS less its one slot.
 Then the paper's headline problem (230^3 interior points, 1615 steps) under --checkpoint-memory
 10GiB, and `--strategy full` for it, which must be refused up front.
 
-Usage: python3 profiling/checkpoint_bench.py [OUTDIR] [--shape 128] [--steps 400] [--snaps 2,5,10,20,50]
-       [--skip-headline] [--threads N]          (build first: bash .ci/build)
+Usage: python3 profiling/checkpoint_bench.py [OUTDIR] [--shape 128] [--steps 400] [--snaps 1,2,5,10,20,50]
+       [--skip-headline] [--threads N]          (build first: bash .ci/build; REVWAVE_BIN overrides the binary)
 Writes OUTDIR/checkpoint_bench.{csv,json} and, when matplotlib is importable, checkpoint_bench.png.
 """
 import argparse
@@ -62,7 +64,7 @@ def main():
 
     rows = []
     full, _, _, wall = run(grad_common + ["--strategy", "full", "--out", os.path.join(a.outdir, "g_full.npy")])
-    t_adjoint = full["seconds"]["reverse"] / steps
+    t_reverse = full["seconds"]["reverse"] / steps
     rows.append({"strategy": "full", "snaps": "", "slots": "", "forward_steps": full["forward_steps"],
                  "seconds": full["seconds"]["forward"] + full["seconds"]["reverse"],
                  "predicted_seconds": "", "peak_rss_bytes": full["peak_rss_bytes"],
@@ -80,41 +82,44 @@ def main():
         os.remove(os.path.join(a.outdir, f"g_{s}.npy"))
         rows.append({"strategy": "revolve", "snaps": s, "slots": slots, "forward_steps": g["forward_steps"],
                      "seconds": g["seconds"]["forward"] + g["seconds"]["reverse"],
-                     "predicted_seconds": g["forward_steps"] * t_forward + steps * t_adjoint,
+                     "predicted_seconds": (g["forward_steps"] - steps) * t_forward + steps * t_reverse,
                      "copy_seconds": g["seconds"]["checkpoint_copies"], "stores": g["stores"], "restores": g["restores"],
+                     "checkpoint_copy_bytes": g["checkpoint_copy_bytes"],
                      "peak_rss_bytes": g["peak_rss_bytes"], "storage_bytes": g["checkpoint_bytes"],
                      "predicted_rss_bytes": working_set + slots * slot_bytes, "bitwise_equal_to_full": same})
     os.remove(os.path.join(a.outdir, "g_full.npy"))
     for r in rows:
         if r["predicted_seconds"] != "":
             r["time_ratio"] = r["seconds"] / r["predicted_seconds"]
-            r["time_ratio_with_copies"] = r["seconds"] / (r["predicted_seconds"] + r["copy_seconds"])
             r["memory_ratio"] = r["peak_rss_bytes"] / r["predicted_rss_bytes"]
 
     summary = {"shape": n, "steps": steps, "threads": a.threads, "t_forward_step": t_forward,
-               "t_adjoint_step": t_adjoint, "slot_bytes": slot_bytes, "working_set_bytes": working_set, "rows": rows}
+               "t_reverse_step": t_reverse, "reverse_over_forward": t_reverse / t_forward,
+               "bytes_reverse_over_forward": 32 / 16, "slot_bytes": slot_bytes, "working_set_bytes": working_set,
+               "rows": rows}
     if not a.skip_headline:
         summary["headline"] = headline(a)
     with open(os.path.join(a.outdir, "checkpoint_bench.json"), "w") as f:
         json.dump(summary, f, indent=2)
     keys = ["strategy", "snaps", "slots", "forward_steps", "stores", "restores", "seconds", "predicted_seconds",
-            "time_ratio", "copy_seconds", "time_ratio_with_copies",
+            "time_ratio", "copy_seconds", "checkpoint_copy_bytes",
             "peak_rss_bytes", "predicted_rss_bytes", "memory_ratio", "storage_bytes", "bitwise_equal_to_full"]
     with open(os.path.join(a.outdir, "checkpoint_bench.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
         w.writeheader()
         w.writerows(rows)
     print(f"{n}^3, {steps} steps, {a.threads} threads: t_forward {t_forward*1e3:.2f} ms/step, "
-          f"t_adjoint {t_adjoint*1e3:.2f} ms/step, slot {slot_bytes/2**20:.1f} MiB")
-    print(f"{'S':>6} {'fwd steps':>9} {'time s':>8} {'pred s':>8} {'ratio':>6} {'copies s':>8} {'ratio+c':>7} "
+          f"t_reverse {t_reverse*1e3:.2f} ms/step (x{t_reverse / t_forward:.2f}; bytes x2.00), "
+          f"slot {slot_bytes/2**20:.1f} MiB")
+    print(f"{'S':>6} {'fwd steps':>9} {'time s':>8} {'pred s':>8} {'ratio':>6} {'st+re s':>8} {'copied B':>9} "
           f"{'peak MiB':>9} {'pred MiB':>9} {'ratio':>6} bitwise")
     for r in rows:
         if r["strategy"] == "full":
-            print(f"{'full':>6} {r['forward_steps']:>9} {r['seconds']:>8.2f} {'':>8} {'':>6} {'':>8} {'':>7} "
+            print(f"{'full':>6} {r['forward_steps']:>9} {r['seconds']:>8.2f} {'':>8} {'':>6} {'':>8} {'':>9} "
                   f"{r['peak_rss_bytes']/2**20:>9.0f} {'':>9} {'':>6}")
         else:
             print(f"{r['snaps']:>6} {r['forward_steps']:>9} {r['seconds']:>8.2f} {r['predicted_seconds']:>8.2f} "
-                  f"{r['time_ratio']:>6.3f} {r['copy_seconds']:>8.2f} {r['time_ratio_with_copies']:>7.3f} "
+                  f"{r['time_ratio']:>6.3f} {r['copy_seconds']:>8.3f} {r['checkpoint_copy_bytes']:>9} "
                   f"{r['peak_rss_bytes']/2**20:>9.0f} {r['predicted_rss_bytes']/2**20:>9.0f} "
                   f"{r['memory_ratio']:>6.3f} {r['bitwise_equal_to_full']}")
     if "headline" in summary:
@@ -152,8 +157,7 @@ def plot(summary, path):
     s = [r["snaps"] for r in rows]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
     ax1.plot(s, [r["seconds"] for r in rows], "o-", label="revolve, measured")
-    ax1.plot(s, [r["predicted_seconds"] for r in rows], "x--", label="predicted from forward-step counts")
-    ax1.plot(s, [r["predicted_seconds"] + r["copy_seconds"] for r in rows], "+:", label="... plus measured checkpoint copies")
+    ax1.plot(s, [r["predicted_seconds"] for r in rows], "x--", label="advances x t_forward + N x t_reverse")
     ax1.axhline(full["seconds"], color="k", lw=1, label="full storage")
     ax1.set_xscale("log")
     ax1.set_xlabel("checkpoint slots S")

@@ -11,10 +11,9 @@ n=${1:-200}; rounds=${2:-5}; ref=${3:-dee22b9}; reps=${4:-8}
 here=$(pwd)
 a_bin=${REVWAVE_STEP_BENCH:-build/revwave_cpu_step_bench}
 [ -x "$a_bin" ] || { echo "build $a_bin first" >&2; exit 1; }
-ref_dir=${REVWAVE_REF_DIR:-/tmp/revwave-ref-$ref}
+ref_dir=${REVWAVE_REF_DIR:-/tmp/revwave-ref-$ref}  # a checkout of REF (made here as a git worktree when missing)
+if [ ! -d "$ref_dir" ]; then git worktree add --detach "$ref_dir" "$ref" >/dev/null; fi
 if [ ! -x "$ref_dir/build/cpu_step_bench" ]; then
-  rm -rf "$ref_dir"
-  git worktree add --detach "$ref_dir" "$ref" >/dev/null
   cmake -S "$ref_dir" -B "$ref_dir/build" -DCMAKE_BUILD_TYPE=Release -DREVWAVE_CUDA=OFF -DREVWAVE_CUDASIM=OFF >/dev/null
   cmake --build "$ref_dir/build" -j2 --target revwave_numerics revwave_store revwave_core >/dev/null
   inc=(); for part in core numerics store; do inc+=(-I "$ref_dir/host/$part/include"); done
