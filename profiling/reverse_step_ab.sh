@@ -4,6 +4,7 @@
 # against both libraries, run alternately ROUNDS times; prints each run and the min/median of the
 # reverse-step speed-up B/A (A = this tree, B = the other commit).
 # Usage: profiling/reverse_step_ab.sh [N=200] [ROUNDS=5] [REF=dee22b9] [REPS=8]
+#   REVWAVE_BEFORE_RUN='cmd' runs cmd before every run (on a shared machine: wait for quiet).
 #   (build this tree first: cmake --build build --target revwave_cpu_step_bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,9 +23,10 @@ if [ ! -x "$ref_dir/build/cpu_step_bench" ]; then
 fi
 b_bin=$ref_dir/build/cpu_step_bench
 out=$(mktemp)
+before=${REVWAVE_BEFORE_RUN:-true}
 for r in $(seq "$rounds"); do
-  echo "A $("$a_bin" "$n" "$reps")" | tee -a "$out"
-  echo "B $("$b_bin" "$n" "$reps")" | tee -a "$out"
+  eval "$before"; echo "A $("$a_bin" "$n" "$reps")" | tee -a "$out"
+  eval "$before"; echo "B $("$b_bin" "$n" "$reps")" | tee -a "$out"
 done
 python3 - "$out" <<'PY'
 import json, statistics, sys

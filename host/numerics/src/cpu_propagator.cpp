@@ -48,7 +48,9 @@ void CpuPropagator<T>::reset_forward() {
 
 template <class T>
 void CpuPropagator<T>::forward_step(index_t n) {
-  // In place (the update is point-wise in u[n-1]) unless u[n-1] is also a checkpoint's.
+  // In place (the update is point-wise in u[n-1]) unless u[n-1] is also a checkpoint's. A free
+  // field's halo and row gaps are zero like any field's: zero-filled when allocated, and steps
+  // write padded points only.
   HostField out = state_.u_prev.shared() ? pool_.acquire() : state_.u_prev;
   cpu_leapfrog_sweep<T>(p_, {state_.u.template as<T>(), state_.u_prev.template as<T>(), out.template as<T>()});
   const std::vector<T> q(static_cast<std::size_t>(p_.src.count), p_.wavelet[static_cast<std::size_t>(n)]);
