@@ -156,6 +156,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     j["checkpoint_bytes"] = plan.strategy == "full" ? 0 : plan.storage_bytes;
     j["slot_bytes"] = plan.slot_bytes;
     j["wavefield_storage_bytes"] = g.stats.wavefield_storage_bytes;
+    j["checkpoint_copy_bytes"] = g.stats.checkpoint_copy_bytes;
     j["store"] = plan.strategy == "full" || plan.strategy == "multilevel" ? "memory" : o.job.strategy.store.value_or("memory");
     j["seconds"] = {{"total", total},
                     {"observed", job.seconds_observed},

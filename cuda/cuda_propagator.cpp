@@ -19,20 +19,29 @@ void copy_sync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kin
 
 template <class T>
 CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets)
-    : select_(budgets.device), p_(problem), budgets_(budgets), dev_(problem) {
+    : select_(budgets.device),
+      p_(problem),
+      budgets_(budgets),
+      dev_(problem),
+      pool_(problem.grid.template field_bytes<T>()),
+      reducer_(static_cast<std::size_t>(problem.grid.alloc_points())) {
   const std::size_t bytes = field_bytes();
-  state_.u = DeviceBuffer(bytes, "a wavefield");
-  state_.u_prev = DeviceBuffer(bytes, "a wavefield");
-  scratch_ = DeviceBuffer(bytes, "a wavefield");
+  pool_.ensure_capacity(2);
+  state_ = DeviceState{pool_.acquire(), pool_.acquire()};
   lam_ = DeviceBuffer(bytes, "an adjoint wavefield");
   lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
   grad_ = DeviceBuffer(bytes, "the gradient");
   const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(p_.rec.count, 1));
+  const std::size_t probes = static_cast<std::size_t>(std::max<index_t>(dev_.probes().count, 1));
+  next_ = DeviceBuffer(probes * sizeof(T), "u[n+1] at the probes");
+  saved_ = DeviceBuffer(probes * sizeof(T), "the gradient at the probes");
   residual_ = DeviceBuffer(nrec * sizeof(T), "the residual");
+  partials_ = DeviceBuffer(static_cast<std::size_t>(residual_blocks(p_.rec.count)) * sizeof(double), "the misfit's partial sums");
+  misfits_ = DeviceBuffer(static_cast<std::size_t>(p_.time.nt()) * sizeof(double), "the misfits");
   observed_step_ = DeviceBuffer(nrec * sizeof(T), "observed data");
-  misfit_ = DeviceBuffer(sizeof(double), "the misfit");
   folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
-  misfit_host_ = PinnedBuffer(sizeof(double), "the misfit");
+  energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
+  energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
 }
 
 template <class T>
@@ -48,8 +57,10 @@ void CudaPropagator<T>::synchronize() {
 
 template <class T>
 double CudaPropagator<T>::wavefield_energy() {
-  return device_sum_squares(state_.u.template as<const T>(), static_cast<std::size_t>(p_.grid.alloc_points()),
-                            streams_.compute);
+  reducer_.sum_squares(state_.u.template as<const T>(), static_cast<std::size_t>(p_.grid.alloc_points()),
+                       energy_.template as<double>(), streams_.compute);
+  copy_sync(energy_host_.data(), energy_.data(), sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
+  return *energy_host_.template as<double>();
 }
 
 template <class T>
@@ -67,22 +78,28 @@ std::size_t CudaPropagator<T>::host_budget() const {
 
 template <class T>
 void CudaPropagator<T>::reset_forward() {
-  fences_.before_any_write(streams_.compute);
-  state_.u.zero_async(streams_.compute);
-  state_.u_prev.zero_async(streams_.compute);
+  state_ = DeviceState{};
+  state_ = DeviceState{pool_.acquire(), pool_.acquire()};
+  for (DeviceField* f : {&state_.u, &state_.u_prev}) {
+    fences_.before_write(f->data(), streams_.compute, &clock_);
+    REVWAVE_CUDA_CHECK(cudaMemsetAsync(f->data(), 0, f->bytes(), streams_.compute));
+  }
 }
 
 template <class T>
 void CudaPropagator<T>::forward_step(index_t n) {
   NvtxRange range("forward");
-  fences_.before_write(state_.u_prev.data(), streams_.compute, &clock_);
+  // In place (the update is point-wise in u[n-1]) unless u[n-1] is also a checkpoint's or the history's.
+  DeviceField out = state_.u_prev.shared() ? pool_.acquire() : state_.u_prev;
+  fences_.before_write(out.data(), streams_.compute, &clock_);  // a copy out of it may still run
   SweepArgs<T> a = dev_.sweep_base();
   a.u = state_.u.template as<T>();
   a.u_prev = state_.u_prev.template as<T>();
-  a.out = state_.u_prev.template as<T>();
+  a.out = out.template as<T>();
   launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
-  launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), state_.u_prev.template as<T>(), streams_.compute);
-  swap(state_.u, state_.u_prev);
+  launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), out.template as<T>(), streams_.compute);
+  state_.u_prev = std::move(state_.u);
+  state_.u = std::move(out);
 }
 
 template <class T>
@@ -102,6 +119,22 @@ void CudaPropagator<T>::reset_adjoint() {
   lam_.zero_async(streams_.compute);
   lam_prev_.zero_async(streams_.compute);
   grad_.zero_async(streams_.compute);
+  misfits_.zero_async(streams_.compute);
+}
+
+template <class T>
+std::vector<double> CudaPropagator<T>::sample_misfits(index_t count) {
+  std::vector<double> out(static_cast<std::size_t>(count), 0.0);
+  const std::size_t n = std::min<std::size_t>(out.size(), static_cast<std::size_t>(p_.time.nt()));
+  copy_sync(out.data(), misfits_.data(), n * sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
+  return out;
+}
+
+template <class T>
+double CudaPropagator<T>::misfit(index_t sample) {
+  double m = 0;
+  copy_sync(&m, misfits_.template as<double>() + sample, sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
+  return m;
 }
 
 template <class T>
@@ -125,47 +158,60 @@ const T* CudaPropagator<T>::observed_on_device(const T* host) {
 }
 
 template <class T>
-double CudaPropagator<T>::reverse_step(index_t n, const T* observed_next) {
+void CudaPropagator<T>::reverse_step(index_t n, const T* observed_next) {
   NvtxRange range("reverse");
-  const T* obs = observed_on_device(observed_next);
-  SweepArgs<T> a = dev_.sweep_base();
-  a.u = state_.u.template as<T>();
-  a.u_prev = state_.u_prev.template as<T>();
-  a.out = scratch_.template as<T>();
-  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
-  launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), scratch_.template as<T>(), streams_.compute);
-  return reverse_from(scratch_.template as<T>(), state_.u.template as<T>(), state_.u_prev.template as<T>(), obs);
+  reverse_from(n, state_.u.template as<T>(), state_.u_prev.template as<T>(), observed_on_device(observed_next));
 }
 
+// CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
 template <class T>
-double CudaPropagator<T>::reverse_from(const T* u_next, const T* u, const T* u_prev, const T* observed_next) {
-  launch_residual_misfit(dev_.rec(), u_next, observed_next, residual_.template as<T>(), misfit_.template as<double>(),
-                         streams_.compute);
-  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(misfit_host_.data(), misfit_.data(), sizeof(double), cudaMemcpyDeviceToHost,
-                                     streams_.compute));
-  misfit_ready_.record(streams_.compute);
+void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, const T* observed_next) {
+  const int radius = static_cast<int>(p_.grid.radius());
+  const ProbesView& probes = dev_.probes();
+  ProbeStep<T> ps;
+  ps.probes = probes;
+  ps.sweep = dev_.sweep_base();
+  ps.sweep.u = u;
+  ps.sweep.u_prev = u_prev;
+  ps.src_weight = dev_.src().weight;
+  ps.src_scale = dev_.src_scale();
+  ps.wavelet = dev_.wavelet();
+  ps.n = n;
+  ps.grad = grad_.template as<T>();
+  ps.next = next_.template as<T>();
+  ps.saved = saved_.template as<T>();
+  launch_probes(ps, radius, streams_.compute);
+  launch_residual_misfit(dev_.rec(), probes, next_.template as<T>(), observed_next, residual_.template as<T>(),
+                         partials_.template as<double>(), misfits_.template as<double>() + n + 1, streams_.compute);
   SweepArgs<T> b = dev_.sweep_base();
-  b.u = lam_.template as<T>();
-  b.u_prev = lam_prev_.template as<T>();
-  b.out = lam_prev_.template as<T>();
-  b.fwd_next = u_next;
-  b.fwd = u;
-  b.fwd_prev = u_prev;
+  b.u = u;
+  b.u_prev = u_prev;
+  b.lam = lam_.template as<T>();
+  b.lam_prev = lam_prev_.template as<T>();
+  b.out = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
   b.grad = grad_.template as<T>();
-  launch_sweep(b, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  launch_sweep(b, radius, streams_.compute, sweep_kernel_);
+  SourceReimage<T> ri;
+  ri.next = next_.template as<T>();
+  ri.saved = saved_.template as<T>();
+  ri.lam = lam_prev_.template as<T>();
+  ri.grad = grad_.template as<T>();
+  ri.u = u;
+  ri.u_prev = u_prev;
+  ri.c = p_.coeffs;
+  launch_reimage_sources(probes, ri, streams_.compute);
   ResidualInjection<T> r;
   r.residual = residual_.template as<T>();
   r.scale = dev_.rec_scale();
-  r.lam = lam_prev_.template as<T>();  // holds lam[n+1] until the swap
+  r.lam = lam_prev_.template as<T>();
   r.grad = grad_.template as<T>();
-  r.u_next = u_next;
+  r.next = next_.template as<T>();
+  r.target_probe = probes.target_probe;
   r.u = u;
   r.u_prev = u_prev;
   r.c = p_.coeffs;
   launch_inject_residual(dev_.rec(), r, streams_.compute);
   swap(lam_, lam_prev_);
-  misfit_ready_.synchronize();  // the adjoint sweep keeps the device busy meanwhile
-  return *misfit_host_.template as<double>();
 }
 
 template <class T>
@@ -173,30 +219,28 @@ std::size_t CudaPropagator<T>::allocate_history(index_t steps) {
   history_.reset();
   history_tier_ = revwave::history_tier(steps, field_bytes(), device_budget(), host_budget());
   history_ = std::make_unique<FieldHistory>(steps, field_bytes(), history_tier_ == "device");
+  reserve_fields(history_->held_fields());
   return history_->bytes();
 }
 
 template <class T>
 void CudaPropagator<T>::record_history(index_t n) {
-  history_->record(n, state_.u.data(), streams_, fences_);
+  history_->record(n, state_.u, streams_, fences_);
 }
 
 template <class T>
-double CudaPropagator<T>::reverse_step_from_history(index_t n, const T* observed_next) {
+void CudaPropagator<T>::reverse_step_from_history(index_t n, const T* observed_next) {
   NvtxRange range("reverse");
   const T* obs = observed_on_device(observed_next);
   const FieldHistory::Fields f = history_->acquire(n, streams_, clock_);
-  const double misfit = reverse_from(static_cast<const T*>(f.next), static_cast<const T*>(f.cur),
-                                     static_cast<const T*>(f.prev), obs);
+  reverse_from(n, static_cast<const T*>(f.cur), static_cast<const T*>(f.prev), obs);
   history_->release(n, streams_);
-  return misfit;
 }
 
 template <class T>
 void CudaPropagator<T>::release_history() {
-  fences_.before_any_write(streams_.compute);
-  synchronize();
   history_.reset();
+  pool_.release_unused();  // cudaFree waits for the device: once, at the end of the run
 }
 
 template <class T>
@@ -209,7 +253,9 @@ std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(const TierS
                                                                      PrefetchHint* hint) {
   const std::size_t slot_bytes = 2 * field_bytes();
   try {
-    return std::make_unique<DeviceCheckpointStore>(split, field_bytes(), streams_, fences_, clock_, hint);
+    auto store = std::make_unique<DeviceCheckpointStore>(split, pool_, streams_, fences_, clock_, hint);
+    reserve_fields(store->held_fields());
+    return store;
   } catch (const CudaOutOfMemoryError& e) {
     // The device budget promised more than the device gave (--device-memory above what is free,
     // or another process took it meanwhile): say what would fit.
@@ -249,6 +295,8 @@ void CudaPropagator<T>::adjoint_data_step(const T* data_j, T* source_out) {
 template <class T>
 void CudaPropagator<T>::upload_state(const T* u, const T* u_prev) {
   fences_.before_any_write(streams_.compute);
+  if (state_.u.shared()) state_.u = pool_.acquire();
+  if (state_.u_prev.shared()) state_.u_prev = pool_.acquire();
   copy_sync(state_.u.data(), u, field_bytes(), cudaMemcpyHostToDevice, streams_.compute);
   copy_sync(state_.u_prev.data(), u_prev, field_bytes(), cudaMemcpyHostToDevice, streams_.compute);
 }

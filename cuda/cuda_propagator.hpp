@@ -1,7 +1,8 @@
 // The CUDA backend's propagator: the same operations and semantics as CpuPropagator
-// (forward step, sample, reverse step with imaging, stored history, adjoint data step),
-// with the fields in device memory and the work on a compute stream. Only reverse steps
-// (their misfit), sample() to host memory and interior_gradient() wait for the device.
+// (forward step, sample, fused reverse step, stored history, adjoint data step), with the fields
+// in device memory (the forward ones from a pool that checkpoints share) and the work on a
+// compute stream. No step waits for the device: the reverse steps' misfits stay in a device array
+// until sample_misfits(); sample() to host memory, wavefield_energy() and interior_gradient() wait.
 #pragma once
 #include <memory>
 #include <string>
@@ -12,6 +13,7 @@
 #include "device_checkpoint_store.hpp"
 #include "device_problem.hpp"
 #include "field_history.hpp"
+#include "reductions.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "write_fences.hpp"
 
@@ -39,28 +41,37 @@ class CudaPropagator {
 
   // ---- forward state ----
   void reset_forward();
+  // Position n -> n+1: into u[n-1]'s field when the state alone holds it, else into a free one.
   void forward_step(index_t n);
   void sample(T* host_out);             // waits for the device
   void sample_device(T* device_out);    // asynchronous
   DeviceState& state() { return state_; }
+  DeviceFieldPool& field_pool() { return pool_; }
+  // Sizes the pool for a store or history that holds up to `held` fields at once: 2 + held.
+  void reserve_fields(std::int64_t held) { pool_.ensure_capacity(2 + held); }
 
   // ---- reverse ----
   void reset_adjoint();
-  // observed_next: host pointer; inside the array given to upload_observed it is read from the device copy.
-  double reverse_step(index_t n, const T* observed_next);
+  // One pass: u[n+1] recomputed in registers (never stored), the residual and its misfit (kept on
+  // the device as sample n+1's), lam[n+1] and the imaging. observed_next: host pointer; inside the
+  // array given to upload_observed it is read from the device copy.
+  void reverse_step(index_t n, const T* observed_next);
   void upload_observed(const T* host, std::size_t count);
+  // The misfits of samples 0..count-1 as the reverse steps recorded them: one copy, one wait.
+  std::vector<double> sample_misfits(index_t count);
 
   // ---- the stored history (strategy full) ----
   std::size_t allocate_history(index_t steps);
   void record_history(index_t n);
-  double reverse_step_from_history(index_t n, const T* observed_next);
+  void reverse_step_from_history(index_t n, const T* observed_next);
   void release_history();
   const std::string& history_tier() const { return history_tier_; }
+  std::uint64_t history_copy_bytes() const { return history_ ? history_->copy_bytes() : 0; }
 
   // ---- checkpoint stores ----
   // `slots` Revolve-ordered slots, the lowest spilled to pinned host memory when the device budget is short.
   std::unique_ptr<DeviceCheckpointStore> make_store(index_t slots, PrefetchHint* hint);
-  // Slots placed as `split` says (plan_device_checkpoints).
+  // Slots placed as `split` says (plan_device_checkpoints); the pool is sized for them here.
   std::unique_ptr<DeviceCheckpointStore> make_store(const TierSplit& split, PrefetchHint* hint);
   std::vector<double> interior_gradient();
 
@@ -79,13 +90,14 @@ class CudaPropagator {
   void set_sweep_kernel(SweepKernel k) { sweep_kernel_ = k; }
 
   // ---- test access: whole allocated-grid fields to and from host memory (synchronous) ----
+  double misfit(index_t sample);  // one recorded misfit
   void upload_state(const T* u, const T* u_prev);
   void download_state(T* u, T* u_prev);
   void download_adjoint(T* lam, T* grad);
   CudaStreams& streams() { return streams_; }
 
  private:
-  double reverse_from(const T* u_next, const T* u, const T* u_prev, const T* observed_next);
+  void reverse_from(index_t n, const T* u, const T* u_prev, const T* observed_next);
   const T* observed_on_device(const T* host);
 
   detail::SelectDevice select_;
@@ -95,11 +107,14 @@ class CudaPropagator {
   CudaStreams streams_;
   WriteFences fences_;
   SpillClock clock_;
+  DeviceFieldPool pool_;  // before every handle to its fields
   DeviceState state_;
-  DeviceBuffer scratch_, lam_, lam_prev_, grad_;
-  DeviceBuffer residual_, misfit_, observed_, observed_step_, folded_;
-  PinnedBuffer misfit_host_;
-  Event misfit_ready_;
+  DeviceBuffer lam_, lam_prev_, grad_;
+  DeviceBuffer next_, saved_;             // u[n+1] at the probes; the gradient there before the sweep
+  DeviceBuffer residual_, partials_, misfits_, observed_, observed_step_, folded_;
+  DeviceReducer<T> reducer_;
+  DeviceBuffer energy_;
+  PinnedBuffer energy_host_;
   const T* observed_host_ = nullptr;
   std::size_t observed_count_ = 0;
   std::unique_ptr<FieldHistory> history_;

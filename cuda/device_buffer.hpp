@@ -1,5 +1,6 @@
 // Move-only owners of device memory (DeviceBuffer) and pinned host memory (PinnedBuffer),
-// and a non-owning typed view to pass them around. The only place that calls cudaMalloc.
+// a non-owning typed view to pass them around, and the device's pool of wavefields (shared
+// handles, revwave/core/field_pool.hpp). The only place that calls cudaMalloc.
 #pragma once
 #include <cstddef>
 #include <utility>
@@ -7,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda_error.hpp"
+#include "revwave/core/field_pool.hpp"
 #include "revwave/core/system_memory.hpp"
 
 namespace revwave {
@@ -121,10 +123,20 @@ class PinnedBuffer {
   std::size_t bytes_ = 0;
 };
 
+using DeviceField = Field<DeviceBuffer>;
+
+// Device wavefields of `field_bytes` each, zero-filled when allocated (so every field's halo and
+// row gaps are zero: sweeps write padded points only).
+class DeviceFieldPool : public FieldPool<DeviceBuffer> {
+ public:
+  explicit DeviceFieldPool(std::size_t field_bytes)
+      : FieldPool<DeviceBuffer>(field_bytes, [field_bytes] { return DeviceBuffer(field_bytes, "a wavefield"); }) {}
+};
+
 // The forward state on the device: (u[n], u[n-1]), the State of CudaPropagator.
 struct DeviceState {
-  DeviceBuffer u;
-  DeviceBuffer u_prev;
+  DeviceField u;
+  DeviceField u_prev;
 };
 
 }  // namespace revwave

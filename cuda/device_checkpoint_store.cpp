@@ -10,60 +10,41 @@ namespace {
 
 constexpr std::size_t lookahead_limit = std::size_t(1) << 16;
 
-void copy_async(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
-  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream));
-}
-
 }  // namespace
 
-DeviceCheckpointStore::DeviceCheckpointStore(const TierSplit& split, std::size_t field_bytes, CudaStreams& streams,
+DeviceCheckpointStore::DeviceCheckpointStore(const TierSplit& split, DeviceFieldPool& pool, CudaStreams& streams,
                                              WriteFences& fences, SpillClock& clock, PrefetchHint* hint)
-    : split_(split), field_bytes_(field_bytes), s_(streams), fences_(fences), clock_(clock), hint_(hint) {
-  device_.reserve(static_cast<std::size_t>(split_.device_slots));
-  for (index_t i = 0; i < split_.device_slots; ++i)
-    device_.push_back({{DeviceBuffer(field_bytes, "a wavefield of a device checkpoint slot"),
-                        DeviceBuffer(field_bytes, "a wavefield of a device checkpoint slot")},
-                       Event()});
-  if (split_.host_slots == 0) return;
+    : split_(split), pool_(pool), s_(streams), fences_(fences), clock_(clock), hint_(hint) {
+  device_.resize(static_cast<std::size_t>(split_.device_slots));
   host_.reserve(static_cast<std::size_t>(split_.host_slots));
   for (index_t i = 0; i < split_.host_slots; ++i)
-    host_.push_back({PinnedBuffer(field_bytes, "a wavefield of a pinned host checkpoint slot"),
-                     PinnedBuffer(field_bytes, "a wavefield of a pinned host checkpoint slot")});
-  spill_staging_ = {DeviceBuffer(field_bytes, "the spill staging slot"), DeviceBuffer(field_bytes, "the spill staging slot")};
-  prefetch_staging_ = {DeviceBuffer(field_bytes, "the prefetch staging slot"),
-                       DeviceBuffer(field_bytes, "the prefetch staging slot")};
+    host_.push_back({PinnedBuffer(pool.field_bytes(), "a wavefield of a pinned host checkpoint slot"),
+                     PinnedBuffer(pool.field_bytes(), "a wavefield of a pinned host checkpoint slot")});
 }
 
 void DeviceCheckpointStore::check(std::int64_t slot) const {
   if (slot < 0 || slot >= slots()) throw std::out_of_range("checkpoint slot " + std::to_string(slot) + " out of range");
 }
 
-void DeviceCheckpointStore::store(std::int64_t slot, DeviceState& state) {
+void DeviceCheckpointStore::copy_async(void* dst, const void* src, cudaMemcpyKind kind, cudaStream_t stream) {
+  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(dst, src, pool_.field_bytes(), kind, stream));
+  copy_bytes_ += pool_.field_bytes();
+}
+
+void DeviceCheckpointStore::store(std::int64_t slot, const DeviceState& state) {
   check(slot);
   NvtxRange range("store");
   if (!is_host(slot)) {
-    DeviceSlot& d = device_[static_cast<std::size_t>(slot - split_.host_slots)];
-    s_.after_compute(s_.copy);
-    // u[n-1] first: the next step overwrites it; u[n] is overwritten one step later.
-    copy_async(d.fields.u_prev.data(), state.u_prev.data(), field_bytes_, cudaMemcpyDeviceToDevice, s_.copy);
-    fences_.arm(state.u_prev.data(), s_.copy);
-    copy_async(d.fields.u.data(), state.u.data(), field_bytes_, cudaMemcpyDeviceToDevice, s_.copy);
-    fences_.arm(state.u.data(), s_.copy);
-    d.written.record(s_.copy);
+    device_[static_cast<std::size_t>(slot - split_.host_slots)] = state;
   } else {
     NvtxRange spill("spill");
     HostSlot& h = host_[static_cast<std::size_t>(slot)];
-    s_.after_compute(s_.copy);
-    s_.copy.wait(spill_free_);  // the previous spill has left the staging slot
-    copy_async(spill_staging_.u_prev.data(), state.u_prev.data(), field_bytes_, cudaMemcpyDeviceToDevice, s_.copy);
-    fences_.arm(state.u_prev.data(), s_.copy, true);
-    copy_async(spill_staging_.u.data(), state.u.data(), field_bytes_, cudaMemcpyDeviceToDevice, s_.copy);
-    fences_.arm(state.u.data(), s_.copy, true);
-    staged_.record(s_.copy);
-    s_.transfer.wait(staged_);
-    copy_async(h.u_prev.data(), spill_staging_.u_prev.data(), field_bytes_, cudaMemcpyDeviceToHost, s_.transfer);
-    copy_async(h.u.data(), spill_staging_.u.data(), field_bytes_, cudaMemcpyDeviceToHost, s_.transfer);
-    spill_free_.record(s_.transfer);
+    s_.after_compute(s_.transfer);
+    copy_async(h.u_prev.data(), state.u_prev.data(), cudaMemcpyDeviceToHost, s_.transfer);
+    fences_.arm(state.u_prev.data(), s_.transfer, true);
+    copy_async(h.u.data(), state.u.data(), cudaMemcpyDeviceToHost, s_.transfer);
+    fences_.arm(state.u.data(), s_.transfer, true);
+    spilling_ = state;  // lets go of the previous spill's fields: their fences keep them until it is done
     if (staged_slot_ == slot) staged_slot_ = -1;  // cannot happen with the lookahead rule; kept safe
   }
   maybe_prefetch();
@@ -72,32 +53,28 @@ void DeviceCheckpointStore::store(std::int64_t slot, DeviceState& state) {
 void DeviceCheckpointStore::restore(std::int64_t slot, DeviceState& state, bool last_use) {
   check(slot);
   NvtxRange range("restore");
-  fences_.before_any_write(s_.compute);  // copies still reading the state finish before it changes
   if (!is_host(slot)) {
-    DeviceSlot& d = device_[static_cast<std::size_t>(slot - split_.host_slots)];
+    DeviceState& d = device_[static_cast<std::size_t>(slot - split_.host_slots)];
+    if (!d.u) throw std::logic_error("restore of device checkpoint slot " + std::to_string(slot) + ", which holds nothing");
     if (last_use) {
-      s_.compute.wait(d.written);
-      swap(state.u, d.fields.u);
-      swap(state.u_prev, d.fields.u_prev);
+      state = std::move(d);
+      d = DeviceState{};
     } else {
-      s_.after_compute(s_.copy);
-      copy_async(state.u.data(), d.fields.u.data(), field_bytes_, cudaMemcpyDeviceToDevice, s_.copy);
-      copy_async(state.u_prev.data(), d.fields.u_prev.data(), field_bytes_, cudaMemcpyDeviceToDevice, s_.copy);
-      restored_.record(s_.copy);
-      s_.compute.wait(restored_);
+      state = d;
     }
   } else if (staged_slot_ == slot) {
     clock_.timed_wait(s_.compute, prefetched_);
-    swap(state.u, prefetch_staging_.u);
-    swap(state.u_prev, prefetch_staging_.u_prev);
-    staging_free_.record(s_.compute);  // the old state, now staging, is free once compute is past here
+    state = std::move(staged_);
+    staged_ = DeviceState{};
     staged_slot_ = -1;
     ++prefetch_hits_;
   } else {
     HostSlot& h = host_[static_cast<std::size_t>(slot)];
-    s_.after_compute(s_.transfer);
-    copy_async(state.u.data(), h.u.data(), field_bytes_, cudaMemcpyHostToDevice, s_.transfer);
-    copy_async(state.u_prev.data(), h.u_prev.data(), field_bytes_, cudaMemcpyHostToDevice, s_.transfer);
+    state = DeviceState{};
+    state = DeviceState{pool_.acquire(), pool_.acquire()};
+    s_.after_compute(s_.transfer);  // the fields' last readers on the compute stream are done
+    copy_async(state.u.data(), h.u.data(), cudaMemcpyHostToDevice, s_.transfer);
+    copy_async(state.u_prev.data(), h.u_prev.data(), cudaMemcpyHostToDevice, s_.transfer);
     restored_.record(s_.transfer);
     clock_.timed_wait(s_.compute, restored_);
   }
@@ -111,9 +88,10 @@ void DeviceCheckpointStore::maybe_prefetch() {
   if (slot < 0) return;  // none ahead, or its slot is stored again first: wait until that store has happened
   NvtxRange range("prefetch");
   HostSlot& h = host_[static_cast<std::size_t>(slot)];
-  s_.transfer.wait(staging_free_);
-  copy_async(prefetch_staging_.u.data(), h.u.data(), field_bytes_, cudaMemcpyHostToDevice, s_.transfer);
-  copy_async(prefetch_staging_.u_prev.data(), h.u_prev.data(), field_bytes_, cudaMemcpyHostToDevice, s_.transfer);
+  staged_ = DeviceState{pool_.acquire(), pool_.acquire()};
+  s_.after_compute(s_.transfer);  // free fields: their last compute-stream users are enqueued already
+  copy_async(staged_.u.data(), h.u.data(), cudaMemcpyHostToDevice, s_.transfer);
+  copy_async(staged_.u_prev.data(), h.u_prev.data(), cudaMemcpyHostToDevice, s_.transfer);
   prefetched_.record(s_.transfer);
   staged_slot_ = slot;
 }

@@ -1,7 +1,11 @@
 #include "device_problem.hpp"
 
 #include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
+
+#include "revwave/numerics/next_field_probes.hpp"
 
 namespace revwave {
 namespace {
@@ -13,6 +17,18 @@ DeviceBuffer upload_vector(const std::vector<T>& v, const char* what) {
   return b;
 }
 
+
+// Per receiver injection target (distinct indices in order of first appearance, as DevicePoints
+// lists them): the probe at that index.
+std::vector<index_t> target_probes(const SparsePoints& rec, const NextFieldProbes& probes) {
+  std::unordered_map<index_t, index_t> probe_of;
+  for (std::size_t p = 0; p < probes.index.size(); ++p) probe_of.emplace(probes.index[p], static_cast<index_t>(p));
+  std::unordered_set<index_t> seen;
+  std::vector<index_t> out;
+  for (index_t idx : rec.index)
+    if (seen.insert(idx).second) out.push_back(probe_of.at(idx));
+  return out;
+}
 
 }  // namespace
 
@@ -34,6 +50,19 @@ DeviceProblem<T>::DeviceProblem(const Problem<T>& p)
   for (std::size_t c = 0; c < rec_scale.size(); ++c) rec_scale[c] = T(1) / leapfrog_a_at(p, p.rec.index[c]);
   src_scale_ = upload_vector(src_scale, "source scales");
   rec_scale_ = upload_vector(rec_scale, "receiver scales");
+
+  const NextFieldProbes probes = make_next_field_probes(p.src, p.rec);
+  probe_index_ = upload_vector(probes.index, "the reverse step's probes");
+  probe_source_begin_ = upload_vector(probes.source_begin, "the reverse step's probes");
+  probe_source_corner_ = upload_vector(probes.source_corner, "the reverse step's probes");
+  receiver_probe_ = upload_vector(probes.receiver_probe, "the reverse step's probes");
+  target_probe_ = upload_vector(target_probes(p.rec, probes), "the reverse step's probes");
+  probes_.count = static_cast<index_t>(probes.size());
+  probes_.index = probe_index_.as<index_t>();
+  probes_.source_begin = probe_source_begin_.as<index_t>();
+  probes_.source_corner = probe_source_corner_.as<index_t>();
+  probes_.receiver_probe = receiver_probe_.as<index_t>();
+  probes_.target_probe = target_probe_.as<index_t>();
 
   const index_t r = p.grid.radius();
   if (r < 1 || r > max_radius || static_cast<index_t>(p.weights.size()) != r + 1) {

@@ -1,5 +1,6 @@
 // The read-only part of a Problem on the device: m, damping profiles, wavelet, sources,
-// receivers and their per-corner scales, plus the sweep arguments that never change.
+// receivers and their per-corner scales, the reverse step's probes (NextFieldProbes), plus the
+// sweep arguments that never change.
 #pragma once
 #include "device_buffer.hpp"
 #include "device_points.hpp"
@@ -21,6 +22,7 @@ class DeviceProblem {
   const T* src_scale() const { return src_scale_.as<T>(); }  // per corner: 1 / (h^3 a)
   const T* rec_scale() const { return rec_scale_.as<T>(); }  // per corner: 1 / a
   const T* wavelet() const { return wavelet_.as<T>(); }
+  const ProbesView& probes() const { return probes_; }
   FoldShape fold_shape() const;
   std::size_t bytes() const;
 
@@ -28,6 +30,8 @@ class DeviceProblem {
   const Grid grid_;
   DeviceBuffer m_, kx_, ky_, kz_, wavelet_, src_scale_, rec_scale_;
   DevicePoints<T> src_, rec_;
+  DeviceBuffer probe_index_, probe_source_begin_, probe_source_corner_, receiver_probe_, target_probe_;
+  ProbesView probes_{};
   SweepArgs<T> base_{};
 };
 

@@ -1,8 +1,8 @@
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
-#include <thrust/execution_policy.h>
-#include <thrust/functional.h>
-#include <thrust/transform_reduce.h>
+#include <cub/device/device_reduce.cuh>
 
 #include "reductions.hpp"
 
@@ -19,6 +19,10 @@ struct AbsValue {
   __host__ __device__ double operator()(T x) const { return fabs(static_cast<double>(x)); }
 };
 
+struct Plus {
+  __host__ __device__ double operator()(double a, double b) const { return a + b; }
+};
+
 // max that keeps NaN, so a blown-up field is never reported as finite.
 struct MaxKeepNan {
   __host__ __device__ double operator()(double a, double b) const {
@@ -28,22 +32,40 @@ struct MaxKeepNan {
   }
 };
 
+template <class T>
+std::size_t scratch_bytes(std::size_t n) {
+  std::size_t a = 0, b = 0;
+  REVWAVE_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, a, static_cast<const T*>(nullptr),
+                                                        static_cast<double*>(nullptr), n, Plus{}, Square<T>{}, 0.0));
+  REVWAVE_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, b, static_cast<const T*>(nullptr),
+                                                        static_cast<double*>(nullptr), n, MaxKeepNan{}, AbsValue<T>{},
+                                                        0.0));
+  return a > b ? a : b;
+}
+
 }  // namespace
 
 template <class T>
-double device_sum_squares(const T* data, std::size_t n, cudaStream_t stream) {
-  return thrust::transform_reduce(thrust::cuda::par.on(stream), data, data + n, Square<T>{}, 0.0,
-                                  thrust::plus<double>{});
+DeviceReducer<T>::DeviceReducer(std::size_t max_items)
+    : max_items_(max_items), scratch_(std::max<std::size_t>(scratch_bytes<T>(max_items), 16), "reduction scratch") {}
+
+template <class T>
+void DeviceReducer<T>::sum_squares(const T* data, std::size_t n, double* out, cudaStream_t stream) {
+  if (n > max_items_) throw std::logic_error("reduction larger than its scratch");
+  std::size_t bytes = scratch_.bytes();
+  REVWAVE_CUDA_CHECK(
+      cub::DeviceReduce::TransformReduce(scratch_.data(), bytes, data, out, n, Plus{}, Square<T>{}, 0.0, stream));
 }
 
 template <class T>
-double device_max_abs(const T* data, std::size_t n, cudaStream_t stream) {
-  return thrust::transform_reduce(thrust::cuda::par.on(stream), data, data + n, AbsValue<T>{}, 0.0, MaxKeepNan{});
+void DeviceReducer<T>::max_abs(const T* data, std::size_t n, double* out, cudaStream_t stream) {
+  if (n > max_items_) throw std::logic_error("reduction larger than its scratch");
+  std::size_t bytes = scratch_.bytes();
+  REVWAVE_CUDA_CHECK(
+      cub::DeviceReduce::TransformReduce(scratch_.data(), bytes, data, out, n, MaxKeepNan{}, AbsValue<T>{}, 0.0, stream));
 }
 
-template double device_sum_squares<float>(const float*, std::size_t, cudaStream_t);
-template double device_sum_squares<double>(const double*, std::size_t, cudaStream_t);
-template double device_max_abs<float>(const float*, std::size_t, cudaStream_t);
-template double device_max_abs<double>(const double*, std::size_t, cudaStream_t);
+template class DeviceReducer<float>;
+template class DeviceReducer<double>;
 
 }  // namespace revwave

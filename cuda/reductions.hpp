@@ -1,17 +1,28 @@
-// Norms of device arrays (Thrust reductions in double): for checks and benchmarks, not the time loop.
+// Device-wide reductions in double (CUB, run-to-run deterministic) with their scratch allocated
+// once: Thrust's default allocator would allocate, and so synchronise the device, on every call.
+// The result stays on the device; the caller copies it back when (and if) the host needs it.
 #pragma once
 #include <cstddef>
 
 #include <cuda_runtime_api.h>
 
+#include "device_buffer.hpp"
+
 namespace revwave {
 
-// sum_i x_i^2 in double; synchronises `stream`.
 template <class T>
-double device_sum_squares(const T* data, std::size_t n, cudaStream_t stream);
+class DeviceReducer {
+ public:
+  // Scratch for reductions of up to max_items values (allocated now).
+  explicit DeviceReducer(std::size_t max_items);
+  // *device_out = sum_i x_i^2, enqueued on `stream`.
+  void sum_squares(const T* data, std::size_t n, double* device_out, cudaStream_t stream);
+  // *device_out = max_i |x_i|; NaN propagates as NaN, so a blown-up field is never reported finite.
+  void max_abs(const T* data, std::size_t n, double* device_out, cudaStream_t stream);
 
-// max_i |x_i| (NaN propagates as NaN); synchronises `stream`.
-template <class T>
-double device_max_abs(const T* data, std::size_t n, cudaStream_t stream);
+ private:
+  std::size_t max_items_;
+  DeviceBuffer scratch_;
+};
 
 }  // namespace revwave

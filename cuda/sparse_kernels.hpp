@@ -1,5 +1,6 @@
-// Sources and receivers on the device: sampling, injection, the residual with its misfit,
-// the adjoint-source injection with its imaging share, and the fold of the gradient to the interior.
+// Sources and receivers on the device: sampling, injection, the reverse step's sparse work (u[n+1]
+// at the probes, the residual with its misfit, the re-imaging at the sources, the adjoint-source
+// injection with its imaging share), and the fold of the gradient to the interior.
 //
 // Injection is a gather: one thread per distinct grid index touched, applying that index's
 // contributions in the CPU's (point, corner) order. Deterministic, no atomics, and each
@@ -8,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include "revwave/numerics/point_formulas.hpp"
+#include "sweep_kernels.hpp"
 
 namespace revwave {
 
@@ -31,19 +33,70 @@ template <class T>
 void launch_inject(const PointsView<T>& pts, const T* values, index_t value_stride, const T* scale, T* field,
                    cudaStream_t stream);
 
-// residual[r] = S u_next - observed; *misfit = 1/2 |residual|^2 in double (fixed-order block reduction).
-template <class T>
-void launch_residual_misfit(const PointsView<T>& rec, const T* u_next, const T* observed, T* residual, double* misfit,
-                            cudaStream_t stream);
+// NextFieldProbes on the device: where the reverse step needs u[n+1] outside its sweep.
+struct ProbesView {
+  index_t count = 0;
+  const index_t* index = nullptr;
+  const index_t* source_begin = nullptr;   // count + 1 offsets into source_corner
+  const index_t* source_corner = nullptr;  // source corner ids, ascending per probe
+  const index_t* receiver_probe = nullptr; // per receiver corner 8 r + c
+  const index_t* target_probe = nullptr;   // per receiver injection target (PointsView::target_index order)
+};
 
-// lam += delta = w r scale at each corner, and grad += imaging_term(delta, u_next, u, u_prev) there.
+// next[p] = u[n+1] at probe p: the sweep's point formula from sweep.u = u[n], sweep.u_prev =
+// u[n-1], then + weight * wavelet[n] * scale for each source corner there, in the forward step's
+// order; saved[p] = grad there for the probes with a source term (re-imaged after the sweep).
+template <class T>
+struct ProbeStep {
+  ProbesView probes;
+  SweepArgs<T> sweep;
+  const T* src_weight = nullptr;  // per source corner
+  const T* src_scale = nullptr;   // per source corner: 1 / (h^3 a)
+  const T* wavelet = nullptr;
+  index_t n = 0;
+  const T* grad = nullptr;
+  T* next = nullptr;   // per probe
+  T* saved = nullptr;  // per probe
+};
+template <class T>
+void launch_probes(const ProbeStep<T>& args, int radius, cudaStream_t stream);
+
+// residual[r] = S u[n+1] - observed from the probes, and *misfit = 1/2 |residual|^2 in double by
+// a fixed-order reduction: one partial sum per block of residual_block_receivers receivers
+// (partials: residual_blocks(count) doubles), then one block adds them. The same bits every run.
+template <class T>
+void launch_residual_misfit(const PointsView<T>& rec, const ProbesView& probes, const T* next, const T* observed,
+                            T* residual, double* partials, double* misfit, cudaStream_t stream);
+inline constexpr index_t residual_block_receivers = 1024;  // 256 threads, 4 receivers each
+inline index_t residual_blocks(index_t receivers) {
+  return receivers > residual_block_receivers ? (receivers + residual_block_receivers - 1) / residual_block_receivers : 1;
+}
+
+// Where a source injects, the sweep imaged with u[n+1] less its source term: grad = saved +
+// imaging_term(lam[n+1], next, u[n], u[n-1]) at those probes (CpuPropagator's re-imaging).
+template <class T>
+struct SourceReimage {
+  const T* next = nullptr;
+  const T* saved = nullptr;
+  const T* lam = nullptr;  // lam[n+1], as the sweep wrote it
+  T* grad = nullptr;
+  const T* u = nullptr;
+  const T* u_prev = nullptr;
+  StepCoefficients<T> c{};
+};
+template <class T>
+void launch_reimage_sources(const ProbesView& probes, const SourceReimage<T>& args, cudaStream_t stream);
+
+// lam += delta = w r scale at each corner, and grad += imaging_term(delta, u[n+1], u, u_prev)
+// there, u[n+1] from the target's probe.
 template <class T>
 struct ResidualInjection {
   const T* residual = nullptr;
   const T* scale = nullptr;
   T* lam = nullptr;
   T* grad = nullptr;
-  const T* u_next = nullptr;
+  const T* next = nullptr;
+  const index_t* target_probe = nullptr;
   const T* u = nullptr;
   const T* u_prev = nullptr;
   StepCoefficients<T> c{};

@@ -1,7 +1,8 @@
 // The column sweep: each thread owns one (y, z) column and walks a chunk of x planes; a warp
-// spans 32 consecutive z, so every access to a plane is coalesced, and the x and y neighbours
-// of consecutive planes are re-read from L1/L2 rather than DRAM. Host+device: the CUDA kernel
-// and the CPU emulation in tests/cudasim run this same body.
+// spans 32 consecutive z of a 128-byte aligned row, so every access to a plane is coalesced into
+// whole sectors, and the x and y neighbours of consecutive planes are re-read from L1/L2 rather
+// than DRAM. Host+device: the CUDA kernel and the CPU emulation in tests/cudasim run this body.
+// Offsets within a plane are 32-bit; the plane advances by pointer.
 #pragma once
 #include "launch_shape.hpp"
 #include "sweep_kernels.hpp"
@@ -11,6 +12,9 @@ namespace revwave::columns {
 inline constexpr unsigned block_z = 32;
 inline constexpr unsigned block_y = 8;
 inline constexpr index_t chunk_x = 16;
+// Blocks of 256 threads per SM the kernel is compiled for: at most 64 registers a thread (left
+// alone, ptxas took up to 128 for the reverse sweep at odd radii: a quarter of the SM's threads).
+inline constexpr int blocks_per_sm = 4;
 
 template <class T>
 LaunchShape launch_shape(const SweepArgs<T>& a) {
@@ -19,27 +23,46 @@ LaunchShape launch_shape(const SweepArgs<T>& a) {
           {block_z, block_y, 1}};
 }
 
-template <class T, int R, bool Imaging>
+template <class T, int R, bool Reverse>
 REVWAVE_HD void sweep_thread(const SweepArgs<T>& a, const ThreadPlace& t) {
-  const index_t k = static_cast<index_t>(t.block.x) * block_z + t.thread.x;
-  const index_t j = static_cast<index_t>(t.block.y) * block_y + t.thread.y;
+  const int k = static_cast<int>(t.block.x * block_z + t.thread.x);
+  const int j = static_cast<int>(t.block.y * block_y + t.thread.y);
   if (k >= a.nz || j >= a.ny) return;
   const index_t i_begin = static_cast<index_t>(t.block.z) * chunk_x;
   const index_t i_end = i_begin + chunk_x < a.nx ? i_begin + chunk_x : a.nx;
   T w[R + 1];
 #pragma unroll
   for (int q = 0; q <= R; ++q) w[q] = a.w[q];
-  const T* __restrict__ m = a.m;
-  const T* __restrict__ kx = a.kx;
+  const int sx = static_cast<int>(a.sx), sy = static_cast<int>(a.sy);
+  const int col = (j + R) * sy + k;  // Grid::index within a plane
   const T kyj = a.ky[j], kzk = a.kz[k];
-  const index_t sx = a.sx, sy = a.sy;
-  index_t idx = (i_begin + R) * sx + (j + R) * sy + (k + R);
-  for (index_t i = i_begin; i < i_end; ++i, idx += sx) {
-    const T* uc = a.u + idx;
-    const T v = leapfrog_update(a.c, uc[0], a.u_prev[idx], laplacian<T, R>(w, uc, sy, sx), m[idx],
-                                damping_eta(a.c, kx[i], kyj, kzk));
-    if constexpr (Imaging) a.grad[idx] += imaging_term(a.c, v, a.fwd_next[idx], a.fwd[idx], a.fwd_prev[idx]);
-    a.out[idx] = v;
+  const index_t plane = (i_begin + R) * a.sx;
+  // __restrict__ on every pointer but the pair an in-place update aliases (u_prev or lam_prev with
+  // out): restrict there would be undefined behaviour, and each is read once per point anyway.
+  const T* __restrict__ u = a.u + plane + col;
+  const T* up = a.u_prev + plane + col;
+  const T* __restrict__ m = a.m + plane + col;
+  const T* __restrict__ kx = a.kx;
+  if constexpr (!Reverse) {
+    T* out = a.out + plane + col;
+    for (index_t i = i_begin; i < i_end; ++i, u += sx, up += sx, m += sx, out += sx) {
+      const T up0 = *up, m0 = *m;  // issued before the stencil's loads and the division
+      *out = leapfrog_update(a.c, *u, up0, laplacian<T, R, int>(w, u, sy, sx), m0, damping_eta(a.c, kx[i], kyj, kzk));
+    }
+  } else {
+    const T* __restrict__ lam = a.lam + plane + col;
+    const T* lp = a.lam_prev + plane + col;
+    T* out = a.out + plane + col;
+    T* __restrict__ grad = a.grad + plane + col;
+    for (index_t i = i_begin; i < i_end; ++i, u += sx, up += sx, m += sx, lam += sx, lp += sx, out += sx, grad += sx) {
+      // The imaging's loads first: their latency hides behind the stencils and the divisions.
+      const T g0 = *grad, up0 = *up, lp0 = *lp, m0 = *m, u0 = *u;
+      const T eta = damping_eta(a.c, kx[i], kyj, kzk);
+      const T u_next = leapfrog_update(a.c, u0, up0, laplacian<T, R, int>(w, u, sy, sx), m0, eta);
+      const T l = leapfrog_update(a.c, *lam, lp0, laplacian<T, R, int>(w, lam, sy, sx), m0, eta);
+      *grad = g0 + imaging_term(a.c, l, u_next, u0, up0);
+      *out = l;
+    }
   }
 }
 

@@ -1,5 +1,7 @@
-// The leapfrog sweep on the device: forward, or adjoint with the imaging condition fused in.
-// Same contract as cpu_leapfrog_sweep: every padded point, halo untouched, `out` may alias `u_prev`.
+// The leapfrog sweeps on the device: the forward sweep, and the reverse step's fused sweep, which
+// recomputes u[n+1] in registers, steps the adjoint and images in one pass (never writing u[n+1]).
+// Same contracts as cpu_leapfrog_sweep and cpu_reverse_sweep: every padded point, the halo and
+// the row gaps untouched; `out` may alias `u_prev` (forward) or `lam_prev` (reverse).
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -9,16 +11,16 @@ namespace revwave {
 
 inline constexpr int max_radius = 8;
 
-// Kernel arguments, passed by value.
+// Kernel arguments, passed by value. Forward: u, u_prev -> out. Reverse (grad set): u, u_prev
+// are u[n], u[n-1]; lam, lam_prev are lam[n+2], lam[n+3]; out receives lam[n+1];
+// grad += imaging_term(lam[n+1], u[n+1], u[n], u[n-1]) with u[n+1] from u, u_prev.
 template <class T>
 struct SweepArgs {
-  const T* u = nullptr;       // u[n] or lam[k+1]
-  const T* u_prev = nullptr;  // u[n-1] or lam[k+2]
-  T* out = nullptr;           // may alias u_prev
-  // Imaging when grad is set: grad += imaging_term(out, fwd_next, fwd, fwd_prev).
-  const T* fwd_next = nullptr;
-  const T* fwd = nullptr;
-  const T* fwd_prev = nullptr;
+  const T* u = nullptr;
+  const T* u_prev = nullptr;
+  T* out = nullptr;
+  const T* lam = nullptr;
+  const T* lam_prev = nullptr;
   T* grad = nullptr;
   const T* m = nullptr;                  // allocated grid
   const T* kx = nullptr;                 // damping rates per padded index
@@ -27,7 +29,8 @@ struct SweepArgs {
   StepCoefficients<T> c{};
   T w[max_radius + 1] = {};              // Laplacian weights, w[0] the centre
   index_t nx = 0, ny = 0, nz = 0;        // padded extents
-  index_t sx = 0, sy = 0;                // strides of the allocated grid
+  index_t sx = 0, sy = 0;                // strides of the allocated grid (Grid::index)
+  bool reverse() const { return grad != nullptr; }
 };
 
 // Two kernels with the same contract and the same results: columns (sweep_columns.hpp) leaves
@@ -35,8 +38,15 @@ struct SweepArgs {
 // registers. Columns stays the default until a GPU has measured both (profiling/gpu_bench.cu).
 enum class SweepKernel { columns, tiled };
 
-// Launches on `stream`; radius 1..8 (std::logic_error otherwise).
+// Launches on `stream`; radius 1..8 (std::logic_error otherwise, and for planes too large for
+// 32-bit in-plane offsets).
 template <class T>
 void launch_sweep(const SweepArgs<T>& args, int radius, cudaStream_t stream, SweepKernel kernel = SweepKernel::columns);
+
+// In-plane offsets (a point's row and column within its x plane, and R planes on) fit in 32 bits.
+template <class T>
+bool in_plane_offsets_fit_32_bits(const SweepArgs<T>& a, int radius) {
+  return a.sx * static_cast<index_t>(radius + 1) < (index_t(1) << 31);
+}
 
 }  // namespace revwave

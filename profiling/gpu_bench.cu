@@ -1,19 +1,25 @@
 // GPU measurements for profiling/gpu_check.sh: copy bandwidth (the denominator), forward and
-// adjoint-with-gradient sweep rates of both sweep kernels at 256^3 and 512^3 (space order 8,
-// float), the checkpointed gradient against its forward-step prediction, and the cost of
-// spilling slots to pinned host.
+// fused reverse sweep rates of both sweep kernels at 256^3 and 512^3 (space order 8, float), on
+// random fields, with the L2 cache flushed between repetitions, each as a fraction of the copy
+// bandwidth at the bytes it must move (forward 16 B/pt: u, u_prev, m read, out written; fused
+// reverse 32 B/pt: u, u_prev, m, lam, lam_prev, grad read, lam and grad written); the whole
+// checkpointed gradient against its prediction (forward steps x forward step + reverse steps x
+// reverse step, each step timed as the gradient runs it, sparse kernels included); and the cost
+// of spilling slots to pinned host.
 // Usage: revwave_gpu_bench OUTDIR   (writes OUTDIR/summary.json and OUTDIR/summary.txt)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "cuda_propagator.hpp"
 #include "device_problem.hpp"
 #include "reductions.hpp"
+#include "stream_event.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/cuda_info.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"
@@ -32,11 +38,44 @@ __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ 
     out[i] = in[i];
 }
 
+// Overwrites a buffer far larger than the L2 cache (50-60 MB on H100/H200), so that the next
+// kernel reads its fields from DRAM as it would inside a run of many steps.
+__global__ void flush_kernel(float4* __restrict__ buf, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+    buf[i] = make_float4(float(i), 0.f, 0.f, 0.f);
+}
+
+// Random values in [-1, 1) from a hash of the index: no field is zero (a zero field can take
+// shortcuts a real one cannot: compressed caches, subnormal-free arithmetic).
+__global__ void random_kernel(float* __restrict__ f, std::size_t n, unsigned seed) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+    unsigned h = static_cast<unsigned>(i) * 2654435761u ^ seed * 40503u;
+    h ^= h >> 16;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    f[i] = static_cast<float>(h >> 8) * (2.0f / 16777216.0f) - 1.0f;
+  }
+}
+
+int sm_count() {
+  int sms = 0;
+  REVWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  return sms;
+}
+
+void randomize(DeviceBuffer& b, unsigned seed, const Stream& s) {
+  random_kernel<<<sm_count() * 8, 256, 0, s>>>(b.as<float>(), b.bytes() / sizeof(float), seed);
+  REVWAVE_CUDA_CHECK(cudaGetLastError());
+}
+
+// Best of `reps` timings of f(), the L2 flushed before each (not timed).
 template <class F>
 double best_ms(int reps, const Stream& s, F&& f) {
+  static DeviceBuffer flush(std::size_t(256) << 20, "the L2 flush buffer");
   Event a(true), b(true);
   double best = 1e30;
   for (int r = 0; r < reps; ++r) {
+    flush_kernel<<<sm_count() * 8, 512, 0, s>>>(flush.as<float4>(), flush.bytes() / sizeof(float4));
     a.record(s);
     f();
     b.record(s);
@@ -49,10 +88,9 @@ double best_ms(int reps, const Stream& s, F&& f) {
 double copy_bandwidth(const Stream& s) {
   const std::size_t bytes = std::size_t(1) << 30, n = bytes / sizeof(float4);
   DeviceBuffer in(bytes), out(bytes);
-  int sms = 0;
-  REVWAVE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  randomize(in, 1, s);
   const double ms = best_ms(10, s, [&] {
-    copy_kernel<<<sms * 8, 512, 0, s>>>(in.as<float4>(), out.as<float4>(), n);
+    copy_kernel<<<sm_count() * 8, 512, 0, s>>>(in.as<float4>(), out.as<float4>(), n);
   });
   return 2.0 * bytes / (ms * 1e-3);
 }
@@ -73,18 +111,21 @@ Problem<float> cube(index_t padded, index_t steps, int order = 8) {
   return make_problem<float>(g, model, acq, t);
 }
 
-// Forward and adjoint-with-imaging sweep rates of one kernel on fresh fields, under `prefix`.
-json kernel_rates(const std::string& prefix, SweepKernel kernel, const SweepArgs<float>& fwd, const SweepArgs<float>& adj,
+constexpr double forward_bytes_per_point = 16;  // u, u_prev, m read; out written
+constexpr double reverse_bytes_per_point = 32;  // u, u_prev, m, lam, lam_prev, grad read; lam, grad written
+
+// Forward and fused reverse sweep rates of one kernel on random fields, under `prefix`.
+json kernel_rates(const std::string& prefix, SweepKernel kernel, const SweepArgs<float>& fwd, const SweepArgs<float>& rev,
                   int radius, double pts, double bandwidth, const Stream& s) {
   const double t_fwd = best_ms(20, s, [&] { launch_sweep(fwd, radius, s, kernel); }) * 1e-3;
-  const double t_adj = best_ms(20, s, [&] { launch_sweep(adj, radius, s, kernel); }) * 1e-3;
-  // The bandwidth limit's bytes per point: forward 16 (u, u_prev, m in, out), adjoint 28 as before.
+  const double t_rev = best_ms(20, s, [&] { launch_sweep(rev, radius, s, kernel); }) * 1e-3;
   return {{prefix + "forward_seconds_per_step", t_fwd},
           {prefix + "forward_gpts", pts / t_fwd * 1e-9},
-          {prefix + "forward_fraction_of_bandwidth", pts * 16 / t_fwd / bandwidth},
-          {prefix + "adjoint_seconds_per_step", t_adj},
-          {prefix + "adjoint_gpts", pts / t_adj * 1e-9},
-          {prefix + "adjoint_fraction_of_bandwidth", pts * 28 / t_adj / bandwidth}};
+          {prefix + "forward_fraction_of_bandwidth", pts * forward_bytes_per_point / t_fwd / bandwidth},
+          {prefix + "reverse_seconds_per_step", t_rev},
+          {prefix + "reverse_gpts", pts / t_rev * 1e-9},
+          {prefix + "reverse_fraction_of_bandwidth", pts * reverse_bytes_per_point / t_rev / bandwidth},
+          {prefix + "reverse_over_forward", t_rev / t_fwd}};
 }
 
 // Both sweep kernels; the unprefixed keys are the default (columns) kernel's.
@@ -92,28 +133,38 @@ json sweep_rates(index_t n, double bandwidth, const Stream& s) {
   const Problem<float> p = cube(n, 10);
   DeviceProblem<float> dev(p);
   const std::size_t fb = p.grid.field_bytes<float>();
-  DeviceBuffer u(fb), up(fb), fn(fb), fc(fb), fp(fb), grad(fb);
+  DeviceBuffer u(fb), up(fb), lam(fb), lp(fb), out(fb), grad(fb);
+  unsigned seed = 10;
+  for (DeviceBuffer* b : {&u, &up, &lam, &lp, &out, &grad}) randomize(*b, seed++, s);
   SweepArgs<float> a = dev.sweep_base();
   a.u = u.as<float>();
   a.u_prev = up.as<float>();
-  a.out = up.as<float>();
-  SweepArgs<float> b = a;
-  b.fwd_next = fn.as<float>();
-  b.fwd = fc.as<float>();
-  b.fwd_prev = fp.as<float>();
+  a.out = up.as<float>();  // in place, as a forward step writes
+  SweepArgs<float> b = dev.sweep_base();
+  b.u = u.as<float>();
+  b.u_prev = up.as<float>();
+  b.lam = lam.as<float>();
+  b.lam_prev = lp.as<float>();
+  b.out = lp.as<float>();  // in place, as a reverse step writes
   b.grad = grad.as<float>();
   const int r = static_cast<int>(p.grid.radius());
   const double pts = static_cast<double>(p.grid.padded_points());
-  json j = {{"padded", n}};
+  json j = {{"padded", n}, {"forward_bytes_per_point", forward_bytes_per_point},
+            {"reverse_bytes_per_point", reverse_bytes_per_point}};
   j.update(kernel_rates("", SweepKernel::columns, a, b, r, pts, bandwidth, s));
   j.update(kernel_rates("tiled_", SweepKernel::tiled, a, b, r, pts, bandwidth, s));
-  const double finite = device_max_abs(grad.as<float>(), fb / sizeof(float), s);
+  DeviceReducer<float> reducer(fb / sizeof(float));
+  DeviceBuffer result(sizeof(double));
+  reducer.max_abs(grad.as<float>(), fb / sizeof(float), result.as<double>(), s);
+  double finite = 0;
+  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(&finite, result.data(), sizeof(double), cudaMemcpyDeviceToHost, s));
+  s.synchronize();
   j["gradient_max_abs_finite"] = finite == finite;
   auto faster = [&](const char* what) {
     return j[std::string("tiled_") + what].get<double>() < j[what].get<double>() ? "tiled" : "columns";
   };
   j["faster_forward"] = faster("forward_seconds_per_step");
-  j["faster_adjoint"] = faster("adjoint_seconds_per_step");
+  j["faster_reverse"] = faster("reverse_seconds_per_step");
   return j;
 }
 
@@ -144,10 +195,30 @@ Timed run_schedule(const Problem<float>& p, const std::vector<float>& observed, 
   return t;
 }
 
-// Revolve on device slots against its forward-step prediction; then the cost of spilling: one
-// two-level schedule (pinned checkpoints 50 steps apart) run with its outer checkpoints in
-// device memory and again in pinned host memory.
-json checkpointed(const json& rates256) {
+// Seconds per forward step and per fused reverse step as the gradient runs them (sweep and sparse
+// kernels, back to back on the compute stream), from `count` of each.
+std::pair<double, double> step_seconds(const Problem<float>& p, const std::vector<float>& observed, index_t count) {
+  CudaPropagator<float> prop(p);
+  prop.upload_observed(observed.data(), observed.size());
+  prop.reset_forward();
+  for (index_t n = 0; n < 5; ++n) prop.forward_step(n);  // warm-up
+  Event a(true), b(true), c(true);
+  a.record(prop.streams().compute);
+  for (index_t n = 5; n < 5 + count; ++n) prop.forward_step(n);
+  b.record(prop.streams().compute);
+  prop.reset_adjoint();
+  c.record(prop.streams().compute);
+  for (index_t n = p.time.steps - 1; n >= p.time.steps - count; --n) prop.reverse_step(n, observed.data() + (n + 1) * p.rec.count);
+  Event d(true);
+  d.record(prop.streams().compute);
+  d.synchronize();
+  return {b.elapsed_ms_since(a) * 1e-3 / double(count), d.elapsed_ms_since(c) * 1e-3 / double(count)};
+}
+
+// Revolve on device slots against its prediction; then the cost of spilling: one two-level
+// schedule (pinned checkpoints 50 steps apart) run with its outer checkpoints in device memory
+// and again in pinned host memory.
+json checkpointed() {
   const index_t steps = 600, snaps = 8, spacing = 50, inner = 6;
   const Problem<float> p = cube(256, steps);
   std::vector<float> observed(static_cast<std::size_t>(p.time.nt() * p.rec.count));
@@ -156,11 +227,12 @@ json checkpointed(const json& rates256) {
 
   RevolveSchedule warm(steps, snaps);
   run_schedule(p, observed, warm, TierSplit{warm.slots(), 0, 0, ""});  // module load, allocations
+  const auto [t_fwd, t_rev] = step_seconds(p, observed, 100);
   RevolveSchedule revolve(steps, snaps);
   const Timed dev = run_schedule(p, observed, revolve, TierSplit{revolve.slots(), 0, 0, ""});
-  const double predicted = static_cast<double>(optimal_forward_steps(steps, snaps)) *
-                               rates256["forward_seconds_per_step"].get<double>() +
-                           static_cast<double>(steps) * rates256["adjoint_seconds_per_step"].get<double>();
+  // forward_steps counts the reverse steps too (each recomputes u[n+1]); the advances are the rest.
+  const double advances = static_cast<double>(optimal_forward_steps(steps, snaps) - steps);
+  const double predicted = advances * t_fwd + static_cast<double>(steps) * t_rev;
 
   const TwoLevelShape shape{steps, spacing, inner};
   TwoLevelSchedule on_device(shape), spilled(shape);
@@ -173,6 +245,9 @@ json checkpointed(const json& rates256) {
           {"slots", snaps},
           {"predicted_forward_steps", optimal_forward_steps(steps, snaps)},
           {"forward_steps", dev.forward_steps},
+          {"forward_step_seconds", t_fwd},
+          {"reverse_step_seconds", t_rev},
+          {"reverse_over_forward", t_rev / t_fwd},
           {"predicted_seconds", predicted},
           {"device_only_seconds", dev.seconds},
           {"device_only_over_prediction", dev.seconds / predicted},
@@ -204,7 +279,7 @@ int main(int argc, char** argv) {
     const double bw = copy_bandwidth(s);
     j["copy_bandwidth_bytes_per_s"] = bw;
     j["sweeps"] = json::array({sweep_rates(256, bw, s), sweep_rates(512, bw, s)});
-    j["checkpointed"] = checkpointed(j["sweeps"][0]);
+    j["checkpointed"] = checkpointed();
     std::ofstream(out + "/summary.json") << j.dump(2) << "\n";
     std::ofstream txt(out + "/summary.txt");
     char line[256];
@@ -213,15 +288,15 @@ int main(int argc, char** argv) {
     for (const auto& r : j["sweeps"]) {
       for (const std::string k : {"", "tiled_"}) {
         std::snprintf(line, sizeof line,
-                      "%4d^3 order 8 float, %-7s: forward %.1f GPts/s (%.0f%% of bandwidth limit), adjoint+gradient "
-                      "%.1f GPts/s (%.0f%%)\n",
+                      "%4d^3 order 8 float, %-7s: forward %.1f GPts/s (%.0f%% of copy bandwidth at 16 B/pt), fused "
+                      "reverse %.1f GPts/s (%.0f%% at 32 B/pt)\n",
                       r["padded"].get<int>(), k.empty() ? "columns" : "tiled", r[k + "forward_gpts"].get<double>(),
-                      100 * r[k + "forward_fraction_of_bandwidth"].get<double>(), r[k + "adjoint_gpts"].get<double>(),
-                      100 * r[k + "adjoint_fraction_of_bandwidth"].get<double>());
+                      100 * r[k + "forward_fraction_of_bandwidth"].get<double>(), r[k + "reverse_gpts"].get<double>(),
+                      100 * r[k + "reverse_fraction_of_bandwidth"].get<double>());
         txt << line;
       }
-      std::snprintf(line, sizeof line, "%4d^3 faster: forward %s, adjoint %s\n", r["padded"].get<int>(),
-                    r["faster_forward"].get<std::string>().c_str(), r["faster_adjoint"].get<std::string>().c_str());
+      std::snprintf(line, sizeof line, "%4d^3 faster: forward %s, reverse %s\n", r["padded"].get<int>(),
+                    r["faster_forward"].get<std::string>().c_str(), r["faster_reverse"].get<std::string>().c_str());
       txt << line;
     }
     const auto& c = j["checkpointed"];

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The whole GPU verification in one go: build for the local GPU (sm_90), run the GPU test
-# suites, then measure bandwidth, sweep rates, the checkpointed gradient and the spill cost.
+# The whole GPU verification in one go: build for the local GPU (sm_90, with ptxas's register and
+# spill report), run the GPU test suites, measure bandwidth, sweep rates, the checkpointed
+# gradient and the spill cost, and only then the sanitizers (racecheck, synccheck, memcheck on
+# the sweep kernels in float and in double), so that a slow or hanging sanitizer costs no figure.
+# Every phase has its own time limit (seconds; override with REVWAVE_GPU_TIMEOUT_<PHASE>).
 # Usage: profiling/gpu_check.sh [OUTDIR]      (default: gpu-check-out)
 # Dependencies: REVWAVE_DEPS_PREFIX=/path/to/dpkg-x-tree (CLI11, GTest, nlohmann-json, libpng
 # unpacked with dpkg -x) is passed to CMake; without it, .ci/setup installs what is missing.
@@ -12,7 +15,8 @@ OUT=$(cd "$OUT" && pwd)
 BUILD=${REVWAVE_GPU_BUILD:-build-gpu}
 JOBS=$(nproc 2>/dev/null || echo 8)
 
-cmake_args=(-S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DREVWAVE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90)
+cmake_args=(-S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DREVWAVE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90
+            -DREVWAVE_PTXAS_VERBOSE=ON)
 if [[ -n "${REVWAVE_DEPS_PREFIX:-}" ]]; then
   prefix=$(cd "$REVWAVE_DEPS_PREFIX" && pwd)
   cmake_args+=("-DCMAKE_PREFIX_PATH=$prefix/usr;$prefix/usr/lib/x86_64-linux-gnu/cmake;$prefix/usr/share/cmake"
@@ -24,39 +28,51 @@ else
   bash .ci/setup || echo "gpu_check: .ci/setup failed; trying the build anyway" >&2
 fi
 
+limit() {  # limit PHASE DEFAULT: the phase's time limit in seconds
+  local var="REVWAVE_GPU_TIMEOUT_$1"
+  echo "${!var:-$2}"
+}
+
 start=$(date +%s)
 echo "== configure + build ($BUILD, sm_90)"
-cmake "${cmake_args[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-cmake --build "$BUILD" -j "$JOBS" --target revwave_cuda_tests revwave_gpu_bench > "$OUT/build.log" 2>&1 ||
-  { tail -40 "$OUT/build.log"; exit 1; }
+timeout "$(limit CONFIGURE 300)" cmake "${cmake_args[@]}" > "$OUT/configure.log" 2>&1 ||
+  { tail -30 "$OUT/configure.log"; exit 1; }
+timeout "$(limit BUILD 1200)" cmake --build "$BUILD" -j "$JOBS" --target revwave_cuda_tests revwave_gpu_bench \
+  > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+# ptxas -v of the sweep kernels: registers per thread and spill stores/loads, for the record.
+grep -E "ptxas info|spill" "$OUT/build.log" > "$OUT/ptxas.txt" 2>/dev/null || true
 
 echo "== GPU tests"
 set +e
-(cd "$BUILD" && ctest -R '^cuda\.' --output-on-failure --timeout 600) > "$OUT/tests.log" 2>&1
+(cd "$BUILD" && timeout "$(limit TESTS 900)" ctest -R '^cuda\.' --output-on-failure --timeout 600) > "$OUT/tests.log" 2>&1
 tests_rc=$?
 set -e
 tail -25 "$OUT/tests.log"
 
-# What cudasim cannot see: races and bad accesses inside a kernel (the tiled sweep's shared
-# tile). compute-sanitizer works on some GPU machines' runtimes only; a small case, time-boxed.
-if command -v compute-sanitizer > /dev/null; then
-  echo "== compute-sanitizer (racecheck, memcheck) on the kernel tests"
-  set +e
-  for tool in racecheck memcheck; do
-    timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 9 "$BUILD/revwave_cuda_tests" \
-      --gtest_filter='CudaKernels/0.BothSweeps*:CudaKernels/0.TiledForward*' > "$OUT/sanitizer-$tool.log" 2>&1
-    echo "compute-sanitizer $tool: rc=$? (log: sanitizer-$tool.log)" | tee -a "$OUT/sanitizer.txt"
-  done
-  set -e
-fi
-
 echo "== benchmark"
 set +e
-"$BUILD/revwave_gpu_bench" "$OUT" > "$OUT/bench.json" 2> "$OUT/bench.log"
+timeout "$(limit BENCH 600)" "$BUILD/revwave_gpu_bench" "$OUT" > "$OUT/bench.json" 2> "$OUT/bench.log"
 bench_rc=$?
 set -e
 cat "$OUT/bench.log"
 [[ -f "$OUT/summary.txt" ]] && cat "$OUT/summary.txt"
+
+# What cudasim cannot see: races, barrier misuse and bad accesses inside a kernel (the tiled
+# sweep's shared tiles). compute-sanitizer works on some GPU machines' runtimes only; small
+# cases, each run boxed in its own time limit; float (CudaKernels/0) and double (CudaKernels/1).
+if command -v compute-sanitizer > /dev/null; then
+  echo "== compute-sanitizer (racecheck, synccheck, memcheck) on the sweep kernels, float and double"
+  set +e
+  for tool in racecheck synccheck memcheck; do
+    for precision in 0 1; do
+      log="$OUT/sanitizer-$tool-$precision.log"
+      timeout "$(limit SANITIZER 120)" compute-sanitizer --tool "$tool" --error-exitcode 9 "$BUILD/revwave_cuda_tests" \
+        --gtest_filter="CudaKernels/$precision.BothSweeps*:CudaKernels/$precision.TiledReverse*" > "$log" 2>&1
+      echo "compute-sanitizer $tool CudaKernels/$precision: rc=$? (log: $(basename "$log"))" | tee -a "$OUT/sanitizer.txt"
+    done
+  done
+  set -e
+fi
 
 passed=$(grep -Eo '[0-9]+% tests passed' "$OUT/tests.log" | head -1 || true)
 {

@@ -27,6 +27,7 @@ namespace fs = std::filesystem;
 namespace revwave {
 namespace {
 
+// The pool lives in the fixture: it outlives the stores and states of each test.
 class AsyncDiskStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -35,14 +36,20 @@ class AsyncDiskStoreTest : public ::testing::Test {
     dir_ = tmpl;
   }
   void TearDown() override { fs::remove_all(dir_); }
+  HostFieldPool& pool(std::size_t field_bytes) {
+    if (!pool_) pool_ = std::make_unique<HostFieldPool>(field_bytes);
+    return *pool_;
+  }
   std::string dir_;
+  std::unique_ptr<HostFieldPool> pool_;
 };
 
-HostState make_state(std::size_t bytes) { return HostState{HostBuffer(bytes), HostBuffer(bytes)}; }
-
 // The state at forward position n of a mock propagator: every word says which position and
-// which field it belongs to, so a restore of the wrong slot or a torn write shows.
-void fill(HostState& s, std::int64_t n) {
+// which field it belongs to, so a restore of the wrong slot or a torn write shows. Like a step,
+// it writes only fields nobody else holds: a shared one is replaced by a free one of the pool.
+void fill(HostState& s, std::int64_t n, HostFieldPool& pool) {
+  if (!s.u || s.u.shared()) s.u = pool.acquire();
+  if (!s.u_prev || s.u_prev.shared()) s.u_prev = pool.acquire();
   auto* u = s.u.as<std::uint32_t>();
   auto* up = s.u_prev.as<std::uint32_t>();
   for (std::size_t i = 0; i < s.u.bytes() / 4; ++i) {
@@ -52,20 +59,22 @@ void fill(HostState& s, std::int64_t n) {
 }
 
 bool holds(const HostState& s, std::int64_t n) {
-  HostState want = make_state(s.u.bytes());
-  fill(want, n);
-  return std::memcmp(s.u.data(), want.u.data(), s.u.bytes()) == 0 &&
-         std::memcmp(s.u_prev.data(), want.u_prev.data(), s.u_prev.bytes()) == 0;
+  const auto* u = s.u.as<std::uint32_t>();
+  const auto* up = s.u_prev.as<std::uint32_t>();
+  for (std::size_t i = 0; i < s.u.bytes() / 4; ++i)
+    if (u[i] != static_cast<std::uint32_t>(n * 1000003 + static_cast<std::int64_t>(i)) || up[i] != ~u[i]) return false;
+  return true;
 }
 
 // Executes a schedule against a store the way the gradient driver does, with a counting mock
 // state instead of a wavefield; expects every restore to give the stored position's bytes.
-std::int64_t drive(LookaheadSchedule& schedule, CheckpointStore& store, std::size_t field_bytes) {
-  HostState state = make_state(field_bytes);
+std::int64_t drive(LookaheadSchedule& schedule, CheckpointStore& store, HostFieldPool& pool) {
+  HostState state;
+  fill(state, 0, pool);
   std::int64_t restores = 0;
   for (Action a = schedule.next(); a.kind != ActionKind::end; a = schedule.next()) {
     if (a.kind == ActionKind::advance) {
-      fill(state, a.step);
+      fill(state, a.step, pool);
     } else if (a.kind == ActionKind::store) {
       store.store(a.slot, state);
     } else if (a.kind == ActionKind::restore && a.slot != initial_slot) {
@@ -82,20 +91,21 @@ std::int64_t drive(LookaheadSchedule& schedule, CheckpointStore& store, std::siz
 TEST_F(AsyncDiskStoreTest, InterleavedStoresAndRestoresRoundTripBytes) {
   const std::size_t bytes = 4 * (3 * 1024 + 5);  // not a multiple of a page
   const std::int64_t slots = 5;
-  AsyncDiskStore store(slots, bytes, dir_);
+  AsyncDiskStore store(slots, pool(bytes), dir_);
+  pool_->ensure_capacity(2 + store.held_fields());
   std::vector<std::int64_t> held(slots, -1);  // the position each slot holds
-  HostState state = make_state(bytes);
+  HostState state;
   std::mt19937 gen(7);
   std::int64_t writes = 0, reads = 0;
   for (std::int64_t n = 0; n < 400; ++n) {
     const auto slot = static_cast<std::int64_t>(gen() % slots);
     if (held[slot] < 0 || gen() % 2 == 0) {
-      fill(state, n);
+      fill(state, n, *pool_);
       store.store(slot, state);
       held[slot] = n;
       ++writes;
       if (gen() % 3 == 0) {  // at once: the write is most likely still queued
-        fill(state, -1);
+        fill(state, -1, *pool_);
         store.restore(slot, state, false);
         EXPECT_TRUE(holds(state, n)) << "slot " << slot << " read right after its store";
         ++reads;
@@ -111,17 +121,21 @@ TEST_F(AsyncDiskStoreTest, InterleavedStoresAndRestoresRoundTripBytes) {
   EXPECT_EQ(c.reads, reads);  // no lookahead, so no prefetch
   EXPECT_EQ(c.prefetch_hits, 0);
   EXPECT_EQ(c.prefetch_misses, reads);
+  EXPECT_EQ(store.copy_bytes(), std::uint64_t(writes + reads) * 2 * bytes);
+  EXPECT_LE(pool_->peak_in_use(), 2 + store.held_fields());
 }
 
 TEST_F(AsyncDiskStoreTest, RestoreRightAfterStoreWaitsForTheWrite) {
   const std::size_t bytes = 8 << 20;  // large enough that the write is still running
-  AsyncDiskStore store(2, bytes, dir_);
-  HostState state = make_state(bytes);
+  AsyncDiskStore store(2, pool(bytes), dir_);
+  pool_->ensure_capacity(2 + store.held_fields());
+  HostState state;
   for (std::int64_t n = 1; n <= 3; ++n) {
-    fill(state, n);
+    fill(state, n, *pool_);
     store.store(0, state);
-    store.store(1, state);  // both staging buffers busy
-    fill(state, 100);
+    store.store(1, state);  // both writes in flight, both holding the state's fields
+    EXPECT_TRUE(state.u.shared());
+    fill(state, 100, *pool_);  // so this goes elsewhere
     store.restore(0, state, false);
     EXPECT_TRUE(holds(state, n));
     store.restore(1, state, true);
@@ -135,8 +149,9 @@ TEST_F(AsyncDiskStoreTest, RevolveThroughLookaheadPrefetchesAndRestoresExactByte
     RevolveSchedule revolve(steps, snaps);
     LookaheadSchedule lookahead(revolve);
     LookaheadPrefetch hint(lookahead);
-    AsyncDiskStore store(revolve.slots(), bytes, dir_, &hint);
-    const std::int64_t restores = drive(lookahead, store, bytes);
+    AsyncDiskStore store(revolve.slots(), pool(bytes), dir_, &hint);
+    pool_->ensure_capacity(2 + store.held_fields());
+    const std::int64_t restores = drive(lookahead, store, *pool_);
     const AsyncDiskStore::Counters c = store.counters();
     EXPECT_EQ(c.prefetch_hits + c.prefetch_misses, restores) << steps << "," << snaps;
     EXPECT_GT(c.prefetch_hits, restores / 2) << steps << "," << snaps;
@@ -151,12 +166,14 @@ TEST_F(AsyncDiskStoreTest, DiskTierOfTieredStoreMapsGlobalSlotIds) {
   LookaheadSchedule lookahead(schedule);
   LookaheadPrefetch hint(lookahead);
   std::vector<std::unique_ptr<CheckpointStore>> stores;
-  stores.push_back(std::make_unique<MemoryStore>(2, bytes));
-  auto disk = std::make_unique<AsyncDiskStore>(6, bytes, dir_, &hint, 2);
+  stores.push_back(std::make_unique<MemoryStore>(2, pool(bytes)));
+  auto disk = std::make_unique<AsyncDiskStore>(6, *pool_, dir_, &hint, 2);
   AsyncDiskStore* disk_tier = disk.get();
   stores.push_back(std::move(disk));
   TieredStore store(std::move(stores));
-  drive(lookahead, store, bytes);
+  EXPECT_EQ(store.held_fields(), 4 + 6);
+  pool_->ensure_capacity(2 + store.held_fields());  // the pool never runs dry: acquire would throw
+  drive(lookahead, store, *pool_);
   const AsyncDiskStore::Counters c = disk_tier->counters();
   ASSERT_GT(c.writes, 0) << "the schedule never used the disk tier";
   EXPECT_GT(c.prefetch_hits, 0);
@@ -165,9 +182,10 @@ TEST_F(AsyncDiskStoreTest, DiskTierOfTieredStoreMapsGlobalSlotIds) {
 
 TEST_F(AsyncDiskStoreTest, WorkerFailureIsAnIoErrorOnTheCallersThread) {
   const std::size_t bytes = 64 * 1024;
-  AsyncDiskStore store(2, bytes, dir_);
-  HostState state = make_state(bytes);
-  fill(state, 1);
+  AsyncDiskStore store(2, pool(bytes), dir_);
+  pool_->ensure_capacity(2 + store.held_fields());
+  HostState state;
+  fill(state, 1, *pool_);
   store.store(0, state);
   store.restore(0, state, false);  // slot 0 is on disk
   // The space is reserved up front, so a full disk cannot happen any more; a file-size limit
@@ -203,10 +221,11 @@ TEST_F(AsyncDiskStoreTest, DestructorWithWritesPendingLeavesNoFile) {
   const std::size_t fds_before = open_fds();
   {
     const std::size_t bytes = 4 << 20;
-    AsyncDiskStore store(4, bytes, dir_);
-    HostState state = make_state(bytes);
+    AsyncDiskStore store(4, pool(bytes), dir_);
+    pool_->ensure_capacity(2 + store.held_fields());
+    HostState state;
     for (std::int64_t s = 0; s < 4; ++s) {
-      fill(state, s);
+      fill(state, s, *pool_);
       store.store(s, state);
     }
     EXPECT_TRUE(fs::is_empty(dir_));  // unlinked at once
@@ -216,13 +235,16 @@ TEST_F(AsyncDiskStoreTest, DestructorWithWritesPendingLeavesNoFile) {
 }
 
 TEST_F(AsyncDiskStoreTest, ProgrammingErrorsAreLogicErrorsAndDirectoryRulesHold) {
-  AsyncDiskStore store(2, 64, dir_);
-  HostState ok = make_state(64);
-  HostState wrong{HostBuffer(64), HostBuffer(32)};
+  AsyncDiskStore store(2, pool(64), dir_);
+  pool_->ensure_capacity(3);
+  HostFieldPool other(32);
+  other.ensure_capacity(1);
+  HostState ok{pool_->acquire(), pool_->acquire()};
+  HostState wrong{pool_->acquire(), other.acquire()};
   EXPECT_THROW(store.store(2, ok), std::out_of_range);
   EXPECT_THROW(store.restore(-1, ok, false), std::out_of_range);
   EXPECT_THROW(store.store(0, wrong), std::invalid_argument);
-  EXPECT_THROW(AsyncDiskStore(1, 64, dir_ + "/missing"), InputError);
+  EXPECT_THROW(AsyncDiskStore(1, *pool_, dir_ + "/missing"), InputError);
 }
 
 }  // namespace revwave

@@ -114,10 +114,21 @@ TEST_F(Cli, GradientFromObservedFileUsesItsTimeAxis) {
   EXPECT_EQ(j["dt"].get<double>(), side["dt"].get<double>());
   EXPECT_EQ(j["nt"].get<std::int64_t>(), side["nt"].get<std::int64_t>());
   for (const char* key : {"objective", "gradient_norm", "strategy", "steps", "forward_steps", "reverse_steps", "seconds",
-                          "peak_rss_bytes", "wavefield_storage_bytes", "snaps", "stores", "restores", "checkpoint_bytes"}) {
+                          "peak_rss_bytes", "wavefield_storage_bytes", "snaps", "stores", "restores", "checkpoint_bytes",
+                          "checkpoint_copy_bytes"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   EXPECT_EQ(j["forward_steps"], j["predicted_forward_steps"]);
+  EXPECT_GT(j["stores"].get<std::int64_t>(), 0);
+  EXPECT_EQ(j["checkpoint_copy_bytes"].get<std::uint64_t>(), 0u);  // memory slots are handles, not copies
+  // On disk every store writes a slot and every restore but those of step 0 reads one.
+  const Outcome disk = invoke("gradient --shape 12,12,12 --velocity 2000 --observed obs.npy --out g3.npy --json "
+                              "--store disk --checkpoint-dir .");
+  ASSERT_EQ(disk.code, 0) << disk.err;
+  const auto jd = nlohmann::json::parse(disk.out);
+  EXPECT_EQ(jd["objective"], j["objective"]);
+  EXPECT_GE(jd["checkpoint_copy_bytes"].get<std::uint64_t>(),
+            jd["stores"].get<std::uint64_t>() * jd["slot_bytes"].get<std::uint64_t>());
   // A model too fast for the data's dt is refused, not silently re-stepped.
   const Outcome fast = invoke("gradient --shape 12,12,12 --velocity 9000 --observed obs.npy --out g2.npy");
   EXPECT_NE(fast.code, 0);

@@ -43,8 +43,7 @@ TEST(FarFace, TrilinearCornersStayInsideTheBoxWhateverNbl) {
                                       {0, 0, 0}};
     const SparsePoints pts = trilinear_points(g, coords, "receiver");
     for (std::size_t c = 0; c < pts.index.size(); ++c) {
-      const index_t idx = pts.index[c], r = g.radius();
-      const index_t i = idx / g.stride_x() - r, j = (idx % g.stride_x()) / g.stride_y() - r, k = idx % g.stride_y() - r;
+      const auto [i, j, k] = g.coordinates(pts.index[c]);
       // Every corner is an interior point, so nothing outside the box (halo or layer) is touched.
       EXPECT_TRUE(i >= nbl && i < nbl + g.shape[0] && j >= nbl && j < nbl + g.shape[1] && k >= nbl && k < nbl + g.shape[2])
           << "nbl " << nbl << " corner " << c << " at (" << i << ", " << j << ", " << k << ")";

@@ -24,7 +24,7 @@
 namespace fs = std::filesystem;
 using revwave::CheckpointStore;
 using revwave::DiskStore;
-using revwave::HostBuffer;
+using revwave::HostFieldPool;
 using revwave::HostState;
 using revwave::InputError;
 using revwave::IoError;
@@ -38,119 +38,167 @@ std::string make_temp_dir(const char* stem) {
   return tmpl;
 }
 
-HostState random_state(std::size_t bytes, std::uint32_t seed) {
-  HostState s{HostBuffer(bytes), HostBuffer(bytes)};
+// A state of two fields of the pool, filled with random bytes.
+HostState random_state(HostFieldPool& pool, std::uint32_t seed) {
+  HostState s{pool.acquire(), pool.acquire()};
   std::mt19937 gen(seed);
-  for (std::size_t i = 0; i < bytes; ++i) {
+  for (std::size_t i = 0; i < pool.field_bytes(); ++i) {
     s.u.data()[i] = static_cast<std::byte>(gen());
     s.u_prev.data()[i] = static_cast<std::byte>(gen());
   }
   return s;
 }
 
-bool same(const HostState& a, const HostState& b) {
-  return a.u.bytes() == b.u.bytes() && a.u_prev.bytes() == b.u_prev.bytes() &&
-         std::memcmp(a.u.data(), b.u.data(), a.u.bytes()) == 0 &&
-         std::memcmp(a.u_prev.data(), b.u_prev.data(), a.u_prev.bytes()) == 0;
+// A state's bytes, kept apart from the pool: what it held when the snapshot was taken.
+struct Bytes {
+  std::vector<std::byte> u, u_prev;
+};
+Bytes bytes_of(const HostState& s) {
+  return {std::vector<std::byte>(s.u.data(), s.u.data() + s.u.bytes()),
+          std::vector<std::byte>(s.u_prev.data(), s.u_prev.data() + s.u_prev.bytes())};
 }
 
-using Factory = std::function<std::unique_ptr<CheckpointStore>(std::int64_t, std::size_t, const std::string&)>;
+bool same(const HostState& a, const Bytes& b) {
+  return a.u.bytes() == b.u.size() && a.u_prev.bytes() == b.u_prev.size() &&
+         std::memcmp(a.u.data(), b.u.data(), b.u.size()) == 0 &&
+         std::memcmp(a.u_prev.data(), b.u_prev.data(), b.u_prev.size()) == 0;
+}
+
+// Overwrites a state's fields the way a step may: only those nobody else holds.
+void scribble(HostState& s, std::uint32_t seed) {
+  for (revwave::HostField* f : {&s.u, &s.u_prev}) {
+    ASSERT_FALSE(f->shared()) << "a field a slot holds would be overwritten";
+    std::memset(f->data(), static_cast<int>(seed), f->bytes());
+  }
+}
+
+using Factory = std::function<std::unique_ptr<CheckpointStore>(std::int64_t, HostFieldPool&, const std::string&)>;
 struct StoreKind {
   const char* name;
   Factory make;
 };
 
-// The behaviour every CheckpointStore must have, run once per kind.
+// The behaviour every CheckpointStore must have, run once per kind. The pool outlives the stores.
 class AnyStoreTest : public ::testing::TestWithParam<StoreKind> {
  protected:
   void SetUp() override { dir_ = make_temp_dir("revwave_store"); }
   void TearDown() override { fs::remove_all(dir_); }
-  std::unique_ptr<CheckpointStore> make(std::int64_t slots, std::size_t bytes) { return GetParam().make(slots, bytes, dir_); }
+  // A store of `slots` on the pool of `bytes` fields, sized for it and for `states` more states.
+  std::unique_ptr<CheckpointStore> make(std::int64_t slots, std::size_t bytes, std::int64_t states) {
+    if (!pool_) pool_ = std::make_unique<HostFieldPool>(bytes);
+    auto store = GetParam().make(slots, *pool_, dir_);
+    pool_->ensure_capacity(pool_->capacity() + store->held_fields() + 2 * states);
+    return store;
+  }
   std::string dir_;
+  std::unique_ptr<HostFieldPool> pool_;
 };
 
 }  // namespace
 
 TEST_P(AnyStoreTest, StoreThenRestoreGivesIdenticalBytes) {
   const std::size_t bytes = 4096 * 3 + 17;  // not a multiple of a page or a block
-  auto store = make(3, bytes);
+  auto store = make(3, bytes, 6);
   EXPECT_EQ(store->slots(), 3);
   EXPECT_EQ(store->slot_bytes(), 2 * bytes);
-  std::vector<HostState> saved;
+  std::vector<Bytes> saved;
   for (int s = 0; s < 3; ++s) {
-    saved.push_back(random_state(bytes, 100 + s));
-    store->store(s, saved.back());
-  }
-  HostState state{HostBuffer(bytes), HostBuffer(bytes)};
-  for (int round = 0; round < 2; ++round) {  // a plain restore leaves the slot intact
+    HostState st = random_state(*pool_, 100 + s);
+    saved.push_back(bytes_of(st));
+    store->store(s, st);
+  }  // the states let go: memory slots are now the only holders
+  HostState state = random_state(*pool_, 5);
+  for (int round = 0; round < 2; ++round) {  // a plain restore leaves the slot intact...
     for (int s = 2; s >= 0; --s) {
       store->restore(s, state, false);
       EXPECT_TRUE(same(state, saved[s])) << "slot " << s << " round " << round;
     }
   }
+  // ...and what a restored state may be overwritten with never reaches the slot.
+  store->restore(2, state, false);
+  if (state.u.shared()) state = HostState{pool_->acquire(), pool_->acquire()};
+  scribble(state, 0x5a);
+  store->restore(2, state, false);
+  EXPECT_TRUE(same(state, saved[2]));
   // Overwriting a slot replaces its content.
-  const HostState other = random_state(bytes, 999);
+  const HostState other = random_state(*pool_, 999);
+  const Bytes other_bytes = bytes_of(other);
   store->store(1, other);
   store->restore(1, state, false);
-  EXPECT_TRUE(same(state, other));
+  EXPECT_TRUE(same(state, other_bytes));
 }
 
 TEST_P(AnyStoreTest, LastUseRestoreLeavesStateCorrectAndSlotReusable) {
   const std::size_t bytes = 1000;
-  auto store = make(2, bytes);
-  const HostState a = random_state(bytes, 1), b = random_state(bytes, 2);
+  auto store = make(2, bytes, 5);
+  HostState a = random_state(*pool_, 1), b = random_state(*pool_, 2);
+  const Bytes a_bytes = bytes_of(a), b_bytes = bytes_of(b);
   store->store(0, a);
   store->store(1, b);
-  HostState state = random_state(bytes, 3);
+  a = b = HostState{};
+  HostState state = random_state(*pool_, 3);
   store->restore(0, state, true);
-  EXPECT_TRUE(same(state, a));
+  EXPECT_TRUE(same(state, a_bytes));
   EXPECT_EQ(state.u.bytes(), bytes);
+  EXPECT_FALSE(state.u.shared());  // the slot let go: a step may overwrite it in place
   // The slot is free again: store something new and get it back.
-  const HostState c = random_state(bytes, 4);
+  HostState c = random_state(*pool_, 4);
+  const Bytes c_bytes = bytes_of(c);
   store->store(0, c);
+  c = HostState{};
   store->restore(0, state, true);
-  EXPECT_TRUE(same(state, c));
+  EXPECT_TRUE(same(state, c_bytes));
   store->restore(1, state, false);
-  EXPECT_TRUE(same(state, b));
+  EXPECT_TRUE(same(state, b_bytes));
 }
 
 TEST_P(AnyStoreTest, ProgrammingErrorsAreLogicErrors) {
-  auto store = make(2, 64);
-  HostState ok{HostBuffer(64), HostBuffer(64)};
-  HostState wrong{HostBuffer(64), HostBuffer(32)};
+  auto store = make(2, 64, 2);
+  HostState ok{pool_->acquire(), pool_->acquire()};
+  HostFieldPool other(32);
+  other.ensure_capacity(1);
+  HostState wrong{pool_->acquire(), other.acquire()};
   EXPECT_THROW(store->store(2, ok), std::out_of_range);
   EXPECT_THROW(store->store(-1, ok), std::out_of_range);
   EXPECT_THROW(store->restore(5, ok, false), std::out_of_range);
   EXPECT_THROW(store->store(0, wrong), std::invalid_argument);
   EXPECT_THROW(store->restore(0, wrong, true), std::invalid_argument);
-  EXPECT_THROW(make(0, 64), InputError);
+  EXPECT_THROW(GetParam().make(0, *pool_, dir_), InputError);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Stores, AnyStoreTest,
     ::testing::Values(StoreKind{"Memory",
-                                [](std::int64_t s, std::size_t b, const std::string&) -> std::unique_ptr<CheckpointStore> {
-                                  return std::make_unique<MemoryStore>(s, b);
+                                [](std::int64_t s, HostFieldPool& p, const std::string&) -> std::unique_ptr<CheckpointStore> {
+                                  return std::make_unique<MemoryStore>(s, p);
                                 }},
                       StoreKind{"Disk",
-                                [](std::int64_t s, std::size_t b, const std::string& d) -> std::unique_ptr<CheckpointStore> {
-                                  return std::make_unique<DiskStore>(s, b, d);
+                                [](std::int64_t s, HostFieldPool& p, const std::string& d) -> std::unique_ptr<CheckpointStore> {
+                                  return std::make_unique<DiskStore>(s, p, d);
                                 }}),
     [](const ::testing::TestParamInfo<StoreKind>& p) { return std::string(p.param.name); });
 
-TEST(MemoryStoreTest, LastUseRestoreSwapsBuffersWithoutCopy) {
-  MemoryStore store(1, 256);
-  const HostState a = random_state(256, 7);
+TEST(MemoryStoreTest, StoreAndRestoreHandOverFieldsWithoutCopying) {
+  HostFieldPool pool(256);
+  MemoryStore store(1, pool);
+  EXPECT_EQ(store.held_fields(), 2);
+  pool.ensure_capacity(2 + store.held_fields());
+  HostState a = random_state(pool, 7);
+  const Bytes a_bytes = bytes_of(a);
   store.store(0, a);
-  HostState state{HostBuffer(256), HostBuffer(256)};
-  const std::byte* before = state.u.data();
+  EXPECT_EQ(a.u.holders(), 2);  // the slot holds the state's own fields
+  EXPECT_EQ(a.u_prev.holders(), 2);
+  HostState state = random_state(pool, 8);
+  store.restore(0, state, false);
+  EXPECT_TRUE(state.u.same_field(a.u));  // the slot's fields, not a copy of them
+  EXPECT_EQ(state.u.holders(), 3);
   store.restore(0, state, true);
-  EXPECT_NE(state.u.data(), before);  // got the slot's buffer, not a copy into its own
-  EXPECT_TRUE(same(state, a));
-  // and the slot now owns the state's old buffer: storing into it does not touch the state
-  const HostState b = random_state(256, 8);
-  store.store(0, b);
-  EXPECT_TRUE(same(state, a));
+  EXPECT_EQ(state.u.holders(), 2);  // the slot let go (a still holds them)
+  a = HostState{};
+  EXPECT_FALSE(state.u.shared());
+  EXPECT_TRUE(same(state, a_bytes));
+  EXPECT_EQ(store.copy_bytes(), 0u);
+  EXPECT_THROW(store.restore(0, state, false), std::logic_error);  // the slot is empty
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -161,18 +209,21 @@ TEST(MemoryStoreTest, LastUseRestoreSwapsBuffersWithoutCopy) {
 #endif
 #endif
 
-TEST(MemoryStoreTest, AllocationFailureSaysHowManyBytes) {
+TEST(FieldPoolTest, AllocationFailureSaysHowManyBytes) {
 #ifdef REVWAVE_TEST_ASAN
   GTEST_SKIP() << "AddressSanitizer aborts on impossible allocations instead of returning null";
 #endif
-  const std::size_t huge = std::size_t{1} << 60;  // 2^61 bytes per slot: no machine has it
+  const std::size_t huge = std::size_t{1} << 60;  // no machine has it
+  HostFieldPool pool(huge);
   try {
-    MemoryStore store(1, huge);
-    FAIL() << "allocated 2^61 bytes";
+    pool.ensure_capacity(1);
+    FAIL() << "allocated 2^60 bytes";
   } catch (const revwave::OutOfMemoryError& e) {
-    EXPECT_NE(std::string(e.what()).find(std::to_string(2 * huge)), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(std::to_string(huge)), std::string::npos) << e.what();
   }
-  EXPECT_THROW(MemoryStore(4, std::numeric_limits<std::size_t>::max() / 4), revwave::OutOfMemoryError);
+  EXPECT_EQ(pool.capacity(), 0);
+  HostFieldPool absurd(std::numeric_limits<std::size_t>::max() / 4);
+  EXPECT_THROW(absurd.ensure_capacity(1), revwave::OutOfMemoryError);
 }
 
 namespace {
@@ -183,7 +234,8 @@ class DiskStoreTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
   static void expect_input_error(const std::string& dir, const std::string& rule) {
     try {
-      DiskStore store(1, 64, dir);
+      HostFieldPool pool(64);
+      DiskStore store(1, pool, dir);
       FAIL() << "no InputError for " << dir;
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(dir), std::string::npos) << e.what();
@@ -231,8 +283,10 @@ TEST_F(DiskStoreTest, NotWritableIsInputError) {
 
 TEST_F(DiskStoreTest, NoFilesRemainDuringOrAfterUse) {
   {
-    DiskStore store(2, 1024, dir_);
-    const HostState a = random_state(1024, 5);
+    HostFieldPool pool(1024);
+    pool.ensure_capacity(2);
+    DiskStore store(2, pool, dir_);
+    const HostState a = random_state(pool, 5);
     store.store(1, a);
     // The scratch file is unlinked as soon as it is open, so nothing shows even now.
     EXPECT_TRUE(fs::is_empty(dir_));
@@ -242,8 +296,10 @@ TEST_F(DiskStoreTest, NoFilesRemainDuringOrAfterUse) {
 
 TEST_F(DiskStoreTest, NoFilesRemainAfterExceptionMidRun) {
   try {
-    DiskStore store(2, 1024, dir_);
-    const HostState a = random_state(1024, 5);
+    HostFieldPool pool(1024);
+    pool.ensure_capacity(2);
+    DiskStore store(2, pool, dir_);
+    const HostState a = random_state(pool, 5);
     store.store(0, a);
     throw std::runtime_error("something failed mid-run");
   } catch (const std::runtime_error&) {
@@ -270,7 +326,8 @@ TEST_F(DiskStoreTest, FullDiskFailsUpFrontAndSpaceIsReturned) {
 
   // 4 slots x 2 x 256 KiB = 2 MiB on a 1 MiB file system.
   try {
-    DiskStore store(4, 256 * 1024, mnt);
+    HostFieldPool pool(256 * 1024);
+    DiskStore store(4, pool, mnt);
     FAIL() << "2 MiB of checkpoints fitted on a 1 MiB tmpfs";
   } catch (const IoError& e) {
     EXPECT_NE(std::string(e.what()).find(mnt), std::string::npos) << e.what();
@@ -280,13 +337,16 @@ TEST_F(DiskStoreTest, FullDiskFailsUpFrontAndSpaceIsReturned) {
   EXPECT_EQ(free_bytes(), free_before);
 
   {
-    DiskStore store(1, 256 * 1024, mnt);  // 512 KiB fits, and is reserved up front
+    HostFieldPool pool(256 * 1024);
+    pool.ensure_capacity(4);
+    DiskStore store(1, pool, mnt);  // 512 KiB fits, and is reserved up front
     EXPECT_LE(free_bytes() + 512 * 1024, free_before);
-    const HostState a = random_state(256 * 1024, 6);
-    HostState b{HostBuffer(256 * 1024), HostBuffer(256 * 1024)};
+    const HostState a = random_state(pool, 6);
+    HostState b = random_state(pool, 7);
     store.store(0, a);
     store.restore(0, b, true);
-    EXPECT_TRUE(same(a, b));
+    EXPECT_TRUE(same(b, bytes_of(a)));
+    EXPECT_EQ(store.copy_bytes(), 4u * 256 * 1024);
   }
   EXPECT_EQ(free_bytes(), free_before);
 }

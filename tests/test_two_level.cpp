@@ -164,7 +164,7 @@ TYPED_TEST(TwoLevelGradient, IsBitwiseEqualToFullStorage) {
   const GradientOutput ref = run_gradient(prop, d.data(), full, plan_strategy(full, steps, prop.field_bytes()));
   for (std::int64_t segment : {5, 12, 46, 47}) {
     TwoLevelSchedule s(TwoLevelShape{steps, segment, 3});
-    MemoryStore store(std::max<std::int64_t>(s.slots(), 1), prop.field_bytes());
+    MemoryStore store(std::max<std::int64_t>(s.slots(), 1), prop.field_pool());
     const GradientOutput g = gradient_checkpointed(prop, d.data(), s, store);
     EXPECT_EQ(0, std::memcmp(g.gradient.data(), ref.gradient.data(), ref.gradient.size() * sizeof(double)))
         << "K=" << segment;

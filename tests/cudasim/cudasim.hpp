@@ -10,6 +10,7 @@
 // What it cannot see: races inside one kernel, and anything about speed.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <string>
@@ -46,6 +47,11 @@ void for_each_block(const char* what, const LaunchShape& shape, std::size_t shar
 
 // What the checker found since the last call.
 std::vector<std::string> take_reports();
+
+// Calls so far that make the host wait for the device: stream, event and device
+// synchronisations, synchronous copies and memsets, copies to or from pageable memory,
+// cudaFree/cudaFreeHost/cudaMallocHost, and the reductions that return to the host.
+std::uint64_t host_blocking_calls();
 
 // The simulated device's memory (default 4 GiB) and the pinned host memory allowed (default
 // unlimited): cudaMalloc / cudaMallocHost fail past them, as on a GPU.

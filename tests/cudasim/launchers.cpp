@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "cudasim.hpp"
@@ -21,24 +25,40 @@ using cudasim::writes;
 
 namespace {
 
-// The tiled kernel's block: every thread's registers, one shared tile, and each phase run over
-// all threads before the next (what __syncthreads guarantees), in the schedule the kernel runs.
-template <class T, int R, bool Imaging>
+// The tiled kernel's block: every thread's registers and one shared tile, poisoned (NaN) at the
+// start. run_block hands over its phases one by one; those queued since the last barrier run
+// thread by thread, each thread through all of them, in a shuffled order that changes with every
+// barrier. Where the kernel has its __syncthreads this is what the GPU guarantees; where one were
+// missing, a thread would read tile cells others have not written yet (NaN) or have overwritten
+// with the next plane, and the results would show it.
+template <class T, int R, bool Reverse>
 void tiled_sweep(const char* what, const SweepArgs<T>& a) {
-  using Sweep = tiled::Sweep<T, R, Imaging>;
+  using Sweep = tiled::Sweep<T, R, Reverse>;
+  using Thread = typename Sweep::Thread;
+  using Phase = std::function<void(Thread&, const ThreadPlace&)>;
   const LaunchShape shape = tiled::launch_shape(a);
   cudasim::for_each_block(what, shape, sizeof(typename Sweep::Shared), [&](const Dim& block) {
     const Dim b = shape.block;
-    std::vector<typename Sweep::Thread> threads(static_cast<std::size_t>(b.x) * b.y * b.z);
+    const std::size_t count = static_cast<std::size_t>(b.x) * b.y * b.z;
+    std::vector<Thread> threads(count);
+    std::vector<ThreadPlace> places(count);
+    for (std::size_t n = 0; n < count; ++n)
+      places[n] = ThreadPlace{block, {static_cast<unsigned>(n % b.x), static_cast<unsigned>((n / b.x) % b.y),
+                                      static_cast<unsigned>(n / (std::size_t(b.x) * b.y))}};
     typename Sweep::Shared shared;
     std::memset(&shared, 0xff, sizeof shared);  // NaN: a cell read before any thread wrote it shows
-    const auto each = [&](auto&& phase) {
-      std::size_t n = 0;
-      for (unsigned z = 0; z < b.z; ++z)
-        for (unsigned y = 0; y < b.y; ++y)
-          for (unsigned x = 0; x < b.x; ++x) phase(threads[n++], ThreadPlace{block, {x, y, z}});
+    std::vector<std::size_t> order(count);
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::mt19937 rng(block.x * 7919u + block.y * 104729u + block.z * 1299709u);
+    std::vector<Phase> pending;
+    const auto barrier = [&] {
+      std::shuffle(order.begin(), order.end(), rng);
+      for (std::size_t n : order)
+        for (const Phase& phase : pending) phase(threads[n], places[n]);
+      pending.clear();
     };
-    Sweep::run_block(a, block, shared, each, [] {});
+    Sweep::run_block(a, block, shared, [&](auto&& phase) { pending.emplace_back(phase); }, barrier);
+    barrier();  // the kernel's end
   });
 }
 
@@ -47,25 +67,28 @@ void tiled_sweep(const char* what, const SweepArgs<T>& a) {
 template <class T>
 void launch_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream, SweepKernel kernel) {
   if (a.nx <= 0 || a.ny <= 0 || a.nz <= 0) return;
+  if (!in_plane_offsets_fit_32_bits(a, radius)) throw std::logic_error("grid planes too large for 32-bit offsets");
   const std::size_t field = static_cast<std::size_t>((a.nx + 2 * radius) * a.sx) * sizeof(T);
-  std::vector<Access> acc = {reads(a.u, field), writes(a.out, field), reads(a.m, field),
-                             reads(a.kx, std::size_t(a.nx) * sizeof(T)), reads(a.ky, std::size_t(a.ny) * sizeof(T)),
-                             reads(a.kz, std::size_t(a.nz) * sizeof(T))};
-  if (a.u_prev != a.out) acc.push_back(reads(a.u_prev, field));
-  if (a.grad != nullptr) {
-    acc.insert(acc.end(), {reads(a.fwd_next, field), reads(a.fwd, field), reads(a.fwd_prev, field), writes(a.grad, field)});
+  std::vector<Access> acc = {reads(a.u, field), reads(a.m, field), reads(a.kx, std::size_t(a.nx) * sizeof(T)),
+                             reads(a.ky, std::size_t(a.ny) * sizeof(T)), reads(a.kz, std::size_t(a.nz) * sizeof(T))};
+  if (a.reverse()) {
+    acc.insert(acc.end(), {reads(a.u_prev, field), reads(a.lam, field), writes(a.out, field), writes(a.grad, field)});
+    if (a.lam_prev != a.out) acc.push_back(reads(a.lam_prev, field));
+  } else {
+    acc.push_back(writes(a.out, field));
+    if (a.u_prev != a.out) acc.push_back(reads(a.u_prev, field));
   }
-  const char* what = a.grad != nullptr ? "the adjoint sweep" : "the sweep";
+  const char* what = a.reverse() ? "the reverse sweep" : "the sweep";
   cudasim::run_on_stream(stream, what, acc, [&] {
     dispatch_radius(radius, [&](auto r) {
       constexpr int R = decltype(r)::value;
       if (kernel == SweepKernel::tiled) {
-        if (a.grad != nullptr) tiled_sweep<T, R, true>(what, a);
+        if (a.reverse()) tiled_sweep<T, R, true>(what, a);
         else tiled_sweep<T, R, false>(what, a);
         return;
       }
       cudasim::for_each_thread(what, columns::launch_shape(a), [&](const ThreadPlace& t) {
-        if (a.grad != nullptr) columns::sweep_thread<T, R, true>(a, t);
+        if (a.reverse()) columns::sweep_thread<T, R, true>(a, t);
         else columns::sweep_thread<T, R, false>(a, t);
       });
     });
@@ -119,23 +142,79 @@ void launch_inject(const PointsView<T>& pts, const T* values, index_t value_stri
   });
 }
 
+namespace {
+
+// What a kernel reads of the probe tables.
+void probe_tables(const ProbesView& pr, std::vector<Access>& acc) {
+  if (pr.count == 0) return;
+  acc.push_back(reads(pr.index, std::size_t(pr.count) * sizeof(index_t)));
+  acc.push_back(reads(pr.source_begin, std::size_t(pr.count + 1) * sizeof(index_t)));
+}
+
+}  // namespace
+
 template <class T>
-void launch_residual_misfit(const PointsView<T>& rec, const T* u_next, const T* observed, T* residual, double* misfit,
-                            cudaStream_t stream) {
-  std::vector<Access> acc = {reads(u_next), writes(misfit, sizeof(double))};
+void launch_probes(const ProbeStep<T>& a, int radius, cudaStream_t stream) {
+  if (a.probes.count == 0) return;
+  std::vector<Access> acc = {reads(a.sweep.u), reads(a.sweep.u_prev), reads(a.sweep.m), reads(a.grad),
+                             reads(a.wavelet), writes(a.next, std::size_t(a.probes.count) * sizeof(T)),
+                             writes(a.saved, std::size_t(a.probes.count) * sizeof(T))};
+  probe_tables(a.probes, acc);
+  cudasim::run_on_stream(stream, "the probes", acc, [&] {
+    dispatch_radius(radius, [&](auto r) {
+      one_dimensional("the probes", a.probes.count,
+                      [&](index_t p) { sparse::probe_thread<T, decltype(r)::value>(a, p); });
+    });
+  });
+}
+
+namespace {
+
+// A block's fixed-order reduction: the partial sums added pairwise (as cub's is, a fixed tree).
+double block_sum(std::vector<double> part) {
+  for (std::size_t width = part.size() / 2; width > 0; width /= 2)
+    for (std::size_t t = 0; t < width; ++t) part[t] += part[t + width];
+  return part[0];
+}
+
+}  // namespace
+
+template <class T>
+void launch_residual_misfit(const PointsView<T>& rec, const ProbesView& probes, const T* next, const T* observed,
+                            T* residual, double* partials, double* misfit, cudaStream_t stream) {
+  const index_t blocks = residual_blocks(rec.count);
+  std::vector<Access> acc = {reads(next), writes(partials, std::size_t(blocks) * sizeof(double)),
+                             reads(probes.receiver_probe, std::size_t(8 * rec.count) * sizeof(index_t))};
   if (rec.count > 0) {
     acc.push_back(reads(observed, std::size_t(rec.count) * sizeof(T)));
     acc.push_back(writes(residual, std::size_t(rec.count) * sizeof(T)));
   }
   point_tables(rec, false, acc);
   cudasim::run_on_stream(stream, "the residual", acc, [&] {
-    // One block; the partial sums are added pairwise, a fixed order as cub's is.
+    for (index_t b = 0; b < blocks; ++b) {
+      std::vector<double> part(sparse::sparse_block);
+      for (unsigned t = 0; t < sparse::sparse_block; ++t)
+        part[t] = sparse::residual_share(rec, probes, next, observed, residual, b, t);
+      partials[b] = block_sum(part);
+    }
+  });
+  cudasim::run_on_stream(stream, "the misfit", {reads(partials, std::size_t(blocks) * sizeof(double)),
+                                                 writes(misfit, sizeof(double))}, [&] {
     std::vector<double> part(sparse::sparse_block);
-    for (unsigned t = 0; t < sparse::sparse_block; ++t)
-      part[t] = sparse::residual_thread(rec, u_next, observed, residual, t, sparse::sparse_block);
-    for (std::size_t width = part.size() / 2; width > 0; width /= 2)
-      for (std::size_t t = 0; t < width; ++t) part[t] += part[t + width];
-    *misfit = part[0];
+    for (unsigned t = 0; t < sparse::sparse_block; ++t) part[t] = sparse::partials_share(partials, blocks, t);
+    *misfit = block_sum(part);
+  });
+}
+
+template <class T>
+void launch_reimage_sources(const ProbesView& probes, const SourceReimage<T>& a, cudaStream_t stream) {
+  if (probes.count == 0) return;
+  std::vector<Access> acc = {reads(a.next, std::size_t(probes.count) * sizeof(T)),
+                             reads(a.saved, std::size_t(probes.count) * sizeof(T)),
+                             reads(a.lam), writes(a.grad), reads(a.u), reads(a.u_prev)};
+  probe_tables(probes, acc);
+  cudasim::run_on_stream(stream, "the source re-imaging", acc, [&] {
+    one_dimensional("the source re-imaging", probes.count, [&](index_t p) { sparse::reimage_thread(probes, a, p); });
   });
 }
 
@@ -146,7 +225,8 @@ void launch_inject_residual(const PointsView<T>& rec, const ResidualInjection<T>
                              reads(a.scale, std::size_t(8 * rec.count) * sizeof(T)),
                              writes(a.lam),
                              writes(a.grad),
-                             reads(a.u_next),
+                             reads(a.next),
+                             reads(a.target_probe, std::size_t(rec.targets) * sizeof(index_t)),
                              reads(a.u),
                              reads(a.u_prev)};
   point_tables(rec, true, acc);
@@ -165,20 +245,25 @@ void launch_fold(const FoldShape& s, const T* padded, double* out, cudaStream_t 
   });
 }
 
+// The reductions in a fixed (sequential) order; no scratch is needed.
 template <class T>
-double device_sum_squares(const T* data, std::size_t n, cudaStream_t stream) {
-  double sum = 0;
-  cudasim::run_on_stream(stream, "a reduction", {reads(data, n * sizeof(T))}, [&] {
+DeviceReducer<T>::DeviceReducer(std::size_t max_items) : max_items_(max_items) {}
+
+template <class T>
+void DeviceReducer<T>::sum_squares(const T* data, std::size_t n, double* out, cudaStream_t stream) {
+  if (n > max_items_) throw std::logic_error("reduction larger than its scratch");
+  cudasim::run_on_stream(stream, "a reduction", {reads(data, n * sizeof(T)), writes(out, sizeof(double))}, [&] {
+    double sum = 0;
     for (std::size_t i = 0; i < n; ++i) sum += static_cast<double>(data[i]) * static_cast<double>(data[i]);
+    *out = sum;
   });
-  cudasim::host_waits(stream);
-  return sum;
 }
 
 template <class T>
-double device_max_abs(const T* data, std::size_t n, cudaStream_t stream) {
-  double m = 0;
-  cudasim::run_on_stream(stream, "a reduction", {reads(data, n * sizeof(T))}, [&] {
+void DeviceReducer<T>::max_abs(const T* data, std::size_t n, double* out, cudaStream_t stream) {
+  if (n > max_items_) throw std::logic_error("reduction larger than its scratch");
+  cudasim::run_on_stream(stream, "a reduction", {reads(data, n * sizeof(T)), writes(out, sizeof(double))}, [&] {
+    double m = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const double v = std::fabs(static_cast<double>(data[i]));
       if (std::isnan(v)) {
@@ -187,20 +272,23 @@ double device_max_abs(const T* data, std::size_t n, cudaStream_t stream) {
       }
       m = std::max(m, v);
     }
+    *out = m;
   });
-  cudasim::host_waits(stream);
-  return m;
 }
+
+template class DeviceReducer<float>;
+template class DeviceReducer<double>;
 
 #define REVWAVE_INSTANTIATE(T)                                                                               \
   template void launch_sweep<T>(const SweepArgs<T>&, int, cudaStream_t, SweepKernel);                         \
   template void launch_sample<T>(const PointsView<T>&, const T*, T*, T, cudaStream_t);                        \
   template void launch_inject<T>(const PointsView<T>&, const T*, index_t, const T*, T*, cudaStream_t);        \
-  template void launch_residual_misfit<T>(const PointsView<T>&, const T*, const T*, T*, double*, cudaStream_t); \
+  template void launch_probes<T>(const ProbeStep<T>&, int, cudaStream_t);                                    \
+  template void launch_residual_misfit<T>(const PointsView<T>&, const ProbesView&, const T*, const T*, T*, double*, \
+                                          double*, cudaStream_t);                                               \
+  template void launch_reimage_sources<T>(const ProbesView&, const SourceReimage<T>&, cudaStream_t);         \
   template void launch_inject_residual<T>(const PointsView<T>&, const ResidualInjection<T>&, cudaStream_t);   \
-  template void launch_fold<T>(const FoldShape&, const T*, double*, cudaStream_t);                            \
-  template double device_sum_squares<T>(const T*, std::size_t, cudaStream_t);                                \
-  template double device_max_abs<T>(const T*, std::size_t, cudaStream_t);
+  template void launch_fold<T>(const FoldShape&, const T*, double*, cudaStream_t);
 REVWAVE_INSTANTIATE(float)
 REVWAVE_INSTANTIATE(double)
 #undef REVWAVE_INSTANTIATE

@@ -77,6 +77,7 @@ struct Simulator {
   cudaError_t last_error = cudaSuccess;
   int device = 0;
   bool exit_with_reports = false;
+  std::uint64_t blocking = 0;
 
   Simulator() {
     if (const char* m = std::getenv("REVWAVE_CUDASIM_DEVICE_MEMORY")) device_total = std::strtoull(m, nullptr, 10);
@@ -177,6 +178,7 @@ struct Simulator {
 
   cudaError_t release(void* p, bool pinned) {
     if (p == nullptr) return cudaSuccess;
+    ++blocking;
     device_synchronize();  // cudaFree and cudaFreeHost wait for the device
     const auto it = allocations.find(reinterpret_cast<std::uintptr_t>(p));
     if (it == allocations.end() || it->second.pinned != pinned) {
@@ -217,8 +219,10 @@ struct Simulator {
     const bool src_ok = !is_tracked(src) || access(actor, reads(src, n), what);
     const bool dst_ok = !is_tracked(dst) || access(actor, writes(dst, n), what);
     if (src_ok && dst_ok) std::memmove(dst, src, n);
-    // Pageable destination: the call returns only once the copy is complete.
+    // Pageable memory on either side: the call returns only once the copy is complete (a
+    // pageable source is staged before the call returns).
     if (!is_tracked(dst)) host_joins(actor);
+    if (!is_tracked(dst) || !is_tracked(src)) ++blocking;
     return cudaSuccess;
   }
 };
@@ -241,8 +245,11 @@ void run_on_stream(cudaStream_t stream, const char* what, const std::vector<Acce
 
 void host_waits(cudaStream_t stream) {
   Simulator& s = sim();
+  ++s.blocking;
   s.host_joins(s.actor_of(stream));
 }
+
+std::uint64_t host_blocking_calls() { return sim().blocking; }
 
 void for_each_block(const char* what, const LaunchShape& shape, std::size_t shared_bytes,
                     const std::function<void(const Dim&)>& body) {
@@ -383,6 +390,7 @@ cudaError_t cudaFree(void* ptr) { return sim().release(ptr, false); }
 
 cudaError_t cudaMallocHost(void** ptr, size_t size) {
   auto& s = sim();
+  ++s.blocking;
   if (size > s.pinned_limit - std::min(s.pinned_limit, s.pinned_used)) return s.fail(cudaErrorMemoryAllocation);
   *ptr = s.allocate(size, true);
   if (*ptr == nullptr) return s.fail(cudaErrorMemoryAllocation);
@@ -401,7 +409,10 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t str
   return cudaSuccess;
 }
 
-cudaError_t cudaMemset(void* ptr, int value, size_t count) { return cudaMemsetAsync(ptr, value, count, nullptr); }
+cudaError_t cudaMemset(void* ptr, int value, size_t count) {
+  ++sim().blocking;
+  return cudaMemsetAsync(ptr, value, count, nullptr);
+}
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
   return sim().copy(dst, src, count, kind, sim().actor_of(stream), "cudaMemcpyAsync");
@@ -411,6 +422,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
   auto& s = sim();
   const int legacy = s.actor_of(nullptr);
   const cudaError_t e = s.copy(dst, src, count, kind, legacy, "cudaMemcpy");
+  ++s.blocking;
   s.host_joins(legacy);  // synchronous
   return e;
 }
@@ -433,11 +445,13 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  ++sim().blocking;
   sim().host_joins(sim().actor_of(stream));
   return cudaSuccess;
 }
 
 cudaError_t cudaDeviceSynchronize(void) {
+  ++sim().blocking;
   sim().device_synchronize();
   return cudaSuccess;
 }
@@ -469,6 +483,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  ++sim().blocking;
   join(sim().clocks[0], event->clock);
   return cudaSuccess;
 }

@@ -217,21 +217,21 @@ std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan) {
   return std::make_unique<RevolveSchedule>(plan.steps, plan.snaps);
 }
 
-std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& o, const StrategyPlan& plan, std::size_t field_bytes,
+std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& o, const StrategyPlan& plan, HostFieldPool& pool,
                                             PrefetchHint* hint) {
   if (plan.strategy == "multilevel") {
     std::vector<std::unique_ptr<CheckpointStore>> tiers;
     std::int64_t first = 0;  // global id of the tier's slot 0, as the schedule numbers them
     for (const Tier& t : plan.tiers) {
       if (t.slots == 0) tiers.push_back(nullptr);
-      else if (t.name == "disk") tiers.push_back(std::make_unique<AsyncDiskStore>(t.slots, field_bytes, o.checkpoint_dir, hint, first));
-      else tiers.push_back(std::make_unique<MemoryStore>(t.slots, field_bytes));
+      else if (t.name == "disk") tiers.push_back(std::make_unique<AsyncDiskStore>(t.slots, pool, o.checkpoint_dir, hint, first));
+      else tiers.push_back(std::make_unique<MemoryStore>(t.slots, pool));
       first += t.slots;
     }
     return std::make_unique<TieredStore>(std::move(tiers));
   }
-  if (o.store == "disk") return std::make_unique<AsyncDiskStore>(plan.slots, field_bytes, o.checkpoint_dir, hint);
-  return std::make_unique<MemoryStore>(plan.slots, field_bytes);
+  if (o.store == "disk") return std::make_unique<AsyncDiskStore>(plan.slots, pool, o.checkpoint_dir, hint);
+  return std::make_unique<MemoryStore>(plan.slots, pool);
 }
 
 }  // namespace revwave

@@ -7,14 +7,13 @@
 #include "revwave/core/system_memory.hpp"
 #include "revwave/numerics/cpu_sweep.hpp"
 #include "revwave/store/memory_store.hpp"
-#include "revwave/store/parallel_copy.hpp"
 
 namespace revwave {
 template <class T>
-CpuPropagator<T>::CpuPropagator(const Problem<T>& problem) : p_(problem) {
-  const std::size_t bytes = field_bytes();
-  state_.u = HostBuffer(bytes);
-  state_.u_prev = HostBuffer(bytes);
+CpuPropagator<T>::CpuPropagator(const Problem<T>& problem)
+    : p_(problem), pool_(problem.grid.template field_bytes<T>()) {
+  pool_.ensure_capacity(2);
+  state_ = HostState{pool_.acquire(), pool_.acquire()};
   const double h3 = p_.grid.spacing * p_.grid.spacing * p_.grid.spacing;
   src_scale_.resize(p_.src.index.size());
   for (std::size_t c = 0; c < src_scale_.size(); ++c)
@@ -22,22 +21,42 @@ CpuPropagator<T>::CpuPropagator(const Problem<T>& problem) : p_(problem) {
   rec_scale_.resize(p_.rec.index.size());
   for (std::size_t c = 0; c < rec_scale_.size(); ++c) rec_scale_[c] = T(1) / leapfrog_a_at(p_, p_.rec.index[c]);
   residual_.resize(static_cast<std::size_t>(p_.rec.count));
+  probes_ = make_next_field_probes(p_.src, p_.rec);
+  next_.resize(probes_.size());
+  saved_grad_.resize(probes_.source_targets.size());
+}
+
+template <class T>
+void CpuPropagator<T>::reserve_fields(std::int64_t held) {
+  const std::int64_t fields = 2 + held;
+  try {
+    pool_.ensure_capacity(fields);
+  } catch (const OutOfMemoryError& e) {
+    throw OutOfMemoryError("could not allocate " + std::to_string(fields) + " wavefields of " +
+                           std::to_string(field_bytes()) + " bytes (the state and " + std::to_string(held) +
+                           " held by checkpoints): " + e.what());
+  }
 }
 
 template <class T>
 void CpuPropagator<T>::reset_forward() {
-  state_.u.zero();
-  state_.u_prev.zero();
+  state_ = HostState{};  // unshared fields go back to the pool, and come straight out again
+  state_ = HostState{pool_.acquire(), pool_.acquire()};
+  std::memset(state_.u.data(), 0, field_bytes());
+  std::memset(state_.u_prev.data(), 0, field_bytes());
 }
 
 template <class T>
 void CpuPropagator<T>::forward_step(index_t n) {
-  T* u = state_.u.template as<T>();
-  T* up = state_.u_prev.template as<T>();
-  cpu_leapfrog_sweep<T>(p_, {u, up, up});
+  // In place (the update is point-wise in u[n-1]) unless u[n-1] is also a checkpoint's. A free
+  // field's halo and row gaps are zero like any field's: zero-filled when allocated, and steps
+  // write padded points only.
+  HostField out = state_.u_prev.shared() ? pool_.acquire() : state_.u_prev;
+  cpu_leapfrog_sweep<T>(p_, {state_.u.template as<T>(), state_.u_prev.template as<T>(), out.template as<T>()});
   const std::vector<T> q(static_cast<std::size_t>(p_.src.count), p_.wavelet[static_cast<std::size_t>(n)]);
-  inject_points(p_.src, q.data(), src_scale_.data(), up);
-  swap(state_.u, state_.u_prev);
+  inject_points(p_.src, q.data(), src_scale_.data(), out.template as<T>());
+  state_.u_prev = std::move(state_.u);
+  state_.u = std::move(out);
 }
 
 template <class T>
@@ -67,7 +86,6 @@ template <class T>
 void CpuPropagator<T>::reset_adjoint() {
   const std::size_t bytes = field_bytes();
   if (lam_.bytes() != bytes) {
-    scratch_ = HostBuffer(bytes);
     lam_ = HostBuffer(bytes);
     lam_prev_ = HostBuffer(bytes);
     grad_ = HostBuffer(bytes);
@@ -75,68 +93,88 @@ void CpuPropagator<T>::reset_adjoint() {
   lam_.zero();
   lam_prev_.zero();
   grad_.zero();
+  misfits_.assign(static_cast<std::size_t>(p_.time.nt()), 0.0);
+}
+
+template <class T>
+std::vector<double> CpuPropagator<T>::sample_misfits(index_t count) const {
+  std::vector<double> out(static_cast<std::size_t>(count), 0.0);
+  std::copy_n(misfits_.begin(), std::min(out.size(), misfits_.size()), out.begin());
+  return out;
 }
 
 template <class T>
 double CpuPropagator<T>::reverse_step(index_t n, const T* observed_next) {
-  const T* u = state_.u.template as<T>();
-  const T* up = state_.u_prev.template as<T>();
-  T* un = scratch_.template as<T>();
-  cpu_leapfrog_sweep<T>(p_, {u, up, un});
-  const std::vector<T> q(static_cast<std::size_t>(p_.src.count), p_.wavelet[static_cast<std::size_t>(n)]);
-  inject_points(p_.src, q.data(), src_scale_.data(), un);
-  return reverse_step_from(n, un, u, up, observed_next);
+  return reverse_from(n, state_.u.template as<T>(), state_.u_prev.template as<T>(), observed_next);
 }
 
+// Bit for bit what the two-pass step (forward sweep into a field, source injection, sampling,
+// adjoint sweep imaging with that field, adjoint-source injection) gives: the point formulas are
+// the same and, with contraction off (CMakeLists.txt), so are their roundings wherever they run.
 template <class T>
-double CpuPropagator<T>::reverse_step_from(index_t /*n*/, const T* u_next, const T* u, const T* u_prev,
-                                           const T* observed_next) {
-  sample_points(p_.rec, u_next, residual_.data());
-  double misfit = 0;
-  for (std::size_t r = 0; r < residual_.size(); ++r) {
-    residual_[r] -= observed_next[r];
-    misfit += 0.5 * static_cast<double>(residual_[r]) * static_cast<double>(residual_[r]);
-  }
-  T* lam = lam_.template as<T>();
-  T* lam_prev = lam_prev_.template as<T>();
-  cpu_leapfrog_sweep<T>(p_, {lam, lam_prev, lam_prev, u_next, u, u_prev, grad_.template as<T>()});
-  inject_residual(residual_.data(), u_next, u, u_prev);
-  swap(lam_, lam_prev_);
-  return misfit;
-}
-
-// lam += S^T r / a at the receivers, and the imaging condition's share of that increment.
-template <class T>
-void CpuPropagator<T>::inject_residual(const T* residual, const T* u_next, const T* u, const T* u_prev) {
-  T* lam = lam_prev_.template as<T>();  // holds lam[n+1] until the swap
-  T* grad = grad_.template as<T>();
-  for (index_t r = 0; r < p_.rec.count; ++r)
-    for (int c = 0; c < 8; ++c) {
-      const index_t k = 8 * r + c;
-      const index_t idx = p_.rec.index[k];
-      const T delta = static_cast<T>(p_.rec.weight[k]) * residual[r] * rec_scale_[k];
-      lam[idx] += delta;
-      grad[idx] += imaging_term(p_.coeffs, delta, u_next[idx], u[idx], u_prev[idx]);
+double CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, const T* observed_next) {
+  const NextFieldProbes& pr = probes_;
+  const StepCoefficients<T> c = p_.coeffs;
+  // u[n+1] at the probes: the sweep's point formula, then the source terms in inject_points' order.
+  cpu_next_at(p_, u, u_prev, pr.index.data(), pr.size(), next_.data());
+  const T q = p_.wavelet[static_cast<std::size_t>(n)];
+  for (index_t t : pr.source_targets)
+    for (index_t e = pr.source_begin[t]; e < pr.source_begin[t + 1]; ++e) {
+      const index_t k = pr.source_corner[e];
+      next_[t] += static_cast<T>(p_.src.weight[k]) * q * src_scale_[k];
     }
+  // The residual S u[n+1] - d[n+1], each receiver's corners summed in sample_points' order.
+  const index_t nrec = p_.rec.count;
+#pragma omp parallel for schedule(static) if (nrec > 1024)
+  for (index_t r = 0; r < nrec; ++r) {
+    T s = 0;
+    for (index_t k = 8 * r; k < 8 * r + 8; ++k) s += static_cast<T>(p_.rec.weight[k]) * next_[pr.receiver_probe[k]];
+    residual_[r] = s - observed_next[r];
+  }
+  double misfit = 0;
+  for (T res : residual_) misfit += 0.5 * static_cast<double>(res) * static_cast<double>(res);
+
+  T* grad = grad_.template as<T>();
+  for (std::size_t i = 0; i < pr.source_targets.size(); ++i) saved_grad_[i] = grad[pr.index[pr.source_targets[i]]];
+  T* lam = lam_.template as<T>();
+  T* lam_next = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
+  cpu_reverse_sweep<T>(p_, {u, u_prev, lam, lam_next, lam_next, grad});
+  // Where a source injects, the sweep imaged with u[n+1] less its source term: image again from
+  // the gradient as it was, with the whole u[n+1].
+  for (std::size_t i = 0; i < pr.source_targets.size(); ++i) {
+    const index_t t = pr.source_targets[i], idx = pr.index[t];
+    grad[idx] = saved_grad_[i] + imaging_term(c, lam_next[idx], next_[t], u[idx], u_prev[idx]);
+  }
+  // lam += S^T r / a at the receivers, and the imaging condition's share of that increment.
+  for (index_t r = 0; r < nrec; ++r)
+    for (int cr = 0; cr < 8; ++cr) {
+      const index_t k = 8 * r + cr;
+      const index_t idx = p_.rec.index[k];
+      const T delta = static_cast<T>(p_.rec.weight[k]) * residual_[r] * rec_scale_[k];
+      lam_next[idx] += delta;
+      grad[idx] += imaging_term(c, delta, next_[pr.receiver_probe[k]], u[idx], u_prev[idx]);
+    }
+  swap(lam_, lam_prev_);
+  misfits_.at(static_cast<std::size_t>(n + 1)) = misfit;
+  return misfit;
 }
 
 template <class T>
 std::size_t CpuPropagator<T>::allocate_history(index_t steps) {
   const std::size_t bytes = field_bytes();
-  const std::size_t need = full_history_bytes(steps, bytes);  // u[0..N], as allocated below
+  const std::size_t need = full_history_bytes(steps, bytes);  // u[0..N]
   require_memory(need, "--strategy full (the wavefield history, " + std::to_string(steps + 1) + " fields of " +
                            format_bytes(double(bytes)) + ")",
                  "use --strategy revolve with --snaps or --checkpoint-memory");
-  history_.clear();
-  history_.reserve(static_cast<std::size_t>(steps) + 1);
-  history_.emplace_back(bytes);  // u[0] = 0
-  for (index_t n = 0; n < steps; ++n) history_.emplace_back(bytes);
+  history_.assign(static_cast<std::size_t>(steps) + 1, HostField{});
+  // u[0..N] held at once; each step's u[n-1] is the history's, so it writes a free field: N + 1.
+  reserve_fields(steps - 1);
   return need;
 }
 
 template <class T>
 void CpuPropagator<T>::record_history(index_t n) {
-  copy_to_slot(history_[static_cast<std::size_t>(n)].data(), state_.u.data(), field_bytes());
+  history_.at(static_cast<std::size_t>(n)) = state_.u;
 }
 
 template <class T>
@@ -146,13 +184,14 @@ const T* CpuPropagator<T>::history_field(index_t k) const {
 
 template <class T>
 double CpuPropagator<T>::reverse_step_from_history(index_t n, const T* observed_next) {
-  return reverse_step_from(n, history_field(n + 1), history_field(n), history_field(n - 1), observed_next);
+  return reverse_from(n, history_field(n), history_field(n - 1), observed_next);
 }
 
 template <class T>
 void CpuPropagator<T>::release_history() {
   history_.clear();
   history_.shrink_to_fit();
+  pool_.release_unused();
 }
 
 template <class T>

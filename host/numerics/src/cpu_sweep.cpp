@@ -10,11 +10,12 @@
 namespace revwave {
 namespace {
 
-// Rows of y per block, so that the 2R+1 x-planes of a block (about 1 MiB) stay
-// in L2 while i advances and each plane of u comes from memory once.
-index_t block_rows(index_t ny, index_t nz, int radius, std::size_t value_bytes) {
+// Rows of y per block, so that the 2R+1 x-planes of each stencil field of a block (about
+// 1 MiB in all) stay in L2 while i advances and each plane comes from memory once.
+index_t block_rows(index_t ny, index_t nz, int radius, std::size_t value_bytes, int stencil_fields) {
   const std::size_t budget = std::size_t(1) << 20;
-  const std::size_t per_row = static_cast<std::size_t>(2 * radius + 1) * static_cast<std::size_t>(nz) * value_bytes;
+  const std::size_t per_row = static_cast<std::size_t>(stencil_fields) * static_cast<std::size_t>(2 * radius + 1) *
+                              static_cast<std::size_t>(nz) * value_bytes;
   const index_t rows = static_cast<index_t>(budget / per_row) - 2 * radius;
   return std::clamp<index_t>(rows, 8, ny);
 }
@@ -40,69 +41,130 @@ class FlushSubnormals {
   unsigned saved_;
 };
 
-template <class T, int R, bool Imaging>
-void sweep(const Problem<T>& p, const SweepFields<T>& f) {
-  const Grid& g = p.grid;
-  const index_t nx = g.padded(0), ny = g.padded(1), nz = g.padded(2);
-  const index_t sx = g.stride_x(), sy = g.stride_y();
-  const StepCoefficients<T> c = p.coeffs;
+// What every sweep reads besides its fields.
+template <class T, int R>
+struct SweepConstants {
+  const Grid& g;
+  index_t nx, ny, nz, sx, sy;
+  StepCoefficients<T> c;
   T w[R + 1];
-  for (int q = 0; q <= R; ++q) w[q] = p.weights[q];
-  const T* kx = p.kappa[0].data();
-  const T* ky = p.kappa[1].data();
-  const T* kz = p.kappa[2].data();
-  const T* m = p.m.template as<T>();
-  const index_t block_y = block_rows(ny, nz, R, sizeof(T));
-  const index_t nby = (ny + block_y - 1) / block_y;
+  const T *kx, *ky, *kz, *m;
+
+  explicit SweepConstants(const Problem<T>& p)
+      : g(p.grid), nx(g.padded(0)), ny(g.padded(1)), nz(g.padded(2)), sx(g.stride_x()), sy(g.stride_y()),
+        c(p.coeffs), kx(p.kappa[0].data()), ky(p.kappa[1].data()), kz(p.kappa[2].data()), m(p.m.template as<T>()) {
+    for (int q = 0; q <= R; ++q) w[q] = p.weights[static_cast<std::size_t>(q)];
+  }
+};
+
+// Calls row(i, j, base) for every z-row of the padded grid, blocked and on all threads, with
+// subnormals flushed.
+template <class T, int R, class Row>
+void for_each_row(const SweepConstants<T, R>& k, int stencil_fields, Row&& row) {
+  const index_t block_y = block_rows(k.ny, k.nz, R, sizeof(T), stencil_fields);
+  const index_t nby = (k.ny + block_y - 1) / block_y;
 #pragma omp parallel
   {
     const FlushSubnormals flush;
 #pragma omp for collapse(2) schedule(static)
     for (index_t jb = 0; jb < nby; ++jb) {
-      for (index_t i = 0; i < nx; ++i) {
-        const index_t j_end = std::min(ny, (jb + 1) * block_y);
-        for (index_t j = jb * block_y; j < j_end; ++j) {
-          const index_t base = g.index(i, j, 0);
-          const T* uc = f.u + base;
-          const T* up = f.u_prev + base;
-          const T* mm = m + base;
-          T* o = f.out + base;
-          const T kxi = kx[i], kyj = ky[j];
-          if constexpr (Imaging) {
-            const T* fn = f.fwd_next + base;
-            const T* fc = f.fwd + base;
-            const T* fp = f.fwd_prev + base;
-            T* gr = f.grad + base;
-#pragma omp simd
-            for (index_t k = 0; k < nz; ++k) {
-              const T v = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k],
-                                          damping_eta(c, kxi, kyj, kz[k]));
-              gr[k] += imaging_term(c, v, fn[k], fc[k], fp[k]);
-              o[k] = v;
-            }
-          } else {
-#pragma omp simd
-            for (index_t k = 0; k < nz; ++k)
-              o[k] = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k],
-                                     damping_eta(c, kxi, kyj, kz[k]));
-          }
-        }
+      for (index_t i = 0; i < k.nx; ++i) {
+        const index_t j_end = std::min(k.ny, (jb + 1) * block_y);
+        for (index_t j = jb * block_y; j < j_end; ++j) row(i, j, k.g.index(i, j, 0));
       }
     }
   }
 }
 
-template <class T, bool Imaging>
-void dispatch(const Problem<T>& p, const SweepFields<T>& f) {
-  switch (p.grid.radius()) {
-    case 1: return sweep<T, 1, Imaging>(p, f);
-    case 2: return sweep<T, 2, Imaging>(p, f);
-    case 3: return sweep<T, 3, Imaging>(p, f);
-    case 4: return sweep<T, 4, Imaging>(p, f);
-    case 5: return sweep<T, 5, Imaging>(p, f);
-    case 6: return sweep<T, 6, Imaging>(p, f);
-    case 7: return sweep<T, 7, Imaging>(p, f);
-    case 8: return sweep<T, 8, Imaging>(p, f);
+template <class T, int R, bool Imaging>
+void sweep(const Problem<T>& p, const SweepFields<T>& f) {
+  const SweepConstants<T, R> s(p);
+  for_each_row<T, R>(s, 1, [&](index_t i, index_t j, index_t base) {
+    const StepCoefficients<T> c = s.c;
+    const T* w = s.w;
+    const index_t sx = s.sx, sy = s.sy, nz = s.nz;
+    const T* uc = f.u + base;
+    const T* up = f.u_prev + base;
+    const T* mm = s.m + base;
+    const T* kz = s.kz;
+    T* o = f.out + base;
+    const T kxi = s.kx[i], kyj = s.ky[j];
+    if constexpr (Imaging) {
+      const T* fn = f.fwd_next + base;
+      const T* fc = f.fwd + base;
+      const T* fp = f.fwd_prev + base;
+      T* gr = f.grad + base;
+#pragma omp simd
+      for (index_t k = 0; k < nz; ++k) {
+        const T v = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k],
+                                    damping_eta(c, kxi, kyj, kz[k]));
+        gr[k] += imaging_term(c, v, fn[k], fc[k], fp[k]);
+        o[k] = v;
+      }
+    } else {
+#pragma omp simd
+      for (index_t k = 0; k < nz; ++k)
+        o[k] = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k],
+                               damping_eta(c, kxi, kyj, kz[k]));
+    }
+  });
+}
+
+template <class T, int R>
+void reverse_sweep(const Problem<T>& p, const ReverseSweepFields<T>& f) {
+  const SweepConstants<T, R> s(p);
+  for_each_row<T, R>(s, 2, [&](index_t i, index_t j, index_t base) {
+    const StepCoefficients<T> c = s.c;
+    const T* w = s.w;
+    const index_t sx = s.sx, sy = s.sy, nz = s.nz;
+    const T* uc = f.u + base;
+    const T* up = f.u_prev + base;
+    const T* lc = f.lam + base;
+    const T* lp = f.lam_prev + base;
+    const T* mm = s.m + base;
+    const T* kz = s.kz;
+    T* lo = f.lam_out + base;
+    T* gr = f.grad + base;
+    const T kxi = s.kx[i], kyj = s.ky[j];
+#pragma omp simd
+    for (index_t k = 0; k < nz; ++k) {
+      const T eta = damping_eta(c, kxi, kyj, kz[k]);
+      const T u_next = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k], eta);
+      const T lam = leapfrog_update(c, lc[k], lp[k], laplacian<T, R>(w, lc + k, sy, sx), mm[k], eta);
+      gr[k] += imaging_term(c, lam, u_next, uc[k], up[k]);
+      lo[k] = lam;
+    }
+  });
+}
+
+template <class T, int R>
+void next_at(const Problem<T>& p, const T* u, const T* up, const index_t* index, std::size_t count, T* out) {
+  const SweepConstants<T, R> s(p);
+  const auto n = static_cast<std::int64_t>(count);
+#pragma omp parallel if (n > 1024)
+  {
+    const FlushSubnormals flush;
+#pragma omp for schedule(static)
+    for (std::int64_t q = 0; q < n; ++q) {
+      const index_t idx = index[q];
+      const auto [i, j, k] = s.g.coordinates(idx);
+      out[q] = leapfrog_update(s.c, u[idx], up[idx], laplacian<T, R>(s.w, u + idx, s.sy, s.sx), s.m[idx],
+                               damping_eta(s.c, s.kx[i], s.ky[j], s.kz[k]));
+    }
+  }
+}
+
+template <class F>
+void dispatch_radius(index_t radius, F&& f) {
+  switch (radius) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 6: return f(std::integral_constant<int, 6>{});
+    case 7: return f(std::integral_constant<int, 7>{});
+    case 8: return f(std::integral_constant<int, 8>{});
     default: throw std::logic_error("stencil radius out of range");
   }
 }
@@ -111,11 +173,30 @@ void dispatch(const Problem<T>& p, const SweepFields<T>& f) {
 
 template <class T>
 void cpu_leapfrog_sweep(const Problem<T>& problem, const SweepFields<T>& fields) {
-  if (fields.grad != nullptr) dispatch<T, true>(problem, fields);
-  else dispatch<T, false>(problem, fields);
+  dispatch_radius(problem.grid.radius(), [&](auto r) {
+    if (fields.grad != nullptr) sweep<T, decltype(r)::value, true>(problem, fields);
+    else sweep<T, decltype(r)::value, false>(problem, fields);
+  });
 }
 
-template void cpu_leapfrog_sweep<float>(const Problem<float>&, const SweepFields<float>&);
-template void cpu_leapfrog_sweep<double>(const Problem<double>&, const SweepFields<double>&);
+template <class T>
+void cpu_reverse_sweep(const Problem<T>& problem, const ReverseSweepFields<T>& fields) {
+  dispatch_radius(problem.grid.radius(), [&](auto r) { reverse_sweep<T, decltype(r)::value>(problem, fields); });
+}
+
+template <class T>
+void cpu_next_at(const Problem<T>& problem, const T* u, const T* u_prev, const index_t* index, std::size_t count,
+                 T* out) {
+  dispatch_radius(problem.grid.radius(),
+                  [&](auto r) { next_at<T, decltype(r)::value>(problem, u, u_prev, index, count, out); });
+}
+
+#define REVWAVE_INSTANTIATE(T)                                                                     \
+  template void cpu_leapfrog_sweep<T>(const Problem<T>&, const SweepFields<T>&);                   \
+  template void cpu_reverse_sweep<T>(const Problem<T>&, const ReverseSweepFields<T>&);             \
+  template void cpu_next_at<T>(const Problem<T>&, const T*, const T*, const index_t*, std::size_t, T*);
+REVWAVE_INSTANTIATE(float)
+REVWAVE_INSTANTIATE(double)
+#undef REVWAVE_INSTANTIATE
 
 }  // namespace revwave

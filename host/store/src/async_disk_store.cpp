@@ -1,6 +1,7 @@
-// The worker owns the disk while a job runs; the caller owns every buffer the worker is not
-// using. All flags live under one mutex, and the FIFO queue orders a slot's write before any
-// later read of it, so the bytes restored are always the bytes last stored.
+// The worker owns the disk while a job runs and reads or writes field memory through raw
+// pointers; only the caller's thread takes fields from the pool or lets go of them. All flags
+// live under one mutex, and the FIFO queue orders a slot's write before any later read of it,
+// so the bytes restored are always the bytes last stored.
 #include "revwave/store/async_disk_store.hpp"
 
 #include <algorithm>
@@ -11,15 +12,12 @@
 #include <vector>
 
 #include "revwave/core/errors.hpp"
-#include "revwave/store/parallel_copy.hpp"
 
 namespace revwave {
 
-AsyncDiskStore::AsyncDiskStore(std::int64_t slots, std::size_t field_bytes, const std::string& dir,
+AsyncDiskStore::AsyncDiskStore(std::int64_t slots, HostFieldPool& pool, const std::string& dir,
                                PrefetchHint* hint, std::int64_t first_global_slot)
-    : disk_(slots, field_bytes, dir), hint_(hint), first_global_(first_global_slot) {
-  for (Staging& s : staging_) s.state = HostState{HostBuffer(field_bytes), HostBuffer(field_bytes)};
-  prefetch_ = HostState{HostBuffer(field_bytes), HostBuffer(field_bytes)};
+    : pool_(pool), disk_(slots, pool, dir), hint_(hint), first_global_(first_global_slot) {
   worker_ = std::thread(&AsyncDiskStore::work, this);
 }
 
@@ -34,6 +32,7 @@ AsyncDiskStore::~AsyncDiskStore() {
     if (worker_.joinable()) worker_.join();
   } catch (...) {
   }
+  // The worker is gone: the fields go back to the pool here, on the caller's thread.
 }
 
 AsyncDiskStore::Counters AsyncDiskStore::counters() const {
@@ -47,9 +46,8 @@ void AsyncDiskStore::check(std::int64_t slot, const HostState& state) const {
                             std::to_string(slots()) + ")");
   }
   const std::size_t fb = disk_.field_bytes();
-  if (state.u.bytes() != fb || state.u_prev.bytes() != fb || state.u.data() == nullptr ||
-      state.u_prev.data() == nullptr) {
-    throw std::invalid_argument("AsyncDiskStore: state buffers of " + std::to_string(state.u.bytes()) + " and " +
+  if (state.u.bytes() != fb || state.u_prev.bytes() != fb) {
+    throw std::invalid_argument("AsyncDiskStore: state fields of " + std::to_string(state.u.bytes()) + " and " +
                                 std::to_string(state.u_prev.bytes()) + " bytes, expected " + std::to_string(fb) +
                                 " each");
   }
@@ -68,30 +66,33 @@ void AsyncDiskStore::wait(std::unique_lock<std::mutex>& lock, Pred ready) {
   counters_.seconds_waited += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Fields of writes that have finished go back to their other holders (or the pool): a step
+// may then overwrite the state's u[n-1] in place again.
+void AsyncDiskStore::let_go_of_finished_writes() {
+  for (Staging& s : staging_)
+    if (!s.busy && s.state.u) s.state = HostState{};
+}
+
 void AsyncDiskStore::store(std::int64_t slot, const HostState& state) {
   check(slot, state);
   std::unique_lock<std::mutex> lock(mutex_);
   throw_if_failed();
-  auto free_buffer = [&] {
+  auto free_entry = [&] {
     std::size_t b = 0;
     while (b < kStaging && staging_[b].busy) ++b;
     return b;
   };
-  wait(lock, [&] { return free_buffer() < kStaging; });  // FIFO: the oldest write frees first
+  wait(lock, [&] { return free_entry() < kStaging; });  // FIFO: the oldest write frees first
   throw_if_failed();
-  Staging& s = staging_[free_buffer()];
-  s.busy = true;  // not queued yet, so the worker leaves it alone while we copy
+  let_go_of_finished_writes();
+  Staging& s = staging_[free_entry()];
+  s.busy = true;
   s.slot = slot;
+  s.state = state;  // held, not copied: the write reads these fields
   if (prefetch_slot_ == slot) {  // the prefetched content is about to be overwritten
     if (prefetch_status_ == Prefetch::ready) prefetch_status_ = Prefetch::idle;
     if (prefetch_status_ == Prefetch::in_flight) prefetch_stale_ = true;
   }
-  lock.unlock();
-  const std::size_t fb = disk_.field_bytes();
-  copy_to_slot(s.state.u.data(), state.u.data(), fb);
-  copy_to_slot(s.state.u_prev.data(), state.u_prev.data(), fb);
-  lock.lock();
-  throw_if_failed();
   queue_.push_back({true, slot, static_cast<std::size_t>(&s - staging_)});
   ++counters_.writes;
   lock.unlock();
@@ -106,10 +107,11 @@ void AsyncDiskStore::restore(std::int64_t slot, HostState& state, bool last_use)
   if (prefetch_status_ != Prefetch::idle && prefetch_slot_ == slot && !prefetch_stale_) {
     wait(lock, [&] { return prefetch_status_ != Prefetch::in_flight; });
     throw_if_failed();
-    swap(state.u, prefetch_.u);
-    swap(state.u_prev, prefetch_.u_prev);
+    state = std::move(prefetch_);
+    prefetch_ = HostState{};
     prefetch_status_ = Prefetch::idle;
     ++counters_.prefetch_hits;
+    let_go_of_finished_writes();
     lock.unlock();
   } else {
     ++counters_.prefetch_misses;
@@ -119,6 +121,7 @@ void AsyncDiskStore::restore(std::int64_t slot, HostState& state, bool last_use)
                           [&](const Staging& s) { return s.busy && s.slot == slot; });
     });
     throw_if_failed();
+    let_go_of_finished_writes();
     lock.unlock();
     disk_.restore(slot, state, last_use);  // pread is safe next to the worker's I/O on other slots
   }
@@ -136,7 +139,8 @@ void AsyncDiskStore::start_prefetch() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!error_.empty()) return;
     if (prefetch_status_ != Prefetch::idle && prefetch_slot_ == target && !prefetch_stale_) return;  // on its way
-    if (prefetch_status_ == Prefetch::in_flight) return;  // the one buffer is busy; the next call looks again
+    if (prefetch_status_ == Prefetch::in_flight) return;  // the one read is busy; the next call looks again
+    if (!prefetch_.u) prefetch_ = HostState{pool_.acquire(), pool_.acquire()};
     prefetch_status_ = Prefetch::in_flight;
     prefetch_slot_ = target;
     prefetch_stale_ = false;
@@ -156,8 +160,9 @@ void AsyncDiskStore::work() {
     lock.unlock();
     std::string failure;
     try {
-      if (job.write) disk_.store(job.slot, staging_[job.buffer].state);
-      else disk_.restore(job.slot, prefetch_, false);
+      // Field pointers only: holders change on the caller's thread.
+      if (job.write) disk_.write(job.slot, staging_[job.staging].state.u.data(), staging_[job.staging].state.u_prev.data());
+      else disk_.read(job.slot, prefetch_.u.data(), prefetch_.u_prev.data());
     } catch (const IoError& e) {
       failure = e.what();  // names the directory already
     } catch (const std::exception& e) {
@@ -167,7 +172,7 @@ void AsyncDiskStore::work() {
     }
     lock.lock();
     if (job.write) {
-      staging_[job.buffer].busy = false;
+      staging_[job.staging].busy = false;
     } else {
       prefetch_status_ = prefetch_stale_ ? Prefetch::idle : Prefetch::ready;
       prefetch_stale_ = false;
@@ -175,7 +180,8 @@ void AsyncDiskStore::work() {
     if (!failure.empty() && error_.empty()) {
       error_ = failure + " (background " + (job.write ? "write" : "prefetch") + " of slot " +
                std::to_string(job.slot) + ")";
-      // Nothing after a lost write can be trusted: drop the rest and free every buffer.
+      // Nothing after a lost write can be trusted: drop the rest and free every entry (the caller
+      // lets go of their fields).
       queue_.clear();
       for (Staging& s : staging_) s.busy = false;
       prefetch_status_ = Prefetch::idle;

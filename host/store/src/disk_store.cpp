@@ -30,8 +30,9 @@ struct FdGuard {
 
 }  // namespace
 
-DiskStore::DiskStore(std::int64_t slots, std::size_t field_bytes, const std::string& dir)
-    : slots_(slots), field_bytes_(field_bytes), dir_(dir) {
+DiskStore::DiskStore(std::int64_t slots, HostFieldPool& pool, const std::string& dir)
+    : slots_(slots), field_bytes_(pool.field_bytes()), dir_(dir), pool_(pool) {
+  const std::size_t field_bytes = field_bytes_;
   const std::string where = "disk checkpoint store in '" + dir + "'";
   if (slots < 1) throw InputError(where + ": slots = " + std::to_string(slots) + " must be >= 1");
   if (field_bytes < 1) throw InputError(where + ": field size must be >= 1 byte");
@@ -86,17 +87,20 @@ DiskStore::~DiskStore() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-std::int64_t DiskStore::offset_of(std::int64_t slot, const HostState& state) const {
+std::int64_t DiskStore::offset_of(std::int64_t slot) const {
   if (slot < 0 || slot >= slots_) {
     throw std::out_of_range("DiskStore: slot " + std::to_string(slot) + " outside [0, " + std::to_string(slots_) + ")");
   }
-  if (state.u.bytes() != field_bytes_ || state.u_prev.bytes() != field_bytes_ || state.u.data() == nullptr ||
-      state.u_prev.data() == nullptr) {
-    throw std::invalid_argument("DiskStore: state buffers of " + std::to_string(state.u.bytes()) + " and " +
+  return slot * static_cast<std::int64_t>(2 * field_bytes_);
+}
+
+void DiskStore::check(std::int64_t slot, const HostState& state) const {
+  offset_of(slot);
+  if (state.u.bytes() != field_bytes_ || state.u_prev.bytes() != field_bytes_) {
+    throw std::invalid_argument("DiskStore: state fields of " + std::to_string(state.u.bytes()) + " and " +
                                 std::to_string(state.u_prev.bytes()) + " bytes, expected " +
                                 std::to_string(field_bytes_) + " each");
   }
-  return slot * static_cast<std::int64_t>(2 * field_bytes_);
 }
 
 void DiskStore::write_at(const std::byte* src, std::size_t bytes, std::int64_t offset) {
@@ -125,16 +129,31 @@ void DiskStore::read_at(std::byte* dst, std::size_t bytes, std::int64_t offset) 
   }
 }
 
+void DiskStore::write(std::int64_t slot, const std::byte* u, const std::byte* u_prev) {
+  const std::int64_t off = offset_of(slot);
+  write_at(u, field_bytes_, off);
+  write_at(u_prev, field_bytes_, off + static_cast<std::int64_t>(field_bytes_));
+  copy_bytes_ += 2 * field_bytes_;
+}
+
+void DiskStore::read(std::int64_t slot, std::byte* u, std::byte* u_prev) const {
+  const std::int64_t off = offset_of(slot);
+  read_at(u, field_bytes_, off);
+  read_at(u_prev, field_bytes_, off + static_cast<std::int64_t>(field_bytes_));
+  copy_bytes_ += 2 * field_bytes_;
+}
+
 void DiskStore::store(std::int64_t slot, const HostState& state) {
-  const std::int64_t off = offset_of(slot, state);
-  write_at(state.u.data(), field_bytes_, off);
-  write_at(state.u_prev.data(), field_bytes_, off + static_cast<std::int64_t>(field_bytes_));
+  check(slot, state);
+  write(slot, state.u.data(), state.u_prev.data());
 }
 
 void DiskStore::restore(std::int64_t slot, HostState& state, bool /*last_use*/) {
-  const std::int64_t off = offset_of(slot, state);
-  read_at(state.u.data(), field_bytes_, off);
-  read_at(state.u_prev.data(), field_bytes_, off + static_cast<std::int64_t>(field_bytes_));
+  check(slot, state);
+  state = HostState{};  // its fields may go back to the pool before two are taken
+  HostState fresh{pool_.acquire(), pool_.acquire()};
+  read(slot, fresh.u.data(), fresh.u_prev.data());
+  state = std::move(fresh);
 }
 
 }  // namespace revwave

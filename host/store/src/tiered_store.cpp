@@ -25,6 +25,20 @@ std::pair<CheckpointStore*, std::int64_t> TieredStore::locate(std::int64_t slot)
   throw std::out_of_range("checkpoint slot " + std::to_string(slot) + " is outside the tiered store");
 }
 
+std::int64_t TieredStore::held_fields() const {
+  std::int64_t n = 0;
+  for (const auto& t : tiers_)
+    if (t) n += t->held_fields();
+  return n;
+}
+
+std::uint64_t TieredStore::copy_bytes() const {
+  std::uint64_t n = 0;
+  for (const auto& t : tiers_)
+    if (t) n += t->copy_bytes();
+  return n;
+}
+
 void TieredStore::store(std::int64_t slot, const HostState& state) {
   auto [tier, local] = locate(slot);
   tier->store(local, state);

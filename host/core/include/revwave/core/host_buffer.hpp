@@ -1,6 +1,8 @@
-// A move-only, 64-byte aligned, zero-initialised host array: wavefields and checkpoint slots.
+// A move-only, 128-byte aligned, zero-initialised host array (the grid's rows start on 128-byte
+// boundaries: grid.hpp).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -15,8 +17,8 @@ class HostBuffer {
   HostBuffer() = default;
   explicit HostBuffer(std::size_t bytes) : bytes_(bytes) {
     if (bytes == 0) return;
-    const std::size_t rounded = (bytes + 63) / 64 * 64;
-    data_ = static_cast<std::byte*>(std::aligned_alloc(64, rounded));
+    const std::size_t rounded = bytes > SIZE_MAX - 127 ? 0 : (bytes + 127) / 128 * 128;
+    data_ = rounded == 0 ? nullptr : static_cast<std::byte*>(std::aligned_alloc(128, rounded));
     if (data_ == nullptr) {
       throw OutOfMemoryError("could not allocate " + std::to_string(bytes) + " bytes of host memory");
     }
@@ -49,12 +51,6 @@ class HostBuffer {
  private:
   std::byte* data_ = nullptr;
   std::size_t bytes_ = 0;
-};
-
-// The forward state that restarts the recurrence at position n: (u[n], u[n-1]).
-struct HostState {
-  HostBuffer u;       // u[n]
-  HostBuffer u_prev;  // u[n-1]
 };
 
 }  // namespace revwave

@@ -26,6 +26,9 @@ struct GradientStats {
   double seconds_reverse = 0;  // from the first reverse step to the end
   double seconds_copies = 0;   // of those, in checkpoint stores and restores
   std::size_t wavefield_storage_bytes = 0;  // history or checkpoint slots
+  // Bytes checkpoints (or the history) copied to and from another medium (disk, pinned host):
+  // 0 when they stay in memory, where a checkpoint is a handle to the state's fields.
+  std::uint64_t checkpoint_copy_bytes = 0;
 };
 
 struct GradientOutput {
@@ -64,6 +67,7 @@ GradientOutput gradient_full(Propagator& prop, const T* observed, const Progress
 
   auto t0 = std::chrono::steady_clock::now();
   prop.reset_forward();
+  prop.record_history(0);
   for (index_t n = 0; n < N; ++n) {
     prop.forward_step(n);
     prop.record_history(n + 1);
@@ -74,13 +78,15 @@ GradientOutput gradient_full(Propagator& prop, const T* observed, const Progress
 
   auto t1 = std::chrono::steady_clock::now();
   prop.reset_adjoint();
-  std::vector<double> misfit(static_cast<std::size_t>(N + 1), 0.0);
   for (index_t n = N - 1; n >= 0; --n) {
-    misfit[n + 1] = prop.reverse_step_from_history(n, observed + (n + 1) * nrec);
+    prop.reverse_step_from_history(n, observed + (n + 1) * nrec);
     ++out.stats.reverse_steps;
     if (progress) progress(2 * N - n, 2 * N);
   }
+  out.stats.checkpoint_copy_bytes = prop.history_copy_bytes();
   prop.release_history();
+  // Read back once (on a GPU the only wait of the reverse sweep).
+  const std::vector<double> misfit = prop.sample_misfits(N + 1);
   out.stats.seconds_reverse = detail::elapsed(t1);
   out.stats.objective = detail::objective(misfit, observed, nrec);
   out.gradient = prop.interior_gradient();
@@ -91,8 +97,10 @@ GradientOutput gradient_full(Propagator& prop, const T* observed, const Progress
 namespace detail {
 
 // Executes schedule actions against a backend and a store, one at a time, and keeps the
-// counts, the per-sample misfit and the timings. A Store has slots(), slot_bytes(),
-// store(slot, state) and restore(slot, state, last_use) for the backend's state type.
+// counts and the timings; the backend records each reverse step's misfit and hands them over
+// at the end (sample_misfits), so that no step waits for a number from the device. A Store has slots(), slot_bytes(),
+// held_fields(), copy_bytes(), store(slot, state) and restore(slot, state, last_use) for the
+// backend's state type; the backend's pool of fields is sized for what the store holds.
 template <class Propagator, class Store, class T>
 class ScheduleRunner {
  public:
@@ -102,6 +110,7 @@ class ScheduleRunner {
         total_work_(expected_forward_steps > 0 ? expected_forward_steps + steps : 0), t0_(std::chrono::steady_clock::now()) {
     set_steps(steps);
     out_.stats.wavefield_storage_bytes = static_cast<std::size_t>(store.slots()) * store.slot_bytes();
+    prop_.reserve_fields(store.held_fields());
     prop_.reset_forward();
     prop_.reset_adjoint();
   }
@@ -110,7 +119,6 @@ class ScheduleRunner {
   void set_steps(index_t steps) {
     out_.stats.steps = steps;
     next_reverse_ = steps - 1;
-    misfit_.assign(static_cast<std::size_t>(steps + 1), 0.0);
   }
   index_t position() const { return position_; }
   const GradientStats& stats() const { return out_.stats; }
@@ -149,7 +157,7 @@ class ScheduleRunner {
           throw std::logic_error("schedule: " + to_string(a) + " at position " + std::to_string(position_));
         }
         if (out_.stats.reverse_steps == 0) t_rev_ = std::chrono::steady_clock::now();
-        misfit_[a.step + 1] = prop_.reverse_step(a.step, observed_ + (a.step + 1) * nrec_);
+        prop_.reverse_step(a.step, observed_ + (a.step + 1) * nrec_);
         ++out_.stats.forward_steps;
         ++out_.stats.reverse_steps;
         --next_reverse_;
@@ -164,8 +172,10 @@ class ScheduleRunner {
 
   GradientOutput finish() {
     out_.stats.seconds_forward = std::chrono::duration<double>(t_rev_ - t0_).count();
+    const std::vector<double> misfit = prop_.sample_misfits(out_.stats.steps + 1);
     out_.stats.seconds_reverse = elapsed(t_rev_);
-    out_.stats.objective = objective(misfit_, observed_, nrec_);
+    out_.stats.objective = objective(misfit, observed_, nrec_);
+    out_.stats.checkpoint_copy_bytes = store_.copy_bytes();
     out_.gradient = prop_.interior_gradient();
     return std::move(out_);
   }
@@ -185,7 +195,6 @@ class ScheduleRunner {
   index_t total_work_;
   std::chrono::steady_clock::time_point t0_, t_rev_{};
   index_t position_ = 0, next_reverse_ = 0;
-  std::vector<double> misfit_;
   GradientOutput out_;
 };
 

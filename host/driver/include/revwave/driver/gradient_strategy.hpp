@@ -64,11 +64,12 @@ StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, std::s
 
 // The offline schedule of a plan (revolve, or multilevel with the plan's tier costs).
 std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan);
-// The host-memory store of a plan, for the CPU backend. Disk slots are written and prefetched by a
-// worker thread; with a hint (answered from the schedule the store will be driven by, global slot
-// ids) restores are read ahead of their turn.
+// The host store of a plan, for the CPU backend, on the pool of the propagator's fields (memory
+// slots are handles to them). Disk slots are written and prefetched by a worker thread; with a
+// hint (answered from the schedule the store will be driven by, global slot ids) restores are
+// read ahead of their turn.
 std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& options, const StrategyPlan& plan,
-                                            std::size_t field_bytes, PrefetchHint* hint = nullptr);
+                                            HostFieldPool& pool, PrefetchHint* hint = nullptr);
 
 // Store and restore costs of each tier in forward steps, measured on the run's own backend
 // and store (best of a few tries), for the tiers whose costs were not given.
@@ -84,6 +85,7 @@ void measure_tier_costs(Propagator& prop, Store& store, std::vector<Tier>& tiers
     }
     return best;
   };
+  prop.reserve_fields(store.held_fields());
   prop.reset_forward();
   index_t n = 0;
   const double step = best_of(3, [&] { prop.forward_step(n++); });
@@ -124,7 +126,7 @@ GradientOutput run_gradient(Propagator& prop, const T* observed, const StrategyO
                             const StrategyPlan& plan, const Progress& progress = {}, StrategyReport* report = nullptr) {
   if (plan.strategy == "full") return gradient_full(prop, observed, progress);
   if (plan.strategy == "online") {  // its schedule is not known ahead: nothing to look into
-    auto store = make_store(options, plan, prop.field_bytes());
+    auto store = make_store(options, plan, prop.field_pool());
     OnlineSchedule schedule(plan.snaps);
     GradientOutput out = gradient_online(prop, observed, schedule, *store, online_stop_rule(prop, options.stop_energy), progress);
     if (report) report->offline_forward_steps = optimal_forward_steps(out.stats.steps, plan.snaps);
@@ -134,7 +136,7 @@ GradientOutput run_gradient(Propagator& prop, const T* observed, const StrategyO
     std::vector<Tier> tiers = plan.tiers;
     if (plan.measure_costs) {
       // On a store of its own: the run's store looks ahead into a schedule built from these costs.
-      auto probe = make_store(options, plan, prop.field_bytes());
+      auto probe = make_store(options, plan, prop.field_pool());
       measure_tier_costs(prop, *probe, tiers);
     }
     MultilevelSchedule schedule(plan.steps, tiers);
@@ -144,13 +146,13 @@ GradientOutput run_gradient(Propagator& prop, const T* observed, const StrategyO
     }
     LookaheadSchedule lookahead(schedule);
     LookaheadPrefetch hint(lookahead);
-    auto store = make_store(options, plan, prop.field_bytes(), &hint);
+    auto store = make_store(options, plan, prop.field_pool(), &hint);
     return gradient_checkpointed(prop, observed, lookahead, *store, 0, progress);
   }
   RevolveSchedule schedule(plan.steps, plan.snaps);
   LookaheadSchedule lookahead(schedule);
   LookaheadPrefetch hint(lookahead);
-  auto store = make_store(options, plan, prop.field_bytes(), &hint);
+  auto store = make_store(options, plan, prop.field_pool(), &hint);
   return gradient_checkpointed(prop, observed, lookahead, *store, plan.predicted_forward_steps, progress);
 }
 

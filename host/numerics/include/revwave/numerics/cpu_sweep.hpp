@@ -1,5 +1,9 @@
-// The CPU leapfrog sweep over the padded grid: blocked in y, vectorised along z, OpenMP over blocks.
+// The CPU leapfrog sweeps over the padded grid: blocked in y, vectorised along z, OpenMP over
+// blocks. The forward sweep (also the adjoint of the dot-product test), and the reverse step's
+// fused sweep, which recomputes u[n+1] in registers, steps the adjoint and images in one pass.
 #pragma once
+#include <cstddef>
+
 #include "revwave/numerics/problem.hpp"
 
 namespace revwave {
@@ -10,6 +14,7 @@ struct SweepFields {
   const T* u_prev = nullptr;  // u[n-1] or lam[k+2]
   T* out = nullptr;           // result; may alias u_prev (the update is point-wise in it)
   // Imaging condition, when grad is set: grad += imaging_term(out, fwd_next, fwd, fwd_prev).
+  // The two-pass form of the reverse step, kept as the reference the CUDA kernels are tested against.
   const T* fwd_next = nullptr;
   const T* fwd = nullptr;
   const T* fwd_prev = nullptr;
@@ -18,5 +23,31 @@ struct SweepFields {
 
 template <class T>
 void cpu_leapfrog_sweep(const Problem<T>& problem, const SweepFields<T>& fields);
+
+// One reverse step's sweep: at every padded point
+//   u_next = leapfrog_update(u, u_prev)                    (u[n+1], in registers only)
+//   lam_out = leapfrog_update(lam, lam_prev)               (lam[n+1] from lam[n+2], lam[n+3])
+//   grad += imaging_term(lam_out, u_next, u, u_prev)
+// Reads u and lam (stencils), u_prev, lam_prev, m and grad; writes lam_out and grad: 32 bytes a
+// point in float. u_next lacks the source term: where a source injects, the caller redoes the
+// imaging with u[n+1] from cpu_next_at plus the source (CpuPropagator::reverse_step).
+template <class T>
+struct ReverseSweepFields {
+  const T* u = nullptr;         // u[n]
+  const T* u_prev = nullptr;    // u[n-1]
+  const T* lam = nullptr;       // lam[n+2]
+  const T* lam_prev = nullptr;  // lam[n+3]
+  T* lam_out = nullptr;         // lam[n+1]; may alias lam_prev
+  T* grad = nullptr;
+};
+
+template <class T>
+void cpu_reverse_sweep(const Problem<T>& problem, const ReverseSweepFields<T>& fields);
+
+// The forward sweep's value at `count` padded-point indices (u[n+1] there before any source
+// term), by the same point formula in the same floating-point mode, so the same bits.
+template <class T>
+void cpu_next_at(const Problem<T>& problem, const T* u, const T* u_prev, const index_t* index, std::size_t count,
+                 T* out);
 
 }  // namespace revwave

@@ -1,5 +1,13 @@
-// The computational grid: interior points, an absorbing layer of nbl points per side,
-// and a zero halo of stencil radius around that, so that stencil loops need no bounds checks.
+// The computational grid: interior points, an absorbing layer of nbl points per side, and zeros
+// around that, so that stencil loops need no bounds checks.
+//
+// Memory layout (x slowest, z fastest): R = radius() zero planes and rows on each side in x and
+// y; along z, each row holds its padded points from element 0 (the first point a sweep computes)
+// and then at least R zeros, which are this row's halo at its end and the next row's at its
+// start. Rows are a multiple of row_align = 32 elements long, so with a 128-byte aligned base
+// every row's first padded point starts on a 128-byte boundary (float: one warp's 32 values are
+// four whole 32-byte sectors; CPU: aligned AVX2/AVX-512 loads). The gaps stay zero: sweeps write
+// padded points only.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -9,6 +17,8 @@
 namespace revwave {
 
 struct Grid {
+  static constexpr index_t row_align = 32;  // elements
+
   std::array<index_t, 3> shape{};  // interior points (nx, ny, nz); z is depth, fastest varying
   index_t nbl = 0;                 // absorbing points per side
   double spacing = 0;              // h, metres (same on all axes)
@@ -16,16 +26,24 @@ struct Grid {
 
   index_t radius() const { return space_order / 2; }
   index_t padded(int axis) const { return shape[axis] + 2 * nbl; }
-  index_t alloc(int axis) const { return padded(axis) + 2 * radius(); }
+  // Allocated extent per axis: planes (x), rows (y), elements of a row (z, = stride_y()).
+  index_t alloc(int axis) const {
+    if (axis < 2) return padded(axis) + 2 * radius();
+    return (padded(2) + radius() + row_align - 1) / row_align * row_align;
+  }
   index_t stride_x() const { return alloc(1) * alloc(2); }
   index_t stride_y() const { return alloc(2); }
   index_t alloc_points() const { return alloc(0) * alloc(1) * alloc(2); }
   index_t padded_points() const { return padded(0) * padded(1) * padded(2); }
   index_t interior_points() const { return shape[0] * shape[1] * shape[2]; }
+  // Linear index of padded point (0, 0, 0); a multiple of row_align.
+  index_t origin() const { return radius() * (stride_x() + stride_y()); }
   // Linear index of padded coordinates (0..padded-1 on each axis).
-  index_t index(index_t i, index_t j, index_t k) const {
+  index_t index(index_t i, index_t j, index_t k) const { return origin() + i * stride_x() + j * stride_y() + k; }
+  // Padded coordinates (i, j, k) of a linear index of a padded point: index's inverse.
+  std::array<index_t, 3> coordinates(index_t idx) const {
     const index_t r = radius();
-    return (i + r) * stride_x() + (j + r) * stride_y() + (k + r);
+    return {idx / stride_x() - r, (idx % stride_x()) / stride_y() - r, idx % stride_y()};
   }
   index_t interior_index(index_t ix, index_t iy, index_t iz) const {
     return index(ix + nbl, iy + nbl, iz + nbl);

@@ -29,10 +29,10 @@ REVWAVE_HD T leapfrog_a(const StepCoefficients<T>& c, T m, T eta) {
 // L u at one point: the centre weight w[0] (already 3 c0 / h^2), then the three axes pairwise,
 // nearest first, in the order z, y, x. Each axis's neighbours may live apart (registers, shared
 // memory, the field): those at distance q are z[q*sz] and z[-q*sz], and so on. The summation
-// order is what makes every sweep bit-identical to the CPU's, so it exists only here.
-template <class T, int R>
-REVWAVE_HD T laplacian_axes(const T* w, T centre, const T* z, index_t sz, const T* y, index_t sy, const T* x,
-                            index_t sx) {
+// order is what makes every sweep bit-identical to the CPU's, so it exists only here. Strides
+// are index_t, or int where a kernel keeps its in-plane offsets in 32 bits.
+template <class T, int R, class Stride = index_t>
+REVWAVE_HD T laplacian_axes(const T* w, T centre, const T* z, Stride sz, const T* y, Stride sy, const T* x, Stride sx) {
   T lap = w[0] * centre;
 #pragma unroll
   for (int q = 1; q <= R; ++q)
@@ -41,9 +41,9 @@ REVWAVE_HD T laplacian_axes(const T* w, T centre, const T* z, index_t sz, const 
 }
 
 // L u at one point of a field with strides (1, sy, sx).
-template <class T, int R>
-REVWAVE_HD T laplacian(const T* w, const T* u, index_t sy, index_t sx) {
-  return laplacian_axes<T, R>(w, u[0], u, 1, u, sy, u, sx);
+template <class T, int R, class Stride = index_t>
+REVWAVE_HD T laplacian(const T* w, const T* u, Stride sy, Stride sx) {
+  return laplacian_axes<T, R, Stride>(w, u[0], u, Stride(1), u, sy, u, sx);
 }
 
 // New value from the centre value, the previous value, L applied at the point, m and eta.

@@ -57,11 +57,7 @@ struct Problem {
 // a = m/dt^2 + eta/(2 dt) at an allocated-grid index (where sources and receivers inject).
 template <class T>
 T leapfrog_a_at(const Problem<T>& p, index_t idx) {
-  const Grid& g = p.grid;
-  const index_t r = g.radius();
-  const index_t i = idx / g.stride_x() - r;
-  const index_t j = (idx % g.stride_x()) / g.stride_y() - r;
-  const index_t k = idx % g.stride_y() - r;
+  const auto [i, j, k] = p.grid.coordinates(idx);
   const T eta = damping_eta(p.coeffs, p.kappa[0][i], p.kappa[1][j], p.kappa[2][k]);
   return leapfrog_a(p.coeffs, p.m.template as<T>()[idx], eta);
 }

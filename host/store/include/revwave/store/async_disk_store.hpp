@@ -1,5 +1,7 @@
 // Disk checkpoint slots written behind the computation and read ahead of it: a DiskStore
-// driven by one worker thread, with two staging buffers for writes and one prefetch buffer.
+// driven by one worker thread. A write goes straight out of the state's fields, which the store
+// holds (so no step overwrites them) until the write has finished, at most two states at once;
+// a read ahead goes into two free fields of the pool, handed to the state when it is restored.
 #pragma once
 #include <condition_variable>
 #include <cstdint>
@@ -29,7 +31,7 @@ class AsyncDiskStore final : public CheckpointStore {
   // store's slot i is the schedule's global slot first_global_slot + i (a tier of a
   // TieredStore); global ids outside that range belong to other tiers and are ignored.
   // The hint is only used from the caller's thread and must outlive this store.
-  AsyncDiskStore(std::int64_t slots, std::size_t field_bytes, const std::string& dir,
+  AsyncDiskStore(std::int64_t slots, HostFieldPool& pool, const std::string& dir,
                  PrefetchHint* hint = nullptr, std::int64_t first_global_slot = 0);
   // Drops queued work, waits for the operation in progress, joins the worker; never throws.
   ~AsyncDiskStore() override;
@@ -38,15 +40,18 @@ class AsyncDiskStore final : public CheckpointStore {
 
   std::int64_t slots() const override { return disk_.slots(); }
   std::size_t slot_bytes() const override { return disk_.slot_bytes(); }
+  // Two states in flight to the disk and one read ahead.
+  std::int64_t held_fields() const override { return 2 * static_cast<std::int64_t>(kStaging) + 2; }
+  std::uint64_t copy_bytes() const override { return disk_.copy_bytes(); }
   const std::string& dir() const { return disk_.dir(); }
 
   // Bad slots and state sizes throw at once, as DiskStore's. A failure of the worker (a
   // full disk, EIO) is an IoError naming the directory, thrown by the next store or restore
   // and by every one after it: a lost write leaves the checkpoints unusable.
-  // store() returns once the state is copied into a staging buffer (waiting for the oldest
-  // write when both are busy). restore() takes a completed or in-flight prefetch of the slot,
-  // else waits for the slot's pending writes and reads it. Either way the state's buffers
-  // may be swapped with this store's.
+  // store() returns once the write is queued (waiting for the oldest write when two are in
+  // flight); the state's fields stay held until it has finished. restore() takes a completed or
+  // in-flight prefetch of the slot, else waits for the slot's pending writes and reads it into
+  // free fields of the pool. Either way the state then holds fields of the pool nobody else holds.
   void store(std::int64_t slot, const HostState& state) override;
   void restore(std::int64_t slot, HostState& state, bool last_use) override;
 
@@ -60,10 +65,10 @@ class AsyncDiskStore final : public CheckpointStore {
   struct Job {
     bool write;          // else a prefetch read into prefetch_
     std::int64_t slot;   // local id
-    std::size_t buffer;  // writes: the staging buffer
+    std::size_t staging;  // writes: the in-flight entry
   };
   struct Staging {
-    HostState state;
+    HostState state;  // the fields being written: held until the write has finished
     bool busy = false;
     std::int64_t slot = -1;
   };
@@ -73,8 +78,10 @@ class AsyncDiskStore final : public CheckpointStore {
   template <class Pred>
   void wait(std::unique_lock<std::mutex>& lock, Pred ready);
   void start_prefetch();
+  void let_go_of_finished_writes();  // with mutex_ held
   void work();
 
+  HostFieldPool& pool_;
   DiskStore disk_;
   PrefetchHint* hint_;
   std::int64_t first_global_;
@@ -84,7 +91,7 @@ class AsyncDiskStore final : public CheckpointStore {
   std::condition_variable done_cv_;  // the caller waits for jobs to finish
   std::deque<Job> queue_;
   Staging staging_[kStaging];
-  HostState prefetch_;
+  HostState prefetch_;  // fields taken from the pool for the read ahead (empty until one starts)
   Prefetch prefetch_status_ = Prefetch::idle;
   std::int64_t prefetch_slot_ = -1;
   bool prefetch_stale_ = false;  // the slot was stored while its read was in flight

@@ -1,31 +1,31 @@
-// Checkpoint slots in host memory, all allocated up front; the size of a history held in memory.
+// Checkpoint slots in host memory: handles to the states' fields, never copies.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "revwave/core/checks.hpp"
-#include "revwave/core/host_buffer.hpp"
 #include "revwave/store/checkpoint_store.hpp"
 
 namespace revwave {
 
 class MemoryStore final : public CheckpointStore {
  public:
-  // slots >= 1 and field_bytes >= 1, else InputError. Allocates slots * 2 * field_bytes
-  // bytes now; failure is an OutOfMemoryError that says how many bytes were needed.
-  MemoryStore(std::int64_t slots, std::size_t field_bytes);
+  // slots >= 1, else InputError. The slots' fields are the pool's: this holds up to 2 x slots
+  // of them (held_fields), allocated when the pool is sized for it.
+  MemoryStore(std::int64_t slots, const HostFieldPool& pool);
 
   std::int64_t slots() const override { return static_cast<std::int64_t>(slots_.size()); }
   // Bytes one slot holds: both fields of a state, 2 * field_bytes.
   std::size_t slot_bytes() const override { return 2 * field_bytes_; }
+  std::int64_t held_fields() const override { return 2 * slots(); }
   std::size_t field_bytes() const { return field_bytes_; }
 
-  // Slot ids outside [0, slots) and states whose buffers are not field_bytes long
-  // are programming errors: std::out_of_range / std::invalid_argument.
+  // Slot ids outside [0, slots), states without both fields, fields of another size, and a
+  // restore of an empty slot are programming errors: std::out_of_range / std::invalid_argument /
+  // std::logic_error.
   void store(std::int64_t slot, const HostState& state) override;
-  // With last_use the slot's buffers are swapped with the state's: O(1), and the slot
-  // then holds stale data until the next store.
   void restore(std::int64_t slot, HostState& state, bool last_use) override;
+  std::uint64_t copy_bytes() const override { return 0; }
 
  private:
   HostState& checked(std::int64_t slot, const HostState& state);

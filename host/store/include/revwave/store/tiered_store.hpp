@@ -14,6 +14,8 @@ class TieredStore final : public CheckpointStore {
   explicit TieredStore(std::vector<std::unique_ptr<CheckpointStore>> tiers);
   std::int64_t slots() const override { return total_; }
   std::size_t slot_bytes() const override { return slot_bytes_; }
+  std::int64_t held_fields() const override;
+  std::uint64_t copy_bytes() const override;
   void store(std::int64_t slot, const HostState& state) override;
   void restore(std::int64_t slot, HostState& state, bool last_use) override;
   CheckpointStore& tier(std::size_t t) { return *tiers_.at(t); }

@@ -1,0 +1,88 @@
+// Seconds per forward step and per reverse step of the CPU backend, on random fields, with the
+// bytes each moves: the reverse/forward cost ratio beside the ratio of bytes (ideal 32/16 = 2.0
+// for the fused reverse step). Uses only CpuPropagator's public steps, so the same source builds
+// against an older revwave for an A/B comparison (profiling/reverse_step_ab.sh).
+//
+// Usage: revwave_cpu_step_bench [N=200] [REPS=12] [THREADS=all]   (space order 8, float, nbl 10)
+// Prints one JSON object: per-step seconds (min, median) and GPts/s of both steps.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/model.hpp"
+#include "revwave/numerics/problem.hpp"
+
+using namespace revwave;
+using T = float;
+
+namespace {
+
+double seconds_of(const std::function<void()>& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Random values on the padded points; the halo stays zero.
+void randomize(const Grid& g, T* f, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  for (index_t i = 0; i < g.padded(0); ++i)
+    for (index_t j = 0; j < g.padded(1); ++j)
+      for (index_t k = 0; k < g.padded(2); ++k) f[g.index(i, j, k)] = u(rng);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const index_t n = argc > 1 ? std::atol(argv[1]) : 200;
+  const int reps = argc > 2 ? std::atoi(argv[2]) : 12;
+  if (argc > 3) omp_set_num_threads(std::atoi(argv[3]));
+  Grid g;
+  g.shape = {n, n, n};
+  g.nbl = 10;
+  g.spacing = 10.0;
+  g.space_order = 8;
+  const VelocityModel model = homogeneous_model(g.shape, 2000.0);
+  Acquisition acq;
+  acq.sources = {{0.5 * g.extent(0), 0.5 * g.extent(1), 20.0}};
+  for (int a = 0; a < 16; ++a)
+    for (int b = 0; b < 16; ++b) acq.receivers.push_back({g.extent(0) * (a + 0.5) / 16, g.extent(1) * (b + 0.5) / 16, 20.0});
+  TimeAxis time{default_dt(g, 2000.0), 4 * index_t(reps) + 8};
+  const Problem<T> p = make_problem<T>(g, model, acq, time);
+  std::vector<T> observed(static_cast<std::size_t>(time.nt() * p.rec.count), T(0.01));
+
+  CpuPropagator<T> prop(p);
+  prop.reset_forward();
+  randomize(g, prop.state().u.template as<T>(), 1);
+  randomize(g, prop.state().u_prev.template as<T>(), 2);
+  prop.reset_adjoint();
+  // Fill the adjoint with something non-zero before timing: one reverse step from random u.
+  prop.reverse_step(time.steps - 1, observed.data() + time.steps * p.rec.count);
+  std::vector<double> fwd, rev;
+  index_t step = 0;
+  for (int r = 0; r < reps; ++r) {  // alternate, so that drifts in the machine's load hit both alike
+    fwd.push_back(seconds_of([&] { prop.forward_step(step++); }));
+    rev.push_back(seconds_of([&] { prop.reverse_step(step, observed.data() + (step + 1) * p.rec.count); }));
+  }
+  const double points = double(g.interior_points());
+  const double f_min = *std::min_element(fwd.begin(), fwd.end()), r_min = *std::min_element(rev.begin(), rev.end());
+  std::printf("{\"n\": %ld, \"threads\": %d, \"reps\": %d, \"forward_min\": %.6g, \"forward_median\": %.6g, "
+              "\"reverse_min\": %.6g, \"reverse_median\": %.6g, \"ratio_min\": %.4f, \"ratio_median\": %.4f, "
+              "\"forward_gpts\": %.4f, \"reverse_gpts\": %.4f}\n",
+              static_cast<long>(n), omp_get_max_threads(), reps, f_min, median(fwd), r_min, median(rev), r_min / f_min,
+              median(rev) / median(fwd), points / f_min / 1e9, points / r_min / 1e9);
+  return 0;
+}

@@ -1,0 +1,176 @@
+// No forward or reverse step of the CUDA backend makes the host wait for the device: a gradient
+// on the emulated runtime, counted call by call (cudasim::host_blocking_calls), for every
+// strategy and tier: Revolve on device slots, two levels with pinned checkpoints (prefetched
+// and not), online, and full with its history on the device and in pinned host memory. The one
+// wait of a gradient is the read-back of its misfits and gradient at the end.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "cuda_propagator.hpp"
+#include "cudasim.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/lookahead_prefetch.hpp"
+#include "revwave/schedule/online.hpp"
+#include "revwave/schedule/revolve.hpp"
+#include "revwave/schedule/two_level.hpp"
+#include "../cuda/cuda_test_support.hpp"
+
+namespace revwave {
+namespace {
+
+using namespace cuda_testing;
+using T = float;
+
+// Counts the host-blocking calls made inside each step, store and restore.
+struct Waits {
+  std::uint64_t forward = 0, reverse = 0, stores = 0, restores = 0, history = 0;
+  index_t steps = 0;
+};
+
+template <class Fn>
+void counted(std::uint64_t& into, Fn&& fn) {
+  const std::uint64_t before = cudasim::host_blocking_calls();
+  fn();
+  into += cudasim::host_blocking_calls() - before;
+}
+
+class CountingPropagator {
+ public:
+  using value_type = T;
+  CountingPropagator(CudaPropagator<T>& p, Waits& w) : p_(p), w_(w) {}
+  const Problem<T>& problem() const { return p_.problem(); }
+  DeviceState& state() { return p_.state(); }
+  void reserve_fields(std::int64_t held) { p_.reserve_fields(held); }
+  void reset_forward() { p_.reset_forward(); }
+  void reset_adjoint() { p_.reset_adjoint(); }
+  void forward_step(index_t n) {
+    counted(w_.forward, [&] { p_.forward_step(n); });
+    ++w_.steps;
+  }
+  void reverse_step(index_t n, const T* obs) { counted(w_.reverse, [&] { p_.reverse_step(n, obs); }); }
+  std::size_t allocate_history(index_t steps) { return p_.allocate_history(steps); }
+  void record_history(index_t n) { counted(w_.history, [&] { p_.record_history(n); }); }
+  void reverse_step_from_history(index_t n, const T* obs) {
+    counted(w_.reverse, [&] { p_.reverse_step_from_history(n, obs); });
+  }
+  void release_history() { p_.release_history(); }
+  std::uint64_t history_copy_bytes() const { return p_.history_copy_bytes(); }
+  std::vector<double> sample_misfits(index_t count) { return p_.sample_misfits(count); }
+  std::vector<double> interior_gradient() { return p_.interior_gradient(); }
+
+ private:
+  CudaPropagator<T>& p_;
+  Waits& w_;
+};
+
+class CountingStore {
+ public:
+  CountingStore(DeviceCheckpointStore& s, Waits& w) : s_(s), w_(w) {}
+  std::int64_t slots() const { return s_.slots(); }
+  std::size_t slot_bytes() const { return s_.slot_bytes(); }
+  std::int64_t held_fields() const { return s_.held_fields(); }
+  std::uint64_t copy_bytes() const { return s_.copy_bytes(); }
+  void store(std::int64_t slot, const DeviceState& st) { counted(w_.stores, [&] { s_.store(slot, st); }); }
+  void restore(std::int64_t slot, DeviceState& st, bool last) { counted(w_.restores, [&] { s_.restore(slot, st, last); }); }
+
+ private:
+  DeviceCheckpointStore& s_;
+  Waits& w_;
+};
+
+class HostWaits : public CudaTest {
+ protected:
+  void SetUp() override {
+    CudaTest::SetUp();
+    c_ = awkward_case(4, 48);
+    const Problem<T> truth = make_problem<T>(c_.grid, c_.true_model, c_.acq, c_.time);
+    observed_ = cuda_forward(truth, CudaBudgets{}).traces;
+    p_ = std::make_unique<Problem<T>>(make_problem<T>(c_.grid, c_.start_model, c_.acq, c_.time));
+  }
+  static void expect_none(const Waits& w, const std::string& what) {
+    EXPECT_GT(w.steps, 0) << what;
+    EXPECT_EQ(w.forward, 0u) << what << ": host waits in forward steps";
+    EXPECT_EQ(w.reverse, 0u) << what << ": host waits in reverse steps";
+    EXPECT_EQ(w.stores, 0u) << what << ": host waits in checkpoint stores";
+    EXPECT_EQ(w.restores, 0u) << what << ": host waits in checkpoint restores";
+    EXPECT_EQ(w.history, 0u) << what << ": host waits in recording the history";
+  }
+  std::size_t field_bytes() const { return p_->grid.field_bytes<T>(); }
+
+  Case c_;
+  std::vector<T> observed_;
+  std::unique_ptr<Problem<T>> p_;
+};
+
+TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
+  GradientOutput reference;
+  {  // full, history on the device
+    Waits w;
+    CudaPropagator<T> prop(*p_);
+    prop.upload_observed(observed_.data(), observed_.size());
+    CountingPropagator counting(prop, w);
+    reference = gradient_full(counting, observed_.data());
+    expect_none(w, "full, device history");
+  }
+  {  // full, history in pinned host memory
+    Waits w;
+    CudaBudgets b;
+    b.device_memory = 1;
+    b.host_memory = std::size_t(1) << 30;
+    CudaPropagator<T> prop(*p_, b);
+    prop.upload_observed(observed_.data(), observed_.size());
+    CountingPropagator counting(prop, w);
+    const GradientOutput g = gradient_full(counting, observed_.data());
+    EXPECT_EQ(prop.history_tier(), "pinned-host");
+    EXPECT_GT(g.stats.checkpoint_copy_bytes, 0u);
+    expect_none(w, "full, pinned history");
+    EXPECT_EQ(std::memcmp(g.gradient.data(), reference.gradient.data(), g.gradient.size() * sizeof(double)), 0);
+  }
+  for (bool prefetch : {true, false}) {  // revolve on device slots; two levels with pinned checkpoints
+    for (index_t host_slots : {index_t(0), index_t(4)}) {
+      const std::string what = std::string(host_slots ? "two levels, pinned" : "revolve, device") +
+                               (prefetch ? ", prefetched" : "");
+      Waits w;
+      CudaPropagator<T> prop(*p_);
+      prop.upload_observed(observed_.data(), observed_.size());
+      std::unique_ptr<Schedule> schedule;
+      TierSplit split;
+      if (host_slots == 0) {
+        schedule = std::make_unique<RevolveSchedule>(p_->time.steps, 5);
+        split.device_slots = schedule->slots();
+      } else {
+        auto s = std::make_unique<TwoLevelSchedule>(TwoLevelShape{p_->time.steps, 10, 3});
+        split.host_slots = s->shape().outer_slots();
+        split.device_slots = s->slots() - split.host_slots;
+        schedule = std::move(s);
+      }
+      LookaheadSchedule lookahead(*schedule);
+      LookaheadPrefetch hint(lookahead);
+      auto store = prop.make_store(split, prefetch ? &hint : nullptr);
+      CountingPropagator counting(prop, w);
+      CountingStore counting_store(*store, w);
+      const GradientOutput g = gradient_checkpointed(counting, observed_.data(), lookahead, counting_store);
+      expect_none(w, what);
+      EXPECT_EQ(g.stats.checkpoint_copy_bytes > 0, host_slots > 0) << what;
+      EXPECT_EQ(std::memcmp(g.gradient.data(), reference.gradient.data(), g.gradient.size() * sizeof(double)), 0) << what;
+    }
+  }
+  {  // online on device slots
+    Waits w;
+    CudaPropagator<T> prop(*p_);
+    prop.upload_observed(observed_.data(), observed_.size());
+    auto store = prop.make_store(4, nullptr);
+    CountingPropagator counting(prop, w);
+    CountingStore counting_store(*store, w);
+    OnlineSchedule schedule(4);
+    const index_t steps = p_->time.steps;
+    const GradientOutput g = gradient_online(counting, observed_.data(), schedule, counting_store,
+                                             [steps](index_t n) { return n + 1 >= steps; });
+    expect_none(w, "online");
+    EXPECT_EQ(std::memcmp(g.gradient.data(), reference.gradient.data(), g.gradient.size() * sizeof(double)), 0);
+  }
+}
+
+}  // namespace
+}  // namespace revwave
