@@ -1,5 +1,8 @@
 #include "revwave/setup/gradient_job.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace revwave {
 
 void finish_strategy_options(GradientJobOptions& o) {
@@ -18,6 +21,36 @@ VelocityModel load_model(const std::string& path, const Grid& grid, const char* 
   VelocityModel m{grid.shape, a.data};
   validate(m);
   return m;
+}
+
+// The Taylor test's direction dm (of m = 1/c^2): towards the built-in true model where it differs
+// from `start`, else a smooth bump; scaled so that max |dm| is `scale` x max m.
+std::vector<double> taylor_direction(const VelocityModel& start, double spacing, double scale) {
+  const VelocityModel truth = default_true_model(start.shape, spacing);
+  std::vector<double> dm(start.velocity.size());
+  double dm_max = 0, m_max = 0;
+  for (std::size_t i = 0; i < dm.size(); ++i) {
+    const double m0 = 1.0 / (start.velocity[i] * start.velocity[i]);
+    dm[i] = 1.0 / (truth.velocity[i] * truth.velocity[i]) - m0;
+    dm_max = std::max(dm_max, std::abs(dm[i]));
+    m_max = std::max(m_max, m0);
+  }
+  if (dm_max == 0) {
+    for (std::size_t i = 0; i < dm.size(); ++i) dm[i] = std::sin(0.37 * double(i));
+    dm_max = 1;
+  }
+  for (double& v : dm) v *= scale * m_max / dm_max;
+  return dm;
+}
+
+VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const std::string& name) {
+  if (model.shape != grid.shape) {
+    throw InputError(name + " has shape (" + std::to_string(model.shape[0]) + ", " + std::to_string(model.shape[1]) + ", " +
+                     std::to_string(model.shape[2]) + "), the grid is (" + std::to_string(grid.shape[0]) + ", " +
+                     std::to_string(grid.shape[1]) + ", " + std::to_string(grid.shape[2]) + ")");
+  }
+  validate(model);
+  return model;
 }
 
 }  // namespace revwave

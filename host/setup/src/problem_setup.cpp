@@ -96,7 +96,10 @@ ProblemSetup make_setup(const ProblemOptions& o) {
   acq.f0 = check_number("--f0", o.f0, positive(), "Hz");
   acq.t0 = default_wavelet_delay(o.f0);
   const double h = s.grid.spacing;
-  if (o.src.empty()) {
+  if (o.src_points) {
+    if (o.src_points->empty()) throw InputError("src: sources must have shape (n, 3) with n >= 1");
+    acq.sources = *o.src_points;
+  } else if (o.src.empty()) {
     acq.sources = {{0.5 * s.grid.extent(0), 0.5 * s.grid.extent(1), std::min(2 * h, s.grid.extent(2))}};
   } else {
     acq.sources = parse_points(o.src, "--src");
@@ -201,6 +204,18 @@ void refuse_cuda_options_on_cpu(const ProblemOptions& o, const std::string& back
 
 void apply_threads(const std::optional<int>& threads) {
   if (threads) omp_set_num_threads(*threads);
+}
+
+void check_problem_numbers(const ProblemOptions& o) {
+  if (o.velocity) check_number("--velocity", *o.velocity, positive(), "m/s");
+  check_number("--spacing", o.spacing, positive(), "m");
+  check_integer("--nbl", o.nbl, at_least(0));
+  check_integer("--space-order", o.space_order, int_within(2, 16));
+  check_number("--tn", o.tn, positive(), "s");
+  if (o.dt) check_number("--dt", *o.dt, positive(), "s");
+  check_number("--f0", o.f0, positive(), "Hz");
+  if (o.threads) check_integer("--threads", *o.threads, int_within(1, 65536));
+  if (o.host_spacing) check_integer("--host-spacing", *o.host_spacing, at_least(1));
 }
 
 }  // namespace revwave

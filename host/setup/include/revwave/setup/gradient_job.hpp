@@ -34,6 +34,8 @@ struct GradientJobOptions {
   // names it in messages.
   std::shared_ptr<const ShotRecord> observed_record;
   std::string observed_name = "observed";
+  // A true model given in memory (the bindings') instead of --true-model.
+  std::shared_ptr<const VelocityModel> true_model_values;
 };
 
 // Turns the text options into StrategyOptions fields (bytes).
@@ -50,6 +52,11 @@ struct GradientJob {
 };
 
 VelocityModel load_model(const std::string& path, const Grid& grid, const char* option);
+// The Taylor test's direction dm of m = 1/c^2 (`revwave gradtest`): towards the built-in true
+// model where it differs from `start`, else a smooth bump; max |dm| = scale x max m.
+std::vector<double> taylor_direction(const VelocityModel& start, double spacing, double scale);
+// A model in memory, checked against the grid's shape and validated; `name` names it.
+VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const std::string& name);
 
 template <class T>
 GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
@@ -68,6 +75,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     po.rec_file.clear();
     po.rec_grid.clear();
     po.rec_points.reset();
+    po.src_points.reset();
     job.start = make_setup(po);
     job.start.acquisition.sources = record.meta.sources;
     job.start.acquisition.receivers = record.meta.receivers;
@@ -94,9 +102,10 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   }
   // Modelled data: the true model, and a starting model smoothed from it unless given.
   ProblemSetup truth = make_setup(o.problem);  // the grid follows --model when given
-  const bool start_given = !o.problem.model_file.empty() || o.problem.velocity.has_value();
+  const bool start_given = !o.problem.model_file.empty() || o.problem.model_values || o.problem.velocity.has_value();
   job.start = truth;
   if (!o.true_model.empty()) truth.model = load_model(o.true_model, truth.grid, "--true-model");
+  else if (o.true_model_values) truth.model = checked_model(*o.true_model_values, truth.grid, "true_model");
   else if (start_given) truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);
   if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
   validate(job.start.model);

@@ -29,6 +29,7 @@ struct ProblemOptions {
   std::optional<double> dt;        // unset: 0.9 x the stability bound
   double f0 = 12.0;
   std::vector<std::string> src;    // "x,y,z" each
+  std::optional<std::vector<Vec3>> src_points;  // sources given in memory (the bindings') instead of --src
   std::vector<std::string> rec;
   std::string rec_file;
   std::string rec_grid;            // "NX,NY,Z": NX x NY receivers over the x-y extent at depth Z
@@ -73,5 +74,10 @@ void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t va
 std::size_t run_bytes(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies);
 
 std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std::string& option);
+
+// The rules the CLI applies to its numeric options as it parses them (--spacing > 0, --nbl >= 0,
+// --space-order in [2, 16], ...), for options filled without the CLI (the bindings). InputError
+// with the CLI's sentence.
+void check_problem_numbers(const ProblemOptions& o);
 
 }  // namespace revwave

@@ -1,0 +1,41 @@
+"""The cost of the Python call over the C++ call: revwave.gradient() against `revwave gradient`
+on the default problem (80^3, revolve, modelled data), alternating runs on the same machine.
+
+    .venv/bin/python profiling/python_overhead.py [--rounds 5] [--binary build/revwave] [-- extra CLI options]
+
+For each round: the CLI's in-process time (its --json "seconds.total": options to outputs, without
+process start-up) and the wall time of the Python call (keyword arguments to numpy results). The
+ratio of medians Python / CLI is the overhead (1.00 = none); the CLI also writes its .npy and config.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+import revwave
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--binary", default=os.path.join(os.path.dirname(__file__), "..", "build", "revwave"))
+    args = ap.parse_args()
+    cli, py = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(args.rounds):
+            out = subprocess.run([args.binary, "gradient", "--json", "--out", os.path.join(tmp, "g.npy")],
+                                 capture_output=True, text=True, check=True).stdout
+            cli.append(json.loads(out)["seconds"]["total"])
+            t0 = time.perf_counter()
+            r = revwave.gradient()
+            py.append(time.perf_counter() - t0)
+            print(f"round {i + 1}: CLI {cli[-1]:.3f} s, Python {py[-1]:.3f} s (objective {r.objective:.6e})", flush=True)
+    c, p = statistics.median(cli), statistics.median(py)
+    print(f"median: CLI {c:.3f} s, Python {p:.3f} s, ratio Python / CLI {p / c:.3f}")
+
+
+if __name__ == "__main__":
+    main()
