@@ -66,7 +66,8 @@ def _points(p: Points, name: str) -> np.ndarray:
 def _triple(v: Union[str, Sequence[float]]) -> str:
     if isinstance(v, str):
         return v
-    return ",".join(repr(x) if isinstance(x, float) else str(x) for x in v)
+    # Integers as integers, other numbers at full precision (repr reads back as the same double).
+    return ",".join(str(int(x)) if isinstance(x, (int, np.integer)) else repr(float(x)) for x in v)
 
 
 def _choice(option: str, value: str, allowed: Sequence[str]) -> str:

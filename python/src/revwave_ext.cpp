@@ -10,6 +10,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <omp.h>
+
 #include <cstring>
 #include <memory>
 #include <new>
@@ -32,7 +34,7 @@ namespace {
 
 // A C-contiguous float32 or float64 array on the host, read in place (the Python half converts
 // other layouts and dtypes before they get here).
-using InArray = nb::ndarray<const void, nb::c_contig, nb::device::cpu>;
+using InArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 
 bool is_f32(const InArray& a) { return a.dtype() == nb::dtype<float>(); }
 bool is_f64(const InArray& a) { return a.dtype() == nb::dtype<double>(); }
@@ -106,6 +108,19 @@ nb::list points_to_python(const std::vector<Vec3>& pts) {
   return l;
 }
 
+// `threads=` sets the OpenMP team of one call only (the CLI's --threads lasts its process): the
+// calling thread's setting is restored afterwards.
+class ThreadsScope {
+ public:
+  ThreadsScope() : saved_(omp_get_max_threads()) {}
+  ~ThreadsScope() { omp_set_num_threads(saved_); }
+  ThreadsScope(const ThreadsScope&) = delete;
+  ThreadsScope& operator=(const ThreadsScope&) = delete;
+
+ private:
+  int saved_;
+};
+
 // ---- forward ----------------------------------------------------------------------------------
 
 template <class T>
@@ -117,6 +132,7 @@ nb::dict forward_impl(const ProblemOptions& o) {
   ShotData<T> shot;
   {
     nb::gil_scoped_release unlocked;
+    ThreadsScope scope;
     apply_threads(o.threads);
     // m and (u, u_prev) on the CPU, and the record (as `revwave forward` counts, less the file's copies).
     require_run_memory(setup, time, sizeof(T), backend.name == "cpu" ? 3 : 1, 1, "the forward run");
@@ -159,6 +175,7 @@ nb::tuple gradient_impl(GradientJobOptions o) {
   GradientRun<T> run;
   {
     nb::gil_scoped_release unlocked;
+    ThreadsScope scope;
     run = run_gradient_job<T>(o, {});
   }
   const Grid& grid = run.job.start.grid;
@@ -200,6 +217,7 @@ nb::dict adjtest_impl(const ProblemOptions& o, std::uint32_t seed) {
   DotProductResult r;
   {
     nb::gil_scoped_release unlocked;
+    ThreadsScope scope;
     apply_threads(o.threads);
     require_run_memory(s, time, sizeof(T), backend.name == "cpu" ? 5 : 1, 3, "the dot-product test");
     r = backend.name == "cuda" ? cuda_dot_product_test<T>(s.grid, s.model, s.acquisition, time, seed, cuda_budgets(o))
@@ -231,6 +249,7 @@ nb::dict gradtest_impl(GradientJobOptions o, int halvings, double scale) {
   TaylorResult t;
   {
     nb::gil_scoped_release unlocked;
+    ThreadsScope scope;
     apply_threads(o.problem.threads);
     GradientJob<T> job = prepare_gradient_job<T>(o);
     require_run_memory(job.start, job.time, sizeof(T), 10, 3, "the Taylor test");
@@ -410,5 +429,6 @@ NB_MODULE(_revwave, m) {
       "Writes a shot record .npy (in the data's dtype) and its sidecar .json, as `revwave forward` does.");
   m.def("_address", [](const InArray& a) { return reinterpret_cast<std::uintptr_t>(a.data()); }, "array"_a,
         "The address the extension reads an array at (tests: C-contiguous float arrays are not copied).");
+  m.def("_max_threads", [] { return omp_get_max_threads(); }, "The calling thread's OpenMP team size (tests).");
   m.def("parse_bytes", &parse_bytes, "text"_a, "A memory size such as 512M or 8GiB, in bytes (the CLI's rule).");
 }

@@ -98,7 +98,7 @@ def test_every_strategy_equals_full(tmp_path):
         assert r.gradient.tobytes() == full.gradient.tobytes(), kw
         assert r.objective == full.objective, kw
         assert r.stats["strategy"] == kw["strategy"]
-        if kw["strategy"] != "online":
+        if kw["strategy"] == "revolve":  # (multilevel reports predicted_time_steps instead, as the CLI)
             assert r.stats["forward_steps"] == r.stats["predicted_forward_steps"], kw
 
 
@@ -234,7 +234,7 @@ def test_io_memory_and_backend_errors(cli, tmp_path):
         revwave.gradient(shape=(10, 10, 10), observed=r)
     with pytest.raises(ValueError, match="field 'dt'"):
         revwave.gradient(shape=(10, 10, 10),
-                         observed=revwave.ShotRecord(r.data * 0, -1.0, r.src, r.rec, r.f0, r.t0))
+                         observed=revwave.ShotRecord(np.zeros_like(r.data), -1.0, r.src, r.rec, r.f0, r.t0))
 
 
 # ---- threads ----------------------------------------------------------------------------------
@@ -263,6 +263,13 @@ def test_gil_is_released_while_revwave_computes():
     duration = ended - started
     inside = [x for x in ticks if started + 0.2 * duration < x < ended - 0.2 * duration]
     assert duration > 0.05 and len(inside) >= 3, (duration, len(inside))
+
+
+def test_threads_option_lasts_one_call():
+    before = revwave._revwave._max_threads()
+    revwave.forward(shape=(10, 10, 10), tn=0.05, threads=before + 1)
+    revwave.gradient(shape=(10, 10, 10), tn=0.05, threads=before + 1)
+    assert revwave._revwave._max_threads() == before
 
 
 def test_two_threads_compute_two_shots():
@@ -299,7 +306,7 @@ def test_lbfgsb_inversion_moves_towards_the_true_model():
     src = [[ext[0] / 2, ext[1] / 2, h]]
     kw = dict(spacing=h, nbl=10, strategy="full", precision="double")
     # Receivers across the bottom face: the waves cross the anomaly on their way.
-    observed = revwave.forward(true, tn=0.2, src=src, rec_grid=(8, 8, ext[2] - h), precision="double")
+    observed = revwave.forward(true, tn=0.2, dt=0.0015, src=src, rec_grid=(8, 8, ext[2] - h), precision="double")
     m_true, m0 = 1 / true ** 2, 1 / start ** 2
     scale = m0.mean()
     j0 = revwave.gradient(start, observed=observed, **kw).objective
@@ -311,8 +318,9 @@ def test_lbfgsb_inversion_moves_towards_the_true_model():
 
     bounds = [(1 / 2600.0 ** 2 / scale, 1 / 1600.0 ** 2 / scale)] * m0.size
     res = optimize.minimize(fun, (m0 / scale).ravel(), jac=True, method="L-BFGS-B", bounds=bounds,
-                            options=dict(maxiter=8))
+                            options=dict(maxiter=5))
     m = res.x.reshape(shape) * scale
-    # The objective falls at least tenfold, and the model error falls.
-    assert res.fun < 0.1, res
-    assert np.linalg.norm(m - m_true) < 0.9 * np.linalg.norm(m0 - m_true)
+    # Five iterations: the objective falls at least 20-fold (measured: 177-fold) and the distance to
+    # the true model by at least 15% (measured: 25%).
+    assert res.fun < 0.05, res
+    assert np.linalg.norm(m - m_true) < 0.85 * np.linalg.norm(m0 - m_true)
