@@ -1,7 +1,7 @@
 """The cost of the Python call over the C++ call: revwave.gradient() against `revwave gradient`
 on the default problem (80^3, revolve, modelled data), alternating runs on the same machine.
 
-    .venv/bin/python profiling/python_overhead.py [--rounds 5] [--binary build/revwave] [-- extra CLI options]
+    .venv/bin/python profiling/python_overhead.py [--rounds 5] [--binary build/revwave] [--threads N]
 
 For each round: the CLI's in-process time (its --json "seconds.total": options to outputs, without
 process start-up) and the wall time of the Python call (keyword arguments to numpy results). The
@@ -22,19 +22,25 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--binary", default=os.path.join(os.path.dirname(__file__), "..", "build", "revwave"))
+    ap.add_argument("--threads", type=int, default=None, help="OpenMP threads of both (default: all cores)")
     args = ap.parse_args()
-    cli, py = [], []
+    threads = [] if args.threads is None else ["--threads", str(args.threads)]
+    cli, py, outside = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.rounds):
-            out = subprocess.run([args.binary, "gradient", "--json", "--out", os.path.join(tmp, "g.npy")],
+            out = subprocess.run([args.binary, "gradient", "--json", "--out", os.path.join(tmp, "g.npy"), *threads],
                                  capture_output=True, text=True, check=True).stdout
             cli.append(json.loads(out)["seconds"]["total"])
             t0 = time.perf_counter()
-            r = revwave.gradient()
+            r = revwave.gradient(threads=args.threads)
             py.append(time.perf_counter() - t0)
-            print(f"round {i + 1}: CLI {cli[-1]:.3f} s, Python {py[-1]:.3f} s (objective {r.objective:.6e})", flush=True)
+            phases = r.stats["seconds"]
+            outside.append(py[-1] - phases["observed"] - phases["forward"] - phases["reverse"])
+            print(f"round {i + 1}: CLI {cli[-1]:.3f} s, Python {py[-1]:.3f} s, of which outside the time loops "
+                  f"{outside[-1]:.3f} s (objective {r.objective:.6e})", flush=True)
     c, p = statistics.median(cli), statistics.median(py)
-    print(f"median: CLI {c:.3f} s, Python {p:.3f} s, ratio Python / CLI {p / c:.3f}")
+    print(f"median: CLI {c:.3f} s, Python {p:.3f} s, ratio Python / CLI {p / c:.3f}; "
+          f"Python outside the time loops {statistics.median(outside):.3f} s (set-up, checks, arrays)")
 
 
 if __name__ == "__main__":
