@@ -10,9 +10,19 @@
 
 namespace revwave::app {
 
+// The problem's set-up lives in the library (revwave/setup, shared with the Python package).
+using revwave::apply_threads;
 using revwave::BackendChoice;
+using revwave::cuda_budgets;
+using revwave::make_setup;
+using revwave::make_time;
+using revwave::parse_points;
 using revwave::ProblemOptions;
 using revwave::ProblemSetup;
+using revwave::refuse_cuda_options_on_cpu;
+using revwave::require_run_memory;
+using revwave::resolve_backend;
+using revwave::run_bytes;
 
 // Which CUDA budget options a subcommand has: forward and adjtest take the device budget only.
 enum class CudaOptions { none, device, all };
