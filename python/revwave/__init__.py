@@ -173,7 +173,12 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     return ShotRecord._from(_revwave.forward(o))
 
 
-def gradient(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRecord, str, os.PathLike] = None,
+def _is_survey_path(path: str) -> bool:
+    return os.path.isdir(path) or path.lower().endswith((".sgy", ".segy"))
+
+
+def gradient(model: Optional[ArrayLike] = None, *,
+             observed: Union[None, ShotRecord, str, os.PathLike, Sequence[Union[ShotRecord, str, os.PathLike]]] = None,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
              shape: Union[str, Sequence[int]] = "80,80,80", spacing: float = 10.0, nbl: int = 10,
              space_order: int = 8, tn: float = 0.5, dt: Optional[float] = None, f0: Optional[float] = None,
@@ -183,13 +188,20 @@ def gradient(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
              store: Optional[str] = None, checkpoint_dir: str = "", tier: Sequence[str] = (),
              stop_energy: Optional[float] = None, precision: str = "float", backend: str = "auto",
              threads: Optional[int] = None, device_memory: Union[None, int, str] = None,
-             host_memory: Union[None, int, str] = None, host_spacing: Optional[int] = None) -> GradientResult:
+             host_memory: Union[None, int, str] = None, host_spacing: Optional[int] = None,
+             aperture: float = -1) -> GradientResult:
     """The misfit J(m) = 1/2 sum |S u - d|^2 and its gradient dJ/dm, as ``revwave gradient``.
 
     model: the starting velocity (nx, ny, nz), m/s. observed: a ShotRecord, or the path of a record
     .npy with its sidecar (its geometry, dt, nt and wavelet then define the run: src, rec, tn, dt
     and f0 must be left out). Without ``observed`` the data are modelled in ``true_model`` (default:
     the built-in model; without ``model`` the start is that model smoothed).
+
+    A survey: ``observed`` a list of ShotRecords, or a SEG-Y file (.sgy, .segy), a directory of
+    records, or a list of such paths. J and g are summed over the shots on the CLI's fixed tree (the
+    same bits as ``revwave gradient --observed``), each shot on its window of ``aperture`` m around
+    its sources and receivers when given (default: the whole model); ``stats`` then holds the
+    survey's fields (shots, shot_objectives, forward_steps, ...).
 
     strategy: full, revolve (``snaps`` slots, default 20, or ``checkpoint_memory`` such as "512M"),
     multilevel (``tier``: NAME:SLOTS[:STORE_COST:RESTORE_COST]) or online (``stop_energy``).
@@ -208,14 +220,35 @@ def gradient(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
                  rec_grid, precision, backend, threads, device_memory, host_memory, host_spacing)
     o.problem = p
     o.f0_given = f0 is not None
-    if isinstance(observed, ShotRecord):
+    records, paths = [], []
+    if isinstance(observed, (list, tuple)):
+        for i, item in enumerate(observed):
+            if isinstance(item, ShotRecord):
+                records.append(dict(data=_as_input(item.data, f"observed[{i}] data"), dt=float(item.dt),
+                                    f0=float(item.f0), t0=float(item.t0), src=_points(item.src, f"observed[{i}] src"),
+                                    rec=_points(item.rec, f"observed[{i}] rec")))
+            else:
+                paths.append(os.fspath(item))
+        if records and paths:
+            raise InputError("observed: give a list of ShotRecords or a list of paths, not both")
+        if not records and not paths:
+            raise InputError("observed: a survey needs at least one shot")
+    elif isinstance(observed, ShotRecord):
         o.set_observed(_as_input(observed.data, "observed data"), float(observed.dt), float(observed.f0),
                        float(observed.t0), _points(observed.src, "observed src"), _points(observed.rec, "observed rec"))
     elif observed is not None:
         path = os.fspath(observed)
         if not os.path.exists(path):
             raise IoError(f"--observed: Path does not exist: {path}")
-        o.set_observed_file(path)
+        if _is_survey_path(path):
+            paths.append(path)
+        else:
+            o.set_observed_file(path)
+    for path in paths:
+        if not os.path.exists(path):
+            raise IoError(f"--observed: Path does not exist: {path}")
+    if aperture != -1 and not (records or paths):
+        raise InputError("--aperture applies to a survey: give observed as a list, a SEG-Y file or a directory")
     if true_model is not None:
         o.set_true_model(_as_input(true_model, "true_model"))
     o.strategy = _choice("--strategy", strategy, ("full", "revolve", "multilevel", "online"))
@@ -225,6 +258,10 @@ def gradient(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
     o.checkpoint_dir = os.fspath(checkpoint_dir)
     o.tiers = [str(t) for t in tier]
     o.stop_energy = None if stop_energy is None else float(stop_energy)
+    if records or paths:
+        objective, g, stats, _ = _revwave.survey_gradient(o, records, paths, float(aperture))
+        stats["command"] = "gradient"
+        return GradientResult(objective=objective, gradient=g, stats=stats)
     objective, g, stats, modelled = _revwave.gradient(o)
     stats["command"] = "gradient"
     return GradientResult(objective=objective, gradient=g, stats=stats,

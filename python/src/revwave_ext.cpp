@@ -25,6 +25,9 @@
 #include "revwave/setup/gradient_run.hpp"
 #include "revwave/setup/problem_setup.hpp"
 #include "revwave/setup/schedule_summary.hpp"
+#include "revwave/survey/shot_runner.hpp"
+#include "revwave/survey/survey.hpp"
+#include "revwave/survey/survey_gradient.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -206,6 +209,97 @@ nb::tuple gradient(const GradientJobOptions& o) {
   return o.problem.precision == "double" ? gradient_impl<double>(o) : gradient_impl<float>(o);
 }
 
+// ---- surveys --------------------------------------------------------------------------------
+
+// J and g summed over a survey's shots (records in memory, or paths `revwave gradient --observed`
+// takes: SEG-Y files, directories of records, records), shot after shot on the fixed summation tree,
+// as the CLI in one process. The stats are the CLI's survey JSON fields that describe the sum.
+template <class T>
+nb::tuple survey_impl(GradientJobOptions o, const std::vector<ShotRecord>& records, const std::vector<std::string>& paths,
+                      double aperture) {
+  finish_strategy_options(o);
+  const BackendChoice backend = resolve_backend(o.problem.backend);
+  refuse_cuda_options_on_cpu(o.problem, backend.name);
+  o.strategy.backend = backend.name;
+  if (aperture != -1 && !(std::isfinite(aperture) && aperture >= 0)) {
+    throw InputError("--aperture " + std::to_string(aperture) + " m is invalid: a finite distance >= 0");
+  }
+  SurveyRunOptions run;
+  run.strategy = o.strategy;
+  run.backend = backend.name;
+  run.budgets = cuda_budgets(o.problem);
+  run.aperture = aperture;
+  ProblemOptions po = o.problem;
+  po.src.clear();
+  po.rec.clear();
+  po.rec_file.clear();
+  po.rec_grid.clear();
+  po.src_points.reset();
+  po.rec_points.reset();
+  const ProblemSetup setup = make_setup(po);
+  Survey survey;
+  if (!paths.empty()) {
+    SurveyReadOptions ro;
+    if (o.f0_given) ro.f0 = o.problem.f0;
+    survey = read_survey(paths, ro);
+  } else {
+    if (o.f0_given) throw InputError("--f0: the records carry their wavelets: leave --f0 out");
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const ShotRecord& r = records[i];
+      Shot shot;
+      shot.name = "observed[" + std::to_string(i) + "]";
+      shot.acquisition.sources = r.meta.sources;
+      shot.acquisition.receivers = r.meta.receivers;
+      shot.acquisition.f0 = r.meta.f0;
+      shot.acquisition.t0 = r.meta.t0;
+      shot.time.dt = r.meta.dt;
+      shot.time.steps = r.meta.nt - 1;
+      shot.data = r.traces;
+      survey.shots.push_back(std::move(shot));
+    }
+    survey.description = std::to_string(records.size()) + " records given in memory";
+  }
+  if (survey.shots.empty()) throw InputError("observed: a survey needs at least one shot");
+  SurveySum sum;
+  {
+    nb::gil_scoped_release unlocked;
+    ThreadsScope scope;
+    apply_threads(o.problem.threads);
+    SerialShotRunner runner;
+    sum = survey_gradient<T>(setup.grid, setup.model, survey, run, runner);
+  }
+  check_finite_result(&sum.objective, 1, "the objective");
+  check_finite_result(sum.gradient.data(), sum.gradient.size(), "the gradient");
+  std::vector<T> values(sum.gradient.begin(), sum.gradient.end());
+  check_finite_result(values.data(), values.size(), std::string("the gradient in ") + (sizeof(T) == 4 ? "float" : "double"));
+  double norm2 = 0;
+  for (double v : sum.gradient) norm2 += v * v;
+  nlohmann::json j;
+  std::int64_t forward_steps = 0, reverse_steps = 0;
+  j["shot_objectives"] = nlohmann::json::array();
+  for (const ShotSummary& s : sum.shots) {
+    forward_steps += s.forward_steps;
+    reverse_steps += s.reverse_steps;
+    j["shot_objectives"].push_back(s.objective);
+  }
+  j["survey"] = survey.description;
+  j["shots"] = static_cast<std::int64_t>(survey.shots.size());
+  j["objective"] = sum.objective;
+  j["gradient_norm"] = std::sqrt(norm2);
+  j["strategy"] = run.strategy.strategy;
+  j["aperture"] = aperture;
+  j["forward_steps"] = forward_steps;
+  j["reverse_steps"] = reverse_steps;
+  j["peak_partial_sums"] = sum.peak_partial_sums;
+  j["backend"] = backend.name;
+  j["backend_note"] = backend.note;
+  j["precision"] = o.problem.precision;
+  const Grid& grid = setup.grid;
+  auto g = owned(std::move(values), {static_cast<std::size_t>(grid.shape[0]), static_cast<std::size_t>(grid.shape[1]),
+                                     static_cast<std::size_t>(grid.shape[2])});
+  return nb::make_tuple(sum.objective, g, to_python(j), nb::none());
+}
+
 // ---- verification -----------------------------------------------------------------------------
 
 template <class T>
@@ -381,6 +475,22 @@ NB_MODULE(_revwave, m) {
 
   m.def("forward", &forward, "options"_a, "Models one shot record; see revwave.forward.");
   m.def("gradient", &gradient, "options"_a, "Objective, dJ/dm and statistics; see revwave.gradient.");
+  m.def(
+      "survey_gradient",
+      [](const GradientJobOptions& o, const std::vector<nb::dict>& records, const std::vector<std::string>& paths,
+         double aperture) {
+        check_job_numbers(o);
+        std::vector<ShotRecord> shots;
+        for (std::size_t i = 0; i < records.size(); ++i) {
+          const nb::dict& d = records[i];
+          shots.push_back(record_of(nb::cast<InArray>(d["data"]), nb::cast<double>(d["dt"]), nb::cast<double>(d["f0"]),
+                                    nb::cast<double>(d["t0"]), nb::cast<InArray>(d["src"]), nb::cast<InArray>(d["rec"]),
+                                    "observed[" + std::to_string(i) + "]"));
+        }
+        return o.problem.precision == "double" ? survey_impl<double>(o, shots, paths, aperture)
+                                               : survey_impl<float>(o, shots, paths, aperture);
+      },
+      "options"_a, "records"_a, "paths"_a, "aperture"_a, "J and dJ/dm summed over a survey; see revwave.gradient.");
   m.def("adjtest", &adjtest, "options"_a, "seed"_a, "The dot-product test; see revwave.adjtest.");
   m.def("gradtest", &gradtest, "options"_a, "halvings"_a, "scale"_a, "The Taylor test; see revwave.gradtest.");
   m.def(
