@@ -181,8 +181,8 @@ def gradient(model: Optional[ArrayLike] = None, *,
              observed: Union[None, ShotRecord, str, os.PathLike, Sequence[Union[ShotRecord, str, os.PathLike]]] = None,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
              shape: Union[str, Sequence[int]] = "80,80,80", spacing: float = 10.0, nbl: int = 10,
-             space_order: int = 8, tn: float = 0.5, dt: Optional[float] = None, f0: Optional[float] = None,
-             src: Optional[Points] = None, rec: Optional[Points] = None,
+             space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
+             f0: Optional[float] = None, src: Optional[Points] = None, rec: Optional[Points] = None,
              rec_grid: Union[None, str, Sequence[float]] = None, strategy: str = "revolve",
              snaps: Optional[int] = None, checkpoint_memory: Union[None, int, str] = None,
              store: Optional[str] = None, checkpoint_dir: str = "", tier: Sequence[str] = (),
@@ -195,7 +195,8 @@ def gradient(model: Optional[ArrayLike] = None, *,
     model: the starting velocity (nx, ny, nz), m/s. observed: a ShotRecord, or the path of a record
     .npy with its sidecar (its geometry, dt, nt and wavelet then define the run: src, rec, tn, dt
     and f0 must be left out). Without ``observed`` the data are modelled in ``true_model`` (default:
-    the built-in model; without ``model`` the start is that model smoothed).
+    the built-in model; without ``model`` the start is that model smoothed); tn (default 0.5 s) and
+    dt then set the time axis.
 
     A survey: ``observed`` a list of ShotRecords, or a SEG-Y file (.sgy, .segy), a directory of
     records, or a list of such paths. J and g are summed over the shots on the CLI's fixed tree (the
@@ -208,7 +209,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
     store: memory or disk (``checkpoint_dir``). The result's ``gradient`` is in the run's precision
     (float32 for precision="float"), as the CLI writes it; ``stats`` holds its JSON fields.
     """
-    given = {"src": src, "rec": rec, "rec_grid": rec_grid, "dt": dt}
+    given = {"src": src, "rec": rec, "rec_grid": rec_grid, "tn": tn, "dt": dt}
     if observed is not None:
         if true_model is not None:
             raise InputError("--observed excludes --true-model")
@@ -216,7 +217,8 @@ def gradient(model: Optional[ArrayLike] = None, *,
             if value is not None:
                 raise InputError(f"--observed excludes --{name.replace('_', '-')}")
     o = _revwave.GradientOptions()
-    p = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, 12.0 if f0 is None else f0, src, rec,
+    p = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
+                 12.0 if f0 is None else f0, src, rec,
                  rec_grid, precision, backend, threads, device_memory, host_memory, host_spacing)
     o.problem = p
     o.f0_given = f0 is not None
@@ -308,7 +310,8 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
 def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRecord, str, os.PathLike] = None,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
              shape: Union[str, Sequence[int]] = "40,40,40", spacing: float = 10.0, nbl: int = 10,
-             space_order: int = 8, tn: float = 0.3, dt: Optional[float] = None, f0: Optional[float] = None,
+             space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
+             f0: Optional[float] = None,
              src: Optional[Points] = None, rec: Optional[Points] = None,
              rec_grid: Union[None, str, Sequence[float]] = None, strategy: str = "revolve",
              snaps: Optional[int] = None, checkpoint_memory: Union[None, int, str] = None,
@@ -318,13 +321,14 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
     """The Taylor test of J and its gradient, as ``revwave gradtest`` (CPU backend; 40^3, double):
     |J(m + h dm) - J(m)| falls as h, |J(m + h dm) - J(m) - h <g, dm>| as h^2. Returns h, first_order,
     second_order, rate_first, rate_second and pass."""
-    given = {"src": src, "rec": rec, "rec_grid": rec_grid, "dt": dt}
+    given = {"src": src, "rec": rec, "rec_grid": rec_grid, "tn": tn, "dt": dt}
     if observed is not None:
         for name, value in given.items():
             if value is not None:
                 raise InputError(f"--observed excludes --{name.replace('_', '-')}")
     o = _revwave.GradientOptions()
-    o.problem = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, 12.0 if f0 is None else f0, src,
+    o.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.3 if tn is None else tn, dt,
+                         12.0 if f0 is None else f0, src,
                          rec, rec_grid, precision, backend, threads)
     o.f0_given = f0 is not None
     if isinstance(observed, ShotRecord):

@@ -137,8 +137,9 @@ nb::dict forward_impl(const ProblemOptions& o) {
     nb::gil_scoped_release unlocked;
     ThreadsScope scope;
     apply_threads(o.threads);
-    // m and (u, u_prev) on the CPU, and the record (as `revwave forward` counts, less the file's copies).
-    require_run_memory(setup, time, sizeof(T), backend.name == "cpu" ? 3 : 1, 1, "the forward run");
+    // Counted as `revwave forward` counts (m and (u, u_prev) on the CPU; the record and two copies), so
+    // that a refusal is the CLI's sentence.
+    require_run_memory(setup, time, sizeof(T), backend.name == "cpu" ? 3 : 1, 3, "the forward run");
     const Problem<T> problem = make_problem<T>(setup.grid, setup.model, setup.acquisition, time);
     if (backend.name == "cuda") {
       shot = cuda_forward(problem, cuda_budgets(o));

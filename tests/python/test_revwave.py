@@ -190,8 +190,13 @@ def test_refusals_carry_the_cli_sentence(cli, tmp_path):
     with pytest.raises(ValueError) as e:
         revwave.gradient(shape=(10, 10, 10), tn=0.05, snaps=0)
     assert "--snaps 0 is invalid" in str(e.value)
+    record = revwave.forward(shape=(10, 10, 10), tn=0.05)
     with pytest.raises(ValueError, match="--observed excludes --src"):
-        revwave.gradient(observed=revwave.forward(shape=(10, 10, 10), tn=0.05), src=[[1, 1, 1]])
+        revwave.gradient(shape=(10, 10, 10), observed=record, src=[[1, 1, 1]])
+    with pytest.raises(ValueError, match="--observed excludes --tn"):
+        revwave.gradient(shape=(10, 10, 10), observed=record, tn=0.05)
+    with pytest.raises(ValueError, match="--f0: the record observed carries its wavelet"):
+        revwave.gradient(shape=(10, 10, 10), observed=record, f0=10.0)
 
 
 def test_io_memory_and_backend_errors(cli, tmp_path):
