@@ -25,22 +25,27 @@ def main():
     ap.add_argument("--threads", type=int, default=None, help="OpenMP threads of both (default: all cores)")
     args = ap.parse_args()
     threads = [] if args.threads is None else ["--threads", str(args.threads)]
-    cli, py, outside = [], [], []
+    cli, py, outside, loops_cli, loops_py = [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.rounds):
             out = subprocess.run([args.binary, "gradient", "--json", "--out", os.path.join(tmp, "g.npy"), *threads],
                                  capture_output=True, text=True, check=True).stdout
-            cli.append(json.loads(out)["seconds"]["total"])
+            j = json.loads(out)
+            cli.append(j["seconds"]["total"])
+            loops_cli.append(j["seconds"]["observed"] + j["seconds"]["forward"] + j["seconds"]["reverse"])
             t0 = time.perf_counter()
             r = revwave.gradient(threads=args.threads)
             py.append(time.perf_counter() - t0)
             phases = r.stats["seconds"]
-            outside.append(py[-1] - phases["observed"] - phases["forward"] - phases["reverse"])
+            loops_py.append(phases["observed"] + phases["forward"] + phases["reverse"])
+            outside.append(py[-1] - loops_py[-1])
             print(f"round {i + 1}: CLI {cli[-1]:.3f} s, Python {py[-1]:.3f} s, of which outside the time loops "
                   f"{outside[-1]:.3f} s (objective {r.objective:.6e})", flush=True)
     c, p = statistics.median(cli), statistics.median(py)
     print(f"median: CLI {c:.3f} s, Python {p:.3f} s, ratio Python / CLI {p / c:.3f}; "
-          f"Python outside the time loops {statistics.median(outside):.3f} s (set-up, checks, arrays)")
+          f"Python outside the time loops {statistics.median(outside):.3f} s (set-up, checks, arrays), CLI "
+          f"{statistics.median([a - b for a, b in zip(cli, loops_cli)]):.3f} s; time loops alone, ratio Python / CLI "
+          f"{statistics.median(loops_py) / statistics.median(loops_cli):.3f}")
 
 
 if __name__ == "__main__":
