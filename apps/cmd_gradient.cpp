@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "gradient_job.hpp"
+#include "revwave/setup/gradient_run.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/core/checks.hpp"
 #include "revwave/io/atomic_file.hpp"
@@ -59,55 +60,28 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     return;
   }
   const auto t_start = std::chrono::steady_clock::now();
-  finish_strategy_options(o.job);
-  const BackendChoice backend = resolve_backend(o.job.problem.backend);
-  refuse_cuda_options_on_cpu(o.job.problem, backend.name);
-  o.job.strategy.backend = backend.name;
-  apply_threads(o.job.problem.threads);
   const std::string cfg = config_path_for(o.out);
-  std::vector<NamedPath> outputs = {{"--out", o.out}, {"the configuration written next to --out", cfg}};
-  if (!o.png.empty()) {
-    for (const char* suffix : {"_gradient_xz.png", "_gradient_yz.png", "_gradient_xy.png", "_shot.png"}) {
-      outputs.push_back({"--png", o.png + suffix});
-    }
-  }
-  refuse_overwriting_inputs(outputs, job_inputs(o.job, cmd));
-  GradientJob<T> job = prepare_gradient_job<T>(o.job);
-  const Grid& grid = job.start.grid;
-  // On the CPU the run holds m, (u, u_prev), the reverse step's u[n+1], (lam, lam_prev) and the
-  // gradient, plus the gradient's interior copies; the CUDA backend keeps its fields on the device.
-  const int fields = backend.name == "cpu" ? 9 : 2;
-  require_run_memory(job.start, job.time, sizeof(T), fields, 2, "the gradient's working set");
-  const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, 2);
-  const StrategyPlan plan = plan_strategy(o.job.strategy, job.time.steps, grid.template field_bytes<T>(), working);
-  model_observed(job, backend.name, cuda_budgets(o.job.problem));
-
-  const Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
-  const index_t expected = static_cast<index_t>(job.observed.size());
-  if (expected != job.time.nt() * problem.rec.count) {
-    throw InputError("observed data have " + std::to_string(job.observed.size()) + " values, expected nt x nrec = " +
-                     std::to_string(job.time.nt()) + " x " + std::to_string(problem.rec.count));
-  }
   ProgressBar bar("gradient", !o.job.problem.json);
   const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
-  StrategyReport report;
-  CudaRunInfo cuda_info;
-  GradientOutput g;
-  if (backend.name == "cuda") {
-    g = cuda_gradient(problem, job.observed.data(), o.job.strategy, plan, cuda_budgets(o.job.problem), &cuda_info, progress);
-    if (plan.strategy == "online") report.offline_forward_steps = optimal_forward_steps(g.stats.steps, plan.snaps);
-  } else {
-    CpuPropagator<T> prop(problem);
-    g = run_gradient(prop, job.observed.data(), o.job.strategy, plan, progress, &report);
-  }
+  const GradientRun<T> run = run_gradient_job<T>(o.job, [&] {
+    std::vector<NamedPath> outputs = {{"--out", o.out}, {"the configuration written next to --out", cfg}};
+    if (!o.png.empty()) {
+      for (const char* suffix : {"_gradient_xz.png", "_gradient_yz.png", "_gradient_xy.png", "_shot.png"}) {
+        outputs.push_back({"--png", o.png + suffix});
+      }
+    }
+    refuse_overwriting_inputs(outputs, job_inputs(o.job, cmd));
+  }, progress);
   bar.finish();
-  // A result that is not finite is never written as a success.
-  check_finite_result(job.observed.data(), job.observed.size(), "the observed data (modelled in the true model)");
-  check_finite_result(&g.stats.objective, 1, "the objective");
-  check_finite_result(g.gradient.data(), g.gradient.size(), "the gradient");
-  // The CUDA backend may run revolve as two levels when its slots do not fit on the device.
-  const index_t predicted = cuda_info.predicted_forward_steps > 0 ? cuda_info.predicted_forward_steps
-                                                                  : plan.predicted_forward_steps;
+  const BackendChoice& backend = run.backend;
+  const GradientJob<T>& job = run.job;
+  const Grid& grid = job.start.grid;
+  const StrategyPlan& plan = run.plan;
+  const StrategyReport& report = run.report;
+  const CudaRunInfo& cuda_info = run.cuda_info;
+  const GradientOutput& g = run.output;
+  const index_t predicted = run.predicted_forward_steps;
+  const index_t nrec = static_cast<index_t>(job.start.acquisition.receivers.size());
 
   OutputTransaction outputs_together;
   std::vector<T> out_values(g.gradient.begin(), g.gradient.end());
@@ -117,7 +91,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   std::vector<std::string> pictures;
   if (!o.png.empty()) {
     const std::vector<double> traces(job.observed.begin(), job.observed.end());
-    pictures = write_pictures(o.png, grid, g.gradient, traces, job.time.nt(), problem.rec.count);
+    pictures = write_pictures(o.png, grid, g.gradient, traces, job.time.nt(), nrec);
   }
   outputs_together.commit();
 
@@ -126,55 +100,9 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   const double ratio = double(g.stats.forward_steps) / double(g.stats.steps);
   if (o.job.problem.json) {
-    nlohmann::json j;
+    nlohmann::json j = gradient_summary(run, o.job, job.observed_source == "file" ? o.job.observed.front() : std::string("modelled"));
     j["command"] = "gradient";
-    j["objective"] = g.stats.objective;
-    j["gradient_norm"] = std::sqrt(norm2);
-    j["strategy"] = plan.strategy;
-    j["steps"] = g.stats.steps;
-    j["nt"] = job.time.nt();
-    j["dt"] = job.time.dt;
-    j["forward_steps"] = g.stats.forward_steps;
-    j["predicted_forward_steps"] = predicted;
-    if (plan.strategy == "online") {
-      j["offline_forward_steps"] = report.offline_forward_steps;
-      j["online_ratio"] = double(g.stats.forward_steps) / double(report.offline_forward_steps);
-      j["max_steps"] = job.time.steps;
-    }
-    if (plan.strategy == "multilevel") {
-      j["predicted_time_steps"] = report.predicted_time;
-      j["tiers"] = nlohmann::json::array();
-      for (const Tier& t : report.tiers) {
-        j["tiers"].push_back({{"name", t.name}, {"slots", t.slots}, {"store_cost", t.store_cost}, {"restore_cost", t.restore_cost}});
-      }
-    }
-    j["reverse_steps"] = g.stats.reverse_steps;
-    j["recompute_ratio"] = ratio;
-    j["snaps"] = plan.snaps;
-    j["stores"] = g.stats.stores;
-    j["restores"] = g.stats.restores;
-    j["checkpoint_bytes"] = plan.strategy == "full" ? 0 : plan.storage_bytes;
-    j["slot_bytes"] = plan.slot_bytes;
-    j["wavefield_storage_bytes"] = g.stats.wavefield_storage_bytes;
-    j["checkpoint_copy_bytes"] = g.stats.checkpoint_copy_bytes;
-    j["store"] = plan.strategy == "full" || plan.strategy == "multilevel" ? "memory" : o.job.strategy.store.value_or("memory");
-    j["seconds"] = {{"total", total},
-                    {"observed", job.seconds_observed},
-                    {"forward", g.stats.seconds_forward},
-                    {"reverse", g.stats.seconds_reverse},
-                    {"checkpoint_copies", g.stats.seconds_copies}};
-    j["peak_rss_bytes"] = peak_rss_bytes();
-    if (backend.name == "cuda") {
-      j["cuda"] = {{"device_slots", cuda_info.device_slots}, {"host_slots", cuda_info.host_slots},
-                   {"history_tier", cuda_info.history_tier}, {"tiers", cuda_info.tier_choice},
-                   {"seconds_spill", cuda_info.seconds_spill}};
-    }
-    j["shape"] = grid.shape;
-    j["space_order"] = grid.space_order;
-    j["backend"] = backend.name;
-    j["backend_note"] = backend.note;
-    j["precision"] = o.job.problem.precision;
-    j["observed"] = job.observed_source == "file" ? o.job.observed.front() : std::string("modelled");
+    j["seconds"]["total"] = total;
     j["out"] = o.out;
     j["config"] = cfg;
     j["png"] = pictures;

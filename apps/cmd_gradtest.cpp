@@ -33,21 +33,7 @@ bool run(GradtestOptions& o) {
                 run_bytes(job.start, job.time, sizeof(T), 10, 3));  // refuse early
   model_observed(job, "cpu", {});
   const auto& start = job.start;
-  // dm: towards the built-in true model where it differs, else a smooth bump; scaled to o.scale of max m.
-  const VelocityModel truth = default_true_model(start.grid.shape, start.grid.spacing);
-  std::vector<double> dm(start.model.velocity.size());
-  double dm_max = 0, m_max = 0;
-  for (std::size_t i = 0; i < dm.size(); ++i) {
-    const double m0 = 1.0 / (start.model.velocity[i] * start.model.velocity[i]);
-    dm[i] = 1.0 / (truth.velocity[i] * truth.velocity[i]) - m0;
-    dm_max = std::max(dm_max, std::abs(dm[i]));
-    m_max = std::max(m_max, m0);
-  }
-  if (dm_max == 0) {
-    for (std::size_t i = 0; i < dm.size(); ++i) dm[i] = std::sin(0.37 * double(i));
-    dm_max = 1;
-  }
-  for (double& v : dm) v *= o.scale * m_max / dm_max;
+  const std::vector<double> dm = taylor_direction(start.model, start.grid.spacing, o.scale);
   const TaylorResult t = taylor_test<T>(start.grid, start.model, dm, start.acquisition, job.time, job.observed,
                                         o.job.strategy, o.halvings);
   check_finite_result(&t.objective, 1, "J(m)");

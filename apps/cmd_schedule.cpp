@@ -20,116 +20,18 @@
 #include "revwave/schedule/online.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/schedule_counts.hpp"
+#include "revwave/setup/schedule_summary.hpp"
 
 namespace revwave::app {
 namespace {
 
-struct ScheduleOptions {
-  std::int64_t steps = 1000;
-  std::int64_t snaps = 10;
-  std::string strategy = "revolve";
+struct ScheduleOptions : ScheduleRequest {
   bool json = false;
-  bool actions = false;
-  std::vector<std::string> tiers;     // multilevel: NAME:SLOTS:STORE_COST:RESTORE_COST
-  std::optional<double> slot_bytes;   // multilevel: bytes per checkpoint, for bytes moved (default 1 MiB)
-  std::optional<std::int64_t> sweep;  // online: sweep N = 1..sweep, report the worst ratio
 };
-
-// Revolve's counts come from closed forms for any N; the other strategies (and a listing) are
-// simulated action by action, which is refused beyond these sizes (a second or so of work).
-constexpr std::int64_t max_simulated_steps = 1000000;
-constexpr std::int64_t max_listed_actions = 10000000;
 
 const std::vector<std::string>& strategies() {
   static const std::vector<std::string> names = {"revolve", "multilevel", "online"};
   return names;
-}
-
-// All broken rules at once, one line.
-void validate(const ScheduleOptions& o) {
-  std::vector<std::string> errors;
-  auto keep = [&errors](const std::string& violation) {
-    if (!violation.empty()) errors.push_back(violation);
-  };
-  keep(rule_violation("--steps", o.steps, at_least(1)));
-  keep(rule_violation("--snaps", o.snaps, at_least(1)));
-  if (o.slot_bytes) keep(rule_violation("--slot-bytes", *o.slot_bytes, non_negative()));
-  if (!o.tiers.empty() && o.strategy != "multilevel")
-    errors.push_back("--tier needs --strategy multilevel");
-  if (o.slot_bytes && o.strategy != "multilevel") errors.push_back("--slot-bytes needs --strategy multilevel");
-  if (o.sweep && o.strategy != "online") errors.push_back("--sweep needs --strategy online");
-  if (o.sweep) keep(rule_violation("--sweep", *o.sweep, int_within(1, 100000000)));
-  if (o.sweep && o.actions) errors.push_back("--actions does not apply to --sweep (it lists one schedule)");
-  if (errors.empty() && o.strategy != "revolve" && !o.sweep && o.steps > max_simulated_steps) {
-    errors.push_back("--steps " + std::to_string(o.steps) + " is too many for --strategy " + o.strategy +
-                     ": its schedule is simulated action by action, up to " + std::to_string(max_simulated_steps) +
-                     " steps (revolve's counts come from closed forms for any step count)");
-  }
-  if (errors.empty() && o.actions && o.strategy == "revolve") {
-    const ScheduleCounts c = revolve_counts(o.steps, o.snaps);  // InputError beyond 2^63 - 1
-    const std::int64_t actions = c.advances + c.stores + c.restores + c.reverses;
-    if (actions > max_listed_actions || c.advances > max_listed_actions) {
-      errors.push_back("--actions would list over " + std::to_string(std::max(actions, c.advances)) +
-                       " actions; the limit is " + std::to_string(max_listed_actions) + " (drop --actions for the counts)");
-    }
-  }
-  if (errors.empty()) return;
-  std::string line = errors[0];
-  for (std::size_t i = 1; i < errors.size(); ++i) line += "; " + errors[i];
-  throw InputError(line);
-}
-
-// NAME:SLOTS:STORE_COST:RESTORE_COST; without --tier one zero-cost tier of --snaps slots.
-std::vector<Tier> parse_tiers(const ScheduleOptions& o) {
-  if (o.tiers.empty()) return {Tier{"memory", o.snaps, 0.0, 0.0}};
-  std::vector<Tier> tiers;
-  for (const std::string& text : o.tiers) {
-    std::vector<std::string> f;
-    std::stringstream in(text);
-    for (std::string part; std::getline(in, part, ':');) f.push_back(part);
-    const std::string rule = "--tier " + text + " must be NAME:SLOTS:STORE_COST:RESTORE_COST";
-    if (f.size() != 4 || f[0].empty()) throw InputError(rule);
-    Tier t{f[0]};
-    try {
-      std::size_t used = 0;
-      t.slots = std::stoll(f[1], &used);
-      if (used != f[1].size()) throw InputError(rule);
-      t.store_cost = std::stod(f[2], &used);
-      if (used != f[2].size()) throw InputError(rule);
-      t.restore_cost = std::stod(f[3], &used);
-      if (used != f[3].size()) throw InputError(rule);
-    } catch (const std::logic_error&) {  // stoll/stod: not a number or out of range
-      throw InputError(rule + " (numbers)");
-    }
-    tiers.push_back(t);
-  }
-  validate_tiers(tiers);
-  return tiers;
-}
-
-// Runs an online schedule for a run that turns out to have o.steps steps: finish is
-// called as soon as the last step's start position is reached.
-class OnlineRun final : public Schedule {
- public:
-  OnlineRun(std::int64_t steps, std::int64_t slots) : online_(slots), steps_(steps) {}
-  Action next() override {
-    if (!online_.finished() && online_.position() == steps_ - 1) online_.finish(steps_);
-    return online_.next();
-  }
-  std::int64_t slots() const override { return online_.slots(); }
-  bool restore_is_last_use() const override { return online_.restore_is_last_use(); }
-
- private:
-  OnlineSchedule online_;
-  std::int64_t steps_;
-};
-
-std::unique_ptr<Schedule> make_schedule(const ScheduleOptions& o) {
-  if (o.strategy == "revolve") return std::make_unique<RevolveSchedule>(o.steps, o.snaps);
-  if (o.strategy == "multilevel") return std::make_unique<MultilevelSchedule>(o.steps, parse_tiers(o));
-  // Slots beyond N are never used: the schedule stores every step either way.
-  if (o.strategy == "online") return std::make_unique<OnlineRun>(o.steps, std::min(o.snaps, o.steps));
-  throw InputError("--strategy " + o.strategy + " is not a known strategy");
 }
 
 // Dense sweep of the online schedule against the offline optimum, N = 1..o.sweep.
@@ -181,98 +83,51 @@ void run(const ScheduleOptions& o) {
     run_sweep(o);
     return;
   }
-  std::vector<std::string> listed;
-  if (o.actions) {
-    auto listing = make_schedule(o);
-    for (Action a = listing->next(); a.kind != ActionKind::end; a = listing->next()) {
-      if (o.json) listed.push_back(to_string(a)); else std::cout << to_string(a) << '\n';
-    }
-    if (!o.json) std::cout << "end\n";
-  }
-  std::unique_ptr<Schedule> schedule = o.strategy == "revolve" ? nullptr : make_schedule(o);
-  std::vector<Tier> tiers;
-  MultilevelCounts multilevel;
-  const double slot_bytes = o.slot_bytes.value_or(1048576.0);
-  if (o.strategy == "multilevel") {
-    tiers = static_cast<MultilevelSchedule&>(*schedule).tiers();
-    multilevel = count_multilevel(*schedule, tiers, slot_bytes);
-  }
-  const ScheduleCounts c = o.strategy == "revolve"      ? revolve_counts(o.steps, o.snaps)
-                           : o.strategy == "multilevel" ? multilevel.counts
-                                                        : count_schedule(*schedule);
-  const std::int64_t snaps = o.strategy == "multilevel" && schedule->slots() > 0 ? schedule->slots() : o.snaps;
-  const std::int64_t offline = optimal_forward_steps(o.steps, snaps);
-  // Griewank's r with s = S + 1 checkpoints; more than N slots change nothing.
-  const std::int64_t repetitions = revolve_repetitions(o.steps, std::min(snaps, o.steps) + 1);
-
+  const nlohmann::json j = schedule_summary(o);
   if (o.json) {
-    nlohmann::json j = {{"steps", o.steps},
-                        {"snaps", snaps},
-                        {"strategy", o.strategy},
-                        {"forward_steps", c.forward_steps},
-                        {"advances", c.advances},
-                        {"stores", c.stores},
-                        {"restores", c.restores},
-                        {"reverses", c.reverses},
-                        {"recompute_ratio", c.recompute_ratio},
-                        {"peak_slots", c.peak_slots},
-                        {"repetition_number", repetitions}};
-    if (o.strategy == "multilevel") {
-      nlohmann::json rows = nlohmann::json::array();
-      for (std::size_t t = 0; t < tiers.size(); ++t) {
-        const TierCounts& tc = multilevel.tiers[t];
-        rows.push_back({{"name", tiers[t].name}, {"slots", tiers[t].slots},
-                        {"store_cost", tiers[t].store_cost}, {"restore_cost", tiers[t].restore_cost},
-                        {"stores", tc.stores}, {"restores", tc.restores},
-                        {"bytes_moved", tc.bytes_moved}, {"cost", tc.cost}});
-      }
-      j["tiers"] = rows;
-      j["slot_bytes"] = slot_bytes;
-      j["predicted_time"] = multilevel.predicted_time;
-      j["baseline_fastest_tier_time"] = revolve_fastest_tier_time(o.steps, tiers);
-      j["baseline_all_slots_time"] = revolve_all_slots_time(o.steps, tiers);
-      j["binomial_slots"] = static_cast<MultilevelSchedule&>(*schedule).binomial_slots();
-    }
-    if (o.strategy == "online") {
-      j["offline_forward_steps"] = offline;
-      j["ratio"] = static_cast<double>(c.forward_steps) / static_cast<double>(offline);
-    }
-    if (o.actions) j["actions"] = listed;
     std::cout << j.dump() << '\n';
     return;
   }
+  if (o.actions) {
+    for (const auto& a : j["actions"]) std::cout << a.get<std::string>() << '\n';
+    std::cout << "end\n";
+  }
+  const std::int64_t snaps = j["snaps"].get<std::int64_t>();
+  const std::int64_t repetitions = j["repetition_number"].get<std::int64_t>();
+  const std::int64_t forward_steps = j["forward_steps"].get<std::int64_t>();
   std::ostringstream ratio;
-  ratio << std::fixed << std::setprecision(3) << c.recompute_ratio;
+  ratio << std::fixed << std::setprecision(3) << j["recompute_ratio"].get<double>();
   const auto row = [](const std::string& name, const std::string& value, const std::string& unit) {
     std::cout << "  " << std::left << std::setw(18) << name << std::right << std::setw(14) << value
               << "  " << unit << '\n';
   };
   std::cout << "schedule: " << o.strategy << ", " << o.steps << " time steps, " << snaps
             << " checkpoint slots\n";
-  row("forward steps", std::to_string(c.forward_steps), "steps (advances + reverses)");
-  row("advances", std::to_string(c.advances), "steps");
-  row("reverses", std::to_string(c.reverses), "adjoint steps");
+  row("forward steps", std::to_string(forward_steps), "steps (advances + reverses)");
+  row("advances", std::to_string(j["advances"].get<std::int64_t>()), "steps");
+  row("reverses", std::to_string(j["reverses"].get<std::int64_t>()), "adjoint steps");
   row("recompute ratio", ratio.str(), "forward steps per time step");
-  row("stores", std::to_string(c.stores), "state copies");
-  row("restores", std::to_string(c.restores), "state copies (incl. recreating step 0)");
-  row("peak slots", std::to_string(c.peak_slots), "checkpoints held at once");
+  row("stores", std::to_string(j["stores"].get<std::int64_t>()), "state copies");
+  row("restores", std::to_string(j["restores"].get<std::int64_t>()), "state copies (incl. recreating step 0)");
+  row("peak slots", std::to_string(j["peak_slots"].get<std::int64_t>()), "checkpoints held at once");
   row("repetition number", std::to_string(repetitions), "max. advances of any one step");
   if (o.strategy == "online") {
     std::ostringstream r;
-    r << std::fixed << std::setprecision(4) << static_cast<double>(c.forward_steps) / static_cast<double>(offline);
+    const std::int64_t offline = j["offline_forward_steps"].get<std::int64_t>();
+    r << std::fixed << std::setprecision(4) << static_cast<double>(forward_steps) / static_cast<double>(offline);
     row("offline optimum", std::to_string(offline), "forward steps had N been known");
     row("online/offline", r.str(), "ratio of forward steps");
   }
   if (o.strategy == "multilevel") {
     const auto num = [](double v) { std::ostringstream s; s << std::setprecision(10) << v; return s.str(); };
-    for (std::size_t t = 0; t < tiers.size(); ++t) {
-      const TierCounts& tc = multilevel.tiers[t];
-      std::cout << "  tier " << tiers[t].name << " (" << tiers[t].slots << " slots): " << tc.stores
-                << " stores, " << tc.restores << " restores, " << num(tc.bytes_moved) << " bytes moved\n";
+    for (const auto& t : j["tiers"]) {
+      std::cout << "  tier " << t["name"].get<std::string>() << " (" << t["slots"].get<std::int64_t>() << " slots): "
+                << t["stores"].get<std::int64_t>() << " stores, " << t["restores"].get<std::int64_t>() << " restores, "
+                << num(t["bytes_moved"].get<double>()) << " bytes moved\n";
     }
-    row("predicted time", num(multilevel.predicted_time), "forward-step units");
-    row("fastest tier only", num(revolve_fastest_tier_time(o.steps, tiers)), "forward-step units (Revolve baseline)");
-    row("all slots, no tiers", num(revolve_all_slots_time(o.steps, tiers)), "forward-step units (Revolve baseline)");
+    row("predicted time", num(j["predicted_time"].get<double>()), "forward-step units");
+    row("fastest tier only", num(j["baseline_fastest_tier_time"].get<double>()), "forward-step units (Revolve baseline)");
+    row("all slots, no tiers", num(j["baseline_all_slots_time"].get<double>()), "forward-step units (Revolve baseline)");
   }
 }
 

@@ -41,10 +41,6 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions 
   cmd->add_option("--checkpoint-dir", o.strategy.checkpoint_dir, "directory for --store disk and disk tiers (files removed at the end)");
 }
 
-void finish_strategy_options(GradientJobOptions& o) {
-  if (o.checkpoint_memory) o.strategy.checkpoint_memory = parse_bytes(*o.checkpoint_memory);
-}
-
 std::vector<NamedPath> job_inputs(const GradientJobOptions& o, const CLI::App& cmd) {
   std::vector<NamedPath> in = problem_inputs(o.problem);
   for (const std::string& obs : o.observed) {
@@ -63,20 +59,6 @@ std::vector<NamedPath> job_inputs(const GradientJobOptions& o, const CLI::App& c
   if (!o.true_model.empty()) in.push_back({"--true-model", o.true_model});
   for (const NamedPath& c : config_inputs(cmd)) in.push_back(c);
   return in;
-}
-
-VelocityModel load_model(const std::string& path, const Grid& grid, const char* option) {
-  const NpyArray a = read_npy(path);
-  if (a.shape.size() != 3 || a.shape[0] != grid.shape[0] || a.shape[1] != grid.shape[1] || a.shape[2] != grid.shape[2]) {
-    std::string got;
-    for (std::size_t i = 0; i < a.shape.size(); ++i) got += (i ? ", " : "") + std::to_string(a.shape[i]);
-    throw InputError(std::string(option) + " " + path + " has shape (" + got + "), the grid is (" +
-                     std::to_string(grid.shape[0]) + ", " + std::to_string(grid.shape[1]) + ", " +
-                     std::to_string(grid.shape[2]) + ")");
-  }
-  VelocityModel m{grid.shape, a.data};
-  validate(m);
-  return m;
 }
 
 }  // namespace revwave::app

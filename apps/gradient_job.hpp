@@ -1,121 +1,22 @@
-// The inputs of a gradient: starting model, geometry, time axis and observed data, either read
-// (--observed with its sidecar) or modelled in a true model (--true-model, or the built-in one).
+// The gradient job's command-line options; the job itself is revwave/setup/gradient_job.hpp.
 #pragma once
-#include <chrono>
-#include <cmath>
-#include <limits>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "problem_options.hpp"
-#include "revwave/core/checks.hpp"
-#include "revwave/core/errors.hpp"
-#include "revwave/core/system_memory.hpp"
-#include "revwave/driver/cuda_backend.hpp"
-#include "revwave/driver/forward_modelling.hpp"
-#include "revwave/driver/gradient_strategy.hpp"
-#include "revwave/io/npy.hpp"
-#include "revwave/io/shot_record.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/setup/gradient_job.hpp"
 
 namespace revwave::app {
 
-struct GradientJobOptions {
-  ProblemOptions problem;
-  std::vector<std::string> observed;  // one record, or a survey: SEG-Y files, directories, records
-  std::string true_model;
-  StrategyOptions strategy;
-  std::optional<std::string> checkpoint_memory;  // text, e.g. 8GiB
-  bool f0_given = false;                         // --f0 was given (a record's sidecar carries its own)
-};
+using revwave::finish_strategy_options;
+using revwave::GradientJob;
+using revwave::GradientJobOptions;
+using revwave::load_model;
+using revwave::model_observed;
+using revwave::prepare_gradient_job;
 
 void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions cuda);
 // The files the job reads (model, true model, observed record and its sidecar, receivers, config).
 std::vector<NamedPath> job_inputs(const GradientJobOptions& o, const CLI::App& cmd);
-// Turns the text options into StrategyOptions fields (bytes).
-void finish_strategy_options(GradientJobOptions& o);
-
-template <class T>
-struct GradientJob {
-  ProblemSetup start;        // grid, starting model, acquisition
-  TimeAxis time;
-  std::vector<T> observed;   // nt x nrec (empty until modelled when not read from a file)
-  VelocityModel truth;       // for modelled data
-  double seconds_observed = 0;
-  std::string observed_source;  // "file" or "modelled"
-};
-
-VelocityModel load_model(const std::string& path, const Grid& grid, const char* option);
-
-template <class T>
-GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
-  GradientJob<T> job;
-  if (!o.observed.empty()) {
-    if (o.observed.size() != 1) throw InputError("this command takes one observed record, not a survey of " + std::to_string(o.observed.size()));
-    const std::string& observed = o.observed.front();
-    if (o.f0_given) throw InputError("--f0: the record " + observed + " carries its wavelet in its sidecar: leave --f0 out");
-    const ShotRecord rec = read_shot_record(observed);
-    ProblemOptions po = o.problem;
-    po.src.clear();
-    po.rec.clear();
-    po.rec_file.clear();
-    po.rec_grid.clear();
-    job.start = make_setup(po);
-    job.start.acquisition.sources = rec.meta.sources;
-    job.start.acquisition.receivers = rec.meta.receivers;
-    job.start.acquisition.f0 = rec.meta.f0;
-    job.start.acquisition.t0 = rec.meta.t0;
-    trilinear_points(job.start.grid, rec.meta.sources, "source (from " + observed + ")");
-    trilinear_points(job.start.grid, rec.meta.receivers, "receiver (from " + observed + ")");
-    if (rec.meta.nt < 2) throw InputError(observed + ": nt " + std::to_string(rec.meta.nt) + " is too short: at least 2 samples");
-    job.time.dt = rec.meta.dt;
-    job.time.steps = rec.meta.nt - 1;
-    check_stable(job.time.dt, job.start.grid, max_velocity(job.start.model));
-    const double largest = static_cast<double>(std::numeric_limits<T>::max());
-    for (std::size_t i = 0; i < rec.traces.size(); ++i) {
-      if (std::abs(rec.traces[i]) > largest) {
-        throw IoError(observed + ": sample " + std::to_string(i / rec.meta.receivers.size()) + " of receiver " +
-                      std::to_string(i % rec.meta.receivers.size()) + " is " + number_text(rec.traces[i]) +
-                      ", beyond the largest " + (sizeof(T) == 4 ? "float" : "double") + " " + number_text(largest) +
-                      " (use --precision double)");
-      }
-    }
-    job.observed.assign(rec.traces.begin(), rec.traces.end());
-    job.observed_source = "file";
-    return job;
-  }
-  // Modelled data: the true model, and a starting model smoothed from it unless given.
-  ProblemSetup truth = make_setup(o.problem);  // the grid follows --model when given
-  const bool start_given = !o.problem.model_file.empty() || o.problem.velocity.has_value();
-  job.start = truth;
-  if (!o.true_model.empty()) truth.model = load_model(o.true_model, truth.grid, "--true-model");
-  else if (start_given) truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);
-  if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
-  validate(job.start.model);
-  const double vmax = std::max(max_velocity(truth.model), max_velocity(job.start.model));
-  ProblemSetup timing = truth;
-  timing.model = homogeneous_model({2, 2, 2}, vmax);
-  job.time = make_time(o.problem, timing);
-  job.truth = truth.model;
-  job.observed_source = "modelled";
-  return job;
-}
-
-// Models the observed data in the true model (no-op for data read from a file). Kept apart
-// from preparation so that everything is validated before the first expensive step.
-template <class T>
-void model_observed(GradientJob<T>& job, const std::string& backend, const CudaBudgets& budgets) {
-  if (job.observed_source != "modelled" || !job.observed.empty()) return;
-  const auto t0 = std::chrono::steady_clock::now();
-  const Problem<T> p = make_problem<T>(job.start.grid, job.truth, job.start.acquisition, job.time);
-  if (backend == "cuda") {
-    job.observed = cuda_forward(p, budgets).traces;
-  } else {
-    CpuPropagator<T> prop(p);
-    job.observed = run_forward(prop).traces;
-  }
-  job.seconds_observed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 }  // namespace revwave::app

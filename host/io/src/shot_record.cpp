@@ -219,6 +219,23 @@ ShotRecord read_shot_record(const std::string& npy_path) {
   return rec;
 }
 
+void check_shot_record(const ShotRecord& record, const std::string& name) {
+  const std::string violation = meta_violation(record.meta);
+  if (!violation.empty()) throw InputError(name + ": " + violation);
+  const auto nrec = static_cast<std::int64_t>(record.meta.receivers.size());
+  if (static_cast<std::int64_t>(record.traces.size()) != record.meta.nt * nrec) {
+    throw InputError(name + ": " + std::to_string(record.traces.size()) + " samples do not match (nt, number of receivers) = (" +
+                     std::to_string(record.meta.nt) + ", " + std::to_string(nrec) + ")");
+  }
+  for (std::size_t i = 0; i < record.traces.size(); ++i) {
+    if (!std::isfinite(record.traces[i])) {
+      const auto it = static_cast<std::int64_t>(i) / nrec, ir = static_cast<std::int64_t>(i) % nrec;
+      throw InputError(name + ": sample " + std::to_string(it) + " of receiver " + std::to_string(ir) + " is " +
+                       number_text(record.traces[i]) + ": every sample of a shot record must be finite");
+    }
+  }
+}
+
 std::string dump_json(const nlohmann::json& j, int indent) { return j.dump(indent) + "\n"; }
 
 void write_json_atomically(const std::string& path, const nlohmann::json& j) {

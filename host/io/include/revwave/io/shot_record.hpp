@@ -40,6 +40,10 @@ void write_shot_record(const std::string& npy_path, const ShotRecordMeta& meta, 
 // violation is an IoError naming the file, the field (or sample) and the rule.
 ShotRecord read_shot_record(const std::string& npy_path);
 
+// The rules of a record held in memory (the bindings' ShotRecord), `name` naming it: the
+// sidecar's rules on its meta, traces.size() == nt x nrec and every sample finite. InputError otherwise.
+void check_shot_record(const ShotRecord& record, const std::string& name);
+
 // The most samples per trace a sidecar may declare (2^40): beyond any record that fits a disk.
 inline constexpr std::int64_t max_trace_samples = std::int64_t(1) << 40;
 

@@ -1,0 +1,137 @@
+// The inputs of a gradient: starting model, geometry, time axis and observed data, either read
+// (--observed with its sidecar, or a record in memory) or modelled in a true model (--true-model,
+// or the built-in one). Shared by the command line and the Python package.
+#pragma once
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "revwave/core/checks.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/io/npy.hpp"
+#include "revwave/io/shot_record.hpp"
+#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/setup/problem_setup.hpp"
+
+namespace revwave {
+
+struct GradientJobOptions {
+  ProblemOptions problem;
+  std::vector<std::string> observed;  // one record, or a survey: SEG-Y files, directories, records
+  std::string true_model;
+  StrategyOptions strategy;
+  std::optional<std::string> checkpoint_memory;  // text, e.g. 8GiB
+  bool f0_given = false;                         // --f0 was given (a record's sidecar carries its own)
+  // A record given in memory (the bindings' ShotRecord) instead of --observed; `observed_name`
+  // names it in messages.
+  std::shared_ptr<const ShotRecord> observed_record;
+  std::string observed_name = "observed";
+  // A true model given in memory (the bindings') instead of --true-model.
+  std::shared_ptr<const VelocityModel> true_model_values;
+};
+
+// Turns the text options into StrategyOptions fields (bytes).
+void finish_strategy_options(GradientJobOptions& o);
+
+template <class T>
+struct GradientJob {
+  ProblemSetup start;        // grid, starting model, acquisition
+  TimeAxis time;
+  std::vector<T> observed;   // nt x nrec (empty until modelled when not read from a file)
+  VelocityModel truth;       // for modelled data
+  double seconds_observed = 0;
+  std::string observed_source;  // "file" or "modelled"
+};
+
+VelocityModel load_model(const std::string& path, const Grid& grid, const char* option);
+// The Taylor test's direction dm of m = 1/c^2 (`revwave gradtest`): towards the built-in true
+// model where it differs from `start`, else a smooth bump; max |dm| = scale x max m.
+std::vector<double> taylor_direction(const VelocityModel& start, double spacing, double scale);
+// A model in memory, checked against the grid's shape and validated; `name` names it.
+VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const std::string& name);
+
+template <class T>
+GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
+  GradientJob<T> job;
+  if (!o.observed.empty()) {
+    if (o.observed.size() != 1) throw InputError("this command takes one observed record, not a survey of " + std::to_string(o.observed.size()));
+  }
+  if (!o.observed.empty() || o.observed_record) {
+    const std::string& observed = o.observed_record ? o.observed_name : o.observed.front();
+    if (o.f0_given) throw InputError("--f0: the record " + observed + " carries its wavelet in its sidecar: leave --f0 out");
+    const ShotRecord rec = o.observed_record ? ShotRecord{} : read_shot_record(observed);
+    const ShotRecord& record = o.observed_record ? *o.observed_record : rec;
+    ProblemOptions po = o.problem;
+    po.src.clear();
+    po.rec.clear();
+    po.rec_file.clear();
+    po.rec_grid.clear();
+    po.rec_points.reset();
+    po.src_points.reset();
+    job.start = make_setup(po);
+    job.start.acquisition.sources = record.meta.sources;
+    job.start.acquisition.receivers = record.meta.receivers;
+    job.start.acquisition.f0 = record.meta.f0;
+    job.start.acquisition.t0 = record.meta.t0;
+    trilinear_points(job.start.grid, record.meta.sources, "source (from " + observed + ")");
+    trilinear_points(job.start.grid, record.meta.receivers, "receiver (from " + observed + ")");
+    if (record.meta.nt < 2) throw InputError(observed + ": nt " + std::to_string(record.meta.nt) + " is too short: at least 2 samples");
+    job.time.dt = record.meta.dt;
+    job.time.steps = record.meta.nt - 1;
+    check_stable(job.time.dt, job.start.grid, max_velocity(job.start.model));
+    const double largest = static_cast<double>(std::numeric_limits<T>::max());
+    for (std::size_t i = 0; i < record.traces.size(); ++i) {
+      if (std::abs(record.traces[i]) > largest) {
+        throw IoError(observed + ": sample " + std::to_string(i / record.meta.receivers.size()) + " of receiver " +
+                      std::to_string(i % record.meta.receivers.size()) + " is " + number_text(record.traces[i]) +
+                      ", beyond the largest " + (sizeof(T) == 4 ? "float" : "double") + " " + number_text(largest) +
+                      " (use --precision double)");
+      }
+    }
+    job.observed.assign(record.traces.begin(), record.traces.end());
+    job.observed_source = "file";
+    return job;
+  }
+  // Modelled data: the true model, and a starting model smoothed from it unless given.
+  ProblemSetup truth = make_setup(o.problem);  // the grid follows --model when given
+  const bool start_given = !o.problem.model_file.empty() || o.problem.model_values || o.problem.velocity.has_value();
+  job.start = truth;
+  if (!o.true_model.empty()) truth.model = load_model(o.true_model, truth.grid, "--true-model");
+  else if (o.true_model_values) truth.model = checked_model(*o.true_model_values, truth.grid, "true_model");
+  else if (start_given) truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);
+  if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
+  validate(job.start.model);
+  const double vmax = std::max(max_velocity(truth.model), max_velocity(job.start.model));
+  ProblemSetup timing = truth;
+  timing.model = homogeneous_model({2, 2, 2}, vmax);
+  job.time = make_time(o.problem, timing);
+  job.truth = truth.model;
+  job.observed_source = "modelled";
+  return job;
+}
+
+// Models the observed data in the true model (no-op for data read from a file). Kept apart
+// from preparation so that everything is validated before the first expensive step.
+template <class T>
+void model_observed(GradientJob<T>& job, const std::string& backend, const CudaBudgets& budgets) {
+  if (job.observed_source != "modelled" || !job.observed.empty()) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Problem<T> p = make_problem<T>(job.start.grid, job.truth, job.start.acquisition, job.time);
+  if (backend == "cuda") {
+    job.observed = cuda_forward(p, budgets).traces;
+  } else {
+    CpuPropagator<T> prop(p);
+    job.observed = run_forward(prop).traces;
+  }
+  job.seconds_observed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace revwave

@@ -1,0 +1,80 @@
+// One gradient from a job's options, on the backend they choose: the steps and checks of
+// `revwave gradient` between its options and its outputs, shared by the command line and the
+// Python package so that both compute the same bits and refuse with the same sentences.
+#pragma once
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "revwave/core/checks.hpp"
+#include "revwave/core/progress.hpp"
+#include "revwave/setup/gradient_job.hpp"
+
+namespace revwave {
+
+template <class T>
+struct GradientRun {
+  BackendChoice backend;
+  GradientJob<T> job;
+  StrategyPlan plan;
+  StrategyReport report;
+  CudaRunInfo cuda_info;
+  GradientOutput output;                // objective, statistics, dJ/dm at the interior points
+  index_t predicted_forward_steps = 0;  // the CUDA backend may run revolve as two levels
+};
+
+// Resolves the backend and threads, calls `before_inputs` (the CLI refuses outputs that would
+// overwrite inputs there), prepares and checks the job, plans the strategy, models the observed
+// data where none were given, and computes; every result is checked finite.
+template <class T>
+GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void()>& before_inputs,
+                                const Progress& progress = {}) {
+  GradientRun<T> r;
+  finish_strategy_options(o);
+  r.backend = resolve_backend(o.problem.backend);
+  refuse_cuda_options_on_cpu(o.problem, r.backend.name);
+  o.strategy.backend = r.backend.name;
+  apply_threads(o.problem.threads);
+  if (before_inputs) before_inputs();
+  r.job = prepare_gradient_job<T>(o);
+  GradientJob<T>& job = r.job;
+  const Grid& grid = job.start.grid;
+  // On the CPU the run holds m, (u, u_prev), the reverse step's u[n+1], (lam, lam_prev) and the
+  // gradient, plus the gradient's interior copies; the CUDA backend keeps its fields on the device.
+  const int fields = r.backend.name == "cpu" ? 9 : 2;
+  require_run_memory(job.start, job.time, sizeof(T), fields, 2, "the gradient's working set");
+  const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, 2);
+  r.plan = plan_strategy(o.strategy, job.time.steps, grid.template field_bytes<T>(), working);
+  model_observed(job, r.backend.name, cuda_budgets(o.problem));
+
+  const Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
+  const index_t expected = static_cast<index_t>(job.observed.size());
+  if (expected != job.time.nt() * problem.rec.count) {
+    throw InputError("observed data have " + std::to_string(job.observed.size()) + " values, expected nt x nrec = " +
+                     std::to_string(job.time.nt()) + " x " + std::to_string(problem.rec.count));
+  }
+  GradientOutput& g = r.output;
+  if (r.backend.name == "cuda") {
+    g = cuda_gradient(problem, job.observed.data(), o.strategy, r.plan, cuda_budgets(o.problem), &r.cuda_info, progress);
+    if (r.plan.strategy == "online") r.report.offline_forward_steps = optimal_forward_steps(g.stats.steps, r.plan.snaps);
+  } else {
+    CpuPropagator<T> prop(problem);
+    g = run_gradient(prop, job.observed.data(), o.strategy, r.plan, progress, &r.report);
+  }
+  // A result that is not finite is never written as a success.
+  check_finite_result(job.observed.data(), job.observed.size(), "the observed data (modelled in the true model)");
+  check_finite_result(&g.stats.objective, 1, "the objective");
+  check_finite_result(g.gradient.data(), g.gradient.size(), "the gradient");
+  r.predicted_forward_steps = r.cuda_info.predicted_forward_steps > 0 ? r.cuda_info.predicted_forward_steps
+                                                                     : r.plan.predicted_forward_steps;
+  return r;
+}
+
+// The fields of `revwave gradient --json` that describe the run itself (not its files, nor the
+// total time): objective, gradient_norm, counts, strategy, bytes, seconds of each phase, backend.
+// `observed` is what the JSON names as the observed data.
+template <class T>
+nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOptions& o, const std::string& observed);
+
+}  // namespace revwave

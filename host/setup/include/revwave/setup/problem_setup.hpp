@@ -1,0 +1,83 @@
+// The problem a run describes, from its options: grid, model, acquisition, time axis, backend and
+// the memory checks, shared by the command line (apps/) and the Python package (python/). The
+// options are plain values (the CLI's long options); the CLI parses text into them, the bindings
+// fill them from keyword arguments; either way the same checks give the same sentences.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/numerics/model.hpp"
+#include "revwave/numerics/problem.hpp"
+
+namespace revwave {
+
+// Unset optionals were not given: they take their defaults. A given value is honoured or refused.
+struct ProblemOptions {
+  std::string model_file;
+  // A model given in memory (the bindings' numpy array) instead of --model: its shape is the grid's.
+  std::shared_ptr<const VelocityModel> model_values;
+  std::optional<double> velocity;  // homogeneous model, m/s (unset: the built-in model)
+  std::string shape = "80,80,80";
+  double spacing = 10.0;
+  index_t nbl = 10;
+  int space_order = 8;
+  double tn = 0.5;
+  std::optional<double> dt;        // unset: 0.9 x the stability bound
+  double f0 = 12.0;
+  std::vector<std::string> src;    // "x,y,z" each
+  std::optional<std::vector<Vec3>> src_points;  // sources given in memory (the bindings') instead of --src
+  std::vector<std::string> rec;
+  std::string rec_file;
+  std::string rec_grid;            // "NX,NY,Z": NX x NY receivers over the x-y extent at depth Z
+  // Receivers given in memory (the bindings' (n, 3) array) instead of --rec / --rec-file.
+  std::optional<std::vector<Vec3>> rec_points;
+  std::string precision = "float";
+  std::string backend = "auto";
+  std::optional<int> threads;      // unset: all cores
+  bool json = false;
+  std::optional<std::string> device_memory;  // CUDA: checkpoint budget in device memory (e.g. 8GiB)
+  std::optional<std::string> host_memory;    // CUDA: checkpoint budget in pinned host memory
+  std::optional<index_t> host_spacing;       // CUDA: fewest steps between checkpoints in pinned host memory (50)
+};
+
+// Everything but the time axis; validated.
+struct ProblemSetup {
+  Grid grid;
+  VelocityModel model;
+  Acquisition acquisition;
+};
+ProblemSetup make_setup(const ProblemOptions& o);
+// The time axis from --dt/--tn, checked against the model's stability bound.
+TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
+
+// The backend that will run ("cpu" or "cuda") and, for auto, why it was chosen.
+struct BackendChoice {
+  std::string name;
+  std::string note;
+};
+BackendChoice resolve_backend(const std::string& requested);
+void apply_threads(const std::optional<int>& threads);
+// --device-memory / --host-memory / --host-spacing as the CUDA backend's budgets.
+CudaBudgets cuda_budgets(const ProblemOptions& o);
+// Refuses the CUDA budget options when the run is on the CPU: they would be ignored.
+void refuse_cuda_options_on_cpu(const ProblemOptions& o, const std::string& backend);
+
+// Refuses up front a run whose host working set cannot fit: `fields` wavefields of the grid and
+// `trace_copies` copies of the nt x nrec record of T, with the count and the need in the message.
+void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies,
+                        const std::string& what);
+// The same arithmetic, for plan_strategy's memory check.
+std::size_t run_bytes(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies);
+
+std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std::string& option);
+
+// The rules the CLI applies to its numeric options as it parses them (--spacing > 0, --nbl >= 0,
+// --space-order in [2, 16], ...), for options filled without the CLI (the bindings). InputError
+// with the CLI's sentence.
+void check_problem_numbers(const ProblemOptions& o);
+
+}  // namespace revwave

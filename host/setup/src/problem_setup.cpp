@@ -1,0 +1,221 @@
+#include "revwave/setup/problem_setup.hpp"
+
+#include <omp.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "revwave/core/checks.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/driver/cuda_info.hpp"
+#include "revwave/io/npy.hpp"
+#include "revwave/numerics/wavelet.hpp"
+
+namespace revwave {
+
+namespace {
+
+// "a,b,c": exactly `count` numbers, each parsed whole.
+std::vector<double> parse_list(const std::string& text, const std::string& option, std::size_t count) {
+  const std::string rule = option + " '" + text + "' is invalid: expected " + std::to_string(count) + " comma-separated numbers";
+  std::vector<double> v;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    double x = 0;
+    if (!read_double(item, x) || !std::isfinite(x)) throw InputError(rule);
+    v.push_back(x);
+  }
+  if (v.size() != count || (!text.empty() && text.back() == ',')) throw InputError(rule);
+  return v;
+}
+
+// "a,b,c" of integers in `rule`.
+std::vector<index_t> parse_integers(const std::string& text, const std::string& option, std::size_t count,
+                                    const IntRange& rule) {
+  const std::string bad = option + " '" + text + "' is invalid: expected " + std::to_string(count) +
+                          " comma-separated integers, each " + rule.text().substr(rule.text().find(' ') + 1);
+  std::vector<index_t> v;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    std::int64_t x = 0;
+    if (!read_int64(item, x) || !rule.admits(x)) throw InputError(bad);
+    v.push_back(x);
+  }
+  if (v.size() != count || (!text.empty() && text.back() == ',')) throw InputError(bad);
+  return v;
+}
+
+// What one receiver costs in host memory before its traces: coordinates, 8 indices and weights, scales.
+constexpr std::size_t receiver_bytes = 3 * 8 + 8 * (8 + 8 + 8);
+
+}  // namespace
+
+std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std::string& option) {
+  std::vector<Vec3> out;
+  for (const auto& t : texts) {
+    const auto v = parse_list(t, option, 3);
+    out.push_back({v[0], v[1], v[2]});
+  }
+  return out;
+}
+
+ProblemSetup make_setup(const ProblemOptions& o) {
+  ProblemSetup s;
+  const std::vector<index_t> sh = parse_integers(o.shape, "--shape", 3, at_least(2));
+  for (int a = 0; a < 3; ++a) s.grid.shape[a] = sh[a];
+  s.grid.spacing = o.spacing;
+  s.grid.nbl = o.nbl;
+  s.grid.space_order = o.space_order;
+  if (!o.model_file.empty()) {
+    const NpyArray a = read_npy(o.model_file);
+    if (a.shape.size() != 3) {
+      throw InputError(o.model_file + ": a velocity model must be 3D (nx, ny, nz), this one has " +
+                       std::to_string(a.shape.size()) + " dimensions");
+    }
+    s.model.shape = {a.shape[0], a.shape[1], a.shape[2]};
+    s.model.velocity = a.data;
+    s.grid.shape = s.model.shape;
+  } else if (o.model_values) {
+    s.model = *o.model_values;
+    s.grid.shape = s.model.shape;
+  }
+  validate(s.grid);  // also refuses a shape whose allocated grid does not fit 64-bit counts
+  if (o.model_file.empty() && !o.model_values) {
+    // The model holds one double per interior point: refuse a shape that cannot fit before making it.
+    require_memory(checked_bytes({static_cast<std::size_t>(s.grid.interior_points()), 8}, "the velocity model"),
+                   "the velocity model of " + std::to_string(s.grid.interior_points()) + " points (--shape " +
+                       o.shape + ")");
+    s.model = o.velocity ? homogeneous_model(s.grid.shape, *o.velocity) : default_true_model(s.grid.shape, o.spacing);
+  }
+  validate(s.model);
+
+  Acquisition& acq = s.acquisition;
+  acq.f0 = check_number("--f0", o.f0, positive(), "Hz");
+  acq.t0 = default_wavelet_delay(o.f0);
+  const double h = s.grid.spacing;
+  if (o.src_points) {
+    if (o.src_points->empty()) throw InputError("src: sources must have shape (n, 3) with n >= 1");
+    acq.sources = *o.src_points;
+  } else if (o.src.empty()) {
+    acq.sources = {{0.5 * s.grid.extent(0), 0.5 * s.grid.extent(1), std::min(2 * h, s.grid.extent(2))}};
+  } else {
+    acq.sources = parse_points(o.src, "--src");
+  }
+  if (o.rec_points) {
+    if (o.rec_points->empty()) throw InputError("rec: receivers must have shape (n, 3) with n >= 1");
+    acq.receivers = *o.rec_points;
+  } else if (!o.rec_file.empty()) {
+    const NpyArray a = read_npy(o.rec_file);
+    if (a.shape.size() != 2 || a.shape[1] != 3 || a.shape[0] < 1) {
+      throw InputError(o.rec_file + ": receivers must have shape (n, 3) with n >= 1");
+    }
+    for (std::int64_t i = 0; i < a.shape[0]; ++i) acq.receivers.push_back({a.data[3 * i], a.data[3 * i + 1], a.data[3 * i + 2]});
+  } else if (!o.rec.empty()) {
+    acq.receivers = parse_points(o.rec, "--rec");
+  } else {
+    // By default a 16 x 16 receiver grid just below the top edge.
+    index_t nx = 16, ny = 16;
+    double depth = std::min(2 * h, s.grid.extent(2));
+    if (!o.rec_grid.empty()) {
+      const std::vector<double> g = parse_list(o.rec_grid, "--rec-grid", 3);
+      nx = check_whole("--rec-grid '" + o.rec_grid + "' NX", g[0], at_least(1));
+      ny = check_whole("--rec-grid '" + o.rec_grid + "' NY", g[1], at_least(1));
+      depth = g[2];
+    }
+    const index_t n = checked_product({nx, ny}, "--rec-grid '" + o.rec_grid + "' receivers");
+    require_memory(checked_bytes({static_cast<std::size_t>(n), receiver_bytes}, "the receivers"),
+                   "--rec-grid '" + o.rec_grid + "' (" + std::to_string(n) + " receivers)");
+    acq.receivers.reserve(static_cast<std::size_t>(n));
+    for (index_t i = 0; i < nx; ++i)
+      for (index_t j = 0; j < ny; ++j)
+        acq.receivers.push_back({nx > 1 ? s.grid.extent(0) * double(i) / double(nx - 1) : 0.5 * s.grid.extent(0),
+                                 ny > 1 ? s.grid.extent(1) * double(j) / double(ny - 1) : 0.5 * s.grid.extent(1), depth});
+  }
+  // Check the points now so that a bad one fails before any work.
+  trilinear_points(s.grid, acq.sources, "source");
+  trilinear_points(s.grid, acq.receivers, "receiver");
+  return s;
+}
+
+TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s) {
+  const double vmax = max_velocity(s.model);
+  double dt = 0;
+  if (o.dt) {
+    dt = *o.dt;
+    check_stable(dt, s.grid, vmax);
+  } else {
+    dt = default_dt(s.grid, vmax);
+  }
+  return make_time_axis(o.tn, dt);
+}
+
+std::size_t run_bytes(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies) {
+  const std::size_t field = checked_bytes({static_cast<std::size_t>(s.grid.alloc_points()), value_bytes}, "one wavefield");
+  const std::size_t nrec = s.acquisition.receivers.size();
+  const std::size_t nt = static_cast<std::size_t>(t.nt());
+  const std::size_t wavefields = checked_bytes({static_cast<std::size_t>(fields), field}, "the wavefields");
+  const std::size_t traces = checked_bytes({static_cast<std::size_t>(trace_copies), nt, nrec, value_bytes}, "the traces");
+  const std::size_t per_step = checked_bytes({nt, 3 * 8}, "the wavelet and the misfit per step");
+  return checked_sum(checked_sum(wavefields, traces, "the run"), per_step, "the run");
+}
+
+void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies,
+                        const std::string& what) {
+  const std::size_t bytes = run_bytes(s, t, value_bytes, fields, trace_copies);
+  const std::size_t field = static_cast<std::size_t>(s.grid.alloc_points()) * value_bytes;
+  require_memory(bytes, what + " (" + std::to_string(fields) + " wavefields of " + format_bytes(double(field)) + ", " +
+                            std::to_string(t.nt()) + " samples x " + std::to_string(s.acquisition.receivers.size()) +
+                            " receivers of traces)");
+}
+
+BackendChoice resolve_backend(const std::string& requested) {
+  if (requested == "cpu") return {"cpu", ""};
+  const bool have_gpu = !cuda_devices().empty();
+  if (requested == "cuda") {
+    if (!cuda_compiled()) throw NotCompiledError("--backend cuda: " + cuda_unavailable_reason());
+    if (!have_gpu) throw InputError("--backend cuda: " + cuda_unavailable_reason());
+    return {"cuda", ""};
+  }
+  if (have_gpu) return {"cuda", "auto: a CUDA device is present"};
+  return {"cpu", std::string("auto: ") + (cuda_compiled() ? cuda_unavailable_reason() : "no CUDA backend in this build") +
+                     ", using the CPU"};
+}
+
+CudaBudgets cuda_budgets(const ProblemOptions& o) {
+  CudaBudgets b;
+  if (o.device_memory) b.device_memory = parse_bytes(*o.device_memory);
+  if (o.host_memory) b.host_memory = parse_bytes(*o.host_memory);
+  if (o.host_spacing) b.min_host_spacing = *o.host_spacing;
+  return b;
+}
+
+void refuse_cuda_options_on_cpu(const ProblemOptions& o, const std::string& backend) {
+  if (backend == "cuda") return;
+  const char* given = o.device_memory ? "--device-memory" : o.host_memory ? "--host-memory" : o.host_spacing ? "--host-spacing" : nullptr;
+  if (given != nullptr) {
+    throw InputError(std::string(given) + " does not apply: the run is on the CPU backend (" +
+                     (o.backend == "auto" ? "--backend auto found no CUDA device" : "--backend " + o.backend) +
+                     "), and the option sets the CUDA backend's memory");
+  }
+}
+
+void apply_threads(const std::optional<int>& threads) {
+  if (threads) omp_set_num_threads(*threads);
+}
+
+void check_problem_numbers(const ProblemOptions& o) {
+  if (o.velocity) check_number("--velocity", *o.velocity, positive(), "m/s");
+  check_number("--spacing", o.spacing, positive(), "m");
+  check_integer("--nbl", o.nbl, at_least(0));
+  check_integer("--space-order", o.space_order, int_within(2, 16));
+  check_number("--tn", o.tn, positive(), "s");
+  if (o.dt) check_number("--dt", *o.dt, positive(), "s");
+  check_number("--f0", o.f0, positive(), "Hz");
+  if (o.threads) check_integer("--threads", *o.threads, int_within(1, 65536));
+  if (o.host_spacing) check_integer("--host-spacing", *o.host_spacing, at_least(1));
+}
+
+}  // namespace revwave
