@@ -79,7 +79,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const int fields = backend.name == "cpu" ? 9 : 2;
   require_run_memory(job.start, job.time, sizeof(T), fields, 2, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, 2);
-  const StrategyPlan plan = plan_strategy(o.job.strategy, job.time.steps, grid.template field_bytes<T>(), working);
+  const StrategyPlan plan = plan_strategy(o.job.strategy, job.time.steps, field_layout<T>(grid), working);
   model_observed(job, backend.name, cuda_budgets(o.job.problem));
 
   const Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
@@ -157,6 +157,15 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     j["slot_bytes"] = plan.slot_bytes;
     j["wavefield_storage_bytes"] = g.stats.wavefield_storage_bytes;
     j["checkpoint_copy_bytes"] = g.stats.checkpoint_copy_bytes;
+    const CompressionStats& c = g.stats.compression;
+    j["compression"] = {{"mode", plan.compression.text()},
+                        {"ratio", c.ratio()},
+                        {"raw_bytes", c.raw_bytes},
+                        {"compressed_bytes", c.compressed_bytes},
+                        {"fields_compressed", c.fields_compressed},
+                        {"fields_decompressed", c.fields_decompressed},
+                        {"seconds_compress", c.seconds_compress},
+                        {"seconds_decompress", c.seconds_decompress}};
     j["store"] = plan.strategy == "full" || plan.strategy == "multilevel" ? "memory" : o.job.strategy.store.value_or("memory");
     j["seconds"] = {{"total", total},
                     {"observed", job.seconds_observed},
@@ -195,6 +204,13 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
               << g.stats.seconds_forward << " s forward, " << g.stats.seconds_reverse << " s reverse\n"
               << "  memory          " << format_bytes(double(peak_rss_bytes())) << " peak, "
               << format_bytes(double(g.stats.wavefield_storage_bytes)) << " wavefield storage\n";
+    if (plan.compression.enabled()) {
+      const CompressionStats& c = g.stats.compression;
+      std::cout << "  compression     " << plan.compression.text() << ": " << c.fields_compressed << " fields encoded, ratio "
+                << c.ratio() << " (" << format_bytes(double(c.raw_bytes)) << " -> " << format_bytes(double(c.compressed_bytes))
+                << "), " << c.seconds_compress << " s compressing, " << c.seconds_decompress << " s decompressing (lossy: "
+                << "the gradient differs from full's within the mode's error)\n";
+    }
     if (backend.name == "cuda") {
       std::cout << "  GPU tiers       " << cuda_info.tier_choice << "; the compute stream waited " << cuda_info.seconds_spill
                 << " s on pinned host copies\n";
