@@ -88,7 +88,8 @@ def main():
     grad = ["gradient"] + common + ["--velocity", "2000", "--observed", obs, "--json", "--strategy", "revolve"]
 
     # The budget: a fraction of the history (steps + 1 fields), in whole bytes.
-    probe, _ = run(grad + ["--snaps", "1", "--out", os.path.join(a.outdir, "probe.npy")])
+    probe, _ = run(["gradient"] + common + ["--dt", str(dt), "--tn", str(4 * dt), "--json", "--snaps", "1",
+                                            "--out", os.path.join(a.outdir, "probe.npy")])  # 4 steps: the slot size
     field_bytes = probe["slot_bytes"] // 2
     budget = int(a.budget_fraction * (steps + 1) * field_bytes)
 

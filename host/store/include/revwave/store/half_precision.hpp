@@ -31,6 +31,10 @@ REVWAVE_HD float bits_float(std::uint32_t b) {
 #endif
 }
 
+// All ones where `c` holds, else zero; blend(m, a, b) = m ? a : b without a branch.
+REVWAVE_HD std::uint32_t mask_if(bool c) { return 0u - static_cast<std::uint32_t>(c); }
+REVWAVE_HD std::uint32_t blend(std::uint32_t m, std::uint32_t a, std::uint32_t b) { return (a & m) | (b & ~m); }
+
 REVWAVE_HD std::uint16_t float_to_half(float x) {
   const std::uint32_t b = float_bits(x);
   const std::uint32_t sign = (b >> 16) & 0x8000u;
@@ -41,9 +45,9 @@ REVWAVE_HD std::uint16_t float_to_half(float x) {
   // Below 2^-14: subnormal halves, multiples of 2^-24. Adding 0.5 (whose ulp is 2^-24) rounds to
   // nearest even in float arithmetic; the mantissa bits are then the half's.
   const std::uint32_t sub = float_bits(bits_float(a) + 0.5f) - 0x3f000000u;
-  std::uint32_t r = a < 0x38800000u ? sub : normal;
-  r = a >= 0x477ff000u ? 0x7c00u : r;  // 65520 and beyond round to infinity
-  r = a > 0x7f800000u ? 0x7e00u : r;   // NaN stays NaN
+  std::uint32_t r = blend(mask_if(a < 0x38800000u), sub, normal);
+  r = blend(mask_if(a >= 0x477ff000u), 0x7c00u, r);  // 65520 and beyond round to infinity
+  r = blend(mask_if(a > 0x7f800000u), 0x7e00u, r);   // NaN stays NaN
   return static_cast<std::uint16_t>(sign | r);
 }
 
@@ -52,8 +56,8 @@ REVWAVE_HD float half_to_float(std::uint16_t h) {
   const std::uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
   const float sub = static_cast<float>(m) * 5.9604644775390625e-08f;  // m x 2^-24, exact
   std::uint32_t r = ((e + 112u) << 23) | (m << 13);
-  r = e == 0x1fu ? (0x7f800000u | (m << 13)) : r;
-  r = e == 0 ? float_bits(sub) : r;
+  r = blend(mask_if(e == 0x1fu), 0x7f800000u | (m << 13), r);
+  r = blend(mask_if(e == 0), float_bits(sub), r);
   return bits_float(sign | r);
 }
 
@@ -61,7 +65,7 @@ REVWAVE_HD std::uint16_t float_to_bfloat(float x) {
   const std::uint32_t b = float_bits(x);
   const std::uint32_t rounded = (b + 0x7fffu + ((b >> 16) & 1u)) >> 16;
   const std::uint32_t quiet = (b >> 16) | 0x40u;
-  return static_cast<std::uint16_t>((b & 0x7fffffffu) > 0x7f800000u ? quiet : rounded);
+  return static_cast<std::uint16_t>(blend(mask_if((b & 0x7fffffffu) > 0x7f800000u), quiet, rounded));
 }
 
 REVWAVE_HD float bfloat_to_float(std::uint16_t v) { return bits_float(static_cast<std::uint32_t>(v) << 16); }
