@@ -19,8 +19,8 @@ struct CastShape {
   index_t sx = 0, sy = 0;                // strides of the allocation, elements
   index_t origin = 0;                    // element of padded point (0, 0, 0)
   bool bf16 = false;
-  index_t points() const { return box0 * box1 * box2; }
-  std::size_t header_bytes() const { return bf16 ? 0 : 8; }
+  REVWAVE_HD index_t points() const { return box0 * box1 * box2; }
+  REVWAVE_HD std::size_t header_bytes() const { return bf16 ? 0 : 8; }
   std::size_t encoded_bytes() const { return header_bytes() + 2 * static_cast<std::size_t>(points()); }
 };
 
