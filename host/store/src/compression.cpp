@@ -23,13 +23,17 @@ constexpr const char* modes_rule = "none, fp16, bf16, zfp-rate:R (bits per value
 // fp16 needs a header: the power-of-two exponent the field was scaled by.
 constexpr std::size_t fp16_header = 8;
 
+// The casts stream memory at several GB/s on one core: threads pay off only on large fields (and
+// cost more than they save where the cores are shared: a thread descheduled at the barrier).
+constexpr std::int64_t parallel_points = std::int64_t(1) << 22;
+
 // Calls row(src_offset, dst_offset) for every row of the padded box: offsets in values, the source
 // row in the field's allocation, the destination packed (box rows back to back).
 template <class Row>
 void for_each_row(const FieldLayout& l, Row&& row) {
   const std::int64_t rows = l.box[0] * l.box[1];
   const std::int64_t sx = l.alloc[1] * l.alloc[2], sy = l.alloc[2];
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (l.box_points() >= parallel_points)
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int64_t i = r / l.box[1], j = r % l.box[1];
     row(l.origin + i * sx + j * sy, r * l.box[2]);
@@ -41,7 +45,7 @@ double max_magnitude(const T* field, const FieldLayout& l) {
   const std::int64_t rows = l.box[0] * l.box[1];
   const std::int64_t sx = l.alloc[1] * l.alloc[2], sy = l.alloc[2];
   double m = 0;
-#pragma omp parallel for schedule(static) reduction(max : m)
+#pragma omp parallel for schedule(static) reduction(max : m) if (l.box_points() >= parallel_points)
   for (std::int64_t r = 0; r < rows; ++r) {
     const T* p = field + l.origin + (r / l.box[1]) * sx + (r % l.box[1]) * sy;
     T rm = 0, nan = 0;  // nan: 0 unless the row holds a NaN or an infinity (x * 0)
