@@ -29,7 +29,7 @@ bool run(GradtestOptions& o) {
   apply_threads(o.job.problem.threads);
   GradientJob<T> job = prepare_gradient_job<T>(o.job);
   require_run_memory(job.start, job.time, sizeof(T), 10, 3, "the Taylor test");
-  plan_strategy(o.job.strategy, job.time.steps, job.start.grid.template field_bytes<T>(),
+  plan_strategy(o.job.strategy, job.time.steps, field_layout<T>(job.start.grid),
                 run_bytes(job.start, job.time, sizeof(T), 10, 3));  // refuse early
   model_observed(job, "cpu", {});
   const auto& start = job.start;

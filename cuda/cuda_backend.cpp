@@ -61,6 +61,7 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
                      "host memory (set --device-memory / --host-memory)");
   }
   CudaPropagator<T> prop(problem, budgets);
+  prop.set_compression(plan.compression);
   prop.upload_observed(observed, static_cast<std::size_t>(problem.time.nt() * problem.rec.count));
   GradientOutput out;
   CudaRunInfo run;
@@ -84,7 +85,7 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
     record(store->split());
   } else {
     const DeviceCheckpointPlan cp =
-        plan_device_checkpoints(problem.time.steps, plan.snaps, 2 * prop.field_bytes(), prop.device_budget(),
+        plan_device_checkpoints(problem.time.steps, plan.snaps, prop.slot_bytes(), prop.device_budget(),
                                 prop.host_budget(), budgets.min_host_spacing);
     LookaheadSchedule lookahead(*cp.schedule);
     LookaheadPrefetch hint(lookahead);

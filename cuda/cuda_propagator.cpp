@@ -244,16 +244,29 @@ void CudaPropagator<T>::release_history() {
 }
 
 template <class T>
+void CudaPropagator<T>::set_compression(const Compression& c) {
+  if (!c.enabled()) {
+    codec_.reset();
+    return;
+  }
+  if (c.mode != CompressionMode::fp16 && c.mode != CompressionMode::bf16) {
+    throw InputError("--compress " + c.text() + " is not available on the CUDA backend: fp16 or bf16 (ZFP runs on the "
+                     "CPU backend only: Debian's libzfp has no CUDA execution)");
+  }
+  codec_ = std::make_unique<CastCodec<T>>(c, p_.grid);
+}
+
+template <class T>
 std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(index_t slots, PrefetchHint* hint) {
-  return make_store(split_slots(slots, 2 * field_bytes(), device_budget(), host_budget()), hint);
+  return make_store(split_slots(slots, slot_bytes(), device_budget(), host_budget()), hint);
 }
 
 template <class T>
 std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(const TierSplit& split,
                                                                      PrefetchHint* hint) {
-  const std::size_t slot_bytes = 2 * field_bytes();
+  const std::size_t slot_bytes = this->slot_bytes();
   try {
-    auto store = std::make_unique<DeviceCheckpointStore>(split, pool_, streams_, fences_, clock_, hint);
+    auto store = std::make_unique<DeviceCheckpointStore>(split, pool_, streams_, fences_, clock_, hint, codec_.get());
     reserve_fields(store->held_fields());
     return store;
   } catch (const CudaOutOfMemoryError& e) {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cuda_error.hpp"
 #include "nvtx_range.hpp"
 
 namespace revwave {
@@ -13,8 +14,20 @@ constexpr std::size_t lookahead_limit = std::size_t(1) << 16;
 }  // namespace
 
 DeviceCheckpointStore::DeviceCheckpointStore(const TierSplit& split, DeviceFieldPool& pool, CudaStreams& streams,
-                                             WriteFences& fences, SpillClock& clock, PrefetchHint* hint)
-    : split_(split), pool_(pool), s_(streams), fences_(fences), clock_(clock), hint_(hint) {
+                                             WriteFences& fences, SpillClock& clock, PrefetchHint* hint,
+                                             DeviceCodec* codec)
+    : split_(split), pool_(pool), s_(streams), fences_(fences), clock_(clock), hint_(hint), codec_(codec) {
+  if (codec_) {
+    for (index_t i = 0; i < split_.device_slots; ++i)
+      device_encoded_.emplace_back(codec_->slot_bytes(), "a compressed device checkpoint slot");
+    for (index_t i = 0; i < split_.host_slots; ++i)
+      host_encoded_.emplace_back(codec_->slot_bytes(), "a compressed pinned host checkpoint slot");
+    if (split_.host_slots > 0) {
+      spill_staging_ = DeviceBuffer(codec_->slot_bytes(), "the staging of compressed spills");
+      fetch_staging_ = DeviceBuffer(codec_->slot_bytes(), "the staging of compressed prefetches");
+    }
+    return;
+  }
   device_.resize(static_cast<std::size_t>(split_.device_slots));
   host_.reserve(static_cast<std::size_t>(split_.host_slots));
   for (index_t i = 0; i < split_.host_slots; ++i)
@@ -31,10 +44,74 @@ void DeviceCheckpointStore::copy_async(void* dst, const void* src, cudaMemcpyKin
   copy_bytes_ += pool_.field_bytes();
 }
 
+void DeviceCheckpointStore::count_encoded(int fields, bool encode) {
+  if (encode) {
+    stats_.fields_compressed += static_cast<std::uint64_t>(fields);
+    stats_.raw_bytes += static_cast<std::uint64_t>(fields) * codec_->raw_bytes();
+    stats_.compressed_bytes += static_cast<std::uint64_t>(fields) * codec_->encoded_bytes();
+  } else {
+    stats_.fields_decompressed += static_cast<std::uint64_t>(fields);
+  }
+}
+
+void DeviceCheckpointStore::store_encoded(std::int64_t slot, const DeviceState& state) {
+  const std::size_t stride = codec_->stride();
+  if (!is_host(slot)) {
+    auto* out = static_cast<unsigned char*>(device_encoded_[static_cast<std::size_t>(slot - split_.host_slots)].data());
+    codec_->encode(state.u.data(), out, s_.compute);
+    codec_->encode(state.u_prev.data(), out + stride, s_.compute);
+  } else {
+    NvtxRange spill("spill");
+    // The staging buffer is free once the previous spill's copy is done.
+    if (spill_pending_) clock_.timed_wait(s_.compute, spilled_);
+    auto* staging = static_cast<unsigned char*>(spill_staging_.data());
+    codec_->encode(state.u.data(), staging, s_.compute);
+    codec_->encode(state.u_prev.data(), staging + stride, s_.compute);
+    s_.after_compute(s_.transfer);
+    REVWAVE_CUDA_CHECK(cudaMemcpyAsync(host_encoded_[static_cast<std::size_t>(slot)].data(), staging, codec_->slot_bytes(),
+                                       cudaMemcpyDeviceToHost, s_.transfer));
+    copy_bytes_ += codec_->slot_bytes();
+    spilled_.record(s_.transfer);
+    spill_pending_ = true;
+    if (staged_slot_ == slot) staged_slot_ = -1;
+  }
+  count_encoded(2, true);
+}
+
+void DeviceCheckpointStore::restore_encoded(std::int64_t slot, DeviceState& state) {
+  const std::size_t stride = codec_->stride();
+  const unsigned char* in = nullptr;
+  if (!is_host(slot)) {
+    in = static_cast<const unsigned char*>(device_encoded_[static_cast<std::size_t>(slot - split_.host_slots)].data());
+  } else {
+    if (staged_slot_ == slot) {
+      clock_.timed_wait(s_.compute, prefetched_);
+      ++prefetch_hits_;
+    } else {
+      // The fetch staging may hold another slot read ahead: that read-ahead is dropped.
+      s_.after_compute(s_.transfer);  // the staging's last decode is done before it is overwritten
+      REVWAVE_CUDA_CHECK(cudaMemcpyAsync(fetch_staging_.data(), host_encoded_[static_cast<std::size_t>(slot)].data(),
+                                         codec_->slot_bytes(), cudaMemcpyHostToDevice, s_.transfer));
+      copy_bytes_ += codec_->slot_bytes();
+      restored_.record(s_.transfer);
+      clock_.timed_wait(s_.compute, restored_);
+    }
+    staged_slot_ = -1;
+    in = static_cast<const unsigned char*>(fetch_staging_.data());
+  }
+  state = DeviceState{};
+  state = DeviceState{pool_.acquire(), pool_.acquire()};
+  codec_->decode(in, state.u.data(), s_.compute);
+  codec_->decode(in + stride, state.u_prev.data(), s_.compute);
+  count_encoded(2, false);
+}
+
 void DeviceCheckpointStore::store(std::int64_t slot, const DeviceState& state) {
   check(slot);
   NvtxRange range("store");
-  if (!is_host(slot)) {
+  if (codec_) {
+    store_encoded(slot, state);
+  } else if (!is_host(slot)) {
     device_[static_cast<std::size_t>(slot - split_.host_slots)] = state;
   } else {
     NvtxRange spill("spill");
@@ -53,7 +130,9 @@ void DeviceCheckpointStore::store(std::int64_t slot, const DeviceState& state) {
 void DeviceCheckpointStore::restore(std::int64_t slot, DeviceState& state, bool last_use) {
   check(slot);
   NvtxRange range("restore");
-  if (!is_host(slot)) {
+  if (codec_) {
+    restore_encoded(slot, state);
+  } else if (!is_host(slot)) {
     DeviceState& d = device_[static_cast<std::size_t>(slot - split_.host_slots)];
     if (!d.u) throw std::logic_error("restore of device checkpoint slot " + std::to_string(slot) + ", which holds nothing");
     if (last_use) {
@@ -87,6 +166,15 @@ void DeviceCheckpointStore::maybe_prefetch() {
   const std::int64_t slot = hint_->next_restore(0, split_.host_slots, lookahead_limit);
   if (slot < 0) return;  // none ahead, or its slot is stored again first: wait until that store has happened
   NvtxRange range("prefetch");
+  if (codec_) {
+    s_.after_compute(s_.transfer);  // the staging's last decode is enqueued already
+    REVWAVE_CUDA_CHECK(cudaMemcpyAsync(fetch_staging_.data(), host_encoded_[static_cast<std::size_t>(slot)].data(),
+                                       codec_->slot_bytes(), cudaMemcpyHostToDevice, s_.transfer));
+    copy_bytes_ += codec_->slot_bytes();
+    prefetched_.record(s_.transfer);
+    staged_slot_ = slot;
+    return;
+  }
   HostSlot& h = host_[static_cast<std::size_t>(slot)];
   staged_ = DeviceState{pool_.acquire(), pool_.acquire()};
   s_.after_compute(s_.transfer);  // free fields: their last compute-stream users are enqueued already

@@ -11,11 +11,19 @@
 // store asks its prefetch hint (the driver's lookahead into the schedule) and starts the next
 // pinned restore as soon as that slot's content is final; the restore itself then only hands the
 // fields over.
+//
+// With a codec (--compress fp16|bf16) every slot holds encoded bytes instead: a device slot its own
+// compact buffer, written by the encode kernel on the compute stream (so no fence and no handle is
+// needed: the next step is ordered after it) and decoded into free fields of the pool on restore;
+// a pinned slot the same bytes, encoded into a device staging buffer and copied over PCIe (half
+// the bytes or less), a prefetch copying them back into a second staging buffer that the restore
+// decodes. Such a store holds no pool fields.
 #pragma once
 #include <vector>
 
 #include "cuda_streams.hpp"
 #include "device_buffer.hpp"
+#include "device_codec.hpp"
 #include "revwave/store/prefetch_hint.hpp"
 #include "tier_split.hpp"
 #include "write_fences.hpp"
@@ -27,16 +35,20 @@ class DeviceCheckpointStore {
   // hint may be null (no prefetch). Pinned allocation failures throw OutOfMemoryError; the pool
   // is sized by the caller (held_fields).
   DeviceCheckpointStore(const TierSplit& split, DeviceFieldPool& pool, CudaStreams& streams, WriteFences& fences,
-                        SpillClock& clock, PrefetchHint* hint);
+                        SpillClock& clock, PrefetchHint* hint, DeviceCodec* codec = nullptr);
 
   std::int64_t slots() const { return split_.device_slots + split_.host_slots; }
-  std::size_t slot_bytes() const { return 2 * pool_.field_bytes(); }
+  std::size_t slot_bytes() const { return codec_ ? codec_->slot_bytes() : 2 * pool_.field_bytes(); }
   const TierSplit& split() const { return split_; }
   bool is_host(std::int64_t slot) const { return slot < split_.host_slots; }
   index_t prefetch_hits() const { return prefetch_hits_; }
   // Device slots, the spilled state and the state read ahead.
-  std::int64_t held_fields() const { return 2 * split_.device_slots + (split_.host_slots > 0 ? 4 : 0); }
+  std::int64_t held_fields() const {
+    return codec_ ? 0 : 2 * split_.device_slots + (split_.host_slots > 0 ? 4 : 0);
+  }
   std::uint64_t copy_bytes() const { return copy_bytes_; }  // over PCIe, both ways
+  // Fields encoded and decoded (the kernels' time is the compute stream's: not measured apart).
+  CompressionStats compression() const { return stats_; }
 
   void store(std::int64_t slot, const DeviceState& state);
   void restore(std::int64_t slot, DeviceState& state, bool last_use);
@@ -48,6 +60,9 @@ class DeviceCheckpointStore {
   void check(std::int64_t slot) const;
   void copy_async(void* dst, const void* src, cudaMemcpyKind kind, cudaStream_t stream);
   void maybe_prefetch();
+  void store_encoded(std::int64_t slot, const DeviceState& state);
+  void restore_encoded(std::int64_t slot, DeviceState& state);
+  void count_encoded(int fields, bool encode);
 
   TierSplit split_;
   DeviceFieldPool& pool_;
@@ -63,6 +78,14 @@ class DeviceCheckpointStore {
   std::int64_t staged_slot_ = -1;  // host slot whose content is in staged_ (or on its way)
   index_t prefetch_hits_ = 0;
   std::uint64_t copy_bytes_ = 0;
+  // With a codec: the encoded slots, the staging for spills and prefetches, and what was done.
+  DeviceCodec* codec_ = nullptr;
+  std::vector<DeviceBuffer> device_encoded_;
+  std::vector<PinnedBuffer> host_encoded_;
+  DeviceBuffer spill_staging_, fetch_staging_;
+  Event spilled_;
+  bool spill_pending_ = false;
+  CompressionStats stats_;
 };
 
 }  // namespace revwave

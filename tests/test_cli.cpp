@@ -343,4 +343,25 @@ TEST_F(Cli, BadInputExitsWithTheDocumentedCodes) {
   EXPECT_EQ(invoke_with("REVWAVE_MEMORY_LIMIT=1MiB", "forward --shape 200,200,200").code, 4);
 }
 
+TEST_F(Cli, CompressIsRefusedWhenMalformedAndReportedWhenUsed) {
+  expect_refused("gradient" + small + "--compress zfp-rate:abc", "zfp-rate");
+  expect_refused("gradient" + small + "--compress zfp-rate:-3", "-3");
+  expect_refused("gradient" + small + "--compress lz4", "lz4");
+  expect_refused("gradient" + small + "--compress zfp-accuracy:0", "zfp-accuracy");
+  expect_refused("gradient" + small + "--strategy full --compress fp16", "--compress fp16");
+  const Outcome r = invoke("gradient" + small + "--snaps 2 --compress zfp-rate:8 --json --out g.npy");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["compression"]["mode"], "zfp-rate:8");
+  EXPECT_NEAR(j["compression"]["ratio"].get<double>(), 4.0, 0.2);  // 8 of 32 bits
+  EXPECT_EQ(j["compression"]["fields_compressed"].get<std::int64_t>(), 2 * j["stores"].get<std::int64_t>());
+  EXPECT_GT(j["compression"]["seconds_compress"].get<double>(), 0.0);
+  const Outcome none = invoke("gradient" + small + "--snaps 2 --json --out n.npy");
+  ASSERT_EQ(none.code, 0) << none.err;
+  const auto jn = nlohmann::json::parse(none.out);
+  EXPECT_EQ(jn["compression"]["mode"], "none");
+  EXPECT_EQ(jn["compression"]["fields_compressed"].get<std::int64_t>(), 0);
+  EXPECT_LT(j["slot_bytes"].get<std::int64_t>(), jn["slot_bytes"].get<std::int64_t>() / 4);
+}
+
 }  // namespace

@@ -189,7 +189,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
              stop_energy: Optional[float] = None, precision: str = "float", backend: str = "auto",
              threads: Optional[int] = None, device_memory: Union[None, int, str] = None,
              host_memory: Union[None, int, str] = None, host_spacing: Optional[int] = None,
-             aperture: float = -1) -> GradientResult:
+             aperture: float = -1, compress: str = "none") -> GradientResult:
     """The misfit J(m) = 1/2 sum |S u - d|^2 and its gradient dJ/dm, as ``revwave gradient``.
 
     model: the starting velocity (nx, ny, nz), m/s. observed: a ShotRecord, or the path of a record
@@ -206,7 +206,9 @@ def gradient(model: Optional[ArrayLike] = None, *,
 
     strategy: full, revolve (``snaps`` slots, default 20, or ``checkpoint_memory`` such as "512M"),
     multilevel (``tier``: NAME:SLOTS[:STORE_COST:RESTORE_COST]) or online (``stop_energy``).
-    store: memory or disk (``checkpoint_dir``). The result's ``gradient`` is in the run's precision
+    store: memory or disk (``checkpoint_dir``). compress: none (default; the gradient equals full's
+    bit for bit), fp16, bf16, zfp-rate:R or zfp-accuracy:E (lossy checkpoints, as ``--compress``).
+    The result's ``gradient`` is in the run's precision
     (float32 for precision="float"), as the CLI writes it; ``stats`` holds its JSON fields.
     """
     given = {"src": src, "rec": rec, "rec_grid": rec_grid, "tn": tn, "dt": dt}
@@ -260,6 +262,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
     o.checkpoint_dir = os.fspath(checkpoint_dir)
     o.tiers = [str(t) for t in tier]
     o.stop_energy = None if stop_energy is None else float(stop_energy)
+    o.compress = str(compress)
     if records or paths:
         objective, g, stats, _ = _revwave.survey_gradient(o, records, paths, float(aperture))
         stats["command"] = "gradient"

@@ -25,6 +25,7 @@
 #include "revwave/setup/gradient_run.hpp"
 #include "revwave/setup/problem_setup.hpp"
 #include "revwave/setup/schedule_summary.hpp"
+#include "revwave/store/compression.hpp"
 #include "revwave/survey/shot_runner.hpp"
 #include "revwave/survey/survey.hpp"
 #include "revwave/survey/survey_gradient.hpp"
@@ -348,7 +349,7 @@ nb::dict gradtest_impl(GradientJobOptions o, int halvings, double scale) {
     apply_threads(o.problem.threads);
     GradientJob<T> job = prepare_gradient_job<T>(o);
     require_run_memory(job.start, job.time, sizeof(T), 10, 3, "the Taylor test");
-    plan_strategy(o.strategy, job.time.steps, job.start.grid.template field_bytes<T>(),
+    plan_strategy(o.strategy, job.time.steps, field_layout<T>(job.start.grid),
                   run_bytes(job.start, job.time, sizeof(T), 10, 3));
     model_observed(job, "cpu", {});
     const std::vector<double> dm = taylor_direction(job.start.model, job.start.grid.spacing, scale);
@@ -454,6 +455,9 @@ NB_MODULE(_revwave, m) {
       .def_prop_rw(
           "store", [](const GradientJobOptions& o) { return o.strategy.store; },
           [](GradientJobOptions& o, std::optional<std::string> v) { o.strategy.store = v; })
+      .def_prop_rw(
+          "compress", [](const GradientJobOptions& o) { return o.strategy.compression.text(); },
+          [](GradientJobOptions& o, const std::string& v) { o.strategy.compression = parse_compression(v); })
       .def_prop_rw(
           "checkpoint_dir", [](const GradientJobOptions& o) { return o.strategy.checkpoint_dir; },
           [](GradientJobOptions& o, const std::string& v) { o.strategy.checkpoint_dir = v; })

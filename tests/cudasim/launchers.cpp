@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cast_kernels.hpp"
 #include "cudasim.hpp"
 #include "reductions.hpp"
 #include "sparse_kernels.hpp"
@@ -245,6 +246,32 @@ void launch_fold(const FoldShape& s, const T* padded, double* out, cudaStream_t 
   });
 }
 
+// The checkpoint casts (fp16 / bf16): the encode reads the whole allocated field (its padded box)
+// and, for fp16, the peak the reduction left on the device.
+template <class T>
+void launch_encode(const CastShape& s, const T* field, const double* peak, void* out, cudaStream_t stream) {
+  if (s.points() == 0) return;
+  const std::size_t field_bytes = static_cast<std::size_t>((s.origin + (s.box0 - 1) * s.sx + (s.box1 - 1) * s.sy + s.box2)) * sizeof(T);
+  std::vector<Access> acc = {reads(field, field_bytes), writes(out, s.encoded_bytes())};
+  if (!s.bf16) acc.push_back(reads(peak, sizeof(double)));
+  cudasim::run_on_stream(stream, "a checkpoint encode", acc, [&] {
+    cudasim::for_each_thread("a checkpoint encode", cast::launch_shape(s.points()), [&](const ThreadPlace& t) {
+      cast::encode_thread(s, field, peak, static_cast<unsigned char*>(out), cast::global_index(t));
+    });
+  });
+}
+
+template <class T>
+void launch_decode(const CastShape& s, const void* in, T* field, cudaStream_t stream) {
+  if (s.points() == 0) return;
+  const std::size_t field_bytes = static_cast<std::size_t>((s.origin + (s.box0 - 1) * s.sx + (s.box1 - 1) * s.sy + s.box2)) * sizeof(T);
+  cudasim::run_on_stream(stream, "a checkpoint decode", {reads(in, s.encoded_bytes()), writes(field, field_bytes)}, [&] {
+    cudasim::for_each_thread("a checkpoint decode", cast::launch_shape(s.points()), [&](const ThreadPlace& t) {
+      cast::decode_thread(s, static_cast<const unsigned char*>(in), field, cast::global_index(t));
+    });
+  });
+}
+
 // The reductions in a fixed (sequential) order; no scratch is needed.
 template <class T>
 DeviceReducer<T>::DeviceReducer(std::size_t max_items) : max_items_(max_items) {}
@@ -288,7 +315,9 @@ template class DeviceReducer<double>;
                                           double*, cudaStream_t);                                               \
   template void launch_reimage_sources<T>(const ProbesView&, const SourceReimage<T>&, cudaStream_t);         \
   template void launch_inject_residual<T>(const PointsView<T>&, const ResidualInjection<T>&, cudaStream_t);   \
-  template void launch_fold<T>(const FoldShape&, const T*, double*, cudaStream_t);
+  template void launch_fold<T>(const FoldShape&, const T*, double*, cudaStream_t);                          \
+  template void launch_encode<T>(const CastShape&, const T*, const double*, void*, cudaStream_t);           \
+  template void launch_decode<T>(const CastShape&, const void*, T*, cudaStream_t);
 REVWAVE_INSTANTIATE(float)
 REVWAVE_INSTANTIATE(double)
 #undef REVWAVE_INSTANTIATE

@@ -71,6 +71,7 @@ class CountingStore {
   std::size_t slot_bytes() const { return s_.slot_bytes(); }
   std::int64_t held_fields() const { return s_.held_fields(); }
   std::uint64_t copy_bytes() const { return s_.copy_bytes(); }
+  CompressionStats compression() const { return s_.compression(); }
   void store(std::int64_t slot, const DeviceState& st) { counted(w_.stores, [&] { s_.store(slot, st); }); }
   void restore(std::int64_t slot, DeviceState& st, bool last) { counted(w_.restores, [&] { s_.restore(slot, st, last); }); }
 

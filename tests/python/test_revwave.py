@@ -103,6 +103,29 @@ def test_every_strategy_equals_full(tmp_path):
             assert r.stats["forward_steps"] == r.stats["predicted_forward_steps"], kw
 
 
+def test_compressed_checkpoints_are_lossy_within_their_bound_and_reported(cli, tmp_path):
+    shape = (16, 16, 16)
+    obs = revwave.forward(blob_model(shape), tn=0.1)
+    start = np.full(shape, 2000.0)
+    exact = revwave.gradient(start, observed=obs, strategy="revolve", snaps=3)
+    assert exact.stats["compression"]["mode"] == "none"
+    half = revwave.gradient(start, observed=obs, strategy="revolve", snaps=3, compress="fp16")
+    assert half.stats["compression"]["mode"] == "fp16"
+    assert half.stats["compression"]["fields_compressed"] > 0
+    err = np.linalg.norm(half.gradient - exact.gradient) / np.linalg.norm(exact.gradient)
+    assert 0 < err < 0.05  # lossy, within the CPU tests' fp16 bound (1.5e-2 measured there)
+    # The same bits as the CLI with --compress fp16.
+    obs.save(tmp_path / "obs.npy")
+    np.save(tmp_path / "start.npy", start)
+    j = cli.json("gradient", "--model", tmp_path / "start.npy", "--observed", tmp_path / "obs.npy", "--strategy",
+                 "revolve", "--snaps", "3", "--compress", "fp16", "--out", tmp_path / "g.npy")
+    assert np.load(tmp_path / "g.npy").tobytes() == half.gradient.tobytes()
+    for key in ("mode", "ratio", "raw_bytes", "compressed_bytes", "fields_compressed", "fields_decompressed"):
+        assert j["compression"][key] == half.stats["compression"][key], key
+    with pytest.raises(ValueError, match="--compress"):
+        revwave.gradient(start, observed=obs, compress="lz4")
+
+
 def test_schedule_equals_cli(cli):
     for args, kw in [(["--steps", "50", "--snaps", "5"], dict(steps=50, snaps=5)),
                      (["--steps", "40", "--snaps", "3", "--strategy", "online"], dict(steps=40, snaps=3, strategy="online")),

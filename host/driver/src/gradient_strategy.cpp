@@ -13,6 +13,7 @@
 #include "revwave/schedule/multilevel.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/store/async_disk_store.hpp"
+#include "revwave/store/compressed_store.hpp"
 #include "revwave/store/memory_store.hpp"
 #include "revwave/store/tiered_store.hpp"
 
@@ -82,7 +83,12 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::s
   plan.measure_costs = given == 0;
   for (const Tier& t : plan.tiers) plan.snaps += t.slots;
   plan.slots = plan.snaps;
-  plan.storage_bytes = checked_bytes({static_cast<std::size_t>(plan.snaps), plan.slot_bytes}, "the multilevel slots");
+  plan.storage_bytes = 0;  // memory tiers at the (encoded) slot size, disk tiers raw
+  for (const Tier& t : plan.tiers) {
+    const std::size_t each = t.name == "memory" ? plan.slot_bytes : plan.raw_slot_bytes;
+    plan.storage_bytes = checked_sum(plan.storage_bytes, checked_bytes({static_cast<std::size_t>(t.slots), each}, "the multilevel slots"),
+                                     "the multilevel slots");
+  }
   plan.predicted_forward_steps = 0;  // depends on the costs, known once they are measured
   std::size_t in_memory = 0;
   for (const Tier& t : plan.tiers) {
@@ -96,7 +102,8 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::s
                      format_bytes(double(working_bytes)) + " of working set");
   plan.choice = "multilevel: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
                 " on " + std::to_string(plan.tiers.size()) + " tiers" +
-                (plan.measure_costs ? ", costs measured at start-up" : ", costs given");
+                (plan.measure_costs ? ", costs measured at start-up" : ", costs given") +
+                (plan.compression.enabled() ? " (memory slots compressed " + plan.compression.text() + ", disk slots raw)" : "");
   return plan;
 }
 
@@ -114,6 +121,7 @@ void refuse_ignored(const StrategyOptions& o, const std::string& uses) {
   if (!slots && o.store) refuse("--store " + *o.store);
   if (o.strategy != "multilevel" && !o.tiers.empty()) refuse("--tier " + o.tiers.front());
   if (o.strategy != "online" && o.stop_energy) refuse("--stop-energy " + number_text(*o.stop_energy));
+  if (o.strategy == "full" && o.compression.enabled()) refuse("--compress " + o.compression.text());
   if (!o.checkpoint_dir.empty()) {
     bool disk_tier = false;
     for (const std::string& t : o.tiers) disk_tier = disk_tier || t.rfind("disk:", 0) == 0 || t == "disk";
@@ -121,6 +129,13 @@ void refuse_ignored(const StrategyOptions& o, const std::string& uses) {
       throw InputError("--checkpoint-dir does not apply: only --store disk or a disk tier writes checkpoints to a directory");
     }
   }
+}
+
+// " (compressed fp16 from 2.1 MiB)" when the slots hold encoded fields.
+std::string slot_kind(const StrategyPlan& plan) {
+  if (!plan.compression.enabled()) return "";
+  return " (compressed " + plan.compression.text() + " from " + format_bytes(double(plan.raw_slot_bytes)) +
+         (plan.compression.mode == CompressionMode::zfp_accuracy ? ", the worst case reserved" : "") + ")";
 }
 
 // The history of `full` next to the working set, in host memory (the CPU backend).
@@ -135,12 +150,32 @@ void require_history(index_t steps, std::size_t field_bytes, std::size_t working
 
 }  // namespace
 
-StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t field_bytes, std::size_t working_bytes) {
+namespace {
+
+StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, std::size_t field_bytes, std::size_t working_bytes,
+                       const FieldLayout* layout) {
   if (steps < 1) throw InputError("steps " + std::to_string(steps) + " is invalid: at least 1 time step is needed");
   StrategyPlan plan;
   plan.strategy = o.strategy;
   plan.steps = steps;
   plan.slot_bytes = checked_bytes({2, field_bytes}, "one checkpoint slot (two wavefields)");
+  plan.raw_slot_bytes = plan.slot_bytes;
+  if (o.compression.enabled() && o.strategy != "full") {
+    if (layout == nullptr) throw std::logic_error("plan_strategy: --compress needs the fields' layout");
+    if (o.backend == "cuda" && o.compression.mode != CompressionMode::fp16 && o.compression.mode != CompressionMode::bf16) {
+      throw InputError("--compress " + o.compression.text() +
+                       " is not available on the CUDA backend: fp16 or bf16 (ZFP runs on the CPU backend only: "
+                       "Debian's libzfp has no CUDA execution)");
+    }
+    if (o.store == "disk") {
+      throw InputError("--compress " + o.compression.text() +
+                       " applies to checkpoints in memory: not with --store disk (use --store memory)");
+    }
+    const FieldCodec codec(o.compression, *layout);  // refuses a rate beyond the value size
+    plan.compression = o.compression;
+    plan.layout = *layout;
+    plan.slot_bytes = CompressedStore::slot_bytes_of(codec);
+  }
   if (o.strategy == "full") {
     refuse_ignored(o, "stores every step in memory: it takes no slots, store, budget, tiers or stop rule");
     plan.storage_bytes = full_history_bytes(steps, field_bytes);
@@ -178,12 +213,12 @@ StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t 
     }
     plan.snaps = static_cast<index_t>(std::min<std::size_t>(slots, static_cast<std::size_t>(steps)));
     plan.choice = "revolve: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
-                  " fit in --checkpoint-memory " + format_bytes(double(*o.checkpoint_memory)) +
+                  slot_kind(plan) + " fit in --checkpoint-memory " + format_bytes(double(*o.checkpoint_memory)) +
                   (slots > static_cast<std::size_t>(steps) ? " (capped at the step count)" : "");
   } else {
     plan.snaps = o.snaps ? *o.snaps : std::min<index_t>(default_snaps, steps);
     plan.choice = "revolve: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
-                  (o.snaps ? "" : " (the default; set --snaps or --checkpoint-memory)");
+                  slot_kind(plan) + (o.snaps ? "" : " (the default; set --snaps or --checkpoint-memory)");
     if (o.strategy == "online" && plan.snaps > steps) {
       // More slots than steps store every step, as these do; the store holds no more than it can use.
       plan.snaps = steps;
@@ -212,10 +247,31 @@ StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t 
   return plan;
 }
 
+}  // namespace
+
+StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t field_bytes, std::size_t working_bytes) {
+  if (o.compression.enabled() && o.strategy != "full") {
+    throw std::logic_error("plan_strategy: --compress needs the fields' layout (the FieldLayout overload)");
+  }
+  return plan_impl(o, steps, field_bytes, working_bytes, nullptr);
+}
+
+StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, const FieldLayout& layout, std::size_t working_bytes) {
+  return plan_impl(o, steps, layout.field_bytes(), working_bytes, &layout);
+}
+
 std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan) {
   if (plan.strategy == "multilevel") return std::make_unique<MultilevelSchedule>(plan.steps, plan.tiers);
   return std::make_unique<RevolveSchedule>(plan.steps, plan.snaps);
 }
+
+namespace {
+// Slots in memory: handles to the pool's fields, or encoded copies when the plan compresses.
+std::unique_ptr<CheckpointStore> memory_store(std::int64_t slots, const StrategyPlan& plan, HostFieldPool& pool) {
+  if (plan.compression.enabled()) return std::make_unique<CompressedStore>(slots, pool, FieldCodec(plan.compression, *plan.layout));
+  return std::make_unique<MemoryStore>(slots, pool);
+}
+}  // namespace
 
 std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& o, const StrategyPlan& plan, HostFieldPool& pool,
                                             PrefetchHint* hint) {
@@ -225,13 +281,13 @@ std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& o, const Stra
     for (const Tier& t : plan.tiers) {
       if (t.slots == 0) tiers.push_back(nullptr);
       else if (t.name == "disk") tiers.push_back(std::make_unique<AsyncDiskStore>(t.slots, pool, o.checkpoint_dir, hint, first));
-      else tiers.push_back(std::make_unique<MemoryStore>(t.slots, pool));
+      else tiers.push_back(memory_store(t.slots, plan, pool));
       first += t.slots;
     }
     return std::make_unique<TieredStore>(std::move(tiers));
   }
   if (o.store == "disk") return std::make_unique<AsyncDiskStore>(plan.slots, pool, o.checkpoint_dir, hint);
-  return std::make_unique<MemoryStore>(plan.slots, pool);
+  return memory_store(plan.slots, plan, pool);
 }
 
 }  // namespace revwave

@@ -104,7 +104,7 @@ TaylorResult taylor_test(const Grid& grid, const VelocityModel& model, const std
   {
     const Problem<T> p = make_problem<T>(grid, model, acq, time);
     CpuPropagator<T> prop(p);
-    const StrategyPlan plan = plan_strategy(strategy, time.steps, prop.field_bytes());
+    const StrategyPlan plan = plan_strategy(strategy, time.steps, field_layout<T>(p.grid));
     const GradientOutput g = run_gradient(prop, observed.data(), strategy, plan);
     t.objective = g.stats.objective;
     for (std::size_t i = 0; i < dm.size(); ++i) t.directional += g.gradient[i] * dm[i];

@@ -42,6 +42,15 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["slot_bytes"] = plan.slot_bytes;
   j["wavefield_storage_bytes"] = s.wavefield_storage_bytes;
   j["checkpoint_copy_bytes"] = s.checkpoint_copy_bytes;
+  const CompressionStats& c = s.compression;
+  j["compression"] = {{"mode", plan.compression.text()},
+                      {"ratio", c.ratio()},
+                      {"raw_bytes", c.raw_bytes},
+                      {"compressed_bytes", c.compressed_bytes},
+                      {"fields_compressed", c.fields_compressed},
+                      {"fields_decompressed", c.fields_decompressed},
+                      {"seconds_compress", c.seconds_compress},
+                      {"seconds_decompress", c.seconds_decompress}};
   j["store"] = plan.strategy == "full" || plan.strategy == "multilevel" ? "memory" : o.strategy.store.value_or("memory");
   j["seconds"] = {{"observed", r.job.seconds_observed},
                   {"forward", s.seconds_forward},

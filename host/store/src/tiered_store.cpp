@@ -9,8 +9,7 @@ TieredStore::TieredStore(std::vector<std::unique_ptr<CheckpointStore>> tiers) : 
   for (const auto& t : tiers_) {
     first_.push_back(total_);
     if (!t) continue;
-    if (slot_bytes_ != 0 && t->slot_bytes() != slot_bytes_) throw std::logic_error("tiers of different slot sizes");
-    slot_bytes_ = t->slot_bytes();
+    storage_bytes_ += static_cast<std::size_t>(t->slots()) * t->slot_bytes();
     total_ += t->slots();
   }
 }
@@ -23,6 +22,13 @@ std::pair<CheckpointStore*, std::int64_t> TieredStore::locate(std::int64_t slot)
     }
   }
   throw std::out_of_range("checkpoint slot " + std::to_string(slot) + " is outside the tiered store");
+}
+
+CompressionStats TieredStore::compression() const {
+  CompressionStats s;
+  for (const auto& t : tiers_)
+    if (t) s += t->compression();
+  return s;
 }
 
 std::int64_t TieredStore::held_fields() const {

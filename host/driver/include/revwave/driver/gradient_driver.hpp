@@ -29,6 +29,7 @@ struct GradientStats {
   // Bytes checkpoints (or the history) copied to and from another medium (disk, pinned host):
   // 0 when they stay in memory, where a checkpoint is a handle to the state's fields.
   std::uint64_t checkpoint_copy_bytes = 0;
+  CompressionStats compression;  // --compress: what the slots encoded and decoded, and how long it took
 };
 
 struct GradientOutput {
@@ -99,7 +100,7 @@ namespace detail {
 // Executes schedule actions against a backend and a store, one at a time, and keeps the
 // counts and the timings; the backend records each reverse step's misfit and hands them over
 // at the end (sample_misfits), so that no step waits for a number from the device. A Store has slots(), slot_bytes(),
-// held_fields(), copy_bytes(), store(slot, state) and restore(slot, state, last_use) for the
+// held_fields(), copy_bytes(), compression(), store(slot, state) and restore(slot, state, last_use) for the
 // backend's state type; the backend's pool of fields is sized for what the store holds.
 template <class Propagator, class Store, class T>
 class ScheduleRunner {
@@ -176,6 +177,7 @@ class ScheduleRunner {
     out_.stats.seconds_reverse = elapsed(t_rev_);
     out_.stats.objective = objective(misfit, observed_, nrec_);
     out_.stats.checkpoint_copy_bytes = store_.copy_bytes();
+    out_.stats.compression = store_.compression();
     out_.gradient = prop_.interior_gradient();
     return std::move(out_);
   }

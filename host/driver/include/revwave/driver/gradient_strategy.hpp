@@ -17,7 +17,9 @@
 #include "revwave/schedule/online.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/schedule.hpp"
+#include "revwave/numerics/grid.hpp"
 #include "revwave/store/checkpoint_store.hpp"
+#include "revwave/store/compression.hpp"
 
 namespace revwave {
 
@@ -32,6 +34,7 @@ struct StrategyOptions {
   std::vector<std::string> tiers;               // multilevel: NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first
   std::optional<double> stop_energy;            // online: stop once the energy falls below this fraction of its peak
   std::string backend = "cpu";                  // where the slots live: "cpu" checks them against host memory
+  Compression compression;                      // --compress: memory slots hold encoded fields (lossy)
 };
 
 inline constexpr index_t default_snaps = 20;
@@ -47,6 +50,9 @@ struct StrategyPlan {
   std::string choice;                   // a sentence saying what was chosen and why
   std::vector<Tier> tiers;              // multilevel
   bool measure_costs = false;           // multilevel: tier costs to be measured at start-up
+  Compression compression;              // what the memory slots hold (slot_bytes is their encoded size)
+  std::optional<FieldLayout> layout;    // the fields' layout, for the codec (set when compressing)
+  std::size_t raw_slot_bytes = 0;       // one uncompressed checkpoint (a disk tier's slot)
 };
 
 // What a run chose beyond the common statistics.
@@ -61,6 +67,20 @@ struct StrategyReport {
 // bytes the run holds besides checkpoints) and derives the slot count.
 StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, std::size_t field_bytes,
                            std::size_t working_bytes = 0);
+// The same, knowing the fields' layout, which --compress needs (the other overload refuses a
+// compression): a memory budget then buys slots at their encoded size.
+StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, const FieldLayout& layout,
+                           std::size_t working_bytes = 0);
+// Where a wavefield's values lie in the grid's allocation (for the codecs).
+template <class T>
+FieldLayout field_layout(const Grid& g) {
+  FieldLayout l;
+  l.value_bytes = sizeof(T);
+  l.alloc = {g.alloc(0), g.alloc(1), g.alloc(2)};
+  l.box = {g.padded(0), g.padded(1), g.padded(2)};
+  l.origin = g.origin();
+  return l;
+}
 
 // The offline schedule of a plan (revolve, or multilevel with the plan's tier costs).
 std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan);

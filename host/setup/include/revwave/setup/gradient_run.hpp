@@ -45,7 +45,7 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   const int fields = r.backend.name == "cpu" ? 9 : 2;
   require_run_memory(job.start, job.time, sizeof(T), fields, 2, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, 2);
-  r.plan = plan_strategy(o.strategy, job.time.steps, grid.template field_bytes<T>(), working);
+  r.plan = plan_strategy(o.strategy, job.time.steps, field_layout<T>(grid), working);
   model_observed(job, r.backend.name, cuda_budgets(o.problem));
 
   const Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "revwave/core/field_pool.hpp"
+#include "revwave/store/compression.hpp"
 
 namespace revwave {
 
@@ -29,6 +30,8 @@ class CheckpointStore {
   virtual void restore(std::int64_t slot, HostState& state, bool last_use) = 0;
   // Bytes copied to and from another medium so far: 0 for a tier in memory.
   virtual std::uint64_t copy_bytes() const = 0;
+  // What a compressing tier encoded and decoded so far (nothing for the others).
+  virtual CompressionStats compression() const { return {}; }
 };
 
 }  // namespace revwave

@@ -46,7 +46,7 @@ void check_survey_run(const Survey& survey, const Grid& grid, const VelocityMode
   for (const Shot& shot : survey.shots) {
     if (shot.data.empty() && o.true_model == nullptr) throw InputError(shot.name + ": no observed data");
     const ModelWindow w = shot_window(grid, shot.acquisition, o.aperture);
-    plan_strategy(o.strategy, shot.time.steps, window_grid(grid, w).template field_bytes<T>());
+    plan_strategy(o.strategy, shot.time.steps, field_layout<T>(window_grid(grid, w)));
   }
 }
 
@@ -85,7 +85,7 @@ ShotOutput shot_gradient(const Grid& grid, const VelocityModel& model, const Sho
   const ModelWindow w = shot_window(grid, shot.acquisition, o.aperture);
   const Problem<T> p = shot_problem<T>(grid, model, shot, w);
   const std::vector<T> observed(shot.data.begin(), shot.data.end());
-  const StrategyPlan plan = plan_strategy(o.strategy, p.time.steps, p.grid.template field_bytes<T>());
+  const StrategyPlan plan = plan_strategy(o.strategy, p.time.steps, field_layout<T>(p.grid));
   GradientOutput g;
   if (o.backend == "cuda") {
     g = cuda_gradient(p, observed.data(), o.strategy, plan, o.budgets, nullptr, progress);
