@@ -51,6 +51,21 @@ class CliInvert : public revwave::testing::CliFixture {
            "--src 40,40,10 --src 110,40,10 --src 75,110,10 --rec-grid 8,8,10 --threads 1 --strategy full ";
   }
 
+  // The binary under mpirun, as test_cli_survey.cpp runs it (root, 2 cores, sanitizer leak checks off).
+  Outcome mpirun(int processes, const std::string& args) {
+#ifdef REVWAVE_MPIEXEC
+    const std::string saved = binary_;
+    binary_ = "env' OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 '" +
+              std::string(REVWAVE_MPIEXEC) + "' -q --oversubscribe -n " + std::to_string(processes) + " -x ASAN_OPTIONS '" + saved;
+    const Outcome r = invoke(args);
+    binary_ = saved;
+    return r;
+#else
+    (void)processes, (void)args;
+    return {};
+#endif
+  }
+
   std::vector<double> load(const std::string& name) { return revwave::read_npy((dir_ / name).string()).data; }
 
   std::vector<nlohmann::json> history(const std::string& dir) {
@@ -164,6 +179,24 @@ TEST_F(CliInvert, AKilledRunResumedEqualsTheUninterruptedOneBitForBit) {
   const Outcome other = invoke("invert " + survey_args() + "--vmin 1400 --vmax 2300 --bands 14,22 --iterations 2 --resume cut");
   EXPECT_NE(other.code, 0);
   EXPECT_NE(other.err.find("ran on other inputs or settings"), std::string::npos) << other.err;
+}
+
+// Under mpirun every process runs the optimiser on the root's J and g: the same models, the same
+// state, bit for bit, as one process.
+TEST_F(CliInvert, MpiRunTakesTheSerialStepsBitForBit) {
+#ifndef REVWAVE_MPIEXEC
+  GTEST_SKIP() << "built without MPI";
+#endif
+  write_models();
+  const std::string args = "invert " + survey_args() + "--vmin 1400 --vmax 2400 --bands 14,22 --iterations 2 ";
+  ASSERT_EQ(invoke(args + "--out-dir serial").code, 0);
+  const Outcome r = mpirun(2, args + "--out-dir parallel");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("2 processes"), std::string::npos) << r.out;
+  for (const char* f : {"model_0001.npy", "model_0002.npy", "model_0003.npy", "model_0004.npy", "state.bin"}) {
+    ASSERT_TRUE(fs::exists(dir_ / "serial" / f)) << f;
+    EXPECT_EQ(slurp((dir_ / "serial" / f).string()), slurp((dir_ / "parallel" / f).string())) << f;
+  }
 }
 
 TEST_F(CliInvert, BadOptionsAreRefusedWithOneLine) {

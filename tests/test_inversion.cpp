@@ -256,7 +256,7 @@ TEST(InversionState, SavedAndLoadedBitForBit) {
 // at the record's end, because the time axis is extended in front so that the filtered wavelet's
 // precursor is injected rather than cut.
 TEST(InversionBands, DataAndWaveletAreLowPassedTogether) {
-  const auto c = small_case(12, 11, 10, 200, 4);
+  const auto c = small_case(10, 9, 8, 200, 4);
   const auto d = revwave::testing::observed_in<double>(c, c.true_model);
   Survey survey = one_shot_survey(c, std::vector<double>(d.begin(), d.end()));
   const double cutoff = 12.0;
