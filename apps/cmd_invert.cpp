@@ -320,8 +320,14 @@ void run_on(MpiSession& mpi, InvertCmdOptions& o, const CLI::App& cmd) {
   const auto runner = mpi.runner();
   const BandProblem band_problem = survey_band_problem<T>(grid, job.survey, job.run, *runner);
   const std::vector<double> bands = job.settings.bands.empty() ? std::vector<double>{0.0} : job.settings.bands;
-  double first_objective = std::nan("");
   double last_objective = std::nan("");
+  struct BandRun {
+    int band = 0;
+    double cutoff = 0, objective_start = 0, objective_end = 0;
+    int iterations = 0;
+    std::string reason;
+  };
+  std::vector<BandRun> runs;  // the bands this run worked on
   std::vector<std::string> pictures;
 
   if (root && !job.resuming) {
@@ -366,8 +372,8 @@ void run_on(MpiSession& mpi, InvertCmdOptions& o, const CLI::App& cmd) {
 
   InversionHooks hooks;
   hooks.band_start = [&](int band, double cutoff, double objective) {
-    if (std::isnan(first_objective)) first_objective = objective;
     last_objective = objective;
+    runs.push_back({band + 1, cutoff, objective, objective, 0, "running"});
     if (talk) {
       std::cout << "band " << band + 1 << "/" << bands.size() << ": "
                 << (cutoff > 0 ? "data and wavelet low-passed at " + number_text(cutoff) + " Hz" : std::string("the data as they are"))
@@ -376,6 +382,8 @@ void run_on(MpiSession& mpi, InvertCmdOptions& o, const CLI::App& cmd) {
   };
   hooks.iteration = [&](const InversionState& s, const IterationRecord& r) {
     last_objective = r.objective;
+    runs.back().objective_end = r.objective;
+    ++runs.back().iterations;
     nlohmann::json j;
     j["event"] = "iteration";
     j["iteration"] = r.iteration;
@@ -403,6 +411,7 @@ void run_on(MpiSession& mpi, InvertCmdOptions& o, const CLI::App& cmd) {
     j["iteration"] = s.iteration;
     j["reason"] = to_string(reason);
     j["objective"] = last_objective;
+    runs.back().reason = to_string(reason);
     write_all(s, j, false);
     if (talk) {
       const char* why = reason == BandEnd::iterations          ? "--iterations reached"
@@ -431,19 +440,26 @@ void run_on(MpiSession& mpi, InvertCmdOptions& o, const CLI::App& cmd) {
     nlohmann::json j;
     j["command"] = "invert";
     j["iterations"] = state.iteration;
-    j["first_objective"] = first_objective;
     j["objective"] = last_objective;
     j["bands"] = bands;
     j["band_ends"] = nlohmann::json::array();
     for (BandEnd e : state.ended) j["band_ends"].push_back(to_string(e));
+    j["this_run"] = nlohmann::json::array();
+    for (const BandRun& b : runs) {
+      j["this_run"].push_back({{"band", b.band}, {"cutoff_hz", b.cutoff}, {"objective_start", b.objective_start},
+                               {"objective_end", b.objective_end}, {"iterations", b.iterations}, {"end", b.reason}});
+    }
     j["out_dir"] = job.dir;
     j["seconds"] = total;
     j["fingerprint"] = job.fingerprint;
     print_json(j);
     return;
   }
-  std::cout << "  done: " << state.iteration << " iterations in " << total << " s";
-  if (!std::isnan(first_objective)) std::cout << ", J " << first_objective << " -> " << last_objective;
+  std::cout << "  done: " << state.iteration << " iterations in all, " << total << " s";
+  for (const BandRun& b : runs) {
+    std::cout << "\n  band " << b.band << "          J " << b.objective_start << " -> " << b.objective_end << " ("
+              << 100.0 * (b.objective_end / b.objective_start - 1.0) << " %) in " << b.iterations << " iterations";
+  }
   std::cout << "\n  model           " << job.dir << "/model.npy (model_NNNN.npy per iteration, history.jsonl, state.bin)\n";
   for (const std::string& p : pictures) std::cout << "  picture         " << p << "\n";
 }

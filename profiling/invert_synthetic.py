@@ -9,7 +9,7 @@ model inside the illuminated box: away from the sides by `--margin` points and b
 and leaves the pictures revwave writes (true_*, start_*, model_* .png: true - start, start - its
 mean, final - start) in OUT. Standard library only: the .npy files are written and read by hand.
 
-Usage: profiling/invert_synthetic.py [--out DIR] [--shape 48,48,32] [--bands 5,8,12] ...
+Usage: profiling/invert_synthetic.py [--out DIR] [--shape 40,40,24] [--bands 10,14,20] ...
 (build first: bash .ci/build)
 """
 import argparse
@@ -45,16 +45,16 @@ def read_npy(path):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", default="out/invert_synthetic")
-    p.add_argument("--shape", default="48,48,32")
+    p.add_argument("--shape", default="40,40,24")
     p.add_argument("--spacing", type=float, default=10.0)
     p.add_argument("--anomaly", type=float, default=200.0, help="m/s, + for one, - for the other")
-    p.add_argument("--src-grid", default="3,3", help="NX,NY sources at 10 m depth")
-    p.add_argument("--bands", default="5,8,12")
-    p.add_argument("--iterations", type=int, default=8)
-    p.add_argument("--f0", type=float, default=12.0)
+    p.add_argument("--src-grid", default="3,3", help="NX,NY sources at 10 m depth, spread over the inner half of the x-y extent")
+    p.add_argument("--bands", default="10,14,20")
+    p.add_argument("--iterations", type=int, default=6)
+    p.add_argument("--f0", type=float, default=15.0)
     p.add_argument("--tn", type=float, default=0.6)
     p.add_argument("--margin", type=int, default=4)
-    p.add_argument("--threads", type=int, default=os.cpu_count())
+    p.add_argument("--threads", type=int, default=1)
     p.add_argument("--binary", default=os.environ.get("REVWAVE_BIN", "build/revwave"))
     p.add_argument("extra", nargs="*", help="more revwave invert options (after --)")
     a = p.parse_args()
@@ -80,7 +80,8 @@ def main():
     vmax = 1800.0 + 1.2 * (nz - 1) * h + a.anomaly + 300
     cmd = [a.binary, "invert", "--model", os.path.join(a.out, "start.npy"), "--true-model", os.path.join(a.out, "true.npy"),
            "--spacing", str(h), "--space-order", "8", "--tn", str(a.tn), "--f0", str(a.f0),
-           "--src-grid", "%d,%d,10" % (sx, sy), "--rec-grid", "%d,%d,10" % (max(2, nx // 2), max(2, ny // 2)),
+           *sum((["--src", "%g,%g,10" % (h * (nx - 1) * (0.25 + 0.5 * i / max(1, sx - 1)), h * (ny - 1) * (0.25 + 0.5 * j / max(1, sy - 1)))]
+                 for i in range(sx) for j in range(sy)), []), "--rec-grid", "%d,%d,10" % (max(2, nx // 2), max(2, ny // 2)),
            "--vmin", "1400", "--vmax", str(vmax), "--bands", a.bands, "--iterations", str(a.iterations),
            "--threads", str(a.threads), "--out-dir", inv, "--json"] + a.extra
     if os.path.exists(os.path.join(inv, "state.bin")):
