@@ -187,10 +187,11 @@ InvertJob<T> prepare(InvertCmdOptions& o, const CLI::App& cmd, const MpiSession&
     const auto devices = static_cast<int>(cuda_devices().size());
     job.run.budgets.device = devices > 0 ? mpi.local_rank() % devices : 0;
   }
-  if (job.has_truth) {
-    job.run.true_model = &job.truth;  // for the checks only: the data are modelled before the run
-  }
+  // The data are modelled before the run (every shot has data then); for the check, the true model
+  // stands in for them. No pointer into `job` outlives this function (it is moved).
+  if (job.has_truth) job.run.true_model = &job.truth;
   check_survey_run<T>(job.survey, job.grid, job.start, job.run);
+  job.run.true_model = nullptr;
   // --vmax must keep every shot's time step stable: the inversion may reach it anywhere.
   for (const Shot& shot : job.survey.shots) {
     try {
