@@ -285,7 +285,7 @@ TEST(InversionBands, DataAndWaveletAreLowPassedTogether) {
   }
   ASSERT_GT(norm, 0);
   std::cout << "filtered data against data of the filtered wavelet: relative difference " << std::sqrt(diff / norm) << "\n";
-  EXPECT_LT(std::sqrt(diff / norm), 1e-3);
+  EXPECT_LT(std::sqrt(diff / norm), 3e-3);  // 8e-4 measured; 7e-2 without the extension
   // ... and they differ from the unfiltered data.
   double change = 0;
   for (std::size_t i = 0; i < nt * nrec; ++i) change += std::pow(b.data[lead * nrec + i] - survey.shots[0].data[i], 2);
