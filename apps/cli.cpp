@@ -42,6 +42,7 @@ void build_cli(CLI::App& app) {
   app.fallthrough();
   register_forward(app);
   register_gradient(app);
+  register_invert(app);
   register_adjtest(app);
   register_gradtest(app);
   register_schedule(app);

@@ -10,6 +10,7 @@ void build_cli(CLI::App& app);
 
 void register_forward(CLI::App& app);
 void register_gradient(CLI::App& app);
+void register_invert(CLI::App& app);
 void register_adjtest(CLI::App& app);
 void register_gradtest(CLI::App& app);
 void register_schedule(CLI::App& app);

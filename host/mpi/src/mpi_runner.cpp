@@ -84,6 +84,17 @@ class MpiShotRunner final : public ShotRunner {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
 
+  void broadcast_from_root(std::vector<double>& values) override {
+    std::uint64_t length = values.size();
+    MPI_Bcast(&length, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    values.resize(static_cast<std::size_t>(length));
+    constexpr std::uint64_t chunk = std::uint64_t(1) << 28;  // MPI counts are int
+    for (std::uint64_t first = 0; first < length; first += chunk) {
+      const int count = static_cast<int>(std::min(chunk, length - first));
+      MPI_Bcast(values.data() + first, count, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    }
+  }
+
   SurveySum run(std::int64_t count, std::size_t n, const ShotTask& task, const Progress& shots_done) override {
     if (size_ == 1) return SerialShotRunner().run(count, n, task, shots_done);
     return rank_ == 0 ? master(count, n, task, shots_done) : worker(n, task);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
@@ -62,6 +63,23 @@ void CpuPropagator<T>::forward_step(index_t n) {
 template <class T>
 void CpuPropagator<T>::sample(T* out) const {
   sample_points(p_.rec, state_.u.template as<T>(), out);
+}
+
+template <class T>
+void CpuPropagator<T>::add_squared_interior(std::vector<double>& illumination) const {
+  const Grid& g = p_.grid;
+  const index_t nx = g.shape[0], ny = g.shape[1], nz = g.shape[2];
+  if (illumination.size() != static_cast<std::size_t>(g.interior_points())) {
+    throw std::invalid_argument("add_squared_interior: the illumination has the wrong size");
+  }
+  const T* u = state_.u.template as<T>();
+#pragma omp parallel for schedule(static)
+  for (index_t ix = 0; ix < nx; ++ix)
+    for (index_t iy = 0; iy < ny; ++iy) {
+      double* out = illumination.data() + (ix * ny + iy) * nz;
+      const T* row = u + g.interior_index(ix, iy, 0);
+      for (index_t iz = 0; iz < nz; ++iz) out[iz] += double(row[iz]) * double(row[iz]);
+    }
 }
 
 template <class T>

@@ -28,6 +28,9 @@ class CpuPropagator {
   void forward_step(index_t n);
   void sample(T* out) const;        // receivers of the current u[n]
   double wavefield_energy() const;  // sum of u[n]^2 over the grid, in a fixed order
+  // illumination[i] += u[n]^2 at every interior point i (nx*ny*nz, C order): called after each
+  // forward step, it sums the source-side illumination of a sweep (the inversion's preconditioner).
+  void add_squared_interior(std::vector<double>& illumination) const;
   HostState& state() { return state_; }
   const HostState& state() const { return state_; }
   // The pool the state's fields come from, for the checkpoint stores that hold them.

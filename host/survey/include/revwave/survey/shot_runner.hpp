@@ -52,6 +52,9 @@ class ShotRunner {
                         const Progress& shots_done = {}) = 0;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // Collective: every process ends with the first process's `values` (size and bits), so that all
+  // of them can take the same decisions on what the root summed (the inversion's J and g).
+  virtual void broadcast_from_root(std::vector<double>& values) = 0;
 };
 
 // Shot after shot in this process.
@@ -60,6 +63,7 @@ class SerialShotRunner final : public ShotRunner {
   SurveySum run(std::int64_t count, std::size_t gradient_size, const ShotTask& task, const Progress& shots_done = {}) override;
   int rank() const override { return 0; }
   int size() const override { return 1; }
+  void broadcast_from_root(std::vector<double>&) override {}
 };
 
 // Errors crossing process boundaries: the kind of a library exception (1 other, 2 InputError,
