@@ -12,6 +12,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <utility>
 
 #include "commands.hpp"
 #include "gradient_job.hpp"
@@ -149,20 +150,10 @@ InvertJob<T> prepare(InvertCmdOptions& o, const CLI::App& cmd, const MpiSession&
 
   // The inputs: observed data read, or modelled in the true model.
   if (!go.observed.empty()) {
-    if (!so.src_grid.empty()) throw InputError("--src-grid lays out a modelled survey: the observed data bring their own geometry");
-    ProblemOptions po = go.problem;
-    po.src.clear();
-    po.rec.clear();
-    po.rec_file.clear();
-    po.rec_grid.clear();
-    const ProblemSetup setup = make_setup(po);
-    job.grid = setup.grid;
-    job.start = setup.model;
-    SurveyReadOptions ro;
-    ro.origin = parse_origin(so);
-    if (go.f0_given) ro.f0 = go.problem.f0;
-    if (!so.wavelet.empty()) ro.wavelet = read_wavelet(so.wavelet);
-    job.survey = read_survey(go.observed, ro);
+    ObservedSurvey read = read_observed_survey(go.problem, go.f0_given, go.observed, so);
+    job.grid = read.setup.grid;
+    job.start = std::move(read.setup.model);
+    job.survey = std::move(read.survey);
   } else {
     GradientJob<T> single = prepare_gradient_job<T>(go);
     job.grid = single.start.grid;

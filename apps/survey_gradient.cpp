@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include "revwave/core/checks.hpp"
 #include "revwave/driver/cuda_info.hpp"
@@ -67,20 +68,10 @@ SurveyJob<T> prepare(GradientJobOptions& o, const SurveyOptions& so, const MpiSe
     job.run.budgets.device = devices > 0 ? mpi.local_rank() % devices : 0;
   }
   if (!o.observed.empty()) {
-    if (!so.src_grid.empty()) throw InputError("--src-grid lays out a modelled survey: the observed data bring their own geometry");
-    ProblemOptions po = o.problem;
-    po.src.clear();
-    po.rec.clear();
-    po.rec_file.clear();
-    po.rec_grid.clear();
-    const ProblemSetup setup = make_setup(po);
-    job.grid = setup.grid;
-    job.model = setup.model;
-    SurveyReadOptions ro;
-    ro.origin = parse_origin(so);
-    if (o.f0_given) ro.f0 = o.problem.f0;
-    if (!so.wavelet.empty()) ro.wavelet = read_wavelet(so.wavelet);
-    job.survey = read_survey(o.observed, ro);
+    ObservedSurvey read = read_observed_survey(o.problem, o.f0_given, o.observed, so);
+    job.grid = read.setup.grid;
+    job.model = std::move(read.setup.model);
+    job.survey = std::move(read.survey);
   } else {
     // Modelled data: each shot's observed data are modelled in the true model where the shot runs.
     GradientJob<T> single = prepare_gradient_job<T>(o);

@@ -31,6 +31,15 @@ std::vector<double> read_wavelet(const std::string& path);
 // Every source of the layout, one shot each: --src-grid, else the sources of `setup` (--src or the default).
 SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, const TimeAxis& time);
 
+// A survey read from observed data (--observed) on the grid and model of `problem`, whose own
+// --src/--rec options are ignored (the data bring their geometry); --f0 only where it was given.
+struct ObservedSurvey {
+  ProblemSetup setup;
+  Survey survey;
+};
+ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given, const std::vector<std::string>& observed,
+                                    const SurveyOptions& o);
+
 // Under mpirun: other ranks print nothing (rank 0 speaks for the run), and each process gets its
 // share of the cores unless --threads or OMP_NUM_THREADS says otherwise.
 void quiet_unless_root();  // by the launcher's rank, so that it holds before MPI starts
