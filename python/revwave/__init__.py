@@ -177,6 +177,17 @@ def _is_survey_path(path: str) -> bool:
     return os.path.isdir(path) or path.lower().endswith((".sgy", ".segy"))
 
 
+def _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy) -> None:
+    """The strategy options of gradient and gradtest, checked as the CLI checks them."""
+    o.strategy = _choice("--strategy", strategy, ("full", "revolve", "multilevel", "online"))
+    o.snaps = None if snaps is None else int(snaps)
+    o.checkpoint_memory = _memory(checkpoint_memory)
+    o.store = None if store is None else _choice("--store", store, ("memory", "disk"))
+    o.checkpoint_dir = os.fspath(checkpoint_dir)
+    o.tiers = [str(t) for t in tier]
+    o.stop_energy = None if stop_energy is None else float(stop_energy)
+
+
 def gradient(model: Optional[ArrayLike] = None, *,
              observed: Union[None, ShotRecord, str, os.PathLike, Sequence[Union[ShotRecord, str, os.PathLike]]] = None,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
@@ -255,13 +266,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
         raise InputError("--aperture applies to a survey: give observed as a list, a SEG-Y file or a directory")
     if true_model is not None:
         o.set_true_model(_as_input(true_model, "true_model"))
-    o.strategy = _choice("--strategy", strategy, ("full", "revolve", "multilevel", "online"))
-    o.snaps = None if snaps is None else int(snaps)
-    o.checkpoint_memory = _memory(checkpoint_memory)
-    o.store = None if store is None else _choice("--store", store, ("memory", "disk"))
-    o.checkpoint_dir = os.fspath(checkpoint_dir)
-    o.tiers = [str(t) for t in tier]
-    o.stop_energy = None if stop_energy is None else float(stop_energy)
+    _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)
     o.compress = str(compress)
     if records or paths:
         objective, g, stats, _ = _revwave.survey_gradient(o, records, paths, float(aperture))
@@ -341,11 +346,5 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
         o.set_observed_file(os.fspath(observed))
     if true_model is not None:
         o.set_true_model(_as_input(true_model, "true_model"))
-    o.strategy = _choice("--strategy", strategy, ("full", "revolve", "multilevel", "online"))
-    o.snaps = None if snaps is None else int(snaps)
-    o.checkpoint_memory = _memory(checkpoint_memory)
-    o.store = None if store is None else _choice("--store", store, ("memory", "disk"))
-    o.checkpoint_dir = os.fspath(checkpoint_dir)
-    o.tiers = [str(t) for t in tier]
-    o.stop_energy = None if stop_energy is None else float(stop_energy)
+    _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)
     return _revwave.gradtest(o, int(halvings), float(scale))
