@@ -120,7 +120,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
               << "), reverse steps " << g.stats.reverse_steps << ", stores "
               << g.stats.stores << ", restores " << g.stats.restores << "\n"
               << "  time            " << total << " s total: " << job.seconds_observed << " s observed data, "
-              << g.stats.seconds_forward << " s forward, " << g.stats.seconds_reverse << " s reverse\n"
+              << g.stats.seconds_allocate << " s allocating fields, " << g.stats.seconds_forward << " s forward, " << g.stats.seconds_reverse << " s reverse\n"
               << "  memory          " << format_bytes(double(peak_rss_bytes())) << " peak, "
               << format_bytes(double(g.stats.wavefield_storage_bytes)) << " wavefield storage\n";
     if (plan.compression.enabled()) {

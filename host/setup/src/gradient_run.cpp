@@ -53,6 +53,7 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
                       {"seconds_decompress", c.seconds_decompress}};
   j["store"] = plan.strategy == "full" || plan.strategy == "multilevel" ? "memory" : o.strategy.store.value_or("memory");
   j["seconds"] = {{"observed", r.job.seconds_observed},
+                  {"allocate", s.seconds_allocate},
                   {"forward", s.seconds_forward},
                   {"reverse", s.seconds_reverse},
                   {"checkpoint_copies", s.seconds_copies}};
