@@ -21,7 +21,8 @@ struct CudaStreams {
 };
 
 // Measures, with event pairs on the compute stream, how long it stalls waiting for
-// transfers to or from pinned host memory (and how long the host waited for its encoding worker). Read once at the end of a run.
+// transfers to or from pinned host memory, plus how long the host thread waited for the worker
+// that ZFP-encodes pinned slots. Read once at the end of a run.
 class SpillClock {
  public:
   // compute waits for `ready`; the wait is timed.
