@@ -123,13 +123,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
               << g.stats.seconds_allocate << " s allocating fields, " << g.stats.seconds_forward << " s forward, " << g.stats.seconds_reverse << " s reverse\n"
               << "  memory          " << format_bytes(double(peak_rss_bytes())) << " peak, "
               << format_bytes(double(g.stats.wavefield_storage_bytes)) << " wavefield storage\n";
-    if (plan.compression.enabled()) {
-      const CompressionStats& c = g.stats.compression;
-      std::cout << "  compression     " << plan.compression.text() << ": " << c.fields_compressed << " fields encoded, ratio "
-                << c.ratio() << " (" << format_bytes(double(c.raw_bytes)) << " -> " << format_bytes(double(c.compressed_bytes))
-                << "), " << c.seconds_compress << " s compressing, " << c.seconds_decompress << " s decompressing (lossy: "
-                << "the gradient differs from full's within the mode's error)\n";
-    }
+    std::cout << compression_line(plan.compression, g.stats.compression);
     if (backend.name == "cuda") {
       std::cout << "  GPU tiers       " << cuda_info.tier_choice << "; the compute stream waited " << cuda_info.seconds_spill
                 << " s on pinned host copies\n";

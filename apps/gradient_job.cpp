@@ -41,7 +41,8 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions 
   cmd->add_option_function<std::string>(
          "--compress", [&o](const std::string& v) { o.strategy.compression = parse_compression(v); },
          "lossy checkpoint compression: none (default: the gradient equals full's bit for bit), fp16, bf16, "
-         "zfp-rate:R (R bits per value) or zfp-accuracy:E (absolute error <= E); memory slots only, CPU backend")
+         "zfp-rate:R (R bits per value) or zfp-accuracy:E (absolute error <= E); memory slots only; on the CUDA backend "
+         "ZFP encodes the slots spilled to pinned host memory (device slots stay exact)")
       ->type_name("MODE")
       ->default_str("none");
   cmd->add_option("--checkpoint-dir", o.strategy.checkpoint_dir, "directory for --store disk and disk tiers (files removed at the end)");

@@ -12,6 +12,7 @@
 #include "revwave/driver/cuda_info.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
+#include "revwave/setup/gradient_run.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 #include "run_report.hpp"
 #include "survey_commands.hpp"
@@ -141,10 +142,12 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   for (double v : sum.gradient) norm2 += v * v;
   double shot_seconds = 0;
   std::int64_t forward_steps = 0, reverse_steps = 0;
+  CompressionStats compression;
   for (const ShotSummary& s : sum.shots) {
     shot_seconds += s.seconds;
     forward_steps += s.forward_steps;
     reverse_steps += s.reverse_steps;
+    compression += s.compression;
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   const double per_minute = 60.0 * double(shots) / total;
@@ -161,6 +164,7 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
     j["forward_steps"] = forward_steps;
     j["reverse_steps"] = reverse_steps;
     j["peak_partial_sums"] = sum.peak_partial_sums;
+    j["compression"] = compression_summary(job.run.strategy.compression, compression);  // summed over the shots
     j["shot_objectives"] = nlohmann::json::array();
     j["per_shot"] = nlohmann::json::array();
     for (const ShotSummary& s : sum.shots) {
@@ -198,6 +202,7 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
             << "  strategy        " << job.run.strategy.strategy << (so.aperture >= 0 ? ", aperture " + format_number(so.aperture) + " m" : "")
             << "\n"
             << "  forward steps   " << forward_steps << ", reverse steps " << reverse_steps << " (all shots)\n"
+            << compression_line(job.run.strategy.compression, compression)
             << "  time            " << total << " s total, " << per_minute << " shots per minute\n"
             << "  memory          " << format_bytes(double(peak_rss_bytes())) << " peak (rank 0)\n";
   const std::size_t shown = std::min<std::size_t>(sum.shots.size(), 8);

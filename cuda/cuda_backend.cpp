@@ -86,7 +86,7 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
   } else {
     const DeviceCheckpointPlan cp =
         plan_device_checkpoints(problem.time.steps, plan.snaps, prop.slot_bytes(), prop.device_budget(),
-                                prop.host_budget(), budgets.min_host_spacing);
+                                prop.host_budget(), budgets.min_host_spacing, prop.host_slot_cost());
     LookaheadSchedule lookahead(*cp.schedule);
     LookaheadPrefetch hint(lookahead);
     auto store = prop.make_store(cp.split, &hint);

@@ -6,6 +6,7 @@
 #include "nvtx_range.hpp"
 #include "reductions.hpp"
 #include "revwave/core/system_memory.hpp"
+#include "revwave/store/compressed_store.hpp"
 
 namespace revwave {
 namespace {
@@ -245,20 +246,27 @@ void CudaPropagator<T>::release_history() {
 
 template <class T>
 void CudaPropagator<T>::set_compression(const Compression& c) {
-  if (!c.enabled()) {
-    codec_.reset();
-    return;
+  codec_.reset();
+  host_codec_.reset();
+  if (!c.enabled()) return;
+  if (c.mode == CompressionMode::fp16 || c.mode == CompressionMode::bf16) {
+    codec_ = std::make_unique<CastCodec<T>>(c, p_.grid);
+  } else {  // ZFP: on the host, for the pinned slots only (Debian's libzfp has no CUDA execution)
+    host_codec_ = std::make_unique<FieldCodec>(c, field_layout<T>(p_.grid));
   }
-  if (c.mode != CompressionMode::fp16 && c.mode != CompressionMode::bf16) {
-    throw InputError("--compress " + c.text() + " is not available on the CUDA backend: fp16 or bf16 (ZFP runs on the "
-                     "CPU backend only: Debian's libzfp has no CUDA execution)");
-  }
-  codec_ = std::make_unique<CastCodec<T>>(c, p_.grid);
+}
+
+template <class T>
+HostSlotCost CudaPropagator<T>::host_slot_cost() const {
+  if (!host_codec_) return {};
+  return {CompressedStore::slot_bytes_of(*host_codec_), HostEncodedSlots::staging_bytes(*host_codec_),
+          "ZFP-encoded " + host_codec_->compression().text() +
+              (host_codec_->compression().mode == CompressionMode::zfp_accuracy ? " (worst case reserved)" : "")};
 }
 
 template <class T>
 std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(index_t slots, PrefetchHint* hint) {
-  return make_store(split_slots(slots, slot_bytes(), device_budget(), host_budget()), hint);
+  return make_store(split_slots(slots, slot_bytes(), device_budget(), host_budget(), host_slot_cost()), hint);
 }
 
 template <class T>
@@ -266,7 +274,8 @@ std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(const TierS
                                                                      PrefetchHint* hint) {
   const std::size_t slot_bytes = this->slot_bytes();
   try {
-    auto store = std::make_unique<DeviceCheckpointStore>(split, pool_, streams_, fences_, clock_, hint, codec_.get());
+    auto store = std::make_unique<DeviceCheckpointStore>(split, pool_, streams_, fences_, clock_, hint, codec_.get(),
+                                                         host_codec_.get());
     reserve_fields(store->held_fields());
     return store;
   } catch (const CudaOutOfMemoryError& e) {

@@ -69,10 +69,13 @@ class CudaPropagator {
   std::uint64_t history_copy_bytes() const { return history_ ? history_->copy_bytes() : 0; }
 
   // ---- checkpoint stores ----
-  // --compress: the stores made from now on hold encoded slots (fp16 or bf16; none: handles).
+  // --compress: the stores made from now on hold encoded slots (fp16 or bf16: every slot, encoded on
+  // the device; zfp-rate or zfp-accuracy: the pinned host slots only, encoded on the host; none: handles).
   void set_compression(const Compression& c);
-  // Bytes one checkpoint slot takes: two fields, or their encoding.
+  // Bytes one device checkpoint slot takes: two fields, or their encoding.
   std::size_t slot_bytes() const { return codec_ ? codec_->slot_bytes() : 2 * field_bytes(); }
+  // What a pinned host slot takes where it differs (ZFP): for split_slots and plan_device_checkpoints.
+  HostSlotCost host_slot_cost() const;
   // `slots` Revolve-ordered slots, the lowest spilled to pinned host memory when the device budget is short.
   std::unique_ptr<DeviceCheckpointStore> make_store(index_t slots, PrefetchHint* hint);
   // Slots placed as `split` says (plan_device_checkpoints); the pool is sized for them here.
@@ -125,6 +128,7 @@ class CudaPropagator {
   std::string history_tier_;
   SweepKernel sweep_kernel_ = SweepKernel::columns;
   std::unique_ptr<DeviceCodec> codec_;  // --compress fp16|bf16 (outlives the stores made with it)
+  std::unique_ptr<FieldCodec> host_codec_;  // --compress zfp-...: the pinned slots' (each store copies it)
 };
 
 }  // namespace revwave

@@ -21,7 +21,8 @@ struct CudaStreams {
 };
 
 // Measures, with event pairs on the compute stream, how long it stalls waiting for
-// transfers to or from pinned host memory. Read once at the end of a run.
+// transfers to or from pinned host memory, plus how long the host thread waited for the worker
+// that ZFP-encodes pinned slots. Read once at the end of a run.
 class SpillClock {
  public:
   // compute waits for `ready`; the wait is timed.
@@ -32,6 +33,8 @@ class SpillClock {
     p.after.record(compute);
     pairs_.push_back(std::move(p));
   }
+  // The host thread itself waited (for the host worker of ZFP-encoded pinned slots): counted too.
+  void add_host_wait(double seconds) { host_seconds_ += seconds; }
   // Sum of the stalls so far, seconds (synchronises on the recorded events).
   double seconds() {
     for (auto& p : pairs_) {
@@ -39,7 +42,7 @@ class SpillClock {
       total_ms_ += static_cast<double>(p.after.elapsed_ms_since(p.before));
     }
     pairs_.clear();
-    return total_ms_ * 1e-3;
+    return total_ms_ * 1e-3 + host_seconds_;
   }
 
  private:
@@ -48,6 +51,7 @@ class SpillClock {
   };
   std::vector<Pair> pairs_;
   double total_ms_ = 0;
+  double host_seconds_ = 0;
 };
 
 }  // namespace revwave

@@ -15,8 +15,9 @@ constexpr std::size_t lookahead_limit = std::size_t(1) << 16;
 
 DeviceCheckpointStore::DeviceCheckpointStore(const TierSplit& split, DeviceFieldPool& pool, CudaStreams& streams,
                                              WriteFences& fences, SpillClock& clock, PrefetchHint* hint,
-                                             DeviceCodec* codec)
+                                             DeviceCodec* codec, const FieldCodec* host_codec)
     : split_(split), pool_(pool), s_(streams), fences_(fences), clock_(clock), hint_(hint), codec_(codec) {
+  if (codec_ && host_codec) throw std::logic_error("DeviceCheckpointStore: a device codec or a host codec, not both");
   if (codec_) {
     for (index_t i = 0; i < split_.device_slots; ++i)
       device_encoded_.emplace_back(codec_->slot_bytes(), "a compressed device checkpoint slot");
@@ -29,9 +30,16 @@ DeviceCheckpointStore::DeviceCheckpointStore(const TierSplit& split, DeviceField
     return;
   }
   device_.resize(static_cast<std::size_t>(split_.device_slots));
-  host_.reserve(static_cast<std::size_t>(split_.host_slots));
+  if (host_codec != nullptr) {
+    if (host_codec->layout().field_bytes() != pool_.field_bytes()) {
+      throw std::invalid_argument("DeviceCheckpointStore: the host codec's fields are not the pool's");
+    }
+    if (split_.host_slots > 0) host_ = std::make_unique<HostEncodedSlots>(split_.host_slots, *host_codec);
+    return;
+  }
+  host_slots_.reserve(static_cast<std::size_t>(split_.host_slots));
   for (index_t i = 0; i < split_.host_slots; ++i)
-    host_.push_back({PinnedBuffer(pool.field_bytes(), "a wavefield of a pinned host checkpoint slot"),
+    host_slots_.push_back({PinnedBuffer(pool.field_bytes(), "a wavefield of a pinned host checkpoint slot"),
                      PinnedBuffer(pool.field_bytes(), "a wavefield of a pinned host checkpoint slot")});
 }
 
@@ -109,13 +117,16 @@ void DeviceCheckpointStore::restore_encoded(std::int64_t slot, DeviceState& stat
 void DeviceCheckpointStore::store(std::int64_t slot, const DeviceState& state) {
   check(slot);
   NvtxRange range("store");
+  upload_decoded();
   if (codec_) {
     store_encoded(slot, state);
   } else if (!is_host(slot)) {
     device_[static_cast<std::size_t>(slot - split_.host_slots)] = state;
+  } else if (host_) {
+    spill_for_host_codec(slot, state);
   } else {
     NvtxRange spill("spill");
-    HostSlot& h = host_[static_cast<std::size_t>(slot)];
+    HostSlot& h = host_slots_[static_cast<std::size_t>(slot)];
     s_.after_compute(s_.transfer);
     copy_async(h.u_prev.data(), state.u_prev.data(), cudaMemcpyDeviceToHost, s_.transfer);
     fences_.arm(state.u_prev.data(), s_.transfer, true);
@@ -130,8 +141,11 @@ void DeviceCheckpointStore::store(std::int64_t slot, const DeviceState& state) {
 void DeviceCheckpointStore::restore(std::int64_t slot, DeviceState& state, bool last_use) {
   check(slot);
   NvtxRange range("restore");
+  upload_decoded();
   if (codec_) {
     restore_encoded(slot, state);
+  } else if (host_ && is_host(slot)) {
+    restore_from_host_codec(slot, state);
   } else if (!is_host(slot)) {
     DeviceState& d = device_[static_cast<std::size_t>(slot - split_.host_slots)];
     if (!d.u) throw std::logic_error("restore of device checkpoint slot " + std::to_string(slot) + ", which holds nothing");
@@ -148,7 +162,7 @@ void DeviceCheckpointStore::restore(std::int64_t slot, DeviceState& state, bool 
     staged_slot_ = -1;
     ++prefetch_hits_;
   } else {
-    HostSlot& h = host_[static_cast<std::size_t>(slot)];
+    HostSlot& h = host_slots_[static_cast<std::size_t>(slot)];
     state = DeviceState{};
     state = DeviceState{pool_.acquire(), pool_.acquire()};
     s_.after_compute(s_.transfer);  // the fields' last readers on the compute stream are done
@@ -160,12 +174,80 @@ void DeviceCheckpointStore::restore(std::int64_t slot, DeviceState& state, bool 
   maybe_prefetch();
 }
 
+void DeviceCheckpointStore::spill_for_host_codec(std::int64_t slot, const DeviceState& state) {
+  NvtxRange spill("spill");
+  // The staging is free once the worker has encoded the previous spill out of it.
+  if (spill_ticket_ > 0) clock_.add_host_wait(host_->wait(spill_ticket_));
+  s_.after_compute(s_.transfer);
+  copy_async(host_->spill_field(1), state.u_prev.data(), cudaMemcpyDeviceToHost, s_.transfer);
+  fences_.arm(state.u_prev.data(), s_.transfer, true);
+  copy_async(host_->spill_field(0), state.u.data(), cudaMemcpyDeviceToHost, s_.transfer);
+  fences_.arm(state.u.data(), s_.transfer, true);
+  spilling_ = state;
+  spill_ticket_ = host_->encode_after(s_.transfer, slot);
+  if (staged_slot_ == slot) {  // cannot happen with the lookahead rule; kept safe
+    if (!staged_uploaded_) clock_.add_host_wait(host_->wait(fetch_ticket_));
+    staged_ = DeviceState{};
+    staged_slot_ = -1;
+  }
+}
+
+// A decoded prefetch, once the worker is done with it, into free fields of the pool (asynchronous).
+void DeviceCheckpointStore::upload_decoded() {
+  if (!host_ || staged_slot_ < 0 || staged_uploaded_ || !host_->done(fetch_ticket_)) return;
+  host_->wait(fetch_ticket_);  // rethrows what the worker failed with
+  staged_ = DeviceState{pool_.acquire(), pool_.acquire()};
+  s_.after_compute(s_.transfer);  // free fields: their last compute-stream users are enqueued already
+  copy_async(staged_.u.data(), host_->fetch_field(0), cudaMemcpyHostToDevice, s_.transfer);
+  copy_async(staged_.u_prev.data(), host_->fetch_field(1), cudaMemcpyHostToDevice, s_.transfer);
+  prefetched_.record(s_.transfer);
+  staged_uploaded_ = true;
+}
+
+void DeviceCheckpointStore::restore_from_host_codec(std::int64_t slot, DeviceState& state) {
+  if (staged_slot_ == slot) {
+    if (!staged_uploaded_) {  // the worker is still decoding it: wait, then copy
+      clock_.add_host_wait(host_->wait(fetch_ticket_));
+      upload_decoded();
+    }
+    clock_.timed_wait(s_.compute, prefetched_);
+    state = std::move(staged_);
+    staged_ = DeviceState{};
+    staged_slot_ = -1;
+    ++prefetch_hits_;
+    return;
+  }
+  // Not read ahead. A read-ahead of another slot still in the fetch staging goes to the device first.
+  if (staged_slot_ >= 0 && !staged_uploaded_) {
+    clock_.add_host_wait(host_->wait(fetch_ticket_));
+    upload_decoded();
+  }
+  const std::uint64_t ticket = host_->decode_after(s_.transfer, slot);
+  state = DeviceState{};
+  state = DeviceState{pool_.acquire(), pool_.acquire()};
+  clock_.add_host_wait(host_->wait(ticket));
+  s_.after_compute(s_.transfer);  // the fields' last readers on the compute stream are done
+  copy_async(state.u.data(), host_->fetch_field(0), cudaMemcpyHostToDevice, s_.transfer);
+  copy_async(state.u_prev.data(), host_->fetch_field(1), cudaMemcpyHostToDevice, s_.transfer);
+  restored_.record(s_.transfer);
+  clock_.timed_wait(s_.compute, restored_);
+}
+
 // The first pinned restore ahead whose slot is not stored again before it: fetch it now.
 void DeviceCheckpointStore::maybe_prefetch() {
   if (hint_ == nullptr || split_.host_slots == 0 || staged_slot_ >= 0) return;
   const std::int64_t slot = hint_->next_restore(0, split_.host_slots, lookahead_limit);
   if (slot < 0) return;  // none ahead, or its slot is stored again first: wait until that store has happened
   NvtxRange range("prefetch");
+  if (host_) {
+    // The worker decodes once the transfer stream is past the last copy out of the fetch staging;
+    // upload_decoded() copies the result to the device at the first store or restore after that.
+    fetch_ticket_ = host_->decode_after(s_.transfer, slot);
+    staged_slot_ = slot;
+    staged_uploaded_ = false;
+    upload_decoded();
+    return;
+  }
   if (codec_) {
     s_.after_compute(s_.transfer);  // the staging's last decode is enqueued already
     REVWAVE_CUDA_CHECK(cudaMemcpyAsync(fetch_staging_.data(), host_encoded_[static_cast<std::size_t>(slot)].data(),
@@ -175,7 +257,7 @@ void DeviceCheckpointStore::maybe_prefetch() {
     staged_slot_ = slot;
     return;
   }
-  HostSlot& h = host_[static_cast<std::size_t>(slot)];
+  HostSlot& h = host_slots_[static_cast<std::size_t>(slot)];
   staged_ = DeviceState{pool_.acquire(), pool_.acquire()};
   s_.after_compute(s_.transfer);  // free fields: their last compute-stream users are enqueued already
   copy_async(staged_.u.data(), h.u.data(), cudaMemcpyHostToDevice, s_.transfer);

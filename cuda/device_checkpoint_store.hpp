@@ -18,12 +18,20 @@
 // a pinned slot the same bytes, encoded into a device staging buffer and copied over PCIe (half
 // the bytes or less), a prefetch copying them back into a second staging buffer that the restore
 // decodes. Such a store holds no pool fields.
+//
+// With a host codec (--compress zfp-rate|zfp-accuracy, which has no device codec) device slots are
+// handles as without compression (exact), and only the pinned slots are encoded: a spill copies the
+// fields raw into pinned staging as above, and a host worker encodes them into the slot
+// (host_encoded_slots.hpp); a prefetch has the worker decode the slot into pinned staging and, once
+// it has, copies it into free fields of the pool, which the restore then hands over.
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "cuda_streams.hpp"
 #include "device_buffer.hpp"
 #include "device_codec.hpp"
+#include "host_encoded_slots.hpp"
 #include "revwave/store/prefetch_hint.hpp"
 #include "tier_split.hpp"
 #include "write_fences.hpp"
@@ -35,9 +43,11 @@ class DeviceCheckpointStore {
   // hint may be null (no prefetch). Pinned allocation failures throw OutOfMemoryError; the pool
   // is sized by the caller (held_fields).
   DeviceCheckpointStore(const TierSplit& split, DeviceFieldPool& pool, CudaStreams& streams, WriteFences& fences,
-                        SpillClock& clock, PrefetchHint* hint, DeviceCodec* codec = nullptr);
+                        SpillClock& clock, PrefetchHint* hint, DeviceCodec* codec = nullptr,
+                        const FieldCodec* host_codec = nullptr);
 
   std::int64_t slots() const { return split_.device_slots + split_.host_slots; }
+  // With a host codec: a device slot's (raw); the pinned ones take host_slot_bytes().
   std::size_t slot_bytes() const { return codec_ ? codec_->slot_bytes() : 2 * pool_.field_bytes(); }
   const TierSplit& split() const { return split_; }
   bool is_host(std::int64_t slot) const { return slot < split_.host_slots; }
@@ -48,7 +58,8 @@ class DeviceCheckpointStore {
   }
   std::uint64_t copy_bytes() const { return copy_bytes_; }  // over PCIe, both ways
   // Fields encoded and decoded (the kernels' time is the compute stream's: not measured apart).
-  CompressionStats compression() const { return stats_; }
+  // With a host codec: the worker's fields and seconds.
+  CompressionStats compression() const { return host_ ? host_->stats() : stats_; }
 
   void store(std::int64_t slot, const DeviceState& state);
   void restore(std::int64_t slot, DeviceState& state, bool last_use);
@@ -63,6 +74,9 @@ class DeviceCheckpointStore {
   void store_encoded(std::int64_t slot, const DeviceState& state);
   void restore_encoded(std::int64_t slot, DeviceState& state);
   void count_encoded(int fields, bool encode);
+  void spill_for_host_codec(std::int64_t slot, const DeviceState& state);
+  void restore_from_host_codec(std::int64_t slot, DeviceState& state);
+  void upload_decoded();
 
   TierSplit split_;
   DeviceFieldPool& pool_;
@@ -71,7 +85,7 @@ class DeviceCheckpointStore {
   SpillClock& clock_;
   PrefetchHint* hint_;
   std::vector<DeviceState> device_;  // handles
-  std::vector<HostSlot> host_;
+  std::vector<HostSlot> host_slots_;
   DeviceState spilling_;  // the fields the last spill reads
   DeviceState staged_;    // a pinned slot's content, read ahead
   Event prefetched_, restored_;
@@ -86,6 +100,11 @@ class DeviceCheckpointStore {
   Event spilled_;
   bool spill_pending_ = false;
   CompressionStats stats_;
+  // With a host codec: the encoded pinned tier, the tickets of its last spill and of the decode
+  // for staged_slot_, and whether that decode has been copied into staged_ yet.
+  std::unique_ptr<HostEncodedSlots> host_;
+  std::uint64_t spill_ticket_ = 0, fetch_ticket_ = 0;
+  bool staged_uploaded_ = false;
 };
 
 }  // namespace revwave

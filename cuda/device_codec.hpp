@@ -1,6 +1,7 @@
 // --compress fp16|bf16 on the CUDA backend: the cast kernels (cast_kernels.hpp) behind a
 // type-erased codec that the checkpoint store calls. ZFP has no device codec here (Debian's
-// libzfp has no CUDA execution): the CUDA backend refuses zfp modes.
+// libzfp has no CUDA execution): with zfp modes the device slots stay raw and only the pinned host
+// slots are encoded, on the host (host_encoded_slots.hpp).
 #pragma once
 #include <memory>
 #include <stdexcept>

@@ -17,11 +17,21 @@ struct TierSplit {
   std::string choice;             // one sentence for the run report
 };
 
+// What a pinned host slot costs where it differs from a device slot: with --compress zfp-... the
+// host tier holds ZFP-encoded slots (slot_bytes, the codec's exact or worst-case size) and two
+// pinned staging pairs of raw fields (staging_bytes), both out of the host budget.
+struct HostSlotCost {
+  std::size_t slot_bytes = 0;  // 0: a device slot's
+  std::size_t staging_bytes = 0;
+  std::string kind;  // how the report names such a slot: "ZFP zfp-rate:8"
+};
+
 // Device first: all slots on the device when they fit in `device_budget`; otherwise two
 // device staging slots are taken from it, the rest of it holds device slots and the remaining
 // slots go to pinned host memory, which must fit in `host_budget` (OutOfMemoryError naming
 // both budgets and the largest --snaps that fits otherwise).
-TierSplit split_slots(index_t slots, std::size_t slot_bytes, std::size_t device_budget, std::size_t host_budget);
+TierSplit split_slots(index_t slots, std::size_t slot_bytes, std::size_t device_budget, std::size_t host_budget,
+                      const HostSlotCost& host = {});
 
 // Strategy full: "device" when steps x field_bytes fits in device_budget, else "pinned-host"
 // when it fits in host_budget, else OutOfMemoryError pointing at --strategy revolve.
@@ -41,6 +51,6 @@ struct DeviceCheckpointPlan {
 };
 DeviceCheckpointPlan plan_device_checkpoints(index_t steps, index_t snaps, std::size_t slot_bytes,
                                              std::size_t device_budget, std::size_t host_budget,
-                                             index_t min_host_spacing);
+                                             index_t min_host_spacing, const HostSlotCost& host = {});
 
 }  // namespace revwave

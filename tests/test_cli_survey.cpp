@@ -107,6 +107,59 @@ TEST_F(CliSurvey, RecordDirectoryAndSegyGiveTheSameGradient) {
   EXPECT_TRUE(slurp((dir_ / "a.npy").string()) == slurp((dir_ / "c.npy").string()));
 }
 
+// --compress on a survey: every shot's checkpoints are compressed, and the JSON carries the
+// single-shot run's "compression" block, summed over the shots (and over the processes of mpirun).
+TEST_F(CliSurvey, CompressionAppliesToEveryShotAndTheJsonSumsIt) {
+  ASSERT_EQ(invoke("forward" + grid_ + "--tn 0.08 --src-grid 2,1,20 --rec-grid 4,4,10 --out s.sgy").code, 0);
+  const std::string args = "gradient" + grid_ + "--velocity 2000 --observed s.sgy --snaps 3 --json ";
+  const Outcome none = invoke(args + "--out none.npy");
+  const Outcome zfp = invoke(args + "--compress zfp-rate:8 --out zfp.npy");
+  ASSERT_EQ(none.code, 0) << none.err;
+  ASSERT_EQ(zfp.code, 0) << zfp.err;
+  const auto jn = nlohmann::json::parse(none.out), jz = nlohmann::json::parse(zfp.out);
+  ASSERT_EQ(jz["shots"], 2);
+  EXPECT_EQ(jn["compression"]["mode"], "none");
+  EXPECT_EQ(jn["compression"]["fields_compressed"], 0);
+  const auto& c = jz["compression"];
+  EXPECT_EQ(c["mode"], "zfp-rate:8");
+  std::int64_t stores = 0, restores = 0;
+  for (const auto& shot : jz["per_shot"]) {
+    EXPECT_GT(shot["stores"].get<std::int64_t>(), 0);
+    stores += shot["stores"].get<std::int64_t>();
+    restores += shot["restores"].get<std::int64_t>();
+  }
+  EXPECT_EQ(c["fields_compressed"].get<std::int64_t>(), 2 * stores);  // both shots' stores, not one's
+  EXPECT_GT(c["fields_decompressed"].get<std::int64_t>(), 0);
+  EXPECT_LE(c["fields_decompressed"].get<std::int64_t>(), 2 * restores);
+  EXPECT_NEAR(c["ratio"].get<double>(), 4.0, 0.2);  // 8 of 32 bits
+  EXPECT_GT(c["seconds_compress"].get<double>(), 0.0);
+  // The same block as a single shot's gradient JSON.
+  const Outcome single = invoke("gradient" + grid_ + "--tn 0.08 --snaps 3 --compress zfp-rate:8 --json --out one.npy");
+  ASSERT_EQ(single.code, 0) << single.err;
+  const auto j1 = nlohmann::json::parse(single.out);
+  const auto& c1 = j1["compression"];
+  ASSERT_EQ(c.size(), c1.size());
+  for (auto it = c1.begin(); it != c1.end(); ++it) EXPECT_TRUE(c.contains(it.key())) << it.key();
+  // Lossy: near none's gradient (the CPU tests' bound for zfp-rate:8), not equal to it.
+  const double gn = jn["gradient_norm"], gz = jz["gradient_norm"];
+  EXPECT_NE(gz, gn);
+  EXPECT_NEAR(gz, gn, 0.15 * gn);
+  // The report for people says so too.
+  const Outcome text = invoke("gradient" + grid_ + "--velocity 2000 --observed s.sgy --snaps 3 --compress zfp-rate:8 --out t.npy");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("compression     zfp-rate:8: " + std::to_string(2 * stores) + " fields encoded"), std::string::npos)
+      << text.out;
+#ifdef REVWAVE_MPIEXEC
+  const Outcome two = mpirun(2, args + "--compress zfp-rate:8 --out two.npy");
+  ASSERT_EQ(two.code, 0) << two.err;
+  const auto j2 = nlohmann::json::parse(two.out);
+  EXPECT_EQ(j2["processes"], 2);
+  EXPECT_EQ(j2["compression"]["fields_compressed"], c["fields_compressed"]);
+  EXPECT_EQ(j2["compression"]["compressed_bytes"], c["compressed_bytes"]);
+  EXPECT_TRUE(slurp((dir_ / "two.npy").string()) == slurp((dir_ / "zfp.npy").string()));
+#endif
+}
+
 TEST_F(CliSurvey, SurveyRunsNeverOverwriteTheirInputsNorLeaveTemporaries) {
   const std::string layout = grid_ + "--tn 0.05 --dt 0.001 --src-grid 2,1,20 --rec-grid 3,3,10 ";
   ASSERT_EQ(invoke("forward" + layout + "--out recs").code, 0);

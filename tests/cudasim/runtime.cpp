@@ -456,6 +456,15 @@ cudaError_t cudaDeviceSynchronize(void) {
   return cudaSuccess;
 }
 
+// A host function runs when its stream gets there: here, as everything, at once (on the host
+// thread, which then knows what the stream had done).
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
+  auto& s = sim();
+  s.tick(s.actor_of(stream));
+  fn(user_data);
+  return cudaSuccess;
+}
+
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   *event = new CUevent_st;
   (*event)->timing = (flags & cudaEventDisableTiming) == 0;

@@ -129,5 +129,40 @@ TEST_F(CudaCli, StrategiesTheDeviceDoesNotRunAreRefused) {
   expect_refused("gradient" + small + "--strategy revolve --store disk --checkpoint-dir . --out g.npy", "not available with --backend cuda");
 }
 
+// --compress zfp-... on the CUDA backend: device slots stay raw (a run whose slots all fit on the
+// device encodes nothing and gives none's bits), the slots spilled to pinned host memory are
+// ZFP-encoded on the host, and the JSON counts those encodes. (zfp modes were refused before.)
+TEST_F(CudaCli, ZfpEncodesOnlyTheSlotsSpilledToPinnedHostMemory) {
+  const auto none = gradient("--strategy revolve --snaps 6");
+  const auto device = gradient("--strategy revolve --snaps 6 --compress zfp-rate:16");
+  ASSERT_FALSE(device.empty());
+  EXPECT_EQ(device["cuda"]["host_slots"], 0);
+  EXPECT_EQ(device["compression"]["mode"], "zfp-rate:16");
+  EXPECT_EQ(device["compression"]["fields_compressed"], 0);
+  EXPECT_EQ(device["slot_bytes"], none["slot_bytes"]);  // raw on the device
+  const double na = none["gradient_norm"], nd = device["gradient_norm"];
+  EXPECT_EQ(std::memcmp(&na, &nd, sizeof na), 0);
+
+  const auto field = none["slot_bytes"].get<std::size_t>() / 2;
+  const std::string spill = "--strategy revolve --snaps 30 --host-spacing 5 --device-memory " + std::to_string(10 * field);
+  const auto raw = gradient(spill);
+  const auto zfp = gradient(spill + " --compress zfp-rate:16");
+  ASSERT_FALSE(zfp.empty());
+  const std::int64_t host_slots = zfp["cuda"]["host_slots"];
+  EXPECT_GT(host_slots, 0);
+  EXPECT_EQ(zfp["cuda"]["host_slots"], raw["cuda"]["host_slots"]);
+  EXPECT_EQ(zfp["forward_steps"], raw["forward_steps"]);
+  EXPECT_NE(zfp["cuda"]["tiers"].get<std::string>().find("ZFP-encoded zfp-rate:16"), std::string::npos) << zfp["cuda"];
+  // The pinned checkpoints of the two levels are stored once each, and restored once each.
+  EXPECT_EQ(zfp["compression"]["fields_compressed"].get<std::int64_t>(), 2 * host_slots);
+  EXPECT_EQ(zfp["compression"]["fields_decompressed"].get<std::int64_t>(), 2 * host_slots);
+  EXPECT_GT(zfp["compression"]["ratio"].get<double>(), 1.5);
+  EXPECT_GT(zfp["compression"]["seconds_compress"].get<double>(), 0.0);
+  // Near none's (the CPU tests' bound for zfp-rate:16 on the relative L2 error bounds the norm's change too).
+  const double nz = zfp["gradient_norm"];
+  EXPECT_NE(nz, na);
+  EXPECT_NEAR(nz, na, 1.5e-3 * na);
+}
+
 }  // namespace
 }  // namespace revwave

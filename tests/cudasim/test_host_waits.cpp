@@ -157,6 +157,37 @@ TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
       EXPECT_EQ(std::memcmp(g.gradient.data(), reference.gradient.data(), g.gradient.size() * sizeof(double)), 0) << what;
     }
   }
+  {  // two levels, the pinned checkpoints ZFP-encoded by the host worker: no CUDA call waits
+    // (the host waits for the worker only when it needs the staging again), and the prefetches
+    // are as many as without compression.
+    index_t raw_hits = 0;
+    for (const char* mode : {"none", "zfp-rate:16"}) {
+      Waits w;
+      CudaPropagator<T> prop(*p_);
+      prop.set_compression(parse_compression(mode));
+      prop.upload_observed(observed_.data(), observed_.size());
+      auto s = std::make_unique<TwoLevelSchedule>(TwoLevelShape{p_->time.steps, 10, 3});
+      TierSplit split;
+      split.host_slots = s->shape().outer_slots();
+      split.device_slots = s->slots() - split.host_slots;
+      LookaheadSchedule lookahead(*s);
+      LookaheadPrefetch hint(lookahead);
+      auto store = prop.make_store(split, &hint);
+      CountingPropagator counting(prop, w);
+      CountingStore counting_store(*store, w);
+      const GradientOutput g = gradient_checkpointed(counting, observed_.data(), lookahead, counting_store);
+      expect_none(w, std::string("two levels, pinned, ") + mode);
+      if (std::string(mode) == "none") {
+        raw_hits = store->prefetch_hits();
+        EXPECT_GT(raw_hits, 0);
+        continue;
+      }
+      EXPECT_EQ(store->prefetch_hits(), raw_hits);
+      EXPECT_EQ(g.stats.compression.fields_compressed, 2u * static_cast<std::uint64_t>(split.host_slots));
+      EXPECT_EQ(g.stats.compression.fields_decompressed, 2u * static_cast<std::uint64_t>(raw_hits));
+      EXPECT_GT(g.stats.compression.ratio(), 1.5);
+    }
+  }
   {  // online on device slots
     Waits w;
     CudaPropagator<T> prop(*p_);

@@ -131,9 +131,17 @@ void refuse_ignored(const StrategyOptions& o, const std::string& uses) {
   }
 }
 
+bool zfp_on_cuda(const StrategyOptions& o) {
+  return o.backend == "cuda" &&
+         (o.compression.mode == CompressionMode::zfp_rate || o.compression.mode == CompressionMode::zfp_accuracy);
+}
+
 // " (compressed fp16 from 2.1 MiB)" when the slots hold encoded fields.
 std::string slot_kind(const StrategyPlan& plan) {
   if (!plan.compression.enabled()) return "";
+  if (plan.compress_host_tier_only) {
+    return " (raw in device memory; " + plan.compression.text() + " encodes the slots spilled to pinned host memory)";
+  }
   return " (compressed " + plan.compression.text() + " from " + format_bytes(double(plan.raw_slot_bytes)) +
          (plan.compression.mode == CompressionMode::zfp_accuracy ? ", the worst case reserved" : "") + ")";
 }
@@ -162,11 +170,6 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, std::size_t fiel
   plan.raw_slot_bytes = plan.slot_bytes;
   if (o.compression.enabled() && o.strategy != "full") {
     if (layout == nullptr) throw std::logic_error("plan_strategy: --compress needs the fields' layout");
-    if (o.backend == "cuda" && o.compression.mode != CompressionMode::fp16 && o.compression.mode != CompressionMode::bf16) {
-      throw InputError("--compress " + o.compression.text() +
-                       " is not available on the CUDA backend: fp16 or bf16 (ZFP runs on the CPU backend only: "
-                       "Debian's libzfp has no CUDA execution)");
-    }
     if (o.store == "disk") {
       throw InputError("--compress " + o.compression.text() +
                        " applies to checkpoints in memory: not with --store disk (use --store memory)");
@@ -174,7 +177,10 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, std::size_t fiel
     const FieldCodec codec(o.compression, *layout);  // refuses a rate beyond the value size
     plan.compression = o.compression;
     plan.layout = *layout;
-    plan.slot_bytes = CompressedStore::slot_bytes_of(codec);
+    // ZFP on the CUDA backend encodes the pinned host slots only (on the host: Debian's libzfp has
+    // no CUDA execution); the device slots stay raw, and a budget buys them at that size.
+    plan.compress_host_tier_only = zfp_on_cuda(o);
+    if (!plan.compress_host_tier_only) plan.slot_bytes = CompressedStore::slot_bytes_of(codec);
   }
   if (o.strategy == "full") {
     refuse_ignored(o, "stores every step in memory: it takes no slots, store, budget, tiers or stop rule");

@@ -1,6 +1,7 @@
 #include "revwave/setup/gradient_run.hpp"
 
 #include <cmath>
+#include <sstream>
 
 #include "revwave/core/system_memory.hpp"
 
@@ -42,15 +43,7 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["slot_bytes"] = plan.slot_bytes;
   j["wavefield_storage_bytes"] = s.wavefield_storage_bytes;
   j["checkpoint_copy_bytes"] = s.checkpoint_copy_bytes;
-  const CompressionStats& c = s.compression;
-  j["compression"] = {{"mode", plan.compression.text()},
-                      {"ratio", c.ratio()},
-                      {"raw_bytes", c.raw_bytes},
-                      {"compressed_bytes", c.compressed_bytes},
-                      {"fields_compressed", c.fields_compressed},
-                      {"fields_decompressed", c.fields_decompressed},
-                      {"seconds_compress", c.seconds_compress},
-                      {"seconds_decompress", c.seconds_decompress}};
+  j["compression"] = compression_summary(plan.compression, s.compression);
   j["store"] = plan.strategy == "full" || plan.strategy == "multilevel" ? "memory" : o.strategy.store.value_or("memory");
   j["seconds"] = {{"observed", r.job.seconds_observed},
                   {"allocate", s.seconds_allocate},
@@ -70,6 +63,27 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["precision"] = o.problem.precision;
   j["observed"] = observed;
   return j;
+}
+
+nlohmann::json compression_summary(const Compression& mode, const CompressionStats& c) {
+  return {{"mode", mode.text()},
+          {"ratio", c.ratio()},
+          {"raw_bytes", c.raw_bytes},
+          {"compressed_bytes", c.compressed_bytes},
+          {"fields_compressed", c.fields_compressed},
+          {"fields_decompressed", c.fields_decompressed},
+          {"seconds_compress", c.seconds_compress},
+          {"seconds_decompress", c.seconds_decompress}};
+}
+
+std::string compression_line(const Compression& mode, const CompressionStats& c) {
+  if (!mode.enabled()) return "";
+  std::ostringstream os;
+  os << "  compression     " << mode.text() << ": " << c.fields_compressed << " fields encoded, ratio " << c.ratio() << " ("
+     << format_bytes(double(c.raw_bytes)) << " -> " << format_bytes(double(c.compressed_bytes)) << "), "
+     << c.seconds_compress << " s compressing, " << c.seconds_decompress << " s decompressing (lossy: "
+     << "the gradient differs from full's within the mode's error)\n";
+  return os.str();
 }
 
 template nlohmann::json gradient_summary(const GradientRun<float>&, const GradientJobOptions&, const std::string&);

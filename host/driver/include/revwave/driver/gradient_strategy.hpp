@@ -51,6 +51,9 @@ struct StrategyPlan {
   std::vector<Tier> tiers;              // multilevel
   bool measure_costs = false;           // multilevel: tier costs to be measured at start-up
   Compression compression;              // what the memory slots hold (slot_bytes is their encoded size)
+  // ZFP on the CUDA backend: only the slots spilled to pinned host memory are encoded (on the
+  // host); slot_bytes is then a raw device slot's.
+  bool compress_host_tier_only = false;
   std::optional<FieldLayout> layout;    // the fields' layout, for the codec (set when compressing)
   std::size_t raw_slot_bytes = 0;       // one uncompressed checkpoint (a disk tier's slot)
 };

@@ -77,4 +77,10 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
 template <class T>
 nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOptions& o, const std::string& observed);
 
+// The JSON's "compression" block: the mode, and what the checkpoint stores did (a survey's summed
+// over its shots).
+nlohmann::json compression_summary(const Compression& mode, const CompressionStats& c);
+// The text report's compression line ("  compression     zfp-rate:8: ...\n"); empty for none.
+std::string compression_line(const Compression& mode, const CompressionStats& c);
+
 }  // namespace revwave

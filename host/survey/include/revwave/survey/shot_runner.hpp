@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "revwave/core/progress.hpp"
+#include "revwave/store/compression.hpp"
 
 namespace revwave {
 
@@ -23,6 +24,7 @@ struct ShotSummary {
   std::int64_t snaps = 0;
   double seconds_forward = 0, seconds_reverse = 0, seconds_copies = 0;
   std::uint64_t wavefield_storage_bytes = 0;
+  CompressionStats compression;  // --compress: what the shot's checkpoint store encoded and decoded
 };
 
 struct ShotOutput {

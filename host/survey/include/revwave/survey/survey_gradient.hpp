@@ -108,6 +108,7 @@ ShotOutput shot_gradient(const Grid& grid, const VelocityModel& model, const Sho
   s.seconds_reverse = g.stats.seconds_reverse;
   s.seconds_copies = g.stats.seconds_copies;
   s.wavefield_storage_bytes = g.stats.wavefield_storage_bytes;
+  s.compression = g.stats.compression;
   for (int a = 0; a < 3; ++a) {
     s.window[a] = w.first[a];
     s.window[3 + a] = w.shape[a];
