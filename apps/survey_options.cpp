@@ -80,13 +80,8 @@ SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, cons
 ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given, const std::vector<std::string>& observed,
                                     const SurveyOptions& o) {
   if (!o.src_grid.empty()) throw InputError("--src-grid lays out a modelled survey: the observed data bring their own geometry");
-  ProblemOptions po = problem;
-  po.src.clear();
-  po.rec.clear();
-  po.rec_file.clear();
-  po.rec_grid.clear();
   ObservedSurvey r;
-  r.setup = make_setup(po);
+  r.setup = make_survey_setup(problem);
   SurveyReadOptions ro;
   ro.origin = parse_origin(o);
   if (f0_given) ro.f0 = problem.f0;

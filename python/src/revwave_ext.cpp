@@ -231,14 +231,7 @@ nb::tuple survey_impl(GradientJobOptions o, const std::vector<ShotRecord>& recor
   run.backend = backend.name;
   run.budgets = cuda_budgets(o.problem);
   run.aperture = aperture;
-  ProblemOptions po = o.problem;
-  po.src.clear();
-  po.rec.clear();
-  po.rec_file.clear();
-  po.rec_grid.clear();
-  po.src_points.reset();
-  po.rec_points.reset();
-  const ProblemSetup setup = make_setup(po);
+  const ProblemSetup setup = make_survey_setup(o.problem);
   Survey survey;
   if (!paths.empty()) {
     SurveyReadOptions ro;
@@ -278,12 +271,15 @@ nb::tuple survey_impl(GradientJobOptions o, const std::vector<ShotRecord>& recor
   for (double v : sum.gradient) norm2 += v * v;
   nlohmann::json j;
   std::int64_t forward_steps = 0, reverse_steps = 0;
+  CompressionStats compression;
   j["shot_objectives"] = nlohmann::json::array();
   for (const ShotSummary& s : sum.shots) {
     forward_steps += s.forward_steps;
     reverse_steps += s.reverse_steps;
+    compression += s.compression;
     j["shot_objectives"].push_back(s.objective);
   }
+  j["compression"] = compression_summary(run.strategy.compression, compression);  // summed over the shots, as the CLI
   j["survey"] = survey.description;
   j["shots"] = static_cast<std::int64_t>(survey.shots.size());
   j["objective"] = sum.objective;

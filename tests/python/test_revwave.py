@@ -376,6 +376,14 @@ def test_survey_gradient_equals_cli(cli, tmp_path):
     # One shot alone is a different sum: the survey really has two.
     one = revwave.gradient(start, observed=records[:1], snaps=4)
     assert one.objective != r2.objective
+    # Compressed checkpoints over a survey: the same bits as the CLI, and its compression block.
+    jc = cli.json("gradient", "--model", tmp_path / "start.npy", "--observed", tmp_path / "shots", "--snaps", "4",
+                  "--compress", "fp16", "--out", tmp_path / "gc.npy")
+    rc = revwave.gradient(start, observed=records, snaps=4, compress="fp16")
+    assert rc.gradient.tobytes() == np.load(tmp_path / "gc.npy").tobytes()
+    assert rc.stats["compression"]["mode"] == "fp16"
+    assert rc.stats["compression"]["fields_compressed"] == jc["compression"]["fields_compressed"] > 0
+    assert r2.stats["compression"]["fields_compressed"] == 0
     # SEG-Y: written by the CLI, read through the survey library.
     cli("forward", "--model", tmp_path / "true.npy", "--tn", "0.08", "--src-grid", "2,1,20",
         "--out", tmp_path / "shots.sgy")

@@ -140,6 +140,16 @@ ProblemSetup make_setup(const ProblemOptions& o) {
   return s;
 }
 
+ProblemSetup make_survey_setup(ProblemOptions o) {
+  o.src.clear();
+  o.rec.clear();
+  o.rec_file.clear();
+  o.rec_grid.clear();
+  o.src_points.reset();
+  o.rec_points.reset();
+  return make_setup(o);
+}
+
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s) {
   const double vmax = max_velocity(s.model);
   double dt = 0;
