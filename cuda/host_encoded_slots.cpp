@@ -14,11 +14,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 }  // namespace
 
-HostEncodedSlots::HostEncodedSlots(std::int64_t slots, const FieldCodec& codec)
-    : codec_(codec), stride_((codec.max_bytes() + 127) / 128 * 128) {
+HostEncodedSlots::HostEncodedSlots(std::int64_t slots, const FieldCodec& codec) : codec_(codec) {
   const std::size_t field = codec_.layout().field_bytes();
   slots_.reserve(static_cast<std::size_t>(slots));
-  for (std::int64_t i = 0; i < slots; ++i) slots_.push_back(Slot{HostBuffer(2 * stride_), {0, 0}});
+  for (std::int64_t i = 0; i < slots; ++i) slots_.emplace_back(codec_);
   for (int i = 0; i < 2; ++i) {
     spill_[i] = PinnedBuffer(field, "the pinned staging of ZFP-encoded spills");
     fetch_[i] = PinnedBuffer(field, "the pinned staging of ZFP-encoded restores");
@@ -103,33 +102,18 @@ void HostEncodedSlots::work() {
 
 // On the worker: the codec and the slot buffers are its alone; stats_ is shared.
 void HostEncodedSlots::run(const Job& job) {
-  Slot& s = slots_[static_cast<std::size_t>(job.slot)];
-  const auto t0 = std::chrono::steady_clock::now();
+  EncodedSlot& s = slots_[static_cast<std::size_t>(job.slot)];
+  CompressionStats done;
   if (job.encode) {
-    std::size_t bytes[2];
-    for (int i = 0; i < 2; ++i) {
-      bytes[i] = codec_.encode(static_cast<const std::byte*>(spill_[i].data()), s.data.data() + i * stride_);
+    done = s.encode(codec_, static_cast<const std::byte*>(spill_[0].data()), static_cast<const std::byte*>(spill_[1].data()));
+  } else {
+    if (s.empty()) {
+      throw std::logic_error("restore of encoded host checkpoint slot " + std::to_string(job.slot) + ", which holds nothing");
     }
-    const double seconds = seconds_since(t0);
-    std::lock_guard<std::mutex> lock(mutex_);
-    s.bytes[0] = bytes[0];
-    s.bytes[1] = bytes[1];
-    stats_.seconds_compress += seconds;
-    stats_.fields_compressed += 2;
-    stats_.raw_bytes += 2 * static_cast<std::uint64_t>(codec_.layout().box_points()) * codec_.layout().value_bytes;
-    stats_.compressed_bytes += bytes[0] + bytes[1];
-    return;
+    done = s.decode(codec_, static_cast<std::byte*>(fetch_[0].data()), static_cast<std::byte*>(fetch_[1].data()));
   }
-  if (s.bytes[0] == 0) {
-    throw std::logic_error("restore of encoded host checkpoint slot " + std::to_string(job.slot) + ", which holds nothing");
-  }
-  for (int i = 0; i < 2; ++i) {
-    codec_.decode(s.data.data() + i * stride_, s.bytes[i], static_cast<std::byte*>(fetch_[i].data()));
-  }
-  const double seconds = seconds_since(t0);
   std::lock_guard<std::mutex> lock(mutex_);
-  stats_.seconds_decompress += seconds;
-  stats_.fields_decompressed += 2;
+  stats_ += done;
 }
 
 }  // namespace revwave

@@ -24,6 +24,7 @@
 
 #include "device_buffer.hpp"
 #include "revwave/core/host_buffer.hpp"
+#include "revwave/store/compressed_store.hpp"
 #include "revwave/store/compression.hpp"
 
 namespace revwave {
@@ -61,18 +62,13 @@ class HostEncodedSlots {
     std::int64_t slot;
     bool encode;
   };
-  struct Slot {
-    HostBuffer data;  // u then u_prev, stride bytes each
-    std::size_t bytes[2] = {0, 0};  // 0: empty
-  };
   static void CUDART_CB submit(void* job);
   std::uint64_t enqueue(cudaStream_t stream, std::int64_t slot, bool encode);
   void work();
   void run(const Job& job);
 
   FieldCodec codec_;
-  std::size_t stride_;
-  std::vector<Slot> slots_;
+  std::vector<EncodedSlot> slots_;
   PinnedBuffer spill_[2], fetch_[2];
   std::uint64_t issued_ = 0;  // tickets handed out (host thread only)
 

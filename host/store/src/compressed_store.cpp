@@ -12,8 +12,29 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
-std::size_t stride_of(const FieldCodec& c) { return (c.max_bytes() + 127) / 128 * 128; }
 }  // namespace
+
+CompressionStats EncodedSlot::encode(const FieldCodec& codec, const std::byte* u, const std::byte* u_prev) {
+  const auto t0 = std::chrono::steady_clock::now();
+  bytes_[0] = codec.encode(u, data_.data());
+  bytes_[1] = codec.encode(u_prev, data_.data() + stride(codec));
+  CompressionStats done;
+  done.seconds_compress = seconds_since(t0);
+  done.fields_compressed = 2;
+  done.raw_bytes = 2 * static_cast<std::uint64_t>(codec.layout().box_points()) * codec.layout().value_bytes;
+  done.compressed_bytes = bytes();
+  return done;
+}
+
+CompressionStats EncodedSlot::decode(const FieldCodec& codec, std::byte* u, std::byte* u_prev) const {
+  const auto t0 = std::chrono::steady_clock::now();
+  codec.decode(data_.data(), bytes_[0], u);
+  codec.decode(data_.data() + stride(codec), bytes_[1], u_prev);
+  CompressionStats done;
+  done.seconds_decompress = seconds_since(t0);
+  done.fields_decompressed = 2;
+  return done;
+}
 
 CompressedStore::CompressedStore(std::int64_t slots, HostFieldPool& pool, const FieldCodec& codec)
     : pool_(pool), codec_(codec) {
@@ -23,10 +44,10 @@ CompressedStore::CompressedStore(std::int64_t slots, HostFieldPool& pool, const 
                                 " bytes, the pool's " + std::to_string(pool.field_bytes()));
   }
   slots_.reserve(static_cast<std::size_t>(slots));
-  for (std::int64_t i = 0; i < slots; ++i) slots_.push_back(Slot{HostBuffer(2 * stride_of(codec_)), 0, 0});
+  for (std::int64_t i = 0; i < slots; ++i) slots_.emplace_back(codec_);
 }
 
-CompressedStore::Slot& CompressedStore::checked(std::int64_t slot, const HostState& state) {
+EncodedSlot& CompressedStore::checked(std::int64_t slot, const HostState& state) {
   if (slot < 0 || slot >= slots()) {
     throw std::out_of_range("CompressedStore: slot " + std::to_string(slot) + " outside [0, " + std::to_string(slots()) + ")");
   }
@@ -39,31 +60,19 @@ CompressedStore::Slot& CompressedStore::checked(std::int64_t slot, const HostSta
 }
 
 void CompressedStore::store(std::int64_t slot, const HostState& state) {
-  Slot& s = checked(slot, state);
-  const auto t0 = std::chrono::steady_clock::now();
-  std::byte* out = s.data.data();
-  s.bytes_u = codec_.encode(state.u.data(), out);
-  s.bytes_u_prev = codec_.encode(state.u_prev.data(), out + stride_of(codec_));
-  stats_.seconds_compress += seconds_since(t0);
-  stats_.fields_compressed += 2;
-  stats_.raw_bytes += 2 * static_cast<std::uint64_t>(codec_.layout().box_points()) * codec_.layout().value_bytes;
-  stats_.compressed_bytes += s.bytes_u + s.bytes_u_prev;
-  copy_bytes_ += s.bytes_u + s.bytes_u_prev;
+  EncodedSlot& s = checked(slot, state);
+  stats_ += s.encode(codec_, state.u.data(), state.u_prev.data());
+  copy_bytes_ += s.bytes();
 }
 
 void CompressedStore::restore(std::int64_t slot, HostState& state, bool /*last_use*/) {
-  Slot& s = checked(slot, state);
-  if (s.bytes_u == 0) throw std::logic_error("CompressedStore: restore of slot " + std::to_string(slot) + ", which holds nothing");
-  const auto t0 = std::chrono::steady_clock::now();
+  const EncodedSlot& s = checked(slot, state);
+  if (s.empty()) throw std::logic_error("CompressedStore: restore of slot " + std::to_string(slot) + ", which holds nothing");
   state = HostState{};  // its fields may go back to the pool before two are taken
   HostState fresh{pool_.acquire(), pool_.acquire()};
-  const std::byte* in = s.data.data();
-  codec_.decode(in, s.bytes_u, fresh.u.data());
-  codec_.decode(in + stride_of(codec_), s.bytes_u_prev, fresh.u_prev.data());
+  stats_ += s.decode(codec_, fresh.u.data(), fresh.u_prev.data());
   state = std::move(fresh);
-  stats_.seconds_decompress += seconds_since(t0);
-  stats_.fields_decompressed += 2;
-  copy_bytes_ += s.bytes_u + s.bytes_u_prev;
+  copy_bytes_ += s.bytes();
 }
 
 }  // namespace revwave

@@ -12,6 +12,26 @@
 
 namespace revwave {
 
+// One checkpoint's two fields (u, then u_prev) encoded by a codec into a buffer allocated up front
+// at their largest: what CompressedStore and the CUDA backend's ZFP-encoded pinned-spill tier keep
+// per slot. encode and decode return what they did, for the owner's statistics.
+class EncodedSlot {
+ public:
+  explicit EncodedSlot(const FieldCodec& codec) : data_(2 * stride(codec)) {}
+  // Bytes reserved per encoded field: the codec's largest, rounded up to 128 bytes.
+  static std::size_t stride(const FieldCodec& codec) { return (codec.max_bytes() + 127) / 128 * 128; }
+
+  CompressionStats encode(const FieldCodec& codec, const std::byte* u, const std::byte* u_prev);
+  // Only after an encode (the caller checks empty()).
+  CompressionStats decode(const FieldCodec& codec, std::byte* u, std::byte* u_prev) const;
+  bool empty() const { return bytes_[0] == 0; }
+  std::size_t bytes() const { return bytes_[0] + bytes_[1]; }
+
+ private:
+  HostBuffer data_;
+  std::size_t bytes_[2] = {0, 0};
+};
+
 class CompressedStore final : public CheckpointStore {
  public:
   // slots >= 1, else InputError; the codec's field size must be the pool's (std::invalid_argument).
@@ -20,7 +40,7 @@ class CompressedStore final : public CheckpointStore {
 
   // Bytes a slot of this codec reserves: two encoded fields at their largest, each rounded up to
   // 128 bytes (what plan_strategy charges a memory budget).
-  static std::size_t slot_bytes_of(const FieldCodec& codec) { return 2 * ((codec.max_bytes() + 127) / 128 * 128); }
+  static std::size_t slot_bytes_of(const FieldCodec& codec) { return 2 * EncodedSlot::stride(codec); }
 
   std::int64_t slots() const override { return static_cast<std::int64_t>(slots_.size()); }
   std::size_t slot_bytes() const override { return slot_bytes_of(codec_); }
@@ -33,15 +53,11 @@ class CompressedStore final : public CheckpointStore {
   CompressionStats compression() const override { return stats_; }
 
  private:
-  struct Slot {
-    HostBuffer data;  // u then u_prev, max_bytes() each
-    std::size_t bytes_u = 0, bytes_u_prev = 0;  // 0: empty
-  };
-  Slot& checked(std::int64_t slot, const HostState& state);
+  EncodedSlot& checked(std::int64_t slot, const HostState& state);
 
   HostFieldPool& pool_;
   FieldCodec codec_;
-  std::vector<Slot> slots_;
+  std::vector<EncodedSlot> slots_;
   std::uint64_t copy_bytes_ = 0;
   CompressionStats stats_;
 };
