@@ -7,11 +7,15 @@
 // reverse step, each step timed as the gradient runs it, sparse kernels included); and the cost
 // of spilling slots to pinned host.
 // Usage: revwave_gpu_bench OUTDIR   (writes OUTDIR/summary.json and OUTDIR/summary.txt)
+//        revwave_gpu_bench --sweeps-only N   (one size's sweep rates as JSON on stdout, nothing
+//        else: for a profiler, e.g. ncu's DRAM byte counts of the sweep kernels)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -149,7 +153,7 @@ json sweep_rates(index_t n, double bandwidth, const Stream& s) {
   b.grad = grad.as<float>();
   const int r = static_cast<int>(p.grid.radius());
   const double pts = static_cast<double>(p.grid.padded_points());
-  json j = {{"padded", n}, {"forward_bytes_per_point", forward_bytes_per_point},
+  json j = {{"padded", n}, {"points", pts}, {"forward_bytes_per_point", forward_bytes_per_point},
             {"reverse_bytes_per_point", reverse_bytes_per_point}};
   j.update(kernel_rates("", SweepKernel::columns, a, b, r, pts, bandwidth, s));
   j.update(kernel_rates("tiled_", SweepKernel::tiled, a, b, r, pts, bandwidth, s));
@@ -274,6 +278,12 @@ int main(int argc, char** argv) {
       return 2;
     }
     Stream s;
+    if (out == "--sweeps-only") {
+      const index_t n = argc > 2 ? std::stoll(argv[2]) : 0;
+      if (n < 32) throw std::invalid_argument("--sweeps-only needs a padded cube edge of at least 32");
+      std::cout << sweep_rates(n, copy_bandwidth(s), s).dump(2) << "\n";
+      return 0;
+    }
     json j;
     j["device"] = devices[0].name;
     const double bw = copy_bandwidth(s);

@@ -5,6 +5,8 @@
 # the sweep kernels in float and in double), so that a slow or hanging sanitizer costs no figure.
 # Every phase has its own time limit (seconds; override with REVWAVE_GPU_TIMEOUT_<PHASE>).
 # Usage: profiling/gpu_check.sh [OUTDIR]      (default: gpu-check-out)
+# Prebuilt: REVWAVE_GPU_PREBUILT=DIR (from profiling/gpu_prebuild.sh: the two executables, lib/,
+# ptxas.txt) skips the build when its binaries load on this machine, and builds as below if not.
 # Dependencies: REVWAVE_DEPS_PREFIX=/path/to/dpkg-x-tree (CLI11, GTest, nlohmann-json, libpng
 # unpacked with dpkg -x) is passed to CMake; without it, .ci/setup installs what is missing.
 set -euo pipefail
@@ -34,24 +36,43 @@ limit() {  # limit PHASE DEFAULT: the phase's time limit in seconds
 }
 
 start=$(date +%s)
-echo "== configure + build ($BUILD, sm_90)"
-timeout "$(limit CONFIGURE 300)" cmake "${cmake_args[@]}" > "$OUT/configure.log" 2>&1 ||
-  { tail -30 "$OUT/configure.log"; exit 1; }
-timeout "$(limit BUILD 1200)" cmake --build "$BUILD" -j "$JOBS" --target revwave_cuda_tests revwave_gpu_bench \
-  > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
-# ptxas -v of the sweep kernels: registers per thread and spill stores/loads, for the record.
-grep -E "ptxas info|spill" "$OUT/build.log" > "$OUT/ptxas.txt" 2>/dev/null || true
+BIN=""
+if [[ -n "${REVWAVE_GPU_PREBUILT:-}" ]]; then
+  prebuilt=$(cd "$REVWAVE_GPU_PREBUILT" && pwd)
+  export LD_LIBRARY_PATH="$prebuilt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  if "$prebuilt/revwave_cuda_tests" --gtest_list_tests > /dev/null 2> "$OUT/prebuilt.log"; then
+    BIN=$prebuilt
+    echo "== prebuilt binaries from $prebuilt (commit $(cat "$prebuilt/commit" 2>/dev/null || echo unknown))"
+    cp "$prebuilt/ptxas.txt" "$OUT/ptxas.txt" 2>/dev/null || true
+  else
+    echo "gpu_check: the prebuilt binaries do not run here ($(head -1 "$OUT/prebuilt.log")); building" >&2
+  fi
+fi
+if [[ -z "$BIN" ]]; then
+  echo "== configure + build ($BUILD, sm_90)"
+  timeout "$(limit CONFIGURE 300)" cmake "${cmake_args[@]}" > "$OUT/configure.log" 2>&1 ||
+    { tail -30 "$OUT/configure.log"; exit 1; }
+  timeout "$(limit BUILD 1200)" cmake --build "$BUILD" -j "$JOBS" --target revwave_cuda_tests revwave_gpu_bench \
+    > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+  # ptxas -v of the sweep kernels: registers per thread and spill stores/loads, for the record.
+  grep -E "ptxas info|spill" "$OUT/build.log" > "$OUT/ptxas.txt" 2>/dev/null || true
+  BIN=$(cd "$BUILD" && pwd)
+fi
 
 echo "== GPU tests"
 set +e
-(cd "$BUILD" && timeout "$(limit TESTS 900)" ctest -R '^cuda\.' --output-on-failure --timeout 600) > "$OUT/tests.log" 2>&1
+if [[ -f "$BIN/CTestTestfile.cmake" ]]; then
+  (cd "$BIN" && timeout "$(limit TESTS 900)" ctest -R '^cuda\.' --output-on-failure --timeout 600) > "$OUT/tests.log" 2>&1
+else
+  timeout "$(limit TESTS 900)" "$BIN/revwave_cuda_tests" --gtest_brief=1 > "$OUT/tests.log" 2>&1
+fi
 tests_rc=$?
 set -e
 tail -25 "$OUT/tests.log"
 
 echo "== benchmark"
 set +e
-timeout "$(limit BENCH 600)" "$BUILD/revwave_gpu_bench" "$OUT" > "$OUT/bench.json" 2> "$OUT/bench.log"
+timeout "$(limit BENCH 600)" "$BIN/revwave_gpu_bench" "$OUT" > "$OUT/bench.json" 2> "$OUT/bench.log"
 bench_rc=$?
 set -e
 cat "$OUT/bench.log"
@@ -59,22 +80,58 @@ cat "$OUT/bench.log"
 
 # What cudasim cannot see: races, barrier misuse and bad accesses inside a kernel (the tiled
 # sweep's shared tiles). compute-sanitizer works on some GPU machines' runtimes only; small
-# cases, each run boxed in its own time limit; float (CudaKernels/0) and double (CudaKernels/1).
+# cases; float (CudaKernels/0) and double (CudaKernels/1). The six runs go side by side (the
+# sanitizers' cost is on the host), each boxed in its own time limit.
 if command -v compute-sanitizer > /dev/null; then
   echo "== compute-sanitizer (racecheck, synccheck, memcheck) on the sweep kernels, float and double"
   set +e
   for tool in racecheck synccheck memcheck; do
     for precision in 0 1; do
-      log="$OUT/sanitizer-$tool-$precision.log"
-      timeout "$(limit SANITIZER 120)" compute-sanitizer --tool "$tool" --error-exitcode 9 "$BUILD/revwave_cuda_tests" \
-        --gtest_filter="CudaKernels/$precision.BothSweeps*:CudaKernels/$precision.TiledReverse*" > "$log" 2>&1
-      echo "compute-sanitizer $tool CudaKernels/$precision: rc=$? (log: $(basename "$log"))" | tee -a "$OUT/sanitizer.txt"
+      (
+        log="$OUT/sanitizer-$tool-$precision.log"
+        timeout "$(limit SANITIZER 120)" compute-sanitizer --tool "$tool" --error-exitcode 9 "$BIN/revwave_cuda_tests" \
+          --gtest_filter="CudaKernels/$precision.BothSweeps*:CudaKernels/$precision.TiledReverse*" > "$log" 2>&1
+        echo "compute-sanitizer $tool CudaKernels/$precision: rc=$? (log: $(basename "$log"))" > "$log.rc"
+      ) &
     done
   done
+  wait
+  cat "$OUT"/sanitizer-*.log.rc | tee -a "$OUT/sanitizer.txt"
+  rm -f "$OUT"/sanitizer-*.log.rc
   set -e
 fi
 
-passed=$(grep -Eo '[0-9]+% tests passed' "$OUT/tests.log" | head -1 || true)
+# DRAM bytes per point the sweep kernels really move (the bench's fractions assume 16 and 32):
+# Nsight Compute's counters, where the runtime lets it read them, on one 256^3 sweep-rate run.
+if command -v ncu > /dev/null; then
+  echo "== ncu: DRAM bytes of the sweep kernels at 256^3"
+  set +e
+  timeout "$(limit NCU 120)" ncu --clock-control none --csv --print-units base --kernel-name regex:'columns_kernel|tiled_kernel' \
+    --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
+    "$BIN/revwave_gpu_bench" --sweeps-only 256 > "$OUT/ncu.csv" 2> "$OUT/ncu.log"
+  echo "ncu: rc=$?" | tee -a "$OUT/sanitizer.txt"
+  python3 - "$OUT/ncu.csv" <<'PY' 2>&1 | tee "$OUT/ncu.txt"
+import csv, io, re, statistics, sys
+text = open(sys.argv[1]).read()
+found = re.search(r'"points":\s*([0-9.eE+]+)', text)
+points = float(found.group(1)) if found else None
+rows = list(csv.DictReader(io.StringIO(text[text.index('"ID"'):])))
+per = {}
+for r in rows:
+    name = r["Kernel Name"]
+    kind = ("tiled" if "tiled" in name else "columns") + (" reverse" if "true" in name else " forward")
+    per.setdefault(kind, {}).setdefault(r["Metric Name"], []).append(float(r["Metric Value"].replace(",", "")))
+for kind, m in sorted(per.items()):
+    rd, wr = statistics.median(m["dram__bytes_read.sum"]), statistics.median(m["dram__bytes_write.sum"])
+    ns = statistics.median(m["gpu__time_duration.sum"])
+    bpp = f", {rd / points:.1f} B/pt read + {wr / points:.1f} written" if points else ""
+    print(f"ncu {kind}: DRAM {rd / 1e6:.0f} MB read, {wr / 1e6:.0f} MB written{bpp}, {ns / 1e3:.1f} us, "
+          f"{(rd + wr) / ns:.0f} GB/s ({len(m['dram__bytes_read.sum'])} launches)")
+PY
+  set -e
+fi
+
+passed=$(grep -Eo '[0-9]+% tests passed|\[  PASSED  \] [0-9]+ tests?|\[  SKIPPED \] [0-9]+ tests?|[0-9]+ FAILED TESTS?' "$OUT/tests.log" | tr '\n' ' ' || true)
 {
   [[ -f "$OUT/sanitizer.txt" ]] && cat "$OUT/sanitizer.txt"
   echo "tests: rc=$tests_rc ${passed}"

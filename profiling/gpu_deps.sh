@@ -6,7 +6,8 @@
 # The GPU image brings nvcc, g++ (with OpenMP) and CMake itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libcli11-dev libgtest-dev nlohmann-json3-dev libpng-dev libpng16-16 zlib1g-dev zlib1g libsegyio-dev libsegyio1)
+packages=(libcli11-dev libgtest-dev nlohmann-json3-dev libpng-dev libpng16-16 zlib1g-dev zlib1g libsegyio-dev libsegyio1
+          libzfp-dev libzfp1)
 rm -rf .deps/debs .deps/root
 mkdir -p .deps/debs .deps/root
 (cd .deps/debs && apt-get download "${packages[@]}")
