@@ -2,7 +2,10 @@
 // spans 32 consecutive z of a 128-byte aligned row, so every access to a plane is coalesced into
 // whole sectors, and the x and y neighbours of consecutive planes are re-read from L1/L2 rather
 // than DRAM. Host+device: the CUDA kernel and the CPU emulation in tests/cudasim run this body.
-// Offsets within a plane are 32-bit; the plane advances by pointer.
+// Offsets within a plane are 32-bit; the plane advances by pointer. Where the registers allow
+// (queue_fits), each stencil field's x neighbours ride in a register queue along the walk, so a
+// point loads one new plane value instead of 2R + 1 (the y and z neighbours still come from the
+// caches); the values and the summation order are the same, so the bits are too.
 #pragma once
 #include "launch_shape.hpp"
 #include "sweep_kernels.hpp"
@@ -11,15 +14,47 @@ namespace revwave::columns {
 
 inline constexpr unsigned block_z = 32;
 inline constexpr unsigned block_y = 8;
-inline constexpr index_t chunk_x = 16;
+// x planes per thread: with the x queues, a chunk costs 2R loads to fill; the reverse sweep (two
+// queues) gains from longer chunks, the forward one loses to fewer blocks (measured on an H200,
+// profiling/README.md).
+template <bool Reverse>
+inline constexpr index_t chunk_x = Reverse ? 32 : 16;
 // Blocks of 256 threads per SM the kernel is compiled for: at most 64 registers a thread (left
 // alone, ptxas took up to 128 for the reverse sweep at odd radii: a quarter of the SM's threads).
 inline constexpr int blocks_per_sm = 4;
 
+// Whether the x register queues (2R + 1 values per stencil field: one field forward, two in
+// reverse) fit in the 64 registers a thread has beside its other state: 18 32-bit registers at
+// most, so float up to radius 4 in reverse and 8 forward, double up to radius 4 forward.
+template <class T, int R, bool Reverse>
+inline constexpr bool queue_fits = (2 * R + 1) * (Reverse ? 2 : 1) * int(sizeof(T) / 4) <= 18;
+
+// The x neighbours of one column: q[R + d] is the field at plane i + d, d in [-R, R].
+template <class T, int R>
+struct XQueue {
+  T q[2 * R + 1];
+  // Planes i - R .. i + R - 1 of the first point; `f` points at plane i.
+  REVWAVE_HD void fill(const T* f, int sx) {
+#pragma unroll
+    for (int d = 0; d < 2 * R; ++d) q[d] = f[(d - R) * sx];
+  }
+  // Plane i + R, then the centre: called once per point, before the stencil.
+  REVWAVE_HD T load_front(const T* f, int sx) {
+    q[2 * R] = f[R * sx];
+    return q[R];
+  }
+  REVWAVE_HD const T* x() const { return q + R; }
+  REVWAVE_HD void advance() {
+#pragma unroll
+    for (int d = 0; d < 2 * R; ++d) q[d] = q[d + 1];
+  }
+};
+
 template <class T>
 LaunchShape launch_shape(const SweepArgs<T>& a) {
-  if (a.ny > 65535L * block_y || a.nx > 65535L * chunk_x) throw std::logic_error("grid too large for the sweep launch");
-  return {{blocks_covering(a.nz, block_z), blocks_covering(a.ny, block_y), blocks_covering(a.nx, unsigned(chunk_x))},
+  const index_t chunk = a.reverse() ? chunk_x<true> : chunk_x<false>;
+  if (a.ny > 65535L * block_y || a.nx > 65535L * chunk) throw std::logic_error("grid too large for the sweep launch");
+  return {{blocks_covering(a.nz, block_z), blocks_covering(a.ny, block_y), blocks_covering(a.nx, unsigned(chunk))},
           {block_z, block_y, 1}};
 }
 
@@ -28,8 +63,9 @@ REVWAVE_HD void sweep_thread(const SweepArgs<T>& a, const ThreadPlace& t) {
   const int k = static_cast<int>(t.block.x * block_z + t.thread.x);
   const int j = static_cast<int>(t.block.y * block_y + t.thread.y);
   if (k >= a.nz || j >= a.ny) return;
-  const index_t i_begin = static_cast<index_t>(t.block.z) * chunk_x;
-  const index_t i_end = i_begin + chunk_x < a.nx ? i_begin + chunk_x : a.nx;
+  constexpr index_t chunk = chunk_x<Reverse>;
+  const index_t i_begin = static_cast<index_t>(t.block.z) * chunk;
+  const index_t i_end = i_begin + chunk < a.nx ? i_begin + chunk : a.nx;
   T w[R + 1];
 #pragma unroll
   for (int q = 0; q <= R; ++q) w[q] = a.w[q];
@@ -43,11 +79,40 @@ REVWAVE_HD void sweep_thread(const SweepArgs<T>& a, const ThreadPlace& t) {
   const T* up = a.u_prev + plane + col;
   const T* __restrict__ m = a.m + plane + col;
   const T* __restrict__ kx = a.kx;
-  if constexpr (!Reverse) {
+  if constexpr (!Reverse && queue_fits<T, R, Reverse>) {
+    T* out = a.out + plane + col;
+    XQueue<T, R> uq;
+    uq.fill(u, sx);
+    for (index_t i = i_begin; i < i_end; ++i, u += sx, up += sx, m += sx, out += sx, uq.advance()) {
+      const T up0 = *up, m0 = *m;  // issued before the stencil's loads and the division
+      const T u0 = uq.load_front(u, sx);
+      const T lap = laplacian_axes<T, R, int>(w, u0, u, 1, u, sy, uq.x(), 1);
+      *out = leapfrog_update(a.c, u0, up0, lap, m0, damping_eta(a.c, kx[i], kyj, kzk));
+    }
+  } else if constexpr (!Reverse) {
     T* out = a.out + plane + col;
     for (index_t i = i_begin; i < i_end; ++i, u += sx, up += sx, m += sx, out += sx) {
       const T up0 = *up, m0 = *m;  // issued before the stencil's loads and the division
       *out = leapfrog_update(a.c, *u, up0, laplacian<T, R, int>(w, u, sy, sx), m0, damping_eta(a.c, kx[i], kyj, kzk));
+    }
+  } else if constexpr (queue_fits<T, R, Reverse>) {
+    const T* __restrict__ lam = a.lam + plane + col;
+    const T* lp = a.lam_prev + plane + col;
+    T* out = a.out + plane + col;
+    T* __restrict__ grad = a.grad + plane + col;
+    XQueue<T, R> uq, lq;
+    uq.fill(u, sx);
+    lq.fill(lam, sx);
+    for (index_t i = i_begin; i < i_end;
+         ++i, u += sx, up += sx, m += sx, lam += sx, lp += sx, out += sx, grad += sx, uq.advance(), lq.advance()) {
+      // The imaging's loads first: their latency hides behind the stencils and the divisions.
+      const T g0 = *grad, up0 = *up, lp0 = *lp, m0 = *m;
+      const T u0 = uq.load_front(u, sx), l0 = lq.load_front(lam, sx);
+      const T eta = damping_eta(a.c, kx[i], kyj, kzk);
+      const T u_next = leapfrog_update(a.c, u0, up0, laplacian_axes<T, R, int>(w, u0, u, 1, u, sy, uq.x(), 1), m0, eta);
+      const T l = leapfrog_update(a.c, l0, lp0, laplacian_axes<T, R, int>(w, l0, lam, 1, lam, sy, lq.x(), 1), m0, eta);
+      *grad = g0 + imaging_term(a.c, l, u_next, u0, up0);
+      *out = l;
     }
   } else {
     const T* __restrict__ lam = a.lam + plane + col;

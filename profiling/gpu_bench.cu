@@ -9,6 +9,8 @@
 // Usage: revwave_gpu_bench OUTDIR   (writes OUTDIR/summary.json and OUTDIR/summary.txt)
 //        revwave_gpu_bench --sweeps-only N   (one size's sweep rates as JSON on stdout, nothing
 //        else: for a profiler, e.g. ncu's DRAM byte counts of the sweep kernels)
+//        revwave_gpu_bench --revolve-scan   (Revolve gradients of several sizes against their
+//        predictions, one JSON line each)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -16,6 +18,7 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -173,8 +176,11 @@ json sweep_rates(index_t n, double bandwidth, const Stream& s) {
 }
 
 // One gradient on a given schedule and slot placement: seconds, and the compute stream's stalls on pinned copies.
+// `seconds` is the whole call; `loop_seconds` its time loop (the schedule's steps, stores and
+// restores, to the misfits' read-back), without the gradient's fold and download to the host, a
+// one-off cost in proportion to the grid that no step count predicts.
 struct Timed {
-  double seconds = 0, stall_seconds = 0;
+  double seconds = 0, loop_seconds = 0, stall_seconds = 0;
   index_t forward_steps = 0, prefetch_hits = 0;
 };
 
@@ -193,6 +199,7 @@ Timed run_schedule(const Problem<float>& p, const std::vector<float>& observed, 
   prop.synchronize();
   Timed t;
   t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  t.loop_seconds = g.stats.seconds_forward + g.stats.seconds_reverse;
   t.stall_seconds = prop.spill_seconds();
   t.forward_steps = g.stats.forward_steps;
   t.prefetch_hits = store->prefetch_hits();
@@ -217,6 +224,27 @@ std::pair<double, double> step_seconds(const Problem<float>& p, const std::vecto
   d.record(prop.streams().compute);
   d.synchronize();
   return {b.elapsed_ms_since(a) * 1e-3 / double(count), d.elapsed_ms_since(c) * 1e-3 / double(count)};
+}
+
+// One Revolve gradient on device slots against its prediction (advances x forward step + N x
+// reverse step, the steps timed as the gradient runs them), at any size: `--revolve-scan` runs
+// several, to tell a per-step cost the prediction misses from a per-action one.
+json revolve_against_prediction(index_t padded, index_t steps, index_t snaps) {
+  const Problem<float> p = cube(padded, steps);
+  std::vector<float> observed(static_cast<std::size_t>(p.time.nt() * p.rec.count));
+  for (std::size_t i = 0; i < observed.size(); ++i) observed[i] = 1e-3f * static_cast<float>((i * 7919) % 201) - 0.1f;
+  RevolveSchedule warm(steps, snaps);
+  run_schedule(p, observed, warm, TierSplit{warm.slots(), 0, 0, ""});
+  const auto [t_fwd, t_rev] = step_seconds(p, observed, std::min<index_t>(100, steps / 2));
+  RevolveSchedule revolve(steps, snaps);
+  const Timed dev = run_schedule(p, observed, revolve, TierSplit{revolve.slots(), 0, 0, ""});
+  const double advances = static_cast<double>(optimal_forward_steps(steps, snaps) - steps);
+  const double predicted = advances * t_fwd + static_cast<double>(steps) * t_rev;
+  return {{"padded", padded}, {"steps", steps}, {"slots", snaps}, {"forward_steps", dev.forward_steps},
+          {"forward_step_seconds", t_fwd}, {"reverse_step_seconds", t_rev}, {"predicted_seconds", predicted},
+          {"seconds", dev.seconds}, {"over_prediction", dev.seconds / predicted},
+          {"time_loop_seconds", dev.loop_seconds}, {"time_loop_over_prediction", dev.loop_seconds / predicted},
+          {"gradient_download_seconds", dev.seconds - dev.loop_seconds}};
 }
 
 // Revolve on device slots against its prediction; then the cost of spilling: one two-level
@@ -255,13 +283,16 @@ json checkpointed() {
           {"predicted_seconds", predicted},
           {"device_only_seconds", dev.seconds},
           {"device_only_over_prediction", dev.seconds / predicted},
+          {"time_loop_seconds", dev.loop_seconds},
+          {"time_loop_over_prediction", dev.loop_seconds / predicted},
+          {"gradient_download_seconds", dev.seconds - dev.loop_seconds},
           {"two_level_segment", spacing},
           {"two_level_inner_slots", inner},
           {"two_level_forward_steps", two_level_forward_steps(shape)},
           {"spill_host_slots", host},
-          {"two_level_device_seconds", all_device.seconds},
-          {"spill_seconds", pinned.seconds},
-          {"spill_overhead", pinned.seconds / all_device.seconds - 1.0},
+          {"two_level_device_seconds", all_device.loop_seconds},
+          {"spill_seconds", pinned.loop_seconds},
+          {"spill_overhead", pinned.loop_seconds / all_device.loop_seconds - 1.0},
           {"spill_compute_stall_seconds", pinned.stall_seconds},
           {"spill_prefetch_hits", pinned.prefetch_hits},
           {"host_action_min_spacing_steps", spacing}};
@@ -278,6 +309,12 @@ int main(int argc, char** argv) {
       return 2;
     }
     Stream s;
+    if (out == "--revolve-scan") {
+      for (const auto& [padded, steps, snaps] : {std::tuple<index_t, index_t, index_t>{256, 600, 8}, {256, 600, 30},
+                                                 {256, 200, 200}, {384, 300, 8}, {512, 150, 8}, {256, 600, 8}})
+        std::cout << revolve_against_prediction(padded, steps, snaps).dump() << std::endl;
+      return 0;
+    }
     if (out == "--sweeps-only") {
       const index_t n = argc > 2 ? std::stoll(argv[2]) : 0;
       if (n < 32) throw std::invalid_argument("--sweeps-only needs a padded cube edge of at least 32");
@@ -292,7 +329,7 @@ int main(int argc, char** argv) {
     j["checkpointed"] = checkpointed();
     std::ofstream(out + "/summary.json") << j.dump(2) << "\n";
     std::ofstream txt(out + "/summary.txt");
-    char line[256];
+    char line[512];
     std::snprintf(line, sizeof line, "device %s, copy bandwidth %.1f GB/s\n", devices[0].name.c_str(), bw * 1e-9);
     txt << line;
     for (const auto& r : j["sweeps"]) {
@@ -311,11 +348,14 @@ int main(int argc, char** argv) {
     }
     const auto& c = j["checkpointed"];
     std::snprintf(line, sizeof line,
-                  "revolve 256^3, %d steps, %d slots: %.3f s vs %.3f s predicted (x%.2f); two levels with %d "
+                  "revolve 256^3, %d steps, %d slots: time loop %.3f s vs %.3f s predicted (x%.3f), whole call %.3f s "
+                  "(x%.2f: the gradient's fold and download %.3f s); two levels with %d "
                   "checkpoints %d steps apart in pinned host memory: %+.1f%% against the same schedule on the device "
                   "(stalls %.3f s)\n",
-                  c["steps"].get<int>(), c["slots"].get<int>(), c["device_only_seconds"].get<double>(),
-                  c["predicted_seconds"].get<double>(), c["device_only_over_prediction"].get<double>(),
+                  c["steps"].get<int>(), c["slots"].get<int>(), c["time_loop_seconds"].get<double>(),
+                  c["predicted_seconds"].get<double>(), c["time_loop_over_prediction"].get<double>(),
+                  c["device_only_seconds"].get<double>(), c["device_only_over_prediction"].get<double>(),
+                  c["gradient_download_seconds"].get<double>(),
                   c["spill_host_slots"].get<int>(), c["host_action_min_spacing_steps"].get<int>(),
                   100 * c["spill_overhead"].get<double>(), c["spill_compute_stall_seconds"].get<double>());
     txt << line;

@@ -119,7 +119,8 @@ rows = list(csv.DictReader(io.StringIO(text[text.index('"ID"'):])))
 per = {}
 for r in rows:
     name = r["Kernel Name"]
-    kind = ("tiled" if "tiled" in name else "columns") + (" reverse" if "true" in name else " forward")
+    reverse = re.search(r",\s*(1|true)>", name) is not None  # Kernel<T, R, Reverse>
+    kind = ("tiled" if "tiled" in name else "columns") + (" reverse" if reverse else " forward")
     per.setdefault(kind, {}).setdefault(r["Metric Name"], []).append(float(r["Metric Value"].replace(",", "")))
 for kind, m in sorted(per.items()):
     rd, wr = statistics.median(m["dram__bytes_read.sum"]), statistics.median(m["dram__bytes_write.sum"])
