@@ -78,6 +78,43 @@ set -e
 cat "$OUT/bench.log"
 [[ -f "$OUT/summary.txt" ]] && cat "$OUT/summary.txt"
 
+# The paper's problem on the GPU, through the command-line tool: 230^3 interior points, 1615 steps,
+# float, order 8; `full` (its history, about 80 GB, on the device where it fits) against `revolve`
+# under --checkpoint-memory 10GiB. The two gradients must be equal byte for byte.
+if [[ -x "$BIN/revwave" ]]; then
+  echo "== the paper's problem: 230^3 x 1615 steps, full against revolve under 10 GiB"
+  set +e
+  args=(gradient --backend cuda --shape 230,230,230 --spacing 10 --nbl 10 --space-order 8 --precision float
+        --dt 0.0012 --tn 1.938 --json)
+  scratch=$(mktemp -d)
+  timeout "$(limit HEADLINE 150)" "$BIN/revwave" "${args[@]}" --strategy full --out "$scratch/full.npy" \
+    > "$OUT/headline-full.json" 2> "$OUT/headline-full.log"
+  echo "full: rc=$?" > "$OUT/headline.txt"
+  timeout "$(limit HEADLINE 150)" "$BIN/revwave" "${args[@]}" --strategy revolve --checkpoint-memory 10GiB \
+    --out "$scratch/revolve.npy" > "$OUT/headline-revolve.json" 2> "$OUT/headline-revolve.log"
+  echo "revolve: rc=$?" >> "$OUT/headline.txt"
+  if cmp -s "$scratch/full.npy" "$scratch/revolve.npy"; then same="equal byte for byte"; else same="DIFFERENT"; fi
+  rm -rf "$scratch"
+  python3 - "$OUT" "$same" <<'PY' >> "$OUT/headline.txt" 2>&1
+import json, sys
+out, same = sys.argv[1], sys.argv[2]
+runs = {s: json.load(open(f"{out}/headline-{s}.json")) for s in ("full", "revolve")}
+for s, j in runs.items():
+    sec = j["seconds"]
+    loop = sec["forward"] + sec["reverse"]
+    print(f"{s:8s} {j['steps']} steps, {j['forward_steps']} forward steps (predicted {j['predicted_forward_steps']}), "
+          f"slots {j.get('snaps', '-')}, wavefield storage {j['wavefield_storage_bytes'] / 2**30:.1f} GiB, "
+          f"time loop {loop:.2f} s, total {sec['total']:.2f} s")
+f, r = runs["full"], runs["revolve"]
+lf = f["seconds"]["forward"] + f["seconds"]["reverse"]
+lr = r["seconds"]["forward"] + r["seconds"]["reverse"]
+print(f"revolve/full: time loop x{lr / lf:.2f}, wavefield storage x{r['wavefield_storage_bytes'] / f['wavefield_storage_bytes']:.3f}; "
+      f"gradients {same}")
+PY
+  cat "$OUT/headline.txt" | tee -a "$OUT/summary.txt"
+  set -e
+fi
+
 # What cudasim cannot see: races, barrier misuse and bad accesses inside a kernel (the tiled
 # sweep's shared tiles). compute-sanitizer works on some GPU machines' runtimes only; small
 # cases; float (CudaKernels/0) and double (CudaKernels/1). The six runs go side by side (the

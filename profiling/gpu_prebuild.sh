@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds here, on a machine with nvcc but no GPU, what profiling/gpu_check.sh runs on a lent GPU
-# machine, so that the lease's minutes go to measuring rather than compiling: the GPU suites and
-# the benchmark for sm_90 (build-gpu, with ptxas's register and spill report), copied with the
-# shared libraries the GPU image may lack (zfp, the CUDA runtime) into .gpu-prebuilt/ (git-ignored,
-# about 25 MB). Then one device call:
+# machine, so that the lease's minutes go to measuring rather than compiling: the GPU suites, the
+# benchmark and the command-line tool (without MPI) for sm_90 (build-gpu, with ptxas's register
+# and spill report), copied with the shared libraries the GPU image may lack (zfp, segyio, libpng,
+# the CUDA runtime) into .gpu-prebuilt/ (git-ignored, about 25 MB). Then one device call:
 #   carry [".gpu-prebuilt", ".deps"],
 #   command: REVWAVE_GPU_PREBUILT=.gpu-prebuilt REVWAVE_DEPS_PREFIX=.deps/root profiling/gpu_check.sh "$OUT/gc"
 # (.deps from profiling/gpu_deps.sh is the fallback: gpu_check.sh builds there if the carried
@@ -15,15 +15,15 @@ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DREVWAVE_CUDA=ON -DCMAKE_CUDA
   -DREVWAVE_PTXAS_VERBOSE=ON -DREVWAVE_MPI=OFF > "$BUILD.configure.log"
 # A clean rebuild of the CUDA objects, so that ptxas's report covers every kernel.
 cmake --build "$BUILD" --target clean > /dev/null
-cmake --build "$BUILD" -j "$(nproc)" --target revwave_cuda_tests revwave_gpu_bench > "$BUILD.build.log" 2>&1 ||
+cmake --build "$BUILD" -j "$(nproc)" --target revwave_cuda_tests revwave_gpu_bench revwave > "$BUILD.build.log" 2>&1 ||
   { tail -40 "$BUILD.build.log"; exit 1; }
 rm -rf .gpu-prebuilt
 mkdir -p .gpu-prebuilt/lib
-cp "$BUILD/revwave_cuda_tests" "$BUILD/revwave_gpu_bench" .gpu-prebuilt/
+cp "$BUILD/revwave_cuda_tests" "$BUILD/revwave_gpu_bench" "$BUILD/revwave" .gpu-prebuilt/
 grep -E "ptxas info|spill" "$BUILD.build.log" > .gpu-prebuilt/ptxas.txt || true
-for lib in libzfp.so.1 libcudart.so.13; do
-  path=$(ldd "$BUILD/revwave_gpu_bench" | awk -v l="$lib" '$1 == l { print $3 }')
-  [[ -n "$path" ]] || { echo "gpu_prebuild: $lib not linked by revwave_gpu_bench" >&2; exit 1; }
+for lib in libzfp.so.1 libcudart.so.13 libsegyio.so.1 libpng16.so.16; do
+  path=$(ldd "$BUILD/revwave" | awk -v l="$lib" '$1 == l { print $3 }')
+  [[ -n "$path" ]] || { echo "gpu_prebuild: $lib not linked by revwave" >&2; exit 1; }
   cp -L "$path" .gpu-prebuilt/lib/
 done
 git rev-parse HEAD > .gpu-prebuilt/commit
