@@ -15,8 +15,8 @@ namespace revwave::columns {
 inline constexpr unsigned block_z = 32;
 inline constexpr unsigned block_y = 8;
 // x planes per thread: with the x queues, a chunk costs 2R loads to fill; the reverse sweep (two
-// queues) gains from longer chunks, the forward one loses to fewer blocks (measured on an H200,
-// profiling/README.md).
+// queues) gains from longer chunks, the forward one loses to fewer blocks (measured on an H200:
+// profiling/figures/gpu_h200/column_sweep_variants.md).
 template <bool Reverse>
 inline constexpr index_t chunk_x = Reverse ? 32 : 16;
 // Blocks of 256 threads per SM the kernel is compiled for: at most 64 registers a thread (left
