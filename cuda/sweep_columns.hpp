@@ -1,7 +1,7 @@
 // The column sweep: each thread owns one (y, z) column and walks a chunk of x planes; a warp
 // spans 32 consecutive z of a 128-byte aligned row, so every access to a plane is coalesced into
-// whole sectors, and the x and y neighbours of consecutive planes are re-read from L1/L2 rather
-// than DRAM. Host+device: the CUDA kernel and the CPU emulation in tests/cudasim run this body.
+// whole sectors, and the y and z neighbours (and the x ones where no queue fits) are re-read
+// from L1/L2 rather than DRAM. Host+device: the CUDA kernel and the CPU emulation in tests/cudasim run this body.
 // Offsets within a plane are 32-bit; the plane advances by pointer. Where the registers allow
 // (queue_fits), each stencil field's x neighbours ride in a register queue along the walk, so a
 // point loads one new plane value instead of 2R + 1 (the y and z neighbours still come from the
