@@ -25,7 +25,9 @@ inline constexpr int blocks_per_sm = 4;
 
 // Whether the x register queues (2R + 1 values per stencil field: one field forward, two in
 // reverse) fit in the 64 registers a thread has beside its other state: 18 32-bit registers at
-// most, so float up to radius 4 in reverse and 8 forward, double up to radius 4 forward.
+// most, so float up to radius 4 in reverse and 8 forward, double up to radius 1 in reverse and 4
+// forward. The reverse sweep's loads one point ahead take registers this count leaves out: one
+// queue case spills (8 bytes, double radius 1 in reverse; profiling/figures/gpu_h200/ptxas_sm90.txt).
 template <class T, int R, bool Reverse>
 inline constexpr bool queue_fits = (2 * R + 1) * (Reverse ? 2 : 1) * int(sizeof(T) / 4) <= 18;
 
@@ -106,14 +108,21 @@ REVWAVE_HD void sweep_thread(const SweepArgs<T>& a, const ThreadPlace& t) {
     // The values streamed from memory (grad, u_prev, lam_prev, m, the queues' fronts) are loaded
     // one point ahead, so that a thread has two points' DRAM loads in flight behind the two
     // stencils and divisions: on an H200 this took the sweep from 52-54% to 57-64% of copy
-    // bandwidth (unrolling by 2 or 4 instead lost, to spills). Forward, the same changed nothing
-    // measurable, so it stays plain. lam_prev and grad are written in place: plane i + 1 is read
-    // before plane i is written, and they are different points.
+    // bandwidth (unrolling by 2 or 4 instead lost, to spills). Forward, the same lost 3 points at 4
+    // blocks per SM and gained nothing at 5 or 6, so it stays plain. lam_prev and grad are written
+    // in place: plane i + 1 is read before plane i is written, and they are different points.
     T g1 = *grad, up1 = *up, lp1 = *lp, m1 = *m, fu1 = u[R * sx], fl1 = lam[R * sx];
     for (index_t i = i_begin; i < i_end;
          ++i, u += sx, up += sx, m += sx, lam += sx, lp += sx, out += sx, grad += sx, uq.advance(), lq.advance()) {
       const T g0 = g1, up0 = up1, lp0 = lp1, m0 = m1, u0 = uq.push(fu1), l0 = lq.push(fl1);
-      if (i + 1 < i_end) g1 = grad[sx], up1 = up[sx], lp1 = lp[sx], m1 = m[sx], fu1 = u[(R + 1) * sx], fl1 = lam[(R + 1) * sx];
+      if (i + 1 < i_end) {
+        g1 = grad[sx];
+        up1 = up[sx];
+        lp1 = lp[sx];
+        m1 = m[sx];
+        fu1 = u[(R + 1) * sx];
+        fl1 = lam[(R + 1) * sx];
+      }
       const T eta = damping_eta(a.c, kx[i], kyj, kzk);
       const T u_next = leapfrog_update(a.c, u0, up0, laplacian_axes<T, R, int>(w, u0, u, 1, u, sy, uq.x(), 1), m0, eta);
       const T l = leapfrog_update(a.c, l0, lp0, laplacian_axes<T, R, int>(w, l0, lam, 1, lam, sy, lq.x(), 1), m0, eta);

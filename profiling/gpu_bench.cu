@@ -290,6 +290,7 @@ json checkpointed() {
           {"two_level_inner_slots", inner},
           {"two_level_forward_steps", two_level_forward_steps(shape)},
           {"spill_host_slots", host},
+          // The spill comparison is of time loops (the gradient's download is the same in both).
           {"two_level_device_seconds", all_device.loop_seconds},
           {"spill_seconds", pinned.loop_seconds},
           {"spill_overhead", pinned.loop_seconds / all_device.loop_seconds - 1.0},
@@ -310,6 +311,7 @@ int main(int argc, char** argv) {
     }
     Stream s;
     if (out == "--revolve-scan") {
+      // 256^3 x 600 x 8 first and last: how far a repeat of the same run moves.
       for (const auto& [padded, steps, snaps] : {std::tuple<index_t, index_t, index_t>{256, 600, 8}, {256, 600, 30},
                                                  {256, 200, 200}, {384, 300, 8}, {512, 150, 8}, {256, 600, 8}})
         std::cout << revolve_against_prediction(padded, steps, snaps).dump() << std::endl;
