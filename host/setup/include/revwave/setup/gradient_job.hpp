@@ -69,14 +69,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     if (o.f0_given) throw InputError("--f0: the record " + observed + " carries its wavelet in its sidecar: leave --f0 out");
     const ShotRecord rec = o.observed_record ? ShotRecord{} : read_shot_record(observed);
     const ShotRecord& record = o.observed_record ? *o.observed_record : rec;
-    ProblemOptions po = o.problem;
-    po.src.clear();
-    po.rec.clear();
-    po.rec_file.clear();
-    po.rec_grid.clear();
-    po.rec_points.reset();
-    po.src_points.reset();
-    job.start = make_setup(po);
+    job.start = make_survey_setup(o.problem);  // the record brings the geometry
     job.start.acquisition.sources = record.meta.sources;
     job.start.acquisition.receivers = record.meta.receivers;
     job.start.acquisition.f0 = record.meta.f0;

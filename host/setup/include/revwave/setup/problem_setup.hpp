@@ -52,7 +52,7 @@ struct ProblemSetup {
 };
 ProblemSetup make_setup(const ProblemOptions& o);
 // A survey's grid and model: the problem without its shot geometry (sources, receivers and
-// their files or grids are dropped: every shot brings its own).
+// their files or grids are dropped: every shot, or an observed record, brings its own).
 ProblemSetup make_survey_setup(ProblemOptions o);
 // The time axis from --dt/--tn, checked against the model's stability bound.
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
