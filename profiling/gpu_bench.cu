@@ -226,24 +226,45 @@ std::pair<double, double> step_seconds(const Problem<float>& p, const std::vecto
   return {b.elapsed_ms_since(a) * 1e-3 / double(count), d.elapsed_ms_since(c) * 1e-3 / double(count)};
 }
 
-// One Revolve gradient on device slots against its prediction (advances x forward step + N x
-// reverse step, the steps timed as the gradient runs them), at any size: `--revolve-scan` runs
-// several, to tell a per-step cost the prediction misses from a per-action one.
-json revolve_against_prediction(index_t padded, index_t steps, index_t snaps) {
-  const Problem<float> p = cube(padded, steps);
+// Observed data for the synthetic problems: any finite, non-zero traces do (their values only set the residual).
+std::vector<float> synthetic_observed(const Problem<float>& p) {
   std::vector<float> observed(static_cast<std::size_t>(p.time.nt() * p.rec.count));
   for (std::size_t i = 0; i < observed.size(); ++i) observed[i] = 1e-3f * static_cast<float>((i * 7919) % 201) - 0.1f;
+  return observed;
+}
+
+// One Revolve gradient on device slots against its prediction: advances x forward step + N x
+// reverse step, the steps timed as the gradient runs them (a warm-up run first: module load,
+// allocations).
+struct AgainstPrediction {
+  double t_fwd = 0, t_rev = 0, predicted = 0;
+  Timed run;
+};
+
+AgainstPrediction revolve_timed(const Problem<float>& p, const std::vector<float>& observed, index_t snaps) {
+  const index_t steps = p.time.steps;
   RevolveSchedule warm(steps, snaps);
   run_schedule(p, observed, warm, TierSplit{warm.slots(), 0, 0, ""});
-  const auto [t_fwd, t_rev] = step_seconds(p, observed, std::min<index_t>(100, steps / 2));
+  AgainstPrediction r;
+  std::tie(r.t_fwd, r.t_rev) = step_seconds(p, observed, std::min<index_t>(100, steps / 2));
   RevolveSchedule revolve(steps, snaps);
-  const Timed dev = run_schedule(p, observed, revolve, TierSplit{revolve.slots(), 0, 0, ""});
+  r.run = run_schedule(p, observed, revolve, TierSplit{revolve.slots(), 0, 0, ""});
+  // forward_steps counts the reverse steps too (each recomputes u[n+1]); the advances are the rest.
   const double advances = static_cast<double>(optimal_forward_steps(steps, snaps) - steps);
-  const double predicted = advances * t_fwd + static_cast<double>(steps) * t_rev;
+  r.predicted = advances * r.t_fwd + static_cast<double>(steps) * r.t_rev;
+  return r;
+}
+
+// revolve_timed at any size: `--revolve-scan` runs several, to tell a per-step cost the prediction
+// misses from a per-action one.
+json revolve_against_prediction(index_t padded, index_t steps, index_t snaps) {
+  const Problem<float> p = cube(padded, steps);
+  const AgainstPrediction r = revolve_timed(p, synthetic_observed(p), snaps);
+  const Timed& dev = r.run;
   return {{"padded", padded}, {"steps", steps}, {"slots", snaps}, {"forward_steps", dev.forward_steps},
-          {"forward_step_seconds", t_fwd}, {"reverse_step_seconds", t_rev}, {"predicted_seconds", predicted},
-          {"seconds", dev.seconds}, {"over_prediction", dev.seconds / predicted},
-          {"time_loop_seconds", dev.loop_seconds}, {"time_loop_over_prediction", dev.loop_seconds / predicted},
+          {"forward_step_seconds", r.t_fwd}, {"reverse_step_seconds", r.t_rev}, {"predicted_seconds", r.predicted},
+          {"seconds", dev.seconds}, {"over_prediction", dev.seconds / r.predicted},
+          {"time_loop_seconds", dev.loop_seconds}, {"time_loop_over_prediction", dev.loop_seconds / r.predicted},
           {"gradient_download_seconds", dev.seconds - dev.loop_seconds}};
 }
 
@@ -253,18 +274,11 @@ json revolve_against_prediction(index_t padded, index_t steps, index_t snaps) {
 json checkpointed() {
   const index_t steps = 600, snaps = 8, spacing = 50, inner = 6;
   const Problem<float> p = cube(256, steps);
-  std::vector<float> observed(static_cast<std::size_t>(p.time.nt() * p.rec.count));
-  for (std::size_t i = 0; i < observed.size(); ++i) observed[i] = 1e-3f * static_cast<float>((i * 7919) % 201) - 0.1f;
+  const std::vector<float> observed = synthetic_observed(p);
   const std::size_t fb = p.grid.field_bytes<float>();
-
-  RevolveSchedule warm(steps, snaps);
-  run_schedule(p, observed, warm, TierSplit{warm.slots(), 0, 0, ""});  // module load, allocations
-  const auto [t_fwd, t_rev] = step_seconds(p, observed, 100);
-  RevolveSchedule revolve(steps, snaps);
-  const Timed dev = run_schedule(p, observed, revolve, TierSplit{revolve.slots(), 0, 0, ""});
-  // forward_steps counts the reverse steps too (each recomputes u[n+1]); the advances are the rest.
-  const double advances = static_cast<double>(optimal_forward_steps(steps, snaps) - steps);
-  const double predicted = advances * t_fwd + static_cast<double>(steps) * t_rev;
+  const AgainstPrediction r = revolve_timed(p, observed, snaps);
+  const Timed& dev = r.run;
+  const double t_fwd = r.t_fwd, t_rev = r.t_rev, predicted = r.predicted;
 
   const TwoLevelShape shape{steps, spacing, inner};
   TwoLevelSchedule on_device(shape), spilled(shape);
