@@ -5,7 +5,7 @@
 
 #include "commands.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/driver/cuda_info.hpp"
+#include "revwave/core/cuda_info.hpp"
 #include "run_report.hpp"
 
 namespace revwave::app {

@@ -18,7 +18,7 @@
 #include "gradient_job.hpp"
 #include "number_options.hpp"
 #include "revwave/core/checks.hpp"
-#include "revwave/driver/cuda_info.hpp"
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/inversion/inversion.hpp"
 #include "revwave/inversion/survey_objective.hpp"
 #include "revwave/io/atomic_file.hpp"

@@ -9,7 +9,7 @@
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/driver/cuda_info.hpp"
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/wavelet.hpp"

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "revwave/core/checks.hpp"
-#include "revwave/driver/cuda_info.hpp"
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
 #include "revwave/setup/gradient_run.hpp"

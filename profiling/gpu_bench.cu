@@ -23,17 +23,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cuda_propagator.hpp"
-#include "device_problem.hpp"
-#include "reductions.hpp"
-#include "stream_event.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
+#include "revwave/cuda/backend/device_problem.hpp"
+#include "revwave/cuda/kernels/reductions.hpp"
+#include "revwave/cuda/runtime/stream_event.hpp"
 #include "revwave/driver/cuda_backend.hpp"
-#include "revwave/driver/cuda_info.hpp"
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/two_level.hpp"
-#include "sweep_kernels.hpp"
-#include "tier_split.hpp"
+#include "revwave/cuda/kernels/sweep_kernels.hpp"
+#include "revwave/schedule/tier_split.hpp"
 
 namespace {
 

@@ -71,7 +71,7 @@ fi
 echo "== GPU tests"
 set +e
 if [[ -f "$BIN/CTestTestfile.cmake" ]]; then
-  (cd "$BIN" && timeout "$(limit TESTS 900)" ctest -R '^cuda\.' --output-on-failure --timeout 600) > "$OUT/tests.log" 2>&1
+  (cd "$BIN" && timeout "$(limit TESTS 900)" ctest -L gpu --output-on-failure --timeout 600) > "$OUT/tests.log" 2>&1
 else
   timeout "$(limit TESTS 900)" "$BIN/revwave_cuda_tests" --gtest_brief=1 > "$OUT/tests.log" 2>&1
 fi

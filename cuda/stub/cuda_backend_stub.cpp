@@ -1,7 +1,7 @@
 // Linked instead of the CUDA backend when the build has no CUDA: it reports "not compiled".
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/cuda_backend.hpp"
-#include "revwave/driver/cuda_info.hpp"
+#include "revwave/core/cuda_info.hpp"
 
 namespace revwave {
 

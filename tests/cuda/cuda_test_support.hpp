@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "../test_helpers.hpp"
-#include "revwave/driver/cuda_info.hpp"
+#include "test_helpers.hpp"
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"

@@ -5,13 +5,13 @@
 
 #include <cstring>
 
-#include "cuda_propagator.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "cuda_test_support.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"
 #include "revwave/numerics/cpu_propagator.hpp"
 #include "revwave/schedule/revolve.hpp"
-#include "tier_split.hpp"
+#include "revwave/schedule/tier_split.hpp"
 
 namespace revwave {
 namespace {

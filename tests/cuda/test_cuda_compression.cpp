@@ -7,11 +7,11 @@
 #include <cmath>
 #include <cstring>
 
-#include "cuda_error.hpp"
+#include "revwave/cuda/runtime/cuda_error.hpp"
 #include "cuda_test_support.hpp"
-#include "device_buffer.hpp"
-#include "device_codec.hpp"
-#include "stream_event.hpp"
+#include "revwave/cuda/runtime/device_buffer.hpp"
+#include "revwave/cuda/store/device_codec.hpp"
+#include "revwave/cuda/runtime/stream_event.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/store/compressed_store.hpp"
 #include "revwave/store/compression.hpp"

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "cuda_propagator.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "cuda_test_support.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/numerics/cpu_propagator.hpp"

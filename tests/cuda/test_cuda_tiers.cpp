@@ -6,7 +6,7 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/schedule/lookahead_schedule.hpp"
 #include "revwave/schedule/revolve.hpp"
-#include "tier_split.hpp"
+#include "revwave/schedule/tier_split.hpp"
 
 namespace revwave {
 namespace {

@@ -18,7 +18,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "launch_shape.hpp"
+#include "revwave/cuda/kernels/launch_shape.hpp"
 
 namespace revwave::cudasim {
 

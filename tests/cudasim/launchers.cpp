@@ -9,14 +9,14 @@
 #include <stdexcept>
 #include <vector>
 
-#include "cast_kernels.hpp"
+#include "revwave/cuda/kernels/cast_kernels.hpp"
 #include "cudasim.hpp"
-#include "reductions.hpp"
-#include "sparse_kernels.hpp"
-#include "sparse_threads.hpp"
-#include "sweep_columns.hpp"
-#include "sweep_kernels.hpp"
-#include "sweep_tiled.hpp"
+#include "revwave/cuda/kernels/reductions.hpp"
+#include "revwave/cuda/kernels/sparse_kernels.hpp"
+#include "revwave/cuda/kernels/sparse_threads.hpp"
+#include "revwave/cuda/kernels/sweep_columns.hpp"
+#include "revwave/cuda/kernels/sweep_kernels.hpp"
+#include "revwave/cuda/kernels/sweep_tiled.hpp"
 
 namespace revwave {
 

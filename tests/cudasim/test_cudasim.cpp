@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "cuda_streams.hpp"
+#include "revwave/cuda/runtime/cuda_streams.hpp"
 #include "cudasim.hpp"
-#include "device_buffer.hpp"
-#include "stream_event.hpp"
+#include "revwave/cuda/runtime/device_buffer.hpp"
+#include "revwave/cuda/runtime/stream_event.hpp"
 
 namespace revwave {
 namespace {

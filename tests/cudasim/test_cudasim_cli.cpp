@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../cli_fixture.hpp"
+#include "cli_fixture.hpp"
 
 namespace revwave {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-#include "cuda_propagator.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "cudasim.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"

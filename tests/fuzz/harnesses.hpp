@@ -1,5 +1,5 @@
 // What each fuzzer does with one input, shared by the libFuzzer entry points (fuzz_*.cpp) and by
-// the regression test that replays the saved inputs (tests/test_fuzz_regressions.cpp).
+// the regression test that replays the saved inputs (tests/fuzz/test_fuzz_regressions.cpp).
 //
 // An input may be refused with the library's own errors (IoError, InputError, CLI11's parse
 // errors): that is the reader doing its job. Anything else escapes: another exception type

@@ -89,7 +89,7 @@ std::vector<double> damping_profile(index_t interior, index_t nbl, double dt) {
   // decay rate eta/(2m) = kappa C^2 / 2 peaks at 6 C c / (nbl h), and the two-way trip through the
   // layer attenuates by exp(-4 C), for any nbl. Stronger damping reflects more, not less: the
   // layer turns into a wall (kappa_max = 60 / (nbl dt), exp(-20 C), echoed 21% of the direct wave
-  // at nbl 10 and 5% at nbl 20 where this echoes 6% and 0.8%: tests/test_absorbing_layer.cpp).
+  // at nbl 10 and 5% at nbl 20 where this echoes 6% and 0.8%: tests/numerics/test_absorbing_layer.cpp).
   const double kappa_max = 12.0 / (static_cast<double>(nbl) * dt);
   for (index_t i = 0; i < interior + 2 * nbl; ++i) {
     index_t d = 0;

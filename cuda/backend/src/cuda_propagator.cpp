@@ -1,0 +1,342 @@
+#include "revwave/cuda/backend/cuda_propagator.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "revwave/cuda/runtime/nvtx_range.hpp"
+#include "revwave/cuda/kernels/reductions.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/store/compressed_store.hpp"
+
+namespace revwave {
+namespace {
+
+void copy_sync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, const Stream& stream) {
+  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream));
+  stream.synchronize();
+}
+
+}  // namespace
+
+template <class T>
+CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets)
+    : select_(budgets.device),
+      p_(problem),
+      budgets_(budgets),
+      dev_(problem),
+      pool_(problem.grid.template field_bytes<T>()),
+      reducer_(static_cast<std::size_t>(problem.grid.alloc_points())) {
+  const std::size_t bytes = field_bytes();
+  pool_.ensure_capacity(2);
+  state_ = DeviceState{pool_.acquire(), pool_.acquire()};
+  lam_ = DeviceBuffer(bytes, "an adjoint wavefield");
+  lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
+  grad_ = DeviceBuffer(bytes, "the gradient");
+  const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(p_.rec.count, 1));
+  const std::size_t probes = static_cast<std::size_t>(std::max<index_t>(dev_.probes().count, 1));
+  next_ = DeviceBuffer(probes * sizeof(T), "u[n+1] at the probes");
+  saved_ = DeviceBuffer(probes * sizeof(T), "the gradient at the probes");
+  residual_ = DeviceBuffer(nrec * sizeof(T), "the residual");
+  partials_ = DeviceBuffer(static_cast<std::size_t>(residual_blocks(p_.rec.count)) * sizeof(double), "the misfit's partial sums");
+  misfits_ = DeviceBuffer(static_cast<std::size_t>(p_.time.nt()) * sizeof(double), "the misfits");
+  observed_step_ = DeviceBuffer(nrec * sizeof(T), "observed data");
+  folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
+  energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
+  energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
+}
+
+template <class T>
+CudaPropagator<T>::~CudaPropagator() {
+  cudaDeviceSynchronize();  // pending work may still use the buffers; errors ignored here
+  cudaGetLastError();
+}
+
+template <class T>
+void CudaPropagator<T>::synchronize() {
+  REVWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <class T>
+double CudaPropagator<T>::wavefield_energy() {
+  reducer_.sum_squares(state_.u.template as<const T>(), static_cast<std::size_t>(p_.grid.alloc_points()),
+                       energy_.template as<double>(), streams_.compute);
+  copy_sync(energy_host_.data(), energy_.data(), sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
+  return *energy_host_.template as<double>();
+}
+
+template <class T>
+std::size_t CudaPropagator<T>::device_budget() const {
+  if (budgets_.device_memory > 0) return budgets_.device_memory;
+  const std::size_t free_b = cuda_free_memory();
+  const std::size_t margin = std::max<std::size_t>(std::size_t(512) << 20, free_b / 20);
+  return free_b > margin ? free_b - margin : 0;
+}
+
+template <class T>
+std::size_t CudaPropagator<T>::host_budget() const {
+  return budgets_.host_memory > 0 ? budgets_.host_memory : available_memory_bytes() / 2;
+}
+
+template <class T>
+void CudaPropagator<T>::reset_forward() {
+  state_ = DeviceState{};
+  state_ = DeviceState{pool_.acquire(), pool_.acquire()};
+  for (DeviceField* f : {&state_.u, &state_.u_prev}) {
+    fences_.before_write(f->data(), streams_.compute, &clock_);
+    REVWAVE_CUDA_CHECK(cudaMemsetAsync(f->data(), 0, f->bytes(), streams_.compute));
+  }
+}
+
+template <class T>
+void CudaPropagator<T>::forward_step(index_t n) {
+  NvtxRange range("forward");
+  // In place (the update is point-wise in u[n-1]) unless u[n-1] is also a checkpoint's or the history's.
+  DeviceField out = state_.u_prev.shared() ? pool_.acquire() : state_.u_prev;
+  fences_.before_write(out.data(), streams_.compute, &clock_);  // a copy out of it may still run
+  SweepArgs<T> a = dev_.sweep_base();
+  a.u = state_.u.template as<T>();
+  a.u_prev = state_.u_prev.template as<T>();
+  a.out = out.template as<T>();
+  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), out.template as<T>(), streams_.compute);
+  state_.u_prev = std::move(state_.u);
+  state_.u = std::move(out);
+}
+
+template <class T>
+void CudaPropagator<T>::sample_device(T* device_out) {
+  launch_sample(dev_.rec(), state_.u.template as<const T>(), device_out, T(1), streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::sample(T* host_out) {
+  sample_device(residual_.template as<T>());
+  copy_sync(host_out, residual_.data(), static_cast<std::size_t>(p_.rec.count) * sizeof(T), cudaMemcpyDeviceToHost,
+            streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::reset_adjoint() {
+  lam_.zero_async(streams_.compute);
+  lam_prev_.zero_async(streams_.compute);
+  grad_.zero_async(streams_.compute);
+  misfits_.zero_async(streams_.compute);
+}
+
+template <class T>
+std::vector<double> CudaPropagator<T>::sample_misfits(index_t count) {
+  std::vector<double> out(static_cast<std::size_t>(count), 0.0);
+  const std::size_t n = std::min<std::size_t>(out.size(), static_cast<std::size_t>(p_.time.nt()));
+  copy_sync(out.data(), misfits_.data(), n * sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
+  return out;
+}
+
+template <class T>
+double CudaPropagator<T>::misfit(index_t sample) {
+  double m = 0;
+  copy_sync(&m, misfits_.template as<double>() + sample, sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
+  return m;
+}
+
+template <class T>
+void CudaPropagator<T>::upload_observed(const T* host, std::size_t count) {
+  observed_ = DeviceBuffer(count * sizeof(T), "the observed data");
+  observed_.upload(host, count * sizeof(T));
+  observed_host_ = host;
+  observed_count_ = count;
+}
+
+template <class T>
+const T* CudaPropagator<T>::observed_on_device(const T* host) {
+  const std::size_t nrec = static_cast<std::size_t>(p_.rec.count);
+  if (observed_host_ != nullptr && host >= observed_host_ && host + nrec <= observed_host_ + observed_count_)
+    return observed_.template as<T>() + (host - observed_host_);
+  // Not uploaded: a small synchronous copy (the drivers upload the whole record first).
+  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(observed_step_.data(), host, nrec * sizeof(T), cudaMemcpyHostToDevice,
+                                     streams_.compute));
+  streams_.compute.synchronize();
+  return observed_step_.template as<T>();
+}
+
+template <class T>
+void CudaPropagator<T>::reverse_step(index_t n, const T* observed_next) {
+  NvtxRange range("reverse");
+  reverse_from(n, state_.u.template as<T>(), state_.u_prev.template as<T>(), observed_on_device(observed_next));
+}
+
+// CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
+template <class T>
+void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, const T* observed_next) {
+  const int radius = static_cast<int>(p_.grid.radius());
+  const ProbesView& probes = dev_.probes();
+  ProbeStep<T> ps;
+  ps.probes = probes;
+  ps.sweep = dev_.sweep_base();
+  ps.sweep.u = u;
+  ps.sweep.u_prev = u_prev;
+  ps.src_weight = dev_.src().weight;
+  ps.src_scale = dev_.src_scale();
+  ps.wavelet = dev_.wavelet();
+  ps.n = n;
+  ps.grad = grad_.template as<T>();
+  ps.next = next_.template as<T>();
+  ps.saved = saved_.template as<T>();
+  launch_probes(ps, radius, streams_.compute);
+  launch_residual_misfit(dev_.rec(), probes, next_.template as<T>(), observed_next, residual_.template as<T>(),
+                         partials_.template as<double>(), misfits_.template as<double>() + n + 1, streams_.compute);
+  SweepArgs<T> b = dev_.sweep_base();
+  b.u = u;
+  b.u_prev = u_prev;
+  b.lam = lam_.template as<T>();
+  b.lam_prev = lam_prev_.template as<T>();
+  b.out = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
+  b.grad = grad_.template as<T>();
+  launch_sweep(b, radius, streams_.compute, sweep_kernel_);
+  SourceReimage<T> ri;
+  ri.next = next_.template as<T>();
+  ri.saved = saved_.template as<T>();
+  ri.lam = lam_prev_.template as<T>();
+  ri.grad = grad_.template as<T>();
+  ri.u = u;
+  ri.u_prev = u_prev;
+  ri.c = p_.coeffs;
+  launch_reimage_sources(probes, ri, streams_.compute);
+  ResidualInjection<T> r;
+  r.residual = residual_.template as<T>();
+  r.scale = dev_.rec_scale();
+  r.lam = lam_prev_.template as<T>();
+  r.grad = grad_.template as<T>();
+  r.next = next_.template as<T>();
+  r.target_probe = probes.target_probe;
+  r.u = u;
+  r.u_prev = u_prev;
+  r.c = p_.coeffs;
+  launch_inject_residual(dev_.rec(), r, streams_.compute);
+  swap(lam_, lam_prev_);
+}
+
+template <class T>
+std::size_t CudaPropagator<T>::allocate_history(index_t steps) {
+  history_.reset();
+  history_tier_ = revwave::history_tier(steps, field_bytes(), device_budget(), host_budget());
+  history_ = std::make_unique<FieldHistory>(steps, field_bytes(), history_tier_ == "device");
+  reserve_fields(history_->held_fields());
+  return history_->bytes();
+}
+
+template <class T>
+void CudaPropagator<T>::record_history(index_t n) {
+  history_->record(n, state_.u, streams_, fences_);
+}
+
+template <class T>
+void CudaPropagator<T>::reverse_step_from_history(index_t n, const T* observed_next) {
+  NvtxRange range("reverse");
+  const T* obs = observed_on_device(observed_next);
+  const FieldHistory::Fields f = history_->acquire(n, streams_, clock_);
+  reverse_from(n, static_cast<const T*>(f.cur), static_cast<const T*>(f.prev), obs);
+  history_->release(n, streams_);
+}
+
+template <class T>
+void CudaPropagator<T>::release_history() {
+  history_.reset();
+  pool_.release_unused();  // cudaFree waits for the device: once, at the end of the run
+}
+
+template <class T>
+void CudaPropagator<T>::set_compression(const Compression& c) {
+  codec_.reset();
+  host_codec_.reset();
+  if (!c.enabled()) return;
+  if (c.mode == CompressionMode::fp16 || c.mode == CompressionMode::bf16) {
+    codec_ = std::make_unique<CastCodec<T>>(c, p_.grid);
+  } else {  // ZFP: on the host, for the pinned slots only (Debian's libzfp has no CUDA execution)
+    host_codec_ = std::make_unique<FieldCodec>(c, field_layout<T>(p_.grid));
+  }
+}
+
+template <class T>
+HostSlotCost CudaPropagator<T>::host_slot_cost() const {
+  if (!host_codec_) return {};
+  return {CompressedStore::slot_bytes_of(*host_codec_), HostEncodedSlots::staging_bytes(*host_codec_),
+          "ZFP-encoded " + host_codec_->compression().text() +
+              (host_codec_->compression().mode == CompressionMode::zfp_accuracy ? " (worst case reserved)" : "")};
+}
+
+template <class T>
+std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(index_t slots, PrefetchHint* hint) {
+  return make_store(split_slots(slots, slot_bytes(), device_budget(), host_budget(), host_slot_cost()), hint);
+}
+
+template <class T>
+std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(const TierSplit& split,
+                                                                     PrefetchHint* hint) {
+  const std::size_t slot_bytes = this->slot_bytes();
+  try {
+    auto store = std::make_unique<DeviceCheckpointStore>(split, pool_, streams_, fences_, clock_, hint, codec_.get(),
+                                                         host_codec_.get());
+    reserve_fields(store->held_fields());
+    return store;
+  } catch (const CudaOutOfMemoryError& e) {
+    // The device budget promised more than the device gave (--device-memory above what is free,
+    // or another process took it meanwhile): say what would fit.
+    const std::size_t free_now = cuda_free_memory();
+    const index_t fit = static_cast<index_t>(free_now / slot_bytes);
+    throw OutOfMemoryError(std::string(e.what()) + ": " + split.choice + " does not fit in the " +
+                           format_bytes(double(free_now)) + " the device has free; try --snaps " +
+                           std::to_string(std::max<index_t>(fit, 1)) + ", or --device-memory below " +
+                           format_bytes(double(free_now)) + " so that the other slots go to pinned host memory");
+  } catch (const OutOfMemoryError& e) {  // pinned host memory: the OS would not lock that much
+    throw OutOfMemoryError(std::string(e.what()) + ": " + split.choice + "; try fewer --snaps or a smaller --host-memory");
+  }
+}
+
+template <class T>
+std::vector<double> CudaPropagator<T>::interior_gradient() {
+  launch_fold(dev_.fold_shape(), grad_.template as<const T>(), folded_.template as<double>(), streams_.compute);
+  std::vector<double> out(static_cast<std::size_t>(p_.grid.interior_points()));
+  copy_sync(out.data(), folded_.data(), out.size() * sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
+  return out;
+}
+
+template <class T>
+void CudaPropagator<T>::adjoint_data_step(const T* data_j, T* source_out) {
+  SweepArgs<T> a = dev_.sweep_base();
+  a.u = lam_.template as<T>();
+  a.u_prev = lam_prev_.template as<T>();
+  a.out = lam_prev_.template as<T>();
+  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  launch_inject(dev_.rec(), data_j, 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
+  swap(lam_, lam_prev_);
+  // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).
+  const T inv_h3 = static_cast<T>(1.0 / (p_.grid.spacing * p_.grid.spacing * p_.grid.spacing));
+  launch_sample(dev_.src(), lam_.template as<const T>(), source_out, inv_h3, streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::upload_state(const T* u, const T* u_prev) {
+  fences_.before_any_write(streams_.compute);
+  if (state_.u.shared()) state_.u = pool_.acquire();
+  if (state_.u_prev.shared()) state_.u_prev = pool_.acquire();
+  copy_sync(state_.u.data(), u, field_bytes(), cudaMemcpyHostToDevice, streams_.compute);
+  copy_sync(state_.u_prev.data(), u_prev, field_bytes(), cudaMemcpyHostToDevice, streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::download_state(T* u, T* u_prev) {
+  fences_.before_any_write(streams_.compute);
+  copy_sync(u, state_.u.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
+  copy_sync(u_prev, state_.u_prev.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::download_adjoint(T* lam, T* grad) {
+  copy_sync(lam, lam_.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
+  copy_sync(grad, grad_.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
+}
+
+template class CudaPropagator<float>;
+template class CudaPropagator<double>;
+
+}  // namespace revwave

@@ -1,0 +1,98 @@
+#include "revwave/cuda/backend/device_problem.hpp"
+
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "revwave/numerics/next_field_probes.hpp"
+
+namespace revwave {
+namespace {
+
+template <class T>
+DeviceBuffer upload_vector(const std::vector<T>& v, const char* what) {
+  DeviceBuffer b(v.size() * sizeof(T), what);
+  b.upload(v.data(), b.bytes());
+  return b;
+}
+
+
+// Per receiver injection target (distinct indices in order of first appearance, as DevicePoints
+// lists them): the probe at that index.
+std::vector<index_t> target_probes(const SparsePoints& rec, const NextFieldProbes& probes) {
+  std::unordered_map<index_t, index_t> probe_of;
+  for (std::size_t p = 0; p < probes.index.size(); ++p) probe_of.emplace(probes.index[p], static_cast<index_t>(p));
+  std::unordered_set<index_t> seen;
+  std::vector<index_t> out;
+  for (index_t idx : rec.index)
+    if (seen.insert(idx).second) out.push_back(probe_of.at(idx));
+  return out;
+}
+
+}  // namespace
+
+template <class T>
+DeviceProblem<T>::DeviceProblem(const Problem<T>& p)
+    : grid_(p.grid),
+      m_(p.m.bytes(), "the squared slowness m"),
+      kx_(upload_vector(p.kappa[0], "damping profiles")),
+      ky_(upload_vector(p.kappa[1], "damping profiles")),
+      kz_(upload_vector(p.kappa[2], "damping profiles")),
+      wavelet_(upload_vector(p.wavelet, "the wavelet")),
+      src_(p.src),
+      rec_(p.rec) {
+  m_.upload(p.m.data(), p.m.bytes());
+  const double h3 = p.grid.spacing * p.grid.spacing * p.grid.spacing;
+  std::vector<T> src_scale(p.src.index.size()), rec_scale(p.rec.index.size());
+  for (std::size_t c = 0; c < src_scale.size(); ++c)
+    src_scale[c] = static_cast<T>(1.0 / (h3 * static_cast<double>(leapfrog_a_at(p, p.src.index[c]))));
+  for (std::size_t c = 0; c < rec_scale.size(); ++c) rec_scale[c] = T(1) / leapfrog_a_at(p, p.rec.index[c]);
+  src_scale_ = upload_vector(src_scale, "source scales");
+  rec_scale_ = upload_vector(rec_scale, "receiver scales");
+
+  const NextFieldProbes probes = make_next_field_probes(p.src, p.rec);
+  probe_index_ = upload_vector(probes.index, "the reverse step's probes");
+  probe_source_begin_ = upload_vector(probes.source_begin, "the reverse step's probes");
+  probe_source_corner_ = upload_vector(probes.source_corner, "the reverse step's probes");
+  receiver_probe_ = upload_vector(probes.receiver_probe, "the reverse step's probes");
+  target_probe_ = upload_vector(target_probes(p.rec, probes), "the reverse step's probes");
+  probes_.count = static_cast<index_t>(probes.size());
+  probes_.index = probe_index_.as<index_t>();
+  probes_.source_begin = probe_source_begin_.as<index_t>();
+  probes_.source_corner = probe_source_corner_.as<index_t>();
+  probes_.receiver_probe = receiver_probe_.as<index_t>();
+  probes_.target_probe = target_probe_.as<index_t>();
+
+  const index_t r = p.grid.radius();
+  if (r < 1 || r > max_radius || static_cast<index_t>(p.weights.size()) != r + 1) {
+    throw std::logic_error("stencil weights do not match the space order");
+  }
+  base_.m = m_.as<T>();
+  base_.kx = kx_.as<T>();
+  base_.ky = ky_.as<T>();
+  base_.kz = kz_.as<T>();
+  base_.c = p.coeffs;
+  for (index_t q = 0; q <= r; ++q) base_.w[q] = p.weights[static_cast<std::size_t>(q)];
+  base_.nx = p.grid.padded(0);
+  base_.ny = p.grid.padded(1);
+  base_.nz = p.grid.padded(2);
+  base_.sx = p.grid.stride_x();
+  base_.sy = p.grid.stride_y();
+}
+
+template <class T>
+FoldShape DeviceProblem<T>::fold_shape() const {
+  return {grid_.shape[0], grid_.shape[1], grid_.shape[2], grid_.nbl, grid_.radius(), grid_.stride_x(), grid_.stride_y()};
+}
+
+template <class T>
+std::size_t DeviceProblem<T>::bytes() const {
+  return m_.bytes() + kx_.bytes() + ky_.bytes() + kz_.bytes() + wavelet_.bytes() + src_scale_.bytes() +
+         rec_scale_.bytes();
+}
+
+template class DeviceProblem<float>;
+template class DeviceProblem<double>;
+
+}  // namespace revwave

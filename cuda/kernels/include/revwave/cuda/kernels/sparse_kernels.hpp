@@ -1,0 +1,116 @@
+// Sources and receivers on the device: sampling, injection, the reverse step's sparse work (u[n+1]
+// at the probes, the residual with its misfit, the re-imaging at the sources, the adjoint-source
+// injection with its imaging share), and the fold of the gradient to the interior.
+//
+// Injection is a gather: one thread per distinct grid index touched, applying that index's
+// contributions in the CPU's (point, corner) order. Deterministic, no atomics, and each
+// index sees exactly the sequence of updates the CPU reference applies to it.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include "revwave/numerics/point_formulas.hpp"
+#include "revwave/cuda/kernels/sweep_kernels.hpp"
+
+namespace revwave {
+
+template <class T>
+struct PointsView {
+  index_t count = 0;                    // points
+  const index_t* index = nullptr;       // 8 per point
+  const T* weight = nullptr;            // 8 per point, cast to T as the CPU does
+  index_t targets = 0;                  // distinct grid indices among the corners
+  const index_t* target_index = nullptr;
+  const index_t* target_begin = nullptr;  // targets + 1 offsets into `corner`
+  const index_t* corner = nullptr;        // corner ids 8 p + c, ascending per target
+};
+
+// out[p] = post_scale * sum_c w_pc field[i_pc]
+template <class T>
+void launch_sample(const PointsView<T>& pts, const T* field, T* out, T post_scale, cudaStream_t stream);
+
+// field[i_pc] += w_pc * values[p * value_stride] * scale[8 p + c]   (value_stride 0: one value for all)
+template <class T>
+void launch_inject(const PointsView<T>& pts, const T* values, index_t value_stride, const T* scale, T* field,
+                   cudaStream_t stream);
+
+// NextFieldProbes on the device: where the reverse step needs u[n+1] outside its sweep.
+struct ProbesView {
+  index_t count = 0;
+  const index_t* index = nullptr;
+  const index_t* source_begin = nullptr;   // count + 1 offsets into source_corner
+  const index_t* source_corner = nullptr;  // source corner ids, ascending per probe
+  const index_t* receiver_probe = nullptr; // per receiver corner 8 r + c
+  const index_t* target_probe = nullptr;   // per receiver injection target (PointsView::target_index order)
+};
+
+// next[p] = u[n+1] at probe p: the sweep's point formula from sweep.u = u[n], sweep.u_prev =
+// u[n-1], then + weight * wavelet[n] * scale for each source corner there, in the forward step's
+// order; saved[p] = grad there for the probes with a source term (re-imaged after the sweep).
+template <class T>
+struct ProbeStep {
+  ProbesView probes;
+  SweepArgs<T> sweep;
+  const T* src_weight = nullptr;  // per source corner
+  const T* src_scale = nullptr;   // per source corner: 1 / (h^3 a)
+  const T* wavelet = nullptr;
+  index_t n = 0;
+  const T* grad = nullptr;
+  T* next = nullptr;   // per probe
+  T* saved = nullptr;  // per probe
+};
+template <class T>
+void launch_probes(const ProbeStep<T>& args, int radius, cudaStream_t stream);
+
+// residual[r] = S u[n+1] - observed from the probes, and *misfit = 1/2 |residual|^2 in double by
+// a fixed-order reduction: one partial sum per block of residual_block_receivers receivers
+// (partials: residual_blocks(count) doubles), then one block adds them. The same bits every run.
+template <class T>
+void launch_residual_misfit(const PointsView<T>& rec, const ProbesView& probes, const T* next, const T* observed,
+                            T* residual, double* partials, double* misfit, cudaStream_t stream);
+inline constexpr index_t residual_block_receivers = 1024;  // 256 threads, 4 receivers each
+inline index_t residual_blocks(index_t receivers) {
+  return receivers > residual_block_receivers ? (receivers + residual_block_receivers - 1) / residual_block_receivers : 1;
+}
+
+// Where a source injects, the sweep imaged with u[n+1] less its source term: grad = saved +
+// imaging_term(lam[n+1], next, u[n], u[n-1]) at those probes (CpuPropagator's re-imaging).
+template <class T>
+struct SourceReimage {
+  const T* next = nullptr;
+  const T* saved = nullptr;
+  const T* lam = nullptr;  // lam[n+1], as the sweep wrote it
+  T* grad = nullptr;
+  const T* u = nullptr;
+  const T* u_prev = nullptr;
+  StepCoefficients<T> c{};
+};
+template <class T>
+void launch_reimage_sources(const ProbesView& probes, const SourceReimage<T>& args, cudaStream_t stream);
+
+// lam += delta = w r scale at each corner, and grad += imaging_term(delta, u[n+1], u, u_prev)
+// there, u[n+1] from the target's probe.
+template <class T>
+struct ResidualInjection {
+  const T* residual = nullptr;
+  const T* scale = nullptr;
+  T* lam = nullptr;
+  T* grad = nullptr;
+  const T* next = nullptr;
+  const index_t* target_probe = nullptr;
+  const T* u = nullptr;
+  const T* u_prev = nullptr;
+  StepCoefficients<T> c{};
+};
+template <class T>
+void launch_inject_residual(const PointsView<T>& rec, const ResidualInjection<T>& args, cudaStream_t stream);
+
+// E^T g: interior gradient (double, C order) from one on the allocated grid, as fold_to_interior.
+struct FoldShape {
+  index_t nx = 0, ny = 0, nz = 0;  // interior
+  index_t nbl = 0, radius = 0;
+  index_t sx = 0, sy = 0;
+};
+template <class T>
+void launch_fold(const FoldShape& shape, const T* padded, double* out, cudaStream_t stream);
+
+}  // namespace revwave

@@ -1,0 +1,138 @@
+// One thread's work in each sparse kernel (sampling, gather injection, the reverse step's probes,
+// residual and re-imaging, adjoint-source injection, fold), host+device: the CUDA kernels and the
+// CPU emulation in tests/cudasim run these bodies. All are 1D launches of `sparse_block` threads;
+// t is the global thread index.
+#pragma once
+#include "revwave/cuda/kernels/launch_shape.hpp"
+#include "revwave/cuda/kernels/sparse_kernels.hpp"
+
+namespace revwave::sparse {
+
+inline constexpr unsigned sparse_block = 256;
+
+inline LaunchShape launch_shape(index_t items) { return {{blocks_covering(items, sparse_block), 1, 1}, {sparse_block, 1, 1}}; }
+
+REVWAVE_HD index_t global_index(const ThreadPlace& p) {
+  return static_cast<index_t>(p.block.x) * sparse_block + p.thread.x;
+}
+
+template <class T>
+REVWAVE_HD T sample_one(const PointsView<T>& pts, const T* field, index_t p) {
+  T s = 0;
+  for (int c = 0; c < 8; ++c) s += pts.weight[8 * p + c] * field[pts.index[8 * p + c]];
+  return s;
+}
+
+template <class T>
+REVWAVE_HD void sample_thread(const PointsView<T>& pts, const T* field, T* out, T post_scale, index_t p) {
+  if (p >= pts.count) return;
+  const T s = sample_one(pts, field, p);
+  out[p] = post_scale == T(1) ? s : s * post_scale;
+}
+
+// One distinct target index, its corners applied in the CPU's (point, corner) order.
+template <class T>
+REVWAVE_HD void inject_thread(const PointsView<T>& pts, const T* values, index_t value_stride, const T* scale, T* field,
+                              index_t t) {
+  if (t >= pts.targets) return;
+  const index_t idx = pts.target_index[t];
+  T f = field[idx];
+  for (index_t e = pts.target_begin[t]; e < pts.target_begin[t + 1]; ++e) {
+    const index_t k = pts.corner[e];
+    f += pts.weight[k] * values[(k / 8) * value_stride] * scale[k];
+  }
+  field[idx] = f;
+}
+
+// u[n+1] at probe p (and the gradient there, where a source term makes it to be re-imaged).
+template <class T, int R>
+REVWAVE_HD void probe_thread(const ProbeStep<T>& a, index_t p) {
+  if (p >= a.probes.count) return;
+  const SweepArgs<T>& g = a.sweep;
+  const index_t idx = a.probes.index[p];
+  const index_t i = idx / g.sx - R, j = (idx % g.sx) / g.sy - R, k = idx % g.sy;  // Grid::coordinates
+  T w[R + 1];
+  for (int q = 0; q <= R; ++q) w[q] = g.w[q];
+  T v = leapfrog_update(g.c, g.u[idx], g.u_prev[idx], laplacian<T, R>(w, g.u + idx, g.sy, g.sx), g.m[idx],
+                        damping_eta(g.c, g.kx[i], g.ky[j], g.kz[k]));
+  const index_t e0 = a.probes.source_begin[p], e1 = a.probes.source_begin[p + 1];
+  if (e0 == e1) {
+    a.next[p] = v;
+    return;
+  }
+  const T q = a.wavelet[a.n];
+  for (index_t e = e0; e < e1; ++e) {
+    const index_t c = a.probes.source_corner[e];
+    v += a.src_weight[c] * q * a.src_scale[c];
+  }
+  a.next[p] = v;
+  a.saved[p] = a.grad[idx];
+}
+
+inline constexpr unsigned residual_items = 4;  // receivers per thread in one block's share
+static_assert(residual_block_receivers == index_t(sparse_block) * residual_items, "the residual's block share");
+
+// Thread t's share of block b's misfit: receivers b * residual_block_receivers + m * sparse_block + t.
+template <class T>
+REVWAVE_HD double residual_share(const PointsView<T>& rec, const ProbesView& pr, const T* next, const T* observed,
+                                 T* residual, index_t block, unsigned t) {
+  double local = 0;
+  for (unsigned m = 0; m < residual_items; ++m) {
+    const index_t r = block * residual_block_receivers + index_t(m) * sparse_block + t;
+    if (r >= rec.count) break;
+    T s = 0;
+    for (index_t c = 8 * r; c < 8 * r + 8; ++c) s += rec.weight[c] * next[pr.receiver_probe[c]];
+    const T res = s - observed[r];
+    residual[r] = res;
+    local += 0.5 * static_cast<double>(res) * static_cast<double>(res);
+  }
+  return local;
+}
+
+// Thread t's share of the sum of `count` partial sums: t, t + sparse_block, ... in order.
+REVWAVE_HD double partials_share(const double* partials, index_t count, unsigned t) {
+  double s = 0;
+  for (index_t b = t; b < count; b += sparse_block) s += partials[b];
+  return s;
+}
+
+template <class T>
+REVWAVE_HD void reimage_thread(const ProbesView& pr, const SourceReimage<T>& a, index_t p) {
+  if (p >= pr.count || pr.source_begin[p] == pr.source_begin[p + 1]) return;
+  const index_t idx = pr.index[p];
+  a.grad[idx] = a.saved[p] + imaging_term(a.c, a.lam[idx], a.next[p], a.u[idx], a.u_prev[idx]);
+}
+
+template <class T>
+REVWAVE_HD void inject_residual_thread(const PointsView<T>& rec, const ResidualInjection<T>& a, index_t t) {
+  if (t >= rec.targets) return;
+  const index_t idx = rec.target_index[t];
+  T lam = a.lam[idx], grad = a.grad[idx];
+  const T un = a.next[a.target_probe[t]], uc = a.u[idx], up = a.u_prev[idx];
+  for (index_t e = rec.target_begin[t]; e < rec.target_begin[t + 1]; ++e) {
+    const index_t k = rec.corner[e];
+    const T delta = rec.weight[k] * a.residual[k / 8] * a.scale[k];
+    lam += delta;
+    grad += imaging_term(a.c, delta, un, uc, up);
+  }
+  a.lam[idx] = lam;
+  a.grad[idx] = grad;
+}
+
+// E^T at interior point t: the sum over the padded points that extend it (edges carry the layer).
+template <class T>
+REVWAVE_HD void fold_thread(const FoldShape& s, const T* padded, double* out, index_t t) {
+  if (t >= s.nx * s.ny * s.nz) return;
+  const index_t iz = t % s.nz, iy = (t / s.nz) % s.ny, ix = t / (s.nz * s.ny);
+  const index_t nbl = s.nbl;
+  auto lo = [nbl](index_t i) { return i == 0 ? index_t(0) : i + nbl; };
+  auto hi = [nbl](index_t i, index_t n) { return i == n - 1 ? n + 2 * nbl - 1 : i + nbl; };
+  double sum = 0;
+  for (index_t i = lo(ix); i <= hi(ix, s.nx); ++i)
+    for (index_t j = lo(iy); j <= hi(iy, s.ny); ++j)
+      for (index_t k = lo(iz); k <= hi(iz, s.nz); ++k)
+        sum += static_cast<double>(padded[(i + s.radius) * s.sx + (j + s.radius) * s.sy + k]);  // Grid::index
+  out[t] = sum;
+}
+
+}  // namespace revwave::sparse
