@@ -35,7 +35,7 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   }
   const auto t_start = std::chrono::steady_clock::now();
   const BackendChoice backend = resolve_backend(o.problem.backend);
-  refuse_cuda_options_on_cpu(o.problem, backend.name);
+  refuse_cuda_options_on_cpu(o.problem, backend.kind);
   const std::string cfg = config_path_for(o.out);
   std::vector<NamedPath> inputs = problem_inputs(o.problem);
   for (const NamedPath& c : config_inputs(cmd)) inputs.push_back(c);
@@ -46,12 +46,12 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   const TimeAxis time = make_time(o.problem, setup);
   apply_threads(o.problem.threads);
   // m and (u, u_prev) on the CPU; the record, its copy for the file and the file's own precision.
-  require_run_memory(setup, time, sizeof(T), backend.name == "cpu" ? 3 : 1, 3, "the forward run");
+  require_run_memory(setup, time, sizeof(T), backend.kind == Backend::cpu ? 3 : 1, 3, "the forward run");
   const Problem<T> problem = make_problem<T>(setup.grid, setup.model, setup.acquisition, time);
   ProgressBar bar("forward", !o.problem.json);
   const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
   ShotData<T> shot;
-  if (backend.name == "cuda") {
+  if (backend.kind == Backend::cuda) {
     shot = cuda_forward(problem, cuda_budgets(o.problem), progress);
   } else {
     CpuPropagator<T> prop(problem);
@@ -86,9 +86,9 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
     j["spacing"] = setup.grid.spacing;
     j["nbl"] = setup.grid.nbl;
     j["space_order"] = setup.grid.space_order;
-    j["backend"] = backend.name;
+    j["backend"] = to_string(backend.kind);
     j["backend_note"] = backend.note;
-    j["precision"] = o.problem.precision;
+    j["precision"] = to_string(o.problem.precision);
     j["sources"] = setup.acquisition.sources.size();
     j["receivers"] = setup.acquisition.receivers.size();
     j["seconds"] = shot.step_seconds;
@@ -103,7 +103,7 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
     std::cout << "revwave forward: " << setup.grid.shape[0] << " x " << setup.grid.shape[1] << " x " << setup.grid.shape[2]
               << " points (h = " << setup.grid.spacing << " m, nbl " << setup.grid.nbl << ", space order "
               << setup.grid.space_order << "), " << time.steps << " steps of dt = " << time.dt * 1e3 << " ms, "
-              << o.problem.precision << " on " << backend.name << (backend.note.empty() ? "" : " (" + backend.note + ")") << "\n"
+              << to_string(o.problem.precision) << " on " << to_string(backend.kind) << (backend.note.empty() ? "" : " (" + backend.note + ")") << "\n"
               << "  time loop     " << shot.step_seconds << " s (" << gpts << " GPts/s, interior points x steps)\n"
               << "  peak memory   " << format_bytes(double(peak_rss_bytes())) << "\n"
               << "  shot record   " << o.out << " (" << shot.nt << " samples x " << shot.nrec << " receivers), "
@@ -124,7 +124,7 @@ void register_forward(CLI::App& app) {
   add_origin_and_wavelet_options(cmd, o->survey);
   add_layout_options(cmd, o->survey);
   cmd->callback([o, cmd] {
-    if (o->problem.precision == "double") run<double>(*o, *cmd);
+    if (o->problem.precision == Precision::float64) run<double>(*o, *cmd);
     else run<float>(*o, *cmd);
   });
 }

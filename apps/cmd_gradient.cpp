@@ -109,13 +109,13 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     print_json(j);
   } else {
     std::cout << "revwave gradient: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, "
-              << g.stats.steps << " steps of dt = " << job.time.dt * 1e3 << " ms, " << o.job.problem.precision << " on "
-              << backend.name << (backend.note.empty() ? "" : " (" + backend.note + ")") << ", observed data " << (job.observed_source == "file" ? o.job.observed.front() : "modelled in the true model") << "\n"
+              << g.stats.steps << " steps of dt = " << job.time.dt * 1e3 << " ms, " << to_string(o.job.problem.precision) << " on "
+              << to_string(backend.kind) << (backend.note.empty() ? "" : " (" + backend.note + ")") << ", observed data " << (job.observed_source == "file" ? o.job.observed.front() : "modelled in the true model") << "\n"
               << "  objective       " << g.stats.objective << "\n"
               << "  gradient norm   " << std::sqrt(norm2) << " (dJ/dm, misfit per s^2/m^2)\n"
               << "  strategy        " << plan.choice << "\n"
               << "  forward steps   " << g.stats.forward_steps << " (" << ratio << " x N; "
-              << (plan.strategy == "online" ? "offline optimum for this N " + std::to_string(report.offline_forward_steps)
+              << (plan.strategy == Strategy::online ? "offline optimum for this N " + std::to_string(report.offline_forward_steps)
                                             : "schedule predicts " + std::to_string(predicted))
               << "), reverse steps " << g.stats.reverse_steps << ", stores "
               << g.stats.stores << ", restores " << g.stats.restores << "\n"
@@ -124,7 +124,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
               << "  memory          " << format_bytes(double(peak_rss_bytes())) << " peak, "
               << format_bytes(double(g.stats.wavefield_storage_bytes)) << " wavefield storage\n";
     std::cout << compression_line(plan.compression, g.stats.compression);
-    if (backend.name == "cuda") {
+    if (backend.kind == Backend::cuda) {
       std::cout << "  GPU tiers       " << cuda_info.tier_choice << "; the compute stream waited " << cuda_info.seconds_spill
                 << " s on pinned host copies\n";
     }
@@ -147,7 +147,7 @@ void register_gradient(CLI::App& app) {
   add_aperture_option(cmd, o->survey);
   cmd->get_option("--observed")->excludes(cmd->get_option("--src-grid"));
   cmd->callback([o, cmd] {
-    if (o->job.problem.precision == "double") run<double>(*o, *cmd);
+    if (o->job.problem.precision == Precision::float64) run<double>(*o, *cmd);
     else run<float>(*o, *cmd);
   });
 }

@@ -22,16 +22,16 @@ template <class T>
 bool run(GradtestOptions& o) {
   finish_strategy_options(o.job);
   // The Taylor test runs on the CPU reference backend (the GPU one is checked by its own suite).
-  if (o.job.problem.backend == "cuda") {
+  if (o.job.problem.backend == Backend::cuda) {
     throw InputError("gradtest runs on the CPU backend only: use --backend cpu (the GPU Taylor test is in tests/cuda)");
   }
-  const BackendChoice backend = resolve_backend("cpu");
+  const BackendChoice backend = resolve_backend(Backend::cpu);
   apply_threads(o.job.problem.threads);
   GradientJob<T> job = prepare_gradient_job<T>(o.job);
   require_run_memory(job.start, job.time, sizeof(T), 10, 3, "the Taylor test");
   plan_strategy(o.job.strategy, job.time.steps, field_layout<T>(job.start.grid),
                 run_bytes(job.start, job.time, sizeof(T), 10, 3));  // refuse early
-  model_observed(job, "cpu", {});
+  model_observed(job, Backend::cpu, {});
   const auto& start = job.start;
   const std::vector<double> dm = taylor_direction(start.model, start.grid.spacing, o.scale);
   const TaylorResult t = taylor_test<T>(start.grid, start.model, dm, start.acquisition, job.time, job.observed,
@@ -44,12 +44,12 @@ bool run(GradtestOptions& o) {
     nlohmann::json j{{"command", "gradtest"}, {"objective", t.objective}, {"directional_derivative", t.directional},
                      {"h", t.h}, {"first_order", t.first}, {"second_order", t.second},
                      {"rate_first", t.rate_first}, {"rate_second", t.rate_second}, {"pass", pass},
-                     {"strategy", o.job.strategy.strategy}, {"precision", o.job.problem.precision},
-                     {"backend", backend.name}, {"backend_note", backend.note}, {"steps", job.time.steps}};
+                     {"strategy", to_string(o.job.strategy.strategy)}, {"precision", to_string(o.job.problem.precision)},
+                     {"backend", to_string(backend.kind)}, {"backend_note", backend.note}, {"steps", job.time.steps}};
     print_json(j);
   } else {
     std::cout.precision(6);
-    std::cout << "revwave gradtest (" << o.job.problem.precision << ", strategy " << o.job.strategy.strategy << ", "
+    std::cout << "revwave gradtest (" << to_string(o.job.problem.precision) << ", strategy " << to_string(o.job.strategy.strategy) << ", "
               << job.time.steps << " steps): J(m) = " << t.objective << ", <g, dm> = " << t.directional << "\n"
               << "           h   |J(m+h dm) - J(m)|   |J(m+h dm) - J(m) - h<g,dm>|\n";
     for (std::size_t i = 0; i < t.h.size(); ++i) {
@@ -67,13 +67,13 @@ void register_gradtest(CLI::App& app) {
   auto o = std::make_shared<GradtestOptions>();
   o->job.problem.shape = "40,40,40";
   o->job.problem.tn = 0.3;
-  o->job.problem.precision = "double";
+  o->job.problem.precision = Precision::float64;
   CLI::App* cmd = app.add_subcommand("gradtest", "Taylor test: J(m + h dm) - J(m) - h <g, dm> falls as h^2");
   add_gradient_job_options(cmd, o->job, CudaOptions::none);
   add_integer(cmd, "--halvings", o->halvings, int_within(2, 40), "times h is halved");
   add_number(cmd, "--scale", o->scale, {0.0, 0.5, true, true}, "", "max |dm| at h = 1, as a fraction of max m");
   cmd->callback([o] {
-    const bool pass = o->job.problem.precision == "double" ? run<double>(*o) : run<float>(*o);
+    const bool pass = o->job.problem.precision == Precision::float64 ? run<double>(*o) : run<float>(*o);
     if (!pass) throw CLI::RuntimeError("Taylor test failed", 1);
   });
 }

@@ -108,8 +108,8 @@ InvertJob<T> prepare(InvertCmdOptions& o, const CLI::App& cmd, const MpiSession&
   GradientJobOptions& go = o.job;
   finish_strategy_options(go);
   job.backend = resolve_backend(go.problem.backend);
-  refuse_cuda_options_on_cpu(go.problem, job.backend.name);
-  go.strategy.backend = job.backend.name;
+  refuse_cuda_options_on_cpu(go.problem, job.backend.kind);
+  go.strategy.backend = job.backend.kind;
   apply_threads_per_process(go.problem.threads, mpi);
   if (!o.vmin || !o.vmax) throw InputError("--vmin and --vmax are required: the velocities the inversion may take (m/s)");
   job.settings.vmin = *o.vmin;
@@ -171,10 +171,10 @@ InvertJob<T> prepare(InvertCmdOptions& o, const CLI::App& cmd, const MpiSession&
     job.survey.description = "modelled in the true model, " + job.survey.description;
   }
   job.run.strategy = go.strategy;
-  job.run.backend = job.backend.name;
+  job.run.backend = job.backend.kind;
   job.run.budgets = cuda_budgets(go.problem);
   job.run.aperture = so.aperture;
-  if (job.backend.name == "cuda") {
+  if (job.backend.kind == Backend::cuda) {
     const auto devices = static_cast<int>(cuda_devices().size());
     job.run.budgets.device = devices > 0 ? mpi.local_rank() % devices : 0;
   }
@@ -287,9 +287,9 @@ void run_on(MpiSession& mpi, InvertCmdOptions& o, const CLI::App& cmd) {
     job = prepare<T>(o, cmd, mpi);
     if (job.has_truth) {
       if (talk) std::cout << "revwave invert: modelling the observed data of " << job.survey.shots.size() << " shots in the true model\n";
-      survey_forward<T>(job.grid, job.truth, job.survey, job.backend.name, job.run.budgets);
+      survey_forward<T>(job.grid, job.truth, job.survey, job.backend.kind, job.run.budgets);
     }
-    job.fingerprint = fingerprint_of(job.grid, job.start, job.survey, job.settings, job.run.aperture, o.job.problem.precision);
+    job.fingerprint = fingerprint_of(job.grid, job.start, job.survey, job.settings, job.run.aperture, to_string(o.job.problem.precision));
     if (job.resuming) {
       state = load_inversion_state(job.dir + "/state.bin");
       if (state.fingerprint != job.fingerprint) {
@@ -416,8 +416,8 @@ void run_on(MpiSession& mpi, InvertCmdOptions& o, const CLI::App& cmd) {
 
   if (talk) {
     std::cout << "revwave invert: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, "
-              << job.survey.shots.size() << " shots (" << job.survey.description << "), " << o.job.problem.precision << " on "
-              << job.backend.name << ", " << mpi.size() << (mpi.size() == 1 ? " process" : " processes") << "\n";
+              << job.survey.shots.size() << " shots (" << job.survey.description << "), " << to_string(o.job.problem.precision) << " on "
+              << to_string(job.backend.kind) << ", " << mpi.size() << (mpi.size() == 1 ? " process" : " processes") << "\n";
     if (job.resuming) std::cout << "  resuming " << job.dir << " after iteration " << state.iteration << "\n";
   }
   if (state.band >= static_cast<int>(bands.size())) {
@@ -499,7 +499,7 @@ void register_invert(CLI::App& app) {
   cmd->add_option("--out-dir", o->out_dir, "directory of the models, pictures, history.jsonl and state")->capture_default_str();
   cmd->add_option("--resume", o->resume, "continue the inversion in this directory (same options) from its last iteration");
   cmd->callback([o, cmd] {
-    if (o->job.problem.precision == "double") run<double>(*o, *cmd);
+    if (o->job.problem.precision == Precision::float64) run<double>(*o, *cmd);
     else run<float>(*o, *cmd);
   });
 }

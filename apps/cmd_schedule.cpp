@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "choice_options.hpp"
 #include "commands.hpp"
 #include "number_options.hpp"
 #include "revwave/core/checks.hpp"
@@ -28,11 +29,6 @@ namespace {
 struct ScheduleOptions : ScheduleRequest {
   bool json = false;
 };
-
-const std::vector<std::string>& strategies() {
-  static const std::vector<std::string> names = {"revolve", "multilevel", "online"};
-  return names;
-}
 
 // Dense sweep of the online schedule against the offline optimum, N = 1..o.sweep.
 void run_sweep(const ScheduleOptions& o) {
@@ -101,7 +97,7 @@ void run(const ScheduleOptions& o) {
     std::cout << "  " << std::left << std::setw(18) << name << std::right << std::setw(14) << value
               << "  " << unit << '\n';
   };
-  std::cout << "schedule: " << o.strategy << ", " << o.steps << " time steps, " << snaps
+  std::cout << "schedule: " << to_string(o.strategy) << ", " << o.steps << " time steps, " << snaps
             << " checkpoint slots\n";
   row("forward steps", std::to_string(forward_steps), "steps (advances + reverses)");
   row("advances", std::to_string(j["advances"].get<std::int64_t>()), "steps");
@@ -111,14 +107,14 @@ void run(const ScheduleOptions& o) {
   row("restores", std::to_string(j["restores"].get<std::int64_t>()), "state copies (incl. recreating step 0)");
   row("peak slots", std::to_string(j["peak_slots"].get<std::int64_t>()), "checkpoints held at once");
   row("repetition number", std::to_string(repetitions), "max. advances of any one step");
-  if (o.strategy == "online") {
+  if (o.strategy == Strategy::online) {
     std::ostringstream r;
     const std::int64_t offline = j["offline_forward_steps"].get<std::int64_t>();
     r << std::fixed << std::setprecision(4) << static_cast<double>(forward_steps) / static_cast<double>(offline);
     row("offline optimum", std::to_string(offline), "forward steps had N been known");
     row("online/offline", r.str(), "ratio of forward steps");
   }
-  if (o.strategy == "multilevel") {
+  if (o.strategy == Strategy::multilevel) {
     const auto num = [](double v) { std::ostringstream s; s << std::setprecision(10) << v; return s.str(); };
     for (const auto& t : j["tiers"]) {
       std::cout << "  tier " << t["name"].get<std::string>() << " (" << t["slots"].get<std::int64_t>() << " slots): "
@@ -138,9 +134,7 @@ void register_schedule(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("schedule", "Count (and list) a checkpoint schedule");
   add_integer(sub, "--steps", opts->steps, at_least(1), "Time steps N to reverse");
   add_integer(sub, "--snaps", opts->snaps, at_least(1), "Checkpoint slots S (the initial state is free)");
-  sub->add_option("--strategy", opts->strategy, "Checkpointing strategy")
-      ->check(CLI::IsMember(strategies()))
-      ->capture_default_str();
+  add_choice(sub, "--strategy", opts->strategy, parse_strategy, {"revolve", "multilevel", "online"}, "Checkpointing strategy");
   sub->add_flag("--json", opts->json, "Print one JSON object");
   sub->add_flag("--actions", opts->actions, "List the action stream, one action per line");
   sub->add_option("--tier", opts->tiers,

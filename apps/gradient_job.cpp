@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "choice_options.hpp"
 #include "number_options.hpp"
 
 namespace revwave::app {
@@ -18,11 +19,9 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions 
   // --f0 is checked at run time: a SEG-Y file may lack the wavelet that a record's sidecar carries.
   for (const char* name : {"--src", "--rec", "--rec-file", "--rec-grid", "--tn", "--dt"}) obs->excludes(cmd->get_option(name));
   cmd->get_option("--f0")->each([&o](const std::string&) { o.f0_given = true; });
-  cmd->add_option("--strategy", o.strategy.strategy,
-                  "full (store every step), revolve (optimal checkpointing), multilevel (memory + disk tiers) or "
-                  "online (step count found by a stopping rule)")
-      ->check(CLI::IsMember({"full", "revolve", "multilevel", "online"}))
-      ->capture_default_str();
+  add_choice(cmd, "--strategy", o.strategy.strategy, parse_strategy, {"full", "revolve", "multilevel", "online"},
+             "full (store every step), revolve (optimal checkpointing), multilevel (memory + disk tiers) or "
+             "online (step count found by a stopping rule)");
   cmd->add_option("--tier", o.strategy.tiers,
                   "multilevel tier NAME:SLOTS[:STORE_COST:RESTORE_COST] (memory or disk, fastest first; costs in "
                   "forward steps, measured at start-up when omitted)");
@@ -34,10 +33,8 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions 
   cmd->add_option_function<std::string>(
       "--checkpoint-memory", [&o](const std::string& v) { o.checkpoint_memory = v; },
       "memory for checkpoints, e.g. 512M, 8GiB: derives --snaps (revolve, online)");
-  cmd->add_option_function<std::string>(
-         "--store", [&o](const std::string& v) { o.strategy.store = v; },
-         "where revolve's and online's checkpoints live: memory (default) or disk")
-      ->check(CLI::IsMember({"memory", "disk"}));
+  add_choice(cmd, "--store", o.strategy.store, parse_store, {"memory", "disk"},
+             "where revolve's and online's checkpoints live: memory (default) or disk");
   cmd->add_option_function<std::string>(
          "--compress", [&o](const std::string& v) { o.strategy.compression = parse_compression(v); },
          "lossy checkpoint compression: none (default: the gradient equals full's bit for bit), fp16, bf16, "

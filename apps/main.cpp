@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     return fail(e.what(), file);
   } catch (const revwave::OutOfMemoryError& e) {
     return fail(e.what(), memory);
-  } catch (const revwave::NotCompiledError& e) {
+  } catch (const revwave::BackendError& e) {  // a device fault, or a backend not compiled in
     return fail(e.what(), backend);
   } catch (const revwave::NonFiniteError& e) {
     return fail(e.what(), not_finite);

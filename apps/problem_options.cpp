@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "choice_options.hpp"
 #include "number_options.hpp"
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
@@ -38,10 +39,8 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
 }
 
 void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
-  cmd->add_option("--precision", o.precision, "float or double")
-      ->check(CLI::IsMember({"float", "double"}))
-      ->capture_default_str();
-  cmd->add_option("--backend", o.backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
+  add_choice(cmd, "--precision", o.precision, parse_precision, {"float", "double"}, "float or double");
+  add_choice(cmd, "--backend", o.backend, parse_backend, {"auto", "cpu", "cuda"}, "auto, cpu or cuda");
   add_integer(cmd, "--threads", o.threads, int_within(1, 65536), "OpenMP threads (default: all cores)");
   if (cuda != CudaOptions::none) {
     cmd->add_option_function<std::string>(

@@ -95,7 +95,7 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
   check_survey(survey, setup.grid, setup.model);
   ProgressBar bar("shots", !problem.json);
   const double step_seconds =
-      survey_forward<T>(setup.grid, setup.model, survey, backend.name, cuda_budgets(problem), [&](index_t d, index_t t) { bar(d, t); });
+      survey_forward<T>(setup.grid, setup.model, survey, backend.kind, cuda_budgets(problem), [&](index_t d, index_t t) { bar(d, t); });
   bar.finish();
   // A result that is not finite is never written as a success.
   for (const Shot& shot : survey.shots) check_finite_result(shot.data.data(), shot.data.size(), "the shot record of " + shot.name);
@@ -150,9 +150,9 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
     j["spacing"] = setup.grid.spacing;
     j["nbl"] = setup.grid.nbl;
     j["space_order"] = setup.grid.space_order;
-    j["backend"] = backend.name;
+    j["backend"] = to_string(backend.kind);
     j["backend_note"] = backend.note;
-    j["precision"] = problem.precision;
+    j["precision"] = to_string(problem.precision);
     j["spread"] = so.spread;
     j["format"] = segy ? "segy" : "npy-directory";
     j["origin"] = origin;
@@ -167,7 +167,7 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
   }
   std::cout << "revwave forward: survey of " << survey.shots.size() << " shots, " << setup.grid.shape[0] << " x " << setup.grid.shape[1]
             << " x " << setup.grid.shape[2] << " points (h = " << setup.grid.spacing << " m), " << time.steps << " steps of dt = "
-            << time.dt * 1e3 << " ms, " << problem.precision << " on " << backend.name
+            << time.dt * 1e3 << " ms, " << to_string(problem.precision) << " on " << to_string(backend.kind)
             << (backend.note.empty() ? "" : " (" + backend.note + ")") << "\n"
             << "  time loops    " << step_seconds << " s (" << gpts << " GPts/s)\n"
             << "  peak memory   " << format_bytes(double(peak_rss_bytes())) << "\n"

@@ -55,16 +55,16 @@ SurveyJob<T> prepare(GradientJobOptions& o, const SurveyOptions& so, const MpiSe
   SurveyJob<T> job;
   finish_strategy_options(o);
   job.backend = resolve_backend(o.problem.backend);
-  o.strategy.backend = job.backend.name;
+  o.strategy.backend = job.backend.kind;
   apply_threads_per_process(o.problem.threads, mpi);
   if (so.aperture != -1 && !(std::isfinite(so.aperture) && so.aperture >= 0)) {
     throw InputError("--aperture " + std::to_string(so.aperture) + " m is invalid: a finite distance >= 0");
   }
   job.run.strategy = o.strategy;
-  job.run.backend = job.backend.name;
+  job.run.backend = job.backend.kind;
   job.run.budgets = cuda_budgets(o.problem);
   job.run.aperture = so.aperture;
-  if (job.backend.name == "cuda") {
+  if (job.backend.kind == Backend::cuda) {
     const auto devices = static_cast<int>(cuda_devices().size());
     job.run.budgets.device = devices > 0 ? mpi.local_rank() % devices : 0;
   }
@@ -159,7 +159,7 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
     j["processes"] = sum.processes;
     j["objective"] = sum.objective;
     j["gradient_norm"] = std::sqrt(norm2);
-    j["strategy"] = job.run.strategy.strategy;
+    j["strategy"] = to_string(job.run.strategy.strategy);
     j["aperture"] = so.aperture;
     j["forward_steps"] = forward_steps;
     j["reverse_steps"] = reverse_steps;
@@ -184,9 +184,9 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
     j["peak_rss_bytes"] = peak_rss_bytes();
     j["shape"] = grid.shape;
     j["space_order"] = grid.space_order;
-    j["backend"] = job.backend.name;
+    j["backend"] = to_string(job.backend.kind);
     j["backend_note"] = job.backend.note;
-    j["precision"] = o.problem.precision;
+    j["precision"] = to_string(o.problem.precision);
     j["out"] = out;
     j["config"] = cfg;
     j["png"] = pictures;
@@ -194,12 +194,12 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
     return;
   }
   std::cout << "revwave gradient: survey of " << shots << " shots (" << job.survey.description << "), " << grid.shape[0] << " x "
-            << grid.shape[1] << " x " << grid.shape[2] << " points, " << o.problem.precision << " on " << job.backend.name
+            << grid.shape[1] << " x " << grid.shape[2] << " points, " << to_string(o.problem.precision) << " on " << to_string(job.backend.kind)
             << (job.backend.note.empty() ? "" : " (" + job.backend.note + ")") << ", " << sum.processes
             << (sum.processes == 1 ? " process" : " processes") << "\n"
             << "  objective       " << sum.objective << " (sum over shots)\n"
             << "  gradient norm   " << std::sqrt(norm2) << " (dJ/dm, misfit per s^2/m^2)\n"
-            << "  strategy        " << job.run.strategy.strategy << (so.aperture >= 0 ? ", aperture " + format_number(so.aperture) + " m" : "")
+            << "  strategy        " << to_string(job.run.strategy.strategy) << (so.aperture >= 0 ? ", aperture " + format_number(so.aperture) + " m" : "")
             << "\n"
             << "  forward steps   " << forward_steps << ", reverse steps " << reverse_steps << " (all shots)\n"
             << compression_line(job.run.strategy.compression, compression)

@@ -130,7 +130,7 @@ class ThreadsScope {
 template <class T>
 nb::dict forward_impl(const ProblemOptions& o) {
   const BackendChoice backend = resolve_backend(o.backend);
-  refuse_cuda_options_on_cpu(o, backend.name);
+  refuse_cuda_options_on_cpu(o, backend.kind);
   const ProblemSetup setup = make_setup(o);
   const TimeAxis time = make_time(o, setup);
   ShotData<T> shot;
@@ -140,9 +140,9 @@ nb::dict forward_impl(const ProblemOptions& o) {
     apply_threads(o.threads);
     // Counted as `revwave forward` counts (m and (u, u_prev) on the CPU; the record and two copies), so
     // that a refusal is the CLI's sentence.
-    require_run_memory(setup, time, sizeof(T), backend.name == "cpu" ? 3 : 1, 3, "the forward run");
+    require_run_memory(setup, time, sizeof(T), backend.kind == Backend::cpu ? 3 : 1, 3, "the forward run");
     const Problem<T> problem = make_problem<T>(setup.grid, setup.model, setup.acquisition, time);
-    if (backend.name == "cuda") {
+    if (backend.kind == Backend::cuda) {
       shot = cuda_forward(problem, cuda_budgets(o));
     } else {
       CpuPropagator<T> prop(problem);
@@ -159,7 +159,7 @@ nb::dict forward_impl(const ProblemOptions& o) {
   r["src"] = points_to_python(setup.acquisition.sources);
   r["rec"] = points_to_python(setup.acquisition.receivers);
   r["seconds"] = shot.step_seconds;
-  r["backend"] = backend.name;
+  r["backend"] = to_string(backend.kind);
   return r;
 }
 
@@ -171,7 +171,7 @@ void check_job_numbers(const GradientJobOptions& o) {
 }
 
 nb::dict forward(const ProblemOptions& o) {
-  check_problem_numbers(o); return o.precision == "double" ? forward_impl<double>(o) : forward_impl<float>(o); }
+  check_problem_numbers(o); return o.precision == Precision::float64 ? forward_impl<double>(o) : forward_impl<float>(o); }
 
 // ---- gradient ---------------------------------------------------------------------------------
 
@@ -208,7 +208,7 @@ nb::tuple gradient_impl(GradientJobOptions o) {
 
 nb::tuple gradient(const GradientJobOptions& o) {
   check_job_numbers(o);
-  return o.problem.precision == "double" ? gradient_impl<double>(o) : gradient_impl<float>(o);
+  return o.problem.precision == Precision::float64 ? gradient_impl<double>(o) : gradient_impl<float>(o);
 }
 
 // ---- surveys --------------------------------------------------------------------------------
@@ -221,14 +221,14 @@ nb::tuple survey_impl(GradientJobOptions o, const std::vector<ShotRecord>& recor
                       double aperture) {
   finish_strategy_options(o);
   const BackendChoice backend = resolve_backend(o.problem.backend);
-  refuse_cuda_options_on_cpu(o.problem, backend.name);
-  o.strategy.backend = backend.name;
+  refuse_cuda_options_on_cpu(o.problem, backend.kind);
+  o.strategy.backend = backend.kind;
   if (aperture != -1 && !(std::isfinite(aperture) && aperture >= 0)) {
     throw InputError("--aperture " + std::to_string(aperture) + " m is invalid: a finite distance >= 0");
   }
   SurveyRunOptions run;
   run.strategy = o.strategy;
-  run.backend = backend.name;
+  run.backend = backend.kind;
   run.budgets = cuda_budgets(o.problem);
   run.aperture = aperture;
   const ProblemSetup setup = make_survey_setup(o.problem);
@@ -284,14 +284,14 @@ nb::tuple survey_impl(GradientJobOptions o, const std::vector<ShotRecord>& recor
   j["shots"] = static_cast<std::int64_t>(survey.shots.size());
   j["objective"] = sum.objective;
   j["gradient_norm"] = std::sqrt(norm2);
-  j["strategy"] = run.strategy.strategy;
+  j["strategy"] = to_string(run.strategy.strategy);
   j["aperture"] = aperture;
   j["forward_steps"] = forward_steps;
   j["reverse_steps"] = reverse_steps;
   j["peak_partial_sums"] = sum.peak_partial_sums;
-  j["backend"] = backend.name;
+  j["backend"] = to_string(backend.kind);
   j["backend_note"] = backend.note;
-  j["precision"] = o.problem.precision;
+  j["precision"] = to_string(o.problem.precision);
   const Grid& grid = setup.grid;
   auto g = owned(std::move(values), {static_cast<std::size_t>(grid.shape[0]), static_cast<std::size_t>(grid.shape[1]),
                                      static_cast<std::size_t>(grid.shape[2])});
@@ -303,7 +303,7 @@ nb::tuple survey_impl(GradientJobOptions o, const std::vector<ShotRecord>& recor
 template <class T>
 nb::dict adjtest_impl(const ProblemOptions& o, std::uint32_t seed) {
   const BackendChoice backend = resolve_backend(o.backend);
-  refuse_cuda_options_on_cpu(o, backend.name);
+  refuse_cuda_options_on_cpu(o, backend.kind);
   const ProblemSetup s = make_setup(o);
   const TimeAxis time = make_time(o, s);
   DotProductResult r;
@@ -311,8 +311,8 @@ nb::dict adjtest_impl(const ProblemOptions& o, std::uint32_t seed) {
     nb::gil_scoped_release unlocked;
     ThreadsScope scope;
     apply_threads(o.threads);
-    require_run_memory(s, time, sizeof(T), backend.name == "cpu" ? 5 : 1, 3, "the dot-product test");
-    r = backend.name == "cuda" ? cuda_dot_product_test<T>(s.grid, s.model, s.acquisition, time, seed, cuda_budgets(o))
+    require_run_memory(s, time, sizeof(T), backend.kind == Backend::cpu ? 5 : 1, 3, "the dot-product test");
+    r = backend.kind == Backend::cuda ? cuda_dot_product_test<T>(s.grid, s.model, s.acquisition, time, seed, cuda_budgets(o))
                                : dot_product_test<T>(s.grid, s.model, s.acquisition, time, seed);
   }
   check_finite_result(&r.forward_product, 1, "<F w, d>");
@@ -322,20 +322,20 @@ nb::dict adjtest_impl(const ProblemOptions& o, std::uint32_t seed) {
   d["adjoint_product"] = r.adjoint_product;
   d["relative_error"] = r.relative_error;
   d["steps"] = time.steps;
-  d["backend"] = backend.name;
+  d["backend"] = to_string(backend.kind);
   return d;
 }
 
 nb::dict adjtest(const ProblemOptions& o, std::uint32_t seed) {
   check_problem_numbers(o);
-  return o.precision == "double" ? adjtest_impl<double>(o, seed) : adjtest_impl<float>(o, seed);
+  return o.precision == Precision::float64 ? adjtest_impl<double>(o, seed) : adjtest_impl<float>(o, seed);
 }
 
 template <class T>
 nb::dict gradtest_impl(GradientJobOptions o, int halvings, double scale) {
   finish_strategy_options(o);
   // The Taylor test runs on the CPU reference backend, as `revwave gradtest` does.
-  if (o.problem.backend == "cuda") {
+  if (o.problem.backend == Backend::cuda) {
     throw InputError("gradtest runs on the CPU backend only: use backend='cpu' (the GPU Taylor test is in tests/cuda)");
   }
   TaylorResult t;
@@ -370,7 +370,7 @@ nb::dict gradtest(const GradientJobOptions& o, int halvings, double scale) {
   check_job_numbers(o);
   check_integer("--halvings", halvings, int_within(2, 40));
   check_number("--scale", scale, {0.0, 0.5, true, true});
-  return o.problem.precision == "double" ? gradtest_impl<double>(o, halvings, scale)
+  return o.problem.precision == Precision::float64 ? gradtest_impl<double>(o, halvings, scale)
                                          : gradtest_impl<float>(o, halvings, scale);
 }
 
@@ -412,6 +412,8 @@ NB_MODULE(_revwave, m) {
   nb::exception<IoError>(m, "IoError", PyExc_OSError);
   nb::exception<OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
   nb::exception<NonFiniteError>(m, "NonFiniteError", PyExc_RuntimeError);
+  // Later registrations are tried first: the derived NotCompiledError after BackendError.
+  nb::exception<BackendError>(m, "BackendError", PyExc_RuntimeError);
   nb::exception<NotCompiledError>(m, "NotCompiledError", PyExc_RuntimeError);
 
   nb::class_<ProblemOptions>(m, "ProblemOptions", "The options of a problem: the CLI's long options, - as _.")
@@ -425,8 +427,12 @@ NB_MODULE(_revwave, m) {
       .def_rw("dt", &ProblemOptions::dt)
       .def_rw("f0", &ProblemOptions::f0)
       .def_rw("rec_grid", &ProblemOptions::rec_grid)
-      .def_rw("precision", &ProblemOptions::precision)
-      .def_rw("backend", &ProblemOptions::backend)
+      .def_prop_rw(
+          "precision", [](const ProblemOptions& o) { return std::string(to_string(o.precision)); },
+          [](ProblemOptions& o, const std::string& v) { o.precision = parse_precision(v); })
+      .def_prop_rw(
+          "backend", [](const ProblemOptions& o) { return std::string(to_string(o.backend)); },
+          [](ProblemOptions& o, const std::string& v) { o.backend = parse_backend(v); })
       .def_rw("threads", &ProblemOptions::threads)
       .def_rw("device_memory", &ProblemOptions::device_memory)
       .def_rw("host_memory", &ProblemOptions::host_memory)
@@ -443,14 +449,19 @@ NB_MODULE(_revwave, m) {
       .def_rw("f0_given", &GradientJobOptions::f0_given)
       .def_rw("checkpoint_memory", &GradientJobOptions::checkpoint_memory)
       .def_prop_rw(
-          "strategy", [](const GradientJobOptions& o) { return o.strategy.strategy; },
-          [](GradientJobOptions& o, const std::string& v) { o.strategy.strategy = v; })
+          "strategy", [](const GradientJobOptions& o) { return std::string(to_string(o.strategy.strategy)); },
+          [](GradientJobOptions& o, const std::string& v) { o.strategy.strategy = parse_strategy(v); })
       .def_prop_rw(
           "snaps", [](const GradientJobOptions& o) { return o.strategy.snaps; },
           [](GradientJobOptions& o, std::optional<index_t> v) { o.strategy.snaps = v; })
       .def_prop_rw(
-          "store", [](const GradientJobOptions& o) { return o.strategy.store; },
-          [](GradientJobOptions& o, std::optional<std::string> v) { o.strategy.store = v; })
+          "store",
+          [](const GradientJobOptions& o) {
+            return o.strategy.store ? std::optional<std::string>(to_string(*o.strategy.store)) : std::nullopt;
+          },
+          [](GradientJobOptions& o, std::optional<std::string> v) {
+            o.strategy.store = v ? std::optional<StoreKind>(parse_store(*v)) : std::nullopt;
+          })
       .def_prop_rw(
           "compress", [](const GradientJobOptions& o) { return o.strategy.compression.text(); },
           [](GradientJobOptions& o, const std::string& v) { o.strategy.compression = parse_compression(v); })
@@ -488,7 +499,7 @@ NB_MODULE(_revwave, m) {
                                     nb::cast<double>(d["t0"]), nb::cast<InArray>(d["src"]), nb::cast<InArray>(d["rec"]),
                                     "observed[" + std::to_string(i) + "]"));
         }
-        return o.problem.precision == "double" ? survey_impl<double>(o, shots, paths, aperture)
+        return o.problem.precision == Precision::float64 ? survey_impl<double>(o, shots, paths, aperture)
                                                : survey_impl<float>(o, shots, paths, aperture);
       },
       "options"_a, "records"_a, "paths"_a, "aperture"_a, "J and dJ/dm summed over a survey; see revwave.gradient.");
@@ -509,7 +520,9 @@ NB_MODULE(_revwave, m) {
       .def(nb::init<>())
       .def_rw("steps", &ScheduleRequest::steps)
       .def_rw("snaps", &ScheduleRequest::snaps)
-      .def_rw("strategy", &ScheduleRequest::strategy)
+      .def_prop_rw(
+          "strategy", [](const ScheduleRequest& o) { return std::string(to_string(o.strategy)); },
+          [](ScheduleRequest& o, const std::string& v) { o.strategy = parse_strategy(v); })
       .def_rw("actions", &ScheduleRequest::actions)
       .def_rw("tiers", &ScheduleRequest::tiers)
       .def_rw("slot_bytes", &ScheduleRequest::slot_bytes);

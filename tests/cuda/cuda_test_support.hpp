@@ -62,7 +62,7 @@ inline Case awkward_case(int order, index_t steps = 40, std::array<index_t, 3> s
 // snaps 0: not given (full refuses a slot count).
 inline StrategyOptions strategy(const std::string& name, index_t snaps = 0) {
   StrategyOptions s;
-  s.strategy = name;
+  s.strategy = parse_strategy(name);
   if (snaps > 0) s.snaps = snaps;
   return s;
 }

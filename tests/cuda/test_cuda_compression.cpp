@@ -75,7 +75,7 @@ class CudaCompressedGradient : public CudaTest {
     full_ = run(strategy("full"), CudaBudgets{});
   }
   GradientOutput run(StrategyOptions o, const CudaBudgets& b, CudaRunInfo* info = nullptr) {
-    o.backend = "cuda";
+    o.backend = Backend::cuda;
     const StrategyPlan plan = plan_strategy(o, p_->time.steps, field_layout<T>(p_->grid));
     return cuda_gradient(*p_, observed_.data(), o, plan, b, info);
   }

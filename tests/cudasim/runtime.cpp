@@ -79,8 +79,19 @@ struct Simulator {
   bool exit_with_reports = false;
   std::uint64_t blocking = 0;
 
+  // REVWAVE_CUDASIM_FAULT_AT_SYNC=K: the K-th wait for the device (a stream, event or device
+  // synchronisation) reports an illegal address, as a kernel fault on a GPU surfaces; 0: never.
+  std::uint64_t fault_at_sync = 0;
+
   Simulator() {
     if (const char* m = std::getenv("REVWAVE_CUDASIM_DEVICE_MEMORY")) device_total = std::strtoull(m, nullptr, 10);
+    if (const char* f = std::getenv("REVWAVE_CUDASIM_FAULT_AT_SYNC")) fault_at_sync = std::strtoull(f, nullptr, 10);
+  }
+  // One wait for the device; the fault, when this is the one that reports it.
+  cudaError_t wait() {
+    ++blocking;
+    if (fault_at_sync != 0 && blocking >= fault_at_sync) return last_error = cudaErrorIllegalAddress;
+    return cudaSuccess;
   }
   // A program (not a test, which takes its reports) ends: what was found must not go unseen.
   ~Simulator() {
@@ -361,6 +372,7 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
     default: return "cudaErrorUnknown";
   }
 }
@@ -373,6 +385,7 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     default: return "unknown error";
   }
 }
@@ -445,15 +458,13 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
-  ++sim().blocking;
   sim().host_joins(sim().actor_of(stream));
-  return cudaSuccess;
+  return sim().wait();
 }
 
 cudaError_t cudaDeviceSynchronize(void) {
-  ++sim().blocking;
   sim().device_synchronize();
-  return cudaSuccess;
+  return sim().wait();
 }
 
 // A host function runs when its stream gets there: here, as everything, at once (on the host
@@ -492,9 +503,8 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-  ++sim().blocking;
   join(sim().clocks[0], event->clock);
-  return cudaSuccess;
+  return sim().wait();
 }
 
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {

@@ -2,6 +2,7 @@
 // revwave-cudasim (the same app on the emulated runtime; it exits 70 if the run raced).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -162,6 +163,17 @@ TEST_F(CudaCli, ZfpEncodesOnlyTheSlotsSpilledToPinnedHostMemory) {
   const double nz = zfp["gradient_norm"];
   EXPECT_NE(nz, na);
   EXPECT_NEAR(nz, na, 1.5e-3 * na);
+}
+
+// A device fault (here the emulated runtime's illegal address at a wait for the device) is one of
+// revwave's errors: one line naming the CUDA error, the backend's exit code 5 (not 1, a failed
+// check), and no output left behind.
+TEST_F(CudaCli, ADeviceFaultExitsWithTheBackendCodeAndOneLine) {
+  const Outcome r = invoke_with("REVWAVE_CUDASIM_FAULT_AT_SYNC=1", "gradient" + small + "--out g.npy");
+  EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_NE(r.err.find("cudaErrorIllegalAddress"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "g.npy"));
 }
 
 }  // namespace

@@ -70,15 +70,15 @@ TEST(Gradient, TaylorTestIsSecondOrderInDouble) {
   double dm_max = 0;
   for (double v : dm) dm_max = std::max(dm_max, std::abs(v));
   for (double& v : dm) v *= 0.02 / (2500.0 * 2500.0) / dm_max;
-  for (const char* strategy : {"full", "revolve"}) {
+  for (const Strategy strategy : {Strategy::full, Strategy::revolve}) {
     StrategyOptions s;
     s.strategy = strategy;
-    if (s.strategy == "revolve") s.snaps = 4;  // full takes no slots
+    if (s.strategy == Strategy::revolve) s.snaps = 4;  // full takes no slots
     const TaylorResult t = taylor_test<double>(c.grid, c.start_model, dm, c.acq, c.time, d, s, 6);
-    EXPECT_NEAR(t.rate_first, 1.0, 0.1) << strategy;
-    EXPECT_GE(t.rate_second, 1.9) << strategy;
+    EXPECT_NEAR(t.rate_first, 1.0, 0.1) << to_string(strategy);
+    EXPECT_GE(t.rate_second, 1.9) << to_string(strategy);
     for (std::size_t k = 1; k < t.second.size(); ++k) {
-      EXPECT_GT(std::log2(t.second[k - 1] / t.second[k]), 1.8) << strategy << " halving " << k;
+      EXPECT_GT(std::log2(t.second[k - 1] / t.second[k]), 1.8) << to_string(strategy) << " halving " << k;
     }
   }
 }

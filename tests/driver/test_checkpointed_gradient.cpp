@@ -140,7 +140,7 @@ TEST(CheckpointPlan, BadTiersAndStopRulesAreRefused) {
   StrategyOptions r = testing::strategy("revolve", 3);
   r.stop_energy = 0.1;  // a stop rule needs the online strategy
   EXPECT_THROW(plan_strategy(r, 10, 1000), InputError);
-  r.strategy = "online";
+  r.strategy = Strategy::online;
   r.stop_energy = -0.5;
   EXPECT_THROW(plan_strategy(r, 10, 1000), InputError);
 }
@@ -160,9 +160,8 @@ TEST(CheckpointPlan, BudgetDerivesSlotsAndRefusesLessThanOne) {
   s.snaps = 0;  // zero slots is refused, not replaced by the default
   EXPECT_THROW(plan_strategy(s, 100, field), InputError);
   s.snaps = 3;
-  s.strategy = "bogus";
-  EXPECT_THROW(plan_strategy(s, 100, field), InputError);
-  s.strategy = "revolve";
+  EXPECT_THROW(parse_strategy("bogus"), InputError);  // refused where the text enters
+  s.strategy = Strategy::revolve;
   EXPECT_THROW(plan_strategy(s, 0, field), InputError);
 }
 
@@ -183,19 +182,19 @@ std::string refusal(const StrategyOptions& s, index_t steps = 100, std::size_t f
 
 TEST(CheckpointPlan, OptionsTheStrategyWouldIgnoreAreRefused) {
   StrategyOptions full;
-  full.strategy = "full";
+  full.strategy = Strategy::full;
   EXPECT_NO_THROW(plan_strategy(full, 100, 1000));
   StrategyOptions s = full;
   s.snaps = 5;
   EXPECT_EQ(refusal(s).rfind("--snaps 5 does not apply: --strategy full", 0), 0u) << refusal(s);
   s = full;
-  s.store = "memory";  // even the default, when given
+  s.store = StoreKind::memory;  // even the default, when given
   EXPECT_NE(refusal(s).find("--store memory does not apply"), std::string::npos);
   s = full;
   s.checkpoint_memory = std::size_t(1) << 30;
   EXPECT_NE(refusal(s).find("--checkpoint-memory does not apply"), std::string::npos);
   StrategyOptions revolve;
-  revolve.strategy = "revolve";
+  revolve.strategy = Strategy::revolve;
   s = revolve;
   s.tiers = {"memory:2"};
   EXPECT_NE(refusal(s).find("--tier memory:2 does not apply"), std::string::npos);
@@ -206,14 +205,14 @@ TEST(CheckpointPlan, OptionsTheStrategyWouldIgnoreAreRefused) {
   s.checkpoint_dir = "/tmp";
   EXPECT_NE(refusal(s).find("--checkpoint-dir does not apply"), std::string::npos);
   StrategyOptions multilevel;
-  multilevel.strategy = "multilevel";
+  multilevel.strategy = Strategy::multilevel;
   multilevel.tiers = {"memory:2"};
   EXPECT_NO_THROW(plan_strategy(multilevel, 100, 1000));
   s = multilevel;
   s.snaps = 3;
   EXPECT_NE(refusal(s).find("--snaps 3 does not apply: --strategy multilevel"), std::string::npos);
   StrategyOptions online;
-  online.strategy = "online";
+  online.strategy = Strategy::online;
   s = online;
   s.stop_energy = 0.0;  // given as zero: never stops, so refused rather than read as "not given"
   EXPECT_NE(refusal(s).find("--stop-energy 0 is invalid: it must be in (0, 1)"), std::string::npos) << refusal(s);
@@ -223,7 +222,7 @@ TEST(CheckpointPlan, OptionsTheStrategyWouldIgnoreAreRefused) {
 
 TEST(CheckpointPlan, MoreOnlineSlotsThanStepsAreCappedAndSaidSo) {
   StrategyOptions s;
-  s.strategy = "online";
+  s.strategy = Strategy::online;
   s.snaps = std::int64_t(1) << 50;  // not 2^50 slots allocated, and not a loop over them
   const StrategyPlan plan = plan_strategy(s, 40, 1000);
   EXPECT_EQ(plan.snaps, 40);
@@ -242,7 +241,7 @@ TEST_F(FullHistoryLimit, TheCheckCountsTheFieldsThatAreAllocated) {
   const index_t steps = 50;
   EXPECT_EQ(full_history_bytes(steps, field), std::size_t(steps + 1) * field);
   StrategyOptions full;
-  full.strategy = "full";
+  full.strategy = Strategy::full;
   const std::size_t working = 4 * field;
   setenv("REVWAVE_MEMORY_LIMIT", std::to_string(std::size_t(steps) * field + working + field / 2).c_str(), 1);
   EXPECT_THROW(plan_strategy(full, steps, field, working), OutOfMemoryError);

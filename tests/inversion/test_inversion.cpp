@@ -42,7 +42,7 @@ TEST(InversionChainRule, VelocityGradientMatchesFiniteDifferenceOfTheMisfit) {
   }();
   const Survey survey = one_shot_survey(c, obs_f);
   SurveyRunOptions o;
-  o.strategy.strategy = "full";
+  o.strategy.strategy = Strategy::full;
   SerialShotRunner runner;
   const SurveySum sum = survey_gradient<double>(c.grid, c.start_model, survey, o, runner);
   const std::vector<double> dj_dc = velocity_gradient(c.start_model.velocity, sum.gradient);
@@ -277,7 +277,7 @@ TEST(InversionBands, DataAndWaveletAreLowPassedTogether) {
   // The filtered data against data modelled with the filtered wavelet, over the first three quarters
   // of the record (the filter's end extension is not data).
   Survey remodel = banded;
-  survey_forward<double>(c.grid, c.true_model, remodel, "cpu", {});
+  survey_forward<double>(c.grid, c.true_model, remodel, Backend::cpu, {});
   double diff = 0, norm = 0;
   for (std::size_t i = 0; i < (lead + 3 * nt / 4) * nrec; ++i) {
     diff += std::pow(b.data[i] - remodel.shots[0].data[i], 2);

@@ -253,7 +253,7 @@ TEST(Compression, BudgetBuysSlotsAtTheEncodedSize) {
   disk.compression = parse_compression("fp16");
   EXPECT_THROW(plan_strategy(disk, 200, layout), InputError);
   StrategyOptions cuda = testing::strategy("revolve", 3);
-  cuda.backend = "cuda";
+  cuda.backend = Backend::cuda;
   cuda.compression = parse_compression("zfp-rate:8");
   // No ZFP on the device: the device slots stay raw (the pinned ones are encoded on the host), and
   // a budget buys them at the raw size. (It was refused before the pinned tier could encode.)

@@ -50,10 +50,10 @@ std::vector<T> observed_in(const SmallCase& c, const VelocityModel& model) {
 inline StrategyOptions strategy(const std::string& name, index_t snaps = 0, const std::string& store = "memory",
                                 const std::string& dir = "") {
   StrategyOptions s;
-  s.strategy = name;
+  s.strategy = parse_strategy(name);
   if (snaps > 0) s.snaps = snaps;
-  if (name == "revolve" || name == "online") s.store = store;
-  if (store == "disk" || name == "multilevel") s.checkpoint_dir = dir;
+  if (takes_slots(s.strategy)) s.store = parse_store(store);
+  if (parse_store(store) == StoreKind::disk || s.strategy == Strategy::multilevel) s.checkpoint_dir = dir;
   return s;
 }
 

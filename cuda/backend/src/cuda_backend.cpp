@@ -52,11 +52,11 @@ template <class T>
 GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const StrategyOptions& options,
                              const StrategyPlan& plan, const CudaBudgets& budgets, CudaRunInfo* info,
                              const Progress& progress) {
-  if (plan.strategy == "multilevel") {
+  if (plan.strategy == Strategy::multilevel) {
     throw InputError("--strategy multilevel is not available with --backend cuda: use revolve, whose slots are split "
                      "between device and pinned host memory by --device-memory / --host-memory");
   }
-  if (plan.strategy != "full" && options.store == "disk") {
+  if (plan.strategy != Strategy::full && options.store == StoreKind::disk) {
     throw InputError("--store disk is not available with --backend cuda: its checkpoints live in device and pinned "
                      "host memory (set --device-memory / --host-memory)");
   }
@@ -70,7 +70,7 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
     run.host_slots = split.host_slots;
     run.tier_choice = split.choice;
   };
-  if (plan.strategy == "full") {
+  if (plan.strategy == Strategy::full) {
     out = gradient_full(prop, observed, progress);
     run.predicted_forward_steps = problem.time.steps;
     run.history_tier = prop.history_tier();
@@ -78,7 +78,7 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
                       format_bytes(double(out.stats.wavefield_storage_bytes)) + ") in " +
                       (run.history_tier == "device" ? "device memory" : "pinned host memory") + " (device budget " +
                       format_bytes(double(prop.device_budget())) + ")";
-  } else if (plan.strategy == "online") {  // the schedule is not known ahead: no prefetch
+  } else if (plan.strategy == Strategy::online) {  // the schedule is not known ahead: no prefetch
     auto store = prop.make_store(plan.snaps, nullptr);
     OnlineSchedule schedule(plan.snaps);
     out = gradient_online(prop, observed, schedule, *store, online_stop_rule(prop, options.stop_energy), progress);

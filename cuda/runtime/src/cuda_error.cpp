@@ -5,7 +5,7 @@
 namespace revwave {
 
 CudaError::CudaError(cudaError_t error, const char* expr, const char* file, int line)
-    : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + cudaGetErrorName(error) + ": " +
+    : BackendError(std::string(file) + ":" + std::to_string(line) + ": " + cudaGetErrorName(error) + ": " +
                          cudaGetErrorString(error) + " (in " + expr + ")"),
       error_(error) {}
 

@@ -54,10 +54,13 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::s
     if (f.size() != 2 && f.size() != 4) {
       throw InputError("--tier '" + spec + "' is invalid: NAME:SLOTS or NAME:SLOTS:STORE_COST:RESTORE_COST");
     }
-    if (f[0] != "memory" && f[0] != "disk") {
+    StoreKind kind = StoreKind::memory;
+    try {
+      kind = parse_store(f[0]);
+    } catch (const InputError&) {
       throw InputError("--tier '" + spec + "': tier '" + f[0] + "' is unknown on the CPU backend: memory or disk");
     }
-    if (f[0] == "disk") check_checkpoint_dir(o.checkpoint_dir, "--tier disk");
+    if (kind == StoreKind::disk) check_checkpoint_dir(o.checkpoint_dir, "--tier disk");
     std::size_t pos = 0;
     long long slots = -1;
     try {
@@ -75,6 +78,7 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::s
       ++given;
     }
     plan.tiers.push_back(t);
+    plan.tier_stores.push_back(kind);
   }
   validate_tiers(plan.tiers);
   if (given != 0 && given != static_cast<int>(plan.tiers.size())) {
@@ -84,16 +88,18 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::s
   for (const Tier& t : plan.tiers) plan.snaps += t.slots;
   plan.slots = plan.snaps;
   plan.storage_bytes = 0;  // memory tiers at the (encoded) slot size, disk tiers raw
-  for (const Tier& t : plan.tiers) {
-    const std::size_t each = t.name == "memory" ? plan.slot_bytes : plan.raw_slot_bytes;
-    plan.storage_bytes = checked_sum(plan.storage_bytes, checked_bytes({static_cast<std::size_t>(t.slots), each}, "the multilevel slots"),
+  for (std::size_t i = 0; i < plan.tiers.size(); ++i) {
+    const std::size_t each = plan.tier_stores[i] == StoreKind::memory ? plan.slot_bytes : plan.raw_slot_bytes;
+    plan.storage_bytes = checked_sum(plan.storage_bytes,
+                                     checked_bytes({static_cast<std::size_t>(plan.tiers[i].slots), each}, "the multilevel slots"),
                                      "the multilevel slots");
   }
   plan.predicted_forward_steps = 0;  // depends on the costs, known once they are measured
   std::size_t in_memory = 0;
-  for (const Tier& t : plan.tiers) {
-    if (t.name == "memory") {
-      in_memory = checked_sum(in_memory, checked_bytes({static_cast<std::size_t>(t.slots), plan.slot_bytes}, "the memory tier"),
+  for (std::size_t i = 0; i < plan.tiers.size(); ++i) {
+    if (plan.tier_stores[i] == StoreKind::memory) {
+      in_memory = checked_sum(in_memory,
+                              checked_bytes({static_cast<std::size_t>(plan.tiers[i].slots), plan.slot_bytes}, "the memory tier"),
                               "the memory tier");
     }
   }
@@ -113,26 +119,26 @@ namespace {
 
 // Refuses the options that `strategy` would ignore; `uses` says what it reads.
 void refuse_ignored(const StrategyOptions& o, const std::string& uses) {
-  const std::string rule = "--strategy " + o.strategy + " " + uses;
+  const std::string rule = std::string("--strategy ") + to_string(o.strategy) + " " + uses;
   auto refuse = [&](const std::string& option) { throw InputError(option + " does not apply: " + rule); };
-  const bool slots = o.strategy == "revolve" || o.strategy == "online";
+  const bool slots = takes_slots(o.strategy);
   if (!slots && o.snaps) refuse("--snaps " + std::to_string(*o.snaps));
   if (!slots && o.checkpoint_memory) refuse("--checkpoint-memory");
-  if (!slots && o.store) refuse("--store " + *o.store);
-  if (o.strategy != "multilevel" && !o.tiers.empty()) refuse("--tier " + o.tiers.front());
-  if (o.strategy != "online" && o.stop_energy) refuse("--stop-energy " + number_text(*o.stop_energy));
-  if (o.strategy == "full" && o.compression.enabled()) refuse("--compress " + o.compression.text());
+  if (!slots && o.store) refuse(std::string("--store ") + to_string(*o.store));
+  if (o.strategy != Strategy::multilevel && !o.tiers.empty()) refuse("--tier " + o.tiers.front());
+  if (o.strategy != Strategy::online && o.stop_energy) refuse("--stop-energy " + number_text(*o.stop_energy));
+  if (o.strategy == Strategy::full && o.compression.enabled()) refuse("--compress " + o.compression.text());
   if (!o.checkpoint_dir.empty()) {
     bool disk_tier = false;
     for (const std::string& t : o.tiers) disk_tier = disk_tier || t.rfind("disk:", 0) == 0 || t == "disk";
-    if (o.store != "disk" && !disk_tier) {
+    if (o.store != StoreKind::disk && !disk_tier) {
       throw InputError("--checkpoint-dir does not apply: only --store disk or a disk tier writes checkpoints to a directory");
     }
   }
 }
 
 bool zfp_on_cuda(const StrategyOptions& o) {
-  return o.backend == "cuda" &&
+  return o.backend == Backend::cuda &&
          (o.compression.mode == CompressionMode::zfp_rate || o.compression.mode == CompressionMode::zfp_accuracy);
 }
 
@@ -168,9 +174,9 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, std::size_t fiel
   plan.steps = steps;
   plan.slot_bytes = checked_bytes({2, field_bytes}, "one checkpoint slot (two wavefields)");
   plan.raw_slot_bytes = plan.slot_bytes;
-  if (o.compression.enabled() && o.strategy != "full") {
+  if (o.compression.enabled() && o.strategy != Strategy::full) {
     if (layout == nullptr) throw std::logic_error("plan_strategy: --compress needs the fields' layout");
-    if (o.store == "disk") {
+    if (o.store == StoreKind::disk) {
       throw InputError("--compress " + o.compression.text() +
                        " applies to checkpoints in memory: not with --store disk (use --store memory)");
     }
@@ -182,30 +188,24 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, std::size_t fiel
     plan.compress_host_tier_only = zfp_on_cuda(o);
     if (!plan.compress_host_tier_only) plan.slot_bytes = CompressedStore::slot_bytes_of(codec);
   }
-  if (o.strategy == "full") {
+  if (o.strategy == Strategy::full) {
     refuse_ignored(o, "stores every step in memory: it takes no slots, store, budget, tiers or stop rule");
     plan.storage_bytes = full_history_bytes(steps, field_bytes);
     plan.predicted_forward_steps = steps;
     plan.choice = "full: the whole history, " + std::to_string(steps) + " wavefields of " +
                   format_bytes(double(field_bytes)) + " = " + format_bytes(double(plan.storage_bytes));
-    if (o.backend == "cpu") require_history(steps, field_bytes, working_bytes);
+    if (o.backend == Backend::cpu) require_history(steps, field_bytes, working_bytes);
     return plan;
   }
-  if (o.strategy != "revolve" && o.strategy != "multilevel" && o.strategy != "online") {
-    throw InputError("--strategy '" + o.strategy + "' is unknown: use full, revolve, multilevel or online");
-  }
-  if (o.strategy == "multilevel") {
+  if (o.strategy == Strategy::multilevel) {
     refuse_ignored(o, "takes its slots and where they live from --tier NAME:SLOTS");
     return plan_multilevel(o, plan, working_bytes);
   }
-  refuse_ignored(o, o.strategy == "online" ? "takes --snaps or --checkpoint-memory, --store, --stop-energy"
+  refuse_ignored(o, o.strategy == Strategy::online ? "takes --snaps or --checkpoint-memory, --store, --stop-energy"
                                            : "takes --snaps or --checkpoint-memory and --store");
   if (o.stop_energy) check_number("--stop-energy", *o.stop_energy, {0.0, 1.0, true, true});
-  const std::string store = o.store.value_or("memory");
-  if (store != "memory" && store != "disk") {
-    throw InputError("--store '" + store + "' is unknown: use memory or disk");
-  }
-  if (store == "disk") check_checkpoint_dir(o.checkpoint_dir, "--store disk");
+  const StoreKind store = o.store.value_or(StoreKind::memory);
+  if (store == StoreKind::disk) check_checkpoint_dir(o.checkpoint_dir, "--store disk");
   if (o.snaps && o.checkpoint_memory) {
     throw InputError("--snaps and --checkpoint-memory both given: choose one");
   }
@@ -225,7 +225,7 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, std::size_t fiel
     plan.snaps = o.snaps ? *o.snaps : std::min<index_t>(default_snaps, steps);
     plan.choice = "revolve: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
                   slot_kind(plan) + (o.snaps ? "" : " (the default; set --snaps or --checkpoint-memory)");
-    if (o.strategy == "online" && plan.snaps > steps) {
+    if (o.strategy == Strategy::online && plan.snaps > steps) {
       // More slots than steps store every step, as these do; the store holds no more than it can use.
       plan.snaps = steps;
       plan.choice += " (capped at the step count)";
@@ -234,12 +234,12 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, std::size_t fiel
   // Revolve never stores position 0 (recreated) or N-1 (reversed at once): more slots are never used.
   // A store holds at least one slot (for N <= 2 the schedule needs none). The online
   // schedule may use every slot; Revolve never stores position 0 or N-1.
-  plan.slots = o.strategy == "online" ? plan.snaps : std::max<index_t>(1, RevolveSchedule(steps, plan.snaps).slots());
+  plan.slots = o.strategy == Strategy::online ? plan.snaps : std::max<index_t>(1, RevolveSchedule(steps, plan.snaps).slots());
   plan.storage_bytes = checked_bytes({static_cast<std::size_t>(plan.slots), plan.slot_bytes},
                                      std::to_string(plan.slots) + " checkpoint slots");
   // Online: the offline optimum for the hard maximum, an upper reference only.
-  plan.predicted_forward_steps = o.strategy == "online" ? 0 : optimal_forward_steps(steps, plan.snaps);
-  if (store == "memory" && o.backend == "cpu") {
+  plan.predicted_forward_steps = o.strategy == Strategy::online ? 0 : optimal_forward_steps(steps, plan.snaps);
+  if (store == StoreKind::memory && o.backend == Backend::cpu) {
     const std::size_t have = available_memory_bytes();
     const std::size_t room = have > working_bytes ? have - working_bytes : 0;
     if (plan.storage_bytes > room) {
@@ -256,7 +256,7 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, std::size_t fiel
 }  // namespace
 
 StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t field_bytes, std::size_t working_bytes) {
-  if (o.compression.enabled() && o.strategy != "full") {
+  if (o.compression.enabled() && o.strategy != Strategy::full) {
     throw std::logic_error("plan_strategy: --compress needs the fields' layout (the FieldLayout overload)");
   }
   return plan_impl(o, steps, field_bytes, working_bytes, nullptr);
@@ -267,7 +267,7 @@ StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, const FieldL
 }
 
 std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan) {
-  if (plan.strategy == "multilevel") return std::make_unique<MultilevelSchedule>(plan.steps, plan.tiers);
+  if (plan.strategy == Strategy::multilevel) return std::make_unique<MultilevelSchedule>(plan.steps, plan.tiers);
   return std::make_unique<RevolveSchedule>(plan.steps, plan.snaps);
 }
 
@@ -281,18 +281,19 @@ std::unique_ptr<CheckpointStore> memory_store(std::int64_t slots, const Strategy
 
 std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& o, const StrategyPlan& plan, HostFieldPool& pool,
                                             PrefetchHint* hint) {
-  if (plan.strategy == "multilevel") {
+  if (plan.strategy == Strategy::multilevel) {
     std::vector<std::unique_ptr<CheckpointStore>> tiers;
     std::int64_t first = 0;  // global id of the tier's slot 0, as the schedule numbers them
-    for (const Tier& t : plan.tiers) {
+    for (std::size_t i = 0; i < plan.tiers.size(); ++i) {
+      const Tier& t = plan.tiers[i];
       if (t.slots == 0) tiers.push_back(nullptr);
-      else if (t.name == "disk") tiers.push_back(std::make_unique<AsyncDiskStore>(t.slots, pool, o.checkpoint_dir, hint, first));
+      else if (plan.tier_stores[i] == StoreKind::disk) tiers.push_back(std::make_unique<AsyncDiskStore>(t.slots, pool, o.checkpoint_dir, hint, first));
       else tiers.push_back(memory_store(t.slots, plan, pool));
       first += t.slots;
     }
     return std::make_unique<TieredStore>(std::move(tiers));
   }
-  if (o.store == "disk") return std::make_unique<AsyncDiskStore>(plan.slots, pool, o.checkpoint_dir, hint);
+  if (o.store == StoreKind::disk) return std::make_unique<AsyncDiskStore>(plan.slots, pool, o.checkpoint_dir, hint);
   return memory_store(plan.slots, plan, pool);
 }
 

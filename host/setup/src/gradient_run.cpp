@@ -16,18 +16,18 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   nlohmann::json j;
   j["objective"] = s.objective;
   j["gradient_norm"] = std::sqrt(norm2);
-  j["strategy"] = plan.strategy;
+  j["strategy"] = to_string(plan.strategy);
   j["steps"] = s.steps;
   j["nt"] = r.job.time.nt();
   j["dt"] = r.job.time.dt;
   j["forward_steps"] = s.forward_steps;
   j["predicted_forward_steps"] = r.predicted_forward_steps;
-  if (plan.strategy == "online") {
+  if (plan.strategy == Strategy::online) {
     j["offline_forward_steps"] = r.report.offline_forward_steps;
     j["online_ratio"] = double(s.forward_steps) / double(r.report.offline_forward_steps);
     j["max_steps"] = r.job.time.steps;
   }
-  if (plan.strategy == "multilevel") {
+  if (plan.strategy == Strategy::multilevel) {
     j["predicted_time_steps"] = r.report.predicted_time;
     j["tiers"] = nlohmann::json::array();
     for (const Tier& t : r.report.tiers) {
@@ -39,28 +39,28 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["snaps"] = plan.snaps;
   j["stores"] = s.stores;
   j["restores"] = s.restores;
-  j["checkpoint_bytes"] = plan.strategy == "full" ? 0 : plan.storage_bytes;
+  j["checkpoint_bytes"] = plan.strategy == Strategy::full ? 0 : plan.storage_bytes;
   j["slot_bytes"] = plan.slot_bytes;
   j["wavefield_storage_bytes"] = s.wavefield_storage_bytes;
   j["checkpoint_copy_bytes"] = s.checkpoint_copy_bytes;
   j["compression"] = compression_summary(plan.compression, s.compression);
-  j["store"] = plan.strategy == "full" || plan.strategy == "multilevel" ? "memory" : o.strategy.store.value_or("memory");
+  j["store"] = to_string(takes_slots(plan.strategy) ? o.strategy.store.value_or(StoreKind::memory) : StoreKind::memory);
   j["seconds"] = {{"observed", r.job.seconds_observed},
                   {"allocate", s.seconds_allocate},
                   {"forward", s.seconds_forward},
                   {"reverse", s.seconds_reverse},
                   {"checkpoint_copies", s.seconds_copies}};
   j["peak_rss_bytes"] = peak_rss_bytes();
-  if (r.backend.name == "cuda") {
+  if (r.backend.kind == Backend::cuda) {
     j["cuda"] = {{"device_slots", r.cuda_info.device_slots}, {"host_slots", r.cuda_info.host_slots},
                  {"history_tier", r.cuda_info.history_tier}, {"tiers", r.cuda_info.tier_choice},
                  {"seconds_spill", r.cuda_info.seconds_spill}};
   }
   j["shape"] = r.job.start.grid.shape;
   j["space_order"] = r.job.start.grid.space_order;
-  j["backend"] = r.backend.name;
+  j["backend"] = to_string(r.backend.kind);
   j["backend_note"] = r.backend.note;
-  j["precision"] = o.problem.precision;
+  j["precision"] = to_string(o.problem.precision);
   j["observed"] = observed;
   return j;
 }

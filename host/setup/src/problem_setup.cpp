@@ -181,16 +181,16 @@ void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t va
                             " receivers of traces)");
 }
 
-BackendChoice resolve_backend(const std::string& requested) {
-  if (requested == "cpu") return {"cpu", ""};
+BackendChoice resolve_backend(Backend requested) {
+  if (requested == Backend::cpu) return {Backend::cpu, ""};
   const bool have_gpu = !cuda_devices().empty();
-  if (requested == "cuda") {
+  if (requested == Backend::cuda) {
     if (!cuda_compiled()) throw NotCompiledError("--backend cuda: " + cuda_unavailable_reason());
     if (!have_gpu) throw InputError("--backend cuda: " + cuda_unavailable_reason());
-    return {"cuda", ""};
+    return {Backend::cuda, ""};
   }
-  if (have_gpu) return {"cuda", "auto: a CUDA device is present"};
-  return {"cpu", std::string("auto: ") + (cuda_compiled() ? cuda_unavailable_reason() : "no CUDA backend in this build") +
+  if (have_gpu) return {Backend::cuda, "auto: a CUDA device is present"};
+  return {Backend::cpu, std::string("auto: ") + (cuda_compiled() ? cuda_unavailable_reason() : "no CUDA backend in this build") +
                      ", using the CPU"};
 }
 
@@ -202,12 +202,13 @@ CudaBudgets cuda_budgets(const ProblemOptions& o) {
   return b;
 }
 
-void refuse_cuda_options_on_cpu(const ProblemOptions& o, const std::string& backend) {
-  if (backend == "cuda") return;
+void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend) {
+  if (backend == Backend::cuda) return;
   const char* given = o.device_memory ? "--device-memory" : o.host_memory ? "--host-memory" : o.host_spacing ? "--host-spacing" : nullptr;
   if (given != nullptr) {
     throw InputError(std::string(given) + " does not apply: the run is on the CPU backend (" +
-                     (o.backend == "auto" ? "--backend auto found no CUDA device" : "--backend " + o.backend) +
+                     (o.backend == Backend::automatic ? std::string("--backend auto found no CUDA device")
+                                                      : std::string("--backend ") + to_string(o.backend)) +
                      "), and the option sets the CUDA backend's memory");
   }
 }

@@ -29,18 +29,18 @@ void validate(const ScheduleRequest& o) {
   keep(rule_violation("--steps", o.steps, at_least(1)));
   keep(rule_violation("--snaps", o.snaps, at_least(1)));
   if (o.slot_bytes) keep(rule_violation("--slot-bytes", *o.slot_bytes, non_negative()));
-  if (!o.tiers.empty() && o.strategy != "multilevel")
+  if (!o.tiers.empty() && o.strategy != Strategy::multilevel)
     errors.push_back("--tier needs --strategy multilevel");
-  if (o.slot_bytes && o.strategy != "multilevel") errors.push_back("--slot-bytes needs --strategy multilevel");
-  if (o.sweep && o.strategy != "online") errors.push_back("--sweep needs --strategy online");
+  if (o.slot_bytes && o.strategy != Strategy::multilevel) errors.push_back("--slot-bytes needs --strategy multilevel");
+  if (o.sweep && o.strategy != Strategy::online) errors.push_back("--sweep needs --strategy online");
   if (o.sweep) keep(rule_violation("--sweep", *o.sweep, int_within(1, 100000000)));
   if (o.sweep && o.actions) errors.push_back("--actions does not apply to --sweep (it lists one schedule)");
-  if (errors.empty() && o.strategy != "revolve" && !o.sweep && o.steps > max_simulated_steps) {
-    errors.push_back("--steps " + std::to_string(o.steps) + " is too many for --strategy " + o.strategy +
+  if (errors.empty() && o.strategy != Strategy::revolve && !o.sweep && o.steps > max_simulated_steps) {
+    errors.push_back("--steps " + std::to_string(o.steps) + " is too many for --strategy " + to_string(o.strategy) +
                      ": its schedule is simulated action by action, up to " + std::to_string(max_simulated_steps) +
                      " steps (revolve's counts come from closed forms for any step count)");
   }
-  if (errors.empty() && o.actions && o.strategy == "revolve") {
+  if (errors.empty() && o.actions && o.strategy == Strategy::revolve) {
     const ScheduleCounts c = revolve_counts(o.steps, o.snaps);  // InputError beyond 2^63 - 1
     const std::int64_t actions = c.advances + c.stores + c.restores + c.reverses;
     if (actions > max_listed_actions || c.advances > max_listed_actions) {
@@ -102,11 +102,11 @@ class OnlineRun final : public Schedule {
 };
 
 std::unique_ptr<Schedule> make_schedule(const ScheduleRequest& o) {
-  if (o.strategy == "revolve") return std::make_unique<RevolveSchedule>(o.steps, o.snaps);
-  if (o.strategy == "multilevel") return std::make_unique<MultilevelSchedule>(o.steps, parse_tiers(o));
+  if (o.strategy == Strategy::revolve) return std::make_unique<RevolveSchedule>(o.steps, o.snaps);
+  if (o.strategy == Strategy::multilevel) return std::make_unique<MultilevelSchedule>(o.steps, parse_tiers(o));
   // Slots beyond N are never used: the schedule stores every step either way.
-  if (o.strategy == "online") return std::make_unique<OnlineRun>(o.steps, std::min(o.snaps, o.steps));
-  throw InputError("--strategy " + o.strategy + " is not a known strategy");
+  if (o.strategy == Strategy::online) return std::make_unique<OnlineRun>(o.steps, std::min(o.snaps, o.steps));
+  throw InputError(std::string("--strategy ") + to_string(o.strategy) + " has no schedule to count: use revolve, multilevel or online");
 }
 
 }  // namespace
@@ -120,25 +120,25 @@ nlohmann::json schedule_summary(const ScheduleRequest& o) {
       listed.push_back(to_string(a));
     }
   }
-  std::unique_ptr<Schedule> schedule = o.strategy == "revolve" ? nullptr : make_schedule(o);
+  std::unique_ptr<Schedule> schedule = o.strategy == Strategy::revolve ? nullptr : make_schedule(o);
   std::vector<Tier> tiers;
   MultilevelCounts multilevel;
   const double slot_bytes = o.slot_bytes.value_or(1048576.0);
-  if (o.strategy == "multilevel") {
+  if (o.strategy == Strategy::multilevel) {
     tiers = static_cast<MultilevelSchedule&>(*schedule).tiers();
     multilevel = count_multilevel(*schedule, tiers, slot_bytes);
   }
-  const ScheduleCounts c = o.strategy == "revolve"      ? revolve_counts(o.steps, o.snaps)
-                           : o.strategy == "multilevel" ? multilevel.counts
+  const ScheduleCounts c = o.strategy == Strategy::revolve      ? revolve_counts(o.steps, o.snaps)
+                           : o.strategy == Strategy::multilevel ? multilevel.counts
                                                         : count_schedule(*schedule);
-  const std::int64_t snaps = o.strategy == "multilevel" && schedule->slots() > 0 ? schedule->slots() : o.snaps;
+  const std::int64_t snaps = o.strategy == Strategy::multilevel && schedule->slots() > 0 ? schedule->slots() : o.snaps;
   const std::int64_t offline = optimal_forward_steps(o.steps, snaps);
   // Griewank's r with s = S + 1 checkpoints; more than N slots change nothing.
   const std::int64_t repetitions = revolve_repetitions(o.steps, std::min(snaps, o.steps) + 1);
 
   nlohmann::json j = {{"steps", o.steps},
                       {"snaps", snaps},
-                      {"strategy", o.strategy},
+                      {"strategy", to_string(o.strategy)},
                       {"forward_steps", c.forward_steps},
                       {"advances", c.advances},
                       {"stores", c.stores},
@@ -147,7 +147,7 @@ nlohmann::json schedule_summary(const ScheduleRequest& o) {
                       {"recompute_ratio", c.recompute_ratio},
                       {"peak_slots", c.peak_slots},
                       {"repetition_number", repetitions}};
-  if (o.strategy == "multilevel") {
+  if (o.strategy == Strategy::multilevel) {
     nlohmann::json rows = nlohmann::json::array();
     for (std::size_t t = 0; t < tiers.size(); ++t) {
       const TierCounts& tc = multilevel.tiers[t];
@@ -163,7 +163,7 @@ nlohmann::json schedule_summary(const ScheduleRequest& o) {
     j["baseline_all_slots_time"] = revolve_all_slots_time(o.steps, tiers);
     j["binomial_slots"] = static_cast<MultilevelSchedule&>(*schedule).binomial_slots();
   }
-  if (o.strategy == "online") {
+  if (o.strategy == Strategy::online) {
     j["offline_forward_steps"] = offline;
     j["ratio"] = static_cast<double>(c.forward_steps) / static_cast<double>(offline);
   }

@@ -30,10 +30,17 @@ class NonFiniteError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A backend that this build does not contain.
-class NotCompiledError : public std::runtime_error {
+// A backend that failed: a device fault (a CUDA error: an illegal address, a lost device, a
+// launch that failed) or, as NotCompiledError, a backend this build does not contain.
+class BackendError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A backend that this build does not contain.
+class NotCompiledError : public BackendError {
+ public:
+  using BackendError::BackendError;
 };
 
 }  // namespace revwave

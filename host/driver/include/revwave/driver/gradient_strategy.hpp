@@ -9,6 +9,7 @@
 #include <chrono>
 #include <vector>
 
+#include "revwave/core/choices.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/gradient_driver.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"
@@ -26,21 +27,21 @@ namespace revwave {
 // What the user asked for. An option left unset (nullopt, empty) takes its default; one that
 // is set is honoured or refused, never replaced, and refused where the strategy ignores it.
 struct StrategyOptions {
-  std::string strategy = "revolve";             // full | revolve | multilevel | online
+  Strategy strategy = Strategy::revolve;
   std::optional<index_t> snaps;                 // revolve, online: slots (unset: from checkpoint_memory, else default_snaps)
   std::optional<std::size_t> checkpoint_memory; // revolve, online: bytes that derive the slots
-  std::optional<std::string> store;             // revolve, online: memory (unset) or disk
+  std::optional<StoreKind> store;               // revolve, online: memory (unset) or disk
   std::string checkpoint_dir;                   // --store disk and multilevel disk tiers
   std::vector<std::string> tiers;               // multilevel: NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first
   std::optional<double> stop_energy;            // online: stop once the energy falls below this fraction of its peak
-  std::string backend = "cpu";                  // where the slots live: "cpu" checks them against host memory
+  Backend backend = Backend::cpu;               // where the slots live: the CPU checks them against host memory
   Compression compression;                      // --compress: memory slots hold encoded fields (lossy)
 };
 
 inline constexpr index_t default_snaps = 20;
 
 struct StrategyPlan {
-  std::string strategy;
+  Strategy strategy = Strategy::revolve;
   index_t steps = 0;
   index_t snaps = 0;                    // slots asked for or derived (0 for full)
   index_t slots = 0;                    // slots the schedule can use: min(snaps, N - 2), allocated
@@ -49,6 +50,7 @@ struct StrategyPlan {
   index_t predicted_forward_steps = 0;  // the schedule's count
   std::string choice;                   // a sentence saying what was chosen and why
   std::vector<Tier> tiers;              // multilevel
+  std::vector<StoreKind> tier_stores;   // multilevel: where each tier's slots live
   bool measure_costs = false;           // multilevel: tier costs to be measured at start-up
   Compression compression;              // what the memory slots hold (slot_bytes is their encoded size)
   // ZFP on the CUDA backend: only the slots spilled to pinned host memory are encoded (on the
@@ -147,15 +149,15 @@ auto online_stop_rule(Propagator& prop, std::optional<double> stop) {
 template <class Propagator, class T = typename Propagator::value_type>
 GradientOutput run_gradient(Propagator& prop, const T* observed, const StrategyOptions& options,
                             const StrategyPlan& plan, const Progress& progress = {}, StrategyReport* report = nullptr) {
-  if (plan.strategy == "full") return gradient_full(prop, observed, progress);
-  if (plan.strategy == "online") {  // its schedule is not known ahead: nothing to look into
+  if (plan.strategy == Strategy::full) return gradient_full(prop, observed, progress);
+  if (plan.strategy == Strategy::online) {  // its schedule is not known ahead: nothing to look into
     auto store = make_store(options, plan, prop.field_pool());
     OnlineSchedule schedule(plan.snaps);
     GradientOutput out = gradient_online(prop, observed, schedule, *store, online_stop_rule(prop, options.stop_energy), progress);
     if (report) report->offline_forward_steps = optimal_forward_steps(out.stats.steps, plan.snaps);
     return out;
   }
-  if (plan.strategy == "multilevel") {
+  if (plan.strategy == Strategy::multilevel) {
     std::vector<Tier> tiers = plan.tiers;
     if (plan.measure_costs) {
       // On a store of its own: the run's store looks ahead into a schedule built from these costs.

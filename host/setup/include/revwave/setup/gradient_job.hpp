@@ -85,7 +85,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
       if (std::abs(record.traces[i]) > largest) {
         throw IoError(observed + ": sample " + std::to_string(i / record.meta.receivers.size()) + " of receiver " +
                       std::to_string(i % record.meta.receivers.size()) + " is " + number_text(record.traces[i]) +
-                      ", beyond the largest " + (sizeof(T) == 4 ? "float" : "double") + " " + number_text(largest) +
+                      ", beyond the largest " + to_string(sizeof(T) == 4 ? Precision::float32 : Precision::float64) + " " + number_text(largest) +
                       " (use --precision double)");
       }
     }
@@ -114,11 +114,11 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
 // Models the observed data in the true model (no-op for data read from a file). Kept apart
 // from preparation so that everything is validated before the first expensive step.
 template <class T>
-void model_observed(GradientJob<T>& job, const std::string& backend, const CudaBudgets& budgets) {
+void model_observed(GradientJob<T>& job, Backend backend, const CudaBudgets& budgets) {
   if (job.observed_source != "modelled" || !job.observed.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
   const Problem<T> p = make_problem<T>(job.start.grid, job.truth, job.start.acquisition, job.time);
-  if (backend == "cuda") {
+  if (backend == Backend::cuda) {
     job.observed = cuda_forward(p, budgets).traces;
   } else {
     CpuPropagator<T> prop(p);

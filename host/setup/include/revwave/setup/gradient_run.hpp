@@ -33,8 +33,8 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   GradientRun<T> r;
   finish_strategy_options(o);
   r.backend = resolve_backend(o.problem.backend);
-  refuse_cuda_options_on_cpu(o.problem, r.backend.name);
-  o.strategy.backend = r.backend.name;
+  refuse_cuda_options_on_cpu(o.problem, r.backend.kind);
+  o.strategy.backend = r.backend.kind;
   apply_threads(o.problem.threads);
   if (before_inputs) before_inputs();
   r.job = prepare_gradient_job<T>(o);
@@ -42,11 +42,11 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   const Grid& grid = job.start.grid;
   // On the CPU the run holds m, (u, u_prev), the reverse step's u[n+1], (lam, lam_prev) and the
   // gradient, plus the gradient's interior copies; the CUDA backend keeps its fields on the device.
-  const int fields = r.backend.name == "cpu" ? 9 : 2;
+  const int fields = r.backend.kind == Backend::cpu ? 9 : 2;
   require_run_memory(job.start, job.time, sizeof(T), fields, 2, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, 2);
   r.plan = plan_strategy(o.strategy, job.time.steps, field_layout<T>(grid), working);
-  model_observed(job, r.backend.name, cuda_budgets(o.problem));
+  model_observed(job, r.backend.kind, cuda_budgets(o.problem));
 
   const Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
   const index_t expected = static_cast<index_t>(job.observed.size());
@@ -55,9 +55,9 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
                      std::to_string(job.time.nt()) + " x " + std::to_string(problem.rec.count));
   }
   GradientOutput& g = r.output;
-  if (r.backend.name == "cuda") {
+  if (r.backend.kind == Backend::cuda) {
     g = cuda_gradient(problem, job.observed.data(), o.strategy, r.plan, cuda_budgets(o.problem), &r.cuda_info, progress);
-    if (r.plan.strategy == "online") r.report.offline_forward_steps = optimal_forward_steps(g.stats.steps, r.plan.snaps);
+    if (r.plan.strategy == Strategy::online) r.report.offline_forward_steps = optimal_forward_steps(g.stats.steps, r.plan.snaps);
   } else {
     CpuPropagator<T> prop(problem);
     g = run_gradient(prop, job.observed.data(), o.strategy, r.plan, progress, &r.report);

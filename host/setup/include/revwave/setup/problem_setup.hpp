@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "revwave/core/choices.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
@@ -35,8 +36,8 @@ struct ProblemOptions {
   std::string rec_grid;            // "NX,NY,Z": NX x NY receivers over the x-y extent at depth Z
   // Receivers given in memory (the bindings' (n, 3) array) instead of --rec / --rec-file.
   std::optional<std::vector<Vec3>> rec_points;
-  std::string precision = "float";
-  std::string backend = "auto";
+  Precision precision = Precision::float32;
+  Backend backend = Backend::automatic;
   std::optional<int> threads;      // unset: all cores
   bool json = false;
   std::optional<std::string> device_memory;  // CUDA: checkpoint budget in device memory (e.g. 8GiB)
@@ -57,17 +58,17 @@ ProblemSetup make_survey_setup(ProblemOptions o);
 // The time axis from --dt/--tn, checked against the model's stability bound.
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
 
-// The backend that will run ("cpu" or "cuda") and, for auto, why it was chosen.
+// The backend that will run (cpu or cuda, never automatic) and, for auto, why it was chosen.
 struct BackendChoice {
-  std::string name;
+  Backend kind = Backend::cpu;
   std::string note;
 };
-BackendChoice resolve_backend(const std::string& requested);
+BackendChoice resolve_backend(Backend requested);
 void apply_threads(const std::optional<int>& threads);
 // --device-memory / --host-memory / --host-spacing as the CUDA backend's budgets.
 CudaBudgets cuda_budgets(const ProblemOptions& o);
 // Refuses the CUDA budget options when the run is on the CPU: they would be ignored.
-void refuse_cuda_options_on_cpu(const ProblemOptions& o, const std::string& backend);
+void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend);
 
 // Refuses up front a run whose host working set cannot fit: `fields` wavefields of the grid and
 // `trace_copies` copies of the nt x nrec record of T, with the count and the need in the message.

@@ -8,12 +8,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "revwave/core/choices.hpp"
+
 namespace revwave {
 
 struct ScheduleRequest {
   std::int64_t steps = 1000;
   std::int64_t snaps = 10;
-  std::string strategy = "revolve";
+  Strategy strategy = Strategy::revolve;  // revolve, multilevel or online (full has no schedule)
   bool actions = false;
   std::vector<std::string> tiers;     // multilevel: NAME:SLOTS:STORE_COST:RESTORE_COST
   std::optional<double> slot_bytes;   // multilevel: bytes per checkpoint, for bytes moved (default 1 MiB)

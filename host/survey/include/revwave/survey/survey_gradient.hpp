@@ -23,7 +23,7 @@ namespace revwave {
 
 struct SurveyRunOptions {
   StrategyOptions strategy;
-  std::string backend = "cpu";  // cpu or cuda
+  Backend backend = Backend::cpu;
   CudaBudgets budgets;          // cuda: its device is this process's GPU
   double aperture = -1;         // m around each shot's sources and receivers; < 0: the whole model
   // Shots without data get them modelled in this model (on the whole model) where they run.
@@ -63,11 +63,11 @@ inline void maybe_inject_failure(std::int64_t s, const Shot& shot) {
 
 // A shot's data modelled in `model` on the whole grid.
 template <class T>
-std::vector<double> model_shot_data(const Grid& grid, const VelocityModel& model, const Shot& shot, const std::string& backend,
+std::vector<double> model_shot_data(const Grid& grid, const VelocityModel& model, const Shot& shot, Backend backend,
                                     const CudaBudgets& budgets, double* seconds = nullptr) {
   const Problem<T> p = shot_problem<T>(grid, model, shot, shot_window(grid, shot.acquisition, -1));
   ShotData<T> d;
-  if (backend == "cuda") {
+  if (backend == Backend::cuda) {
     d = cuda_forward(p, budgets);
   } else {
     CpuPropagator<T> prop(p);
@@ -87,7 +87,7 @@ ShotOutput shot_gradient(const Grid& grid, const VelocityModel& model, const Sho
   const std::vector<T> observed(shot.data.begin(), shot.data.end());
   const StrategyPlan plan = plan_strategy(o.strategy, p.time.steps, field_layout<T>(p.grid));
   GradientOutput g;
-  if (o.backend == "cuda") {
+  if (o.backend == Backend::cuda) {
     g = cuda_gradient(p, observed.data(), o.strategy, plan, o.budgets, nullptr, progress);
   } else {
     CpuPropagator<T> prop(p);
@@ -156,7 +156,7 @@ double survey_misfit(const Grid& grid, const VelocityModel& model, const Survey&
 
 // Models every shot's data (overwriting them) in `model`, on the whole model, shot after shot.
 template <class T>
-double survey_forward(const Grid& grid, const VelocityModel& model, Survey& survey, const std::string& backend,
+double survey_forward(const Grid& grid, const VelocityModel& model, Survey& survey, Backend backend,
                       const CudaBudgets& budgets, const Progress& shots_done = {}) {
   check_survey(survey, grid, model);
   double seconds = 0;

@@ -11,7 +11,8 @@
 
 namespace revwave {
 
-class CudaError : public std::runtime_error {
+// A device fault: one of revwave's backend errors (exit code 5 on the command line).
+class CudaError : public BackendError {
  public:
   CudaError(cudaError_t error, const char* expr, const char* file, int line);
   cudaError_t error() const noexcept { return error_; }
