@@ -347,7 +347,7 @@ nb::dict gradtest_impl(GradientJobOptions o, int halvings, double scale) {
     require_run_memory(job.start, job.time, sizeof(T), 10, 3, "the Taylor test");
     plan_strategy(o.strategy, job.time.steps, field_layout<T>(job.start.grid),
                   run_bytes(job.start, job.time, sizeof(T), 10, 3));
-    model_observed(job, "cpu", {});
+    model_observed(job, Backend::cpu, {});
     const std::vector<double> dm = taylor_direction(job.start.model, job.start.grid.spacing, scale);
     t = taylor_test<T>(job.start.grid, job.start.model, dm, job.start.acquisition, job.time, job.observed, o.strategy,
                        halvings);
