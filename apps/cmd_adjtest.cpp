@@ -7,6 +7,7 @@
 #include "problem_options.hpp"
 #include "revwave/core/checks.hpp"
 #include "revwave/core/system_memory.hpp"
+#include "revwave/driver/backend_registry.hpp"
 #include "revwave/driver/verification.hpp"
 #include "run_report.hpp"
 
@@ -26,10 +27,9 @@ bool run(const AdjtestOptions& o) {
   const ProblemSetup s = make_setup(o.problem);
   const TimeAxis time = make_time(o.problem, s);
   apply_threads(o.problem.threads);
-  require_run_memory(s, time, sizeof(T), backend.kind == Backend::cpu ? 5 : 1, 3, "the dot-product test");
-  const DotProductResult r = backend.kind == Backend::cuda
-                                 ? cuda_dot_product_test<T>(s.grid, s.model, s.acquisition, time, o.seed, cuda_budgets(o.problem))
-                                 : dot_product_test<T>(s.grid, s.model, s.acquisition, time, o.seed);
+  require_run_memory(s, time, sizeof(T), working_fields(backend.kind, Workload::dot_product_test), 3, "the dot-product test");
+  const DotProductResult r =
+      dot_product_test<T>(s.grid, s.model, s.acquisition, time, o.seed, backend.kind, cuda_budgets(o.problem));
   check_finite_result(&r.forward_product, 1, "<F w, d>");
   check_finite_result(&r.adjoint_product, 1, "<w, F^T d>");
   const double tol = o.tolerance.value_or(sizeof(T) == 8 ? 1e-12 : 1e-5);

@@ -7,10 +7,10 @@
 #include "problem_options.hpp"
 #include "revwave/core/checks.hpp"
 #include "revwave/core/system_memory.hpp"
+#include "revwave/driver/backend_registry.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/io/shot_record.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
 #include "run_report.hpp"
 #include "survey_commands.hpp"
 
@@ -46,17 +46,11 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   const TimeAxis time = make_time(o.problem, setup);
   apply_threads(o.problem.threads);
   // m and (u, u_prev) on the CPU; the record, its copy for the file and the file's own precision.
-  require_run_memory(setup, time, sizeof(T), backend.kind == Backend::cpu ? 3 : 1, 3, "the forward run");
+  require_run_memory(setup, time, sizeof(T), working_fields(backend.kind, Workload::forward), 3, "the forward run");
   const Problem<T> problem = make_problem<T>(setup.grid, setup.model, setup.acquisition, time);
   ProgressBar bar("forward", !o.problem.json);
   const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
-  ShotData<T> shot;
-  if (backend.kind == Backend::cuda) {
-    shot = cuda_forward(problem, cuda_budgets(o.problem), progress);
-  } else {
-    CpuPropagator<T> prop(problem);
-    shot = run_forward(prop, progress);
-  }
+  const ShotData<T> shot = run_on_backend(backend.kind, problem, cuda_budgets(o.problem), ForwardCall<T>{progress});
   bar.finish();
   check_finite_result(shot.traces.data(), shot.traces.size(), "the shot record");
 

@@ -140,14 +140,9 @@ nb::dict forward_impl(const ProblemOptions& o) {
     apply_threads(o.threads);
     // Counted as `revwave forward` counts (m and (u, u_prev) on the CPU; the record and two copies), so
     // that a refusal is the CLI's sentence.
-    require_run_memory(setup, time, sizeof(T), backend.kind == Backend::cpu ? 3 : 1, 3, "the forward run");
+    require_run_memory(setup, time, sizeof(T), working_fields(backend.kind, Workload::forward), 3, "the forward run");
     const Problem<T> problem = make_problem<T>(setup.grid, setup.model, setup.acquisition, time);
-    if (backend.kind == Backend::cuda) {
-      shot = cuda_forward(problem, cuda_budgets(o));
-    } else {
-      CpuPropagator<T> prop(problem);
-      shot = run_forward(prop);
-    }
+    shot = run_on_backend(backend.kind, problem, cuda_budgets(o), ForwardCall<T>{});
     check_finite_result(shot.traces.data(), shot.traces.size(), "the shot record");
   }
   nb::dict r;
@@ -311,9 +306,8 @@ nb::dict adjtest_impl(const ProblemOptions& o, std::uint32_t seed) {
     nb::gil_scoped_release unlocked;
     ThreadsScope scope;
     apply_threads(o.threads);
-    require_run_memory(s, time, sizeof(T), backend.kind == Backend::cpu ? 5 : 1, 3, "the dot-product test");
-    r = backend.kind == Backend::cuda ? cuda_dot_product_test<T>(s.grid, s.model, s.acquisition, time, seed, cuda_budgets(o))
-                               : dot_product_test<T>(s.grid, s.model, s.acquisition, time, seed);
+    require_run_memory(s, time, sizeof(T), working_fields(backend.kind, Workload::dot_product_test), 3, "the dot-product test");
+    r = dot_product_test<T>(s.grid, s.model, s.acquisition, time, seed, backend.kind, cuda_budgets(o));
   }
   check_finite_result(&r.forward_product, 1, "<F w, d>");
   check_finite_result(&r.adjoint_product, 1, "<w, F^T d>");
