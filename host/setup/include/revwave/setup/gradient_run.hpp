@@ -42,9 +42,11 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   r.job = prepare_gradient_job<T>(o);
   GradientJob<T>& job = r.job;
   const Grid& grid = job.start.grid;
-  const int fields = working_fields(r.backend.kind, Workload::gradient);
-  require_run_memory(job.start, job.time, sizeof(T), fields, 2, "the gradient's working set");
-  const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, 2);
+  // nt x nrec records: the observed data, the synthetic traces read back for the misfit, its
+  // adjoint source, and on the CPU the propagator's own traces.
+  const int fields = working_fields(r.backend.kind, Workload::gradient), records = 4;
+  require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
+  const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
   r.plan = plan_strategy(o.strategy, job.time.steps, acoustic_state, field_layout<T>(grid), working);
   model_observed(job, r.backend.kind, cuda_budgets(o.problem));
 
