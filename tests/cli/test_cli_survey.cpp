@@ -20,7 +20,6 @@ using revwave::testing::Outcome;
 
 class CliSurvey : public revwave::testing::CliFixture {
  protected:
-  CliSurvey() : CliFixture(REVWAVE_BINARY) {}
   // The binary under mpirun: as root it needs the two variables, on 2 cores --oversubscribe; `env`
   // (NAME=VALUE) is passed to every process. CliFixture quotes the binary: the quotes here close
   // and reopen around the launcher's words. In the sanitizer build OpenMPI's own allocations, made

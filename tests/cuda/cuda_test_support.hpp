@@ -39,23 +39,12 @@ using Case = testing::SmallCase;
 
 // Interior sizes that are no multiple of any block size; receivers close enough to share corners.
 inline Case awkward_case(int order, index_t steps = 40, std::array<index_t, 3> shape = {37, 29, 23}) {
-  Case c;
-  c.grid.shape = shape;
-  c.grid.nbl = 5;
-  c.grid.spacing = 10.0;
-  c.grid.space_order = order;
-  c.true_model = default_true_model(c.grid.shape, c.grid.spacing);
-  c.start_model = smoothed(c.true_model, 2, 2);
-  c.acq.f0 = 15.0;
-  c.acq.t0 = 1.5 / c.acq.f0;
+  Case c = testing::case_on(shape, 5, order, steps);
   c.acq.sources = {{0.45 * c.grid.extent(0), 0.5 * c.grid.extent(1), 13.0},
                    {0.45 * c.grid.extent(0) + 3.0, 0.5 * c.grid.extent(1), 13.0}};
   for (int i = 0; i < 11; ++i)
     c.acq.receivers.push_back({c.grid.extent(0) * (i + 0.5) / 11.0, 0.41 * c.grid.extent(1), 21.0});
   c.acq.receivers.push_back({c.grid.extent(0) * 0.5 / 11.0 + 4.0, 0.41 * c.grid.extent(1) + 2.0, 23.0});
-  const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
-  c.time.dt = default_dt(c.grid, vmax);
-  c.time.steps = steps;
   return c;
 }
 

@@ -1,7 +1,6 @@
 // Tests of the diverging-colour PNG writer, read back through libpng.
 #include <gtest/gtest.h>
 #include <png.h>
-#include <unistd.h>
 
 #include <array>
 #include <cmath>
@@ -15,20 +14,15 @@
 #include <vector>
 
 #include "revwave/io/png_image.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-class PngImageTest : public ::testing::Test {
+class PngImageTest : public revwave::testing::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "revwave_png_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  PngImageTest() : TempDirTest("revwave_png") {}
 
   struct Picture {
     std::uint32_t width = 0, height = 0;
@@ -53,8 +47,6 @@ class PngImageTest : public ::testing::Test {
   static bool reddish(const std::array<int, 3>& c) { return c[0] > c[1] + 60 && c[0] > c[2] + 60; }
   static bool bluish(const std::array<int, 3>& c) { return c[2] > c[0] + 60 && c[2] > c[1] + 20; }
   static bool white(const std::array<int, 3>& c) { return c[0] == 255 && c[1] == 255 && c[2] == 255; }
-
-  fs::path dir_;
 };
 
 std::uint32_t be32(const std::string& s, std::size_t at) {

@@ -12,14 +12,12 @@
 #include "revwave/numerics/cpu_propagator.hpp"
 #include "revwave/numerics/cpu_sweep.hpp"
 #include "test_helpers.hpp"
+#include "precisions.hpp"
 
 namespace revwave {
 namespace {
 
-template <class T>
-class FusedReverse : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(FusedReverse, Precisions);
+REVWAVE_PRECISION_SUITE(FusedReverse, ::testing::Test);
 
 template <class T>
 void randomize(const Grid& g, T* f, unsigned seed) {
