@@ -64,12 +64,13 @@ class DeviceStoreFences : public CudaTest {
     if (IsSkipped()) return;
     grid_ = awkward_case(4, 4, {13, 11, 9}).grid;
     pool_ = std::make_unique<DeviceFieldPool>(grid_.field_bytes<T>());
+    streams_ = std::make_unique<CudaStreams>();  // here, not in the constructor: without a device the test skips
   }
   void TearDown() override {
     if (pool_) REVWAVE_CUDA_CHECK(cudaDeviceSynchronize());
     CudaTest::TearDown();
   }
-  DeviceStoreContext context() { return {*pool_, streams_, fences_, clock_}; }
+  DeviceStoreContext context() { return {*pool_, *streams_, fences_, clock_}; }
 
   // A state of two free fields holding random values on the padded points (zero halo), as a step
   // writes them: after the fences on those fields.
@@ -81,21 +82,21 @@ class DeviceStoreFences : public CudaTest {
   }
   void write(DeviceField& f, const std::vector<T>& values) {
     ASSERT_FALSE(f.shared()) << "a field a slot holds would be overwritten";
-    fences_.before_write(f.data(), streams_.compute);
-    REVWAVE_CUDA_CHECK(cudaMemcpyAsync(f.data(), values.data(), f.bytes(), cudaMemcpyHostToDevice, streams_.compute));
-    streams_.compute.synchronize();
+    fences_.before_write(f.data(), streams_->compute);
+    REVWAVE_CUDA_CHECK(cudaMemcpyAsync(f.data(), values.data(), f.bytes(), cudaMemcpyHostToDevice, streams_->compute));
+    streams_->compute.synchronize();
   }
   // What the state's fields hold once the compute stream has reached this point.
   std::vector<T> read(const DeviceField& f) {
     std::vector<T> out(f.bytes() / sizeof(T));
-    REVWAVE_CUDA_CHECK(cudaMemcpyAsync(out.data(), f.data(), f.bytes(), cudaMemcpyDeviceToHost, streams_.compute));
-    streams_.compute.synchronize();
+    REVWAVE_CUDA_CHECK(cudaMemcpyAsync(out.data(), f.data(), f.bytes(), cudaMemcpyDeviceToHost, streams_->compute));
+    streams_->compute.synchronize();
     return out;
   }
 
   Grid grid_;
   std::unique_ptr<DeviceFieldPool> pool_;  // before every field and store
-  CudaStreams streams_;
+  std::unique_ptr<CudaStreams> streams_;
   WriteFences fences_;
   SpillClock clock_;
 };
