@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,7 @@ struct Kind {
   bool copies;              // the tier copies over PCIe (else it holds handles or device bytes)
   bool reads_ahead;
 };
+void PrintTo(const Kind& k, std::ostream* os) { *os << k.name; }  // the test's name says it (CTest lists it)
 
 // A pool of small awkward fields, the streams, fences and clock the tiers share, and the test's
 // own reads and writes of fields (ordered as the propagator orders its own).
