@@ -55,8 +55,8 @@ DeviceStorePlan CudaPropagator<T>::store_plan(const StrategyOptions& options, co
   where.checkpoint_dir = options.checkpoint_dir;
   if (plan.strategy == Strategy::multilevel) {
     for (std::size_t i = 0; i < plan.tiers.size(); ++i) where.tiers.push_back({plan.tier_kinds[i], plan.tiers[i].slots});
-    where.choice = plan.choice + " (memory: device memory, pinned: pinned host memory, disk: files in '" +
-                   options.checkpoint_dir + "')";
+    where.choice = plan.choice + " (memory: device memory, pinned: pinned host memory" +
+                   (where.slots_on(TierKind::disk) > 0 ? ", disk: files in '" + options.checkpoint_dir + "'" : "") + ")";
   } else {
     where.tiers = {{TierKind::disk, plan.slots}};
     where.choice = std::to_string(plan.slots) + " slots of " + format_bytes(double(2 * field_bytes())) +
