@@ -23,8 +23,8 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions 
              "full (store every step), revolve (optimal checkpointing), multilevel (memory + disk tiers) or "
              "online (step count found by a stopping rule)");
   cmd->add_option("--tier", o.strategy.tiers,
-                  "multilevel tier NAME:SLOTS[:STORE_COST:RESTORE_COST] (memory or disk, fastest first; costs in "
-                  "forward steps, measured at start-up when omitted)");
+                  "multilevel tier NAME:SLOTS[:STORE_COST:RESTORE_COST] (memory, pinned or disk, fastest first; memory "
+                  "is device memory and pinned is pinned host memory on CUDA; costs in forward steps, measured at start-up when omitted)");
   add_number(cmd, "--stop-energy", o.strategy.stop_energy, {0.0, 1.0, true, true}, "",
              "online: end the run once the wavefield energy falls below this fraction of its peak (--tn, or "
              "the observed data, is the hard maximum)");

@@ -145,9 +145,10 @@ TEST_F(CudaCheckpointing, PinnedRestoresWithoutPrefetchEqualFull) {
   prop.upload_observed(observed_.data(), observed_.size());
   const StrategyPlan plan = plan_strategy(strategy("revolve", 5), p_->time.steps, field_bytes());
   auto schedule = make_schedule(plan);
-  auto store = prop.make_store(schedule->slots(), nullptr);  // every pinned restore waits for its copy
+  const TierSplit split = prop.split_slots(schedule->slots());
+  auto store = prop.make_store(split, nullptr);  // every pinned restore waits for its copy
   const GradientOutput g = gradient_checkpointed(prop, observed_.data(), *schedule, *store);
-  EXPECT_EQ(store->split().host_slots, 4);
+  EXPECT_EQ(split.host_slots, 4);
   EXPECT_EQ(store->prefetch_hits(), 0);
   expect_bitwise(g, full_);
 }

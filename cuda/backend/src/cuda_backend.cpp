@@ -10,6 +10,7 @@
 #include "revwave/cuda/runtime/nvtx_range.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"
+#include "revwave/schedule/multilevel.hpp"
 #include "revwave/schedule/online.hpp"
 
 namespace revwave {
@@ -52,23 +53,15 @@ template <class T>
 GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const StrategyOptions& options,
                              const StrategyPlan& plan, const CudaBudgets& budgets, CudaRunInfo* info,
                              const Progress& progress) {
-  if (plan.strategy == Strategy::multilevel) {
-    throw InputError("--strategy multilevel is not available with --backend cuda: use revolve, whose slots are split "
-                     "between device and pinned host memory by --device-memory / --host-memory");
-  }
-  if (plan.strategy != Strategy::full && options.store == StoreKind::disk) {
-    throw InputError("--store disk is not available with --backend cuda: its checkpoints live in device and pinned "
-                     "host memory (set --device-memory / --host-memory)");
-  }
   CudaPropagator<T> prop(problem, budgets);
   prop.set_compression(plan.compression);
   prop.upload_observed(observed, static_cast<std::size_t>(problem.time.nt() * problem.rec.count));
   GradientOutput out;
   CudaRunInfo run;
-  const auto record = [&run](const TierSplit& split) {
-    run.device_slots = split.device_slots;
-    run.host_slots = split.host_slots;
-    run.tier_choice = split.choice;
+  const auto record = [&run](const DeviceStorePlan& where) {
+    run.device_slots = where.slots_on(TierKind::memory);
+    run.host_slots = where.slots_on(TierKind::pinned);
+    run.tier_choice = where.choice;
   };
   if (plan.strategy == Strategy::full) {
     out = gradient_full(prop, observed, progress);
@@ -79,20 +72,44 @@ GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const
                       (run.history_tier == "device" ? "device memory" : "pinned host memory") + " (device budget " +
                       format_bytes(double(prop.device_budget())) + ")";
   } else if (plan.strategy == Strategy::online) {  // the schedule is not known ahead: no prefetch
-    auto store = prop.make_store(plan.snaps, nullptr);
+    const DeviceStorePlan where = prop.store_plan(options, plan);
+    auto store = prop.make_store(where, nullptr);
     OnlineSchedule schedule(plan.snaps);
     out = gradient_online(prop, observed, schedule, *store, online_stop_rule(prop, options.stop_energy), progress);
-    record(store->split());
+    record(where);
+  } else if (plan.strategy == Strategy::multilevel || options.store == StoreKind::disk) {
+    // Tiers placed by the plan: multilevel's (device, pinned, disk), or revolve's slots all on disk.
+    const DeviceStorePlan where = prop.store_plan(options, plan);
+    std::unique_ptr<Schedule> schedule;
+    if (plan.strategy == Strategy::multilevel) {
+      run.report.tiers = plan.tiers;
+      if (plan.measure_costs) {  // on a store of its own: the run's store looks ahead into a schedule built from these costs
+        auto probe = prop.make_store(where, nullptr);
+        measure_tier_costs(prop, *probe, run.report.tiers);
+      }
+      auto multilevel = std::make_unique<MultilevelSchedule>(plan.steps, run.report.tiers);
+      run.report.predicted_time = multilevel->planned_time();
+      schedule = std::move(multilevel);
+    } else {
+      schedule = make_schedule(plan);
+    }
+    LookaheadSchedule lookahead(*schedule);
+    LookaheadPrefetch hint(lookahead);
+    auto store = prop.make_store(where, &hint);
+    out = gradient_checkpointed(prop, observed, lookahead, *store, plan.predicted_forward_steps, progress);
+    run.predicted_forward_steps = plan.predicted_forward_steps;
+    record(where);
   } else {
     const DeviceCheckpointPlan cp =
         plan_device_checkpoints(problem.time.steps, plan.snaps, prop.slot_bytes(), prop.device_budget(),
                                 prop.host_budget(), budgets.min_host_spacing, prop.host_slot_cost());
     LookaheadSchedule lookahead(*cp.schedule);
     LookaheadPrefetch hint(lookahead);
-    auto store = prop.make_store(cp.split, &hint);
+    const DeviceStorePlan where = prop.store_plan(cp.split);
+    auto store = prop.make_store(where, &hint);
     out = gradient_checkpointed(prop, observed, lookahead, *store, cp.predicted_forward_steps, progress);
     run.predicted_forward_steps = cp.predicted_forward_steps;
-    record(store->split());
+    record(where);
   }
   prop.synchronize();
   run.seconds_spill = prop.spill_seconds();

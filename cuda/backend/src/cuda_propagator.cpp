@@ -6,7 +6,6 @@
 #include "revwave/cuda/runtime/nvtx_range.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/store/compressed_store.hpp"
 
 namespace revwave {
 namespace {
@@ -242,54 +241,6 @@ template <class T>
 void CudaPropagator<T>::release_history() {
   history_.reset();
   pool_.release_unused();  // cudaFree waits for the device: once, at the end of the run
-}
-
-template <class T>
-void CudaPropagator<T>::set_compression(const Compression& c) {
-  codec_.reset();
-  host_codec_.reset();
-  if (!c.enabled()) return;
-  if (c.mode == CompressionMode::fp16 || c.mode == CompressionMode::bf16) {
-    codec_ = std::make_unique<CastCodec<T>>(c, p_.grid);
-  } else {  // ZFP: on the host, for the pinned slots only (Debian's libzfp has no CUDA execution)
-    host_codec_ = std::make_unique<FieldCodec>(c, field_layout<T>(p_.grid));
-  }
-}
-
-template <class T>
-HostSlotCost CudaPropagator<T>::host_slot_cost() const {
-  if (!host_codec_) return {};
-  return {CompressedStore::slot_bytes_of(*host_codec_), HostEncodedSlots::staging_bytes(*host_codec_),
-          "ZFP-encoded " + host_codec_->compression().text() +
-              (host_codec_->compression().mode == CompressionMode::zfp_accuracy ? " (worst case reserved)" : "")};
-}
-
-template <class T>
-std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(index_t slots, PrefetchHint* hint) {
-  return make_store(split_slots(slots, slot_bytes(), device_budget(), host_budget(), host_slot_cost()), hint);
-}
-
-template <class T>
-std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(const TierSplit& split,
-                                                                     PrefetchHint* hint) {
-  const std::size_t slot_bytes = this->slot_bytes();
-  try {
-    auto store = std::make_unique<DeviceCheckpointStore>(split, pool_, streams_, fences_, clock_, hint, codec_.get(),
-                                                         host_codec_.get());
-    reserve_fields(store->held_fields());
-    return store;
-  } catch (const CudaOutOfMemoryError& e) {
-    // The device budget promised more than the device gave (--device-memory above what is free,
-    // or another process took it meanwhile): say what would fit.
-    const std::size_t free_now = cuda_free_memory();
-    const index_t fit = static_cast<index_t>(free_now / slot_bytes);
-    throw OutOfMemoryError(std::string(e.what()) + ": " + split.choice + " does not fit in the " +
-                           format_bytes(double(free_now)) + " the device has free; try --snaps " +
-                           std::to_string(std::max<index_t>(fit, 1)) + ", or --device-memory below " +
-                           format_bytes(double(free_now)) + " so that the other slots go to pinned host memory");
-  } catch (const OutOfMemoryError& e) {  // pinned host memory: the OS would not lock that much
-    throw OutOfMemoryError(std::string(e.what()) + ": " + split.choice + "; try fewer --snaps or a smaller --host-memory");
-  }
 }
 
 template <class T>

@@ -32,6 +32,7 @@ struct CudaRunInfo {
   std::string tier_choice;   // one sentence: where the checkpoints or the history live, and why
   index_t predicted_forward_steps = 0;  // of the schedule that ran (revolve: it may be two-level)
   double seconds_spill = 0;  // time the compute stream waited on copies to/from pinned host
+  StrategyReport report;     // multilevel: the tiers with the costs used, the predicted time
 };
 
 template <class T>

@@ -57,6 +57,7 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   GradientOutput& g = r.output;
   if (r.backend.kind == Backend::cuda) {
     g = cuda_gradient(problem, job.observed.data(), o.strategy, r.plan, cuda_budgets(o.problem), &r.cuda_info, progress);
+    r.report = r.cuda_info.report;
     if (r.plan.strategy == Strategy::online) r.report.offline_forward_steps = optimal_forward_steps(g.stats.steps, r.plan.snaps);
   } else {
     CpuPropagator<T> prop(problem);
