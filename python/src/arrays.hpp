@@ -51,12 +51,12 @@ nb::object owned_as(const std::vector<double>& values, std::vector<std::size_t> 
 
 nb::object to_python(const nlohmann::json& j);
 nb::list points_to_python(const std::vector<Vec3>& pts);
-// A record as the dict ShotRecord._from takes: data (nt, nrec) in T, dt, f0, t0, src, rec.
+// A record as the dict ShotRecord._from takes: data (nt, nrec) in T (moved into the array), dt, f0,
+// t0, src, rec.
 template <class T>
-nb::dict record_dict(const std::vector<T>& data, const Acquisition& a, const TimeAxis& time) {
+nb::dict record_dict(std::vector<T>&& data, const Acquisition& a, const TimeAxis& time) {
   nb::dict d;
-  std::vector<T> copy(data.begin(), data.end());
-  d["data"] = owned(std::move(copy), {static_cast<std::size_t>(time.nt()), a.receivers.size()});
+  d["data"] = owned(std::move(data), {static_cast<std::size_t>(time.nt()), a.receivers.size()});
   d["dt"] = time.dt;
   d["f0"] = a.f0;
   d["t0"] = a.t0;

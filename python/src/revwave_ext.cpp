@@ -68,20 +68,23 @@ void check_job_numbers(const GradientJobOptions& o) {
 
 template <class T>
 nb::dict forward_impl(const ProblemOptions& o) {
-  const ForwardRun<T> run = unlocked([&] { return run_forward_job<T>(o, {}); });
-  nb::dict r = record_dict(run.shot.traces, run.setup.acquisition, run.time);
-  r["stats"] = to_python(forward_summary(run, o.precision));
+  ForwardRun<T> run = unlocked([&] { return run_forward_job<T>(o, {}); });
+  const nlohmann::json stats = forward_summary(run, o.precision);
+  nb::dict r = record_dict(std::move(run.shot.traces), run.setup.acquisition, run.time);
+  r["stats"] = to_python(stats);
   return r;
 }
 
 template <class T>
 nb::tuple gradient_impl(GradientJobOptions o) {
-  const GradientRun<T> run = unlocked([&] { return run_gradient_job<T>(o, {}); });
+  GradientRun<T> run = unlocked([&] { return run_gradient_job<T>(o, {}); });
   nlohmann::json stats = gradient_summary(run, o, run.job.observed_source == "file" ? o.observed_name : "modelled");
   // dJ/dm as `revwave gradient` writes it: in the run's precision.
   auto g = owned(values_in_precision<T>(run.output.gradient, "the gradient"), sizes(run.job.start.grid.shape));
   nb::object observed = nb::none();
-  if (run.job.observed_source == "modelled") observed = record_dict(run.job.observed, run.job.start.acquisition, run.job.time);
+  if (run.job.observed_source == "modelled") {
+    observed = record_dict(std::move(run.job.observed), run.job.start.acquisition, run.job.time);
+  }
   return nb::make_tuple(run.output.stats.objective, g, to_python(stats), observed);
 }
 
