@@ -1,7 +1,5 @@
 #include "gradient_job.hpp"
 
-#include <filesystem>
-
 #include "choice_options.hpp"
 #include "number_options.hpp"
 
@@ -46,21 +44,7 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions 
 }
 
 std::vector<NamedPath> job_inputs(const GradientJobOptions& o, const CLI::App& cmd) {
-  std::vector<NamedPath> in = problem_inputs(o.problem);
-  for (const std::string& obs : o.observed) {
-    // A directory of records: each record and its sidecar is an input.
-    std::vector<std::string> files;
-    if (std::filesystem::is_directory(obs)) {
-      for (const auto& e : std::filesystem::directory_iterator(obs)) files.push_back(e.path().string());
-    } else {
-      files.push_back(obs);
-    }
-    for (const std::string& f : files) {
-      in.push_back({"--observed", f});
-      if (std::filesystem::path(f).extension() == ".npy") in.push_back({"the sidecar of --observed", sidecar_path(f)});
-    }
-  }
-  if (!o.true_model.empty()) in.push_back({"--true-model", o.true_model});
+  std::vector<NamedPath> in = revwave::job_inputs(o);
   for (const NamedPath& c : config_inputs(cmd)) in.push_back(c);
   return in;
 }

@@ -90,6 +90,16 @@ TEST_F(CliSurvey, SegyTimeAxisAndSurveyOutputsAreChecked) {
   EXPECT_FALSE(fs::exists(dir_ / "g.npy"));
 }
 
+// The CUDA backend's budgets on the CPU backend would be ignored: refused on the survey paths as on
+// the single-shot ones (forward and gradient share the rule through revwave/setup).
+TEST_F(CliSurvey, CudaBudgetsOnTheCpuBackendAreRefused) {
+  expect_refused("forward" + grid_ + "--tn 0.05 --src-grid 2,1,20 --backend cpu --device-memory 1G --out s.sgy",
+                 "--device-memory does not apply");
+  expect_refused("gradient" + grid_ + "--tn 0.05 --src-grid 2,1,20 --backend cpu --host-memory 1G --out g.npy",
+                 "--host-memory does not apply");
+  EXPECT_FALSE(fs::exists(dir_ / "s.sgy"));
+}
+
 TEST_F(CliSurvey, RecordDirectoryAndSegyGiveTheSameGradient) {
   const std::string layout = grid_ + "--tn 0.06 --dt 0.001 --src-grid 2,1,20 --rec-grid 4,4,10 ";
   ASSERT_EQ(invoke("forward" + layout + "--out recs").code, 0);
