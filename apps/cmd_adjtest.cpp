@@ -1,14 +1,12 @@
-// revwave adjtest: the dot-product test <F w, d> = <w, F^T d> of the modelling operator.
+// revwave adjtest: the dot-product test <F w, d> = <w, F^T d> of the modelling operator
+// (revwave/setup/verification_runs.hpp).
 #include <iostream>
 #include <memory>
 
 #include "commands.hpp"
 #include "number_options.hpp"
 #include "problem_options.hpp"
-#include "revwave/core/checks.hpp"
-#include "revwave/core/system_memory.hpp"
-#include "revwave/driver/backend_registry.hpp"
-#include "revwave/driver/verification.hpp"
+#include "revwave/setup/verification_runs.hpp"
 #include "run_report.hpp"
 
 namespace revwave::app {
@@ -22,35 +20,21 @@ struct AdjtestOptions {
 
 template <class T>
 bool run(const AdjtestOptions& o) {
-  const BackendChoice backend = resolve_backend(o.problem.backend);
-  refuse_cuda_options_on_cpu(o.problem, backend.kind);
-  const ProblemSetup s = make_setup(o.problem);
-  const TimeAxis time = make_time(o.problem, s);
-  apply_threads(o.problem.threads);
-  require_run_memory(s, time, sizeof(T), working_fields(backend.kind, Workload::dot_product_test), 3, "the dot-product test");
-  const DotProductResult r =
-      dot_product_test<T>(s.grid, s.model, s.acquisition, time, o.seed, backend.kind, cuda_budgets(o.problem));
-  check_finite_result(&r.forward_product, 1, "<F w, d>");
-  check_finite_result(&r.adjoint_product, 1, "<w, F^T d>");
-  const double tol = o.tolerance.value_or(sizeof(T) == 8 ? 1e-12 : 1e-5);
-  const bool pass = r.relative_error <= tol;
+  const AdjtestRun r = run_adjtest<T>(o.problem, o.seed, o.tolerance);
   if (o.problem.json) {
-    nlohmann::json j{{"command", "adjtest"},       {"forward_product", r.forward_product},
-                     {"adjoint_product", r.adjoint_product}, {"relative_error", r.relative_error},
-                     {"tolerance", tol},           {"pass", pass},
-                     {"precision", to_string(o.problem.precision)}, {"backend", to_string(backend.kind)}, {"backend_note", backend.note},
-                     {"steps", time.steps},        {"shape", s.grid.shape},
-                     {"peak_rss_bytes", peak_rss_bytes()}};
+    nlohmann::json j = adjtest_summary(r, o.problem.precision);
+    j["command"] = "adjtest";
     print_json(j);
   } else {
     std::cout.precision(17);
-    std::cout << "revwave adjtest (" << to_string(o.problem.precision) << ", " << time.steps << " steps)\n"
-              << "  <F w, d>       " << r.forward_product << "\n"
-              << "  <w, F^T d>     " << r.adjoint_product << "\n";
+    std::cout << "revwave adjtest (" << to_string(o.problem.precision) << ", " << r.time.steps << " steps)\n"
+              << "  <F w, d>       " << r.result.forward_product << "\n"
+              << "  <w, F^T d>     " << r.result.adjoint_product << "\n";
     std::cout.precision(3);
-    std::cout << "  relative error " << r.relative_error << " (tolerance " << tol << "): " << (pass ? "PASS" : "FAIL") << "\n";
+    std::cout << "  relative error " << r.result.relative_error << " (tolerance " << r.tolerance << "): " << (r.pass ? "PASS" : "FAIL")
+              << "\n";
   }
-  return pass;
+  return r.pass;
 }
 
 }  // namespace

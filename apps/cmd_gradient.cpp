@@ -10,38 +10,19 @@
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/core/checks.hpp"
 #include "revwave/io/atomic_file.hpp"
-#include "revwave/io/png_image.hpp"
+#include "revwave/setup/gradient_pictures.hpp"
+#include "revwave/setup/result_values.hpp"
 #include "run_report.hpp"
 #include "survey_commands.hpp"
 
 namespace revwave::app {
 
-// Three central slices of the gradient and the shot record, for a first look.
-std::vector<std::string> write_pictures(const std::string& prefix, const Grid& g, const std::vector<double>& grad,
-                                        const std::vector<double>& traces, index_t nt, index_t nrec) {
-  const index_t nx = g.shape[0], ny = g.shape[1], nz = g.shape[2];
-  auto at = [&](index_t i, index_t j, index_t k) { return grad[static_cast<std::size_t>((i * ny + j) * nz + k)]; };
-  const int up = static_cast<int>(std::max<index_t>(1, 400 / std::max({nx, ny, nz})));
-  std::vector<std::string> files;
-  std::vector<double> s;
-  s.clear();  // depth section x-z at the middle y: rows are depth
-  for (index_t k = 0; k < nz; ++k)
-    for (index_t i = 0; i < nx; ++i) s.push_back(at(i, ny / 2, k));
-  files.push_back(prefix + "_gradient_xz.png");
-  write_png_signed(files.back(), s.data(), nz, nx, 0, up);
-  s.clear();
-  for (index_t k = 0; k < nz; ++k)
-    for (index_t j = 0; j < ny; ++j) s.push_back(at(nx / 2, j, k));
-  files.push_back(prefix + "_gradient_yz.png");
-  write_png_signed(files.back(), s.data(), nz, ny, 0, up);
-  s.clear();
-  for (index_t i = 0; i < nx; ++i)
-    for (index_t j = 0; j < ny; ++j) s.push_back(at(i, j, nz / 2));
-  files.push_back(prefix + "_gradient_xy.png");
-  write_png_signed(files.back(), s.data(), nx, ny, 0, up);
-  files.push_back(prefix + "_shot.png");
-  write_png_signed(files.back(), traces.data(), nt, nrec, 0, static_cast<int>(std::max<index_t>(1, 400 / std::max(nt, nrec))));
-  return files;
+std::vector<NamedPath> gradient_outputs(const std::string& out, const std::string& png) {
+  std::vector<NamedPath> outputs = {{"--out", out}, {"the configuration written next to --out", config_path_for(out)}};
+  if (!png.empty()) {
+    for (const std::string& p : gradient_picture_paths(png)) outputs.push_back({"--png", p});
+  }
+  return outputs;
 }
 
 namespace {
@@ -64,13 +45,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   ProgressBar bar("gradient", !o.job.problem.json);
   const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
   const GradientRun<T> run = run_gradient_job<T>(o.job, [&] {
-    std::vector<NamedPath> outputs = {{"--out", o.out}, {"the configuration written next to --out", cfg}};
-    if (!o.png.empty()) {
-      for (const char* suffix : {"_gradient_xz.png", "_gradient_yz.png", "_gradient_xy.png", "_shot.png"}) {
-        outputs.push_back({"--png", o.png + suffix});
-      }
-    }
-    refuse_overwriting_inputs(outputs, job_inputs(o.job, cmd));
+    refuse_overwriting_inputs(gradient_outputs(o.out, o.png), job_inputs(o.job, cmd));
   }, progress);
   bar.finish();
   const BackendChoice& backend = run.backend;
@@ -84,14 +59,13 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const index_t nrec = static_cast<index_t>(job.start.acquisition.receivers.size());
 
   OutputTransaction outputs_together;
-  std::vector<T> out_values(g.gradient.begin(), g.gradient.end());
-  check_finite_result(out_values.data(), out_values.size(), std::string("the gradient in ") + (sizeof(T) == 4 ? "float" : "double"));
+  const std::vector<T> out_values = values_in_precision<T>(g.gradient, "the gradient");
   write_npy(o.out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
   write_effective_config(cmd, cfg);
   std::vector<std::string> pictures;
   if (!o.png.empty()) {
     const std::vector<double> traces(job.observed.begin(), job.observed.end());
-    pictures = write_pictures(o.png, grid, g.gradient, traces, job.time.nt(), nrec);
+    pictures = write_gradient_pictures(o.png, grid, g.gradient, traces, job.time.nt(), nrec);
   }
   outputs_together.commit();
 

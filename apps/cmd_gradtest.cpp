@@ -1,4 +1,4 @@
-// revwave gradtest: the Taylor test of J and its gradient.
+// revwave gradtest: the Taylor test of J and its gradient (revwave/setup/verification_runs.hpp).
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -6,7 +6,7 @@
 #include "commands.hpp"
 #include "gradient_job.hpp"
 #include "number_options.hpp"
-#include "revwave/driver/verification.hpp"
+#include "revwave/setup/verification_runs.hpp"
 #include "run_report.hpp"
 
 namespace revwave::app {
@@ -20,45 +20,24 @@ struct GradtestOptions {
 
 template <class T>
 bool run(GradtestOptions& o) {
-  finish_strategy_options(o.job);
-  // The Taylor test runs on the CPU reference backend (the GPU one is checked by its own suite).
-  if (o.job.problem.backend == Backend::cuda) {
-    throw InputError("gradtest runs on the CPU backend only: use --backend cpu (the GPU Taylor test is in tests/cuda)");
-  }
-  const BackendChoice backend = resolve_backend(Backend::cpu);
-  apply_threads(o.job.problem.threads);
-  GradientJob<T> job = prepare_gradient_job<T>(o.job);
-  require_run_memory(job.start, job.time, sizeof(T), 10, 3, "the Taylor test");
-  plan_strategy(o.job.strategy, job.time.steps, field_layout<T>(job.start.grid),
-                run_bytes(job.start, job.time, sizeof(T), 10, 3));  // refuse early
-  model_observed(job, Backend::cpu, {});
-  const auto& start = job.start;
-  const std::vector<double> dm = taylor_direction(start.model, start.grid.spacing, o.scale);
-  const TaylorResult t = taylor_test<T>(start.grid, start.model, dm, start.acquisition, job.time, job.observed,
-                                        o.job.strategy, o.halvings);
-  check_finite_result(&t.objective, 1, "J(m)");
-  check_finite_result(&t.directional, 1, "<g, dm>");
-  check_finite_result(t.first.data(), t.first.size(), "|J(m + h dm) - J(m)|");
-  const bool pass = std::abs(t.rate_first - 1.0) <= 0.1 && t.rate_second >= 1.9;
+  const GradtestRun r = run_gradtest<T>(o.job, o.halvings, o.scale);
+  const TaylorResult& t = r.result;
   if (o.job.problem.json) {
-    nlohmann::json j{{"command", "gradtest"}, {"objective", t.objective}, {"directional_derivative", t.directional},
-                     {"h", t.h}, {"first_order", t.first}, {"second_order", t.second},
-                     {"rate_first", t.rate_first}, {"rate_second", t.rate_second}, {"pass", pass},
-                     {"strategy", to_string(o.job.strategy.strategy)}, {"precision", to_string(o.job.problem.precision)},
-                     {"backend", to_string(backend.kind)}, {"backend_note", backend.note}, {"steps", job.time.steps}};
+    nlohmann::json j = gradtest_summary(r, o.job);
+    j["command"] = "gradtest";
     print_json(j);
   } else {
     std::cout.precision(6);
     std::cout << "revwave gradtest (" << to_string(o.job.problem.precision) << ", strategy " << to_string(o.job.strategy.strategy) << ", "
-              << job.time.steps << " steps): J(m) = " << t.objective << ", <g, dm> = " << t.directional << "\n"
+              << r.steps << " steps): J(m) = " << t.objective << ", <g, dm> = " << t.directional << "\n"
               << "           h   |J(m+h dm) - J(m)|   |J(m+h dm) - J(m) - h<g,dm>|\n";
     for (std::size_t i = 0; i < t.h.size(); ++i) {
       std::printf("  %10.6f   %18.6e   %28.6e\n", t.h[i], t.first[i], t.second[i]);
     }
     std::printf("  rates: first order %.3f (expect 1), second order %.3f (expect >= 1.9): %s\n", t.rate_first,
-                t.rate_second, pass ? "PASS" : "FAIL");
+                t.rate_second, r.pass ? "PASS" : "FAIL");
   }
-  return pass;
+  return r.pass;
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 #include "gradient_job.hpp"
 
-#include <filesystem>
-
 #include "choice_options.hpp"
 #include "number_options.hpp"
 
@@ -23,8 +21,8 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions 
              "full (store every step), revolve (optimal checkpointing), multilevel (memory + disk tiers) or "
              "online (step count found by a stopping rule)");
   cmd->add_option("--tier", o.strategy.tiers,
-                  "multilevel tier NAME:SLOTS[:STORE_COST:RESTORE_COST] (memory or disk, fastest first; costs in "
-                  "forward steps, measured at start-up when omitted)");
+                  "multilevel tier NAME:SLOTS[:STORE_COST:RESTORE_COST] (memory, pinned or disk, fastest first; memory "
+                  "is device memory and pinned is pinned host memory on CUDA; costs in forward steps, measured at start-up when omitted)");
   add_number(cmd, "--stop-energy", o.strategy.stop_energy, {0.0, 1.0, true, true}, "",
              "online: end the run once the wavefield energy falls below this fraction of its peak (--tn, or "
              "the observed data, is the hard maximum)");
@@ -46,21 +44,7 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions 
 }
 
 std::vector<NamedPath> job_inputs(const GradientJobOptions& o, const CLI::App& cmd) {
-  std::vector<NamedPath> in = problem_inputs(o.problem);
-  for (const std::string& obs : o.observed) {
-    // A directory of records: each record and its sidecar is an input.
-    std::vector<std::string> files;
-    if (std::filesystem::is_directory(obs)) {
-      for (const auto& e : std::filesystem::directory_iterator(obs)) files.push_back(e.path().string());
-    } else {
-      files.push_back(obs);
-    }
-    for (const std::string& f : files) {
-      in.push_back({"--observed", f});
-      if (std::filesystem::path(f).extension() == ".npy") in.push_back({"the sidecar of --observed", sidecar_path(f)});
-    }
-  }
-  if (!o.true_model.empty()) in.push_back({"--true-model", o.true_model});
+  std::vector<NamedPath> in = revwave::job_inputs(o);
   for (const NamedPath& c : config_inputs(cmd)) in.push_back(c);
   return in;
 }

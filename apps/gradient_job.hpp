@@ -16,7 +16,7 @@ using revwave::model_observed;
 using revwave::prepare_gradient_job;
 
 void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions cuda);
-// The files the job reads (model, true model, observed record and its sidecar, receivers, config).
+// The files the job reads (model, true model, observed record and its sidecar, receivers) and the config.
 std::vector<NamedPath> job_inputs(const GradientJobOptions& o, const CLI::App& cmd);
 
 }  // namespace revwave::app

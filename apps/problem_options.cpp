@@ -68,20 +68,4 @@ std::vector<NamedPath> config_inputs(const CLI::App& cmd) {
   return out;
 }
 
-std::vector<NamedPath> problem_inputs(const ProblemOptions& o) {
-  std::vector<NamedPath> in;
-  if (!o.model_file.empty()) in.push_back({"--model", o.model_file});
-  if (!o.rec_file.empty()) in.push_back({"--rec-file", o.rec_file});
-  return in;
-}
-
-void refuse_overwriting_inputs(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs) {
-  for (const NamedPath& out : outputs)
-    for (const NamedPath& in : inputs)
-      if (same_file(out.path, in.path)) {
-        throw InputError(out.option + " " + out.path + " would overwrite " + in.option + " " + in.path +
-                         ", an input of this run: write the outputs elsewhere (--out)");
-      }
-}
-
 }  // namespace revwave::app

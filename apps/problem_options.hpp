@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "revwave/setup/problem_setup.hpp"
+#include "revwave/setup/run_files.hpp"
 
 namespace revwave::app {
 
@@ -16,9 +17,12 @@ using revwave::BackendChoice;
 using revwave::cuda_budgets;
 using revwave::make_setup;
 using revwave::make_time;
+using revwave::NamedPath;
 using revwave::parse_points;
 using revwave::ProblemOptions;
+using revwave::problem_inputs;
 using revwave::ProblemSetup;
+using revwave::refuse_overwriting_inputs;
 using revwave::refuse_cuda_options_on_cpu;
 using revwave::require_run_memory;
 using revwave::resolve_backend;
@@ -30,15 +34,8 @@ enum class CudaOptions { none, device, all };
 void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda);
 void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda);  // precision, backend, threads, json, budgets
 
-// The files a run reads: every output is checked against them before anything is computed.
-struct NamedPath {
-  std::string option;  // "--model", "the config file", ...
-  std::string path;
-};
-// The config file(s) the command line named (--config), as inputs.
+// The config file(s) the command line named (--config), as inputs: every output is checked against
+// them, and against the files the run reads (revwave/setup/run_files.hpp), before anything is computed.
 std::vector<NamedPath> config_inputs(const CLI::App& cmd);
-// InputError "OUTPUT PATH would overwrite INPUT PATH ..." when an output is an input.
-void refuse_overwriting_inputs(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs);
-std::vector<NamedPath> problem_inputs(const ProblemOptions& o);
 
 }  // namespace revwave::app

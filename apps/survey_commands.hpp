@@ -2,11 +2,15 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "gradient_job.hpp"
 #include "survey_options.hpp"
 
 namespace revwave::app {
+
+// What `revwave gradient` writes: --out, the configuration next to it, --png's pictures.
+std::vector<NamedPath> gradient_outputs(const std::string& out, const std::string& png);
 
 // Whether a gradient run goes the survey way: a SEG-Y file, a directory or several records, a
 // source grid, --aperture, or mpirun.

@@ -22,10 +22,7 @@ namespace fs = std::filesystem;
 
 using revwave::testing::Outcome;
 
-class Cli : public revwave::testing::CliFixture {
- protected:
-  Cli() : CliFixture(REVWAVE_BINARY) {}
-};
+class Cli : public revwave::testing::CliFixture {};
 
 const std::string small = " --shape 12,12,12 --tn 0.05 ";
 
@@ -59,11 +56,7 @@ TEST_F(Cli, ZeroVelocityIsRefused) {
   std::vector<double> v(12 * 12 * 12, 2000.0);
   v[100] = 0.0;
   revwave::write_npy((dir_ / "model.npy").string(), shape, v.data());
-  const Outcome r = invoke("forward --model model.npy --tn 0.05");
-  fs::remove(dir_ / "model.npy");
-  EXPECT_NE(r.code, 0);
-  EXPECT_NE(r.err.find("velocity 0 m/s"), std::string::npos) << r.err;
-  EXPECT_TRUE(leftovers().empty());
+  expect_refused_reading("model.npy", "forward --model model.npy --tn 0.05", "velocity 0 m/s");
 }
 
 TEST_F(Cli, UnstableDtIsRefusedWithTheLargestStableValue) {
@@ -79,11 +72,7 @@ TEST_F(Cli, UnknownOptionAndUnreadableFileAreRefused) {
   expect_refused("forward --no-such-option", "no-such-option");
   expect_refused("forward --model missing.npy", "missing.npy");
   std::ofstream(dir_ / "junk.npy") << "not an npy file";
-  const Outcome r = invoke("forward --model junk.npy");
-  fs::remove(dir_ / "junk.npy");
-  EXPECT_NE(r.code, 0);
-  EXPECT_NE(r.err.find("junk.npy"), std::string::npos) << r.err;
-  EXPECT_TRUE(leftovers().empty());
+  expect_refused_reading("junk.npy", "forward --model junk.npy", "junk.npy");
 }
 
 TEST_F(Cli, GradientBadStrategyAndBudgetAreRefused) {

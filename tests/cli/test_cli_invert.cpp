@@ -25,8 +25,6 @@ double background(std::int64_t k) { return 1800.0 + 10.0 * double(k); }
 
 class CliInvert : public revwave::testing::CliFixture {
  protected:
-  CliInvert() : CliFixture(REVWAVE_BINARY) {}
-
   // start.npy: a velocity increasing with depth; true.npy: the same with a fast and a slow
   // Gaussian anomaly side by side at 60 m depth.
   void write_models() {

@@ -20,7 +20,6 @@ using revwave::testing::Outcome;
 
 class CliSurvey : public revwave::testing::CliFixture {
  protected:
-  CliSurvey() : CliFixture(REVWAVE_BINARY) {}
   // The binary under mpirun: as root it needs the two variables, on 2 cores --oversubscribe; `env`
   // (NAME=VALUE) is passed to every process. CliFixture quotes the binary: the quotes here close
   // and reopen around the launcher's words. In the sanitizer build OpenMPI's own allocations, made
@@ -89,6 +88,16 @@ TEST_F(CliSurvey, SegyTimeAxisAndSurveyOutputsAreChecked) {
   EXPECT_EQ(r.code, 3);
   EXPECT_NE(r.err.find("junk.sgy: is not SEG-Y"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "g.npy"));
+}
+
+// The CUDA backend's budgets on the CPU backend would be ignored: refused on the survey paths as on
+// the single-shot ones (forward and gradient share the rule through revwave/setup).
+TEST_F(CliSurvey, CudaBudgetsOnTheCpuBackendAreRefused) {
+  expect_refused("forward" + grid_ + "--tn 0.05 --src-grid 2,1,20 --backend cpu --device-memory 1G --out s.sgy",
+                 "--device-memory does not apply");
+  expect_refused("gradient" + grid_ + "--tn 0.05 --src-grid 2,1,20 --backend cpu --host-memory 1G --out g.npy",
+                 "--host-memory does not apply");
+  EXPECT_FALSE(fs::exists(dir_ / "s.sgy"));
 }
 
 TEST_F(CliSurvey, RecordDirectoryAndSegyGiveTheSameGradient) {

@@ -3,25 +3,18 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <functional>
 #include <limits>
 #include <string>
 
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
+#include "error_message.hpp"
 
 namespace revwave {
 namespace {
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using testing::message_of;
 
 TEST(Checks, RangesRefuseNonFiniteValuesAndSayTheRule) {
   EXPECT_TRUE(positive().admits(1e-300));

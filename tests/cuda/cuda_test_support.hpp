@@ -41,23 +41,12 @@ using Case = testing::SmallCase;
 
 // Interior sizes that are no multiple of any block size; receivers close enough to share corners.
 inline Case awkward_case(int order, index_t steps = 40, std::array<index_t, 3> shape = {37, 29, 23}) {
-  Case c;
-  c.grid.shape = shape;
-  c.grid.nbl = 5;
-  c.grid.spacing = 10.0;
-  c.grid.space_order = order;
-  c.true_model = default_true_model(c.grid.shape, c.grid.spacing);
-  c.start_model = smoothed(c.true_model, 2, 2);
-  c.acq.f0 = 15.0;
-  c.acq.t0 = 1.5 / c.acq.f0;
+  Case c = testing::case_on(shape, 5, order, steps);
   c.acq.sources = {{0.45 * c.grid.extent(0), 0.5 * c.grid.extent(1), 13.0},
                    {0.45 * c.grid.extent(0) + 3.0, 0.5 * c.grid.extent(1), 13.0}};
   for (int i = 0; i < 11; ++i)
     c.acq.receivers.push_back({c.grid.extent(0) * (i + 0.5) / 11.0, 0.41 * c.grid.extent(1), 21.0});
   c.acq.receivers.push_back({c.grid.extent(0) * 0.5 / 11.0 + 4.0, 0.41 * c.grid.extent(1) + 2.0, 23.0});
-  const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
-  c.time.dt = default_dt(c.grid, vmax);
-  c.time.steps = steps;
   return c;
 }
 
@@ -114,18 +103,21 @@ constexpr double eps() {
 }
 
 // Forward modelling and the L2 gradient on the CUDA backend, through the backend registry and the
-// drivers every backend shares (what `revwave --backend cuda` runs).
+// drivers every backend shares (what `revwave --backend cuda` runs). `info`: where the device put
+// the slots; `report`: the strategy's (multilevel: the tiers with the costs used, the predicted time).
 template <class T>
 ShotData<T> cuda_forward(const Problem<T>& p, const CudaBudgets& budgets) {
   return run_on_backend(Backend::cuda, p, budgets, ForwardCall<T>{});
 }
 template <class T>
 GradientOutput cuda_gradient(const Problem<T>& p, const T* observed, const StrategyOptions& options,
-                             const StrategyPlan& plan, const CudaBudgets& budgets, CudaRunInfo* info = nullptr) {
-  StrategyReport report;
+                             const StrategyPlan& plan, const CudaBudgets& budgets, CudaRunInfo* info = nullptr,
+                             StrategyReport* report = nullptr) {
+  StrategyReport local;
+  StrategyReport& r = report != nullptr ? *report : local;
   GradientOutput g =
-      run_on_backend(Backend::cuda, p, budgets, GradientCall<T>{&l2_misfit<T>(), observed, &options, &plan, {}, &report});
-  if (info != nullptr) *info = report.placement;
+      run_on_backend(Backend::cuda, p, budgets, GradientCall<T>{&l2_misfit<T>(), observed, &options, &plan, {}, &r});
+  if (info != nullptr) *info = r.placement;
   return g;
 }
 

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "revwave/cuda/backend/cuda_propagator.hpp"
-#include "cuda_test_support.hpp"
+#include "cuda_gradient_test.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
@@ -18,19 +18,10 @@ namespace {
 
 using namespace cuda_testing;
 
-class CudaCheckpointing : public CudaTest {
+class CudaCheckpointing : public CudaGradientTest {
  protected:
-  using T = float;
-  void SetUp() override {
-    CudaTest::SetUp();
-    if (IsSkipped()) return;
-    c_ = awkward_case(8, 90);
-    const Problem<T> truth = make_problem<T>(c_.grid, c_.true_model, c_.acq, c_.time);
-    observed_ = cuda_forward(truth, CudaBudgets{}).traces;
-    p_ = std::make_unique<Problem<T>>(make_problem<T>(c_.grid, c_.start_model, c_.acq, c_.time));
-    full_ = run(strategy("full"), CudaBudgets{});
-  }
-  GradientOutput run(const StrategyOptions& o, const CudaBudgets& b, CudaRunInfo* info = nullptr) {
+  CudaCheckpointing() : CudaGradientTest(awkward_case(8, 90)) {}
+  GradientOutput run(const StrategyOptions& o, const CudaBudgets& b, CudaRunInfo* info = nullptr) override {
     const StrategyPlan plan = plan_strategy(o, p_->time.steps, field_bytes());
     return cuda_gradient(*p_, observed_.data(), o, plan, b, info);
   }
@@ -41,11 +32,6 @@ class CudaCheckpointing : public CudaTest {
     ASSERT_EQ(a.gradient.size(), b.gradient.size());
     EXPECT_EQ(std::memcmp(a.gradient.data(), b.gradient.data(), a.gradient.size() * sizeof(double)), 0);
   }
-
-  Case c_;
-  std::vector<T> observed_;
-  std::unique_ptr<Problem<T>> p_;
-  GradientOutput full_;
 };
 
 TEST_F(CudaCheckpointing, DeviceSlotsOnlyEqualFull) {
@@ -89,22 +75,16 @@ TEST_F(CudaCheckpointing, RevolveOnWhatTheDeviceHoldsWhenTwoLevelsWouldRecompute
 }
 
 TEST_F(CudaCheckpointing, OnlineOnPinnedSlotsOnlyEqualsFull) {
-  CudaBudgets b;
-  b.device_memory = 1;
-  b.host_memory = std::size_t(1) << 30;
   CudaRunInfo info;
-  const GradientOutput g = run(strategy("online", 4), b, &info);
+  const GradientOutput g = run(strategy("online", 4), pinned_only_budgets(), &info);
   EXPECT_EQ(info.device_slots, 0);
   EXPECT_EQ(info.host_slots, 4);
   expect_bitwise(g, full_);
 }
 
 TEST_F(CudaCheckpointing, FullWithPinnedHistoryEqualsFullOnTheDevice) {
-  CudaBudgets b;
-  b.device_memory = 1;
-  b.host_memory = std::size_t(1) << 30;
   CudaRunInfo info;
-  const GradientOutput g = run(strategy("full"), b, &info);
+  const GradientOutput g = run(strategy("full"), pinned_only_budgets(), &info);
   EXPECT_EQ(info.history_tier, "pinned-host");
   expect_bitwise(g, full_);
 }
@@ -163,9 +143,10 @@ TEST_F(CudaCheckpointing, PinnedRestoresWithoutPrefetchEqualFull) {
   CudaPropagator<T> prop(*p_, b);
   const StrategyPlan plan = plan_strategy(strategy("revolve", 5), p_->time.steps, field_bytes());
   auto schedule = make_schedule(plan);
-  auto store = prop.make_store(schedule->slots(), nullptr);  // every pinned restore waits for its copy
+  const TierSplit split = prop.split_slots(schedule->slots());
+  auto store = prop.make_store(split, nullptr);  // every pinned restore waits for its copy
   const GradientOutput g = gradient_checkpointed(prop, observed_.data(), *schedule, *store);
-  EXPECT_EQ(store->split().host_slots, 4);
+  EXPECT_EQ(split.host_slots, 4);
   EXPECT_EQ(store->prefetch_hits(), 0);
   expect_bitwise(g, full_);
 }

@@ -8,23 +8,21 @@
 #include <cstring>
 
 #include "revwave/cuda/runtime/cuda_error.hpp"
-#include "cuda_test_support.hpp"
+#include "cuda_gradient_test.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
 #include "revwave/cuda/store/device_codec.hpp"
 #include "revwave/cuda/runtime/stream_event.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/store/compressed_store.hpp"
 #include "revwave/store/compression.hpp"
+#include "precisions.hpp"
 
 namespace revwave {
 namespace {
 
 using namespace cuda_testing;
 
-template <class T>
-class CudaCodec : public CudaTest {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(CudaCodec, Precisions);
+REVWAVE_PRECISION_SUITE(CudaCodec, CudaTest);
 
 TYPED_TEST(CudaCodec, CastKernelsGiveTheCpuCodecsBytes) {
   using T = TypeParam;
@@ -62,19 +60,11 @@ TYPED_TEST(CudaCodec, CastKernelsGiveTheCpuCodecsBytes) {
   }
 }
 
-class CudaCompressedGradient : public CudaTest {
+class CudaCompressedGradient : public CudaGradientTest {
  protected:
-  using T = float;
-  void SetUp() override {
-    CudaTest::SetUp();
-    if (IsSkipped()) return;
-    c_ = awkward_case(4, 60, {21, 17, 15});
-    const Problem<T> truth = make_problem<T>(c_.grid, c_.true_model, c_.acq, c_.time);
-    observed_ = cuda_forward(truth, CudaBudgets{}).traces;
-    p_ = std::make_unique<Problem<T>>(make_problem<T>(c_.grid, c_.start_model, c_.acq, c_.time));
-    full_ = run(strategy("full"), CudaBudgets{});
-  }
-  GradientOutput run(StrategyOptions o, const CudaBudgets& b, CudaRunInfo* info = nullptr) {
+  CudaCompressedGradient() : CudaGradientTest(awkward_case(4, 60, {21, 17, 15})) {}
+  GradientOutput run(const StrategyOptions& options, const CudaBudgets& b, CudaRunInfo* info = nullptr) override {
+    StrategyOptions o = options;
     o.backend = Backend::cuda;
     const StrategyPlan plan = plan_strategy(o, p_->time.steps, field_layout<T>(p_->grid));
     return cuda_gradient(*p_, observed_.data(), o, plan, b, info);
@@ -87,10 +77,6 @@ class CudaCompressedGradient : public CudaTest {
     }
     return std::sqrt(e2 / r2);
   }
-  Case c_;
-  std::vector<T> observed_;
-  std::unique_ptr<Problem<T>> p_;
-  GradientOutput full_;
 };
 
 TEST_F(CudaCompressedGradient, WithinTheStatedBoundOnDeviceAndPinnedSlotsAlike) {
@@ -102,10 +88,8 @@ TEST_F(CudaCompressedGradient, WithinTheStatedBoundOnDeviceAndPinnedSlotsAlike) 
     CudaRunInfo on_device, spilled;
     const GradientOutput d = run(o, CudaBudgets{}, &on_device);
     EXPECT_EQ(on_device.host_slots, 0);
-    CudaBudgets b;
-    b.device_memory = 1;  // every slot in pinned host memory, compressed on the device first
-    b.host_memory = std::size_t(1) << 30;
-    const GradientOutput h = run(o, b, &spilled);
+    // Every slot in pinned host memory, compressed on the device first.
+    const GradientOutput h = run(o, pinned_only_budgets(), &spilled);
     EXPECT_EQ(spilled.device_slots, 0);
     EXPECT_EQ(spilled.host_slots, 8);
     const double err = relative_l2(d.gradient, full_.gradient);
@@ -139,9 +123,7 @@ TEST_F(CudaCompressedGradient, ZfpEncodesThePinnedSlotsOnlyWithinTheCpuBound) {
     EXPECT_EQ(std::memcmp(d.gradient.data(), full_.gradient.data(), d.gradient.size() * sizeof(double)), 0) << mode;
 
     // Every slot in pinned host memory: every store encodes two fields on the host.
-    CudaBudgets b;
-    b.device_memory = 1;
-    b.host_memory = std::size_t(1) << 30;
+    CudaBudgets b = pinned_only_budgets();
     CudaRunInfo spilled;
     const GradientOutput h = run(o, b, &spilled);
     EXPECT_EQ(spilled.device_slots, 0) << mode;
@@ -176,8 +158,7 @@ TEST_F(CudaCompressedGradient, ZfpEncodesThePinnedSlotsOnlyWithinTheCpuBound) {
 TEST_F(CudaCompressedGradient, ZfpHostBudgetBuysEncodedSlots) {
   const std::size_t raw_slot = 2 * p_->grid.field_bytes<T>();
   StrategyOptions o = strategy("online", 8);
-  CudaBudgets b;
-  b.device_memory = 1;
+  CudaBudgets b = pinned_only_budgets();
   b.host_memory = 4 * raw_slot;  // 8 raw slots do not fit
   EXPECT_THROW(run(o, b), OutOfMemoryError);
   o.compression = parse_compression("zfp-rate:4");

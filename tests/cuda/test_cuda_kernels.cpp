@@ -13,16 +13,14 @@
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/acoustic/cpu_sweep.hpp"
+#include "precisions.hpp"
 
 namespace revwave {
 namespace {
 
 using namespace cuda_testing;
 
-template <class T>
-class CudaKernels : public CudaTest {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(CudaKernels, Precisions);
+REVWAVE_PRECISION_SUITE(CudaKernels, CudaTest);
 
 constexpr int orders[] = {2, 8, 16};
 
@@ -40,39 +38,44 @@ Case thin_case(int order) {
   return c;
 }
 
-// Both backends at the same random forward state (seeds for u and u_prev); returns u's size.
+// Both backends on the case's problem, the device one sweeping with `kernel`, at the same random
+// forward state (seeds for u and u_prev) of `points` values per field.
 template <class T>
-std::size_t same_random_state(CpuPropagator<T>& cpu, CudaPropagator<T>& gpu, unsigned seed_u, unsigned seed_up) {
-  const Grid& g = cpu.problem().grid;
-  const std::vector<T> u = random_field<T>(g, seed_u), up = random_field<T>(g, seed_up);
-  std::memcpy(cpu.state().u.data(), u.data(), cpu.field_bytes());
-  std::memcpy(cpu.state().u_prev.data(), up.data(), cpu.field_bytes());
-  gpu.upload_state(u.data(), up.data());
-  return u.size();
-}
+struct BothBackends {
+  BothBackends(const Case& c, SweepKernel kernel, unsigned seed_u, unsigned seed_up)
+      : p(make_problem<T>(c.grid, c.start_model, c.acq, c.time)), cpu(p), gpu(p) {
+    gpu.set_sweep_kernel(kernel);
+    const Grid& g = cpu.problem().grid;
+    const std::vector<T> u = random_field<T>(g, seed_u), up = random_field<T>(g, seed_up);
+    std::memcpy(cpu.state().u.data(), u.data(), cpu.field_bytes());
+    std::memcpy(cpu.state().u_prev.data(), up.data(), cpu.field_bytes());
+    gpu.upload_state(u.data(), up.data());
+    points = u.size();
+  }
+  const Problem<T> p;
+  CpuPropagator<T> cpu;
+  CudaPropagator<T> gpu;
+  std::size_t points = 0;
+};
 
 // Three forward steps from random states: both fields and the samples.
 template <class T>
 void forward_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
-  const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-  CpuPropagator<T> cpu(p);
-  CudaPropagator<T> gpu(p);
-  gpu.set_sweep_kernel(kernel);
-  const std::size_t points = same_random_state(cpu, gpu, 1, 2);
+  BothBackends<T> b(c, kernel, 1, 2);
   for (index_t n = 0; n < 3; ++n) {
-    cpu.forward_step(n);
-    gpu.forward_step(n);
+    b.cpu.forward_step(n);
+    b.gpu.forward_step(n);
   }
-  std::vector<T> gu(points), gup(points);
-  gpu.download_state(gu.data(), gup.data());
+  std::vector<T> gu(b.points), gup(b.points);
+  b.gpu.download_state(gu.data(), gup.data());
   EXPECT_TRUE(all_finite(gu) && all_finite(gup));
-  const T* cu = cpu.state().u.template as<T>();
-  const T* cup = cpu.state().u_prev.template as<T>();
-  EXPECT_LE(relative_to_max(gu, std::vector<T>(cu, cu + points)), 64 * eps<T>());
-  EXPECT_LE(relative_to_max(gup, std::vector<T>(cup, cup + points)), 64 * eps<T>());
-  std::vector<T> cs(static_cast<std::size_t>(p.rec.count)), gs(cs.size());
-  cpu.sample(cs.data());
-  gpu.sample(gs.data());
+  const T* cu = b.cpu.state().u.template as<T>();
+  const T* cup = b.cpu.state().u_prev.template as<T>();
+  EXPECT_LE(relative_to_max(gu, std::vector<T>(cu, cu + b.points)), 64 * eps<T>());
+  EXPECT_LE(relative_to_max(gup, std::vector<T>(cup, cup + b.points)), 64 * eps<T>());
+  std::vector<T> cs(static_cast<std::size_t>(b.p.rec.count)), gs(cs.size());
+  b.cpu.sample(cs.data());
+  b.gpu.sample(gs.data());
   EXPECT_LE(relative_to_max(gs, cs), 64 * eps<T>());
 }
 
@@ -89,32 +92,29 @@ std::vector<T> random_observed(const Problem<T>& p) {
 // u[n+1] sampled from the probes (as the last trace of every gradient is) and the gradient.
 template <class T>
 void reverse_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
-  const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-  CpuPropagator<T> cpu(p);
-  CudaPropagator<T> gpu(p);
-  gpu.set_sweep_kernel(kernel);
-  const std::size_t points = same_random_state(cpu, gpu, 3, 4);
-  const std::vector<T> source = random_observed(p);
-  cpu.set_adjoint_source(source);
-  gpu.set_adjoint_source(source);
-  cpu.reset_adjoint();
-  gpu.reset_adjoint();
+  BothBackends<T> b(c, kernel, 3, 4);
+  const std::vector<T> source = random_observed(b.p);
+  b.cpu.set_adjoint_source(source);
+  b.gpu.set_adjoint_source(source);
+  b.cpu.reset_adjoint();
+  b.gpu.reset_adjoint();
   for (index_t n = 5; n >= 3; --n) {
-    cpu.record_next_trace(n + 1);
-    gpu.record_next_trace(n + 1);
-    cpu.reverse_step(n);
-    gpu.reverse_step(n);
+    b.cpu.record_next_trace(n + 1);
+    b.gpu.record_next_trace(n + 1);
+    b.cpu.reverse_step(n);
+    b.gpu.reverse_step(n);
   }
-  const std::vector<T> tc = cpu.traces(p.time.nt()), tg = gpu.traces(p.time.nt());
-  const auto row = [&p](const std::vector<T>& t, index_t n) {
-    return std::vector<T>(t.begin() + n * p.rec.count, t.begin() + (n + 1) * p.rec.count);
+  const std::vector<T> tc = b.cpu.traces(b.p.time.nt()), tg = b.gpu.traces(b.p.time.nt());
+  const index_t nrec = b.p.rec.count;
+  const auto row = [nrec](const std::vector<T>& t, index_t n) {
+    return std::vector<T>(t.begin() + n * nrec, t.begin() + (n + 1) * nrec);
   };
   for (index_t n = 4; n <= 6; ++n) EXPECT_LE(relative_to_max(row(tg, n), row(tc, n)), 64 * eps<T>()) << "trace of u[" << n << "]";
-  std::vector<T> lam(points), grad(points);
-  gpu.download_adjoint(lam.data(), grad.data());
+  std::vector<T> lam(b.points), grad(b.points);
+  b.gpu.download_adjoint(lam.data(), grad.data());
   EXPECT_TRUE(all_finite(lam) && all_finite(grad));
   // The CPU's adjoint fields are private: the folded gradient carries them; lam must at least have moved.
-  const std::vector<double> gc = cpu.interior_gradient(), gg = gpu.interior_gradient();
+  const std::vector<double> gc = b.cpu.interior_gradient(), gg = b.gpu.interior_gradient();
   EXPECT_LE(relative_to_max(gg, gc), 64 * eps<T>());
   EXPECT_GT(max_abs(lam), 0.0);
 }
@@ -177,37 +177,24 @@ void device_sweep(const Problem<T>& p, SweepFieldSet<T>& s, bool reverse, SweepK
     REVWAVE_CUDA_CHECK(cudaMemcpy(s[i].data(), d[i].data(), bytes, cudaMemcpyDeviceToHost));
 }
 
-TYPED_TEST(CudaKernels, ForwardStepsAndSamplingMatchTheCpu) {
+// Forward or reverse steps in every space order on the awkward case, and on the thin one too for
+// the tiled kernel (whose tiles it does not fill).
+template <class T>
+void steps_match_the_cpu(bool reverse, SweepKernel kernel) {
+  const auto check = reverse ? reverse_steps_match_the_cpu<T> : forward_steps_match_the_cpu<T>;
   for (int order : orders) {
     SCOPED_TRACE("space order " + std::to_string(order));
-    forward_steps_match_the_cpu<TypeParam>(awkward_case(order), SweepKernel::columns);
-  }
-}
-
-TYPED_TEST(CudaKernels, ReverseStepsMatchTheCpu) {
-  for (int order : orders) {
-    SCOPED_TRACE("space order " + std::to_string(order));
-    reverse_steps_match_the_cpu<TypeParam>(awkward_case(order), SweepKernel::columns);
-  }
-}
-
-TYPED_TEST(CudaKernels, TiledForwardStepsMatchTheCpu) {
-  for (int order : orders) {
-    SCOPED_TRACE("space order " + std::to_string(order));
-    forward_steps_match_the_cpu<TypeParam>(awkward_case(order), SweepKernel::tiled);
+    check(awkward_case(order), kernel);
+    if (kernel != SweepKernel::tiled) continue;
     SCOPED_TRACE("thin case");
-    forward_steps_match_the_cpu<TypeParam>(thin_case(order), SweepKernel::tiled);
+    check(thin_case(order), kernel);
   }
 }
 
-TYPED_TEST(CudaKernels, TiledReverseStepsMatchTheCpu) {
-  for (int order : orders) {
-    SCOPED_TRACE("space order " + std::to_string(order));
-    reverse_steps_match_the_cpu<TypeParam>(awkward_case(order), SweepKernel::tiled);
-    SCOPED_TRACE("thin case");
-    reverse_steps_match_the_cpu<TypeParam>(thin_case(order), SweepKernel::tiled);
-  }
-}
+TYPED_TEST(CudaKernels, ForwardStepsAndSamplingMatchTheCpu) { steps_match_the_cpu<TypeParam>(false, SweepKernel::columns); }
+TYPED_TEST(CudaKernels, ReverseStepsMatchTheCpu) { steps_match_the_cpu<TypeParam>(true, SweepKernel::columns); }
+TYPED_TEST(CudaKernels, TiledForwardStepsMatchTheCpu) { steps_match_the_cpu<TypeParam>(false, SweepKernel::tiled); }
+TYPED_TEST(CudaKernels, TiledReverseStepsMatchTheCpu) { steps_match_the_cpu<TypeParam>(true, SweepKernel::tiled); }
 
 // Straight through launch_sweep on random fields: the reverse sweep sees a lam that fills the
 // grid (the propagator's starts at zero), and every point of every field, halo and row gaps
@@ -295,9 +282,7 @@ TYPED_TEST(CudaKernels, FullGradientMatchesTheCpu) {
   for (int order : orders) {
     SCOPED_TRACE("space order " + std::to_string(order));
     const Case c = awkward_case(order);
-    const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
-    CpuPropagator<T> model_cpu(truth);
-    const std::vector<T> observed = run_forward(model_cpu).traces;
+    const std::vector<T> observed = testing::observed_in<T>(c, c.true_model);
     const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
     CpuPropagator<T> cpu(p);
     const StrategyOptions full = strategy("full");

@@ -125,9 +125,60 @@ TEST_F(CudaCli, OnlineRunsOnTheDevice) {
   EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0);
 }
 
-TEST_F(CudaCli, StrategiesTheDeviceDoesNotRunAreRefused) {
-  expect_refused("gradient" + small + "--strategy multilevel --tier memory:4 --out g.npy", "not available with --backend cuda");
-  expect_refused("gradient" + small + "--strategy revolve --store disk --checkpoint-dir . --out g.npy", "not available with --backend cuda");
+// Multilevel over device memory (memory), pinned host memory (pinned) and files (disk), and
+// --store disk, run on the device and give full's bits. (These were refused with --backend cuda
+// before the device tiers were stores of their own.)
+TEST_F(CudaCli, MultilevelOverDevicePinnedAndDiskTiersEqualsFull) {
+  const auto full = gradient("--strategy full");
+  const double jf = full["objective"], nf = full["gradient_norm"];
+  const std::string tiers = "--strategy multilevel --tier memory:2:0.1:0.1 --tier pinned:2:0.5:0.5 --tier disk:3:2:2 ";
+  for (const std::string& costs : {std::string("given"), std::string("measured")}) {
+    const std::string args =
+        costs == "given" ? tiers : "--strategy multilevel --tier memory:2 --tier pinned:2 --tier disk:3 ";
+    const auto ml = gradient(args + "--checkpoint-dir .");
+    ASSERT_FALSE(ml.empty()) << costs;
+    EXPECT_EQ(ml["backend"], "cuda");
+    EXPECT_EQ(ml["strategy"], "multilevel");
+    EXPECT_EQ(ml["cuda"]["device_slots"], 2) << costs;
+    EXPECT_EQ(ml["cuda"]["host_slots"], 2) << costs;
+    ASSERT_EQ(ml["tiers"].size(), 3u) << ml.dump();
+    EXPECT_EQ(ml["tiers"][1]["name"], "pinned");
+    if (costs == "measured") {
+      EXPECT_GT(ml["tiers"][2]["restore_cost"].get<double>(), 0.0) << ml["tiers"].dump();
+    }
+    EXPECT_GT(ml["predicted_time_steps"].get<double>(), 0.0);
+    EXPECT_GT(ml["checkpoint_copy_bytes"].get<std::uint64_t>(), 0u);
+    const double j = ml["objective"], n = ml["gradient_norm"];
+    EXPECT_EQ(std::memcmp(&j, &jf, sizeof j), 0) << costs;
+    EXPECT_EQ(std::memcmp(&n, &nf, sizeof n), 0) << costs;
+  }
+}
+
+TEST_F(CudaCli, DiskStoreRunsOnTheDeviceAndEqualsFull) {
+  const auto full = gradient("--strategy full");
+  const double nf = full["gradient_norm"];
+  for (const char* strategy : {"revolve", "online"}) {
+    const auto disk = gradient(std::string("--strategy ") + strategy + " --store disk --snaps 4 --checkpoint-dir .");
+    ASSERT_FALSE(disk.empty()) << strategy;
+    EXPECT_EQ(disk["store"], "disk");
+    EXPECT_EQ(disk["cuda"]["device_slots"], 0);
+    EXPECT_EQ(disk["cuda"]["host_slots"], 0);
+    EXPECT_NE(disk["cuda"]["tiers"].get<std::string>().find("files in"), std::string::npos) << disk["cuda"];
+    // Every store writes a slot; every restore but those of the initial state reads one.
+    const auto copied = disk["checkpoint_copy_bytes"].get<std::uint64_t>(), slot = disk["slot_bytes"].get<std::uint64_t>();
+    EXPECT_GE(copied, disk["stores"].get<std::uint64_t>() * slot) << strategy;
+    EXPECT_LE(copied, (disk["stores"].get<std::uint64_t>() + disk["restores"].get<std::uint64_t>()) * slot) << strategy;
+    const double n = disk["gradient_norm"];
+    EXPECT_EQ(std::memcmp(&n, &nf, sizeof n), 0) << strategy;
+  }
+}
+
+// Pinned host memory is the CUDA backend's tier: the CPU backend says so in one line.
+TEST_F(CudaCli, APinnedTierIsRefusedOnTheCpu) {
+  expect_refused("gradient" + small + "--backend cpu --strategy multilevel --tier memory:2 --tier pinned:2 --out g.npy",
+                 "'pinned' is pinned host memory, which only the CUDA backend has");
+  expect_refused("gradient" + small + "--strategy multilevel --tier tape:2 --out g.npy",
+                 "tier 'tape' is unknown on the CUDA backend: memory (device memory), pinned (pinned host memory) or disk");
 }
 
 // --compress zfp-... on the CUDA backend: device slots stay raw (a run whose slots all fit on the

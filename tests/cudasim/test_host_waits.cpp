@@ -1,12 +1,16 @@
 // No forward or reverse step of the CUDA backend makes the host wait for the device: a gradient
 // on the emulated runtime, counted call by call (cudasim::host_blocking_calls), for every
 // strategy and tier: Revolve on device slots, two levels with pinned checkpoints (prefetched
-// and not), online, and full with its history on the device and in pinned host memory. The
-// waits of a gradient are between the sweeps (the traces read back for the misfit, its adjoint
-// source copied to the device) and the read-back of the gradient at the end.
+// and not), multilevel over device, pinned and disk tiers, --store disk, online, and full with
+// its history on the device and in pinned host memory. The waits of a gradient are between the
+// sweeps (the traces read back for the misfit, its adjoint source copied to the device) and the
+// read-back of the gradient at the end.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstring>
+#include <filesystem>
 
 #include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "cudasim.hpp"
@@ -16,6 +20,8 @@
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/two_level.hpp"
 #include "../cuda/cuda_test_support.hpp"
+
+namespace fs = std::filesystem;
 
 namespace revwave {
 namespace {
@@ -193,6 +199,37 @@ TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
       EXPECT_EQ(g.stats.compression.fields_decompressed, 2u * static_cast<std::uint64_t>(raw_hits));
       EXPECT_GT(g.stats.compression.ratio(), 1.5);
     }
+  }
+  {  // multilevel over device, pinned and disk tiers, and revolve with every slot on disk: the disk
+    // tier's worker moves the files behind pinned staging, no CUDA call waits
+    const fs::path dir = fs::temp_directory_path() / ("revwave-host-waits-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    for (const char* what : {"multilevel memory + pinned + disk", "revolve --store disk"}) {
+      StrategyOptions o;
+      o.backend = Backend::cuda;
+      o.checkpoint_dir = dir.string();
+      if (std::string(what) == "revolve --store disk") {
+        o.snaps = 5;
+        o.store = StoreKind::disk;
+      } else {
+        o.strategy = Strategy::multilevel;
+        o.tiers = {"memory:2:0.1:0.1", "pinned:2:0.5:0.5", "disk:3:2:2"};
+      }
+      const StrategyPlan plan = plan_strategy(o, p_->time.steps, field_bytes());
+      Waits w;
+      CudaPropagator<T> prop(*p_);
+      auto schedule = make_schedule(plan);
+      LookaheadSchedule lookahead(*schedule);
+      LookaheadPrefetch hint(lookahead);
+      auto store = prop.make_store(prop.store_plan(o, plan), &hint);
+      CountingPropagator counting(prop, w);
+      CountingStore counting_store(*store, w);
+      const GradientOutput g = gradient_checkpointed(counting, observed_.data(), lookahead, counting_store);
+      expect_none(w, what);
+      EXPECT_GT(store->prefetch_hits(), 0) << what;
+      EXPECT_EQ(std::memcmp(g.gradient.data(), reference.gradient.data(), g.gradient.size() * sizeof(double)), 0) << what;
+    }
+    fs::remove_all(dir);
   }
   {  // online on device slots
     Waits w;

@@ -13,6 +13,7 @@
 #include "revwave/driver/verification.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "test_helpers.hpp"
+#include "precisions.hpp"
 
 namespace revwave {
 namespace {
@@ -30,10 +31,7 @@ GradientOutput gradient_of(const SmallCase& c, const VelocityModel& model, const
   return run_gradient(prop, observed.data(), s, plan);
 }
 
-template <class T>
-class Adjoint : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(Adjoint, Precisions);
+REVWAVE_PRECISION_SUITE(Adjoint, ::testing::Test);
 
 TYPED_TEST(Adjoint, DotProductTestHoldsToThePrecisionsTolerance) {
   using T = TypeParam;

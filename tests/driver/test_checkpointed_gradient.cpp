@@ -12,33 +12,24 @@
 #include "revwave/schedule/online.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/schedule_counts.hpp"
+#include "temp_dir.hpp"
 #include "test_helpers.hpp"
+#include "precisions.hpp"
 
 namespace revwave {
 namespace {
 
-template <class T>
-class Checkpointed : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(Checkpointed, Precisions);
+REVWAVE_PRECISION_SUITE(Checkpointed, ::testing::Test);
 
 TYPED_TEST(Checkpointed, GradientIsBitwiseEqualToFullStorage) {
-  using T = TypeParam;
-  const auto dir = std::filesystem::temp_directory_path() / ("revwave-ckpt-test-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const testing::TempDir dir("revwave-ckpt-test");
   for (index_t steps : {1, 2, 37, 64}) {
-    testing::SmallCase c = testing::small_case(13, 11, 9, steps, 4);
-    const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
-    const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-    CpuPropagator<T> prop(p);
-    const StrategyOptions full = testing::strategy("full");
-    const GradientOutput ref = run_gradient(prop, d.data(), full, plan_strategy(full, steps, prop.field_bytes()));
+    testing::CpuGradientCase<TypeParam> b(testing::small_case(13, 11, 9, steps, 4));
+    const GradientOutput& ref = b.ref;
     EXPECT_EQ(ref.stats.forward_steps, steps);
     for (index_t snaps : {index_t(1), index_t(3), steps, steps + 5}) {
       for (const char* store : {"memory", "disk"}) {
-        const StrategyOptions s = testing::strategy("revolve", snaps, store, dir.string());
-        const StrategyPlan plan = plan_strategy(s, steps, prop.field_bytes());
-        const GradientOutput g = run_gradient(prop, d.data(), s, plan);
+        const GradientOutput g = b.run(testing::strategy("revolve", snaps, store, dir.path().string()));
         const std::string what = "N=" + std::to_string(steps) + " S=" + std::to_string(snaps) + " " + store;
         ASSERT_EQ(g.gradient.size(), ref.gradient.size());
         EXPECT_EQ(0, std::memcmp(g.gradient.data(), ref.gradient.data(), ref.gradient.size() * sizeof(double))) << what;
@@ -48,21 +39,14 @@ TYPED_TEST(Checkpointed, GradientIsBitwiseEqualToFullStorage) {
       }
     }
   }
-  EXPECT_TRUE(std::filesystem::is_empty(dir)) << "checkpoint files left behind";
-  std::filesystem::remove_all(dir);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
 }
 
 TYPED_TEST(Checkpointed, MultilevelAndOnlineAreBitwiseEqualToFullStorage) {
-  using T = TypeParam;
-  const auto dir = std::filesystem::temp_directory_path() / ("revwave-ml-test-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const testing::TempDir dir("revwave-ml-test");
   const index_t steps = 53;
-  testing::SmallCase c = testing::small_case(13, 11, 9, steps, 4);
-  const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
-  const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-  CpuPropagator<T> prop(p);
-  const StrategyOptions full = testing::strategy("full");
-  const GradientOutput ref = run_gradient(prop, d.data(), full, plan_strategy(full, steps, prop.field_bytes()));
+  testing::CpuGradientCase<TypeParam> b(testing::small_case(13, 11, 9, steps, 4));
+  const GradientOutput& ref = b.ref;
   auto expect_same = [&](const GradientOutput& g, const std::string& what) {
     ASSERT_EQ(g.gradient.size(), ref.gradient.size()) << what;
     EXPECT_EQ(0, std::memcmp(g.gradient.data(), ref.gradient.data(), ref.gradient.size() * sizeof(double))) << what;
@@ -72,10 +56,10 @@ TYPED_TEST(Checkpointed, MultilevelAndOnlineAreBitwiseEqualToFullStorage) {
   // Multilevel on memory + disk, with measured and with given costs.
   for (const std::vector<std::string>& tiers : {std::vector<std::string>{"memory:2", "disk:4"},
                                                 std::vector<std::string>{"memory:1:0.1:0.1", "disk:5:3:2"}}) {
-    StrategyOptions s = testing::strategy("multilevel", 0, "memory", dir.string());
+    StrategyOptions s = testing::strategy("multilevel", 0, "memory", dir.path().string());
     s.tiers = tiers;
     StrategyReport report;
-    const GradientOutput g = run_gradient(prop, d.data(), s, plan_strategy(s, steps, prop.field_bytes()), {}, &report);
+    const GradientOutput g = b.run(s, &report);
     expect_same(g, "multilevel " + tiers[0] + " " + tiers[1]);
     ASSERT_EQ(report.tiers.size(), 2u);
     // The forward steps are those the schedule promised for the costs it used.
@@ -85,16 +69,15 @@ TYPED_TEST(Checkpointed, MultilevelAndOnlineAreBitwiseEqualToFullStorage) {
   // Online, stopping at the time axis' end: the same N, found step by step.
   for (index_t snaps : {1, 4, 60}) {
     for (const char* store : {"memory", "disk"}) {
-      const StrategyOptions s = testing::strategy("online", snaps, store, dir.string());
+      const StrategyOptions s = testing::strategy("online", snaps, store, dir.path().string());
       StrategyReport report;
-      const GradientOutput g = run_gradient(prop, d.data(), s, plan_strategy(s, steps, prop.field_bytes()), {}, &report);
+      const GradientOutput g = b.run(s, &report);
       expect_same(g, "online S=" + std::to_string(snaps) + " " + store);
       EXPECT_EQ(g.stats.forward_steps, count_online(steps, snaps).forward_steps);
       EXPECT_EQ(report.offline_forward_steps, optimal_forward_steps(steps, snaps));
     }
   }
-  EXPECT_TRUE(std::filesystem::is_empty(dir)) << "checkpoint files left behind";
-  std::filesystem::remove_all(dir);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
 }
 
 TEST(Online, AnEnergyStopEqualsFullStorageOverTheStepsThatTurnedOut) {

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <functional>
 #include <string>
 
 #include "revwave/core/errors.hpp"
@@ -12,27 +11,16 @@
 #include "revwave/driver/verification.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/wavelet.hpp"
+#include "error_message.hpp"
+#include "precisions.hpp"
+#include "small_grid.hpp"
 
 namespace revwave {
 namespace {
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using testing::message_of;
 
-Grid grid(index_t n, index_t nbl) {
-  Grid g;
-  g.shape = {n, n + 1, n + 2};
-  g.nbl = nbl;
-  g.spacing = 10;
-  g.space_order = 8;
-  return g;
-}
+Grid grid(index_t n, index_t nbl) { return testing::small_grid({n, n + 1, n + 2}, nbl, 8); }
 
 TEST(FarFace, TrilinearCornersStayInsideTheBoxWhateverNbl) {
   for (index_t nbl : {0, 1, 4}) {
@@ -57,10 +45,7 @@ TEST(FarFace, TrilinearCornersStayInsideTheBoxWhateverNbl) {
   }
 }
 
-template <class T>
-class FarFaceRun : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(FarFaceRun, Precisions);
+REVWAVE_PRECISION_SUITE(FarFaceRun, ::testing::Test);
 
 // The case: no absorbing layer and a source and receivers on the far faces used to read
 // kappa past its end and divide by m = 0 in the halo, turning the float gradient into NaN.

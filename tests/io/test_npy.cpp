@@ -1,6 +1,5 @@
 // Tests of the .npy reader/writer and of atomic file writes.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -14,27 +13,16 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/io/npy.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using revwave::IoError;
 
 namespace {
 
-// A fresh directory under the system temp dir, removed with everything in it.
-class NpyTest : public ::testing::Test {
+class NpyTest : public revwave::testing::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "revwave_npy_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
-    return out;
-  }
+  NpyTest() : TempDirTest("revwave_npy") {}
   // Writes a .npy by hand: version, header text (padded to 64 bytes) and raw data bytes.
   std::string write_raw(const std::string& name, const std::string& dict, const std::string& data, int major = 1,
                         const std::string& magic = "\x93NUMPY") {
@@ -68,8 +56,6 @@ class NpyTest : public ::testing::Test {
       EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
     }
   }
-
-  fs::path dir_;
 };
 
 template <class T>

@@ -5,48 +5,30 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "revwave/core/errors.hpp"
 #include "revwave/io/atomic_file.hpp"
+#include "temp_dir.hpp"
 
 namespace revwave {
 namespace {
 
 namespace fs = std::filesystem;
 
-class Outputs : public ::testing::Test {
+using testing::slurp;
+
+class Outputs : public testing::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "revwave_tx_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-  static std::string slurp(const std::string& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
+  Outputs() : TempDirTest("revwave_tx") {}
   static void write(const std::string& p, const std::string& text) {
     write_file_atomically(p, [&](std::ostream& out) { out << text; });
   }
-  fs::path dir_;
 };
 
 TEST_F(Outputs, ATransactionShowsNothingUntilItCommitsThenEverything) {

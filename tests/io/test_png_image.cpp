@@ -1,7 +1,6 @@
 // Tests of the diverging-colour PNG writer, read back through libpng.
 #include <gtest/gtest.h>
 #include <png.h>
-#include <unistd.h>
 
 #include <array>
 #include <cmath>
@@ -15,20 +14,16 @@
 #include <vector>
 
 #include "revwave/io/png_image.hpp"
+#include "revwave/io/png_slices.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-class PngImageTest : public ::testing::Test {
+class PngImageTest : public revwave::testing::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "revwave_png_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  PngImageTest() : TempDirTest("revwave_png") {}
 
   struct Picture {
     std::uint32_t width = 0, height = 0;
@@ -53,8 +48,6 @@ class PngImageTest : public ::testing::Test {
   static bool reddish(const std::array<int, 3>& c) { return c[0] > c[1] + 60 && c[0] > c[2] + 60; }
   static bool bluish(const std::array<int, 3>& c) { return c[2] > c[0] + 60 && c[2] > c[1] + 20; }
   static bool white(const std::array<int, 3>& c) { return c[0] == 255 && c[1] == 255 && c[2] == 255; }
-
-  fs::path dir_;
 };
 
 std::uint32_t be32(const std::string& s, std::size_t at) {
@@ -126,4 +119,46 @@ TEST_F(PngImageTest, BadArgumentsThrow) {
   EXPECT_THROW(revwave::write_png_signed(path("e.png"), &x, 1, 1, 1.0, 0), std::invalid_argument);
   EXPECT_THROW(revwave::write_png_signed(path("e.png"), nullptr, 1, 1, 1.0), std::invalid_argument);
   EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+// The central slices cut the planes through the middle: a value that is positive on the plane
+// y = ny / 2 only is red all over the x-z picture, and a red column (y-z) or a red row band (x-y)
+// elsewhere; each picture is the plane's size times 400 / max(nx, ny, nz).
+TEST_F(PngImageTest, CentralSlicesCutTheMiddlePlanes) {
+  const std::int64_t nx = 5, ny = 4, nz = 3;
+  std::vector<double> v;
+  for (std::int64_t i = 0; i < nx; ++i)
+    for (std::int64_t j = 0; j < ny; ++j)
+      for (std::int64_t k = 0; k < nz; ++k) v.push_back(j == ny / 2 ? 1.0 : -1.0);
+  const auto files = revwave::write_central_slices(path("g"), {nx, ny, nz}, v, 1.0);
+  ASSERT_EQ(files, (std::vector<std::string>{path("g_xz.png"), path("g_yz.png"), path("g_xy.png")}));
+  const std::uint32_t up = 400 / 5;
+  const auto xz = read_png(files[0]), yz = read_png(files[1]), xy = read_png(files[2]);
+  ASSERT_EQ(xz.width, nx * up);
+  ASSERT_EQ(xz.height, nz * up);
+  ASSERT_EQ(yz.width, ny * up);
+  ASSERT_EQ(yz.height, nz * up);
+  ASSERT_EQ(xy.width, ny * up);
+  ASSERT_EQ(xy.height, nx * up);
+  for (std::uint32_t r = 0; r < xz.height; r += up)
+    for (std::uint32_t c = 0; c < xz.width; c += up) EXPECT_TRUE(reddish(xz.at(r, c))) << r << ", " << c;
+  for (std::uint32_t j = 0; j < ny; ++j) {
+    EXPECT_EQ(reddish(yz.at(0, j * up)), j == ny / 2) << j;
+    EXPECT_EQ(bluish(xy.at(up, j * up)), j != ny / 2) << j;
+  }
+}
+
+TEST_F(PngImageTest, ARecordPictureIsTimeDownTheRows) {
+  const std::int64_t nt = 8, nrec = 2;
+  std::vector<double> traces(static_cast<std::size_t>(nt * nrec), 0.0);
+  traces[0] = 1.0;   // t = 0, receiver 0
+  traces[15] = -1.0;  // the last sample of receiver 1
+  revwave::write_record_picture(path("shot.png"), traces, nt, nrec);
+  const auto pic = read_png(path("shot.png"));
+  const std::uint32_t up = 400 / 8;
+  ASSERT_EQ(pic.width, nrec * up);
+  ASSERT_EQ(pic.height, nt * up);
+  EXPECT_TRUE(reddish(pic.at(0, 0)));
+  EXPECT_TRUE(bluish(pic.at(pic.height - 1, pic.width - 1)));
+  EXPECT_TRUE(white(pic.at(0, pic.width - 1)));
 }

@@ -2,18 +2,20 @@
 // other sort orders and sample formats written with segyio directly, and malformed files refused.
 #include <gtest/gtest.h>
 #include <segyio/segy.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "revwave/core/errors.hpp"
 #include "revwave/io/segy.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using revwave::InputError;
@@ -23,21 +25,9 @@ using revwave::SegySurvey;
 
 namespace {
 
-class Segy : public ::testing::Test {
+class Segy : public revwave::testing::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "revwave_segy_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::vector<std::string> files() const {
-    std::vector<std::string> v;
-    for (const auto& e : fs::directory_iterator(dir_)) v.push_back(e.path().filename().string());
-    return v;
-  }
-  fs::path dir_;
+  Segy() : TempDirTest("revwave_segy") {}
 };
 
 // Three shots of different sizes, coordinates on a millimetre grid that are also binary fractions
@@ -92,19 +82,13 @@ void write_raw(const std::string& path, int format, int samples, int interval, c
   for (int t = 0; t < static_cast<int>(traces.size()); ++t) {
     const RawTrace& r = traces[t];
     char th[SEGY_TRACE_HEADER_SIZE] = {};
-    segy_set_field(th, SEGY_TR_FIELD_RECORD, r.fldr);
-    segy_set_field(th, SEGY_TR_TRACE_ID, r.id);
-    segy_set_field(th, SEGY_TR_SOURCE_X, r.sx);
-    segy_set_field(th, SEGY_TR_SOURCE_Y, r.sy);
-    segy_set_field(th, SEGY_TR_SOURCE_DEPTH, r.sdepth);
-    segy_set_field(th, SEGY_TR_GROUP_X, r.gx);
-    segy_set_field(th, SEGY_TR_GROUP_Y, r.gy);
-    segy_set_field(th, SEGY_TR_RECV_GROUP_ELEV, r.gelev);
-    segy_set_field(th, SEGY_TR_SOURCE_GROUP_SCALAR, r.scalar);
-    segy_set_field(th, SEGY_TR_ELEV_SCALAR, r.elev_scalar);
-    segy_set_field(th, SEGY_TR_COORD_UNITS, r.units);
-    segy_set_field(th, SEGY_TR_SAMPLE_COUNT, r.count);
-    segy_set_field(th, SEGY_TR_SAMPLE_INTER, r.interval);
+    const std::pair<int, std::int32_t> fields[] = {
+        {SEGY_TR_FIELD_RECORD, r.fldr}, {SEGY_TR_TRACE_ID, r.id},
+        {SEGY_TR_SOURCE_X, r.sx}, {SEGY_TR_SOURCE_Y, r.sy}, {SEGY_TR_SOURCE_DEPTH, r.sdepth},
+        {SEGY_TR_GROUP_X, r.gx}, {SEGY_TR_GROUP_Y, r.gy}, {SEGY_TR_RECV_GROUP_ELEV, r.gelev},
+        {SEGY_TR_SOURCE_GROUP_SCALAR, r.scalar}, {SEGY_TR_ELEV_SCALAR, r.elev_scalar}, {SEGY_TR_COORD_UNITS, r.units},
+        {SEGY_TR_SAMPLE_COUNT, r.count}, {SEGY_TR_SAMPLE_INTER, r.interval}};
+    for (const auto& [f, v] : fields) segy_set_field(th, f, v);
     ASSERT_EQ(segy_write_traceheader(fp, t, th, trace0, bytes), SEGY_OK);
     std::vector<float> d = r.samples;
     d.resize(static_cast<std::size_t>(samples), 0.0f);
@@ -152,7 +136,7 @@ TEST_F(Segy, RoundTripIsExact) {
     EXPECT_EQ(r.shots[k].traces, s.shots[k].traces);  // float32 samples, exactly
     for (std::int64_t t : r.shots[k].trace_numbers) EXPECT_EQ(t, trace++);
   }
-  EXPECT_EQ(files(), std::vector<std::string>{"s.sgy"});  // no temporary left
+  EXPECT_EQ(entries(), std::vector<std::string>{"s.sgy"});  // no temporary left
 }
 
 TEST_F(Segy, SegyioReadsTheRawHeadersRevwaveWrote) {
@@ -290,44 +274,29 @@ TEST_F(Segy, MalformedFilesAreRefusedWithTheirRule) {
   fs::resize_file(path("short.sgy"), fs::file_size(path("short.sgy")) - 10);
   refused("short.sgy", "truncated");
 
-  std::vector<RawTrace> t = interleaved();
-  write_raw(path("zero.sgy"), 5, 4, 0, t);
-  refused("zero.sgy", "sample interval is 0");
-  t = interleaved();
-  t[3].interval = 1000;
-  write_raw(path("disagree.sgy"), 5, 4, 2000, t);
-  refused("disagree.sgy", "trace 3: sample interval 1000 us disagrees");
-  t = interleaved();
-  t[1].interval = 2000;
-  t[2].interval = 4000;
-  write_raw(path("disagree0.sgy"), 5, 4, 0, t);
-  refused("disagree0.sgy", "trace 2: sample interval 4000 us disagrees");
-  write_raw(path("int16.sgy"), 3, 4, 2000, interleaved());
-  refused("int16.sgy", "sample format code 3 is not supported");
-  t = interleaved();
-  t[2].scalar = 7;
-  write_raw(path("scalar.sgy"), 5, 4, 2000, t);
-  refused("scalar.sgy", "trace 2: SourceGroupScalar 7 is invalid");
-  t = interleaved();
-  t[5].units = 2;
-  write_raw(path("arcsec.sgy"), 5, 4, 2000, t);
-  refused("arcsec.sgy", "trace 5: CoordinateUnits 2");
-  t = interleaved();
-  t[1].samples[2] = std::nanf("");
-  write_raw(path("nan.sgy"), 5, 4, 2000, t);
-  refused("nan.sgy", "trace 1 sample 2 is not finite");
-  t = interleaved();
-  for (auto& r : t) r.fldr = 9;  // one record, two source positions
-  write_raw(path("record.sgy"), 5, 4, 2000, t);
-  refused("record.sgy", "FieldRecord 9 has traces 0 and 1 with different source positions");
-  t = interleaved();
-  t[4].count = 5;
-  write_raw(path("count.sgy"), 5, 4, 2000, t);
-  refused("count.sgy", "trace 4 has 5 samples");
-  t = interleaved();
-  for (auto& r : t) r.id = 2;
-  write_raw(path("dead.sgy"), 5, 4, 2000, t);
-  refused("dead.sgy", "dead or dummy");
+  // interleaved() with one thing wrong, written by segyio (format 5, IEEE floats, and a 2000 us
+  // interval unless given) and refused.
+  using Traces = std::vector<RawTrace>;
+  const auto refused_raw = [&](const std::string& file, const std::function<void(Traces&)>& spoil,
+                               const std::string& mention, int format = 5, int interval = 2000) {
+    Traces t = interleaved();
+    spoil(t);
+    write_raw(path(file), format, 4, interval, t);
+    refused(file, mention);
+  };
+  const auto as_is = [](Traces&) {};
+  refused_raw("zero.sgy", as_is, "sample interval is 0", 5, 0);
+  refused_raw("disagree.sgy", [](Traces& t) { t[3].interval = 1000; }, "trace 3: sample interval 1000 us disagrees");
+  refused_raw("disagree0.sgy", [](Traces& t) { t[1].interval = 2000; t[2].interval = 4000; },
+              "trace 2: sample interval 4000 us disagrees", 5, 0);
+  refused_raw("int16.sgy", as_is, "sample format code 3 is not supported", 3);
+  refused_raw("scalar.sgy", [](Traces& t) { t[2].scalar = 7; }, "trace 2: SourceGroupScalar 7 is invalid");
+  refused_raw("arcsec.sgy", [](Traces& t) { t[5].units = 2; }, "trace 5: CoordinateUnits 2");
+  refused_raw("nan.sgy", [](Traces& t) { t[1].samples[2] = std::nanf(""); }, "trace 1 sample 2 is not finite");
+  refused_raw("record.sgy", [](Traces& t) { for (auto& r : t) r.fldr = 9; },  // one record, two source positions
+              "FieldRecord 9 has traces 0 and 1 with different source positions");
+  refused_raw("count.sgy", [](Traces& t) { t[4].count = 5; }, "trace 4 has 5 samples");
+  refused_raw("dead.sgy", [](Traces& t) { for (auto& r : t) r.id = 2; }, "dead or dummy");
 }
 
 TEST_F(Segy, WholeMicrosecondsAndWriteRefusals) {
@@ -348,7 +317,7 @@ TEST_F(Segy, WholeMicrosecondsAndWriteRefusals) {
   s = sample_survey();
   s.shots[2].traces[5] = 1e300;  // not a float
   EXPECT_THROW(revwave::write_segy(path("c.sgy"), s), InputError);
-  EXPECT_TRUE(files().empty());
+  EXPECT_TRUE(entries().empty());
   EXPECT_THROW(revwave::write_segy(path("no-such-dir/d.sgy"), sample_survey()), IoError);
 }
 

@@ -1,6 +1,5 @@
 // Tests of shot record I/O: the .npy traces and the required sidecar JSON.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/io/shot_record.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -22,15 +22,9 @@ using revwave::ShotRecordMeta;
 
 namespace {
 
-class ShotRecordTest : public ::testing::Test {
+class ShotRecordTest : public revwave::testing::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "revwave_shot_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  ShotRecordTest() : TempDirTest("revwave_shot") {}
 
   static ShotRecordMeta meta(const std::string& precision = "float64") {
     ShotRecordMeta m;
@@ -48,6 +42,12 @@ class ShotRecordTest : public ::testing::Test {
     for (std::size_t i = 0; i < t.size(); ++i) t[i] = (static_cast<double>(i) + 0.1) / 3.0;
     return t;
   }
+  // A record of three receivers (traces(nt * 3)) written as shot.npy with its sidecar; its path.
+  std::string written(const ShotRecordMeta& m) const {
+    const std::string p = path("shot.npy");
+    revwave::write_shot_record(p, m, traces(m.nt * 3));
+    return p;
+  }
   static json load(const std::string& p) {
     std::ifstream in(p);
     return json::parse(in);
@@ -61,8 +61,6 @@ class ShotRecordTest : public ::testing::Test {
       for (const auto& s : parts) EXPECT_NE(std::string(e.what()).find(s), std::string::npos) << e.what() << " lacks " << s;
     }
   }
-
-  fs::path dir_;
 };
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
@@ -117,8 +115,7 @@ TEST_F(ShotRecordTest, JsonDumpRoundTripsDoubles) {
 
 TEST_F(ShotRecordTest, ShapeMismatchWithSidecarThrows) {
   const auto m = meta();
-  const std::string p = path("shot.npy");
-  revwave::write_shot_record(p, m, traces(m.nt * 3));
+  const std::string p = written(m);
   const auto t = traces(m.nt * 2);
   revwave::write_npy(p, {m.nt, 2}, t.data());  // one receiver short
   expect_io_error(p, {p, "shape (4, 2)", "(4, 3)", "shot.json"});
@@ -126,8 +123,7 @@ TEST_F(ShotRecordTest, ShapeMismatchWithSidecarThrows) {
 
 TEST_F(ShotRecordTest, PrecisionMismatchThrows) {
   const auto m = meta("float64");
-  const std::string p = path("shot.npy");
-  revwave::write_shot_record(p, m, traces(m.nt * 3));
+  const std::string p = written(m);
   const std::vector<float> f(static_cast<std::size_t>(m.nt * 3), 1.0f);
   revwave::write_npy(p, {m.nt, 3}, f.data());
   expect_io_error(p, {p, "precision"});
@@ -135,9 +131,8 @@ TEST_F(ShotRecordTest, PrecisionMismatchThrows) {
 
 TEST_F(ShotRecordTest, MissingFieldThrowsNamingIt) {
   const auto m = meta();
-  const std::string p = path("shot.npy");
+  const std::string p = written(m);
   const std::string side = path("shot.json");
-  revwave::write_shot_record(p, m, traces(m.nt * 3));
   const json good = load(side);
   for (const char* field : {"dt", "nt", "f0", "t0", "sources", "receivers", "precision"}) {
     json j = good;
@@ -149,9 +144,8 @@ TEST_F(ShotRecordTest, MissingFieldThrowsNamingIt) {
 
 TEST_F(ShotRecordTest, WrongTypesAndRangesThrow) {
   const auto m = meta();
-  const std::string p = path("shot.npy");
+  const std::string p = written(m);
   const std::string side = path("shot.json");
-  revwave::write_shot_record(p, m, traces(m.nt * 3));
   const json good = load(side);
   struct Case {
     const char* field;
@@ -183,8 +177,7 @@ TEST_F(ShotRecordTest, WrongTypesAndRangesThrow) {
 
 TEST_F(ShotRecordTest, MissingSidecarThrowsSayingWhereItLooked) {
   const auto m = meta();
-  const std::string p = path("shot.npy");
-  revwave::write_shot_record(p, m, traces(m.nt * 3));
+  const std::string p = written(m);
   fs::remove(path("shot.json"));
   expect_io_error(p, {p, "sidecar", "required", path("shot.json")});
 }
@@ -202,8 +195,7 @@ TEST_F(ShotRecordTest, InvalidMetaOnWriteIsInputErrorAndWritesNothing) {
 
 TEST_F(ShotRecordTest, NonFiniteSamplesAreRefusedNamingSampleAndReceiver) {
   const auto m = meta();
-  const std::string p = path("shot.npy");
-  revwave::write_shot_record(p, m, traces(m.nt * 3));
+  const std::string p = written(m);
   for (double bad : {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
     auto t = traces(m.nt * 3);
     t[2 * 3 + 1] = bad;  // sample 2 of receiver 1
@@ -233,8 +225,7 @@ TEST_F(ShotRecordTest, SidecarTextIsCheckedByTheSameRules) {
 
 TEST_F(ShotRecordTest, AFailedSidecarWriteLeavesAPreviousRecordWhole) {
   const auto m = meta();
-  const std::string p = path("shot.npy");
-  revwave::write_shot_record(p, m, traces(m.nt * 3));
+  const std::string p = written(m);
   const auto before = revwave::read_shot_record(p);
   // A sidecar path that cannot be written (a directory of that name): the new .npy must not
   // replace the old one, which would leave a record that contradicts its sidecar.

@@ -15,14 +15,12 @@
 #include "revwave/numerics/acoustic/cpu_sweep.hpp"
 #include "revwave/misfit/l2_misfit.hpp"
 #include "test_helpers.hpp"
+#include "precisions.hpp"
 
 namespace revwave {
 namespace {
 
-template <class T>
-class FusedReverse : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(FusedReverse, Precisions);
+REVWAVE_PRECISION_SUITE(FusedReverse, ::testing::Test);
 
 template <class T>
 void randomize(const Grid& g, T* f, unsigned seed) {

@@ -6,24 +6,19 @@
 
 #include "revwave/core/field_pool.hpp"
 #include "revwave/numerics/grid.hpp"
+#include "precisions.hpp"
+#include "small_grid.hpp"
 
 namespace revwave {
 namespace {
 
-template <class T>
-class GridLayout : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(GridLayout, Precisions);
+REVWAVE_PRECISION_SUITE(GridLayout, ::testing::Test);
 
 TYPED_TEST(GridLayout, RowsStartOnA128ByteBoundaryWithAZeroGapOfTheRadius) {
   using T = TypeParam;
   for (int order : {2, 8, 16}) {
     for (index_t nz : {1, 23, 60, 61, 64, 100}) {
-      Grid g;
-      g.shape = {5, 4, nz};
-      g.nbl = 3;
-      g.spacing = 10;
-      g.space_order = order;
+      const Grid g = testing::small_grid({5, 4, nz}, 3, order);
       const index_t r = g.radius();
       SCOPED_TRACE("order " + std::to_string(order) + ", nz " + std::to_string(nz));
       EXPECT_EQ(g.stride_y() % 32, 0);

@@ -2,6 +2,7 @@
 
 Small grids and few steps: the whole file runs in well under a minute on two cores.
 """
+import json
 import os
 import threading
 import time
@@ -391,3 +392,94 @@ def test_survey_gradient_equals_cli(cli, tmp_path):
                  "--out", tmp_path / "gs.npy")
     r3 = revwave.gradient(start, observed=str(tmp_path / "shots.sgy"), snaps=4)
     assert r3.gradient.tobytes() == np.load(tmp_path / "gs.npy").tobytes() and r3.objective == j["objective"]
+    # One summary for both (revwave/setup): every field of the CLI's JSON but its files' and the wall clock's.
+    assert set(j) - set(r3.stats) == {"out", "config", "png", "shots_per_minute"}
+    for key in ("survey", "shots", "processes", "objective", "gradient_norm", "strategy", "aperture", "forward_steps",
+                "reverse_steps", "peak_partial_sums", "shot_objectives", "shape", "space_order", "backend", "precision"):
+        assert r3.stats[key] == j[key], key
+    assert [s["name"] for s in r3.stats["per_shot"]] == [s["name"] for s in j["per_shot"]]
+
+
+def test_forward_survey_equals_cli(cli, tmp_path):
+    """A survey's records from Python and from the CLI: the same SEG-Y bytes, the same records."""
+    shape = (16, 16, 14)
+    np.save(tmp_path / "true.npy", blob_model(shape))
+    layout = dict(tn=0.08, src_grid=(2, 1, 20), rec_grid=(4, 4, 10), threads=1)
+    args = ["--model", tmp_path / "true.npy", "--tn", "0.08", "--src-grid", "2,1,20", "--rec-grid", "4,4,10",
+            "--threads", "1"]
+    j = cli.json("forward", *args, "--out", tmp_path / "cli.sgy")
+    mine = revwave.forward_survey(tmp_path / "true.npy", out=tmp_path / "py.sgy", **layout)
+    assert (tmp_path / "py.sgy").read_bytes() == (tmp_path / "cli.sgy").read_bytes()
+    assert len(mine.records) == 2 == j["shots"] == mine.stats["shots"]
+    for key in ("traces", "nt", "dt", "format", "origin", "spread"):
+        assert mine.stats[key] == j[key], key
+    # Records in memory, and a directory of records as the CLI writes it.
+    cli("forward", *args, "--out", tmp_path / "cli_records")
+    kept = revwave.forward_survey(blob_model(shape), out=tmp_path / "py_records", **layout)
+    for k, record in enumerate(kept.records):
+        name = f"shot_{k:04d}.npy"
+        assert (tmp_path / "py_records" / name).read_bytes() == (tmp_path / "cli_records" / name).read_bytes()
+        assert record.data.tobytes() == np.load(tmp_path / "cli_records" / name).tobytes()
+    assert revwave.forward_survey(blob_model(shape), **layout).records[1].data.tobytes() == kept.records[1].data.tobytes()
+    with pytest.raises(revwave.InputError) as e:
+        revwave.forward_survey(blob_model(shape), out=tmp_path / "one.npy", **layout)
+    assert str(e.value) == cli_error(cli, "forward", *args, "--out", tmp_path / "one.npy")
+
+
+# ---- an inversion, as revwave invert ------------------------------------------------------------
+
+INVERT_ARGS = ["--spacing", "10", "--space-order", "4", "--nbl", "6", "--tn", "0.15", "--f0", "20",
+               "--src-grid", "2,1,10", "--rec-grid", "4,4,10", "--threads", "1", "--strategy", "full",
+               "--vmin", "1400", "--vmax", "2400", "--bands", "14,22", "--iterations", "2"]
+INVERT_KW = dict(spacing=10, space_order=4, nbl=6, tn=0.15, f0=20, src_grid=(2, 1, 10), rec_grid=(4, 4, 10), threads=1,
+                 strategy="full", vmin=1400, vmax=2400, bands=(14, 22), iterations=2)
+
+
+def test_invert_equals_cli_bit_for_bit(cli, tmp_path):
+    shape = (14, 12, 10)
+    true = blob_model(shape, background=1800.0, peak=2000.0)
+    start = np.full(shape, 1800.0)
+    np.save(tmp_path / "true.npy", true)
+    np.save(tmp_path / "start.npy", start)
+    j = cli.json("invert", "--model", tmp_path / "start.npy", "--true-model", tmp_path / "true.npy", *INVERT_ARGS,
+                 "--out-dir", tmp_path / "cli")
+    r = revwave.invert(start, true_model=true, out_dir=tmp_path / "py", **INVERT_KW)
+    files = sorted(p.name for p in (tmp_path / "cli").iterdir() if p.suffix in (".npy", ".bin"))
+    assert "model_0001.npy" in files and "state.bin" in files
+    assert files == sorted(p.name for p in (tmp_path / "py").iterdir() if p.suffix in (".npy", ".bin"))
+    for name in files:
+        assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
+    assert r.model.dtype == np.float32 and r.model.shape == shape
+    assert r.model.tobytes() == np.load(tmp_path / "cli" / "model.npy").tobytes()
+    lines = [json.loads(line) for line in (tmp_path / "cli" / "history.jsonl").read_text().splitlines()]
+    drop = lambda h: [{k: v for k, v in e.items() if k != "seconds"} for e in h]
+    assert drop(r.history) == drop(lines) and len(lines) >= 4
+    for key in ("iterations", "objective", "bands", "band_ends", "fingerprint"):
+        assert r.stats[key] == j[key], key
+    # Without a directory: the same model, nothing written; a paths' model and the same bits.
+    again = revwave.invert(tmp_path / "start.npy", true_model=tmp_path / "true.npy", **INVERT_KW)
+    assert again.model.tobytes() == r.model.tobytes() and drop(again.history) == drop(r.history)
+    assert again.stats["out_dir"] == ""
+    # The directory now holds an inversion: a new run there is refused, a resume has nothing left.
+    with pytest.raises(revwave.InputError, match="continues it"):
+        revwave.invert(start, true_model=true, out_dir=tmp_path / "py", **INVERT_KW)
+    done = revwave.invert(start, true_model=true, resume=tmp_path / "py", **INVERT_KW)
+    assert done.model.tobytes() == r.model.tobytes() and done.stats["this_run"] == []
+    assert len(done.history) == len(r.history)
+
+
+def test_invert_refusals_carry_the_cli_sentence(cli, tmp_path):
+    small = dict(velocity=2000.0, shape=(12, 12, 10), tn=0.1, src=[[50, 50, 10]], rec=[[30, 30, 10]])
+    cli_small = ["--velocity", "2000", "--shape", "12,12,10", "--tn", "0.1", "--src", "50,50,10", "--rec", "30,30,10",
+                 "--out-dir", tmp_path / "x"]
+    for kw, args in [(dict(vmax=3000), ["--vmax", "3000"]),
+                     (dict(vmin=1500, vmax=3000, bands=(10, 5)), ["--vmin", "1500", "--vmax", "3000", "--bands", "10,5"]),
+                     (dict(vmin=1500, vmax=3000, mask_depth=500), ["--vmin", "1500", "--vmax", "3000", "--mask-depth", "500"]),
+                     (dict(vmin=2500, vmax=3000), ["--vmin", "2500", "--vmax", "3000"])]:
+        with pytest.raises(revwave.InputError) as e:
+            revwave.invert(**small, **kw)
+        assert str(e.value) == cli_error(cli, "invert", *cli_small, *args)
+    with pytest.raises(revwave.InputError, match="--lbfgs-memory 0 is invalid"):
+        revwave.invert(**small, vmin=1500, vmax=3000, lbfgs_memory=0)
+    with pytest.raises(revwave.InputError, match=r"--mask \(an array\) has shape \(10\)"):
+        revwave.invert(**small, vmin=1500, vmax=3000, mask=np.ones(10))

@@ -14,6 +14,7 @@
 #include "revwave/schedule/two_level.hpp"
 #include "revwave/store/memory_store.hpp"
 #include "test_helpers.hpp"
+#include "precisions.hpp"
 
 namespace revwave {
 namespace {
@@ -148,24 +149,16 @@ TEST(TwoLevel, ChoiceRespectsTheLimitsAndBeatsEveryOtherFeasibleSegment) {
   EXPECT_THROW(TwoLevelSchedule(TwoLevelShape{10, 0, 1}), InputError);
 }
 
-template <class T>
-class TwoLevelGradient : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(TwoLevelGradient, Precisions);
+REVWAVE_PRECISION_SUITE(TwoLevelGradient, ::testing::Test);
 
 TYPED_TEST(TwoLevelGradient, IsBitwiseEqualToFullStorage) {
-  using T = TypeParam;
   const index_t steps = 47;
-  const testing::SmallCase c = testing::small_case(13, 11, 9, steps, 4);
-  const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
-  const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-  CpuPropagator<T> prop(p);
-  const StrategyOptions full = testing::strategy("full");
-  const GradientOutput ref = run_gradient(prop, d.data(), full, plan_strategy(full, steps, prop.field_bytes()));
+  testing::CpuGradientCase<TypeParam> b(testing::small_case(13, 11, 9, steps, 4));
+  const GradientOutput& ref = b.ref;
   for (std::int64_t segment : {5, 12, 46, 47}) {
     TwoLevelSchedule s(TwoLevelShape{steps, segment, 3});
-    MemoryStore store(std::max<std::int64_t>(s.slots(), 1), prop.field_pool());
-    const GradientOutput g = gradient_checkpointed(prop, d.data(), s, store);
+    MemoryStore store(std::max<std::int64_t>(s.slots(), 1), b.prop.field_pool());
+    const GradientOutput g = gradient_checkpointed(b.prop, b.d.data(), s, store);
     EXPECT_EQ(0, std::memcmp(g.gradient.data(), ref.gradient.data(), ref.gradient.size() * sizeof(double)))
         << "K=" << segment;
     EXPECT_EQ(g.stats.objective, ref.stats.objective) << "K=" << segment;

@@ -2,7 +2,6 @@
 // hit on real schedules (global slot ids included), worker failures reach the caller.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <csignal>
 #include <cstdint>
@@ -21,6 +20,7 @@
 #include "revwave/store/async_disk_store.hpp"
 #include "revwave/store/memory_store.hpp"
 #include "revwave/store/tiered_store.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -30,17 +30,12 @@ namespace {
 // The pool lives in the fixture: it outlives the stores and states of each test.
 class AsyncDiskStoreTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "revwave_async_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   HostFieldPool& pool(std::size_t field_bytes) {
     if (!pool_) pool_ = std::make_unique<HostFieldPool>(field_bytes);
     return *pool_;
   }
-  std::string dir_;
+  const testing::TempDir tmp_{"revwave_async"};
+  const std::string dir_ = tmp_.path().string();
   std::unique_ptr<HostFieldPool> pool_;
 };
 

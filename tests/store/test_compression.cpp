@@ -5,8 +5,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <unistd.h>
 #include <limits>
 #include <random>
 
@@ -17,7 +15,9 @@
 #include "revwave/store/compressed_store.hpp"
 #include "revwave/store/compression.hpp"
 #include "revwave/store/half_precision.hpp"
+#include "temp_dir.hpp"
 #include "test_helpers.hpp"
+#include "precisions.hpp"
 
 namespace revwave {
 namespace {
@@ -157,10 +157,7 @@ std::vector<T> round_trip(const TestField<T>& f, const Compression& c, std::size
   return out;
 }
 
-template <class T>
-class Codec : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(Codec, Precisions);
+REVWAVE_PRECISION_SUITE(Codec, ::testing::Test);
 
 TYPED_TEST(Codec, RoundTripsKeepEachModesStatedBound) {
   using T = TypeParam;
@@ -282,20 +279,15 @@ struct ModeBound {
 // Runs revolve with `snaps` slots in each mode against full; returns nothing, asserts the bounds.
 template <class T>
 void check_gradient_errors(const testing::SmallCase& c, index_t snaps, const std::vector<ModeBound>& modes) {
-  const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
-  const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-  CpuPropagator<T> prop(p);
-  const FieldLayout layout = field_layout<T>(c.grid);
-  const StrategyOptions full = testing::strategy("full");
-  const GradientOutput ref = run_gradient(prop, d.data(), full, plan_strategy(full, c.time.steps, layout));
-  StrategyOptions none = testing::strategy("revolve", snaps);
-  const GradientOutput exact = run_gradient(prop, d.data(), none, plan_strategy(none, c.time.steps, layout));
+  testing::CpuGradientCase<T> b(c);
+  const GradientOutput& ref = b.ref;
+  const GradientOutput exact = b.run(testing::strategy("revolve", snaps));
   ASSERT_EQ(0, std::memcmp(exact.gradient.data(), ref.gradient.data(), ref.gradient.size() * sizeof(double)));
   EXPECT_EQ(exact.stats.compression.fields_compressed, 0u);
   for (const ModeBound& m : modes) {
     StrategyOptions s = testing::strategy("revolve", snaps);
     s.compression = parse_compression(m.mode);
-    const GradientOutput g = run_gradient(prop, d.data(), s, plan_strategy(s, c.time.steps, layout));
+    const GradientOutput g = b.run(s);
     const double err = relative_l2(g.gradient, ref.gradient);
     std::printf("  %-20s %-6s relative L2 gradient error %.3e (bound %.1e), objective error %.2e, ratio %.2f\n", m.mode,
                 sizeof(T) == 4 ? "float" : "double", err, m.bound, std::abs(g.stats.objective / ref.stats.objective - 1),
@@ -330,22 +322,16 @@ TEST(CompressedGradient, ErrorPerModeOnASecondProblemInDouble) {
 // Multilevel: the memory tier holds encoded slots, the disk tier raw ones; the codec's time is the
 // memory tier's store and restore cost, measured at start-up like any tier's.
 TEST(CompressedGradient, MultilevelMeasuresTheCodecAsTheMemoryTiersCost) {
-  const auto dir = std::filesystem::temp_directory_path() / ("revwave-cml-test-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const testing::SmallCase c = testing::small_case(13, 11, 9, 50, 4);
-  const std::vector<float> d = testing::observed_in<float>(c, c.true_model);
-  const Problem<float> p = make_problem<float>(c.grid, c.start_model, c.acq, c.time);
-  CpuPropagator<float> prop(p);
-  const FieldLayout layout = field_layout<float>(c.grid);
-  const StrategyOptions full = testing::strategy("full");
-  const GradientOutput ref = run_gradient(prop, d.data(), full, plan_strategy(full, c.time.steps, layout));
-  StrategyOptions s = testing::strategy("multilevel", 0, "memory", dir.string());
+  const testing::TempDir dir("revwave-cml-test");
+  testing::CpuGradientCase<float> b(testing::small_case(13, 11, 9, 50, 4));
+  const GradientOutput& ref = b.ref;
+  StrategyOptions s = testing::strategy("multilevel", 0, "memory", dir.path().string());
   s.tiers = {"memory:3", "disk:2"};
   s.compression = parse_compression("fp16");
-  const StrategyPlan plan = plan_strategy(s, c.time.steps, layout);
+  const StrategyPlan plan = b.plan(s);
   EXPECT_EQ(plan.storage_bytes, 3 * plan.slot_bytes + 2 * plan.raw_slot_bytes);
   StrategyReport report;
-  const GradientOutput g = run_gradient(prop, d.data(), s, plan, {}, &report);
+  const GradientOutput g = run_gradient(b.prop, b.d.data(), s, plan, {}, &report);
   ASSERT_EQ(report.tiers.size(), 2u);
   // The costs the schedule was built with are the compressed tier's own (measured on a probe store,
   // whose encodes are not the run's).
@@ -361,9 +347,9 @@ TEST(CompressedGradient, MultilevelMeasuresTheCodecAsTheMemoryTiersCost) {
   EXPECT_LT(relative_l2(g.gradient, ref.gradient), 4e-2);
   // With given costs that make the memory tier the cheap one, its stores encode and the disk's don't.
   s.tiers = {"memory:3:0.1:0.1", "disk:2:1:1"};
-  const StrategyPlan given = plan_strategy(s, c.time.steps, layout);
+  const StrategyPlan given = b.plan(s);
   StrategyReport given_report;
-  const GradientOutput h = run_gradient(prop, d.data(), s, given, {}, &given_report);
+  const GradientOutput h = run_gradient(b.prop, b.d.data(), s, given, {}, &given_report);
   MultilevelSchedule given_schedule(given.steps, given_report.tiers);
   const MultilevelCounts given_counts = count_multilevel(given_schedule, given_report.tiers);
   ASSERT_GT(given_counts.tiers[0].stores, 0);
@@ -372,7 +358,6 @@ TEST(CompressedGradient, MultilevelMeasuresTheCodecAsTheMemoryTiersCost) {
   EXPECT_LT(h.stats.compression.fields_compressed, 2u * static_cast<std::uint64_t>(h.stats.stores));
   EXPECT_GT(h.stats.checkpoint_copy_bytes, h.stats.compression.compressed_bytes);
   EXPECT_LT(relative_l2(h.gradient, ref.gradient), 4e-2);
-  std::filesystem::remove_all(dir);
 }
 
 // The Taylor test with a compressed run: its g carries an error e (the reverse steps recompute u

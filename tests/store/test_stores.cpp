@@ -20,6 +20,7 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/store/disk_store.hpp"
 #include "revwave/store/memory_store.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using revwave::CheckpointStore;
@@ -31,12 +32,6 @@ using revwave::IoError;
 using revwave::MemoryStore;
 
 namespace {
-
-std::string make_temp_dir(const char* stem) {
-  std::string tmpl = (fs::temp_directory_path() / (std::string(stem) + "_XXXXXX")).string();
-  if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  return tmpl;
-}
 
 // A state of two fields of the pool, filled with random bytes.
 HostState random_state(HostFieldPool& pool, std::uint32_t seed) {
@@ -81,8 +76,6 @@ struct StoreKind {
 // The behaviour every CheckpointStore must have, run once per kind. The pool outlives the stores.
 class AnyStoreTest : public ::testing::TestWithParam<StoreKind> {
  protected:
-  void SetUp() override { dir_ = make_temp_dir("revwave_store"); }
-  void TearDown() override { fs::remove_all(dir_); }
   // A store of `slots` on the pool of `bytes` fields, sized for it and for `states` more states.
   std::unique_ptr<CheckpointStore> make(std::int64_t slots, std::size_t bytes, std::int64_t states) {
     if (!pool_) pool_ = std::make_unique<HostFieldPool>(bytes);
@@ -90,7 +83,8 @@ class AnyStoreTest : public ::testing::TestWithParam<StoreKind> {
     pool_->ensure_capacity(pool_->capacity() + store->held_fields() + 2 * states);
     return store;
   }
-  std::string dir_;
+  const revwave::testing::TempDir tmp_{"revwave_store"};
+  const std::string dir_ = tmp_.path().string();
   std::unique_ptr<HostFieldPool> pool_;
 };
 
@@ -230,8 +224,6 @@ namespace {
 
 class DiskStoreTest : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = make_temp_dir("revwave_disk"); }
-  void TearDown() override { fs::remove_all(dir_); }
   static void expect_input_error(const std::string& dir, const std::string& rule) {
     try {
       HostFieldPool pool(64);
@@ -242,7 +234,8 @@ class DiskStoreTest : public ::testing::Test {
       EXPECT_NE(std::string(e.what()).find(rule), std::string::npos) << e.what();
     }
   }
-  std::string dir_;
+  const revwave::testing::TempDir tmp_{"revwave_disk"};
+  const std::string dir_ = tmp_.path().string();
 };
 
 }  // namespace

@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "temp_dir.hpp"
 
 namespace revwave::testing {
 
@@ -26,6 +26,9 @@ struct Outcome {
 class CliFixture : public ::testing::Test {
  protected:
   explicit CliFixture(std::string binary) : binary_(std::move(binary)) {}
+#ifdef REVWAVE_BINARY
+  CliFixture() : CliFixture(REVWAVE_BINARY) {}  // the cli suite's: the build's own revwave
+#endif
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("revwave-cli-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -51,24 +54,24 @@ class CliFixture : public ::testing::Test {
     EXPECT_EQ(r.err.find("runtime error:"), std::string::npos) << args << "\n" << r.err;
     return r;
   }
-  static std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
+  static std::string slurp(const std::string& path) { return testing::slurp(path); }
   // Files the run left in its working directory.
-  std::vector<std::string> leftovers() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
-    return names;
-  }
+  std::vector<std::string> leftovers() const { return entries_of(dir_); }
   void expect_refused(const std::string& args, const std::string& must_mention) {
     const Outcome r = invoke(args);
     EXPECT_NE(r.code, 0) << args;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
     EXPECT_NE(r.err.find(must_mention), std::string::npos) << args << "\nstderr: " << r.err;
     EXPECT_TRUE(leftovers().empty()) << args << " left " << (leftovers().empty() ? "" : leftovers().front());
+  }
+  // A refused run that reads `input`, a file the test wrote for it and removes after the run, so
+  // that anything left in the directory is the run's.
+  void expect_refused_reading(const std::string& input, const std::string& args, const std::string& must_mention) {
+    const Outcome r = invoke(args);
+    fs::remove(dir_ / input);
+    EXPECT_NE(r.code, 0) << args;
+    EXPECT_NE(r.err.find(must_mention), std::string::npos) << r.err;
+    EXPECT_TRUE(leftovers().empty()) << args;
   }
   fs::path dir_;
   std::string binary_;

@@ -1,6 +1,10 @@
-// Small problems shared by the numerics tests.
+// Small problems shared by the numerics, driver, store, schedule and GPU tests.
 #pragma once
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "revwave/driver/forward_modelling.hpp"
@@ -8,6 +12,7 @@
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
+#include "small_grid.hpp"
 
 namespace revwave::testing {
 
@@ -18,22 +23,26 @@ struct SmallCase {
   TimeAxis time;
 };
 
-// A 3D case with an anomaly, a source near the top and a line of receivers; awkward sizes on purpose.
-inline SmallCase small_case(index_t nx = 19, index_t ny = 17, index_t nz = 15, index_t steps = 60, int order = 4) {
+// What every small case shares: the grid, the true model with its anomaly and a smoothed start
+// model, a 15 Hz wavelet, and a time step stable in both models. No sources or receivers yet.
+inline SmallCase case_on(const std::array<index_t, 3>& shape, index_t nbl, int order, index_t steps) {
   SmallCase c;
-  c.grid.shape = {nx, ny, nz};
-  c.grid.nbl = 6;
-  c.grid.spacing = 10.0;
-  c.grid.space_order = order;
+  c.grid = small_grid(shape, nbl, order);
   c.true_model = default_true_model(c.grid.shape, c.grid.spacing);
   c.start_model = smoothed(c.true_model, 2, 2);
   c.acq.f0 = 15.0;
   c.acq.t0 = 1.5 / c.acq.f0;
-  c.acq.sources = {{0.45 * c.grid.extent(0), 0.5 * c.grid.extent(1), 13.0}};
-  for (int i = 0; i < 7; ++i) c.acq.receivers.push_back({c.grid.extent(0) * (i + 0.5) / 7.0, 0.41 * c.grid.extent(1), 21.0});
   const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
   c.time.dt = default_dt(c.grid, vmax);
   c.time.steps = steps;
+  return c;
+}
+
+// A 3D case with an anomaly, a source near the top and a line of receivers; awkward sizes on purpose.
+inline SmallCase small_case(index_t nx = 19, index_t ny = 17, index_t nz = 15, index_t steps = 60, int order = 4) {
+  SmallCase c = case_on({nx, ny, nz}, 6, order, steps);
+  c.acq.sources = {{0.45 * c.grid.extent(0), 0.5 * c.grid.extent(1), 13.0}};
+  for (int i = 0; i < 7; ++i) c.acq.receivers.push_back({c.grid.extent(0) * (i + 0.5) / 7.0, 0.41 * c.grid.extent(1), 21.0});
   return c;
 }
 
@@ -56,5 +65,35 @@ inline StrategyOptions strategy(const std::string& name, index_t snaps = 0, cons
   if (parse_store(store) == StoreKind::disk || s.strategy == Strategy::multilevel) s.checkpoint_dir = dir;
   return s;
 }
+
+// A small case ready for gradients on the CPU reference backend: its observed data (modelled in
+// the true model), the problem in the start model with its propagator, and the gradient of
+// `full`, which every checkpointed strategy must equal bit for bit. Not copyable: prop holds p.
+template <class T>
+struct CpuGradientCase {
+  explicit CpuGradientCase(SmallCase small)
+      : c(std::move(small)),
+        d(observed_in<T>(c, c.true_model)),
+        p(make_problem<T>(c.grid, c.start_model, c.acq, c.time)),
+        prop(p),
+        layout(field_layout<T>(c.grid)),
+        ref(run(strategy("full"))) {}
+  CpuGradientCase(const CpuGradientCase&) = delete;
+  CpuGradientCase& operator=(const CpuGradientCase&) = delete;
+
+  // Planned on the fields' layout, which --compress needs; without it a plan is the one the
+  // fields' byte size gives.
+  StrategyPlan plan(const StrategyOptions& s) const { return plan_strategy(s, c.time.steps, layout); }
+  GradientOutput run(const StrategyOptions& s, StrategyReport* report = nullptr) {
+    return run_gradient(prop, d.data(), s, plan(s), {}, report);
+  }
+
+  SmallCase c;
+  std::vector<T> d;
+  Problem<T> p;
+  CpuPropagator<T> prop;
+  FieldLayout layout;
+  GradientOutput ref;
+};
 
 }  // namespace revwave::testing

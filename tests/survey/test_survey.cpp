@@ -1,7 +1,6 @@
 // Surveys: the summation tree, the survey gradient against shots run alone, model windows
 // (--aperture) and a Taylor test of the windowed survey objective, reading surveys.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +11,7 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/io/shot_record.hpp"
 #include "revwave/survey/survey_gradient.hpp"
+#include "temp_dir.hpp"
 #include "test_helpers.hpp"
 
 namespace {
@@ -223,15 +223,9 @@ TEST(SurveyLayout, FixedAndMovingSpreads) {
   EXPECT_THROW(layout_survey(l, g), InputError);  // nothing left inside
 }
 
-class SurveyFiles : public ::testing::Test {
+class SurveyFiles : public revwave::testing::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "revwave_survey_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  SurveyFiles() : TempDirTest("revwave_survey") {}
   static ShotRecordMeta meta(double x) {
     ShotRecordMeta m;
     m.dt = 0.001;
@@ -242,7 +236,6 @@ class SurveyFiles : public ::testing::Test {
     m.receivers = {{0, 0, 5}, {20, 20, 5}};
     return m;
   }
-  fs::path dir_;
 };
 
 TEST_F(SurveyFiles, DirectoriesListsAndSegyWithTheirWavelets) {

@@ -6,7 +6,6 @@
 #include "revwave/cuda/runtime/nvtx_range.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/store/compressed_store.hpp"
 
 namespace revwave {
 namespace {

@@ -3,9 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
-#include <sstream>
 
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
@@ -15,6 +13,7 @@
 #include "revwave/store/async_disk_store.hpp"
 #include "revwave/store/compressed_store.hpp"
 #include "revwave/store/memory_store.hpp"
+#include "revwave/store/tier_spec.hpp"
 #include "revwave/store/tiered_store.hpp"
 
 namespace revwave {
@@ -29,56 +28,42 @@ void check_checkpoint_dir(const std::string& dir, const std::string& why) {
   if (::access(dir.c_str(), W_OK) != 0) throw InputError("--checkpoint-dir '" + dir + "' is not writable");
 }
 
-double parse_cost(const std::string& text, const std::string& spec) {
-  std::size_t pos = 0;
-  double v = std::nan("");
-  try {
-    v = std::stod(text, &pos);
-  } catch (...) {
-    pos = 0;
-  }
-  if (pos != text.size() || !std::isfinite(v) || v < 0) {
-    throw InputError("--tier '" + spec + "': cost '" + text + "' is invalid: a finite number >= 0 (in forward steps)");
-  }
-  return v;
+// Bytes a slot of a tier of kind `k` reserves: at the encoded size where the plan compresses
+// that tier (ZFP on the CUDA backend: the pinned slots only, at `host_encoded`), raw on disk.
+std::size_t tier_slot_bytes(const StrategyPlan& plan, TierKind k, std::size_t host_encoded) {
+  if (k == TierKind::disk) return plan.raw_slot_bytes;
+  if (k == TierKind::pinned && plan.compress_host_tier_only) return host_encoded;
+  return plan.slot_bytes;
 }
 
-// --tier NAME:SLOTS[:STORE_COST:RESTORE_COST], memory or disk, fastest first.
+// " (memory slots compressed fp16, disk slots raw)": which tiers hold encoded slots.
+std::string multilevel_compression(const StrategyPlan& plan, Backend backend) {
+  if (!plan.compression.enabled()) return "";
+  const std::string mode = plan.compression.text();
+  if (plan.compress_host_tier_only) return " (pinned slots encoded " + mode + " on the host, memory and disk slots raw)";
+  if (backend == Backend::cuda) return " (memory and pinned slots compressed " + mode + ", disk slots raw)";
+  return " (memory slots compressed " + mode + ", disk slots raw)";
+}
+
+// --tier NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first: memory or disk, and pinned on CUDA.
 StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::size_t working_bytes) {
-  if (o.tiers.empty()) throw InputError("--strategy multilevel needs --tier NAME:SLOTS[:STORE:RESTORE] (memory, disk)");
+  const bool cuda = o.backend == Backend::cuda;
+  if (o.tiers.empty()) {
+    throw InputError(std::string("--strategy multilevel needs --tier NAME:SLOTS[:STORE:RESTORE] (") +
+                     (cuda ? "memory, pinned, disk)" : "memory, disk)"));
+  }
   int given = 0;
-  for (const std::string& spec : o.tiers) {
-    std::vector<std::string> f;
-    std::stringstream ss(spec);
-    for (std::string item; std::getline(ss, item, ':');) f.push_back(item);
-    if (f.size() != 2 && f.size() != 4) {
-      throw InputError("--tier '" + spec + "' is invalid: NAME:SLOTS or NAME:SLOTS:STORE_COST:RESTORE_COST");
-    }
-    StoreKind kind = StoreKind::memory;
-    try {
-      kind = parse_store(f[0]);
-    } catch (const InputError&) {
-      throw InputError("--tier '" + spec + "': tier '" + f[0] + "' is unknown on the CPU backend: memory or disk");
-    }
-    if (kind == StoreKind::disk) check_checkpoint_dir(o.checkpoint_dir, "--tier disk");
-    std::size_t pos = 0;
-    long long slots = -1;
-    try {
-      slots = std::stoll(f[1], &pos);
-    } catch (...) {
-      pos = 0;
-    }
-    if (pos != f[1].size() || slots < 0) {
-      throw InputError("--tier '" + spec + "': slots '" + f[1] + "' is invalid: an integer >= 0");
-    }
-    Tier t{f[0], slots, 0.0, 0.0};
-    if (f.size() == 4) {
-      t.store_cost = parse_cost(f[2], spec);
-      t.restore_cost = parse_cost(f[3], spec);
-      ++given;
-    }
-    plan.tiers.push_back(t);
-    plan.tier_stores.push_back(kind);
+  bool disk_tier = false;
+  for (const std::string& text : o.tiers) {
+    const TierSpec spec = parse_tier_spec(text, o.backend);
+    if (spec.kind == TierKind::disk) check_checkpoint_dir(o.checkpoint_dir, "--tier disk");
+    disk_tier = disk_tier || spec.kind == TierKind::disk;
+    plan.tiers.push_back(Tier{to_string(spec.kind), spec.slots, spec.store_cost, spec.restore_cost});
+    plan.tier_kinds.push_back(spec.kind);
+    given += spec.costs_given ? 1 : 0;
+  }
+  if (!o.checkpoint_dir.empty() && !disk_tier) {
+    throw InputError("--checkpoint-dir does not apply: only --store disk or a disk tier writes checkpoints to a directory");
   }
   validate_tiers(plan.tiers);
   if (given != 0 && given != static_cast<int>(plan.tiers.size())) {
@@ -87,29 +72,29 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::s
   plan.measure_costs = given == 0;
   for (const Tier& t : plan.tiers) plan.snaps += t.slots;
   plan.slots = plan.snaps;
-  plan.storage_bytes = 0;  // memory tiers at the (encoded) slot size, disk tiers raw
-  for (std::size_t i = 0; i < plan.tiers.size(); ++i) {
-    const std::size_t each = plan.tier_stores[i] == StoreKind::memory ? plan.slot_bytes : plan.raw_slot_bytes;
-    plan.storage_bytes = checked_sum(plan.storage_bytes,
-                                     checked_bytes({static_cast<std::size_t>(plan.tiers[i].slots), each}, "the multilevel slots"),
-                                     "the multilevel slots");
-  }
-  plan.predicted_forward_steps = 0;  // depends on the costs, known once they are measured
+  const std::size_t host_encoded = plan.compress_host_tier_only
+                                       ? CompressedStore::slot_bytes_of(FieldCodec(plan.compression, *plan.layout))
+                                       : plan.slot_bytes;
+  // The tiers in host memory: the backend's own memory on the CPU, the pinned tiers on CUDA.
+  const TierKind in_host = cuda ? TierKind::pinned : TierKind::memory;
+  plan.storage_bytes = 0;
   std::size_t in_memory = 0;
   for (std::size_t i = 0; i < plan.tiers.size(); ++i) {
-    if (plan.tier_stores[i] == StoreKind::memory) {
-      in_memory = checked_sum(in_memory,
-                              checked_bytes({static_cast<std::size_t>(plan.tiers[i].slots), plan.slot_bytes}, "the memory tier"),
-                              "the memory tier");
-    }
+    const std::size_t each = tier_slot_bytes(plan, plan.tier_kinds[i], host_encoded);
+    const std::size_t bytes =
+        checked_bytes({static_cast<std::size_t>(plan.tiers[i].slots), each}, "the multilevel slots");
+    plan.storage_bytes = checked_sum(plan.storage_bytes, bytes, "the multilevel slots");
+    if (plan.tier_kinds[i] == in_host) in_memory = checked_sum(in_memory, bytes, "the memory tier");
   }
-  require_memory(checked_sum(in_memory, working_bytes, "the memory tier and the working set"),
-                 "the memory tier (" + format_bytes(double(in_memory)) + ") next to the run's " +
+  plan.predicted_forward_steps = 0;  // depends on the costs, known once they are measured
+  const std::string tier_name = to_string(in_host);
+  require_memory(checked_sum(in_memory, working_bytes, "the " + tier_name + " tier and the working set"),
+                 "the " + tier_name + " tier (" + format_bytes(double(in_memory)) + ") next to the run's " +
                      format_bytes(double(working_bytes)) + " of working set");
   plan.choice = "multilevel: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
                 " on " + std::to_string(plan.tiers.size()) + " tiers" +
                 (plan.measure_costs ? ", costs measured at start-up" : ", costs given") +
-                (plan.compression.enabled() ? " (memory slots compressed " + plan.compression.text() + ", disk slots raw)" : "");
+                multilevel_compression(plan, o.backend);
   return plan;
 }
 
@@ -128,12 +113,9 @@ void refuse_ignored(const StrategyOptions& o, const std::string& uses) {
   if (o.strategy != Strategy::multilevel && !o.tiers.empty()) refuse("--tier " + o.tiers.front());
   if (o.strategy != Strategy::online && o.stop_energy) refuse("--stop-energy " + number_text(*o.stop_energy));
   if (o.strategy == Strategy::full && o.compression.enabled()) refuse("--compress " + o.compression.text());
-  if (!o.checkpoint_dir.empty()) {
-    bool disk_tier = false;
-    for (const std::string& t : o.tiers) disk_tier = disk_tier || t.rfind("disk:", 0) == 0 || t == "disk";
-    if (o.store != StoreKind::disk && !disk_tier) {
-      throw InputError("--checkpoint-dir does not apply: only --store disk or a disk tier writes checkpoints to a directory");
-    }
+  // Multilevel's disk tiers are known once its --tier specs are parsed (plan_multilevel).
+  if (!o.checkpoint_dir.empty() && o.strategy != Strategy::multilevel && o.store != StoreKind::disk) {
+    throw InputError("--checkpoint-dir does not apply: only --store disk or a disk tier writes checkpoints to a directory");
   }
 }
 
@@ -300,8 +282,9 @@ std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& o, const Stra
     for (std::size_t i = 0; i < plan.tiers.size(); ++i) {
       const Tier& t = plan.tiers[i];
       if (t.slots == 0) tiers.push_back(nullptr);
-      else if (plan.tier_stores[i] == StoreKind::disk) tiers.push_back(std::make_unique<AsyncDiskStore>(t.slots, pool, o.checkpoint_dir, hint, first));
-      else tiers.push_back(memory_store(t.slots, plan, pool));
+      else if (plan.tier_kinds[i] == TierKind::disk) tiers.push_back(std::make_unique<AsyncDiskStore>(t.slots, pool, o.checkpoint_dir, hint, first));
+      else if (plan.tier_kinds[i] == TierKind::memory) tiers.push_back(memory_store(t.slots, plan, pool));
+      else throw std::logic_error("make_store: a pinned tier is the CUDA backend's (parse_tier_spec refuses it on the CPU)");
       first += t.slots;
     }
     return std::make_unique<TieredStore>(std::move(tiers));

@@ -5,78 +5,15 @@
 // sums are the same bits for any number of processes and any finishing order. A failure anywhere
 // stops the hand-out, cancels the shots in flight at their next time step, and every process
 // throws the failing rank's error.
-#include <mpi.h>
-
-#include <algorithm>
-#include <chrono>
-#include <cstring>
-#include <stdexcept>
-#include <thread>
-
-#include "revwave/core/errors.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
-#include "revwave/survey/summation_tree.hpp"
+
+#include "mpi_messages.hpp"
+#include "revwave/core/errors.hpp"
 
 namespace revwave {
 namespace {
 
-enum Tag : int { kReady = 11, kResult, kGradient, kFailed, kCancelled, kWork, kStop, kAbort };
-
-// Out of a worker's shot when rank 0 says the run has failed elsewhere; not a std::exception, so
-// that nothing between the progress callback and the runner mistakes it for the shot's own error.
-struct Cancelled {};
-
-// Waits for a matching message without spinning a core away from the shots being computed.
-MPI_Status wait_for(int source, int tag) {
-  for (;;) {
-    int flag = 0;
-    MPI_Status st;
-    MPI_Iprobe(source, tag, MPI_COMM_WORLD, &flag, &st);
-    if (flag) return st;
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-}
-
-std::vector<char> receive_bytes(const MPI_Status& st) {
-  int n = 0;
-  MPI_Get_count(&st, MPI_BYTE, &n);
-  std::vector<char> b(static_cast<std::size_t>(n));
-  MPI_Recv(b.data(), n, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  return b;
-}
-
-// Gradients travel in pieces that an int count can hold.
-constexpr std::size_t kPiece = std::size_t{1} << 27;
-void send_doubles(const double* v, std::size_t n, int dest) {
-  for (std::size_t i = 0; i < n; i += kPiece) {
-    MPI_Send(v + i, static_cast<int>(std::min(kPiece, n - i)), MPI_DOUBLE, dest, kGradient, MPI_COMM_WORLD);
-  }
-}
-void receive_doubles(double* v, std::size_t n, int source) {
-  for (std::size_t i = 0; i < n; i += kPiece) {
-    MPI_Recv(v + i, static_cast<int>(std::min(kPiece, n - i)), MPI_DOUBLE, source, kGradient, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-}
-
-void send_bytes(const std::vector<char>& b, int dest, int tag) {
-  MPI_Send(b.data(), static_cast<int>(b.size()), MPI_BYTE, dest, tag, MPI_COMM_WORLD);
-}
-
-// An error or a stop: [kind, flag, message bytes].
-std::vector<char> pack(int kind, int flag, const std::string& message) {
-  std::vector<char> b(2 * sizeof(int) + message.size());
-  std::memcpy(b.data(), &kind, sizeof kind);
-  std::memcpy(b.data() + sizeof kind, &flag, sizeof flag);
-  std::memcpy(b.data() + 2 * sizeof(int), message.data(), message.size());
-  return b;
-}
-
-void unpack(const std::vector<char>& b, int& kind, int& flag, std::string& message) {
-  if (b.size() < 2 * sizeof(int)) throw std::logic_error("MPI runner: short control message");
-  std::memcpy(&kind, b.data(), sizeof kind);
-  std::memcpy(&flag, b.data() + sizeof kind, sizeof flag);
-  message.assign(b.data() + 2 * sizeof(int), b.size() - 2 * sizeof(int));
-}
+using namespace mpi_detail;
 
 class MpiShotRunner final : public ShotRunner {
  public:
@@ -95,108 +32,14 @@ class MpiShotRunner final : public ShotRunner {
     }
   }
 
+  void agree(std::exception_ptr failure) override { agree_over_world(rank_, size_, failure); }
+
   SurveySum run(std::int64_t count, std::size_t n, const ShotTask& task, const Progress& shots_done) override {
     if (size_ == 1) return SerialShotRunner().run(count, n, task, shots_done);
-    return rank_ == 0 ? master(count, n, task, shots_done) : worker(n, task);
+    return rank_ == 0 ? run_master(size_, count, n, task, shots_done) : worker(n, task);
   }
 
  private:
-  SurveySum master(std::int64_t count, std::size_t n, const ShotTask& task, const Progress& shots_done) {
-    SummationTree tree(count, n);
-    SurveySum sum;
-    sum.shots.resize(static_cast<std::size_t>(count));
-    sum.processes = size_;
-    std::int64_t next = 0, done = 0;
-    int running = size_ - 1;  // workers not yet stopped
-    std::vector<char> busy(static_cast<std::size_t>(size_), 0), aborted(static_cast<std::size_t>(size_), 0);
-    int fail_kind = 0;
-    std::string fail_message;
-
-    auto record = [&](ShotOutput&& out) {
-      const std::int64_t s = out.summary.shot;
-      sum.shots[static_cast<std::size_t>(s)] = out.summary;
-      tree.add(s, out.summary.objective, std::move(out.gradient));
-      ++done;
-      if (shots_done) shots_done(done, count);
-    };
-    auto fail = [&](int kind, const std::string& message) {
-      if (fail_kind == 0) {
-        fail_kind = kind;
-        fail_message = message;
-      }
-      for (int w = 1; w < size_; ++w) {
-        if (busy[w] && !aborted[w]) {
-          MPI_Send(nullptr, 0, MPI_BYTE, w, kAbort, MPI_COMM_WORLD);
-          aborted[w] = 1;
-        }
-      }
-    };
-    auto reply = [&](int w) {
-      busy[w] = 0;
-      if (fail_kind == 0 && next < count) {
-        const std::int64_t s = next++;
-        MPI_Send(&s, 1, MPI_INT64_T, w, kWork, MPI_COMM_WORLD);
-        busy[w] = 1;
-        return;
-      }
-      send_bytes(pack(fail_kind, aborted[w], fail_message), w, kStop);
-      --running;
-    };
-    auto handle = [&](const MPI_Status& st) {
-      const int w = st.MPI_SOURCE;
-      switch (st.MPI_TAG) {
-        case kResult: {
-          ShotOutput out;
-          MPI_Recv(&out.summary, sizeof(ShotSummary), MPI_BYTE, w, kResult, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-          out.gradient.resize(n);
-          receive_doubles(out.gradient.data(), n, w);
-          if (fail_kind == 0) record(std::move(out));
-          break;
-        }
-        case kFailed: {
-          int kind = 0, unused = 0;
-          std::string message;
-          unpack(receive_bytes(st), kind, unused, message);
-          fail(kind, message + " (rank " + std::to_string(w) + ")");
-          break;
-        }
-        default:  // kReady, kCancelled
-          receive_bytes(st);
-          break;
-      }
-      reply(w);
-    };
-    auto serve = [&] {
-      for (;;) {
-        int flag = 0;
-        MPI_Status st;
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
-        if (!flag) return;
-        handle(st);
-      }
-    };
-
-    const Progress poll = [&](index_t, index_t) { serve(); };
-    while (fail_kind == 0 && next < count) {
-      const std::int64_t s = next++;
-      try {
-        ShotOutput out = task(s, poll);
-        out.summary.shot = s;
-        out.summary.rank = 0;
-        record(std::move(out));
-      } catch (const std::exception& e) {
-        fail(error_kind(e), std::string(e.what()) + " (rank 0)");
-      }
-      serve();
-    }
-    while (running > 0) handle(wait_for(MPI_ANY_SOURCE, MPI_ANY_TAG));
-    if (fail_kind != 0) throw_error_of_kind(fail_kind, fail_message);
-    sum.objective = tree.value();
-    sum.gradient = std::move(tree.vector());
-    sum.peak_partial_sums = tree.peak_held();
-    return sum;
-  }
-
   SurveySum worker(std::size_t n, const ShotTask& task) {
     MPI_Send(nullptr, 0, MPI_BYTE, 0, kReady, MPI_COMM_WORLD);
     bool abort_seen = false;
@@ -276,28 +119,7 @@ void MpiSession::agree(std::exception_ptr failure) {
     if (failure) std::rethrow_exception(failure);
     return;
   }
-  int mine = failure ? rank_ : size_, first = size_;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (first == size_) return;
-  std::vector<char> payload;
-  if (rank_ == first) {
-    try {
-      std::rethrow_exception(failure);
-    } catch (const std::exception& e) {
-      payload = pack(error_kind(e), 0, e.what());
-    } catch (...) {
-      payload = pack(1, 0, "unknown error");
-    }
-  }
-  int length = static_cast<int>(payload.size());
-  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
-  payload.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(payload.data(), length, MPI_BYTE, first, MPI_COMM_WORLD);
-  if (rank_ == first) std::rethrow_exception(failure);
-  int kind = 0, unused = 0;
-  std::string message;
-  unpack(payload, kind, unused, message);
-  throw_error_of_kind(kind, message);
+  agree_over_world(rank_, size_, failure);
 }
 
 std::unique_ptr<ShotRunner> MpiSession::runner() {

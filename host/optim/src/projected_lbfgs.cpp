@@ -136,26 +136,23 @@ IterationReport iterate(OptimizerState& s, const Objective& objective, const Bou
     for (std::size_t i = 0; i < d.size(); ++i) d[i] = held[i] ? 0.0 : -d[i];
     return d;
   };
-  std::vector<double> d = direction(true);
-  if (!(dot(r, d) < 0)) {
+  // Memory cleared: the preconditioned steepest descent, or the plain one where that does not descend.
+  auto restart = [&] {
     s.memory.clear();
     rep.memory_reset = true;
-    d = direction(false);
+    std::vector<double> d = direction(false);
     if (!(dot(r, d) < 0)) {
       d = r;
       for (double& v : d) v = -v;
     }
-  }
+    return d;
+  };
+  std::vector<double> d = direction(true);
+  if (!(dot(r, d) < 0)) d = restart();
   Trial t = line_search(s, d, dot(r, d), s.memory.size() == 0 ? o.first_step : 0, objective, bounds, o);
   rep.evaluations = t.evaluations;
   if (!t.accepted && s.memory.size() > 0) {  // once more from the steepest descent, memory cleared
-    s.memory.clear();
-    rep.memory_reset = true;
-    d = direction(false);
-    if (!(dot(r, d) < 0)) {
-      d = r;
-      for (double& v : d) v = -v;
-    }
+    d = restart();
     t = line_search(s, d, dot(r, d), o.first_step, objective, bounds, o);
     rep.evaluations += t.evaluations;
   }

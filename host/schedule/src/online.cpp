@@ -7,6 +7,7 @@
 
 #include "revwave/core/errors.hpp"
 #include "revwave/schedule/revolve.hpp"
+#include "revolve_reversal.hpp"
 
 namespace revwave {
 namespace {
@@ -114,40 +115,14 @@ Action OnlineSchedule::next() {
     return Action{ActionKind::advance, position_, initial_slot};
   }
   // Reverse phase: Revolve on the newest unreversed interval with the free slots.
-  if (pending_store_) {
-    pending_store_ = false;
+  const auto acquire = [this] {
     const std::int64_t slot = free_.back();
     free_.pop_back();
-    stack_.push_back({position_, slot});
-    return Action{ActionKind::store, position_, slot};
-  }
-  if (position_ < 0) {
-    const Checkpoint& top = stack_.back();
-    position_ = top.position;
-    last_use_ = capo_ == top.position + 1;
-    return Action{ActionKind::restore, top.position, top.slot};
-  }
-  if (position_ == capo_ - 1) {
-    const Action action{first_ ? ActionKind::first_reverse : ActionKind::reverse, position_,
-                        initial_slot};
-    first_ = false;
-    capo_ = position_;
-    position_ = -1;
-    if (capo_ == 0) {
-      done_ = true;
-    } else if (stack_.back().position == capo_) {
-      free_.push_back(stack_.back().slot);
-      stack_.pop_back();
-    }
-    return action;
-  }
-  const std::int64_t check = stack_.back().position;
-  const std::int64_t free_slots = static_cast<std::int64_t>(free_.size());
-  std::int64_t target = capo_ - 1;
-  if (free_slots > 0) target = check + revolve_split(capo_ - check, free_slots + 1);
-  pending_store_ = target < capo_ - 1;
-  position_ = target;
-  return Action{ActionKind::advance, target, initial_slot};
+    return slot;
+  };
+  const auto release = [this](std::int64_t slot) { free_.push_back(slot); };
+  detail::RevolveReversal<Checkpoint> sweep{stack_, position_, capo_, pending_store_, first_, done_, last_use_};
+  return sweep.next(acquire, release, [this] { return static_cast<std::int64_t>(free_.size()); });
 }
 
 void OnlineSchedule::finish(std::int64_t steps) {

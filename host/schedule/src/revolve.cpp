@@ -6,6 +6,7 @@
 #include <string>
 
 #include "revwave/core/errors.hpp"
+#include "revolve_reversal.hpp"
 
 namespace revwave {
 namespace {
@@ -215,41 +216,10 @@ RevolveSchedule::RevolveSchedule(std::int64_t steps, std::int64_t slots)
 
 Action RevolveSchedule::next() {
   if (done_) return Action{ActionKind::end, 0, initial_slot};
-  if (pending_store_) {
-    pending_store_ = false;
-    const std::int64_t slot = static_cast<std::int64_t>(stack_.size()) - 1;
-    stack_.push_back({position_, slot});
-    return Action{ActionKind::store, position_, slot};
-  }
-  if (position_ < 0) {  // a reverse consumed the state: go back to the newest checkpoint
-    const Checkpoint& top = stack_.back();
-    position_ = top.position;
-    last_use_ = capo_ == top.position + 1;
-    return Action{ActionKind::restore, top.position, top.slot};
-  }
-  if (position_ == capo_ - 1) {
-    const Action action{first_ ? ActionKind::first_reverse : ActionKind::reverse, position_,
-                        initial_slot};
-    first_ = false;
-    capo_ = position_;
-    position_ = -1;
-    if (capo_ == 0) {
-      done_ = true;
-    } else if (stack_.back().position == capo_) {
-      stack_.pop_back();  // its range is reversed; the slot is free again
-    }
-    return action;
-  }
-  // At the newest checkpoint with >= 2 steps left: advance to the next split point,
-  // or with no free slot to the last step of the range.
-  const std::int64_t check = stack_.back().position;
-  const std::int64_t free_slots = slots_ - (static_cast<std::int64_t>(stack_.size()) - 1);
-  std::int64_t target = capo_ - 1;
-  if (free_slots > 0) target = check + revolve_split(capo_ - check, free_slots + 1);
-  // A checkpoint at capo_ - 1 would be reversed at once and never restored.
-  pending_store_ = target < capo_ - 1;
-  position_ = target;
-  return Action{ActionKind::advance, target, initial_slot};
+  // Slots are a stack: slot k holds the (k + 1)-th live checkpoint, and the newest is dropped first.
+  const auto live = [this] { return static_cast<std::int64_t>(stack_.size()) - 1; };
+  detail::RevolveReversal<Checkpoint> sweep{stack_, position_, capo_, pending_store_, first_, done_, last_use_};
+  return sweep.next(live, [](std::int64_t) {}, [&] { return slots_ - live(); });
 }
 
 }  // namespace revwave

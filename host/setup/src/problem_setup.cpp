@@ -48,9 +48,6 @@ std::vector<index_t> parse_integers(const std::string& text, const std::string& 
   return v;
 }
 
-// What one receiver costs in host memory before its traces: coordinates, 8 indices and weights, scales.
-constexpr std::size_t receiver_bytes = 3 * 8 + 8 * (8 + 8 + 8);
-
 }  // namespace
 
 std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std::string& option) {
@@ -61,6 +58,73 @@ std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std:
   }
   return out;
 }
+
+namespace {
+
+// What one receiver costs in host memory before its traces: coordinates, 8 indices and weights, scales.
+constexpr std::size_t receiver_bytes = 3 * 8 + 8 * (8 + 8 + 8);
+
+// --rec-grid NX,NY,Z (by default 16 x 16 just below the top edge) over the x-y extent.
+std::vector<Vec3> receiver_grid(const ProblemOptions& o, const Grid& grid) {
+  index_t nx = 16, ny = 16;
+  double depth = std::min(2 * grid.spacing, grid.extent(2));
+  if (!o.rec_grid.empty()) {
+    const std::vector<double> g = parse_list(o.rec_grid, "--rec-grid", 3);
+    nx = check_whole("--rec-grid '" + o.rec_grid + "' NX", g[0], at_least(1));
+    ny = check_whole("--rec-grid '" + o.rec_grid + "' NY", g[1], at_least(1));
+    depth = g[2];
+  }
+  const index_t n = checked_product({nx, ny}, "--rec-grid '" + o.rec_grid + "' receivers");
+  require_memory(checked_bytes({static_cast<std::size_t>(n), receiver_bytes}, "the receivers"),
+                 "--rec-grid '" + o.rec_grid + "' (" + std::to_string(n) + " receivers)");
+  std::vector<Vec3> receivers;
+  receivers.reserve(static_cast<std::size_t>(n));
+  for (index_t i = 0; i < nx; ++i)
+    for (index_t j = 0; j < ny; ++j)
+      receivers.push_back({nx > 1 ? grid.extent(0) * double(i) / double(nx - 1) : 0.5 * grid.extent(0),
+                           ny > 1 ? grid.extent(1) * double(j) / double(ny - 1) : 0.5 * grid.extent(1), depth});
+  return receivers;
+}
+
+std::vector<Vec3> make_receivers(const ProblemOptions& o, const Grid& grid) {
+  if (o.rec_points) {
+    if (o.rec_points->empty()) throw InputError("rec: receivers must have shape (n, 3) with n >= 1");
+    return *o.rec_points;
+  }
+  if (!o.rec_file.empty()) {
+    const NpyArray a = read_npy(o.rec_file);
+    if (a.shape.size() != 2 || a.shape[1] != 3 || a.shape[0] < 1) {
+      throw InputError(o.rec_file + ": receivers must have shape (n, 3) with n >= 1");
+    }
+    std::vector<Vec3> receivers;
+    for (std::int64_t i = 0; i < a.shape[0]; ++i) receivers.push_back({a.data[3 * i], a.data[3 * i + 1], a.data[3 * i + 2]});
+    return receivers;
+  }
+  if (!o.rec.empty()) return parse_points(o.rec, "--rec");
+  return receiver_grid(o, grid);
+}
+
+// The wavelet, sources (by default one near the top centre) and receivers, checked against the grid.
+Acquisition make_acquisition(const ProblemOptions& o, const Grid& grid) {
+  Acquisition acq;
+  acq.f0 = check_number("--f0", o.f0, positive(), "Hz");
+  acq.t0 = default_wavelet_delay(o.f0);
+  if (o.src_points) {
+    if (o.src_points->empty()) throw InputError("src: sources must have shape (n, 3) with n >= 1");
+    acq.sources = *o.src_points;
+  } else if (o.src.empty()) {
+    acq.sources = {{0.5 * grid.extent(0), 0.5 * grid.extent(1), std::min(2 * grid.spacing, grid.extent(2))}};
+  } else {
+    acq.sources = parse_points(o.src, "--src");
+  }
+  acq.receivers = make_receivers(o, grid);
+  // Check the points now so that a bad one fails before any work.
+  trilinear_points(grid, acq.sources, "source");
+  trilinear_points(grid, acq.receivers, "receiver");
+  return acq;
+}
+
+}  // namespace
 
 ProblemSetup make_setup(const ProblemOptions& o) {
   ProblemSetup s;
@@ -92,51 +156,7 @@ ProblemSetup make_setup(const ProblemOptions& o) {
   }
   validate(s.model);
 
-  Acquisition& acq = s.acquisition;
-  acq.f0 = check_number("--f0", o.f0, positive(), "Hz");
-  acq.t0 = default_wavelet_delay(o.f0);
-  const double h = s.grid.spacing;
-  if (o.src_points) {
-    if (o.src_points->empty()) throw InputError("src: sources must have shape (n, 3) with n >= 1");
-    acq.sources = *o.src_points;
-  } else if (o.src.empty()) {
-    acq.sources = {{0.5 * s.grid.extent(0), 0.5 * s.grid.extent(1), std::min(2 * h, s.grid.extent(2))}};
-  } else {
-    acq.sources = parse_points(o.src, "--src");
-  }
-  if (o.rec_points) {
-    if (o.rec_points->empty()) throw InputError("rec: receivers must have shape (n, 3) with n >= 1");
-    acq.receivers = *o.rec_points;
-  } else if (!o.rec_file.empty()) {
-    const NpyArray a = read_npy(o.rec_file);
-    if (a.shape.size() != 2 || a.shape[1] != 3 || a.shape[0] < 1) {
-      throw InputError(o.rec_file + ": receivers must have shape (n, 3) with n >= 1");
-    }
-    for (std::int64_t i = 0; i < a.shape[0]; ++i) acq.receivers.push_back({a.data[3 * i], a.data[3 * i + 1], a.data[3 * i + 2]});
-  } else if (!o.rec.empty()) {
-    acq.receivers = parse_points(o.rec, "--rec");
-  } else {
-    // By default a 16 x 16 receiver grid just below the top edge.
-    index_t nx = 16, ny = 16;
-    double depth = std::min(2 * h, s.grid.extent(2));
-    if (!o.rec_grid.empty()) {
-      const std::vector<double> g = parse_list(o.rec_grid, "--rec-grid", 3);
-      nx = check_whole("--rec-grid '" + o.rec_grid + "' NX", g[0], at_least(1));
-      ny = check_whole("--rec-grid '" + o.rec_grid + "' NY", g[1], at_least(1));
-      depth = g[2];
-    }
-    const index_t n = checked_product({nx, ny}, "--rec-grid '" + o.rec_grid + "' receivers");
-    require_memory(checked_bytes({static_cast<std::size_t>(n), receiver_bytes}, "the receivers"),
-                   "--rec-grid '" + o.rec_grid + "' (" + std::to_string(n) + " receivers)");
-    acq.receivers.reserve(static_cast<std::size_t>(n));
-    for (index_t i = 0; i < nx; ++i)
-      for (index_t j = 0; j < ny; ++j)
-        acq.receivers.push_back({nx > 1 ? s.grid.extent(0) * double(i) / double(nx - 1) : 0.5 * s.grid.extent(0),
-                                 ny > 1 ? s.grid.extent(1) * double(j) / double(ny - 1) : 0.5 * s.grid.extent(1), depth});
-  }
-  // Check the points now so that a bad one fails before any work.
-  trilinear_points(s.grid, acq.sources, "source");
-  trilinear_points(s.grid, acq.receivers, "receiver");
+  s.acquisition = make_acquisition(o, s.grid);
   return s;
 }
 

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "revwave/core/choices.hpp"
@@ -24,6 +26,7 @@
 #include "revwave/schedule/schedule.hpp"
 #include "revwave/store/checkpoint_store.hpp"
 #include "revwave/store/compression.hpp"
+#include "revwave/store/tier_spec.hpp"
 
 namespace revwave {
 
@@ -35,7 +38,7 @@ struct StrategyOptions {
   std::optional<std::size_t> checkpoint_memory; // revolve, online: bytes that derive the slots
   std::optional<StoreKind> store;               // revolve, online: memory (unset) or disk
   std::string checkpoint_dir;                   // --store disk and multilevel disk tiers
-  std::vector<std::string> tiers;               // multilevel: NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first
+  std::vector<std::string> tiers;               // multilevel: NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first (parse_tier_spec)
   std::optional<double> stop_energy;            // online: stop once the energy falls below this fraction of its peak
   Backend backend = Backend::cpu;               // where the slots live: the CPU checks them against host memory
   Compression compression;                      // --compress: memory slots hold encoded fields (lossy)
@@ -53,7 +56,7 @@ struct StrategyPlan {
   index_t predicted_forward_steps = 0;  // the schedule's count
   std::string choice;                   // a sentence saying what was chosen and why
   std::vector<Tier> tiers;              // multilevel
-  std::vector<StoreKind> tier_stores;   // multilevel: where each tier's slots live
+  std::vector<TierKind> tier_kinds;     // multilevel: where each tier's slots live (memory: the backend's own)
   bool measure_costs = false;           // multilevel: tier costs to be measured at start-up
   Compression compression;              // what the memory slots hold (slot_bytes is their encoded size)
   // ZFP on the CUDA backend: only the slots spilled to pinned host memory are encoded (on the
@@ -112,16 +115,27 @@ std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan);
 std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& options, const StrategyPlan& plan,
                                             HostFieldPool& pool, PrefetchHint* hint = nullptr);
 
+namespace detail {
+// Does the propagator compute asynchronously (a device), with synchronize() to wait for it?
+template <class P, class = void>
+struct has_synchronize : std::false_type {};
+template <class P>
+struct has_synchronize<P, std::void_t<decltype(std::declval<P&>().synchronize())>> : std::true_type {};
+}  // namespace detail
+
 // Store and restore costs of each tier in forward steps, measured on the run's own backend
-// and store (best of a few tries), for the tiers whose costs were not given.
+// and store (best of a few tries), for the tiers whose costs were not given. On a backend that
+// computes asynchronously each try ends once the device has done its work (steps and copies
+// alike), so that the costs are the device's, not the time to enqueue them.
 template <class P, class Store>
 void measure_tier_costs(P& prop, Store& store, std::vector<Tier>& tiers) {
   using clock = std::chrono::steady_clock;
-  auto best_of = [](int tries, auto&& f) {
+  auto best_of = [&prop](int tries, auto&& f) {
     double best = 1e300;
     for (int i = 0; i < tries; ++i) {
       const auto t0 = clock::now();
       f();
+      if constexpr (detail::has_synchronize<P>::value) prop.synchronize();
       best = std::min(best, std::chrono::duration<double>(clock::now() - t0).count());
     }
     return best;

@@ -57,6 +57,10 @@ class ShotRunner {
   // Collective: every process ends with the first process's `values` (size and bits), so that all
   // of them can take the same decisions on what the root summed (the inversion's J and g).
   virtual void broadcast_from_root(std::vector<double>& values) = 0;
+  // Collective: every process passes what it caught (or nullptr). If any failed, every process
+  // throws the error of the lowest failing rank (same kind and message); else returns. Work that
+  // one process does for all (the root writing files) is followed by this, so that none goes on alone.
+  virtual void agree(std::exception_ptr failure) = 0;
 };
 
 // Shot after shot in this process.
@@ -66,6 +70,9 @@ class SerialShotRunner final : public ShotRunner {
   int rank() const override { return 0; }
   int size() const override { return 1; }
   void broadcast_from_root(std::vector<double>&) override {}
+  void agree(std::exception_ptr failure) override {
+    if (failure) std::rethrow_exception(failure);
+  }
 };
 
 // Errors crossing process boundaries: the kind of a library exception (1 other, 2 InputError,

@@ -15,11 +15,13 @@
 #include "revwave/cuda/runtime/device_buffer.hpp"
 #include "revwave/cuda/runtime/write_fences.hpp"
 #include "revwave/cuda/store/device_checkpoint_store.hpp"
+#include "revwave/cuda/store/device_store_factory.hpp"
 #include "revwave/cuda/store/field_history.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/propagator.hpp"
 #include "revwave/numerics/acoustic/acoustic_state.hpp"
+#include "revwave/schedule/tier_split.hpp"
 
 namespace revwave {
 
@@ -79,21 +81,38 @@ class CudaPropagator {
   const std::string& history_tier() const { return placement_.history_tier; }
   std::uint64_t history_copy_bytes() const { return history_ ? history_->copy_bytes() : 0; }
 
-  // ---- checkpoint stores ----
-  // --compress: the stores made from now on hold encoded slots (fp16 or bf16: every slot, encoded on
-  // the device; zfp-rate or zfp-accuracy: the pinned host slots only, encoded on the host; none: handles).
+  // ---- checkpoint stores: every plan's through one factory (make_device_store) ----
+  // --compress: the stores made from now on hold encoded slots (fp16 or bf16: every memory and
+  // pinned slot, encoded on the device; zfp-rate or zfp-accuracy: the pinned slots only, encoded on
+  // the host; none: handles). Disk slots stay raw.
   void set_compression(const Compression& c);
   // Bytes one device checkpoint slot takes: the state's fields, or their encoding.
   std::size_t slot_bytes() const;
   // What a pinned host slot takes where it differs (ZFP): for split_slots and plan_device_checkpoints.
   HostSlotCost host_slot_cost() const;
-  // `slots` Revolve-ordered slots, the lowest spilled to pinned host memory when the device budget is short.
-  std::unique_ptr<DeviceCheckpointStore> make_store(index_t slots, PrefetchHint* hint);
-  // Slots placed as `split` says (plan_device_checkpoints); the pool is sized for them here.
-  std::unique_ptr<DeviceCheckpointStore> make_store(const TierSplit& split, PrefetchHint* hint);
-  // A strategy's checkpoints (the propagator concept's make_checkpoints): revolve on the slots the
-  // device holds, or two levels with pinned host checkpoints (plan_device_checkpoints); online on
-  // device slots and then pinned ones. Multilevel tiers and --store disk are refused (InputError).
+  // `slots` Revolve-ordered slots: all in device memory when they fit the device budget, else the
+  // lowest spilled to pinned host memory (split_slots).
+  TierSplit split_slots(index_t slots) const;
+  // Where the slots of a split (plan_device_checkpoints, split_slots) live: pinned ids first.
+  DeviceStorePlan store_plan(const TierSplit& split) const;
+  // Where the slots of a plan live: multilevel's tiers (memory is device memory), --store disk's
+  // one tier of files, or revolve's and online's slots split by the budgets (split_slots).
+  DeviceStorePlan store_plan(const StrategyOptions& options, const StrategyPlan& plan) const;
+  // The store of a placement; the pool is sized for it here, and the placement is what placement()
+  // reports. An allocation the device or the host cannot give is an OutOfMemoryError saying what
+  // would fit.
+  std::unique_ptr<DeviceCheckpointStore> make_store(const DeviceStorePlan& where, PrefetchHint* hint);
+  std::unique_ptr<DeviceCheckpointStore> make_store(const TierSplit& split, PrefetchHint* hint) {
+    return make_store(store_plan(split), hint);
+  }
+  std::unique_ptr<DeviceCheckpointStore> make_store(index_t slots, PrefetchHint* hint) {
+    return make_store(split_slots(slots), hint);
+  }
+  // A strategy's checkpoints (the propagator concept's make_checkpoints), every store through
+  // make_device_store: revolve on the slots the device holds, or two levels with pinned host
+  // checkpoints (plan_device_checkpoints, which replaces the planned schedule); online on device
+  // slots and then pinned ones; multilevel's tiers (device, pinned, disk) and --store disk's files
+  // as the plan places them, under the planned schedule.
   CheckpointSet<DeviceCheckpointStore> make_checkpoints(const StrategyPlan& plan, const StrategyOptions& options,
                                                         std::unique_ptr<Schedule> planned, PrefetchHint* hint);
   // Where the last run's slots or history went, and the time the compute stream waited on copies.

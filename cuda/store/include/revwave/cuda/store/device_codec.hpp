@@ -3,6 +3,7 @@
 // libzfp has no CUDA execution): with zfp modes the device slots stay raw and only the pinned host
 // slots are encoded, on the host (host_encoded_slots.hpp).
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 
@@ -24,6 +25,20 @@ class DeviceCodec {
   std::size_t stride() const { return (encoded_bytes() + 127) / 128 * 128; }
   std::size_t slot_bytes() const { return 2 * stride(); }
   std::size_t raw_bytes() const { return static_cast<std::size_t>(shape_.points()) * value_bytes_; }
+  // What encoding (or decoding) `fields` fields did, for a store's statistics (the kernels' time is
+  // the compute stream's: not measured apart).
+  CompressionStats counted(int fields, bool encode) const {
+    CompressionStats done;
+    const auto n = static_cast<std::uint64_t>(fields);
+    if (encode) {
+      done.fields_compressed = n;
+      done.raw_bytes = n * raw_bytes();
+      done.compressed_bytes = n * encoded_bytes();
+    } else {
+      done.fields_decompressed = n;
+    }
+    return done;
+  }
   // Enqueued on `stream`: reads `field` (encode) or writes its padded points (decode).
   virtual void encode(const void* field, void* out, cudaStream_t stream) = 0;
   virtual void decode(const void* in, void* field, cudaStream_t stream) = 0;

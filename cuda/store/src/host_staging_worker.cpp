@@ -1,4 +1,5 @@
-#include "revwave/cuda/store/host_encoded_slots.hpp"
+// The host worker behind the staged tiers: jobs handed over by host functions on the transfer stream.
+#include "revwave/cuda/store/host_staging_worker.hpp"
 
 #include <chrono>
 #include <cstring>
@@ -14,20 +15,18 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 }  // namespace
 
-HostEncodedSlots::HostEncodedSlots(std::int64_t slots, const FieldCodec& codec) : codec_(codec) {
-  const std::size_t field = codec_.layout().field_bytes();
-  slots_.reserve(static_cast<std::size_t>(slots));
-  for (std::int64_t i = 0; i < slots; ++i) slots_.emplace_back(codec_);
+HostStagingWorker::HostStagingWorker(HostSlotMedium& medium) : medium_(medium) {
+  const std::size_t field = medium_.field_bytes();
   for (int i = 0; i < 2; ++i) {
-    spill_[i] = PinnedBuffer(field, "the pinned staging of ZFP-encoded spills");
-    fetch_[i] = PinnedBuffer(field, "the pinned staging of ZFP-encoded restores");
+    spill_[i] = PinnedBuffer(field, "the pinned staging of spills to the host");
+    fetch_[i] = PinnedBuffer(field, "the pinned staging of restores from the host");
     // A decode writes the padded points only: the halo the device receives must be zeros.
     std::memset(fetch_[i].data(), 0, field);
   }
   worker_ = std::thread([this] { work(); });
 }
 
-HostEncodedSlots::~HostEncodedSlots() {
+HostStagingWorker::~HostStagingWorker() {
   cudaDeviceSynchronize();  // every host function enqueued has submitted its job; errors ignored here
   cudaGetLastError();
   {
@@ -38,10 +37,10 @@ HostEncodedSlots::~HostEncodedSlots() {
   worker_.join();
 }
 
-void CUDART_CB HostEncodedSlots::submit(void* p) {
+void CUDART_CB HostStagingWorker::submit(void* p) {
   // Runs on a runtime thread once the stream gets here: no CUDA call allowed, just the hand-over.
   const Job* job = static_cast<const Job*>(p);
-  HostEncodedSlots* self = job->self;
+  HostStagingWorker* self = job->self;
   {
     std::lock_guard<std::mutex> lock(self->mutex_);
     self->queue_.push_back(*job);
@@ -50,23 +49,24 @@ void CUDART_CB HostEncodedSlots::submit(void* p) {
   self->changed_.notify_all();
 }
 
-std::uint64_t HostEncodedSlots::enqueue(cudaStream_t stream, std::int64_t slot, bool encode) {
-  if (slot < 0 || slot >= static_cast<std::int64_t>(slots_.size())) {
-    throw std::out_of_range("encoded host checkpoint slot " + std::to_string(slot) + " out of range");
+std::uint64_t HostStagingWorker::enqueue(cudaStream_t stream, std::int64_t slot, bool put) {
+  if (slot < 0 || slot >= medium_.slots()) {
+    throw std::out_of_range("host checkpoint slot " + std::to_string(slot) + " outside [0, " +
+                            std::to_string(medium_.slots()) + ")");
   }
-  auto* job = new Job{this, slot, encode};
-  const cudaError_t err = cudaLaunchHostFunc(stream, &HostEncodedSlots::submit, job);
+  auto* job = new Job{this, slot, put};
+  const cudaError_t err = cudaLaunchHostFunc(stream, &HostStagingWorker::submit, job);
   if (err != cudaSuccess) delete job;
   REVWAVE_CUDA_CHECK(err);
   return ++issued_;
 }
 
-bool HostEncodedSlots::done(std::uint64_t ticket) const {
+bool HostStagingWorker::done(std::uint64_t ticket) const {
   std::lock_guard<std::mutex> lock(mutex_);
   return finished_ >= ticket || failure_ != nullptr;
 }
 
-double HostEncodedSlots::wait(std::uint64_t ticket) {
+double HostStagingWorker::wait(std::uint64_t ticket) {
   const auto t0 = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return finished_ >= ticket || failure_ != nullptr; });
@@ -74,12 +74,12 @@ double HostEncodedSlots::wait(std::uint64_t ticket) {
   return seconds_since(t0);
 }
 
-CompressionStats HostEncodedSlots::stats() const {
+CompressionStats HostStagingWorker::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return stats_;
 }
 
-void HostEncodedSlots::work() {
+void HostStagingWorker::work() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
@@ -100,18 +100,11 @@ void HostEncodedSlots::work() {
   }
 }
 
-// On the worker: the codec and the slot buffers are its alone; stats_ is shared.
-void HostEncodedSlots::run(const Job& job) {
-  EncodedSlot& s = slots_[static_cast<std::size_t>(job.slot)];
-  CompressionStats done;
-  if (job.encode) {
-    done = s.encode(codec_, static_cast<const std::byte*>(spill_[0].data()), static_cast<const std::byte*>(spill_[1].data()));
-  } else {
-    if (s.empty()) {
-      throw std::logic_error("restore of encoded host checkpoint slot " + std::to_string(job.slot) + ", which holds nothing");
-    }
-    done = s.decode(codec_, static_cast<std::byte*>(fetch_[0].data()), static_cast<std::byte*>(fetch_[1].data()));
-  }
+// On the worker: the medium and the staging are its alone while a job runs; stats_ is shared.
+void HostStagingWorker::run(const Job& job) {
+  const CompressionStats done =
+      job.put ? medium_.put(job.slot, static_cast<const std::byte*>(spill_[0].data()), static_cast<const std::byte*>(spill_[1].data()))
+              : medium_.get(job.slot, static_cast<std::byte*>(fetch_[0].data()), static_cast<std::byte*>(fetch_[1].data()));
   std::lock_guard<std::mutex> lock(mutex_);
   stats_ += done;
 }

@@ -1,0 +1,30 @@
+// Everything an inversion needs to continue exactly where it stopped, and its file.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "revwave/optim/projected_lbfgs.hpp"
+
+namespace revwave {
+
+enum class BandEnd { running, iterations, relative_decrease, line_search_failed, stationary };
+std::string to_string(BandEnd reason);
+
+struct InversionState {
+  std::string fingerprint;     // what the run inverts (grid, data, start, settings): resume refuses another
+  int band = 0;                // the band running (or next, after the last one ended)
+  int band_iteration = 0;      // iterations completed in this band
+  int iteration = 0;           // iterations completed in all
+  bool band_started = false;   // `optimizer` and `diagonal` belong to this band
+  BandEnd band_end = BandEnd::running;
+  std::vector<BandEnd> ended;  // how each finished band ended
+  OptimizerState optimizer;
+  std::vector<double> diagonal;  // D of this band (empty: none)
+  std::vector<double> model;     // the latest velocity (between bands: the next band's start)
+};
+
+// The state as one binary file (bit-exact doubles), written atomically; read back with checks.
+void save_inversion_state(const std::string& path, const InversionState& state);
+InversionState load_inversion_state(const std::string& path);
+
+}  // namespace revwave

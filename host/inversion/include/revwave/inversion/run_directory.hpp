@@ -1,0 +1,51 @@
+// An inversion's run directory (--out-dir): the starting (and true) model with their pictures once,
+// then after every iteration its model, the latest model, the update's pictures, a line of
+// history.jsonl and state.bin, written as one transaction, so that a signal or a kill leaves the
+// previous iteration's files whole and --resume goes on from them.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "revwave/core/choices.hpp"
+#include "revwave/inversion/inversion_state.hpp"
+#include "revwave/numerics/grid.hpp"
+#include "revwave/setup/run_files.hpp"
+
+namespace revwave {
+
+std::string inversion_state_path(const std::string& dir);
+// What a run writes there that may not be an input: model.npy, state.bin, start_model.npy, true_model.npy.
+std::vector<NamedPath> inversion_outputs(const std::string& dir);
+// A new run needs a directory without an inversion in it, --resume one with its state (InputError
+// naming the option and the fix); either way `dir` must be a directory where it exists.
+void check_inversion_directory(const std::string& dir, bool resuming);
+// history.jsonl's lines (empty when there is none yet).
+std::vector<std::string> read_history(const std::string& dir);
+
+// Writes one directory's files in the run's precision; every picture of a model is drawn against
+// the starting model on one colour scale (`clip`: the truth's largest change, 0 when unknown).
+class RunDirectory {
+ public:
+  RunDirectory(std::string dir, const Grid& grid, Precision precision, const std::vector<double>& start, double clip);
+
+  // start_model.npy, start_{xz,yz,xy}.png (start - its mean) and, when `truth` is given,
+  // true_model.npy and true_*.png (truth - start): together. Returns the truth's pictures.
+  std::vector<std::string> write_start(const std::vector<double>* truth) const;
+  // history.jsonl with `history` (every line, this one included) and state.bin; with `model`, also
+  // model_NNNN.npy (the state's iteration), model.npy and model_*.png (model - start): together.
+  // Returns the pictures written.
+  std::vector<std::string> write_step(const InversionState& state, const std::vector<std::string>& history, bool model) const;
+
+ private:
+  void write_model(const std::string& path, const std::vector<double>& velocity) const;
+  std::vector<std::string> write_update(const std::string& prefix, const std::vector<double>& model,
+                                        const std::vector<double>& reference, double clip) const;
+
+  std::string dir_;
+  Grid grid_;
+  Precision precision_;
+  const std::vector<double>& start_;
+  double clip_;
+};
+
+}  // namespace revwave

@@ -1,0 +1,189 @@
+// An inversion run: its start (modelled data, fingerprint, resume), the band loop with the run
+// directory written after every iteration and band, and its summary.
+#include "revwave/inversion/invert_run.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include "revwave/core/errors.hpp"
+#include "revwave/inversion/run_directory.hpp"
+#include "revwave/inversion/survey_objective.hpp"
+
+namespace revwave {
+namespace {
+
+double largest_change(const std::vector<double>& a, const std::vector<double>& b) {
+  double m = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(a[i] - b[i]));
+  return m;
+}
+
+// Models the observed data (modelled surveys), fingerprints the run, and loads the state and
+// history of the inversion it resumes (or creates its directory).
+template <class T>
+void begin_invert(InvertJob& job, InversionState& state, std::vector<std::string>& history, bool root, const InvertReporter& report) {
+  SurveyInputs& in = job.inputs;
+  if (in.has_truth) {
+    if (report.modelling) report.modelling(in.survey.shots.size());
+    survey_forward<T>(in.grid, in.truth, in.survey, job.backend.kind, job.run.budgets);
+  }
+  job.fingerprint = inversion_fingerprint(in.grid, in.model, in.survey, job.settings, job.run.aperture, to_string(job.precision));
+  if (!job.resuming) {
+    state.fingerprint = job.fingerprint;
+    if (root && !job.dir.empty()) std::filesystem::create_directories(job.dir);
+    return;
+  }
+  state = load_inversion_state(inversion_state_path(job.dir));
+  if (state.fingerprint != job.fingerprint) {
+    throw InputError("--resume " + job.dir + ": that inversion ran on other inputs or settings (fingerprint " + state.fingerprint +
+                     ", this run's " + job.fingerprint + "): resume with the options it began with");
+  }
+  if (state.model.size() != in.model.velocity.size()) throw IoError(job.dir + "/state.bin: the model has the wrong size");
+  history = read_history(job.dir);
+}
+
+nlohmann::json iteration_line(const IterationRecord& r) {
+  nlohmann::json j;
+  j["event"] = "iteration";
+  j["iteration"] = r.iteration;
+  j["band"] = r.band + 1;
+  j["cutoff_hz"] = r.cutoff;
+  j["objective"] = r.objective;
+  j["objective_before"] = r.objective_before;
+  j["gradient_norm"] = r.gradient_norm;
+  j["step"] = r.step;
+  j["evaluations"] = r.evaluations;
+  j["memory_reset"] = r.memory_reset;
+  j["seconds"] = r.seconds;
+  return j;
+}
+
+// The band loop's hooks: the result's bookkeeping, the history, the directory's files (written by
+// the root, then agreed on by every process) and the front end's reports.
+class InvertHooks {
+ public:
+  InvertHooks(InvertResult& result, ShotRunner& runner, const InvertReporter& report, const RunDirectory* files)
+      : result_(result), runner_(runner), report_(report), files_(files) {}
+
+  InversionHooks hooks() {
+    InversionHooks h;
+    h.band_start = [this](int band, double cutoff, double objective) {
+      result_.objective = objective;
+      result_.runs.push_back({band + 1, cutoff, objective, objective, 0, "running"});
+      if (report_.band_start) report_.band_start(band, result_.bands.size(), cutoff, objective);
+    };
+    h.iteration = [this](const InversionState& s, const IterationRecord& r) {
+      result_.objective = r.objective;
+      result_.runs.back().objective_end = r.objective;
+      ++result_.runs.back().iterations;
+      write(s, iteration_line(r), true);
+      if (report_.iteration) report_.iteration(r);
+    };
+    h.band_end = [this](const InversionState& s, int band, BandEnd reason) {
+      nlohmann::json j;
+      j["event"] = "band_end";
+      j["band"] = band + 1;
+      j["iteration"] = s.iteration;
+      j["reason"] = to_string(reason);
+      j["objective"] = result_.objective;
+      result_.runs.back().end = to_string(reason);
+      write(s, j, false);
+      if (report_.band_end) report_.band_end(band, s.iteration, reason);
+    };
+    return h;
+  }
+
+ private:
+  // Everything of one iteration (or a band's end) appears together: model, pictures, history, state.
+  void write(const InversionState& s, const nlohmann::json& line, bool model) {
+    std::exception_ptr failed;
+    if (result_.root) {
+      try {
+        result_.history.push_back(line.dump());
+        if (files_ != nullptr) {
+          std::vector<std::string> pictures = files_->write_step(s, result_.history, model);
+          if (model) result_.pictures = std::move(pictures);
+        }
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    }
+    runner_.agree(failed);
+  }
+
+  InvertResult& result_;
+  ShotRunner& runner_;
+  const InvertReporter& report_;
+  const RunDirectory* files_;
+};
+
+// The band loop from `state`, with the starting files first on a new run.
+template <class T>
+void continue_invert(const InvertJob& job, InversionState& state, InvertResult& result, ShotRunner& runner,
+                     const InvertReporter& report) {
+  const SurveyInputs& in = job.inputs;
+  const double clip = in.has_truth ? largest_change(in.truth.velocity, in.model.velocity) : 0.0;
+  const BandProblem band_problem = survey_band_problem<T>(in.grid, in.survey, job.run, runner);
+  const std::unique_ptr<RunDirectory> files =
+      job.dir.empty() ? nullptr : std::make_unique<RunDirectory>(job.dir, in.grid, job.precision, in.model.velocity, clip);
+  if (result.root && files && !job.resuming) result.pictures = files->write_start(in.has_truth ? &in.truth.velocity : nullptr);
+  InvertHooks hooks(result, runner, report, files.get());
+  if (report.started) report.started(job, state);
+  if (state.band >= static_cast<int>(result.bands.size())) {
+    if (report.nothing_left) report.nothing_left(job);
+  } else {
+    run_inversion(in.grid, in.model.velocity, job.settings, band_problem, state, hooks.hooks());
+  }
+}
+
+}  // namespace
+
+template <class T>
+InvertResult run_invert(InvertOptions& o, ShotRunner& runner, const InvertReporter& report) {
+  InvertResult result;
+  result.root = runner.rank() == 0;
+  InvertJob job;
+  InversionState state;
+  std::exception_ptr failure;
+  try {
+    job = prepare_invert<T>(o);
+    begin_invert<T>(job, state, result.history, result.root, report);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  runner.agree(failure);  // every process has the same inputs now, or every process stops with the first error
+
+  result.dir = job.dir;
+  result.fingerprint = job.fingerprint;
+  result.shape = job.inputs.grid.shape;
+  result.objective = std::nan("");
+  result.bands = job.settings.bands.empty() ? std::vector<double>{0.0} : job.settings.bands;
+  continue_invert<T>(job, state, result, runner, report);
+  result.iterations = state.iteration;
+  result.band_ends = state.ended;
+  result.model = state.model.empty() ? job.inputs.model.velocity : state.model;
+  return result;
+}
+
+nlohmann::json invert_summary(const InvertResult& r) {
+  nlohmann::json j;
+  j["iterations"] = r.iterations;
+  j["objective"] = r.objective;
+  j["bands"] = r.bands;
+  j["band_ends"] = nlohmann::json::array();
+  for (BandEnd e : r.band_ends) j["band_ends"].push_back(to_string(e));
+  j["this_run"] = nlohmann::json::array();
+  for (const BandRun& b : r.runs) {
+    j["this_run"].push_back({{"band", b.band}, {"cutoff_hz", b.cutoff}, {"objective_start", b.objective_start},
+                             {"objective_end", b.objective_end}, {"iterations", b.iterations}, {"end", b.end}});
+  }
+  j["out_dir"] = r.dir;
+  j["fingerprint"] = r.fingerprint;
+  return j;
+}
+
+template InvertResult run_invert<float>(InvertOptions&, ShotRunner&, const InvertReporter&);
+template InvertResult run_invert<double>(InvertOptions&, ShotRunner&, const InvertReporter&);
+
+}  // namespace revwave

@@ -1,0 +1,89 @@
+// A survey's set-up from a run's options, shared by the command line and the Python package: its
+// shots laid out on the problem's grid (a source grid, a moving spread, a sampled wavelet) or read
+// from observed data (SEG-Y, directories of records, records in memory).
+#pragma once
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "revwave/io/shot_record.hpp"
+#include "revwave/setup/gradient_job.hpp"
+#include "revwave/setup/problem_setup.hpp"
+#include "revwave/survey/survey.hpp"
+
+namespace revwave {
+
+// The survey options of forward, gradient and invert (the CLI's long options).
+struct SurveyOptions {
+  std::string origin;            // "X0,Y0,Z0": SEG-Y file coordinates of the model's first interior point
+  std::string wavelet;           // sampled source signature, .npy of nt samples
+  std::optional<std::vector<double>> wavelet_samples;  // the same given in memory (the bindings')
+  std::string src_grid;          // "NX,NY,Z": a grid of NX x NY sources, every one a shot
+  std::string spread = "fixed";  // fixed, or moving with the source
+  double aperture = -1;          // m; < 0: every shot on the whole model
+  // Observed records given in memory (the bindings') instead of --observed paths.
+  std::shared_ptr<const std::vector<ShotRecord>> observed_records;
+};
+
+std::array<double, 3> parse_origin(const SurveyOptions& o);
+// The signature in `path`: a 1-D .npy of at least 2 finite samples.
+std::vector<double> read_wavelet(const std::string& path);
+// --aperture: a finite distance >= 0, or -1 (not given).
+void check_aperture(double aperture);
+// Every source of the layout, one shot each: --src-grid, else the sources of `setup` (--src or the default).
+SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, const TimeAxis& time);
+
+// A survey read from observed data (the `observed` paths, or the records in memory) on the grid and
+// model of `problem`, whose own --src/--rec options are ignored (the data bring their geometry);
+// --f0 only where it was given.
+struct ObservedSurvey {
+  ProblemSetup setup;
+  Survey survey;
+};
+ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given, const std::vector<std::string>& observed,
+                                    const SurveyOptions& o);
+
+// A survey run's inputs: the grid, the starting model and the survey, with the true model where the
+// data are to be modelled.
+struct SurveyInputs {
+  Grid grid;
+  VelocityModel model;
+  Survey survey;         // with observed data, or without (modelled in `truth` where each shot runs)
+  VelocityModel truth;
+  bool has_truth = false;
+};
+
+// The observed data read (--observed, or records in memory), else a survey laid out on the problem
+// (--src-grid, --src, --rec...) whose data the true model will give: --true-model, the bindings' true
+// model or the built-in one (prepare_gradient_job's rules). For modelled data without --dt, a
+// `stable_for` velocity > 0 makes the default time step stable for it too (an inversion may reach it).
+template <class T>
+SurveyInputs survey_inputs(const GradientJobOptions& o, const SurveyOptions& so, double stable_for = 0) {
+  SurveyInputs in;
+  if (!o.observed.empty() || so.observed_records) {
+    ObservedSurvey read = read_observed_survey(o.problem, o.f0_given, o.observed, so);
+    in.grid = read.setup.grid;
+    in.model = std::move(read.setup.model);
+    in.survey = std::move(read.survey);
+    return in;
+  }
+  GradientJob<T> single = prepare_gradient_job<T>(o);
+  in.grid = single.start.grid;
+  in.model = single.start.model;
+  in.truth = single.truth;
+  in.has_truth = true;
+  TimeAxis time = single.time;
+  if (stable_for > 0 && !o.problem.dt) {
+    ProblemSetup timing = single.start;
+    timing.model = homogeneous_model({2, 2, 2}, std::max({stable_for, max_velocity(in.truth), max_velocity(in.model)}));
+    time = make_time(o.problem, timing);
+  }
+  in.survey = layout_survey(make_layout(so, single.start, time), in.grid);
+  in.survey.description = "modelled in the true model, " + in.survey.description;
+  return in;
+}
+
+}  // namespace revwave

@@ -1,0 +1,65 @@
+#include "revwave/setup/forward_run.hpp"
+
+#include "revwave/core/checks.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/driver/backend_registry.hpp"
+
+namespace revwave {
+
+template <class T>
+ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void()>& before_inputs, const Progress& progress) {
+  ForwardRun<T> r;
+  r.backend = resolve_backend(o.backend);
+  refuse_cuda_options_on_cpu(o, r.backend.kind);
+  if (before_inputs) before_inputs();
+  r.setup = make_setup(o);
+  r.time = make_time(o, r.setup);
+  apply_threads(o.threads);
+  // m and (u, u_prev) on the CPU; the record, its copy for the file and the file's own precision.
+  require_run_memory(r.setup, r.time, sizeof(T), working_fields(r.backend.kind, Workload::forward), 3, "the forward run");
+  const Problem<T> problem = make_problem<T>(r.setup.grid, r.setup.model, r.setup.acquisition, r.time);
+  r.shot = run_on_backend(r.backend.kind, problem, cuda_budgets(o), ForwardCall<T>{progress});
+  check_finite_result(r.shot.traces.data(), r.shot.traces.size(), "the shot record");
+  return r;
+}
+
+ShotRecordMeta record_meta(const Acquisition& acquisition, const TimeAxis& time, Precision precision) {
+  ShotRecordMeta meta;
+  meta.dt = time.dt;
+  meta.nt = time.nt();
+  meta.f0 = acquisition.f0;
+  meta.t0 = acquisition.t0;
+  meta.sources = acquisition.sources;
+  meta.receivers = acquisition.receivers;
+  meta.precision = precision == Precision::float32 ? "float32" : "float64";
+  return meta;
+}
+
+template <class T>
+nlohmann::json forward_summary(const ForwardRun<T>& r, Precision precision) {
+  const Grid& grid = r.setup.grid;
+  nlohmann::json j;
+  j["nt"] = r.time.nt();
+  j["steps"] = r.time.steps;
+  j["dt"] = r.time.dt;
+  j["shape"] = grid.shape;
+  j["spacing"] = grid.spacing;
+  j["nbl"] = grid.nbl;
+  j["space_order"] = grid.space_order;
+  j["backend"] = to_string(r.backend.kind);
+  j["backend_note"] = r.backend.note;
+  j["precision"] = to_string(precision);
+  j["sources"] = r.setup.acquisition.sources.size();
+  j["receivers"] = r.setup.acquisition.receivers.size();
+  j["seconds"] = r.shot.step_seconds;
+  j["gpts_per_s"] = double(grid.interior_points()) * double(r.time.steps) / r.shot.step_seconds / 1e9;
+  j["peak_rss_bytes"] = peak_rss_bytes();
+  return j;
+}
+
+template ForwardRun<float> run_forward_job(const ProblemOptions&, const std::function<void()>&, const Progress&);
+template ForwardRun<double> run_forward_job(const ProblemOptions&, const std::function<void()>&, const Progress&);
+template nlohmann::json forward_summary(const ForwardRun<float>&, Precision);
+template nlohmann::json forward_summary(const ForwardRun<double>&, Precision);
+
+}  // namespace revwave

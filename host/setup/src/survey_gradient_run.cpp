@@ -1,0 +1,89 @@
+#include "revwave/setup/survey_gradient_run.hpp"
+
+#include <cmath>
+
+#include "revwave/core/cuda_info.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/setup/gradient_pictures.hpp"
+#include "revwave/setup/gradient_run.hpp"
+
+namespace revwave {
+namespace {
+
+nlohmann::json per_shot(const ShotSummary& s, const Shot& shot) {
+  return {{"shot", s.shot}, {"name", shot.name}, {"rank", s.rank}, {"objective", s.objective}, {"seconds", s.seconds},
+          {"steps", s.steps}, {"dt", shot.time.dt}, {"forward_steps", s.forward_steps},
+          {"predicted_forward_steps", s.predicted_forward_steps}, {"reverse_steps", s.reverse_steps}, {"snaps", s.snaps},
+          {"stores", s.stores}, {"restores", s.restores}, {"wavefield_storage_bytes", s.wavefield_storage_bytes},
+          {"window_first", {s.window[0], s.window[1], s.window[2]}}, {"window_shape", {s.window[3], s.window[4], s.window[5]}}};
+}
+
+}  // namespace
+
+SurveyRunOptions survey_run_options(const GradientJobOptions& o, double aperture, Backend backend, int local_rank) {
+  SurveyRunOptions run;
+  run.strategy = o.strategy;
+  run.backend = backend;
+  run.budgets = cuda_budgets(o.problem);
+  run.aperture = aperture;
+  if (backend == Backend::cuda) {
+    const auto devices = static_cast<int>(cuda_devices().size());
+    run.budgets.device = devices > 0 ? local_rank % devices : 0;
+  }
+  return run;
+}
+
+SurveyTotals survey_totals(const SurveySum& sum) {
+  SurveyTotals t;
+  double norm2 = 0;
+  for (double v : sum.gradient) norm2 += v * v;
+  t.gradient_norm = std::sqrt(norm2);
+  for (const ShotSummary& s : sum.shots) {
+    t.shot_seconds += s.seconds;
+    t.forward_steps += s.forward_steps;
+    t.reverse_steps += s.reverse_steps;
+    t.compression += s.compression;
+  }
+  return t;
+}
+
+nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const SurveySum& sum, Precision precision) {
+  const SurveyTotals t = survey_totals(sum);
+  const Survey& survey = job.inputs.survey;
+  nlohmann::json j;
+  j["survey"] = survey.description;
+  j["shots"] = static_cast<std::int64_t>(survey.shots.size());
+  j["processes"] = sum.processes;
+  j["objective"] = sum.objective;
+  j["gradient_norm"] = t.gradient_norm;
+  j["strategy"] = to_string(job.run.strategy.strategy);
+  j["aperture"] = job.run.aperture;
+  j["forward_steps"] = t.forward_steps;
+  j["reverse_steps"] = t.reverse_steps;
+  j["peak_partial_sums"] = sum.peak_partial_sums;
+  j["compression"] = compression_summary(job.run.strategy.compression, t.compression);  // summed over the shots
+  j["shot_objectives"] = nlohmann::json::array();
+  j["per_shot"] = nlohmann::json::array();
+  for (const ShotSummary& s : sum.shots) {
+    j["shot_objectives"].push_back(s.objective);
+    j["per_shot"].push_back(per_shot(s, survey.shots[static_cast<std::size_t>(s.shot)]));
+  }
+  j["seconds"] = {{"shots", t.shot_seconds}};
+  j["peak_rss_bytes"] = peak_rss_bytes();
+  j["shape"] = job.inputs.grid.shape;
+  j["space_order"] = job.inputs.grid.space_order;
+  j["backend"] = to_string(job.backend.kind);
+  j["backend_note"] = job.backend.note;
+  j["precision"] = to_string(precision);
+  return j;
+}
+
+std::vector<std::string> write_survey_gradient_pictures(const std::string& prefix, const SurveyGradientJob& job, const SurveySum& sum) {
+  const Shot& first = job.inputs.survey.shots.front();
+  std::vector<double> traces = first.data;
+  if (traces.empty()) traces.assign(static_cast<std::size_t>(first.time.nt()) * first.acquisition.receivers.size(), 0.0);
+  return write_gradient_pictures(prefix, job.inputs.grid, sum.gradient, traces, first.time.nt(),
+                                 static_cast<index_t>(first.acquisition.receivers.size()));
+}
+
+}  // namespace revwave

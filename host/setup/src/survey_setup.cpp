@@ -1,0 +1,119 @@
+#include "revwave/setup/survey_setup.hpp"
+
+#include <cmath>
+
+#include "revwave/core/errors.hpp"
+#include "revwave/io/npy.hpp"
+#include "revwave/numerics/sparse_points.hpp"
+
+namespace revwave {
+namespace {
+
+void check_wavelet(const std::vector<double>& samples, const std::string& name) {
+  if (samples.size() < 2) throw InputError(name + ": a source signature is a 1-D array of at least 2 samples");
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    if (!std::isfinite(samples[i])) throw InputError(name + ": sample " + std::to_string(i) + " is not finite");
+  }
+}
+
+// The sampled signature of --wavelet or of the bindings' array; empty when neither.
+std::vector<double> given_wavelet(const SurveyOptions& o) {
+  if (o.wavelet_samples) {
+    check_wavelet(*o.wavelet_samples, "wavelet");
+    return *o.wavelet_samples;
+  }
+  if (!o.wavelet.empty()) return read_wavelet(o.wavelet);
+  return {};
+}
+
+// Records in memory as a survey, each shot named observed[i].
+Survey records_survey(const std::vector<ShotRecord>& records) {
+  Survey survey;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const ShotRecord& r = records[i];
+    Shot shot;
+    shot.name = "observed[" + std::to_string(i) + "]";
+    shot.acquisition.sources = r.meta.sources;
+    shot.acquisition.receivers = r.meta.receivers;
+    shot.acquisition.f0 = r.meta.f0;
+    shot.acquisition.t0 = r.meta.t0;
+    shot.time.dt = r.meta.dt;
+    shot.time.steps = r.meta.nt - 1;
+    shot.data = r.traces;
+    survey.shots.push_back(std::move(shot));
+  }
+  survey.description = std::to_string(records.size()) + " records given in memory";
+  if (survey.shots.empty()) throw InputError("observed: a survey needs at least one shot");
+  return survey;
+}
+
+}  // namespace
+
+std::array<double, 3> parse_origin(const SurveyOptions& o) {
+  if (o.origin.empty()) return {0, 0, 0};
+  const std::vector<Vec3> p = parse_points({o.origin}, "--origin");
+  return p.front();
+}
+
+std::vector<double> read_wavelet(const std::string& path) {
+  const NpyArray a = read_npy(path);
+  if (a.shape.size() != 1 || a.shape[0] < 2) throw InputError("--wavelet " + path + ": a source signature is a 1-D array of at least 2 samples");
+  check_wavelet(a.data, "--wavelet " + path);
+  return a.data;
+}
+
+void check_aperture(double aperture) {
+  if (aperture != -1 && !(std::isfinite(aperture) && aperture >= 0)) {
+    throw InputError("--aperture " + std::to_string(aperture) + " m is invalid: a finite distance >= 0");
+  }
+}
+
+SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, const TimeAxis& time) {
+  SurveyLayout l;
+  const Grid& g = setup.grid;
+  if (!o.src_grid.empty()) {
+    const Vec3 v = parse_points({o.src_grid}, "--src-grid").front();
+    if (v[0] < 1 || v[1] < 1 || v[0] != std::floor(v[0]) || v[1] != std::floor(v[1])) {
+      throw InputError("--src-grid '" + o.src_grid + "' is invalid: NX and NY must be integers >= 1");
+    }
+    const int nx = static_cast<int>(v[0]), ny = static_cast<int>(v[1]);
+    for (int i = 0; i < nx; ++i)
+      for (int j = 0; j < ny; ++j)
+        l.sources.push_back({nx > 1 ? g.extent(0) * i / (nx - 1) : 0.5 * g.extent(0),
+                             ny > 1 ? g.extent(1) * j / (ny - 1) : 0.5 * g.extent(1), v[2]});
+    trilinear_points(g, l.sources, "--src-grid source");
+  } else {
+    l.sources = setup.acquisition.sources;
+  }
+  l.receivers = setup.acquisition.receivers;
+  if (o.spread != "fixed" && o.spread != "moving") {
+    throw InputError("--spread " + o.spread + " is invalid: it must be one of fixed, moving");
+  }
+  l.moving_spread = o.spread == "moving";
+  l.spread_centre = {0.5 * g.extent(0), 0.5 * g.extent(1), 0};
+  l.f0 = setup.acquisition.f0;
+  l.t0 = setup.acquisition.t0;
+  l.wavelet = given_wavelet(o);
+  l.time = time;
+  return l;
+}
+
+ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given, const std::vector<std::string>& observed,
+                                    const SurveyOptions& o) {
+  if (!o.src_grid.empty()) throw InputError("--src-grid lays out a modelled survey: the observed data bring their own geometry");
+  ObservedSurvey r;
+  r.setup = make_survey_setup(problem);
+  if (o.observed_records) {
+    if (f0_given) throw InputError("--f0: the records carry their wavelets: leave --f0 out");
+    r.survey = records_survey(*o.observed_records);
+    return r;
+  }
+  SurveyReadOptions ro;
+  ro.origin = parse_origin(o);
+  if (f0_given) ro.f0 = problem.f0;
+  ro.wavelet = given_wavelet(o);
+  r.survey = read_survey(observed, ro);
+  return r;
+}
+
+}  // namespace revwave

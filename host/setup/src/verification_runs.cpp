@@ -1,0 +1,83 @@
+#include "revwave/setup/verification_runs.hpp"
+
+#include <cmath>
+
+#include "revwave/core/checks.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/driver/backend_registry.hpp"
+
+namespace revwave {
+
+template <class T>
+AdjtestRun run_adjtest(const ProblemOptions& o, std::uint32_t seed, std::optional<double> tolerance) {
+  AdjtestRun r;
+  r.backend = resolve_backend(o.backend);
+  refuse_cuda_options_on_cpu(o, r.backend.kind);
+  const ProblemSetup s = make_setup(o);
+  r.time = make_time(o, s);
+  r.grid = s.grid;
+  apply_threads(o.threads);
+  require_run_memory(s, r.time, sizeof(T), working_fields(r.backend.kind, Workload::dot_product_test), 3,
+                     "the dot-product test");
+  r.result = dot_product_test<T>(s.grid, s.model, s.acquisition, r.time, seed, r.backend.kind, cuda_budgets(o));
+  check_finite_result(&r.result.forward_product, 1, "<F w, d>");
+  check_finite_result(&r.result.adjoint_product, 1, "<w, F^T d>");
+  r.tolerance = tolerance.value_or(sizeof(T) == 8 ? 1e-12 : 1e-5);
+  r.pass = r.result.relative_error <= r.tolerance;
+  return r;
+}
+
+nlohmann::json adjtest_summary(const AdjtestRun& r, Precision precision) {
+  return {{"forward_product", r.result.forward_product}, {"adjoint_product", r.result.adjoint_product},
+          {"relative_error", r.result.relative_error},   {"tolerance", r.tolerance},
+          {"pass", r.pass},                              {"precision", to_string(precision)},
+          {"backend", to_string(r.backend.kind)},        {"backend_note", r.backend.note},
+          {"steps", r.time.steps},                       {"shape", r.grid.shape},
+          {"peak_rss_bytes", peak_rss_bytes()}};
+}
+
+template <class T>
+GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
+  finish_strategy_options(o);
+  // The Taylor test runs on the CPU reference backend (the GPU one is checked by its own suite).
+  if (o.problem.backend == Backend::cuda) {
+    throw InputError("gradtest runs on the CPU backend only: use --backend cpu (the GPU Taylor test is in tests/cuda)");
+  }
+  GradtestRun r;
+  r.backend = resolve_backend(Backend::cpu);
+  apply_threads(o.problem.threads);
+  GradientJob<T> job = prepare_gradient_job<T>(o);
+  // The gradient's working set on the CPU and the direction dm.
+  const int fields = working_fields(Backend::cpu, Workload::gradient) + 1;
+  require_run_memory(job.start, job.time, sizeof(T), fields, 3, "the Taylor test");
+  plan_strategy(o.strategy, job.time.steps, field_layout<T>(job.start.grid),
+                run_bytes(job.start, job.time, sizeof(T), fields, 3));  // refuse early
+  model_observed(job, Backend::cpu, {});
+  const ProblemSetup& start = job.start;
+  const std::vector<double> dm = taylor_direction(start.model, start.grid.spacing, scale);
+  r.result = taylor_test<T>(start.grid, start.model, dm, start.acquisition, job.time, job.observed, o.strategy, halvings);
+  r.steps = job.time.steps;
+  const TaylorResult& t = r.result;
+  check_finite_result(&t.objective, 1, "J(m)");
+  check_finite_result(&t.directional, 1, "<g, dm>");
+  check_finite_result(t.first.data(), t.first.size(), "|J(m + h dm) - J(m)|");
+  r.pass = std::abs(t.rate_first - 1.0) <= 0.1 && t.rate_second >= 1.9;
+  return r;
+}
+
+nlohmann::json gradtest_summary(const GradtestRun& r, const GradientJobOptions& o) {
+  const TaylorResult& t = r.result;
+  return {{"objective", t.objective}, {"directional_derivative", t.directional},
+          {"h", t.h}, {"first_order", t.first}, {"second_order", t.second},
+          {"rate_first", t.rate_first}, {"rate_second", t.rate_second}, {"pass", r.pass},
+          {"strategy", to_string(o.strategy.strategy)}, {"precision", to_string(o.problem.precision)},
+          {"backend", to_string(r.backend.kind)}, {"backend_note", r.backend.note}, {"steps", r.steps}};
+}
+
+template AdjtestRun run_adjtest<float>(const ProblemOptions&, std::uint32_t, std::optional<double>);
+template AdjtestRun run_adjtest<double>(const ProblemOptions&, std::uint32_t, std::optional<double>);
+template GradtestRun run_gradtest<float>(GradientJobOptions&, int, double);
+template GradtestRun run_gradtest<double>(GradientJobOptions&, int, double);
+
+}  // namespace revwave

@@ -1,0 +1,99 @@
+"""revwave.invert: full-waveform inversion from Python, the CLI's `revwave invert` on the same
+library function (revwave/inversion/invert_run.hpp), its run directory and resume included."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Optional, Sequence, Union
+
+from . import _revwave
+from ._arrays import ArrayLike, Points, _as_input
+from ._inputs import (_choice, _cutoffs, _existing, _problem, _refuse_with_observed, _set_strategy, _set_survey_layout,
+                      _set_survey_observed)
+from ._results import InversionResult, ShotRecord
+from ._revwave import InputError
+
+
+def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
+           observed: Union[None, ShotRecord, str, os.PathLike, Sequence[Union[ShotRecord, str, os.PathLike]]] = None,
+           true_model: Union[None, ArrayLike, str, os.PathLike] = None, velocity: Optional[float] = None,
+           vmin: Optional[float] = None, vmax: Optional[float] = None,
+           bands: Union[None, str, Sequence[float]] = None, iterations: int = 10, lbfgs_memory: int = 5,
+           tolerance: float = 1e-4, first_step: Optional[float] = None,
+           mask: Union[None, ArrayLike, str, os.PathLike] = None, mask_depth: Optional[float] = None,
+           precondition: str = "illumination", smooth: float = 0.0,
+           out_dir: Union[None, str, os.PathLike] = None, resume: Union[None, str, os.PathLike] = None,
+           shape: Union[str, Sequence[int]] = "80,80,80", spacing: float = 10.0, nbl: int = 10,
+           space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
+           f0: Optional[float] = None, src: Optional[Points] = None, src_grid: Union[None, str, Sequence[float]] = None,
+           rec: Optional[Points] = None, rec_grid: Union[None, str, Sequence[float]] = None, spread: str = "fixed",
+           wavelet: Union[None, ArrayLike, str, os.PathLike] = None, origin: Union[None, str, Sequence[float]] = None,
+           aperture: float = -1, strategy: str = "revolve", snaps: Optional[int] = None,
+           checkpoint_memory: Union[None, int, str] = None, store: Optional[str] = None, checkpoint_dir: str = "",
+           tier: Sequence[str] = (), stop_energy: Optional[float] = None, compress: str = "none",
+           precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
+           device_memory: Union[None, int, str] = None, host_memory: Union[None, int, str] = None,
+           host_spacing: Optional[int] = None) -> InversionResult:
+    """Full-waveform inversion, as ``revwave invert``: projected L-BFGS on the velocity (m/s) within
+    [vmin, vmax] (required), band after band, the same bits as the CLI for the same options.
+
+    model: the starting velocity (nx, ny, nz) in m/s, an array or a .npy path (default: the true
+    model smoothed). observed: a ShotRecord, a list of them, or paths (records with sidecars, SEG-Y
+    files, directories of records); without it the data are modelled in ``true_model`` (array or
+    path; default the built-in model) on the layout of src/src_grid, rec/rec_grid and spread, and
+    for a default dt the time step is stable for vmax. bands: low-pass cut-offs in Hz, increasing
+    (e.g. (8, 14)): data and wavelet are low-passed with a zero-phase Butterworth filter; None inverts
+    the data as they are. iterations: per band; tolerance: a band ends when an iteration lowers J by
+    less than this fraction; first_step: the largest velocity change (m/s) of a band's first trial
+    (default 2% of vmax). mask: weights in [0, 1] per grid point (array or .npy path; 0 is never
+    updated), or mask_depth: no update above this depth (m). precondition: "illumination" (divide by
+    the source-side illumination) or "none"; smooth: the update's Gaussian smoothing length (m).
+    aperture: each shot on its window of this many metres around its sources and receivers.
+
+    out_dir: the run directory (every iteration's model_NNNN.npy, model.npy, pictures,
+    history.jsonl, state.bin, written together); None writes nothing. resume: the directory of an
+    inversion begun with the same options, continued from its last iteration (bit for bit).
+    """
+    _refuse_with_observed(observed, None, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
+    if observed is not None and true_model is not None:
+        raise InputError("--observed excludes --true-model")
+    if observed is not None and src_grid is not None:
+        raise InputError("--observed excludes --src-grid")
+    o = _revwave.InvertOptions()
+    job = o.job
+    job.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
+                           12.0 if f0 is None else f0, src, rec, rec_grid, precision, backend, threads,
+                           device_memory, host_memory, host_spacing)
+    job.f0_given = f0 is not None
+    _set_strategy(job, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)
+    job.compress = str(compress)
+    if isinstance(true_model, (str, os.PathLike)):
+        job.true_model_file = _existing(true_model, "--true-model")
+    elif true_model is not None:
+        job.set_true_model(_as_input(true_model, "true_model"))
+    survey = o.survey
+    _set_survey_layout(survey, src_grid, spread, wavelet, origin)
+    survey.aperture = float(aperture)
+    if observed is not None:
+        _set_survey_observed(job, survey, observed if isinstance(observed, (list, tuple)) else [observed])
+    o.vmin = None if vmin is None else float(vmin)
+    o.vmax = None if vmax is None else float(vmax)
+    o.bands = "" if bands is None else _cutoffs(bands)
+    o.iterations = int(iterations)
+    o.lbfgs_memory = int(lbfgs_memory)
+    o.tolerance = float(tolerance)
+    o.first_step = None if first_step is None else float(first_step)
+    if mask is not None and mask_depth is not None:
+        raise InputError("--mask excludes --mask-depth")
+    if isinstance(mask, (str, os.PathLike)):
+        o.mask = _existing(mask, "--mask")
+    elif mask is not None:
+        o.set_mask(_as_input(mask, "mask"))
+    o.mask_depth = None if mask_depth is None else float(mask_depth)
+    o.illumination = _choice("--precondition", precondition, ("illumination", "none")) == "illumination"
+    o.smooth = float(smooth)
+    o.out_dir = "" if out_dir is None else os.fspath(out_dir)
+    o.resume = "" if resume is None else os.fspath(resume)
+    r = _revwave.invert(o)
+    r["stats"]["command"] = "invert"
+    return InversionResult(model=r["model"], history=[json.loads(line) for line in r["history"]], stats=r["stats"])

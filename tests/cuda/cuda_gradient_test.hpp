@@ -1,0 +1,43 @@
+// The fixture of the GPU suites that hold gradients against `full`'s: a float problem on an
+// awkward case, its observed data modelled on the device, and full's gradient on the device,
+// made before each test (and skipped with it where no device is usable).
+#pragma once
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "cuda_test_support.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+
+namespace revwave::cuda_testing {
+
+class CudaGradientTest : public CudaTest {
+ protected:
+  using T = float;
+  explicit CudaGradientTest(Case c) : c_(std::move(c)) {}
+  void SetUp() override {
+    CudaTest::SetUp();
+    if (IsSkipped()) return;
+    const Problem<T> truth = make_problem<T>(c_.grid, c_.true_model, c_.acq, c_.time);
+    observed_ = cuda_forward(truth, CudaBudgets{}).traces;
+    p_ = std::make_unique<Problem<T>>(make_problem<T>(c_.grid, c_.start_model, c_.acq, c_.time));
+    full_ = run(strategy("full"), CudaBudgets{}, nullptr);
+  }
+  // A gradient on the device as the suite plans it (with --compress, on the fields' layout).
+  virtual GradientOutput run(const StrategyOptions& o, const CudaBudgets& b, CudaRunInfo* info) = 0;
+
+  Case c_;
+  std::vector<T> observed_;
+  std::unique_ptr<Problem<T>> p_;
+  GradientOutput full_;
+};
+
+// Every slot in pinned host memory: a device budget of one byte holds none.
+inline CudaBudgets pinned_only_budgets() {
+  CudaBudgets b;
+  b.device_memory = 1;
+  b.host_memory = std::size_t(1) << 30;
+  return b;
+}
+
+}  // namespace revwave::cuda_testing
