@@ -13,13 +13,14 @@ template <class T>
 std::size_t CudaPropagator<T>::allocate_history(index_t steps) {
   history_.reset();
   const std::size_t budget = device_budget();  // the one that decides, before the history takes its share
-  const std::string tier = revwave::history_tier(steps, field_bytes(), budget, host_budget());
-  history_ = std::make_unique<FieldHistory>(steps, field_bytes(), tier == "device");
+  const HistoryTier tier = place_history(steps, field_bytes(), budget, host_budget());
+  const bool on_device = tier == HistoryTier::device;
+  history_ = std::make_unique<FieldHistory>(steps, field_bytes(), on_device);
   reserve_fields(history_->held_fields());
-  placement_.history_tier = tier;
+  placement_.history_tier = to_string(tier);
   placement_.tier_choice = "the history of " + std::to_string(steps) + " wavefields (" +
                            format_bytes(double(history_->bytes())) + ") in " +
-                           (tier == "device" ? "device memory" : "pinned host memory") + " (device budget " +
+                           (on_device ? "device memory" : "pinned host memory") + " (device budget " +
                            format_bytes(double(budget)) + ")";
   return history_->bytes();
 }
