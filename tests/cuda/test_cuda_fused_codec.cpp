@@ -4,6 +4,7 @@
 // the same bits fused or not, whichever sweep kernel runs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -151,7 +152,9 @@ TEST_F(CudaFusedGradient, ACompressedGradientIsTheSameBitsFusedOrNot) {
   const std::vector<T> observed = testing::observed_in<T>(c, c.true_model);
   const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
   for (const char* mode : {"fp16", "bf16"}) {
-    StrategyOptions o = strategy("revolve", 6);
+    // Online: every slot encoded, whatever the costs (revolve splits its budget by them, and the
+    // two would not split it alike: compressed_plan.hpp).
+    StrategyOptions o = strategy("online", 6);
     o.backend = Backend::cuda;
     o.compression = parse_compression(mode);
     const StrategyPlan plan = plan_strategy(o, p.time.steps, field_layout<T>(p.grid));
@@ -171,6 +174,35 @@ TEST_F(CudaFusedGradient, ACompressedGradientIsTheSameBitsFusedOrNot) {
       EXPECT_GT(a.stats.compression.fields_decompressed, 0u);
     }
   }
+}
+
+// Revolve under --compress splits its slots' bytes between raw and encoded slots by the codec's
+// costs: the run says how, holds that many slots, and stays within the codec's bound of full.
+TEST_F(CudaFusedGradient, RevolveUnderCompressionSplitsItsBudgetByTheCodecsCosts) {
+  using T = float;
+  const Case c = awkward_case(4, 40, {21, 17, 15});
+  const std::vector<T> observed = testing::observed_in<T>(c, c.true_model);
+  const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+  CudaPropagator<T> prop(p);
+  const GradientOutput full = run_gradient(prop, observed.data(), strategy("full"),
+                                           plan_strategy(strategy("full"), p.time.steps, prop.field_bytes()));
+  StrategyOptions o = strategy("revolve", 12);
+  o.backend = Backend::cuda;
+  o.compression = parse_compression("bf16");
+  const StrategyPlan plan = plan_strategy(o, p.time.steps, field_layout<T>(p.grid));
+  StrategyReport report;
+  const GradientOutput g = run_gradient(prop, observed.data(), o, plan, {}, &report);
+  const TierReport& where = report.placement;
+  EXPECT_NE(where.tier_choice.find("raw and"), std::string::npos) << where.tier_choice;
+  EXPECT_NE(where.tier_choice.find("bf16 slots in device memory"), std::string::npos) << where.tier_choice;
+  EXPECT_GT(where.device_slots, 0);
+  EXPECT_EQ(g.stats.forward_steps, report.predicted_forward_steps);
+  double e2 = 0, r2 = 0;
+  for (std::size_t i = 0; i < g.gradient.size(); ++i) {
+    e2 += (g.gradient[i] - full.gradient[i]) * (g.gradient[i] - full.gradient[i]);
+    r2 += full.gradient[i] * full.gradient[i];
+  }
+  EXPECT_LT(std::sqrt(e2 / r2), 0.15) << "bf16's bound (test_cuda_compression.cpp)";
 }
 
 }  // namespace

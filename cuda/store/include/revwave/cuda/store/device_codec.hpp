@@ -15,6 +15,24 @@
 
 namespace revwave {
 
+// What a store and a restore of a state in encoded device slots cost, in forward steps, modelled
+// from the bytes a point they move beyond a step's (the sweeps are bandwidth-bound; a forward step
+// of T-valued fields moves 4 sizeof(T): u, u_prev, m read, out written). Fused (fused_codec.hpp):
+// a store writes the two encodings in the next sweep (4 bytes), after fp16's peak reductions read
+// both fields (2 sizeof(T)); the first step after a restore reads 4 encoded bytes where it would
+// read 2 sizeof(T) and writes u[n] decoded (sizeof(T)): nothing in float. With the cast kernels a
+// store reads both fields for the peaks (fp16) and again to encode, and writes 4 bytes; a restore
+// reads 4 and writes 2 sizeof(T). A restore followed by a reverse step rather than an advance has
+// its decode done by the cast kernels, fused or not: the model counts the fused cost for it.
+struct CodecCosts {
+  double store = 0, restore = 0;
+};
+inline CodecCosts codec_costs(bool bf16, std::size_t value_bytes, bool fused) {
+  const double v = double(value_bytes), step = 4 * v, peaks = bf16 ? 0 : 2 * v;
+  if (fused) return {(peaks + 4) / step, (4 - v > 0 ? 4 - v : 0) / step};
+  return {(peaks + 2 * v + 4) / step, (4 + 2 * v) / step};
+}
+
 class DeviceCodec {
  public:
   virtual ~DeviceCodec() = default;
@@ -40,6 +58,7 @@ class DeviceCodec {
     return done;
   }
   bool bf16() const { return shape_.bf16; }
+  std::size_t value_bytes() const { return value_bytes_; }
   // Enqueued on `stream`: reads `field` (encode) or writes its padded points (decode).
   void encode(const void* field, void* out, cudaStream_t stream) {
     measure_peak(field, 0, stream);
