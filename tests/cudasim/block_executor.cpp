@@ -21,6 +21,7 @@
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
 #define REVWAVE_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
 #else
 #define REVWAVE_UNPOISON(p, n) ((void)(p), (void)(n))
@@ -71,11 +72,33 @@ StackPool& stacks() {
   return pool;
 }
 
-// The StackAllocator Boost.Context copies into each fiber.
+// The StackAllocator Boost.Context copies into each fiber; it notes the stack it gave last.
+thread_local ctx::stack_context last_stack;
 struct PooledStack {
-  ctx::stack_context allocate() { return stacks().allocate(); }
+  ctx::stack_context allocate() { return last_stack = stacks().allocate(); }
   void deallocate(ctx::stack_context& sc) { stacks().deallocate(sc); }
 };
+
+// AddressSanitizer cannot see Boost.Context's stack switches: each is announced (its
+// start_switch_fiber / finish_switch_fiber), as Boost does for its ucontext fibers. Nothing without ASan.
+struct StackSpan {
+  const void* bottom = nullptr;
+  std::size_t size = 0;
+};
+inline void switch_start(void** fake, const StackSpan& to) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_start_switch_fiber(fake, to.bottom, to.size);
+#else
+  (void)fake, (void)to;
+#endif
+}
+inline void switch_finish(void* fake, StackSpan* from) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_finish_switch_fiber(fake, from != nullptr ? &from->bottom : nullptr, from != nullptr ? &from->size : nullptr);
+#else
+  (void)fake, (void)from;
+#endif
+}
 
 std::string dim_text(const Dim& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
@@ -124,11 +147,14 @@ class BlockRun {
   void run() {
     for (unsigned t = 0; t < n_; ++t) {
       slots_[t].fiber = ctx::fiber(std::allocator_arg, PooledStack{}, [this, t](ctx::fiber&& sink) {
+        switch_finish(nullptr, &scheduler_stack_);
         slots_[t].sink = &sink;
         body_(slots_[t].thread);
         slots_[t].wait = Wait::done;
+        switch_start(nullptr, scheduler_stack_);  // this fiber's stack is done with
         return std::move(sink);
       });
+      slots_[t].stack = {static_cast<char*>(last_stack.sp) - last_stack.size, last_stack.size};
     }
     std::vector<unsigned> all(n_);
     std::iota(all.begin(), all.end(), 0u);
@@ -136,7 +162,10 @@ class BlockRun {
     while (!runnable_.empty()) {
       const unsigned t = runnable_.front();
       runnable_.pop_front();
+      void* fake = nullptr;
+      switch_start(&fake, slots_[t].stack);
       slots_[t].fiber = std::move(slots_[t].fiber).resume();
+      switch_finish(fake, nullptr);
       const unsigned w = t / 32, bit = 1u << (t % 32);
       switch (slots_[t].wait) {
         case Wait::done:
@@ -201,6 +230,8 @@ class BlockRun {
     std::uint64_t value = 0, result = 0;
     int arg = 0, width = 32;
     SimThread thread;
+    StackSpan stack;            // its fiber's (for ASan)
+    void* fake_stack = nullptr;  // ASan's, while it is switched out
   };
   struct Stamp {
     int thread = -1;
@@ -212,8 +243,11 @@ class BlockRun {
   };
 
   void suspend(unsigned t, Wait w) {
-    slots_[t].wait = w;
-    *slots_[t].sink = std::move(*slots_[t].sink).resume();
+    Slot& s = slots_[t];
+    s.wait = w;
+    switch_start(&s.fake_stack, scheduler_stack_);
+    *s.sink = std::move(*s.sink).resume();
+    switch_finish(s.fake_stack, &scheduler_stack_);
   }
 
   void make_runnable(std::vector<unsigned> ts) {
@@ -357,6 +391,7 @@ class BlockRun {
   std::vector<std::vector<unsigned>> warp_events_;  // per warp: the lanes of each __syncwarp resolved
   std::vector<unsigned> waiting_lanes_, done_lanes_;  // per warp: lanes at a warp collective, lanes exited
   unsigned at_barrier_ = 0;
+  StackSpan scheduler_stack_;  // the host thread's stack the fibers switch back to (for ASan)
   bool raced_ = false;
 };
 
