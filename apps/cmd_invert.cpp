@@ -124,6 +124,7 @@ void register_invert(CLI::App& app) {
   add_origin_and_wavelet_options(cmd, io.survey);
   add_layout_options(cmd, io.survey);
   add_aperture_option(cmd, io.survey);
+  add_segy_read_options(cmd, io.survey);
   cmd->get_option("--observed")->excludes(cmd->get_option("--src-grid"));
   add_number(cmd, "--vmin", io.vmin, positive(), "m/s", "smallest velocity the inversion may take (m/s, required)");
   add_number(cmd, "--vmax", io.vmax, positive(), "m/s",

@@ -4,6 +4,7 @@
 #include "revwave/core/system_memory.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/setup/plausibility.hpp"
 
 namespace revwave {
 
@@ -16,6 +17,8 @@ ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void(
   r.setup = make_setup(o);
   r.time = make_time(o, r.setup);
   apply_threads(o.threads);
+  const Acquisition& a = r.setup.acquisition;
+  r.warnings = sampling_warnings(r.setup.grid, min_velocity(r.setup.model), SourceSpectrum{a.f0, a.t0, {}}, r.time);
   // m and (u, u_prev) on the CPU; the record, its copy for the file and the file's own precision.
   require_run_memory(r.setup, r.time, sizeof(T), r.backend.kind == Backend::cpu ? 3 : 1, 3, "the forward run");
   const Problem<T> problem = make_problem<T>(r.setup.grid, r.setup.model, r.setup.acquisition, r.time);
@@ -60,6 +63,10 @@ nlohmann::json forward_summary(const ForwardRun<T>& r, Precision precision) {
   j["seconds"] = r.shot.step_seconds;
   j["gpts_per_s"] = double(grid.interior_points()) * double(r.time.steps) / r.shot.step_seconds / 1e9;
   j["peak_rss_bytes"] = peak_rss_bytes();
+  j["peak_rss_counts"] = peak_rss_counts();
+  j["simultaneous_sources"] = r.setup.acquisition.sources.size() > 1;
+  j["layouts"] = layouts_json(r.setup.layouts);
+  j["warnings"] = r.warnings;
   return j;
 }
 

@@ -10,6 +10,7 @@
 #include "revwave/core/checks.hpp"
 #include "revwave/core/progress.hpp"
 #include "revwave/setup/gradient_job.hpp"
+#include "revwave/setup/plausibility.hpp"
 
 namespace revwave {
 
@@ -22,7 +23,17 @@ struct GradientRun {
   CudaRunInfo cuda_info;
   GradientOutput output;                // objective, statistics, dJ/dm at the interior points
   index_t predicted_forward_steps = 0;  // the CUDA backend may run revolve as two levels
+  std::vector<std::string> warnings;    // revwave/setup/plausibility.hpp
 };
+
+// What the job's grid, time axis and wavelet warn of (the slowest of the starting and true models).
+template <class T>
+std::vector<std::string> job_warnings(const GradientJob<T>& job) {
+  double slowest = min_velocity(job.start.model);
+  if (job.observed_source == "modelled") slowest = std::min(slowest, min_velocity(job.truth));
+  const Acquisition& a = job.start.acquisition;
+  return sampling_warnings(job.start.grid, slowest, SourceSpectrum{a.f0, a.t0, {}}, job.time);
+}
 
 // Resolves the backend and threads, calls `before_inputs` (the CLI refuses outputs that would
 // overwrite inputs there), prepares and checks the job, plans the strategy, models the observed
@@ -37,9 +48,11 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   o.strategy.backend = r.backend.kind;
   apply_threads(o.problem.threads);
   if (before_inputs) before_inputs();
+  require_data_for_user_model(o, false, "a gradient");
   r.job = prepare_gradient_job<T>(o);
   GradientJob<T>& job = r.job;
   const Grid& grid = job.start.grid;
+  r.warnings = job_warnings(job);
   // On the CPU the run holds m, (u, u_prev), the reverse step's u[n+1], (lam, lam_prev) and the
   // gradient, plus the gradient's interior copies; the CUDA backend keeps its fields on the device.
   const int fields = r.backend.kind == Backend::cpu ? 9 : 2;
