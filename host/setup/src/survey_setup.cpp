@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/sparse_points.hpp"
@@ -65,6 +66,15 @@ std::vector<double> read_wavelet(const std::string& path) {
 void check_aperture(double aperture) {
   if (aperture != -1 && !(std::isfinite(aperture) && aperture >= 0)) {
     throw InputError("--aperture " + std::to_string(aperture) + " m is invalid: a finite distance >= 0");
+  }
+}
+
+void check_aperture_fits(double aperture, const Grid& grid) {
+  if (aperture < 0) return;
+  const double diagonal = std::sqrt(grid.extent(0) * grid.extent(0) + grid.extent(1) * grid.extent(1) + grid.extent(2) * grid.extent(2));
+  if (aperture > diagonal) {
+    throw InputError("--aperture " + number_text(aperture) + " m is invalid: it must be at most the model's diagonal, " +
+                     number_text(diagonal) + " m (a wider aperture gives every shot the whole model: leave --aperture out)");
   }
 }
 

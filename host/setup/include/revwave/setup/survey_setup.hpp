@@ -35,6 +35,9 @@ std::array<double, 3> parse_origin(const SurveyOptions& o);
 std::vector<double> read_wavelet(const std::string& path);
 // --aperture: a finite distance >= 0, or -1 (not given).
 void check_aperture(double aperture);
+// --aperture at most the model's diagonal (a wider one is the whole model for every shot, and its window
+// arithmetic would overflow): InputError naming it.
+void check_aperture_fits(double aperture, const Grid& grid);
 // Every source of the layout, one shot each: --src-grid (at cell centres), else the sources of `setup`
 // (--src or the default).
 SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, const TimeAxis& time);
