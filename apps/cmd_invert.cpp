@@ -44,7 +44,9 @@ const char* band_end_text(BandEnd reason) {
 InvertReporter reporter(bool talk, const MpiSession& mpi, const CLI::App& cmd, bool root) {
   InvertReporter r;
   r.write_configuration = [&cmd](const InvertJob& job, const std::string& path) {
-    write_effective_config(cmd, path, {{"shape", shape_text(job.inputs.grid.shape)}}, {"resume", "out-dir", "json"},
+    std::set<std::string> leave_out = unused_defaults(cmd);
+    leave_out.insert({"resume", "out-dir", "json"});
+    write_effective_config(cmd, path, {{"shape", shape_text(job.inputs.grid.shape)}}, leave_out,
                            "--out-dir OTHER (or continue it: revwave invert --resume DIR)");
   };
   r.modelling = [talk](std::size_t shots) {

@@ -42,13 +42,17 @@ void ProgressBar::finish() {
   drawn_ = false;
 }
 
-std::string npy_output(const std::string& option, const std::string& out) {
-  std::filesystem::path p(out);
-  std::string ext = p.extension().string();
+std::string npy_output(const std::string& out) {
+  if (std::filesystem::path(out).extension().empty() && !out.empty() && out.back() != '/') return out + ".npy";
+  return out;
+}
+
+void require_npy_ending(const std::string& option, const std::string& out) {
+  std::string ext = std::filesystem::path(out).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (ext == ".npy") return out;
-  if (ext.empty() && !out.empty() && out.back() != '/') return out + ".npy";
-  throw revwave::InputError(option + " " + out + ": the output is a NumPy array, FILE.npy (a name without an ending gets .npy)");
+  if (ext != ".npy") {
+    throw revwave::InputError(option + " " + out + ": the output is a NumPy array, FILE.npy (a name without an ending gets .npy)");
+  }
 }
 
 std::string config_path_for(const std::string& output_path) {
@@ -65,6 +69,14 @@ void write_effective_config(const CLI::App& cmd, const std::string& path, const 
        << "#   revwave " << cmd.get_name() << " --config " << path << " " << replay << "\n"
        << table;
   });
+}
+
+std::set<std::string> unused_defaults(const CLI::App& cmd) {
+  std::set<std::string> out;
+  const CLI::Option* observed = cmd.get_option_no_throw("--observed");
+  const CLI::Option* f0 = cmd.get_option_no_throw("--f0");
+  if (observed != nullptr && f0 != nullptr && observed->count() > 0 && f0->count() == 0) out.insert("f0");
+  return out;
 }
 
 void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << std::endl; }

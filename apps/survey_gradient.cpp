@@ -77,7 +77,10 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   try {
     apply_threads_per_process(o.problem.threads, mpi);
     job = prepare_survey_gradient<T>(o, so, mpi.local_rank(),
-                                     [&] { refuse_overwriting_inputs(gradient_outputs(out, png), job_inputs(o, cmd)); });
+                                     [&] {
+                                       refuse_overwriting_inputs(gradient_outputs(out, png), job_inputs(o, cmd));
+                                       require_npy_ending("--out", out);
+                                     });
   } catch (...) {
     failure = std::current_exception();
   }
@@ -85,17 +88,17 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
 
   ProgressBar bar("shots", !o.problem.json && mpi.rank() == 0);
   const auto runner = mpi.runner();
-  if (mpi.rank() == 0) print_warnings(job.inputs.warnings);
   const SurveySum sum = run_survey_gradient_job<T>(job, *runner, [&](index_t d, index_t t) { bar(d, t); });
   bar.finish();
   if (!sum.root) return;
+  print_warnings(job.inputs.warnings);
 
   const Grid& grid = job.inputs.grid;
   OutputTransaction outputs_together;
   const std::vector<T> out_values = values_in_precision<T>(sum.gradient, "the gradient");
   write_npy(out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
   const std::string cfg = config_path_for(out);
-  write_effective_config(cmd, cfg, {{"shape", shape_text(grid.shape)}});
+  write_effective_config(cmd, cfg, {{"shape", shape_text(grid.shape)}}, unused_defaults(cmd));
   std::vector<std::string> pictures;
   if (!png.empty()) pictures = write_survey_gradient_pictures(png, job, sum);
   outputs_together.commit();

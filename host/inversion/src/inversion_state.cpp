@@ -100,7 +100,6 @@ void read_scalars(const nlohmann::json& j, const std::string& path, InversionSta
     bad(path, "it is at band " + std::to_string(s.band + 1) + " with " + std::to_string(s.ended.size()) + " bands ended before it");
   }
   if (s.band_iteration > s.iteration) bad(path, "band iterations " + std::to_string(s.band_iteration) + " exceed the iterations in all");
-  if (s.band_started && s.band_end != BandEnd::running) bad(path, "a band that runs has an end reason");
   s.optimizer.iteration = static_cast<int>(count(j, "optimizer_iteration", 0, big, path));
   s.optimizer.evaluations = static_cast<int>(count(j, "evaluations", 0, big, path));
 }

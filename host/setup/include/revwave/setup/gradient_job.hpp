@@ -118,15 +118,15 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
 // Models the observed data in the true model (no-op for data read from a file). Kept apart
 // from preparation so that everything is validated before the first expensive step.
 template <class T>
-void model_observed(GradientJob<T>& job, Backend backend, const CudaBudgets& budgets) {
+void model_observed(GradientJob<T>& job, Backend backend, const CudaBudgets& budgets, const Progress& progress = {}) {
   if (job.observed_source != "modelled" || !job.observed.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
   const Problem<T> p = make_problem<T>(job.start.grid, job.truth, job.start.acquisition, job.time);
   if (backend == Backend::cuda) {
-    job.observed = cuda_forward(p, budgets).traces;
+    job.observed = cuda_forward(p, budgets, progress).traces;
   } else {
     CpuPropagator<T> prop(p);
-    job.observed = run_forward(prop).traces;
+    job.observed = run_forward(prop, progress).traces;
   }
   job.seconds_observed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

@@ -59,7 +59,9 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   require_run_memory(job.start, job.time, sizeof(T), fields, 2, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, 2);
   r.plan = plan_strategy(o.strategy, job.time.steps, field_layout<T>(grid), working);
-  model_observed(job, r.backend.kind, cuda_budgets(o.problem));
+  // The observed data's time loop hears `progress` too (a front end may cancel the run there); its bar
+  // stays the gradient's.
+  model_observed(job, r.backend.kind, cuda_budgets(o.problem), progress ? Progress([&](index_t, index_t) { progress(0, 1); }) : Progress{});
 
   const Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
   const index_t expected = static_cast<index_t>(job.observed.size());
