@@ -36,6 +36,7 @@ struct GradientCmdOptions {
 
 template <class T>
 void run(GradientCmdOptions& o, const CLI::App& cmd) {
+  o.out = npy_output(o.out);
   if (gradient_is_survey(o.job, o.survey)) {
     run_survey_gradient<T>(o.job, o.survey, o.out, o.png, cmd);
     return;
@@ -46,8 +47,10 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
   const GradientRun<T> run = run_gradient_job<T>(o.job, [&] {
     refuse_overwriting_inputs(gradient_outputs(o.out, o.png), job_inputs(o.job, cmd));
+    require_npy_ending("--out", o.out);
   }, progress);
   bar.finish();
+  print_warnings(run.warnings);
   const BackendChoice& backend = run.backend;
   const GradientJob<T>& job = run.job;
   const Grid& grid = job.start.grid;
@@ -61,7 +64,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   OutputTransaction outputs_together;
   const std::vector<T> out_values = values_in_precision<T>(g.gradient, "the gradient");
   write_npy(o.out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
-  write_effective_config(cmd, cfg);
+  write_effective_config(cmd, cfg, {{"shape", shape_text(grid.shape)}}, unused_defaults(cmd));
   std::vector<std::string> pictures;
   if (!o.png.empty()) {
     const std::vector<double> traces(job.observed.begin(), job.observed.end());
@@ -119,6 +122,7 @@ void register_gradient(CLI::App& app) {
   add_origin_and_wavelet_options(cmd, o->survey);
   add_layout_options(cmd, o->survey);
   add_aperture_option(cmd, o->survey);
+  add_segy_read_options(cmd, o->survey);
   cmd->get_option("--observed")->excludes(cmd->get_option("--src-grid"));
   cmd->callback([o, cmd] {
     if (o->job.problem.precision == Precision::float64) run<double>(*o, *cmd);

@@ -17,6 +17,10 @@ lists and integer or float16 arrays become float64 when every value survives the
 Anything else (complex, object, values that would round) is refused. Results are numpy arrays
 that own their memory.
 
+Ctrl-C (SIGINT) during a call ends the run at its next time step (within a second) and raises
+KeyboardInterrupt; nothing of it is left behind. Numbers that run but look wrong (a grid too coarse
+for the wavelet, ...) give a ``RevwaveWarning`` each, and ``stats["warnings"]`` lists them.
+
 Errors: revwave's refusals carry the CLI's sentence, as ``InputError`` (a ``ValueError``),
 ``IoError`` (an ``OSError``), ``OutOfMemoryError`` (a ``MemoryError``), ``NonFiniteError`` and
 ``NotCompiledError`` (``RuntimeError``). The GIL is released while revwave computes, so threads
@@ -32,8 +36,8 @@ from typing import Optional, Sequence, Union
 
 from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input, _points
-from ._inputs import (_choice, _is_survey_path, _problem, _refuse_with_observed, _set_strategy, _set_survey_layout,
-                      _set_survey_observed)
+from ._inputs import (RevwaveWarning, _choice, _is_survey_path, _problem, _refuse_with_observed, _set_strategy,
+                      _set_survey_layout, _set_survey_observed, _warn)
 from ._inversion import invert
 from ._results import GradientResult, InversionResult, ShotRecord, SurveyRecords
 from ._revwave import InputError, IoError, NonFiniteError, NotCompiledError, OutOfMemoryError
@@ -41,32 +45,36 @@ from ._revwave import InputError, IoError, NonFiniteError, NotCompiledError, Out
 __all__ = [
     "ShotRecord", "GradientResult", "SurveyRecords", "InversionResult", "forward", "forward_survey", "gradient", "invert",
     "schedule", "adjtest", "gradtest",
-    "InputError", "IoError", "OutOfMemoryError", "NonFiniteError", "NotCompiledError",
+    "InputError", "IoError", "OutOfMemoryError", "NonFiniteError", "NotCompiledError", "RevwaveWarning",
 ]
 
 def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = None,
-            shape: Union[str, Sequence[int]] = "80,80,80", spacing: float = 10.0, nbl: int = 10,
+            shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
             space_order: int = 8, tn: float = 0.5, dt: Optional[float] = None, f0: float = 12.0,
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "float",
             backend: str = "auto", threads: Optional[int] = None,
             device_memory: Union[None, int, str] = None) -> ShotRecord:
-    """Models one shot record, as ``revwave forward``.
+    """Models one shot record, as ``revwave forward --out FILE.npy``.
 
-    model: velocity (nx, ny, nz) in m/s (default: the built-in model of ``shape``, or ``velocity``
-    everywhere). src, rec: points (n, 3) in m from the first interior point (default: one source
-    near the top centre, a 16 x 16 receiver grid at depth 2h; ``rec_grid=(NX, NY, Z)`` for another
-    grid). dt: default 0.9 x the stability bound. Returns the record in the run's precision.
+    model: velocity (nx, ny, nz) in m/s (default: the built-in model of ``shape``, default 80^3, or
+    ``velocity`` everywhere; a shape given with a model must be the model's). src, rec: points (n, 3)
+    in m from the first interior point (default: one source near the top centre, a 16 x 16 receiver
+    grid at depth 2h; ``rec_grid=(NX, NY, Z)`` for NX x NY receivers at cell centres). Several src
+    fire at once: one shot of simultaneous sources (``forward_survey`` models one shot per source).
+    dt: default 0.9 x the stability bound. Returns the record in the run's precision.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
                  backend, threads, device_memory)
-    return ShotRecord._from(_revwave.forward(o))
+    record = ShotRecord._from(_revwave.forward(o))
+    _warn(record.stats)
+    return record
 
 
 def gradient(model: Optional[ArrayLike] = None, *,
              observed: Union[None, ShotRecord, str, os.PathLike, Sequence[Union[ShotRecord, str, os.PathLike]]] = None,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
-             shape: Union[str, Sequence[int]] = "80,80,80", spacing: float = 10.0, nbl: int = 10,
+             shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
              space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
              f0: Optional[float] = None, src: Optional[Points] = None, rec: Optional[Points] = None,
              rec_grid: Union[None, str, Sequence[float]] = None, strategy: str = "revolve",
@@ -80,9 +88,10 @@ def gradient(model: Optional[ArrayLike] = None, *,
 
     model: the starting velocity (nx, ny, nz), m/s. observed: a ShotRecord, or the path of a record
     .npy with its sidecar (its geometry, dt, nt and wavelet then define the run: src, rec, tn, dt
-    and f0 must be left out). Without ``observed`` the data are modelled in ``true_model`` (default:
-    the built-in model; without ``model`` the start is that model smoothed); tn (default 0.5 s) and
-    dt then set the time axis.
+    and f0 must be left out). Without ``observed`` the data are modelled in ``true_model`` (the
+    built-in model only when ``model`` is not given either: the start is then that model smoothed; a
+    model of your own needs ``observed`` or ``true_model``); tn (default 0.5 s) and dt then set the
+    time axis.
 
     A survey: ``observed`` a list of ShotRecords, or a SEG-Y file (.sgy, .segy), a directory of
     records, or a list of such paths. J and g are summed over the shots on the CLI's fixed tree (the
@@ -131,15 +140,17 @@ def gradient(model: Optional[ArrayLike] = None, *,
     if is_survey:
         objective, g, stats, _ = _revwave.survey_gradient(o, survey)
         stats["command"] = "gradient"
+        _warn(stats)
         return GradientResult(objective=objective, gradient=g, stats=stats)
     objective, g, stats, modelled = _revwave.gradient(o)
     stats["command"] = "gradient"
+    _warn(stats)
     return GradientResult(objective=objective, gradient=g, stats=stats,
                           observed=None if modelled is None else ShotRecord._from(modelled))
 
 
 def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, velocity: Optional[float] = None,
-                   shape: Union[str, Sequence[int]] = "80,80,80", spacing: float = 10.0, nbl: int = 10,
+                   shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
                    space_order: int = 8, tn: float = 0.5, dt: Optional[float] = None, f0: float = 12.0,
                    src: Optional[Points] = None, src_grid: Union[None, str, Sequence[float]] = None,
                    rec: Optional[Points] = None, rec_grid: Union[None, str, Sequence[float]] = None,
@@ -149,8 +160,8 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
                    device_memory: Union[None, int, str] = None) -> SurveyRecords:
     """Models a survey, as ``revwave forward --src-grid ...``: every source a shot, shot after shot.
 
-    src_grid=(NX, NY, Z): NX x NY sources over the x-y extent at depth Z (m), else every point of
-    ``src`` a shot. Receivers (``rec``, ``rec_grid``) are shared by every shot, or with
+    src_grid=(NX, NY, Z): NX x NY sources at the centres of equal cells of the x-y extent, at depth Z
+    (m), else every point of ``src`` a shot. Receivers (``rec``, ``rec_grid``) are shared by every shot, or with
     ``spread="moving"`` the spread, centred on the model, moves with each source (receivers that
     leave the model are dropped). wavelet: a sampled source signature of nt samples (array or .npy
     path) instead of the Ricker wavelet of f0 Hz. out: FILE.sgy / FILE.segy (SEG-Y: dt is then a
@@ -165,6 +176,7 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
     _set_survey_layout(survey, src_grid, spread, wavelet, origin)
     records, stats = _revwave.forward_survey(o, survey, "" if out is None else os.fspath(out))
     stats["command"] = "forward"
+    _warn(stats)
     return SurveyRecords(records=[ShotRecord._from(r) for r in records], stats=stats)
 
 
@@ -184,7 +196,7 @@ def schedule(*, steps: int = 1000, snaps: int = 10, strategy: str = "revolve", a
 
 
 def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = None,
-            shape: Union[str, Sequence[int]] = "40,40,40", spacing: float = 10.0, nbl: int = 10,
+            shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
             space_order: int = 8, tn: float = 0.25, dt: Optional[float] = None, f0: float = 12.0,
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "double", backend: str = "auto",
@@ -194,7 +206,7 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     Returns the fields of ``revwave adjtest --json``: forward_product, adjoint_product, relative_error,
     tolerance (default 1e-12 in double, 1e-5 in float), pass, steps, ..."""
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory)
+                 backend, threads, device_memory, default_shape="40,40,40")
     if not 0 <= int(seed) <= 4294967295:
         raise InputError(f"--seed {seed} is invalid: it must be an integer in [0, 4294967295]")
     r = _revwave.adjtest(o, int(seed), None if tolerance is None else float(tolerance))
@@ -204,7 +216,7 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
 
 def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRecord, str, os.PathLike] = None,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
-             shape: Union[str, Sequence[int]] = "40,40,40", spacing: float = 10.0, nbl: int = 10,
+             shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
              space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
              f0: Optional[float] = None,
              src: Optional[Points] = None, rec: Optional[Points] = None,
@@ -224,7 +236,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
     o = _revwave.GradientOptions()
     o.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.3 if tn is None else tn, dt,
                          12.0 if f0 is None else f0, src,
-                         rec, rec_grid, precision, backend, threads)
+                         rec, rec_grid, precision, backend, threads, default_shape="40,40,40")
     o.f0_given = f0 is not None
     if isinstance(observed, ShotRecord):
         o.set_observed(_as_input(observed.data, "observed data"), float(observed.dt), float(observed.f0),

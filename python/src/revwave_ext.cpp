@@ -18,6 +18,8 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "revwave/core/cancellation.hpp"
+#include "signals.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/inversion/invert_run.hpp"
 #include "revwave/io/shot_record.hpp"
@@ -47,12 +49,20 @@ class ThreadsScope {
   int saved_;
 };
 
-// Runs `work` without the GIL and with the call's own OpenMP team.
+// Runs `work` without the GIL and with the call's own OpenMP team. `work` gets the progress callback
+// to hand the library, which turns Ctrl-C into the run's end and the call's KeyboardInterrupt
+// (signals.hpp).
 template <class F>
 auto unlocked(F&& work) {
-  nb::gil_scoped_release released;
-  ThreadsScope scope;
-  return work();
+  SignalCheck signals;
+  try {
+    nb::gil_scoped_release released;
+    ThreadsScope scope;
+    return work(signals.progress());
+  } catch (const RunCancelled&) {
+    if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw nb::python_error();  // the signal handler's exception, set on this thread by PyErr_CheckSignals
+  }
 }
 
 std::vector<std::size_t> sizes(const std::array<index_t, 3>& shape) {
@@ -68,7 +78,7 @@ void check_job_numbers(const GradientJobOptions& o) {
 
 template <class T>
 nb::dict forward_impl(const ProblemOptions& o) {
-  ForwardRun<T> run = unlocked([&] { return run_forward_job<T>(o, {}); });
+  ForwardRun<T> run = unlocked([&](const Progress& progress) { return run_forward_job<T>(o, {}, progress); });
   const nlohmann::json stats = forward_summary(run, o.precision);
   nb::dict r = record_dict(std::move(run.shot.traces), run.setup.acquisition, run.time);
   r["stats"] = to_python(stats);
@@ -77,7 +87,7 @@ nb::dict forward_impl(const ProblemOptions& o) {
 
 template <class T>
 nb::tuple gradient_impl(GradientJobOptions o) {
-  GradientRun<T> run = unlocked([&] { return run_gradient_job<T>(o, {}); });
+  GradientRun<T> run = unlocked([&](const Progress& progress) { return run_gradient_job<T>(o, {}, progress); });
   nlohmann::json stats = gradient_summary(run, o, run.job.observed_source == "file" ? o.observed_name : "modelled");
   // dJ/dm as `revwave gradient` writes it: in the run's precision.
   auto g = owned(values_in_precision<T>(run.output.gradient, "the gradient"), sizes(run.job.start.grid.shape));
@@ -93,10 +103,10 @@ nb::tuple gradient_impl(GradientJobOptions o) {
 template <class T>
 nb::tuple survey_gradient_impl(GradientJobOptions o, const SurveyOptions& so) {
   SurveyGradientJob job;
-  const SurveySum sum = unlocked([&] {
+  const SurveySum sum = unlocked([&](const Progress& progress) {
     job = prepare_survey_gradient<T>(o, so, 0, {});
     SerialShotRunner runner;
-    return run_survey_gradient_job<T>(job, runner);
+    return run_survey_gradient_job<T>(job, runner, progress);
   });
   auto g = owned(values_in_precision<T>(sum.gradient, "the gradient"), sizes(job.inputs.grid.shape));
   return nb::make_tuple(sum.objective, g, to_python(survey_gradient_summary(job, sum, o.problem.precision)), nb::none());
@@ -104,8 +114,8 @@ nb::tuple survey_gradient_impl(GradientJobOptions o, const SurveyOptions& so) {
 
 template <class T>
 nb::tuple forward_survey_impl(const ProblemOptions& o, const SurveyOptions& so, const std::string& out) {
-  const SurveyForwardRun run = unlocked([&] {
-    SurveyForwardRun r = run_survey_forward_job<T>(o, so, out);
+  const SurveyForwardRun run = unlocked([&](const Progress& progress) {
+    SurveyForwardRun r = run_survey_forward_job<T>(o, so, out, progress);
     if (!out.empty()) write_survey_records(r, out, o.precision);
     return r;
   });
@@ -118,9 +128,11 @@ nb::tuple forward_survey_impl(const ProblemOptions& o, const SurveyOptions& so, 
 
 template <class T>
 nb::dict invert_impl(InvertOptions o) {
-  const InvertResult result = unlocked([&] {
+  const InvertResult result = unlocked([&](const Progress& progress) {
     SerialShotRunner runner;
-    return run_invert<T>(o, runner);
+    InvertReporter report;
+    report.progress = progress;
+    return run_invert<T>(o, runner, report);
   });
   nb::dict d;
   d["model"] = owned_as<T>(result.model, sizes(result.shape));
@@ -131,13 +143,13 @@ nb::dict invert_impl(InvertOptions o) {
 
 template <class T>
 nb::dict adjtest_impl(const ProblemOptions& o, std::uint32_t seed, std::optional<double> tolerance) {
-  const AdjtestRun r = unlocked([&] { return run_adjtest<T>(o, seed, tolerance); });
+  const AdjtestRun r = unlocked([&](const Progress&) { return run_adjtest<T>(o, seed, tolerance); });
   return nb::cast<nb::dict>(to_python(adjtest_summary(r, o.precision)));
 }
 
 template <class T>
 nb::dict gradtest_impl(GradientJobOptions o, int halvings, double scale) {
-  const GradtestRun r = unlocked([&] { return run_gradtest<T>(o, halvings, scale); });
+  const GradtestRun r = unlocked([&](const Progress&) { return run_gradtest<T>(o, halvings, scale); });
   return nb::cast<nb::dict>(to_python(gradtest_summary(r, o)));
 }
 
@@ -192,7 +204,7 @@ void bind_runs(nb::module_& m) {
     return in_double(o.problem) ? gradtest_impl<double>(o, halvings, scale) : gradtest_impl<float>(o, halvings, scale);
   }, "options"_a, "halvings"_a, "scale"_a, "The Taylor test; see revwave.gradtest.");
   m.def("schedule", [](const ScheduleRequest& r) {
-    const nlohmann::json j = unlocked([&] { return schedule_summary(r); });
+    const nlohmann::json j = unlocked([&](const Progress&) { return schedule_summary(r); });
     return to_python(j);
   }, "request"_a, "Counts (and lists) a checkpoint schedule; see revwave.schedule.");
   m.def("read_shot_record", &read_record, "path"_a, "Reads a shot record .npy and its sidecar .json, as the CLI writes them.");
