@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
 
@@ -69,13 +69,14 @@ int main(int argc, char** argv) {
   randomize(g, prop.state().u.template as<T>(), 1);
   randomize(g, prop.state().u_prev.template as<T>(), 2);
   prop.reset_adjoint();
+  prop.set_adjoint_source(observed);
   // Fill the adjoint with something non-zero before timing: one reverse step from random u.
-  prop.reverse_step(time.steps - 1, observed.data() + time.steps * p.rec.count);
+  prop.reverse_step(time.steps - 1);
   std::vector<double> fwd, rev;
   index_t step = 0;
   for (int r = 0; r < reps; ++r) {  // alternate, so that drifts in the machine's load hit both alike
     fwd.push_back(seconds_of([&] { prop.forward_step(step++); }));
-    rev.push_back(seconds_of([&] { prop.reverse_step(step, observed.data() + (step + 1) * p.rec.count); }));
+    rev.push_back(seconds_of([&] { prop.reverse_step(step); }));
   }
   const double points = double(g.interior_points());
   const double f_min = *std::min_element(fwd.begin(), fwd.end()), r_min = *std::min_element(rev.begin(), rev.end());

@@ -32,7 +32,7 @@
 #include "revwave/driver/lookahead_prefetch.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/two_level.hpp"
-#include "revwave/cuda/kernels/sweep_kernels.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
 #include "revwave/schedule/tier_split.hpp"
 
 namespace {
@@ -177,7 +177,7 @@ json sweep_rates(index_t n, double bandwidth, const Stream& s) {
 
 // One gradient on a given schedule and slot placement: seconds, and the compute stream's stalls on pinned copies.
 // `seconds` is the whole call; `loop_seconds` its time loop (the schedule's steps, stores and
-// restores, to the misfits' read-back), without the gradient's fold and download to the host, a
+// restores, the traces' read-back for the misfit and its adjoint source's copy), without the gradient's fold and download to the host, a
 // one-off cost in proportion to the grid that no step count predicts.
 struct Timed {
   double seconds = 0, loop_seconds = 0, stall_seconds = 0;
@@ -189,7 +189,6 @@ Timed run_schedule(const Problem<float>& p, const std::vector<float>& observed, 
   CudaBudgets b;
   b.host_memory = std::size_t(64) << 30;
   CudaPropagator<float> prop(p, b);
-  prop.upload_observed(observed.data(), observed.size());
   LookaheadSchedule lookahead(schedule);
   LookaheadPrefetch hint(lookahead);
   auto store = prop.make_store(split, &hint);
@@ -210,7 +209,7 @@ Timed run_schedule(const Problem<float>& p, const std::vector<float>& observed, 
 // kernels, back to back on the compute stream), from `count` of each.
 std::pair<double, double> step_seconds(const Problem<float>& p, const std::vector<float>& observed, index_t count) {
   CudaPropagator<float> prop(p);
-  prop.upload_observed(observed.data(), observed.size());
+  prop.set_adjoint_source(observed);
   prop.reset_forward();
   for (index_t n = 0; n < 5; ++n) prop.forward_step(n);  // warm-up
   Event a(true), b(true), c(true);
@@ -219,7 +218,7 @@ std::pair<double, double> step_seconds(const Problem<float>& p, const std::vecto
   b.record(prop.streams().compute);
   prop.reset_adjoint();
   c.record(prop.streams().compute);
-  for (index_t n = p.time.steps - 1; n >= p.time.steps - count; --n) prop.reverse_step(n, observed.data() + (n + 1) * p.rec.count);
+  for (index_t n = p.time.steps - 1; n >= p.time.steps - count; --n) prop.reverse_step(n);
   Event d(true);
   d.record(prop.streams().compute);
   d.synchronize();

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "revwave/driver/gradient_driver.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/schedule/multilevel.hpp"
 #include "revwave/schedule/online.hpp"
 #include "revwave/schedule/revolve.hpp"
@@ -55,6 +55,7 @@ TEST(FieldPool, HandlesShareFieldsAndReturnThemWithTheLastHolder) {
 class PositionPropagator {
  public:
   using value_type = float;
+  using State = HostState;
   explicit PositionPropagator(index_t steps) : pool_(sizeof(std::int64_t)) {
     problem_.time.steps = steps;
     problem_.rec.count = 0;
@@ -77,13 +78,16 @@ class PositionPropagator {
     state_.u_prev = std::move(state_.u);
     state_.u = std::move(out);
   }
+  // No receivers: the traces are empty, and so is the adjoint source.
+  void record_trace(index_t) {}
+  void record_next_trace(index_t) {}
+  std::vector<float> traces(index_t) const { return {}; }
+  void set_adjoint_source(std::vector<float>) {}
   void reset_adjoint() {}
-  double reverse_step(index_t n, const float*) {
+  void reverse_step(index_t n) {
     expect_at(n);
     ++reversed_;
-    return 0;
   }
-  std::vector<double> sample_misfits(index_t count) const { return std::vector<double>(static_cast<std::size_t>(count), 0.0); }
   std::vector<double> interior_gradient() const { return {}; }
   index_t reversed() const { return reversed_; }
 

@@ -11,7 +11,9 @@
 
 #include "test_helpers.hpp"
 #include "revwave/core/cuda_info.hpp"
+#include "revwave/driver/backend_registry.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/misfit/l2_misfit.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
 
@@ -98,6 +100,25 @@ double relative_to_max(const A& a, const B& b) {
 template <class T>
 constexpr double eps() {
   return std::numeric_limits<T>::epsilon();
+}
+
+// Forward modelling and the L2 gradient on the CUDA backend, through the backend registry and the
+// drivers every backend shares (what `revwave --backend cuda` runs). `info`: where the device put
+// the slots; `report`: the strategy's (multilevel: the tiers with the costs used, the predicted time).
+template <class T>
+ShotData<T> cuda_forward(const Problem<T>& p, const CudaBudgets& budgets) {
+  return run_on_backend(Backend::cuda, p, budgets, ForwardCall<T>{});
+}
+template <class T>
+GradientOutput cuda_gradient(const Problem<T>& p, const T* observed, const StrategyOptions& options,
+                             const StrategyPlan& plan, const CudaBudgets& budgets, CudaRunInfo* info = nullptr,
+                             StrategyReport* report = nullptr) {
+  StrategyReport local;
+  StrategyReport& r = report != nullptr ? *report : local;
+  GradientOutput g =
+      run_on_backend(Backend::cuda, p, budgets, GradientCall<T>{&l2_misfit<T>(), observed, &options, &plan, {}, &r});
+  if (info != nullptr) *info = r.placement;
+  return g;
 }
 
 // Whole runs (tens of steps): float 1e-5 for traces, double 1e-12 (DESIGN's adjoint-test tolerances).

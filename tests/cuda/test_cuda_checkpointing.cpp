@@ -9,7 +9,7 @@
 #include "cuda_gradient_test.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/tier_split.hpp"
 
@@ -98,7 +98,6 @@ TEST_F(CudaCheckpointing, TwoRunsAreBitwiseEqual) {
 TEST_F(CudaCheckpointing, EveryPinnedRestoreIsPrefetched) {
   const CudaBudgets b = two_level_budgets(field_bytes());
   CudaPropagator<T> prop(*p_, b);
-  prop.upload_observed(observed_.data(), observed_.size());
   const DeviceCheckpointPlan cp = plan_device_checkpoints(p_->time.steps, 30, 2 * field_bytes(), prop.device_budget(),
                                                           prop.host_budget(), b.min_host_spacing);
   ASSERT_GT(cp.split.host_slots, 0);
@@ -142,7 +141,6 @@ TEST_F(CudaCheckpointing, PinnedRestoresWithoutPrefetchEqualFull) {
   b.device_memory = 3 * 2 * field_bytes();  // two staging slots and one device slot
   b.host_memory = std::size_t(1) << 30;
   CudaPropagator<T> prop(*p_, b);
-  prop.upload_observed(observed_.data(), observed_.size());
   const StrategyPlan plan = plan_strategy(strategy("revolve", 5), p_->time.steps, field_bytes());
   auto schedule = make_schedule(plan);
   const TierSplit split = prop.split_slots(schedule->slots());

@@ -56,9 +56,9 @@ class CudaMultilevel : public CudaTest {
     o.backend = Backend::cuda;
     return plan_strategy(o, p_->time.steps, field_layout<T>(p_->grid));
   }
-  GradientOutput run(StrategyOptions o, CudaRunInfo* info = nullptr) {
+  GradientOutput run(StrategyOptions o, CudaRunInfo* info = nullptr, StrategyReport* report = nullptr) {
     const StrategyPlan plan = plan_of(o);
-    return cuda_gradient(*p_, observed_.data(), o, plan, CudaBudgets{}, info);
+    return cuda_gradient(*p_, observed_.data(), o, plan, CudaBudgets{}, info, report);
   }
   static void expect_bitwise(const GradientOutput& a, const GradientOutput& b, const std::string& what) {
     EXPECT_EQ(std::memcmp(&a.stats.objective, &b.stats.objective, sizeof(double)), 0)
@@ -93,7 +93,8 @@ TEST_F(CudaMultilevel, DevicePinnedAndDiskTiersEqualFull) {
   const MultilevelCounts m = counts(plan, plan.tiers);
   for (std::size_t t = 0; t < 3; ++t) ASSERT_GT(m.tiers[t].restores, 0) << "the schedule never restores from tier " << t;
   CudaRunInfo info;
-  const GradientOutput g = run(o, &info);
+  StrategyReport report;
+  const GradientOutput g = run(o, &info, &report);
   expect_bitwise(g, full_, "memory + pinned + disk");
   EXPECT_EQ(info.device_slots, 2);
   EXPECT_EQ(info.host_slots, 2);
@@ -104,8 +105,8 @@ TEST_F(CudaMultilevel, DevicePinnedAndDiskTiersEqualFull) {
   const auto moved = static_cast<std::uint64_t>(m.tiers[1].stores + m.tiers[1].restores + m.tiers[2].stores +
                                                 m.tiers[2].restores);
   EXPECT_EQ(g.stats.checkpoint_copy_bytes, moved * slot) << "device slots copy nothing; pinned and disk slots once each way";
-  ASSERT_EQ(info.report.tiers.size(), 3u);
-  EXPECT_GT(info.report.predicted_time, 0.0);
+  ASSERT_EQ(report.tiers.size(), 3u);
+  EXPECT_GT(report.predicted_time, 0.0);
 }
 
 // The slow tiers' restores are read ahead while the steps run: every one of them, on this schedule.
@@ -114,7 +115,6 @@ TEST_F(CudaMultilevel, PinnedAndDiskRestoresAreReadAhead) {
   const StrategyPlan plan = plan_of(o);
   const MultilevelCounts m = counts(plan, plan.tiers);
   CudaPropagator<T> prop(*p_);
-  prop.upload_observed(observed_.data(), observed_.size());
   MultilevelSchedule schedule(plan.steps, plan.tiers);
   LookaheadSchedule lookahead(schedule);
   LookaheadPrefetch hint(lookahead);
@@ -126,17 +126,17 @@ TEST_F(CudaMultilevel, PinnedAndDiskRestoresAreReadAhead) {
 }
 
 TEST_F(CudaMultilevel, CostsMeasuredOnTheDeviceAtStartUp) {
-  CudaRunInfo info;
-  const GradientOutput g = run(multilevel({"memory:2", "pinned:2", "disk:3"}), &info);
+  StrategyReport report;
+  const GradientOutput g = run(multilevel({"memory:2", "pinned:2", "disk:3"}), nullptr, &report);
   expect_bitwise(g, full_, "measured costs");
-  ASSERT_EQ(info.report.tiers.size(), 3u);
-  for (const Tier& t : info.report.tiers) {
+  ASSERT_EQ(report.tiers.size(), 3u);
+  for (const Tier& t : report.tiers) {
     EXPECT_GE(t.store_cost, 0.0) << t.name;
     EXPECT_TRUE(std::isfinite(t.restore_cost)) << t.name;
   }
   // Copies over PCIe (and to a file) take longer than handing over a device slot's fields.
-  EXPECT_GT(info.report.tiers[2].restore_cost, 0.0);
-  EXPECT_GT(info.report.tiers[2].restore_cost, info.report.tiers[0].restore_cost);
+  EXPECT_GT(report.tiers[2].restore_cost, 0.0);
+  EXPECT_GT(report.tiers[2].restore_cost, report.tiers[0].restore_cost);
 }
 
 TEST_F(CudaMultilevel, StoreDiskEqualsFullForRevolveAndOnline) {

@@ -14,9 +14,9 @@
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/cuda/kernels/sparse_kernels.hpp"
 #include "revwave/cuda/kernels/sparse_threads.hpp"
-#include "revwave/cuda/kernels/sweep_columns.hpp"
-#include "revwave/cuda/kernels/sweep_kernels.hpp"
-#include "revwave/cuda/kernels/sweep_tiled.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_columns.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_tiled.hpp"
 
 namespace revwave {
 
@@ -157,9 +157,12 @@ void probe_tables(const ProbesView& pr, std::vector<Access>& acc) {
 template <class T>
 void launch_probes(const ProbeStep<T>& a, int radius, cudaStream_t stream) {
   if (a.probes.count == 0) return;
-  std::vector<Access> acc = {reads(a.sweep.u), reads(a.sweep.u_prev), reads(a.sweep.m), reads(a.grad),
-                             reads(a.wavelet), writes(a.next, std::size_t(a.probes.count) * sizeof(T)),
-                             writes(a.saved, std::size_t(a.probes.count) * sizeof(T))};
+  std::vector<Access> acc = {reads(a.sweep.u), reads(a.sweep.u_prev), reads(a.sweep.m), reads(a.wavelet),
+                             writes(a.next, std::size_t(a.probes.count) * sizeof(T))};
+  if (a.grad != nullptr) {  // a reverse step's: the gradient at the source probes kept for the re-imaging
+    acc.push_back(reads(a.grad));
+    acc.push_back(writes(a.saved, std::size_t(a.probes.count) * sizeof(T)));
+  }
   probe_tables(a.probes, acc);
   cudasim::run_on_stream(stream, "the probes", acc, [&] {
     dispatch_radius(radius, [&](auto r) {
@@ -169,41 +172,15 @@ void launch_probes(const ProbeStep<T>& a, int radius, cudaStream_t stream) {
   });
 }
 
-namespace {
-
-// A block's fixed-order reduction: the partial sums added pairwise (as cub's is, a fixed tree).
-double block_sum(std::vector<double> part) {
-  for (std::size_t width = part.size() / 2; width > 0; width /= 2)
-    for (std::size_t t = 0; t < width; ++t) part[t] += part[t + width];
-  return part[0];
-}
-
-}  // namespace
-
 template <class T>
-void launch_residual_misfit(const PointsView<T>& rec, const ProbesView& probes, const T* next, const T* observed,
-                            T* residual, double* partials, double* misfit, cudaStream_t stream) {
-  const index_t blocks = residual_blocks(rec.count);
-  std::vector<Access> acc = {reads(next), writes(partials, std::size_t(blocks) * sizeof(double)),
+void launch_sample_probes(const PointsView<T>& rec, const ProbesView& probes, const T* next, T* out, cudaStream_t stream) {
+  if (rec.count == 0) return;
+  std::vector<Access> acc = {reads(next), writes(out, std::size_t(rec.count) * sizeof(T)),
                              reads(probes.receiver_probe, std::size_t(8 * rec.count) * sizeof(index_t))};
-  if (rec.count > 0) {
-    acc.push_back(reads(observed, std::size_t(rec.count) * sizeof(T)));
-    acc.push_back(writes(residual, std::size_t(rec.count) * sizeof(T)));
-  }
   point_tables(rec, false, acc);
-  cudasim::run_on_stream(stream, "the residual", acc, [&] {
-    for (index_t b = 0; b < blocks; ++b) {
-      std::vector<double> part(sparse::sparse_block);
-      for (unsigned t = 0; t < sparse::sparse_block; ++t)
-        part[t] = sparse::residual_share(rec, probes, next, observed, residual, b, t);
-      partials[b] = block_sum(part);
-    }
-  });
-  cudasim::run_on_stream(stream, "the misfit", {reads(partials, std::size_t(blocks) * sizeof(double)),
-                                                 writes(misfit, sizeof(double))}, [&] {
-    std::vector<double> part(sparse::sparse_block);
-    for (unsigned t = 0; t < sparse::sparse_block; ++t) part[t] = sparse::partials_share(partials, blocks, t);
-    *misfit = block_sum(part);
+  cudasim::run_on_stream(stream, "the probes' trace", acc, [&] {
+    one_dimensional("the probes' trace", rec.count,
+                    [&](index_t r) { sparse::sample_probes_thread(rec, probes, next, out, r); });
   });
 }
 
@@ -220,9 +197,9 @@ void launch_reimage_sources(const ProbesView& probes, const SourceReimage<T>& a,
 }
 
 template <class T>
-void launch_inject_residual(const PointsView<T>& rec, const ResidualInjection<T>& a, cudaStream_t stream) {
+void launch_inject_adjoint_source(const PointsView<T>& rec, const AdjointSourceInjection<T>& a, cudaStream_t stream) {
   if (rec.targets == 0) return;
-  std::vector<Access> acc = {reads(a.residual, std::size_t(rec.count) * sizeof(T)),
+  std::vector<Access> acc = {reads(a.source, std::size_t(rec.count) * sizeof(T)),
                              reads(a.scale, std::size_t(8 * rec.count) * sizeof(T)),
                              writes(a.lam),
                              writes(a.grad),
@@ -233,7 +210,7 @@ void launch_inject_residual(const PointsView<T>& rec, const ResidualInjection<T>
   point_tables(rec, true, acc);
   cudasim::run_on_stream(stream, "the adjoint source", acc, [&] {
     one_dimensional("the adjoint source", rec.targets,
-                       [&](index_t t) { sparse::inject_residual_thread(rec, a, t); });
+                       [&](index_t t) { sparse::inject_adjoint_source_thread(rec, a, t); });
   });
 }
 
@@ -311,10 +288,10 @@ template class DeviceReducer<double>;
   template void launch_sample<T>(const PointsView<T>&, const T*, T*, T, cudaStream_t);                        \
   template void launch_inject<T>(const PointsView<T>&, const T*, index_t, const T*, T*, cudaStream_t);        \
   template void launch_probes<T>(const ProbeStep<T>&, int, cudaStream_t);                                    \
-  template void launch_residual_misfit<T>(const PointsView<T>&, const ProbesView&, const T*, const T*, T*, double*, \
-                                          double*, cudaStream_t);                                               \
+  template void launch_sample_probes<T>(const PointsView<T>&, const ProbesView&, const T*, T*, cudaStream_t);     \
   template void launch_reimage_sources<T>(const ProbesView&, const SourceReimage<T>&, cudaStream_t);         \
-  template void launch_inject_residual<T>(const PointsView<T>&, const ResidualInjection<T>&, cudaStream_t);   \
+  template void launch_inject_adjoint_source<T>(const PointsView<T>&, const AdjointSourceInjection<T>&,        \
+                                                cudaStream_t);                                                \
   template void launch_fold<T>(const FoldShape&, const T*, double*, cudaStream_t);                          \
   template void launch_encode<T>(const CastShape&, const T*, const double*, void*, cudaStream_t);           \
   template void launch_decode<T>(const CastShape&, const void*, T*, cudaStream_t);

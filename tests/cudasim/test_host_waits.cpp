@@ -2,8 +2,9 @@
 // on the emulated runtime, counted call by call (cudasim::host_blocking_calls), for every
 // strategy and tier: Revolve on device slots, two levels with pinned checkpoints (prefetched
 // and not), multilevel over device, pinned and disk tiers, --store disk, online, and full with
-// its history on the device and in pinned host memory. The one wait of a gradient is the
-// read-back of its misfits and gradient at the end.
+// its history on the device and in pinned host memory. The waits of a gradient are between the
+// sweeps (the traces read back for the misfit, its adjoint source copied to the device) and the
+// read-back of the gradient at the end.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -28,9 +29,9 @@ namespace {
 using namespace cuda_testing;
 using T = float;
 
-// Counts the host-blocking calls made inside each step, store and restore.
+// Counts the host-blocking calls made inside each step, store and restore, and between the sweeps.
 struct Waits {
-  std::uint64_t forward = 0, reverse = 0, stores = 0, restores = 0, history = 0;
+  std::uint64_t forward = 0, reverse = 0, stores = 0, restores = 0, history = 0, misfit = 0;
   index_t steps = 0;
 };
 
@@ -44,6 +45,7 @@ void counted(std::uint64_t& into, Fn&& fn) {
 class CountingPropagator {
  public:
   using value_type = T;
+  using State = DeviceState;
   CountingPropagator(CudaPropagator<T>& p, Waits& w) : p_(p), w_(w) {}
   const Problem<T>& problem() const { return p_.problem(); }
   DeviceState& state() { return p_.state(); }
@@ -54,15 +56,20 @@ class CountingPropagator {
     counted(w_.forward, [&] { p_.forward_step(n); });
     ++w_.steps;
   }
-  void reverse_step(index_t n, const T* obs) { counted(w_.reverse, [&] { p_.reverse_step(n, obs); }); }
+  void record_trace(index_t n) { counted(w_.forward, [&] { p_.record_trace(n); }); }
+  void record_next_trace(index_t n) { counted(w_.forward, [&] { p_.record_next_trace(n); }); }
+  std::vector<T> traces(index_t samples) {
+    std::vector<T> out;
+    counted(w_.misfit, [&] { out = p_.traces(samples); });
+    return out;
+  }
+  void set_adjoint_source(std::vector<T> r) { counted(w_.misfit, [&] { p_.set_adjoint_source(std::move(r)); }); }
+  void reverse_step(index_t n) { counted(w_.reverse, [&] { p_.reverse_step(n); }); }
   std::size_t allocate_history(index_t steps) { return p_.allocate_history(steps); }
   void record_history(index_t n) { counted(w_.history, [&] { p_.record_history(n); }); }
-  void reverse_step_from_history(index_t n, const T* obs) {
-    counted(w_.reverse, [&] { p_.reverse_step_from_history(n, obs); });
-  }
+  void reverse_step_from_history(index_t n) { counted(w_.reverse, [&] { p_.reverse_step_from_history(n); }); }
   void release_history() { p_.release_history(); }
   std::uint64_t history_copy_bytes() const { return p_.history_copy_bytes(); }
-  std::vector<double> sample_misfits(index_t count) { return p_.sample_misfits(count); }
   std::vector<double> interior_gradient() { return p_.interior_gradient(); }
 
  private:
@@ -102,6 +109,9 @@ class HostWaits : public CudaTest {
     EXPECT_EQ(w.stores, 0u) << what << ": host waits in checkpoint stores";
     EXPECT_EQ(w.restores, 0u) << what << ": host waits in checkpoint restores";
     EXPECT_EQ(w.history, 0u) << what << ": host waits in recording the history";
+    // Between the sweeps, once per run: the traces' read-back and the adjoint source's copy, each
+    // a copy from or to pageable memory and a wait for the compute stream.
+    EXPECT_EQ(w.misfit, 4u) << what << ": host waits between the sweeps";
   }
   std::size_t field_bytes() const { return p_->grid.field_bytes<T>(); }
 
@@ -115,7 +125,6 @@ TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
   {  // full, history on the device
     Waits w;
     CudaPropagator<T> prop(*p_);
-    prop.upload_observed(observed_.data(), observed_.size());
     CountingPropagator counting(prop, w);
     reference = gradient_full(counting, observed_.data());
     expect_none(w, "full, device history");
@@ -126,7 +135,6 @@ TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
     b.device_memory = 1;
     b.host_memory = std::size_t(1) << 30;
     CudaPropagator<T> prop(*p_, b);
-    prop.upload_observed(observed_.data(), observed_.size());
     CountingPropagator counting(prop, w);
     const GradientOutput g = gradient_full(counting, observed_.data());
     EXPECT_EQ(prop.history_tier(), "pinned-host");
@@ -140,7 +148,6 @@ TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
                                (prefetch ? ", prefetched" : "");
       Waits w;
       CudaPropagator<T> prop(*p_);
-      prop.upload_observed(observed_.data(), observed_.size());
       std::unique_ptr<Schedule> schedule;
       TierSplit split;
       if (host_slots == 0) {
@@ -171,7 +178,6 @@ TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
       Waits w;
       CudaPropagator<T> prop(*p_);
       prop.set_compression(parse_compression(mode));
-      prop.upload_observed(observed_.data(), observed_.size());
       auto s = std::make_unique<TwoLevelSchedule>(TwoLevelShape{p_->time.steps, 10, 3});
       TierSplit split;
       split.host_slots = s->shape().outer_slots();
@@ -212,7 +218,6 @@ TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
       const StrategyPlan plan = plan_strategy(o, p_->time.steps, field_bytes());
       Waits w;
       CudaPropagator<T> prop(*p_);
-      prop.upload_observed(observed_.data(), observed_.size());
       auto schedule = make_schedule(plan);
       LookaheadSchedule lookahead(*schedule);
       LookaheadPrefetch hint(lookahead);
@@ -229,7 +234,6 @@ TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
   {  // online on device slots
     Waits w;
     CudaPropagator<T> prop(*p_);
-    prop.upload_observed(observed_.data(), observed_.size());
     auto store = prop.make_store(4, nullptr);
     CountingPropagator counting(prop, w);
     CountingStore counting_store(*store, w);

@@ -11,7 +11,7 @@
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/verification.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "test_helpers.hpp"
 #include "precisions.hpp"
 

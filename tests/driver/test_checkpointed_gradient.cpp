@@ -7,7 +7,7 @@
 
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/schedule/multilevel.hpp"
 #include "revwave/schedule/online.hpp"
 #include "revwave/schedule/revolve.hpp"

@@ -9,7 +9,7 @@
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/gradient_driver.hpp"
 #include "revwave/driver/verification.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/wavelet.hpp"
 #include "error_message.hpp"
 #include "precisions.hpp"

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "revwave/driver/forward_modelling.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/wavelet.hpp"
 
 namespace revwave {

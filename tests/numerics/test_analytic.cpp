@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "revwave/driver/forward_modelling.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/wavelet.hpp"
 
 namespace revwave {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "revwave/core/errors.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/fd_coefficients.hpp"
 #include "revwave/numerics/problem.hpp"
 

@@ -1,7 +1,9 @@
 // The fused reverse step (u[n+1] recomputed in registers, never stored) gives bit for bit what
 // the two-pass step gives: u[n+1] swept into a field, the source injected, the receivers sampled,
-// then the adjoint sweep imaging with that field and the adjoint source injected. Sources that
-// share corners with receivers and with each other exercise the probes' source terms.
+// then the adjoint sweep imaging with that field and the adjoint source (the L2 residual)
+// injected. The fused step's residual comes from the trace S u[n+1] sampled at the probes
+// (record_next_trace), which must equal the two-pass sampling bit for bit. Sources that share
+// corners with receivers and with each other exercise the probes' source terms.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -9,8 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "revwave/numerics/cpu_propagator.hpp"
-#include "revwave/numerics/cpu_sweep.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_sweep.hpp"
+#include "revwave/misfit/l2_misfit.hpp"
 #include "test_helpers.hpp"
 #include "precisions.hpp"
 
@@ -43,12 +46,15 @@ struct TwoPassReverse {
     for (index_t idx : p.rec.index) rec_scale.push_back(T(1) / leapfrog_a_at(p, idx));
   }
 
+  std::vector<T> sample;  // S u[n+1] of the last step
+
   double step(index_t n, const T* u, const T* u_prev, const T* observed) {
     cpu_leapfrog_sweep<T>(p, {u, u_prev, u_next.data()});
     const std::vector<T> q(static_cast<std::size_t>(p.src.count), p.wavelet[static_cast<std::size_t>(n)]);
     inject_points(p.src, q.data(), src_scale.data(), u_next.data());
     std::vector<T> res(static_cast<std::size_t>(p.rec.count));
     sample_points(p.rec, u_next.data(), res.data());
+    sample = res;
     double misfit = 0;
     for (std::size_t r = 0; r < res.size(); ++r) {
       res[r] -= observed[r];
@@ -90,15 +96,25 @@ TYPED_TEST(FusedReverse, EqualsTheTwoPassStepBitForBit) {
     for (T& v : observed) v = static_cast<T>(normal(rng));
     prop.reset_forward();
     prop.reset_adjoint();
+    const index_t nrec = p.rec.count;
     for (index_t n = 10; n >= 6; --n) {  // a new random state for every step: lam and grad fill up
       T* u = prop.state().u.template as<T>();
       T* up = prop.state().u_prev.template as<T>();
       randomize(p.grid, u, 10 + unsigned(n));
       randomize(p.grid, up, 30 + unsigned(n));
-      const T* obs = observed.data() + (n + 1) * p.rec.count;
+      const T* obs = observed.data() + (n + 1) * nrec;
       const double j_ref = ref.step(n, u, up, obs);
-      const double j = prop.reverse_step(n, obs);
+      // The fused step's adjoint source: the L2 residual of the trace sampled at the probes.
+      prop.record_next_trace(n + 1);
+      const std::vector<T> traces = prop.traces(n + 2);
+      const std::vector<T> syn(traces.begin() + (n + 1) * nrec, traces.end());
+      EXPECT_TRUE(same_bits(syn.data(), ref.sample)) << "S u[n+1] of step " << n;
+      std::vector<T> r(traces.size(), T(0));
+      const double j = L2Misfit<T>().evaluate(Traces<T>{1, nrec, p.time.dt, syn.data()}, Traces<T>{1, nrec, p.time.dt, obs},
+                                              r.data() + (n + 1) * nrec);
       EXPECT_EQ(std::memcmp(&j, &j_ref, sizeof j), 0) << "misfit of step " << n << ": " << j << " vs " << j_ref;
+      prop.set_adjoint_source(r);
+      prop.reverse_step(n);
       EXPECT_TRUE(same_bits(prop.adjoint_field(), ref.lam)) << "lam after step " << n;
       EXPECT_TRUE(same_bits(prop.gradient_field(), ref.grad)) << "gradient after step " << n;
     }

@@ -10,7 +10,7 @@
 
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/schedule/two_level.hpp"
 #include "revwave/store/memory_store.hpp"
 #include "test_helpers.hpp"

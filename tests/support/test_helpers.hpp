@@ -9,7 +9,7 @@
 
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
 #include "small_grid.hpp"

@@ -31,14 +31,17 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   lam_ = DeviceBuffer(bytes, "an adjoint wavefield");
   lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
   grad_ = DeviceBuffer(bytes, "the gradient");
+  const std::size_t nt = static_cast<std::size_t>(p_.time.nt());
   const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(p_.rec.count, 1));
+  const std::size_t nsrc = static_cast<std::size_t>(std::max<index_t>(p_.src.count, 1));
   const std::size_t probes = static_cast<std::size_t>(std::max<index_t>(dev_.probes().count, 1));
   next_ = DeviceBuffer(probes * sizeof(T), "u[n+1] at the probes");
   saved_ = DeviceBuffer(probes * sizeof(T), "the gradient at the probes");
-  residual_ = DeviceBuffer(nrec * sizeof(T), "the residual");
-  partials_ = DeviceBuffer(static_cast<std::size_t>(residual_blocks(p_.rec.count)) * sizeof(double), "the misfit's partial sums");
-  misfits_ = DeviceBuffer(static_cast<std::size_t>(p_.time.nt()) * sizeof(double), "the misfits");
-  observed_step_ = DeviceBuffer(nrec * sizeof(T), "observed data");
+  // Allocated now: an allocation waits for the device, and no step may.
+  traces_ = DeviceBuffer(nt * nrec * sizeof(T), "the traces");
+  adjoint_source_ = DeviceBuffer(nt * nrec * sizeof(T), "the adjoint source");
+  source_traces_ = DeviceBuffer(nt * nsrc * sizeof(T), "the source traces");
+  sample_ = DeviceBuffer(nrec * sizeof(T), "a sample of the receivers");
   folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
   energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
   energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
@@ -103,15 +106,37 @@ void CudaPropagator<T>::forward_step(index_t n) {
 }
 
 template <class T>
-void CudaPropagator<T>::sample_device(T* device_out) {
-  launch_sample(dev_.rec(), state_.u.template as<const T>(), device_out, T(1), streams_.compute);
+void CudaPropagator<T>::sample(T* host_out) {
+  launch_sample(dev_.rec(), state_.u.template as<const T>(), sample_.template as<T>(), T(1), streams_.compute);
+  copy_sync(host_out, sample_.data(), static_cast<std::size_t>(p_.rec.count) * sizeof(T), cudaMemcpyDeviceToHost,
+            streams_.compute);
 }
 
 template <class T>
-void CudaPropagator<T>::sample(T* host_out) {
-  sample_device(residual_.template as<T>());
-  copy_sync(host_out, residual_.data(), static_cast<std::size_t>(p_.rec.count) * sizeof(T), cudaMemcpyDeviceToHost,
-            streams_.compute);
+T* CudaPropagator<T>::trace_row(DeviceBuffer& rows, index_t sample, index_t width, const char* what) {
+  if (sample < 0 || sample >= p_.time.nt()) throw std::logic_error(std::string(what) + " sample out of range");
+  return rows.template as<T>() + sample * width;
+}
+
+template <class T>
+void CudaPropagator<T>::record_trace(index_t n) {
+  launch_sample(dev_.rec(), state_.u.template as<const T>(), trace_row(traces_, n, p_.rec.count, "trace"), T(1),
+                streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::record_next_trace(index_t n) {
+  T* out = trace_row(traces_, n, p_.rec.count, "trace");
+  next_at_probes(n - 1, state_.u.template as<T>(), state_.u_prev.template as<T>(), false);
+  launch_sample_probes(dev_.rec(), dev_.probes(), next_.template as<const T>(), out, streams_.compute);
+}
+
+template <class T>
+std::vector<T> CudaPropagator<T>::traces(index_t samples) {
+  if (samples > p_.time.nt()) throw std::logic_error("traces: more samples asked for than a run records");
+  std::vector<T> out(static_cast<std::size_t>(samples * p_.rec.count));
+  copy_sync(out.data(), traces_.data(), out.size() * sizeof(T), cudaMemcpyDeviceToHost, streams_.compute);
+  return out;
 }
 
 template <class T>
@@ -119,57 +144,36 @@ void CudaPropagator<T>::reset_adjoint() {
   lam_.zero_async(streams_.compute);
   lam_prev_.zero_async(streams_.compute);
   grad_.zero_async(streams_.compute);
-  misfits_.zero_async(streams_.compute);
 }
 
 template <class T>
-std::vector<double> CudaPropagator<T>::sample_misfits(index_t count) {
-  std::vector<double> out(static_cast<std::size_t>(count), 0.0);
-  const std::size_t n = std::min<std::size_t>(out.size(), static_cast<std::size_t>(p_.time.nt()));
-  copy_sync(out.data(), misfits_.data(), n * sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
-  return out;
+void CudaPropagator<T>::set_adjoint_source(std::vector<T> r) {
+  const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(p_.rec.count, 1));
+  if (r.size() % nrec != 0) throw std::logic_error("set_adjoint_source: not a whole number of samples");
+  if (r.size() * sizeof(T) > adjoint_source_.bytes()) throw std::logic_error("set_adjoint_source: more samples than a run has");
+  adjoint_samples_ = static_cast<index_t>(r.size() / nrec);
+  // On the compute stream: after any step still reading the previous one.
+  copy_sync(adjoint_source_.data(), r.data(), r.size() * sizeof(T), cudaMemcpyHostToDevice, streams_.compute);
 }
 
 template <class T>
-double CudaPropagator<T>::misfit(index_t sample) {
-  double m = 0;
-  copy_sync(&m, misfits_.template as<double>() + sample, sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
-  return m;
+const T* CudaPropagator<T>::adjoint_source(index_t sample) const {
+  if (sample < 0 || sample >= adjoint_samples_) {
+    throw std::logic_error("adjoint source sample " + std::to_string(sample) + " was not given");
+  }
+  return adjoint_source_.template as<T>() + sample * p_.rec.count;
 }
 
 template <class T>
-void CudaPropagator<T>::upload_observed(const T* host, std::size_t count) {
-  observed_ = DeviceBuffer(count * sizeof(T), "the observed data");
-  observed_.upload(host, count * sizeof(T));
-  observed_host_ = host;
-  observed_count_ = count;
-}
-
-template <class T>
-const T* CudaPropagator<T>::observed_on_device(const T* host) {
-  const std::size_t nrec = static_cast<std::size_t>(p_.rec.count);
-  if (observed_host_ != nullptr && host >= observed_host_ && host + nrec <= observed_host_ + observed_count_)
-    return observed_.template as<T>() + (host - observed_host_);
-  // Not uploaded: a small synchronous copy (the drivers upload the whole record first).
-  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(observed_step_.data(), host, nrec * sizeof(T), cudaMemcpyHostToDevice,
-                                     streams_.compute));
-  streams_.compute.synchronize();
-  return observed_step_.template as<T>();
-}
-
-template <class T>
-void CudaPropagator<T>::reverse_step(index_t n, const T* observed_next) {
+void CudaPropagator<T>::reverse_step(index_t n) {
   NvtxRange range("reverse");
-  reverse_from(n, state_.u.template as<T>(), state_.u_prev.template as<T>(), observed_on_device(observed_next));
+  reverse_from(n, state_.u.template as<T>(), state_.u_prev.template as<T>());
 }
 
-// CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
 template <class T>
-void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, const T* observed_next) {
-  const int radius = static_cast<int>(p_.grid.radius());
-  const ProbesView& probes = dev_.probes();
+void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient) {
   ProbeStep<T> ps;
-  ps.probes = probes;
+  ps.probes = dev_.probes();
   ps.sweep = dev_.sweep_base();
   ps.sweep.u = u;
   ps.sweep.u_prev = u_prev;
@@ -177,12 +181,18 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, con
   ps.src_scale = dev_.src_scale();
   ps.wavelet = dev_.wavelet();
   ps.n = n;
-  ps.grad = grad_.template as<T>();
+  ps.grad = save_gradient ? grad_.template as<T>() : nullptr;
   ps.next = next_.template as<T>();
   ps.saved = saved_.template as<T>();
-  launch_probes(ps, radius, streams_.compute);
-  launch_residual_misfit(dev_.rec(), probes, next_.template as<T>(), observed_next, residual_.template as<T>(),
-                         partials_.template as<double>(), misfits_.template as<double>() + n + 1, streams_.compute);
+  launch_probes(ps, static_cast<int>(p_.grid.radius()), streams_.compute);
+}
+
+// CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
+template <class T>
+void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
+  const T* r_next = adjoint_source(n + 1);
+  const ProbesView& probes = dev_.probes();
+  next_at_probes(n, u, u_prev, true);
   SweepArgs<T> b = dev_.sweep_base();
   b.u = u;
   b.u_prev = u_prev;
@@ -190,7 +200,7 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, con
   b.lam_prev = lam_prev_.template as<T>();
   b.out = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
   b.grad = grad_.template as<T>();
-  launch_sweep(b, radius, streams_.compute, sweep_kernel_);
+  launch_sweep(b, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
   SourceReimage<T> ri;
   ri.next = next_.template as<T>();
   ri.saved = saved_.template as<T>();
@@ -200,8 +210,8 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, con
   ri.u_prev = u_prev;
   ri.c = p_.coeffs;
   launch_reimage_sources(probes, ri, streams_.compute);
-  ResidualInjection<T> r;
-  r.residual = residual_.template as<T>();
+  AdjointSourceInjection<T> r;
+  r.source = r_next;
   r.scale = dev_.rec_scale();
   r.lam = lam_prev_.template as<T>();
   r.grad = grad_.template as<T>();
@@ -210,37 +220,8 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, con
   r.u = u;
   r.u_prev = u_prev;
   r.c = p_.coeffs;
-  launch_inject_residual(dev_.rec(), r, streams_.compute);
+  launch_inject_adjoint_source(dev_.rec(), r, streams_.compute);
   swap(lam_, lam_prev_);
-}
-
-template <class T>
-std::size_t CudaPropagator<T>::allocate_history(index_t steps) {
-  history_.reset();
-  history_tier_ = revwave::history_tier(steps, field_bytes(), device_budget(), host_budget());
-  history_ = std::make_unique<FieldHistory>(steps, field_bytes(), history_tier_ == "device");
-  reserve_fields(history_->held_fields());
-  return history_->bytes();
-}
-
-template <class T>
-void CudaPropagator<T>::record_history(index_t n) {
-  history_->record(n, state_.u, streams_, fences_);
-}
-
-template <class T>
-void CudaPropagator<T>::reverse_step_from_history(index_t n, const T* observed_next) {
-  NvtxRange range("reverse");
-  const T* obs = observed_on_device(observed_next);
-  const FieldHistory::Fields f = history_->acquire(n, streams_, clock_);
-  reverse_from(n, static_cast<const T*>(f.cur), static_cast<const T*>(f.prev), obs);
-  history_->release(n, streams_);
-}
-
-template <class T>
-void CudaPropagator<T>::release_history() {
-  history_.reset();
-  pool_.release_unused();  // cudaFree waits for the device: once, at the end of the run
 }
 
 template <class T>
@@ -252,17 +233,26 @@ std::vector<double> CudaPropagator<T>::interior_gradient() {
 }
 
 template <class T>
-void CudaPropagator<T>::adjoint_data_step(const T* data_j, T* source_out) {
+void CudaPropagator<T>::adjoint_data_step(index_t j) {
   SweepArgs<T> a = dev_.sweep_base();
   a.u = lam_.template as<T>();
   a.u_prev = lam_prev_.template as<T>();
   a.out = lam_prev_.template as<T>();
   launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
-  launch_inject(dev_.rec(), data_j, 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
+  launch_inject(dev_.rec(), adjoint_source(j), 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
   swap(lam_, lam_prev_);
   // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).
   const T inv_h3 = static_cast<T>(1.0 / (p_.grid.spacing * p_.grid.spacing * p_.grid.spacing));
-  launch_sample(dev_.src(), lam_.template as<const T>(), source_out, inv_h3, streams_.compute);
+  launch_sample(dev_.src(), lam_.template as<const T>(), trace_row(source_traces_, j, p_.src.count, "source trace"),
+                inv_h3, streams_.compute);
+}
+
+template <class T>
+std::vector<T> CudaPropagator<T>::source_traces(index_t samples) {
+  if (samples > p_.time.nt()) throw std::logic_error("source_traces: more samples asked for than a run records");
+  std::vector<T> out(static_cast<std::size_t>(samples * p_.src.count));
+  copy_sync(out.data(), source_traces_.data(), out.size() * sizeof(T), cudaMemcpyDeviceToHost, streams_.compute);
+  return out;
 }
 
 template <class T>

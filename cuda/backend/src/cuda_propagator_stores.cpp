@@ -1,5 +1,6 @@
 // The CUDA propagator's checkpoint stores: where a plan's slots live (a DeviceStorePlan), and the
-// store made from it through the one factory, make_device_store, for every plan.
+// store made from it through the one factory, make_device_store, for every plan (the placement
+// that placement() reports).
 #include <algorithm>
 #include <string>
 
@@ -20,6 +21,11 @@ void CudaPropagator<T>::set_compression(const Compression& c) {
   } else {  // ZFP: on the host, for the pinned slots only (Debian's libzfp has no CUDA execution)
     host_codec_ = std::make_unique<FieldCodec>(c, field_layout<T>(p_.grid));
   }
+}
+
+template <class T>
+std::size_t CudaPropagator<T>::slot_bytes() const {
+  return codec_ ? codec_->slot_bytes() : state_shape().bytes(field_bytes(), sizeof(T));
 }
 
 template <class T>
@@ -59,7 +65,8 @@ DeviceStorePlan CudaPropagator<T>::store_plan(const StrategyOptions& options, co
                    (where.slots_on(TierKind::disk) > 0 ? ", disk: files in '" + options.checkpoint_dir + "'" : "") + ")";
   } else {
     where.tiers = {{TierKind::disk, plan.slots}};
-    where.choice = std::to_string(plan.slots) + " slots of " + format_bytes(double(2 * field_bytes())) +
+    where.choice = std::to_string(plan.slots) + " slots of " +
+                   format_bytes(double(state_shape().bytes(field_bytes(), sizeof(T)))) +
                    " in files in '" + options.checkpoint_dir + "', copied through pinned host staging";
   }
   return where;
@@ -71,6 +78,9 @@ std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(const Devic
   try {
     auto store = make_device_store(where, DeviceStoreContext{pool_, streams_, fences_, clock_}, hint);
     reserve_fields(store->held_fields());
+    placement_.device_slots = where.slots_on(TierKind::memory);
+    placement_.host_slots = where.slots_on(TierKind::pinned);
+    placement_.tier_choice = where.choice;
     return store;
   } catch (const CudaOutOfMemoryError& e) {
     // The device budget promised more than the device gave (--device-memory above what is free,
@@ -91,6 +101,7 @@ std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(const Devic
 
 #define REVWAVE_INSTANTIATE(T)                                                                                   \
   template void CudaPropagator<T>::set_compression(const Compression&);                                          \
+  template std::size_t CudaPropagator<T>::slot_bytes() const;                                                     \
   template HostSlotCost CudaPropagator<T>::host_slot_cost() const;                                                \
   template TierSplit CudaPropagator<T>::split_slots(index_t) const;                                               \
   template DeviceStorePlan CudaPropagator<T>::store_plan(const TierSplit&) const;                                 \

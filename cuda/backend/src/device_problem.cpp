@@ -5,7 +5,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "revwave/numerics/next_field_probes.hpp"
+#include "revwave/numerics/acoustic/next_field_probes.hpp"
 
 namespace revwave {
 namespace {

@@ -1,6 +1,4 @@
 // The sparse kernels: __global__ wrappers around sparse_threads.hpp, and their launches.
-#include <cub/block/block_reduce.cuh>
-
 #include <algorithm>
 
 #include "revwave/cuda/runtime/cuda_error.hpp"
@@ -29,23 +27,9 @@ __global__ void probe_kernel(const ProbeStep<T> a) {
   sparse::probe_thread<T, R>(a, global_index(this_thread()));
 }
 
-// Block b's share of the misfit, reduced in the block in CUB's fixed order: one partial a block.
 template <class T>
-__global__ void residual_partial_kernel(const PointsView<T> rec, const ProbesView probes, const T* next,
-                                        const T* observed, T* residual, double* partials) {
-  using Reduce = cub::BlockReduce<double, sparse_block>;
-  __shared__ typename Reduce::TempStorage temp;
-  const double local = sparse::residual_share(rec, probes, next, observed, residual, blockIdx.x, threadIdx.x);
-  const double total = Reduce(temp).Sum(local);
-  if (threadIdx.x == 0) partials[blockIdx.x] = total;
-}
-
-// One block adds the partials, each thread its strided share, then the block in a fixed order.
-__global__ void partials_sum_kernel(const double* partials, index_t count, double* out) {
-  using Reduce = cub::BlockReduce<double, sparse_block>;
-  __shared__ typename Reduce::TempStorage temp;
-  const double total = Reduce(temp).Sum(sparse::partials_share(partials, count, threadIdx.x));
-  if (threadIdx.x == 0) *out = total;
+__global__ void sample_probes_kernel(const PointsView<T> rec, const ProbesView probes, const T* next, T* out) {
+  sparse::sample_probes_thread(rec, probes, next, out, global_index(this_thread()));
 }
 
 template <class T>
@@ -54,8 +38,8 @@ __global__ void reimage_kernel(const ProbesView probes, const SourceReimage<T> a
 }
 
 template <class T>
-__global__ void inject_residual_kernel(const PointsView<T> rec, const ResidualInjection<T> a) {
-  sparse::inject_residual_thread(rec, a, global_index(this_thread()));
+__global__ void inject_adjoint_source_kernel(const PointsView<T> rec, const AdjointSourceInjection<T> a) {
+  sparse::inject_adjoint_source_thread(rec, a, global_index(this_thread()));
 }
 
 template <class T>
@@ -92,13 +76,9 @@ void launch_probes(const ProbeStep<T>& a, int radius, cudaStream_t stream) {
 }
 
 template <class T>
-void launch_residual_misfit(const PointsView<T>& rec, const ProbesView& probes, const T* next, const T* observed,
-                            T* residual, double* partials, double* misfit, cudaStream_t stream) {
-  const index_t blocks = residual_blocks(rec.count);
-  residual_partial_kernel<T><<<static_cast<unsigned>(blocks), sparse_block, 0, stream>>>(rec, probes, next, observed,
-                                                                                       residual, partials);
-  REVWAVE_CUDA_CHECK(cudaGetLastError());
-  partials_sum_kernel<<<1, sparse_block, 0, stream>>>(partials, blocks, misfit);
+void launch_sample_probes(const PointsView<T>& rec, const ProbesView& probes, const T* next, T* out, cudaStream_t stream) {
+  if (rec.count == 0) return;
+  sample_probes_kernel<T><<<blocks_for(rec.count), sparse_block, 0, stream>>>(rec, probes, next, out);
   REVWAVE_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -110,9 +90,9 @@ void launch_reimage_sources(const ProbesView& probes, const SourceReimage<T>& a,
 }
 
 template <class T>
-void launch_inject_residual(const PointsView<T>& rec, const ResidualInjection<T>& args, cudaStream_t stream) {
+void launch_inject_adjoint_source(const PointsView<T>& rec, const AdjointSourceInjection<T>& args, cudaStream_t stream) {
   if (rec.targets == 0) return;
-  inject_residual_kernel<T><<<blocks_for(rec.targets), sparse_block, 0, stream>>>(rec, args);
+  inject_adjoint_source_kernel<T><<<blocks_for(rec.targets), sparse_block, 0, stream>>>(rec, args);
   REVWAVE_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -128,10 +108,10 @@ void launch_fold(const FoldShape& shape, const T* padded, double* out, cudaStrea
   template void launch_sample<T>(const PointsView<T>&, const T*, T*, T, cudaStream_t);                        \
   template void launch_inject<T>(const PointsView<T>&, const T*, index_t, const T*, T*, cudaStream_t);        \
   template void launch_probes<T>(const ProbeStep<T>&, int, cudaStream_t);                                    \
-  template void launch_residual_misfit<T>(const PointsView<T>&, const ProbesView&, const T*, const T*, T*, double*, \
-                                          double*, cudaStream_t);                                               \
+  template void launch_sample_probes<T>(const PointsView<T>&, const ProbesView&, const T*, T*, cudaStream_t);     \
   template void launch_reimage_sources<T>(const ProbesView&, const SourceReimage<T>&, cudaStream_t);         \
-  template void launch_inject_residual<T>(const PointsView<T>&, const ResidualInjection<T>&, cudaStream_t);   \
+  template void launch_inject_adjoint_source<T>(const PointsView<T>&, const AdjointSourceInjection<T>&,        \
+                                                cudaStream_t);                                                \
   template void launch_fold<T>(const FoldShape&, const T*, double*, cudaStream_t);
 REVWAVE_INSTANTIATE(float)
 REVWAVE_INSTANTIATE(double)

@@ -1,8 +1,8 @@
 // The sweep kernels: __global__ wrappers around the host+device bodies, and their launches.
 #include "revwave/cuda/runtime/cuda_error.hpp"
-#include "revwave/cuda/kernels/sweep_columns.hpp"
-#include "revwave/cuda/kernels/sweep_kernels.hpp"
-#include "revwave/cuda/kernels/sweep_tiled.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_columns.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_tiled.hpp"
 
 namespace revwave {
 namespace {

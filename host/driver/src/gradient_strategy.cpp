@@ -148,13 +148,24 @@ void require_history(index_t steps, std::size_t field_bytes, std::size_t working
 
 namespace {
 
-StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, std::size_t field_bytes, std::size_t working_bytes,
-                       const FieldLayout* layout) {
+// One slot: the state the physics declares, whole fields and layer values.
+std::size_t state_bytes(const StateShape& state, std::size_t field_bytes, const FieldLayout* layout) {
+  const std::string what = std::string("one checkpoint slot (") + state.description + ")";
+  std::size_t bytes = checked_bytes({static_cast<std::size_t>(state.fields), field_bytes}, what);
+  if (state.layer_values > 0) {
+    if (layout == nullptr) throw std::logic_error("plan_strategy: a state with layer values needs the fields' layout");
+    bytes = checked_sum(bytes, checked_bytes({state.layer_values, layout->value_bytes}, what), what);
+  }
+  return bytes;
+}
+
+StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape& state, std::size_t field_bytes,
+                       std::size_t working_bytes, const FieldLayout* layout) {
   if (steps < 1) throw InputError("steps " + std::to_string(steps) + " is invalid: at least 1 time step is needed");
   StrategyPlan plan;
   plan.strategy = o.strategy;
   plan.steps = steps;
-  plan.slot_bytes = checked_bytes({2, field_bytes}, "one checkpoint slot (two wavefields)");
+  plan.slot_bytes = state_bytes(state, field_bytes, layout);
   plan.raw_slot_bytes = plan.slot_bytes;
   if (o.compression.enabled() && o.strategy != Strategy::full) {
     if (layout == nullptr) throw std::logic_error("plan_strategy: --compress needs the fields' layout");
@@ -197,7 +208,7 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, std::size_t fiel
     if (slots < 1) {
       throw InputError("--checkpoint-memory " + format_bytes(double(*o.checkpoint_memory)) +
                        " is below one checkpoint slot: the minimum is " + format_bytes(double(plan.slot_bytes)) +
-                       " (" + std::to_string(plan.slot_bytes) + " bytes, two wavefields)");
+                       " (" + std::to_string(plan.slot_bytes) + " bytes, " + state.description + ")");
     }
     plan.snaps = static_cast<index_t>(std::min<std::size_t>(slots, static_cast<std::size_t>(steps)));
     plan.choice = "revolve: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
@@ -237,15 +248,17 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, std::size_t fiel
 
 }  // namespace
 
-StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, std::size_t field_bytes, std::size_t working_bytes) {
+StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, const StateShape& state, std::size_t field_bytes,
+                           std::size_t working_bytes) {
   if (o.compression.enabled() && o.strategy != Strategy::full) {
     throw std::logic_error("plan_strategy: --compress needs the fields' layout (the FieldLayout overload)");
   }
-  return plan_impl(o, steps, field_bytes, working_bytes, nullptr);
+  return plan_impl(o, steps, state, field_bytes, working_bytes, nullptr);
 }
 
-StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, const FieldLayout& layout, std::size_t working_bytes) {
-  return plan_impl(o, steps, layout.field_bytes(), working_bytes, &layout);
+StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, const StateShape& state, const FieldLayout& layout,
+                           std::size_t working_bytes) {
+  return plan_impl(o, steps, state, layout.field_bytes(), working_bytes, &layout);
 }
 
 std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan) {

@@ -59,16 +59,18 @@ TierSplit split_slots(index_t slots, std::size_t slot_bytes, std::size_t device_
   return s;
 }
 
-std::string history_tier(index_t steps, std::size_t field_bytes, std::size_t device_budget, std::size_t host_budget) {
+HistoryTier place_history(index_t steps, std::size_t field_bytes, std::size_t device_budget, std::size_t host_budget) {
   const std::size_t need = static_cast<std::size_t>(std::max<index_t>(steps, 0)) * field_bytes;
-  if (need <= device_budget) return "device";
-  if (need <= host_budget) return "pinned-host";
+  if (need <= device_budget) return HistoryTier::device;
+  if (need <= host_budget) return HistoryTier::pinned_host;
   throw OutOfMemoryError("--strategy full needs " + format_bytes(double(need)) + " for the wavefield history (" +
                          std::to_string(steps) + " steps x " + format_bytes(double(field_bytes)) +
                          "), but the device budget is " + format_bytes(double(device_budget)) +
                          " and the pinned host budget " + format_bytes(double(host_budget)) +
                          "; use --strategy revolve with --snaps or --checkpoint-memory");
 }
+
+const char* to_string(HistoryTier tier) { return tier == HistoryTier::device ? "device" : "pinned-host"; }
 
 DeviceCheckpointPlan plan_device_checkpoints(index_t steps, index_t snaps, std::size_t slot_bytes,
                                              std::size_t device_budget, std::size_t host_budget,

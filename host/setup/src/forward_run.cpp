@@ -2,8 +2,7 @@
 
 #include "revwave/core/checks.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/driver/cuda_backend.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/driver/backend_registry.hpp"
 
 namespace revwave {
 
@@ -17,14 +16,9 @@ ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void(
   r.time = make_time(o, r.setup);
   apply_threads(o.threads);
   // m and (u, u_prev) on the CPU; the record, its copy for the file and the file's own precision.
-  require_run_memory(r.setup, r.time, sizeof(T), r.backend.kind == Backend::cpu ? 3 : 1, 3, "the forward run");
+  require_run_memory(r.setup, r.time, sizeof(T), working_fields(r.backend.kind, Workload::forward), 3, "the forward run");
   const Problem<T> problem = make_problem<T>(r.setup.grid, r.setup.model, r.setup.acquisition, r.time);
-  if (r.backend.kind == Backend::cuda) {
-    r.shot = cuda_forward(problem, cuda_budgets(o), progress);
-  } else {
-    CpuPropagator<T> prop(problem);
-    r.shot = run_forward(prop, progress);
-  }
+  r.shot = run_on_backend(r.backend.kind, problem, cuda_budgets(o), ForwardCall<T>{progress});
   check_finite_result(r.shot.traces.data(), r.shot.traces.size(), "the shot record");
   return r;
 }

@@ -5,7 +5,7 @@
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/backend_registry.hpp"
 
 namespace revwave {
 
@@ -18,9 +18,9 @@ AdjtestRun run_adjtest(const ProblemOptions& o, std::uint32_t seed, std::optiona
   r.time = make_time(o, s);
   r.grid = s.grid;
   apply_threads(o.threads);
-  require_run_memory(s, r.time, sizeof(T), r.backend.kind == Backend::cpu ? 5 : 1, 3, "the dot-product test");
-  r.result = r.backend.kind == Backend::cuda ? cuda_dot_product_test<T>(s.grid, s.model, s.acquisition, r.time, seed, cuda_budgets(o))
-                                             : dot_product_test<T>(s.grid, s.model, s.acquisition, r.time, seed);
+  require_run_memory(s, r.time, sizeof(T), working_fields(r.backend.kind, Workload::dot_product_test), 3,
+                     "the dot-product test");
+  r.result = dot_product_test<T>(s.grid, s.model, s.acquisition, r.time, seed, r.backend.kind, cuda_budgets(o));
   check_finite_result(&r.result.forward_product, 1, "<F w, d>");
   check_finite_result(&r.result.adjoint_product, 1, "<w, F^T d>");
   r.tolerance = tolerance.value_or(sizeof(T) == 8 ? 1e-12 : 1e-5);
@@ -48,9 +48,11 @@ GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
   r.backend = resolve_backend(Backend::cpu);
   apply_threads(o.problem.threads);
   GradientJob<T> job = prepare_gradient_job<T>(o);
-  require_run_memory(job.start, job.time, sizeof(T), 10, 3, "the Taylor test");
+  // The gradient's working set on the CPU and the direction dm.
+  const int fields = working_fields(Backend::cpu, Workload::gradient) + 1;
+  require_run_memory(job.start, job.time, sizeof(T), fields, 3, "the Taylor test");
   plan_strategy(o.strategy, job.time.steps, field_layout<T>(job.start.grid),
-                run_bytes(job.start, job.time, sizeof(T), 10, 3));  // refuse early
+                run_bytes(job.start, job.time, sizeof(T), fields, 3));  // refuse early
   model_observed(job, Backend::cpu, {});
   const ProblemSetup& start = job.start;
   const std::vector<double> dm = taylor_direction(start.model, start.grid.spacing, scale);

@@ -1,15 +1,13 @@
-// The CUDA backend as the rest of revwave sees it: plain C++, no CUDA header.
-// Implemented in cuda/ when the backend is built; otherwise a stub throws NotCompiledError.
+// The CUDA backend as the rest of revwave sees it: plain C++, no CUDA header. Implemented in
+// cuda/backend when the backend is built (a CudaPropagator running the shared drivers);
+// otherwise a stub throws NotCompiledError. Only the backend registry (backend_registry.hpp)
+// calls these.
 #pragma once
 #include <cstddef>
-#include <string>
 
-#include "revwave/core/progress.hpp"
-#include "revwave/driver/forward_modelling.hpp"
-#include "revwave/driver/gradient_driver.hpp"
-#include "revwave/driver/gradient_strategy.hpp"
-#include "revwave/driver/verification.hpp"
+#include "revwave/driver/propagator.hpp"
 #include "revwave/numerics/problem.hpp"
+#include "revwave/numerics/workload.hpp"
 
 namespace revwave {
 
@@ -25,27 +23,14 @@ struct CudaBudgets {
 };
 
 // What the CUDA run chose and measured, beside the common gradient statistics.
-struct CudaRunInfo {
-  index_t device_slots = 0;
-  index_t host_slots = 0;
-  std::string history_tier;  // strategy full: "device" or "pinned-host"
-  std::string tier_choice;   // one sentence: where the checkpoints or the history live, and why
-  index_t predicted_forward_steps = 0;  // of the schedule that ran (revolve: it may be two-level)
-  double seconds_spill = 0;  // time the compute stream waited on copies to/from pinned host
-  StrategyReport report;     // multilevel: the tiers with the costs used, the predicted time
-};
+using CudaRunInfo = TierReport;
 
-template <class T>
-ShotData<T> cuda_forward(const Problem<T>& problem, const CudaBudgets& budgets, const Progress& progress = {});
+// Runs `call` (one of backend_calls.hpp's, which cuda/backend instantiates) on a CudaPropagator of
+// `problem` on the device `budgets` names.
+template <class T, class Call>
+typename Call::Result run_on_cuda(const Problem<T>& problem, const CudaBudgets& budgets, const Call& call);
 
-template <class T>
-GradientOutput cuda_gradient(const Problem<T>& problem, const T* observed, const StrategyOptions& options,
-                             const StrategyPlan& plan, const CudaBudgets& budgets, CudaRunInfo* info = nullptr,
-                             const Progress& progress = {});
-
-// The dot-product test of the CUDA forward and adjoint operators (same contract as dot_product_test).
-template <class T>
-DotProductResult cuda_dot_product_test(const Grid& grid, const VelocityModel& model, const Acquisition& acq,
-                                       const TimeAxis& time, unsigned seed, const CudaBudgets& budgets);
+// CudaPropagator::working_fields: host-memory fields of the grid's size a run holds.
+int cuda_working_fields(Workload w);
 
 }  // namespace revwave

@@ -1,9 +1,11 @@
-// Forward modelling on any backend: N steps, the receivers sampled at every n = 0..N.
+// Forward modelling on any backend: N steps, the receivers sampled at every n = 0..N where the
+// backend computes (device memory on a GPU) and read back once.
 #pragma once
 #include <chrono>
 #include <vector>
 
 #include "revwave/core/progress.hpp"
+#include "revwave/driver/propagator.hpp"
 
 namespace revwave {
 
@@ -11,24 +13,25 @@ template <class T>
 struct ShotData {
   index_t nt = 0, nrec = 0;
   std::vector<T> traces;       // nt x nrec, C order
-  double step_seconds = 0;     // the time loop alone
+  double step_seconds = 0;     // the time loop alone (and the traces' read-back)
 };
 
-template <class Propagator, class T = typename Propagator::value_type>
-ShotData<T> run_forward(Propagator& prop, const Progress& progress = {}) {
+template <class P, class T = typename P::value_type>
+ShotData<T> run_forward(P& prop, const Progress& progress = {}) {
+  static_assert(is_forward_propagator_v<P>, "run_forward needs a propagator (revwave/driver/propagator.hpp)");
   const auto& p = prop.problem();
   ShotData<T> shot;
   shot.nt = p.time.nt();
   shot.nrec = p.rec.count;
-  shot.traces.assign(static_cast<std::size_t>(shot.nt * shot.nrec), T(0));
   const auto t0 = std::chrono::steady_clock::now();
   prop.reset_forward();
-  prop.sample(shot.traces.data());
+  prop.record_trace(0);
   for (index_t n = 0; n < p.time.steps; ++n) {
     prop.forward_step(n);
-    prop.sample(shot.traces.data() + (n + 1) * shot.nrec);
+    prop.record_trace(n + 1);
     if (progress) progress(n + 1, p.time.steps);
   }
+  shot.traces = prop.traces(shot.nt);
   shot.step_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return shot;
 }

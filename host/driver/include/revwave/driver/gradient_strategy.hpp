@@ -15,12 +15,15 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/gradient_driver.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"
+#include "revwave/driver/propagator.hpp"
+#include "revwave/numerics/acoustic/acoustic_state.hpp"
+#include "revwave/numerics/grid.hpp"
+#include "revwave/numerics/state_shape.hpp"
 #include "revwave/schedule/lookahead_schedule.hpp"
 #include "revwave/schedule/multilevel.hpp"
 #include "revwave/schedule/online.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/schedule.hpp"
-#include "revwave/numerics/grid.hpp"
 #include "revwave/store/checkpoint_store.hpp"
 #include "revwave/store/compression.hpp"
 #include "revwave/store/tier_spec.hpp"
@@ -48,7 +51,7 @@ struct StrategyPlan {
   index_t steps = 0;
   index_t snaps = 0;                    // slots asked for or derived (0 for full)
   index_t slots = 0;                    // slots the schedule can use: min(snaps, N - 2), allocated
-  std::size_t slot_bytes = 0;           // one checkpoint: (u[n], u[n-1])
+  std::size_t slot_bytes = 0;           // one checkpoint: the physics' state (acoustic: u[n], u[n-1])
   std::size_t storage_bytes = 0;        // slots x slot size, or the history for full
   index_t predicted_forward_steps = 0;  // the schedule's count
   std::string choice;                   // a sentence saying what was chosen and why
@@ -68,17 +71,30 @@ struct StrategyReport {
   std::vector<Tier> tiers;              // multilevel, with the costs used
   double predicted_time = 0;            // multilevel: forward steps + tier costs, in forward steps
   index_t offline_forward_steps = 0;    // online: the offline optimum for the N that turned out
+  // The plan's prediction, or that of the backend's refinement of its schedule (CUDA: two levels).
+  index_t predicted_forward_steps = 0;
+  TierReport placement;                 // where the backend put the slots or the history
 };
 
 // Validates the options (unknown strategy or store, S < 1, a budget below one slot, an option
 // the strategy ignores, a memory store or history that cannot fit next to `working_bytes`, the
-// bytes the run holds besides checkpoints) and derives the slot count.
-StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, std::size_t field_bytes,
-                           std::size_t working_bytes = 0);
+// bytes the run holds besides checkpoints) and derives the slot count. A slot holds one `state`
+// (the physics' declaration) of fields of `field_bytes`.
+StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, const StateShape& state,
+                           std::size_t field_bytes, std::size_t working_bytes = 0);
 // The same, knowing the fields' layout, which --compress needs (the other overload refuses a
 // compression): a memory budget then buys slots at their encoded size.
-StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, const FieldLayout& layout,
-                           std::size_t working_bytes = 0);
+StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, const StateShape& state,
+                           const FieldLayout& layout, std::size_t working_bytes = 0);
+// The constant-density acoustic state, the one physics so far (callers that name none).
+inline StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, std::size_t field_bytes,
+                                  std::size_t working_bytes = 0) {
+  return plan_strategy(options, steps, acoustic_state, field_bytes, working_bytes);
+}
+inline StrategyPlan plan_strategy(const StrategyOptions& options, index_t steps, const FieldLayout& layout,
+                                  std::size_t working_bytes = 0) {
+  return plan_strategy(options, steps, acoustic_state, layout, working_bytes);
+}
 // Where a wavefield's values lie in the grid's allocation (for the codecs).
 template <class T>
 FieldLayout field_layout(const Grid& g) {
@@ -111,15 +127,15 @@ struct has_synchronize<P, std::void_t<decltype(std::declval<P&>().synchronize())
 // and store (best of a few tries), for the tiers whose costs were not given. On a backend that
 // computes asynchronously each try ends once the device has done its work (steps and copies
 // alike), so that the costs are the device's, not the time to enqueue them.
-template <class Propagator, class Store>
-void measure_tier_costs(Propagator& prop, Store& store, std::vector<Tier>& tiers) {
+template <class P, class Store>
+void measure_tier_costs(P& prop, Store& store, std::vector<Tier>& tiers) {
   using clock = std::chrono::steady_clock;
   auto best_of = [&prop](int tries, auto&& f) {
     double best = 1e300;
     for (int i = 0; i < tries; ++i) {
       const auto t0 = clock::now();
       f();
-      if constexpr (detail::has_synchronize<Propagator>::value) prop.synchronize();
+      if constexpr (detail::has_synchronize<P>::value) prop.synchronize();
       best = std::min(best, std::chrono::duration<double>(clock::now() - t0).count());
     }
     return best;
@@ -143,8 +159,8 @@ void measure_tier_costs(Propagator& prop, Store& store, std::vector<Tier>& tiers
 // faded (t > 2 t0) and the energy sum u^2 has fallen below stop_energy x its peak; else at
 // the problem's last step. Reaching the problem's last step without the energy rule
 // triggering is an error: the time axis is the hard maximum.
-template <class Propagator>
-auto online_stop_rule(Propagator& prop, std::optional<double> stop) {
+template <class P>
+auto online_stop_rule(P& prop, std::optional<double> stop) {
   return [&prop, stop_energy = stop.value_or(0.0), peak = 0.0](index_t n) mutable {
     const auto& p = prop.problem();
     if (stop_energy <= 0) return n + 1 >= p.time.steps;
@@ -160,39 +176,70 @@ auto online_stop_rule(Propagator& prop, std::optional<double> stop) {
   };
 }
 
-template <class Propagator, class T = typename Propagator::value_type>
-GradientOutput run_gradient(Propagator& prop, const T* observed, const StrategyOptions& options,
+namespace detail {
+
+// An offline schedule (revolve, multilevel) run on the backend's layout of it.
+template <class P, class T>
+GradientOutput run_offline(P& prop, const Misfit<T>& misfit, const T* observed, const StrategyOptions& options,
+                           const StrategyPlan& plan, std::unique_ptr<Schedule> planned, const Progress& progress,
+                           StrategyReport* report) {
+  LookaheadPrefetch hint;  // before the store that asks it, after the schedule it looks into
+  auto set = make_checkpoints(prop, plan, options, std::move(planned), &hint);
+  LookaheadSchedule lookahead(*set.schedule);
+  hint.attach(lookahead);
+  if (report) report->predicted_forward_steps = set.predicted_forward_steps;
+  return gradient_checkpointed(prop, misfit, observed, lookahead, *set.store, set.predicted_forward_steps, progress);
+}
+
+}  // namespace detail
+
+// The gradient under the plan's strategy on any backend: full, revolve (or the backend's
+// refinement of it), multilevel (tier costs measured first when not given) or online.
+template <class P, class T = typename P::value_type>
+GradientOutput run_gradient(P& prop, const Misfit<T>& misfit, const T* observed, const StrategyOptions& options,
                             const StrategyPlan& plan, const Progress& progress = {}, StrategyReport* report = nullptr) {
-  if (plan.strategy == Strategy::full) return gradient_full(prop, observed, progress);
-  if (plan.strategy == Strategy::online) {  // its schedule is not known ahead: nothing to look into
-    auto store = make_store(options, plan, prop.field_pool());
+  static_assert(is_propagator_v<P>, "run_gradient needs a backend's propagator (revwave/driver/propagator.hpp)");
+  StrategyReport local;
+  StrategyReport& r = report ? *report : local;
+  r.predicted_forward_steps = plan.predicted_forward_steps;
+  GradientOutput out;
+  if (plan.strategy == Strategy::full) {
+    out = gradient_full(prop, misfit, observed, progress);
+  } else if (plan.strategy == Strategy::online) {  // its schedule is not known ahead: nothing to look into
+    auto set = make_checkpoints(prop, plan, options, nullptr, nullptr);
     OnlineSchedule schedule(plan.snaps);
-    GradientOutput out = gradient_online(prop, observed, schedule, *store, online_stop_rule(prop, options.stop_energy), progress);
-    if (report) report->offline_forward_steps = optimal_forward_steps(out.stats.steps, plan.snaps);
-    return out;
-  }
-  if (plan.strategy == Strategy::multilevel) {
+    out = gradient_online(prop, misfit, observed, schedule, *set.store, online_stop_rule(prop, options.stop_energy),
+                          progress);
+    r.offline_forward_steps = optimal_forward_steps(out.stats.steps, plan.snaps);
+  } else if (plan.strategy == Strategy::multilevel) {
     std::vector<Tier> tiers = plan.tiers;
     if (plan.measure_costs) {
       // On a store of its own: the run's store looks ahead into a schedule built from these costs.
-      auto probe = make_store(options, plan, prop.field_pool());
-      measure_tier_costs(prop, *probe, tiers);
+      auto probe = make_checkpoints(prop, plan, options, nullptr, nullptr);
+      measure_tier_costs(prop, *probe.store, tiers);
     }
-    MultilevelSchedule schedule(plan.steps, tiers);
-    if (report) {
-      report->tiers = tiers;
-      report->predicted_time = schedule.planned_time();
-    }
-    LookaheadSchedule lookahead(schedule);
-    LookaheadPrefetch hint(lookahead);
-    auto store = make_store(options, plan, prop.field_pool(), &hint);
-    return gradient_checkpointed(prop, observed, lookahead, *store, 0, progress);
+    auto schedule = std::make_unique<MultilevelSchedule>(plan.steps, tiers);
+    r.tiers = tiers;
+    r.predicted_time = schedule->planned_time();
+    out = detail::run_offline(prop, misfit, observed, options, plan, std::move(schedule), progress, nullptr);
+  } else {
+    out = detail::run_offline(prop, misfit, observed, options, plan,
+                              std::make_unique<RevolveSchedule>(plan.steps, plan.snaps), progress, &r);
   }
-  RevolveSchedule schedule(plan.steps, plan.snaps);
-  LookaheadSchedule lookahead(schedule);
-  LookaheadPrefetch hint(lookahead);
-  auto store = make_store(options, plan, prop.field_pool(), &hint);
-  return gradient_checkpointed(prop, observed, lookahead, *store, plan.predicted_forward_steps, progress);
+  r.placement = checkpoint_placement(prop);
+  r.placement.predicted_forward_steps = r.predicted_forward_steps;
+  return out;
+}
+
+// The same with the L2 misfit, the default.
+template <class P, class T = typename P::value_type>
+GradientOutput run_gradient(P& prop, const T* observed, const StrategyOptions& options, const StrategyPlan& plan,
+                            const Progress& progress = {}, StrategyReport* report = nullptr) {
+  return run_gradient(prop, l2_misfit<T>(), observed, options, plan, progress, report);
 }
 
 }  // namespace revwave
+
+// The CPU propagator's customization points (make_checkpoints, checkpoint_placement), so that
+// run_gradient finds them wherever it runs a CpuPropagator. Last: they need everything above.
+#include "revwave/driver/cpu_checkpoints.hpp"  // IWYU pragma: export

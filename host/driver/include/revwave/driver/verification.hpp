@@ -1,33 +1,38 @@
 // The checks that prove the discrete adjoint and gradient: the dot-product test of the
-// modelling operator and the Taylor test of the misfit. Used by the CLI and by the tests.
+// modelling operator and the Taylor test of the misfit, on any backend through the same drivers.
+// Used by the CLI, the Python package and the tests.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
+#include "revwave/driver/backend_registry.hpp"
+#include "revwave/driver/dot_product.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/misfit/l2_misfit.hpp"
 #include "revwave/numerics/problem.hpp"
 
 namespace revwave {
 
-struct DotProductResult {
-  double forward_product = 0;  // <F w, d>
-  double adjoint_product = 0;  // <w, F^T d>
-  double relative_error = 0;
-};
-
-// The dot-product test's inputs, the same on every backend: replaces the problem's wavelet
-// by a random signature w (q[N] stays 0: it would act after the last step) and returns
-// random data d (nt x nrec), both drawn from `seed` in a fixed order.
-template <class T>
-std::vector<T> randomize_dot_test(Problem<T>& problem, unsigned seed);
-
-// F: source signature w(t) (all sources fire it) -> receiver data, with random w and d.
+// The test on a random w and d from `seed`, on `backend` (resolved: cpu or cuda). Defined here,
+// not in the library: it reaches the CUDA backend, which links after the host parts.
 template <class T>
 DotProductResult dot_product_test(const Grid& grid, const VelocityModel& model, const Acquisition& acq,
-                                  const TimeAxis& time, unsigned seed);
+                                  const TimeAxis& time, unsigned seed, Backend backend = Backend::cpu,
+                                  const CudaBudgets& budgets = {}) {
+  Problem<T> p = make_problem<T>(grid, model, acq, time);
+  const std::vector<T> d = randomize_dot_test(p, seed);
+  return run_on_backend(backend, p, budgets, DotProductCall<T>{&d});
+}
 
-// J(m) = 1/2 sum_n |S u[n] - d[n]|^2 by forward modelling alone (same order of summation as the gradient).
+// J(m) = misfit(S u, d) by forward modelling alone (the same order of summation as the gradient).
 template <class T>
-double forward_misfit(const Problem<T>& problem, const T* observed);
+double forward_misfit(const Problem<T>& problem, const T* observed, Backend backend = Backend::cpu,
+                      const CudaBudgets& budgets = {}) {
+  const ShotData<T> shot = run_on_backend(backend, problem, budgets, ForwardCall<T>{});
+  const Traces<T> synthetic{shot.nt, shot.nrec, problem.time.dt, shot.traces.data()};
+  return l2_misfit<T>().evaluate(synthetic, Traces<T>{shot.nt, shot.nrec, problem.time.dt, observed}, nullptr);
+}
 
 struct TaylorResult {
   double objective = 0;              // J(m)
@@ -36,13 +41,37 @@ struct TaylorResult {
   double rate_first = 0, rate_second = 0;  // least-squares slopes of log error vs log h
 };
 
-// dm: perturbation of m = 1/c^2 at the interior points.
+// The model whose m is m(model) + dm (interior points).
+VelocityModel perturbed_model(const VelocityModel& model, const std::vector<double>& dm, double h);
+// Least-squares slope of log e against log h, over the points with e > 0 (0 with fewer than two).
+double log_log_slope(const std::vector<double>& h, const std::vector<double>& e);
+
+// dm: perturbation of m = 1/c^2 at the interior points. The gradient and every J on `backend`.
 template <class T>
 TaylorResult taylor_test(const Grid& grid, const VelocityModel& model, const std::vector<double>& dm,
                          const Acquisition& acq, const TimeAxis& time, const std::vector<T>& observed,
-                         const StrategyOptions& strategy, int halvings);
-
-// The model whose m is m(model) + dm (interior points).
-VelocityModel perturbed_model(const VelocityModel& model, const std::vector<double>& dm, double h);
+                         const StrategyOptions& strategy, int halvings, Backend backend = Backend::cpu,
+                         const CudaBudgets& budgets = {}) {
+  TaylorResult t;
+  {
+    const Problem<T> p = make_problem<T>(grid, model, acq, time);
+    const StrategyPlan plan = plan_strategy(strategy, time.steps, field_layout<T>(p.grid));
+    const GradientOutput g =
+        run_on_backend(backend, p, budgets, GradientCall<T>{&l2_misfit<T>(), observed.data(), &strategy, &plan, {}, nullptr});
+    t.objective = g.stats.objective;
+    for (std::size_t i = 0; i < dm.size(); ++i) t.directional += g.gradient[i] * dm[i];
+  }
+  double h = 1.0;
+  for (int k = 0; k <= halvings; ++k, h *= 0.5) {
+    const Problem<T> p = make_problem<T>(grid, perturbed_model(model, dm, h), acq, time);
+    const double j = forward_misfit(p, observed.data(), backend, budgets);
+    t.h.push_back(h);
+    t.first.push_back(std::abs(j - t.objective));
+    t.second.push_back(std::abs(j - t.objective - h * t.directional));
+  }
+  t.rate_first = log_log_slope(t.h, t.first);
+  t.rate_second = log_log_slope(t.h, t.second);
+  return t;
+}
 
 }  // namespace revwave

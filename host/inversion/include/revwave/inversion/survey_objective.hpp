@@ -10,7 +10,7 @@
 
 #include "revwave/core/errors.hpp"
 #include "revwave/inversion/inversion.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 
 namespace revwave {

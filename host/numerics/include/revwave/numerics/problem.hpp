@@ -6,7 +6,7 @@
 #include "revwave/core/host_buffer.hpp"
 #include "revwave/numerics/grid.hpp"
 #include "revwave/numerics/model.hpp"
-#include "revwave/numerics/point_formulas.hpp"
+#include "revwave/numerics/acoustic/point_formulas.hpp"
 #include "revwave/numerics/sparse_points.hpp"
 
 namespace revwave {

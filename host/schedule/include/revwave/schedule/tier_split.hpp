@@ -33,9 +33,16 @@ struct HostSlotCost {
 TierSplit split_slots(index_t slots, std::size_t slot_bytes, std::size_t device_budget, std::size_t host_budget,
                       const HostSlotCost& host = {});
 
-// Strategy full: "device" when steps x field_bytes fits in device_budget, else "pinned-host"
-// when it fits in host_budget, else OutOfMemoryError pointing at --strategy revolve.
-std::string history_tier(index_t steps, std::size_t field_bytes, std::size_t device_budget, std::size_t host_budget);
+// Strategy full: the device when steps x field_bytes fits in device_budget, else pinned host
+// memory when it fits in host_budget, else OutOfMemoryError pointing at --strategy revolve.
+enum class HistoryTier { device, pinned_host };
+HistoryTier place_history(index_t steps, std::size_t field_bytes, std::size_t device_budget, std::size_t host_budget);
+// How reports name it: "device" or "pinned-host".
+const char* to_string(HistoryTier tier);
+inline std::string history_tier(index_t steps, std::size_t field_bytes, std::size_t device_budget,
+                                std::size_t host_budget) {
+  return to_string(place_history(steps, field_bytes, device_budget, host_budget));
+}
 
 // The checkpoint schedule of a revolve run on the CUDA backend and where its slots live.
 // Revolve with all `snaps` slots in device memory when they fit. Otherwise the better, by

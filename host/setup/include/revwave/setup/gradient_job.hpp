@@ -13,12 +13,10 @@
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/driver/cuda_backend.hpp"
-#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/driver/backend_registry.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/io/shot_record.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
 #include "revwave/setup/problem_setup.hpp"
 
 namespace revwave {
@@ -118,12 +116,7 @@ void model_observed(GradientJob<T>& job, Backend backend, const CudaBudgets& bud
   if (job.observed_source != "modelled" || !job.observed.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
   const Problem<T> p = make_problem<T>(job.start.grid, job.truth, job.start.acquisition, job.time);
-  if (backend == Backend::cuda) {
-    job.observed = cuda_forward(p, budgets).traces;
-  } else {
-    CpuPropagator<T> prop(p);
-    job.observed = run_forward(prop).traces;
-  }
+  job.observed = run_on_backend(backend, p, budgets, ForwardCall<T>{}).traces;
   job.seconds_observed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

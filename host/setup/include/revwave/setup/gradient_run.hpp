@@ -9,6 +9,8 @@
 
 #include "revwave/core/checks.hpp"
 #include "revwave/core/progress.hpp"
+#include "revwave/driver/backend_registry.hpp"
+#include "revwave/misfit/l2_misfit.hpp"
 #include "revwave/setup/gradient_job.hpp"
 
 namespace revwave {
@@ -19,7 +21,7 @@ struct GradientRun {
   GradientJob<T> job;
   StrategyPlan plan;
   StrategyReport report;
-  CudaRunInfo cuda_info;
+  CudaRunInfo cuda_info;                // the report's placement: where the CUDA backend put the slots
   GradientOutput output;                // objective, statistics, dJ/dm at the interior points
   index_t predicted_forward_steps = 0;  // the CUDA backend may run revolve as two levels
 };
@@ -40,12 +42,12 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   r.job = prepare_gradient_job<T>(o);
   GradientJob<T>& job = r.job;
   const Grid& grid = job.start.grid;
-  // On the CPU the run holds m, (u, u_prev), the reverse step's u[n+1], (lam, lam_prev) and the
-  // gradient, plus the gradient's interior copies; the CUDA backend keeps its fields on the device.
-  const int fields = r.backend.kind == Backend::cpu ? 9 : 2;
-  require_run_memory(job.start, job.time, sizeof(T), fields, 2, "the gradient's working set");
-  const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, 2);
-  r.plan = plan_strategy(o.strategy, job.time.steps, field_layout<T>(grid), working);
+  // nt x nrec records: the observed data, the synthetic traces read back for the misfit, its
+  // adjoint source, and on the CPU the propagator's own traces.
+  const int fields = working_fields(r.backend.kind, Workload::gradient), records = 4;
+  require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
+  const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
+  r.plan = plan_strategy(o.strategy, job.time.steps, acoustic_state, field_layout<T>(grid), working);
   model_observed(job, r.backend.kind, cuda_budgets(o.problem));
 
   const Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
@@ -55,20 +57,14 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
                      std::to_string(job.time.nt()) + " x " + std::to_string(problem.rec.count));
   }
   GradientOutput& g = r.output;
-  if (r.backend.kind == Backend::cuda) {
-    g = cuda_gradient(problem, job.observed.data(), o.strategy, r.plan, cuda_budgets(o.problem), &r.cuda_info, progress);
-    r.report = r.cuda_info.report;
-    if (r.plan.strategy == Strategy::online) r.report.offline_forward_steps = optimal_forward_steps(g.stats.steps, r.plan.snaps);
-  } else {
-    CpuPropagator<T> prop(problem);
-    g = run_gradient(prop, job.observed.data(), o.strategy, r.plan, progress, &r.report);
-  }
+  g = run_on_backend(r.backend.kind, problem, cuda_budgets(o.problem),
+                     GradientCall<T>{&l2_misfit<T>(), job.observed.data(), &o.strategy, &r.plan, progress, &r.report});
+  r.cuda_info = r.report.placement;
   // A result that is not finite is never written as a success.
   check_finite_result(job.observed.data(), job.observed.size(), "the observed data (modelled in the true model)");
   check_finite_result(&g.stats.objective, 1, "the objective");
   check_finite_result(g.gradient.data(), g.gradient.size(), "the gradient");
-  r.predicted_forward_steps = r.cuda_info.predicted_forward_steps > 0 ? r.cuda_info.predicted_forward_steps
-                                                                     : r.plan.predicted_forward_steps;
+  r.predicted_forward_steps = r.report.predicted_forward_steps;
   return r;
 }
 

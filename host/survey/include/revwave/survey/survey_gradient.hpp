@@ -9,11 +9,9 @@
 #include <vector>
 
 #include "revwave/core/errors.hpp"
-#include "revwave/driver/cuda_backend.hpp"
-#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/driver/backend_registry.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/verification.hpp"
-#include "revwave/numerics/cpu_propagator.hpp"
 #include "revwave/survey/model_window.hpp"
 #include "revwave/survey/shot_runner.hpp"
 #include "revwave/survey/summation_tree.hpp"
@@ -66,13 +64,7 @@ template <class T>
 std::vector<double> model_shot_data(const Grid& grid, const VelocityModel& model, const Shot& shot, Backend backend,
                                     const CudaBudgets& budgets, double* seconds = nullptr) {
   const Problem<T> p = shot_problem<T>(grid, model, shot, shot_window(grid, shot.acquisition, -1));
-  ShotData<T> d;
-  if (backend == Backend::cuda) {
-    d = cuda_forward(p, budgets);
-  } else {
-    CpuPropagator<T> prop(p);
-    d = run_forward(prop);
-  }
+  const ShotData<T> d = run_on_backend(backend, p, budgets, ForwardCall<T>{});
   if (seconds) *seconds += d.step_seconds;
   return std::vector<double>(d.traces.begin(), d.traces.end());
 }
@@ -86,13 +78,8 @@ ShotOutput shot_gradient(const Grid& grid, const VelocityModel& model, const Sho
   const Problem<T> p = shot_problem<T>(grid, model, shot, w);
   const std::vector<T> observed(shot.data.begin(), shot.data.end());
   const StrategyPlan plan = plan_strategy(o.strategy, p.time.steps, field_layout<T>(p.grid));
-  GradientOutput g;
-  if (o.backend == Backend::cuda) {
-    g = cuda_gradient(p, observed.data(), o.strategy, plan, o.budgets, nullptr, progress);
-  } else {
-    CpuPropagator<T> prop(p);
-    g = run_gradient(prop, observed.data(), o.strategy, plan, progress);
-  }
+  GradientOutput g =
+      run_on_backend(o.backend, p, o.budgets, GradientCall<T>{&l2_misfit<T>(), observed.data(), &o.strategy, &plan, progress, nullptr});
   if (!std::isfinite(g.stats.objective)) throw InputError(shot.name + ": the misfit is not finite (the data or the model overflow)");
   ShotOutput out;
   ShotSummary& s = out.summary;

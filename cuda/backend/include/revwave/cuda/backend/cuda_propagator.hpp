@@ -1,23 +1,27 @@
-// The CUDA backend's propagator: the same operations and semantics as CpuPropagator
-// (forward step, sample, fused reverse step, stored history, adjoint data step), with the fields
-// in device memory (the forward ones from a pool that checkpoints share) and the work on a
-// compute stream. No step waits for the device: the reverse steps' misfits stay in a device array
-// until sample_misfits(); sample() to host memory, wavefield_energy() and interior_gradient() wait.
+// The CUDA backend's propagator of the constant-density acoustic equation: the propagator concept
+// (revwave/driver/propagator.hpp) as CpuPropagator implements it, with the fields in device memory
+// (the forward ones from a pool that checkpoints share), the traces and the adjoint source too,
+// and the work on a compute stream. No step waits for the device: the traces are read back once
+// (traces()), the adjoint source copied once, the gradient read back once; sample() to host
+// memory and wavefield_energy() wait.
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "revwave/cuda/backend/device_problem.hpp"
+#include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/cuda/runtime/cuda_streams.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
+#include "revwave/cuda/runtime/write_fences.hpp"
 #include "revwave/cuda/store/device_checkpoint_store.hpp"
 #include "revwave/cuda/store/device_store_factory.hpp"
-#include "revwave/cuda/backend/device_problem.hpp"
 #include "revwave/cuda/store/field_history.hpp"
-#include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/driver/propagator.hpp"
+#include "revwave/numerics/acoustic/acoustic_state.hpp"
 #include "revwave/schedule/tier_split.hpp"
-#include "revwave/cuda/runtime/write_fences.hpp"
 
 namespace revwave {
 
@@ -40,34 +44,41 @@ class CudaPropagator {
 
   const Problem<T>& problem() const { return p_; }
   static const char* backend_name() { return "cuda"; }
+  static constexpr StateShape state_shape() { return acoustic_state; }
+  // Fields of the grid's size the run holds in host memory: the gradient's interior copies, or
+  // the traces' staging; the rest lives on the device.
+  static int working_fields(Workload w) { return w == Workload::gradient ? 2 : 1; }
 
   // ---- forward state ----
   void reset_forward();
   // Position n -> n+1: into u[n-1]'s field when the state alone holds it, else into a free one.
   void forward_step(index_t n);
-  void sample(T* host_out);             // waits for the device
-  void sample_device(T* device_out);    // asynchronous
+  void sample(T* host_out);             // receivers of the current u[n] (tests; waits for the device)
   DeviceState& state() { return state_; }
   DeviceFieldPool& field_pool() { return pool_; }
   // Sizes the pool for a store or history that holds up to `held` fields at once: 2 + held.
   void reserve_fields(std::int64_t held) { pool_.ensure_capacity(2 + held); }
 
+  // ---- traces, in device memory (nt x nrec) until traces() reads them back ----
+  void record_trace(index_t n);
+  // S u[n] from the state at n - 1 without stepping: u[n] at the receivers' corners by the probe
+  // kernel (the sweep's point formula and the source terms).
+  void record_next_trace(index_t n);
+  std::vector<T> traces(index_t samples);  // one copy, one wait
+
   // ---- reverse ----
   void reset_adjoint();
-  // One pass: u[n+1] recomputed in registers (never stored), the residual and its misfit (kept on
-  // the device as sample n+1's), lam[n+1] and the imaging. observed_next: host pointer; inside the
-  // array given to upload_observed it is read from the device copy.
-  void reverse_step(index_t n, const T* observed_next);
-  void upload_observed(const T* host, std::size_t count);
-  // The misfits of samples 0..count-1 as the reverse steps recorded them: one copy, one wait.
-  std::vector<double> sample_misfits(index_t count);
+  void set_adjoint_source(std::vector<T> r);  // copied to the device once
+  // One pass: u[n+1] recomputed in registers (never stored), lam[n+1] with S^T r[n+1] injected,
+  // and the imaging.
+  void reverse_step(index_t n);
 
   // ---- the stored history (strategy full) ----
   std::size_t allocate_history(index_t steps);
   void record_history(index_t n);
-  void reverse_step_from_history(index_t n, const T* observed_next);
+  void reverse_step_from_history(index_t n);
   void release_history();
-  const std::string& history_tier() const { return history_tier_; }
+  const std::string& history_tier() const { return placement_.history_tier; }
   std::uint64_t history_copy_bytes() const { return history_ ? history_->copy_bytes() : 0; }
 
   // ---- checkpoint stores: every plan's through one factory (make_device_store) ----
@@ -75,8 +86,8 @@ class CudaPropagator {
   // pinned slot, encoded on the device; zfp-rate or zfp-accuracy: the pinned slots only, encoded on
   // the host; none: handles). Disk slots stay raw.
   void set_compression(const Compression& c);
-  // Bytes one device checkpoint slot takes: two fields, or their encoding.
-  std::size_t slot_bytes() const { return codec_ ? codec_->slot_bytes() : 2 * field_bytes(); }
+  // Bytes one device checkpoint slot takes: the state's fields, or their encoding.
+  std::size_t slot_bytes() const;
   // What a pinned host slot takes where it differs (ZFP): for split_slots and plan_device_checkpoints.
   HostSlotCost host_slot_cost() const;
   // `slots` Revolve-ordered slots: all in device memory when they fit the device budget, else the
@@ -87,8 +98,9 @@ class CudaPropagator {
   // Where the slots of a plan live: multilevel's tiers (memory is device memory), --store disk's
   // one tier of files, or revolve's and online's slots split by the budgets (split_slots).
   DeviceStorePlan store_plan(const StrategyOptions& options, const StrategyPlan& plan) const;
-  // The store of a placement; the pool is sized for it here. An allocation the device or the host
-  // cannot give is an OutOfMemoryError saying what would fit.
+  // The store of a placement; the pool is sized for it here, and the placement is what placement()
+  // reports. An allocation the device or the host cannot give is an OutOfMemoryError saying what
+  // would fit.
   std::unique_ptr<DeviceCheckpointStore> make_store(const DeviceStorePlan& where, PrefetchHint* hint);
   std::unique_ptr<DeviceCheckpointStore> make_store(const TierSplit& split, PrefetchHint* hint) {
     return make_store(store_plan(split), hint);
@@ -96,10 +108,20 @@ class CudaPropagator {
   std::unique_ptr<DeviceCheckpointStore> make_store(index_t slots, PrefetchHint* hint) {
     return make_store(split_slots(slots), hint);
   }
+  // A strategy's checkpoints (the propagator concept's make_checkpoints), every store through
+  // make_device_store: revolve on the slots the device holds, or two levels with pinned host
+  // checkpoints (plan_device_checkpoints, which replaces the planned schedule); online on device
+  // slots and then pinned ones; multilevel's tiers (device, pinned, disk) and --store disk's files
+  // as the plan places them, under the planned schedule.
+  CheckpointSet<DeviceCheckpointStore> make_checkpoints(const StrategyPlan& plan, const StrategyOptions& options,
+                                                        std::unique_ptr<Schedule> planned, PrefetchHint* hint);
+  // Where the last run's slots or history went, and the time the compute stream waited on copies.
+  TierReport placement();
   std::vector<double> interior_gradient();
 
-  // ---- linear adjoint (dot-product test); device pointers ----
-  void adjoint_data_step(const T* data_j, T* source_out);
+  // ---- linear adjoint (dot-product test): the adjoint source as the data ----
+  void adjoint_data_step(index_t j);
+  std::vector<T> source_traces(index_t samples);
 
   std::size_t field_bytes() const { return p_.grid.template field_bytes<T>(); }
   // Checkpoint budgets: as given, or derived (device: free memory now less a margin; host: half of what is available).
@@ -113,15 +135,17 @@ class CudaPropagator {
   void set_sweep_kernel(SweepKernel k) { sweep_kernel_ = k; }
 
   // ---- test access: whole allocated-grid fields to and from host memory (synchronous) ----
-  double misfit(index_t sample);  // one recorded misfit
   void upload_state(const T* u, const T* u_prev);
   void download_state(T* u, T* u_prev);
   void download_adjoint(T* lam, T* grad);
   CudaStreams& streams() { return streams_; }
 
  private:
-  void reverse_from(index_t n, const T* u, const T* u_prev, const T* observed_next);
-  const T* observed_on_device(const T* host);
+  void reverse_from(index_t n, const T* u, const T* u_prev);
+  // u[n+1] at the probes from u[n], u[n-1]; with `save_gradient` the gradient there too (reverse steps).
+  void next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient);
+  T* trace_row(DeviceBuffer& rows, index_t sample, index_t width, const char* what);
+  const T* adjoint_source(index_t sample) const;
 
   detail::SelectDevice select_;
   const Problem<T>& p_;
@@ -134,17 +158,29 @@ class CudaPropagator {
   DeviceState state_;
   DeviceBuffer lam_, lam_prev_, grad_;
   DeviceBuffer next_, saved_;             // u[n+1] at the probes; the gradient there before the sweep
-  DeviceBuffer residual_, partials_, misfits_, observed_, observed_step_, folded_;
+  DeviceBuffer traces_, adjoint_source_, source_traces_;  // nt x nrec, samples x nrec, nt x nsrc
+  index_t adjoint_samples_ = 0;
+  DeviceBuffer sample_, folded_;
   DeviceReducer<T> reducer_;
   DeviceBuffer energy_;
   PinnedBuffer energy_host_;
-  const T* observed_host_ = nullptr;
-  std::size_t observed_count_ = 0;
   std::unique_ptr<FieldHistory> history_;
-  std::string history_tier_;
+  TierReport placement_;
   SweepKernel sweep_kernel_ = SweepKernel::columns;
   std::unique_ptr<DeviceCodec> codec_;  // --compress fp16|bf16 (outlives the stores made with it)
   std::unique_ptr<FieldCodec> host_codec_;  // --compress zfp-...: the pinned slots' (each store copies it)
 };
+
+// The propagator concept's customization points (found by argument-dependent lookup).
+template <class T>
+CheckpointSet<DeviceCheckpointStore> make_checkpoints(CudaPropagator<T>& prop, const StrategyPlan& plan,
+                                                      const StrategyOptions& options, std::unique_ptr<Schedule> planned,
+                                                      PrefetchHint* hint) {
+  return prop.make_checkpoints(plan, options, std::move(planned), hint);
+}
+template <class T>
+TierReport checkpoint_placement(CudaPropagator<T>& prop) {
+  return prop.placement();
+}
 
 }  // namespace revwave

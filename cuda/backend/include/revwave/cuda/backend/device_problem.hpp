@@ -6,7 +6,7 @@
 #include "revwave/cuda/backend/device_points.hpp"
 #include "revwave/numerics/problem.hpp"
 #include "revwave/cuda/kernels/sparse_kernels.hpp"
-#include "revwave/cuda/kernels/sweep_kernels.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
 
 namespace revwave {
 

@@ -1,6 +1,6 @@
 // Sources and receivers on the device: sampling, injection, the reverse step's sparse work (u[n+1]
-// at the probes, the residual with its misfit, the re-imaging at the sources, the adjoint-source
-// injection with its imaging share), and the fold of the gradient to the interior.
+// at the probes, the re-imaging at the sources, the adjoint-source injection with its imaging
+// share), the last trace sampled from the probes, and the fold of the gradient to the interior.
 //
 // Injection is a gather: one thread per distinct grid index touched, applying that index's
 // contributions in the CPU's (point, corner) order. Deterministic, no atomics, and each
@@ -8,8 +8,8 @@
 #pragma once
 #include <cuda_runtime_api.h>
 
-#include "revwave/numerics/point_formulas.hpp"
-#include "revwave/cuda/kernels/sweep_kernels.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
+#include "revwave/numerics/acoustic/point_formulas.hpp"
 
 namespace revwave {
 
@@ -45,7 +45,8 @@ struct ProbesView {
 
 // next[p] = u[n+1] at probe p: the sweep's point formula from sweep.u = u[n], sweep.u_prev =
 // u[n-1], then + weight * wavelet[n] * scale for each source corner there, in the forward step's
-// order; saved[p] = grad there for the probes with a source term (re-imaged after the sweep).
+// order; saved[p] = grad there for the probes with a source term (re-imaged after the sweep),
+// unless grad is null (the probes sampled for a trace only).
 template <class T>
 struct ProbeStep {
   ProbesView probes;
@@ -61,16 +62,10 @@ struct ProbeStep {
 template <class T>
 void launch_probes(const ProbeStep<T>& args, int radius, cudaStream_t stream);
 
-// residual[r] = S u[n+1] - observed from the probes, and *misfit = 1/2 |residual|^2 in double by
-// a fixed-order reduction: one partial sum per block of residual_block_receivers receivers
-// (partials: residual_blocks(count) doubles), then one block adds them. The same bits every run.
+// out[r] = S u[n+1] at receiver r from the probes (each receiver's corners summed in
+// launch_sample's order): the trace of a step not taken.
 template <class T>
-void launch_residual_misfit(const PointsView<T>& rec, const ProbesView& probes, const T* next, const T* observed,
-                            T* residual, double* partials, double* misfit, cudaStream_t stream);
-inline constexpr index_t residual_block_receivers = 1024;  // 256 threads, 4 receivers each
-inline index_t residual_blocks(index_t receivers) {
-  return receivers > residual_block_receivers ? (receivers + residual_block_receivers - 1) / residual_block_receivers : 1;
-}
+void launch_sample_probes(const PointsView<T>& rec, const ProbesView& probes, const T* next, T* out, cudaStream_t stream);
 
 // Where a source injects, the sweep imaged with u[n+1] less its source term: grad = saved +
 // imaging_term(lam[n+1], next, u[n], u[n-1]) at those probes (CpuPropagator's re-imaging).
@@ -87,11 +82,11 @@ struct SourceReimage {
 template <class T>
 void launch_reimage_sources(const ProbesView& probes, const SourceReimage<T>& args, cudaStream_t stream);
 
-// lam += delta = w r scale at each corner, and grad += imaging_term(delta, u[n+1], u, u_prev)
-// there, u[n+1] from the target's probe.
+// lam += delta = w r scale at each corner, r the adjoint source's sample n+1, and grad +=
+// imaging_term(delta, u[n+1], u, u_prev) there, u[n+1] from the target's probe.
 template <class T>
-struct ResidualInjection {
-  const T* residual = nullptr;
+struct AdjointSourceInjection {
+  const T* source = nullptr;  // r[n+1], one value per receiver
   const T* scale = nullptr;
   T* lam = nullptr;
   T* grad = nullptr;
@@ -102,7 +97,7 @@ struct ResidualInjection {
   StepCoefficients<T> c{};
 };
 template <class T>
-void launch_inject_residual(const PointsView<T>& rec, const ResidualInjection<T>& args, cudaStream_t stream);
+void launch_inject_adjoint_source(const PointsView<T>& rec, const AdjointSourceInjection<T>& args, cudaStream_t stream);
 
 // E^T g: interior gradient (double, C order) from one on the allocated grid, as fold_to_interior.
 struct FoldShape {

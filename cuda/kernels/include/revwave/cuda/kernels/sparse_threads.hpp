@@ -1,5 +1,5 @@
-// One thread's work in each sparse kernel (sampling, gather injection, the reverse step's probes,
-// residual and re-imaging, adjoint-source injection, fold), host+device: the CUDA kernels and the
+// One thread's work in each sparse kernel (sampling, gather injection, the reverse step's probes
+// and re-imaging, the probes' trace, adjoint-source injection, fold), host+device: the CUDA kernels and the
 // CPU emulation in tests/cudasim run these bodies. All are 1D launches of `sparse_block` threads;
 // t is the global thread index.
 #pragma once
@@ -66,34 +66,16 @@ REVWAVE_HD void probe_thread(const ProbeStep<T>& a, index_t p) {
     v += a.src_weight[c] * q * a.src_scale[c];
   }
   a.next[p] = v;
-  a.saved[p] = a.grad[idx];
+  if (a.grad != nullptr) a.saved[p] = a.grad[idx];
 }
 
-inline constexpr unsigned residual_items = 4;  // receivers per thread in one block's share
-static_assert(residual_block_receivers == index_t(sparse_block) * residual_items, "the residual's block share");
-
-// Thread t's share of block b's misfit: receivers b * residual_block_receivers + m * sparse_block + t.
+// Receiver r's trace from the probes: its corners in sample_one's order.
 template <class T>
-REVWAVE_HD double residual_share(const PointsView<T>& rec, const ProbesView& pr, const T* next, const T* observed,
-                                 T* residual, index_t block, unsigned t) {
-  double local = 0;
-  for (unsigned m = 0; m < residual_items; ++m) {
-    const index_t r = block * residual_block_receivers + index_t(m) * sparse_block + t;
-    if (r >= rec.count) break;
-    T s = 0;
-    for (index_t c = 8 * r; c < 8 * r + 8; ++c) s += rec.weight[c] * next[pr.receiver_probe[c]];
-    const T res = s - observed[r];
-    residual[r] = res;
-    local += 0.5 * static_cast<double>(res) * static_cast<double>(res);
-  }
-  return local;
-}
-
-// Thread t's share of the sum of `count` partial sums: t, t + sparse_block, ... in order.
-REVWAVE_HD double partials_share(const double* partials, index_t count, unsigned t) {
-  double s = 0;
-  for (index_t b = t; b < count; b += sparse_block) s += partials[b];
-  return s;
+REVWAVE_HD void sample_probes_thread(const PointsView<T>& rec, const ProbesView& pr, const T* next, T* out, index_t r) {
+  if (r >= rec.count) return;
+  T s = 0;
+  for (index_t c = 8 * r; c < 8 * r + 8; ++c) s += rec.weight[c] * next[pr.receiver_probe[c]];
+  out[r] = s;
 }
 
 template <class T>
@@ -104,14 +86,14 @@ REVWAVE_HD void reimage_thread(const ProbesView& pr, const SourceReimage<T>& a, 
 }
 
 template <class T>
-REVWAVE_HD void inject_residual_thread(const PointsView<T>& rec, const ResidualInjection<T>& a, index_t t) {
+REVWAVE_HD void inject_adjoint_source_thread(const PointsView<T>& rec, const AdjointSourceInjection<T>& a, index_t t) {
   if (t >= rec.targets) return;
   const index_t idx = rec.target_index[t];
   T lam = a.lam[idx], grad = a.grad[idx];
   const T un = a.next[a.target_probe[t]], uc = a.u[idx], up = a.u_prev[idx];
   for (index_t e = rec.target_begin[t]; e < rec.target_begin[t + 1]; ++e) {
     const index_t k = rec.corner[e];
-    const T delta = rec.weight[k] * a.residual[k / 8] * a.scale[k];
+    const T delta = rec.weight[k] * a.source[k / 8] * a.scale[k];
     lam += delta;
     grad += imaging_term(a.c, delta, un, uc, up);
   }

@@ -1,7 +1,7 @@
 // --compress fp16|bf16 on the CUDA backend: the cast kernels (cast_kernels.hpp) behind a
 // type-erased codec that the checkpoint store calls. ZFP has no device codec here (Debian's
 // libzfp has no CUDA execution): with zfp modes the device slots stay raw and only the pinned host
-// slots are encoded, on the host (host_encoded_slots.hpp).
+// slots are encoded, on the host (encoded_host_slots.hpp, behind staged_host_tier.hpp).
 #pragma once
 #include <cstdint>
 #include <memory>

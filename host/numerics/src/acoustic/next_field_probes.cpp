@@ -1,4 +1,4 @@
-#include "revwave/numerics/next_field_probes.hpp"
+#include "revwave/numerics/acoustic/next_field_probes.hpp"
 
 #include <unordered_map>
 

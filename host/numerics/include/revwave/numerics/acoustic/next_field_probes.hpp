@@ -1,6 +1,7 @@
 // Where the fused reverse step needs u[n+1] apart from its sweep: at the receivers' corners
-// (the residual samples u[n+1], the adjoint source images with it) and at the sources' corners
-// (there u[n+1] carries the injected wavelet, which the sweep's in-register value lacks).
+// (the adjoint source's imaging share uses it; the last trace S u[N], which no forward step
+// before the first reverse one computes, is sampled from it) and at the sources' corners (there
+// u[n+1] carries the injected wavelet, which the sweep's in-register value lacks).
 // Each probe is one grid index: u[n+1] there is the sweep's point formula plus the source
 // terms of the corners that land on it, added in the forward step's (point, corner) order.
 #pragma once

@@ -5,7 +5,7 @@
 #pragma once
 #include <cuda_runtime_api.h>
 
-#include "revwave/numerics/point_formulas.hpp"
+#include "revwave/numerics/acoustic/point_formulas.hpp"
 
 namespace revwave {
 

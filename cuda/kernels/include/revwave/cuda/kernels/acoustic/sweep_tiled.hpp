@@ -11,7 +11,7 @@
 // order, on poisoned shared memory, so that a missing barrier shows as wrong or NaN results.
 #pragma once
 #include "revwave/cuda/kernels/launch_shape.hpp"
-#include "revwave/cuda/kernels/sweep_kernels.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
 
 namespace revwave::tiled {
 

@@ -1,14 +1,18 @@
-// The CPU reference backend: forward steps, fused reverse (recompute + adjoint + imaging) steps, sparse ops.
-// It owns the pool of forward fields (the state's and the checkpoints' alike), the forward state
-// (u[n], u[n-1]), the adjoint pair and the gradient.
+// The CPU reference backend of the constant-density acoustic equation: forward steps, fused
+// reverse (recompute + adjoint + imaging) steps, sparse ops. It owns the pool of forward fields
+// (the state's and the checkpoints' alike), the forward state (u[n], u[n-1]), the adjoint pair,
+// the gradient, and the traces it records: a propagator as the drivers see it
+// (revwave/driver/propagator.hpp), knowing no misfit, no plan and no schedule.
 #pragma once
 #include <memory>
 #include <vector>
 
 #include "revwave/core/field_pool.hpp"
 #include "revwave/core/host_buffer.hpp"
-#include "revwave/numerics/next_field_probes.hpp"
+#include "revwave/numerics/acoustic/acoustic_state.hpp"
+#include "revwave/numerics/acoustic/next_field_probes.hpp"
 #include "revwave/numerics/problem.hpp"
+#include "revwave/numerics/workload.hpp"
 
 namespace revwave {
 
@@ -16,17 +20,21 @@ template <class T>
 class CpuPropagator {
  public:
   using value_type = T;
+  using State = HostState;
   explicit CpuPropagator(const Problem<T>& problem);
 
   const Problem<T>& problem() const { return p_; }
   static const char* backend_name() { return "cpu"; }
+  static constexpr StateShape state_shape() { return acoustic_state; }
+  // Wavefields of the grid's size a run holds in host memory beside checkpoints and traces.
+  static int working_fields(Workload w);
 
   // ---- forward state ----
   void reset_forward();             // position 0: u[0] = u[-1] = 0
   // Position n -> n+1, injecting q[n]. u[n+1] goes into u[n-1]'s field when the state alone
   // holds it, else (a slot or a copy in flight holds it too) into a free field of the pool.
   void forward_step(index_t n);
-  void sample(T* out) const;        // receivers of the current u[n]
+  void sample(T* out) const;        // receivers of the current u[n] (tests)
   double wavefield_energy() const;  // sum of u[n]^2 over the grid, in a fixed order
   // illumination[i] += u[n]^2 at every interior point i (nx*ny*nz, C order): called after each
   // forward step, it sums the source-side illumination of a sweep (the inversion's preconditioner).
@@ -39,15 +47,21 @@ class CpuPropagator {
   // OutOfMemoryError naming the sizes when the host has not that much).
   void reserve_fields(std::int64_t held);
 
+  // ---- traces: sample n of the receivers, kept here (nt x nrec) until traces() ----
+  void record_trace(index_t n);       // S u[n], the current state being at position n
+  // S u[n] from the state at position n - 1, without stepping: u[n] at the receivers' corners by
+  // the sweep's point formula plus the source terms, the same bits a step and record_trace give.
+  void record_next_trace(index_t n);
+  std::vector<T> traces(index_t samples) const;  // samples 0..samples-1
+
   // ---- reverse ----
-  void reset_adjoint();  // lam[N+1] = lam[N+2] = 0, gradient = 0, no misfit recorded
-  // Reverses step n with the state at position n current, in one pass over the grid: u[n+1]
-  // is recomputed in registers (never stored), the adjoint steps to lam[n+1] with the residual
-  // S u[n+1] - d[n+1] injected, and the gradient images. Returns 1/2 |S u[n+1] - d[n+1]|^2.
-  // The forward state is left as is. The misfit is also recorded as sample n+1's.
-  double reverse_step(index_t n, const T* observed_next);
-  // The misfits the reverse steps recorded for samples 0..count-1 (0 where none was).
-  std::vector<double> sample_misfits(index_t count) const;
+  void reset_adjoint();  // lam[N+1] = lam[N+2] = 0, gradient = 0
+  // The adjoint source r[n] (samples x nrec) the reverse steps inject; kept until the next call.
+  void set_adjoint_source(std::vector<T> r);
+  // Reverses step n with the state at position n current, in one pass over the grid: u[n+1] is
+  // recomputed in registers (never stored), the adjoint steps to lam[n+1] with S^T r[n+1]
+  // injected, and the gradient images. The forward state is left as is.
+  void reverse_step(index_t n);
 
   // ---- the stored history (strategy full) ----
   // Sizes the pool for u[0..N] (the steps write straight into it); refuses first if it does
@@ -56,7 +70,7 @@ class CpuPropagator {
   void record_history(index_t n);  // keeps the current u (a handle, not a copy) as u[n], n = 0..N
   // The reverse step from u[n], u[n-1] of the history: u[n+1] is recomputed as by every other
   // strategy (not read back), so all strategies image with the same bits.
-  double reverse_step_from_history(index_t n, const T* observed_next);
+  void reverse_step_from_history(index_t n);
   void release_history();
   // Bytes the history copied to another medium: none, it is the pool's fields.
   std::uint64_t history_copy_bytes() const { return 0; }
@@ -68,14 +82,21 @@ class CpuPropagator {
   std::vector<double> interior_gradient() const;
 
   // ---- linear adjoint of the modelling operator (dot-product test) ----
-  // lam[j] from lam[j+1], lam[j+2] with r[j] = S^T data_j injected; writes P^T lam[j] per source.
-  void adjoint_data_step(const T* data_j, T* source_out);
+  // lam[j] from lam[j+1], lam[j+2] with S^T r[j] injected (the adjoint source as data); records
+  // P^T lam[j] per source as source sample j.
+  void adjoint_data_step(index_t j);
+  std::vector<T> source_traces(index_t samples) const;  // samples 0..samples-1, nt x nsrc
 
   std::size_t field_bytes() const { return p_.grid.template field_bytes<T>(); }
 
  private:
+  // u[n+1] at every probe from u[n] and u[n-1]: the sweep's point formula, then the source
+  // terms of step n in inject_points' order.
+  void next_at_probes(index_t n, const T* u, const T* u_prev);
   // The reverse step from u[n] and u[n-1], wherever they live (the state, the history).
-  double reverse_from(index_t n, const T* u, const T* u_prev, const T* observed_next);
+  void reverse_from(index_t n, const T* u, const T* u_prev);
+  const T* adjoint_source(index_t sample) const;
+  T* trace_row(std::vector<T>& rows, index_t sample, index_t width);
 
   const T* history_field(index_t k) const;
 
@@ -87,15 +108,12 @@ class CpuPropagator {
   HostBuffer grad_;
   std::vector<T> src_scale_;      // per corner: 1 / (h^3 a)
   std::vector<T> rec_scale_;      // per corner: 1 / a
-  std::vector<T> residual_;
-  std::vector<double> misfits_;   // per sample, as the reverse steps recorded them
+  std::vector<T> traces_;         // nt x nrec, as recorded
+  std::vector<T> adjoint_source_;  // samples x nrec, as given
+  std::vector<T> source_traces_;  // nt x nsrc, P^T lam (dot-product test)
   NextFieldProbes probes_;        // where the reverse step needs u[n+1] outside its sweep
   std::vector<T> next_;           // u[n+1] at the probes
   std::vector<T> saved_grad_;     // the gradient at the source probes before the sweep
 };
-
-// Interior gradient from one on the allocated grid: E^T g, E the edge-copy extension.
-template <class T>
-std::vector<double> fold_to_interior(const Grid& grid, const T* padded_gradient);
 
 }  // namespace revwave

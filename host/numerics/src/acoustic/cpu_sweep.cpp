@@ -1,4 +1,4 @@
-#include "revwave/numerics/cpu_sweep.hpp"
+#include "revwave/numerics/acoustic/cpu_sweep.hpp"
 
 #include <pmmintrin.h>
 #include <xmmintrin.h>

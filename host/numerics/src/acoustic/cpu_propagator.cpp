@@ -1,12 +1,14 @@
-#include "revwave/numerics/cpu_propagator.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/numerics/cpu_sweep.hpp"
+#include "revwave/numerics/acoustic/cpu_sweep.hpp"
+#include "revwave/numerics/fold_to_interior.hpp"
 #include "revwave/store/memory_store.hpp"
 
 namespace revwave {
@@ -21,10 +23,21 @@ CpuPropagator<T>::CpuPropagator(const Problem<T>& problem)
     src_scale_[c] = static_cast<T>(1.0 / (h3 * static_cast<double>(leapfrog_a_at(p_, p_.src.index[c]))));
   rec_scale_.resize(p_.rec.index.size());
   for (std::size_t c = 0; c < rec_scale_.size(); ++c) rec_scale_[c] = T(1) / leapfrog_a_at(p_, p_.rec.index[c]);
-  residual_.resize(static_cast<std::size_t>(p_.rec.count));
   probes_ = make_next_field_probes(p_.src, p_.rec);
   next_.resize(probes_.size());
   saved_grad_.resize(probes_.source_targets.size());
+}
+
+// m, (u, u_prev), the reverse step's u[n+1], (lam, lam_prev) and the gradient, plus the gradient's
+// interior copies; a forward run holds m and (u, u_prev); the dot-product test the adjoint pair too.
+template <class T>
+int CpuPropagator<T>::working_fields(Workload w) {
+  switch (w) {
+    case Workload::forward: return 3;
+    case Workload::gradient: return 9;
+    case Workload::dot_product_test: return 5;
+  }
+  return 9;
 }
 
 template <class T>
@@ -63,6 +76,40 @@ void CpuPropagator<T>::forward_step(index_t n) {
 template <class T>
 void CpuPropagator<T>::sample(T* out) const {
   sample_points(p_.rec, state_.u.template as<T>(), out);
+}
+
+template <class T>
+T* CpuPropagator<T>::trace_row(std::vector<T>& rows, index_t sample, index_t width) {
+  const std::size_t size = static_cast<std::size_t>(p_.time.nt() * width);
+  if (rows.size() != size) rows.assign(size, T(0));
+  if (sample < 0 || sample >= p_.time.nt()) throw std::logic_error("trace sample " + std::to_string(sample) + " out of range");
+  return rows.data() + sample * width;
+}
+
+template <class T>
+void CpuPropagator<T>::record_trace(index_t n) {
+  sample_points(p_.rec, state_.u.template as<T>(), trace_row(traces_, n, p_.rec.count));
+}
+
+template <class T>
+void CpuPropagator<T>::record_next_trace(index_t n) {
+  next_at_probes(n - 1, state_.u.template as<T>(), state_.u_prev.template as<T>());
+  T* out = trace_row(traces_, n, p_.rec.count);
+  // Each receiver's corners summed in sample_points' order.
+  const index_t nrec = p_.rec.count;
+#pragma omp parallel for schedule(static) if (nrec > 1024)
+  for (index_t r = 0; r < nrec; ++r) {
+    T s = 0;
+    for (index_t k = 8 * r; k < 8 * r + 8; ++k) s += static_cast<T>(p_.rec.weight[k]) * next_[probes_.receiver_probe[k]];
+    out[r] = s;
+  }
+}
+
+template <class T>
+std::vector<T> CpuPropagator<T>::traces(index_t samples) const {
+  const std::size_t count = static_cast<std::size_t>(samples * p_.rec.count);
+  if (count > traces_.size()) throw std::logic_error("traces: more samples asked for than were recorded");
+  return std::vector<T>(traces_.begin(), traces_.begin() + static_cast<std::ptrdiff_t>(count));
 }
 
 template <class T>
@@ -111,29 +158,33 @@ void CpuPropagator<T>::reset_adjoint() {
   lam_.zero();
   lam_prev_.zero();
   grad_.zero();
-  misfits_.assign(static_cast<std::size_t>(p_.time.nt()), 0.0);
 }
 
 template <class T>
-std::vector<double> CpuPropagator<T>::sample_misfits(index_t count) const {
-  std::vector<double> out(static_cast<std::size_t>(count), 0.0);
-  std::copy_n(misfits_.begin(), std::min(out.size(), misfits_.size()), out.begin());
-  return out;
+void CpuPropagator<T>::set_adjoint_source(std::vector<T> r) {
+  if (r.size() % static_cast<std::size_t>(std::max<index_t>(p_.rec.count, 1)) != 0) {
+    throw std::logic_error("set_adjoint_source: not a whole number of samples");
+  }
+  adjoint_source_ = std::move(r);
 }
 
 template <class T>
-double CpuPropagator<T>::reverse_step(index_t n, const T* observed_next) {
-  return reverse_from(n, state_.u.template as<T>(), state_.u_prev.template as<T>(), observed_next);
+const T* CpuPropagator<T>::adjoint_source(index_t sample) const {
+  const std::size_t end = static_cast<std::size_t>((sample + 1) * p_.rec.count);
+  if (sample < 0 || end > adjoint_source_.size()) {
+    throw std::logic_error("adjoint source sample " + std::to_string(sample) + " was not given");
+  }
+  return adjoint_source_.data() + sample * p_.rec.count;
 }
 
-// Bit for bit what the two-pass step (forward sweep into a field, source injection, sampling,
-// adjoint sweep imaging with that field, adjoint-source injection) gives: the point formulas are
-// the same and, with contraction off (CMakeLists.txt), so are their roundings wherever they run.
 template <class T>
-double CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, const T* observed_next) {
+void CpuPropagator<T>::reverse_step(index_t n) {
+  reverse_from(n, state_.u.template as<T>(), state_.u_prev.template as<T>());
+}
+
+template <class T>
+void CpuPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev) {
   const NextFieldProbes& pr = probes_;
-  const StepCoefficients<T> c = p_.coeffs;
-  // u[n+1] at the probes: the sweep's point formula, then the source terms in inject_points' order.
   cpu_next_at(p_, u, u_prev, pr.index.data(), pr.size(), next_.data());
   const T q = p_.wavelet[static_cast<std::size_t>(n)];
   for (index_t t : pr.source_targets)
@@ -141,16 +192,17 @@ double CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, co
       const index_t k = pr.source_corner[e];
       next_[t] += static_cast<T>(p_.src.weight[k]) * q * src_scale_[k];
     }
-  // The residual S u[n+1] - d[n+1], each receiver's corners summed in sample_points' order.
-  const index_t nrec = p_.rec.count;
-#pragma omp parallel for schedule(static) if (nrec > 1024)
-  for (index_t r = 0; r < nrec; ++r) {
-    T s = 0;
-    for (index_t k = 8 * r; k < 8 * r + 8; ++k) s += static_cast<T>(p_.rec.weight[k]) * next_[pr.receiver_probe[k]];
-    residual_[r] = s - observed_next[r];
-  }
-  double misfit = 0;
-  for (T res : residual_) misfit += 0.5 * static_cast<double>(res) * static_cast<double>(res);
+}
+
+// Bit for bit what the two-pass step (forward sweep into a field, source injection, adjoint
+// sweep imaging with that field, adjoint-source injection) gives: the point formulas are the
+// same and, with contraction off (CMakeLists.txt), so are their roundings wherever they run.
+template <class T>
+void CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
+  const NextFieldProbes& pr = probes_;
+  const StepCoefficients<T> c = p_.coeffs;
+  const T* r_next = adjoint_source(n + 1);
+  next_at_probes(n, u, u_prev);
 
   T* grad = grad_.template as<T>();
   for (std::size_t i = 0; i < pr.source_targets.size(); ++i) saved_grad_[i] = grad[pr.index[pr.source_targets[i]]];
@@ -164,17 +216,15 @@ double CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, co
     grad[idx] = saved_grad_[i] + imaging_term(c, lam_next[idx], next_[t], u[idx], u_prev[idx]);
   }
   // lam += S^T r / a at the receivers, and the imaging condition's share of that increment.
-  for (index_t r = 0; r < nrec; ++r)
+  for (index_t r = 0; r < p_.rec.count; ++r)
     for (int cr = 0; cr < 8; ++cr) {
       const index_t k = 8 * r + cr;
       const index_t idx = p_.rec.index[k];
-      const T delta = static_cast<T>(p_.rec.weight[k]) * residual_[r] * rec_scale_[k];
+      const T delta = static_cast<T>(p_.rec.weight[k]) * r_next[r] * rec_scale_[k];
       lam_next[idx] += delta;
       grad[idx] += imaging_term(c, delta, next_[pr.receiver_probe[k]], u[idx], u_prev[idx]);
     }
   swap(lam_, lam_prev_);
-  misfits_.at(static_cast<std::size_t>(n + 1)) = misfit;
-  return misfit;
 }
 
 template <class T>
@@ -201,8 +251,8 @@ const T* CpuPropagator<T>::history_field(index_t k) const {
 }
 
 template <class T>
-double CpuPropagator<T>::reverse_step_from_history(index_t n, const T* observed_next) {
-  return reverse_from(n, history_field(n), history_field(n - 1), observed_next);
+void CpuPropagator<T>::reverse_step_from_history(index_t n) {
+  reverse_from(n, history_field(n), history_field(n - 1));
 }
 
 template <class T>
@@ -213,16 +263,24 @@ void CpuPropagator<T>::release_history() {
 }
 
 template <class T>
-void CpuPropagator<T>::adjoint_data_step(const T* data_j, T* source_out) {
+void CpuPropagator<T>::adjoint_data_step(index_t j) {
   T* lam = lam_.template as<T>();
   T* lam_prev = lam_prev_.template as<T>();
   cpu_leapfrog_sweep<T>(p_, {lam, lam_prev, lam_prev});
-  inject_points(p_.rec, data_j, rec_scale_.data(), lam_prev);
+  inject_points(p_.rec, adjoint_source(j), rec_scale_.data(), lam_prev);
   swap(lam_, lam_prev_);
   // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).
   const T inv_h3 = static_cast<T>(1.0 / (p_.grid.spacing * p_.grid.spacing * p_.grid.spacing));
+  T* source_out = trace_row(source_traces_, j, p_.src.count);
   sample_points(p_.src, lam_.template as<T>(), source_out);
   for (index_t s = 0; s < p_.src.count; ++s) source_out[s] *= inv_h3;
+}
+
+template <class T>
+std::vector<T> CpuPropagator<T>::source_traces(index_t samples) const {
+  const std::size_t count = static_cast<std::size_t>(samples * p_.src.count);
+  if (count > source_traces_.size()) throw std::logic_error("source_traces: more samples asked for than were recorded");
+  return std::vector<T>(source_traces_.begin(), source_traces_.begin() + static_cast<std::ptrdiff_t>(count));
 }
 
 template <class T>
@@ -230,29 +288,7 @@ std::vector<double> CpuPropagator<T>::interior_gradient() const {
   return fold_to_interior<T>(p_.grid, grad_.template as<T>());
 }
 
-template <class T>
-std::vector<double> fold_to_interior(const Grid& g, const T* padded) {
-  const index_t nx = g.shape[0], ny = g.shape[1], nz = g.shape[2], nbl = g.nbl;
-  std::vector<double> out(static_cast<std::size_t>(nx * ny * nz));
-  // Padded indices that copy interior index ix: the whole layer at the edges.
-  auto lo = [nbl](index_t ix) { return ix == 0 ? index_t(0) : ix + nbl; };
-  auto hi = [nbl](index_t ix, index_t n) { return ix == n - 1 ? n + 2 * nbl - 1 : ix + nbl; };
-#pragma omp parallel for schedule(static)
-  for (index_t ix = 0; ix < nx; ++ix)
-    for (index_t iy = 0; iy < ny; ++iy)
-      for (index_t iz = 0; iz < nz; ++iz) {
-        double s = 0;
-        for (index_t i = lo(ix); i <= hi(ix, nx); ++i)
-          for (index_t j = lo(iy); j <= hi(iy, ny); ++j)
-            for (index_t k = lo(iz); k <= hi(iz, nz); ++k) s += static_cast<double>(padded[g.index(i, j, k)]);
-        out[static_cast<std::size_t>((ix * ny + iy) * nz + iz)] = s;
-      }
-  return out;
-}
-
 template class CpuPropagator<float>;
 template class CpuPropagator<double>;
-template std::vector<double> fold_to_interior<float>(const Grid&, const float*);
-template std::vector<double> fold_to_interior<double>(const Grid&, const double*);
 
 }  // namespace revwave

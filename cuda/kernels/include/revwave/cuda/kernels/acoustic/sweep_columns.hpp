@@ -8,7 +8,7 @@
 // caches); the values and the summation order are the same, so the bits are too.
 #pragma once
 #include "revwave/cuda/kernels/launch_shape.hpp"
-#include "revwave/cuda/kernels/sweep_kernels.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
 
 namespace revwave::columns {
 

@@ -1,0 +1,47 @@
+// The one place a resolved Backend becomes a propagator: the CPU's is built here, the CUDA one
+// behind cuda_backend.hpp. Setup, survey, the CLI and the Python package run their work through
+// run_on_backend and size their working sets with working_fields; none of them branches on the
+// backend.
+#pragma once
+#include <stdexcept>
+
+#include "revwave/core/choices.hpp"
+#include "revwave/driver/backend_calls.hpp"
+#include "revwave/driver/cpu_checkpoints.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
+#include "revwave/numerics/problem.hpp"
+#include "revwave/numerics/workload.hpp"
+
+namespace revwave {
+
+// Host-memory fields of the grid's size a run of `w` holds on `backend` beside checkpoints and
+// traces (as its propagator states them), for the memory checks made before anything is allocated.
+// Both are defined here, not in the library: they reach the CUDA backend, which links after it.
+inline int working_fields(Backend backend, Workload w) {
+  switch (backend) {
+    case Backend::cpu: return CpuPropagator<float>::working_fields(w);
+    case Backend::cuda: return cuda_working_fields(w);
+    case Backend::automatic: break;
+  }
+  throw std::logic_error("working_fields: the backend must be resolved (cpu or cuda)");
+}
+
+// call(prop) on a propagator of `problem` on `backend` (cpu or cuda: resolve `automatic` first).
+template <class T, class Call>
+typename Call::Result run_on_backend(Backend backend, const Problem<T>& problem, const CudaBudgets& budgets,
+                                    const Call& call) {
+  switch (backend) {
+    case Backend::cpu: {
+      CpuPropagator<T> prop(problem);
+      return call(prop);
+    }
+    case Backend::cuda:
+      return run_on_cuda(problem, budgets, call);
+    case Backend::automatic:
+      break;
+  }
+  throw std::logic_error("run_on_backend: the backend must be resolved (cpu or cuda) before anything runs");
+}
+
+}  // namespace revwave

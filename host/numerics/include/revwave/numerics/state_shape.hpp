@@ -1,0 +1,23 @@
+// What a physics' forward state holds: the values a checkpoint keeps to restart the recurrence.
+// Each physics declares its own (acoustic/acoustic_state.hpp), so that plans, stores and budgets
+// size a slot from the declaration without knowing the equation: whole fields of the allocated
+// grid (the acoustic u[n], u[n-1]) and values that live in the absorbing layer only (a C-PML's
+// auxiliary fields, none yet).
+#pragma once
+#include <cstddef>
+
+
+namespace revwave {
+
+struct StateShape {
+  int fields = 0;                 // whole fields of the allocated grid
+  std::size_t layer_values = 0;   // values per state in the absorbing layer only
+  const char* description = "";   // how messages name one slot's content: "two wavefields"
+
+  // One state's bytes, its whole fields of `field_bytes` each and its layer values of `value_bytes`.
+  std::size_t bytes(std::size_t field_bytes, std::size_t value_bytes) const {
+    return static_cast<std::size_t>(fields) * field_bytes + layer_values * value_bytes;
+  }
+};
+
+}  // namespace revwave
