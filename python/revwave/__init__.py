@@ -42,6 +42,10 @@ from ._inversion import invert
 from ._results import GradientResult, InversionResult, ShotRecord, SurveyRecords
 from ._revwave import InputError, IoError, NonFiniteError, NotCompiledError, OutOfMemoryError
 
+# The build's version (CMakeLists.txt's project() line, compiled into the extension): the same
+# number as `revwave --version` and the wheel's metadata.
+__version__: str = _revwave.__version__
+
 __all__ = [
     "ShotRecord", "GradientResult", "SurveyRecords", "InversionResult", "forward", "forward_survey", "gradient", "invert",
     "schedule", "adjtest", "gradtest",

@@ -225,6 +225,7 @@ NB_MODULE(_revwave, m) {
   using namespace revwave::python;
   using namespace nb::literals;
   m.doc() = "revwave's compiled core; use the package revwave, whose functions take keyword arguments.";
+  m.attr("__version__") = REVWAVE_VERSION;  // project()'s VERSION, the CLI's --version
 
   // revwave's error classes as Python exceptions of the matching built-in kind.
   nb::exception<InputError>(m, "InputError", PyExc_ValueError);
