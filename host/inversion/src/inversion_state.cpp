@@ -43,6 +43,7 @@ class Payload {
   Payload(const std::string& bytes, std::size_t at) : bytes_(bytes), at_(at) {}
   std::vector<double> take(std::size_t n) {
     std::vector<double> v(n);
+    if (n == 0) return v;  // an empty vector's data() may be null, which memcpy must not get
     std::memcpy(v.data(), bytes_.data() + at_, n * sizeof(double));
     at_ += n * sizeof(double);
     return v;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "segy_samples.hpp"
 
@@ -55,7 +56,13 @@ void read_interval(const Header& b, const std::string& name, FileLayout& l) {
   l.interval_us = static_cast<double>(us);
   if (l.revision >= 2) {  // rev 2's extended interval overrides the 16-bit one where set
     const double ext = b.f64(ext_interval_field);
-    if (std::isfinite(ext) && ext > 0) l.interval_us = ext;
+    if (std::isfinite(ext) && ext > 0) {
+      // A positive interval too small to be one (a denormal reads as dt = 0 s) is refused, not used.
+      if (ext < 1e-3 || ext > 1e9) {
+        throw IoError(name + ": rev 2 extended sample interval " + number_text(ext) + " us is outside 0.001 us to 1e9 us");
+      }
+      l.interval_us = ext;
+    }
   }
 }
 
