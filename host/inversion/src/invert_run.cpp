@@ -9,6 +9,8 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/inversion/run_directory.hpp"
 #include "revwave/inversion/survey_objective.hpp"
+#include "revwave/setup/gradient_run.hpp"
+#include "revwave/setup/wavelet_estimation.hpp"
 
 namespace revwave {
 namespace {
@@ -28,7 +30,11 @@ void begin_invert(InvertJob& job, InversionState& state, std::vector<std::string
     if (report.modelling) report.modelling(in.survey.shots.size());
     survey_forward<T>(in.grid, in.truth, in.survey, job.backend.kind, job.run.budgets);
   }
-  job.fingerprint = inversion_fingerprint(in.grid, in.model, in.survey, job.settings, job.run.aperture, to_string(job.precision));
+  // The misfit and --estimate-wavelet join the fingerprint only where chosen (an L2 run's stays what it was).
+  std::string label = to_string(job.precision);
+  if (job.run.misfit.kind != MisfitKind::l2) label += std::string(" misfit ") + to_string(job.run.misfit.kind);
+  if (job.estimate_wavelet) label += " estimated wavelet";
+  job.fingerprint = inversion_fingerprint(in.grid, in.model, in.survey, job.settings, job.run.aperture, label);
   if (!job.resuming) {
     state.fingerprint = job.fingerprint;
     if (root && !job.dir.empty()) std::filesystem::create_directories(job.dir);
@@ -41,6 +47,24 @@ void begin_invert(InvertJob& job, InversionState& state, std::vector<std::string
   }
   if (state.model.size() != in.model.velocity.size()) throw IoError(job.dir + "/state.bin: the model has the wrong size");
   history = read_history(job.dir);
+}
+
+// --estimate-wavelet: the signature fitted in the starting model to the data as given (every band
+// low-passes it with the data), used by every shot; DIR/wavelet.npy on a new run. Collective.
+template <class T>
+void estimate_invert_wavelet(InvertJob& job, ShotRunner& runner, bool root) {
+  SurveyInputs& in = job.inputs;
+  job.wavelet = estimate_survey_wavelet<T>(in.grid, in.model, in.survey, job.run, runner);
+  use_wavelet(in.survey, job.wavelet);
+  std::exception_ptr failed;
+  if (root && !job.dir.empty() && !job.resuming) {
+    try {
+      write_npy(job.dir + "/wavelet.npy", {static_cast<std::int64_t>(job.wavelet.size())}, job.wavelet.data());
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  }
+  runner.agree(failed);
 }
 
 nlohmann::json iteration_line(const IterationRecord& r) {
@@ -153,6 +177,7 @@ InvertResult run_invert(InvertOptions& o, ShotRunner& runner, const InvertReport
     failure = std::current_exception();
   }
   runner.agree(failure);  // every process has the same inputs now, or every process stops with the first error
+  if (job.estimate_wavelet) estimate_invert_wavelet<T>(job, runner, result.root);
 
   result.dir = job.dir;
   result.fingerprint = job.fingerprint;
@@ -163,6 +188,8 @@ InvertResult run_invert(InvertOptions& o, ShotRunner& runner, const InvertReport
   result.iterations = state.iteration;
   result.band_ends = state.ended;
   result.model = state.model.empty() ? job.inputs.model.velocity : state.model;
+  result.misfit = job.run.misfit.kind;
+  result.wavelet = job.wavelet;
   return result;
 }
 
@@ -180,6 +207,9 @@ nlohmann::json invert_summary(const InvertResult& r) {
   }
   j["out_dir"] = r.dir;
   j["fingerprint"] = r.fingerprint;
+  // Only where chosen, so that an L2 run's fields stay those it always printed.
+  if (r.misfit != MisfitKind::l2) j["misfit"] = to_string(r.misfit);
+  if (!r.wavelet.empty()) j["estimated_wavelet"] = estimated_wavelet_summary(r.wavelet);
   return j;
 }
 

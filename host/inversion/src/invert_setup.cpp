@@ -116,6 +116,9 @@ InvertJob prepare_invert(InvertOptions& o) {
   go.strategy.backend = job.backend.kind;
   apply_threads(go.problem.threads);
   check_bounds_given(o);
+  // A resumed inversion must be the one that began: a callable has no fingerprint.
+  if (go.misfit.kind == MisfitKind::custom) throw InputError("invert takes a built-in misfit: l2, correlation or envelope");
+  job.estimate_wavelet = go.estimate_wavelet;
   job.settings.vmin = *o.vmin;
   job.settings.vmax = *o.vmax;
   check_aperture(o.survey.aperture);

@@ -60,6 +60,8 @@ struct InvertJob {
   std::string dir;          // empty: nothing written
   bool resuming = false;
   std::string fingerprint;
+  bool estimate_wavelet = false;  // --estimate-wavelet: `wavelet`, fitted in the starting model, is every shot's
+  std::vector<double> wavelet;
 };
 
 // Resolves the backend, checks the bounds and the run directory (new, or --resume), refuses outputs
@@ -99,6 +101,8 @@ struct InvertResult {
   std::vector<std::string> pictures;  // the latest pictures written
   std::vector<double> model;          // the latest velocity, m/s
   std::vector<std::string> history;   // history.jsonl's lines, a resumed run's earlier ones included
+  MisfitKind misfit = MisfitKind::l2;
+  std::vector<double> wavelet;        // --estimate-wavelet: the signature every shot used (else empty)
 };
 
 // Runs (or resumes) the inversion the options describe. Collective over the runner's processes: an
