@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "revwave/core/config.hpp"
+#include "revwave/misfit/misfit.hpp"
 
 namespace revwave::app {
 
@@ -29,6 +30,10 @@ class ProgressBar {
 // `revwave <cmd> --config FILE.config.toml --out OTHER.npy` repeats the run.
 std::string config_path_for(const std::string& output_path);
 void write_effective_config(const CLI::App& cmd, const std::string& path);
+// "" for l2 (the report as it always read), else " (misfit NAME)".
+std::string misfit_note(MisfitKind kind);
+// FILE.npy -> FILE.wavelet.npy: the signature --estimate-wavelet fitted (nt samples).
+std::string wavelet_path_for(const std::string& output_path);
 
 // Prints j on stdout, one object, doubles that round-trip.
 void print_json(const nlohmann::json& j);
