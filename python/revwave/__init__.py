@@ -39,9 +39,9 @@ from typing import Callable, Optional, Sequence, Union
 import numpy as np
 
 from . import _revwave
-from ._arrays import ArrayLike, Points, _as_input, _points
-from ._inputs import (_choice, _is_survey_path, _observed_record, _problem, _refuse_with_observed, _set_misfit,
-                      _set_record_observed, _set_strategy, _set_survey_layout, _set_survey_observed, _wavelet_input)
+from ._arrays import ArrayLike, Points, _as_input
+from ._inputs import (_choice, _observed_record, _problem, _refuse_with_observed, _set_gradient_observed, _set_misfit,
+                      _set_record_observed, _set_strategy, _set_survey_layout, _wavelet_input)
 from ._inversion import invert
 from ._objective import Objective
 from ._results import GradientResult, InversionResult, ShotRecord, SurveyRecords
@@ -148,29 +148,9 @@ def gradient(model: Optional[ArrayLike] = None, *,
     o.estimate_wavelet = bool(estimate_wavelet)
     survey = _revwave.SurveyOptions()
     survey.aperture = float(aperture)
-    is_survey = False
-    if isinstance(observed, (list, tuple)):
-        _set_survey_observed(o, survey, observed)
-        is_survey = True
-    elif isinstance(observed, (ShotRecord, dict, np.ndarray)):
-        _set_record_observed(o, _observed_record(observed), w)
-    elif observed is not None:
-        path = os.fspath(observed)
-        if not os.path.exists(path):
-            raise IoError(f"--observed: Path does not exist: {path}")
-        if _is_survey_path(path):
-            o.set_observed_files([path])
-            is_survey = True
-        else:
-            o.set_observed_file(path)
+    is_survey = _set_gradient_observed(o, survey, observed, w)
     if aperture != -1 and not is_survey:
         raise InputError("--aperture applies to a survey: give observed as a list, a SEG-Y file or a directory")
-    if w is not None and is_survey:
-        survey.set_wavelet(w)  # every shot's signature
-    elif w is not None and not isinstance(observed, (ShotRecord, dict)):
-        if observed is not None:
-            raise InputError("wavelet: a record read from a file carries its Ricker wavelet in its sidecar: leave wavelet= out")
-        o.problem.set_wavelet(w)  # modelled data and the gradient both with the sampled signature
     if true_model is not None:
         o.set_true_model(_as_input(true_model, "true_model"))
     _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)

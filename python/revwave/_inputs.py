@@ -197,3 +197,31 @@ def _set_record_observed(o, record: ShotRecord, wavelet) -> None:
                    _points(record.rec, "observed rec"))
     if sampled is not None:
         o.problem.set_wavelet(sampled)
+
+
+def _set_gradient_observed(o, survey, observed, wavelet) -> bool:
+    """gradient's observed data and sampled wavelet: a record in memory, a record's path, or a survey
+    (a list, a SEG-Y file or a directory), or None (data modelled in the true model). True for a survey."""
+    is_survey = False
+    if isinstance(observed, (list, tuple)):
+        _set_survey_observed(o, survey, observed)
+        is_survey = True
+    elif isinstance(observed, (ShotRecord, dict, np.ndarray)):
+        _set_record_observed(o, _observed_record(observed), wavelet)
+        return False
+    elif observed is not None:
+        path = os.fspath(observed)
+        if not os.path.exists(path):
+            raise IoError(f"--observed: Path does not exist: {path}")
+        is_survey = _is_survey_path(path)
+        if is_survey:
+            o.set_observed_files([path])
+        else:
+            o.set_observed_file(path)
+    if wavelet is not None and is_survey:
+        survey.set_wavelet(wavelet)  # every shot's signature
+    elif wavelet is not None:
+        if observed is not None:
+            raise InputError("wavelet: a record read from a file carries its Ricker wavelet in its sidecar: leave wavelet= out")
+        o.problem.set_wavelet(wavelet)  # modelled data and the gradient both with the sampled signature
+    return is_survey

@@ -36,8 +36,6 @@ from typing import Any, Dict, Optional, Sequence
 import numpy as np
 import torch
 
-from . import _revwave
-from ._results import ShotRecord
 from ._revwave import InputError
 
 __all__ = ["forward"]

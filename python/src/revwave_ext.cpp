@@ -83,7 +83,7 @@ nb::object velocity_gradient_array(const VelocityModel& model, const std::vector
   return nb::cast(owned(values_in_precision<T>(velocity_gradient(model.velocity, dj_dm), "dJ/dc"), sizes(model.shape)));
 }
 
-template <class T>
+// An estimated signature (float64, as the CLI writes it), or None.
 nb::object wavelet_array(const std::vector<double>& wavelet) {
   if (wavelet.empty()) return nb::none();
   return nb::cast(owned(std::vector<double>(wavelet), {wavelet.size()}));
@@ -98,7 +98,7 @@ nb::tuple gradient_impl(GradientJobOptions o) {
   const std::vector<std::size_t> record = {static_cast<std::size_t>(run.job.time.nt()), run.job.start.acquisition.receivers.size()};
   nb::dict extras;
   extras["dj_dc"] = velocity_gradient_array<T>(run.job.start.model, run.output.gradient);
-  extras["wavelet"] = o.estimate_wavelet ? wavelet_array<T>(run.job.start.acquisition.wavelet) : nb::none();
+  extras["wavelet"] = o.estimate_wavelet ? wavelet_array(run.job.start.acquisition.wavelet) : nb::none();
   extras["synthetic"] = o.keep_traces ? nb::cast(owned(std::move(run.synthetic), record)) : nb::none();
   extras["residual"] = o.keep_traces ? nb::cast(owned(std::move(run.adjoint_source), record)) : nb::none();
   nb::object observed = nb::none();
@@ -142,7 +142,7 @@ nb::tuple survey_gradient_impl(GradientJobOptions o, const SurveyOptions& so) {
   auto g = owned(values_in_precision<T>(dj_dm, "the gradient"), sizes(job.inputs.grid.shape));
   nb::dict extras;
   extras["dj_dc"] = velocity_gradient_array<T>(job.inputs.model, dj_dm);
-  extras["wavelet"] = wavelet_array<T>(job.wavelet);
+  extras["wavelet"] = wavelet_array(job.wavelet);
   extras["synthetic"] = nb::none();
   extras["residual"] = nb::none();
   return nb::make_tuple(packed.front(), g, to_python(stats), nb::none(), extras);
@@ -175,7 +175,7 @@ nb::dict invert_impl(InvertOptions o) {
   d["model"] = owned_as<T>(result.model, sizes(result.shape));
   d["history"] = nb::cast(result.history);
   d["stats"] = to_python(invert_summary(result));
-  d["wavelet"] = wavelet_array<T>(result.wavelet);
+  d["wavelet"] = wavelet_array(result.wavelet);
   return d;
 }
 
