@@ -37,6 +37,7 @@ struct GradientCmdOptions {
 
 template <class T>
 void run(GradientCmdOptions& o, const CLI::App& cmd) {
+  o.out = npy_output(o.out);
   if (gradient_is_survey(o.job, o.survey)) {
     run_survey_gradient<T>(o.job, o.survey, o.out, o.png, cmd);
     return;
@@ -47,8 +48,10 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
   const GradientRun<T> run = run_gradient_job<T>(o.job, [&] {
     refuse_overwriting_inputs(gradient_outputs(o.out, o.png, o.job.estimate_wavelet), job_inputs(o.job, cmd));
+    require_npy_ending("--out", o.out);
   }, progress);
   bar.finish();
+  print_warnings(run.warnings);
   const BackendChoice& backend = run.backend;
   const GradientJob<T>& job = run.job;
   const Grid& grid = job.start.grid;
@@ -62,7 +65,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   OutputTransaction outputs_together;
   const std::vector<T> out_values = values_in_precision<T>(g.gradient, "the gradient");
   write_npy(o.out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
-  write_effective_config(cmd, cfg);
+  write_effective_config(cmd, cfg, {{"shape", shape_text(grid.shape)}}, unused_defaults(cmd));
   const std::vector<double>& wavelet = job.start.acquisition.wavelet;
   if (o.job.estimate_wavelet) write_npy(wavelet_path_for(o.out), {static_cast<std::int64_t>(wavelet.size())}, wavelet.data());
   std::vector<std::string> pictures;
@@ -125,6 +128,7 @@ void register_gradient(CLI::App& app) {
   add_origin_and_wavelet_options(cmd, o->survey);
   add_layout_options(cmd, o->survey);
   add_aperture_option(cmd, o->survey);
+  add_segy_read_options(cmd, o->survey);
   cmd->get_option("--observed")->excludes(cmd->get_option("--src-grid"));
   cmd->get_option("--estimate-wavelet")->excludes(cmd->get_option("--wavelet"));
   cmd->callback([o, cmd] {

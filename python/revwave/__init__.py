@@ -23,6 +23,10 @@ lists and integer or float16 arrays become float64 when every value survives the
 Anything else (complex, object, values that would round) is refused. Results are numpy arrays
 that own their memory.
 
+Ctrl-C (SIGINT) during a call ends the run at its next time step (within a second) and raises
+KeyboardInterrupt; nothing of it is left behind. Numbers that run but look wrong (a grid too coarse
+for the wavelet, ...) give a ``RevwaveWarning`` each, and ``stats["warnings"]`` lists them.
+
 Errors: revwave's refusals carry the CLI's sentence, as ``InputError`` (a ``ValueError``),
 ``IoError`` (an ``OSError``), ``OutOfMemoryError`` (a ``MemoryError``), ``NonFiniteError`` and
 ``NotCompiledError`` (``RuntimeError``). The GIL is released while revwave computes, so threads
@@ -40,34 +44,40 @@ import numpy as np
 
 from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input
-from ._inputs import (_choice, _observed_record, _problem, _refuse_with_observed, _set_gradient_observed, _set_misfit,
-                      _set_record_observed, _set_strategy, _set_survey_layout, _wavelet_input)
+from ._inputs import (RevwaveWarning, _choice, _observed_record, _problem, _refuse_with_observed, _set_gradient_observed,
+                      _set_misfit, _set_record_observed, _set_strategy, _set_survey_layout, _warn, _wavelet_input)
 from ._inversion import invert
 from ._objective import Objective
 from ._results import GradientResult, InversionResult, ShotRecord, SurveyRecords
 from ._revwave import InputError, IoError, NonFiniteError, NotCompiledError, OutOfMemoryError
 
+# The build's version (CMakeLists.txt's project() line, compiled into the extension): the same
+# number as `revwave --version` and the wheel's metadata.
+__version__: str = _revwave.__version__
+
 __all__ = [
     "ShotRecord", "GradientResult", "SurveyRecords", "InversionResult", "Objective", "forward", "forward_survey",
     "gradient", "invert", "schedule", "adjtest", "gradtest",
-    "InputError", "IoError", "OutOfMemoryError", "NonFiniteError", "NotCompiledError",
+    "InputError", "IoError", "OutOfMemoryError", "NonFiniteError", "NotCompiledError", "RevwaveWarning",
 ]
 
 def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = None,
-            shape: Union[str, Sequence[int]] = "80,80,80", spacing: float = 10.0, nbl: int = 10,
+            shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
             space_order: int = 8, tn: float = 0.5, dt: Optional[float] = None, f0: float = 12.0,
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "float",
             backend: str = "auto", threads: Optional[int] = None,
             device_memory: Union[None, int, str] = None, wavelet: Optional[ArrayLike] = None) -> ShotRecord:
-    """Models one shot record, as ``revwave forward``.
+    """Models one shot record, as ``revwave forward --out FILE.npy``.
 
-    model: velocity (nx, ny, nz) in m/s (default: the built-in model of ``shape``, or ``velocity``
-    everywhere). src, rec: points (n, 3) in m from the first interior point (default: one source
-    near the top centre, a 16 x 16 receiver grid at depth 2h; ``rec_grid=(NX, NY, Z)`` for another
-    grid). dt: default 0.9 x the stability bound. wavelet: a sampled source signature of nt = tn / dt
-    + 1 samples (rounded up) instead of the Ricker wavelet of f0; the record then carries it (and f0,
-    t0 are None). Returns the record in the run's precision.
+    model: velocity (nx, ny, nz) in m/s (default: the built-in model of ``shape``, default 80^3, or
+    ``velocity`` everywhere; a shape given with a model must be the model's). src, rec: points (n, 3)
+    in m from the first interior point (default: one source near the top centre, a 16 x 16 receiver
+    grid at depth 2h; ``rec_grid=(NX, NY, Z)`` for NX x NY receivers at cell centres). Several src
+    fire at once: one shot of simultaneous sources (``forward_survey`` models one shot per source).
+    dt: default 0.9 x the stability bound. wavelet: a sampled source signature of nt = tn / dt + 1
+    samples (rounded up) instead of the Ricker wavelet of f0; the record then carries it (and f0, t0
+    are None). Returns the record in the run's precision.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
                  backend, threads, device_memory)
@@ -77,13 +87,14 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     record = ShotRecord._from(_revwave.forward(o))
     if w is not None:
         record.wavelet, record.f0, record.t0 = np.array(w, dtype=np.float64), None, None
+    _warn(record.stats)
     return record
 
 
 def gradient(model: Optional[ArrayLike] = None, *,
              observed: Union[None, ShotRecord, str, os.PathLike, Sequence[Union[ShotRecord, str, os.PathLike]]] = None,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
-             shape: Union[str, Sequence[int]] = "80,80,80", spacing: float = 10.0, nbl: int = 10,
+             shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
              space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
              f0: Optional[float] = None, src: Optional[Points] = None, rec: Optional[Points] = None,
              rec_grid: Union[None, str, Sequence[float]] = None, strategy: str = "revolve",
@@ -102,8 +113,9 @@ def gradient(model: Optional[ArrayLike] = None, *,
     fields (data (nt, nrec), dt, src, rec, and f0, t0 or wavelet), or the path of a record .npy with
     its sidecar (its geometry, dt, nt and wavelet then define the run: src, rec, tn, dt and f0 must be
     left out); an array alone is refused (it has no time axis or geometry). Without ``observed`` the
-    data are modelled in ``true_model`` (default: the built-in model; without ``model`` the start is
-    that model smoothed); tn (default 0.5 s) and dt then set the time axis.
+    data are modelled in ``true_model`` (the built-in model only when ``model`` is not given either:
+    the start is then that model smoothed; a model of your own needs ``observed`` or ``true_model``);
+    tn (default 0.5 s) and dt then set the time axis.
 
     misfit: "l2", "correlation" (minus the sum over traces of the normalised zero-lag correlation),
     "envelope" (1/2 sum of squared Hilbert-envelope differences), or a callable
@@ -166,6 +178,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
         # a cycle through C++ that Python's collector cannot see. Let go of the callable.
         o.misfit = "l2"
     stats["command"] = "gradient"
+    _warn(stats)
     dj_dm, dj_dc = g, extras["dj_dc"]
     chosen = dj_dm if wrt == "m" else dj_dc
     return GradientResult(objective=objective / scale, gradient=chosen if scale == 1.0 else chosen / chosen.dtype.type(scale),
@@ -175,7 +188,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
 
 
 def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, velocity: Optional[float] = None,
-                   shape: Union[str, Sequence[int]] = "80,80,80", spacing: float = 10.0, nbl: int = 10,
+                   shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
                    space_order: int = 8, tn: float = 0.5, dt: Optional[float] = None, f0: float = 12.0,
                    src: Optional[Points] = None, src_grid: Union[None, str, Sequence[float]] = None,
                    rec: Optional[Points] = None, rec_grid: Union[None, str, Sequence[float]] = None,
@@ -185,8 +198,8 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
                    device_memory: Union[None, int, str] = None) -> SurveyRecords:
     """Models a survey, as ``revwave forward --src-grid ...``: every source a shot, shot after shot.
 
-    src_grid=(NX, NY, Z): NX x NY sources over the x-y extent at depth Z (m), else every point of
-    ``src`` a shot. Receivers (``rec``, ``rec_grid``) are shared by every shot, or with
+    src_grid=(NX, NY, Z): NX x NY sources at the centres of equal cells of the x-y extent, at depth Z
+    (m), else every point of ``src`` a shot. Receivers (``rec``, ``rec_grid``) are shared by every shot, or with
     ``spread="moving"`` the spread, centred on the model, moves with each source (receivers that
     leave the model are dropped). wavelet: a sampled source signature of nt samples (array or .npy
     path) instead of the Ricker wavelet of f0 Hz. out: FILE.sgy / FILE.segy (SEG-Y: dt is then a
@@ -201,6 +214,7 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
     _set_survey_layout(survey, src_grid, spread, wavelet, origin)
     records, stats = _revwave.forward_survey(o, survey, "" if out is None else os.fspath(out))
     stats["command"] = "forward"
+    _warn(stats)
     return SurveyRecords(records=[ShotRecord._from(r) for r in records], stats=stats)
 
 
@@ -220,7 +234,7 @@ def schedule(*, steps: int = 1000, snaps: int = 10, strategy: str = "revolve", a
 
 
 def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = None,
-            shape: Union[str, Sequence[int]] = "40,40,40", spacing: float = 10.0, nbl: int = 10,
+            shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
             space_order: int = 8, tn: float = 0.25, dt: Optional[float] = None, f0: float = 12.0,
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "double", backend: str = "auto",
@@ -230,7 +244,7 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     Returns the fields of ``revwave adjtest --json``: forward_product, adjoint_product, relative_error,
     tolerance (default 1e-12 in double, 1e-5 in float), pass, steps, ..."""
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory)
+                 backend, threads, device_memory, default_shape="40,40,40")
     if not 0 <= int(seed) <= 4294967295:
         raise InputError(f"--seed {seed} is invalid: it must be an integer in [0, 4294967295]")
     r = _revwave.adjtest(o, int(seed), None if tolerance is None else float(tolerance))
@@ -240,7 +254,7 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
 
 def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRecord, str, os.PathLike] = None,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
-             shape: Union[str, Sequence[int]] = "40,40,40", spacing: float = 10.0, nbl: int = 10,
+             shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
              space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
              f0: Optional[float] = None,
              src: Optional[Points] = None, rec: Optional[Points] = None,
@@ -262,7 +276,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
     o = _revwave.GradientOptions()
     o.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.3 if tn is None else tn, dt,
                          12.0 if f0 is None else f0, src,
-                         rec, rec_grid, precision, backend, threads)
+                         rec, rec_grid, precision, backend, threads, default_shape="40,40,40")
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)
     if isinstance(observed, (ShotRecord, dict, np.ndarray)):

@@ -3,6 +3,7 @@ them, points, triples, choices and files checked as the CLI checks them."""
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Optional, Sequence, Union
 
 import numpy as np
@@ -38,7 +39,8 @@ def _existing(path: Union[str, os.PathLike], option: str) -> str:
 
 
 def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision, backend,
-             threads, device_memory=None, host_memory=None, host_spacing=None) -> "_revwave.ProblemOptions":
+             threads, device_memory=None, host_memory=None, host_spacing=None,
+             default_shape="80,80,80") -> "_revwave.ProblemOptions":
     o = _revwave.ProblemOptions()
     if model is not None and velocity is not None:
         raise InputError("--model excludes --velocity")
@@ -47,7 +49,9 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
     elif model is not None:
         o.set_model(_as_input(model, "model"))
     o.velocity = None if velocity is None else float(velocity)
-    o.shape = _triple(shape)
+    # A shape given with a model must be the model's (the CLI's --shape); None: the default grid.
+    o.shape_given = shape is not None
+    o.shape = _triple(default_shape if shape is None else shape)
     o.spacing = float(spacing)
     o.nbl = int(nbl)
     o.space_order = int(space_order)
@@ -68,6 +72,17 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
     o.host_memory = _memory(host_memory)
     o.host_spacing = None if host_spacing is None else int(host_spacing)
     return o
+
+
+class RevwaveWarning(UserWarning):
+    """A run that goes ahead although its numbers look wrong: a grid too coarse for the wavelet, a
+    time step that aliases it, records that end before its peak, SEG-Y headers the reader overrode.
+    The CLI prints the same sentences on stderr; the stats list them as "warnings"."""
+
+
+def _warn(stats: dict) -> None:
+    for w in stats.get("warnings", []):
+        warnings.warn(w, RevwaveWarning, stacklevel=3)
 
 
 def _is_survey_path(path: str) -> bool:

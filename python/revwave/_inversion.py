@@ -9,7 +9,7 @@ from typing import Optional, Sequence, Union
 from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input
 from ._inputs import (_choice, _cutoffs, _existing, _problem, _refuse_with_observed, _set_strategy, _set_survey_layout,
-                      _set_survey_observed)
+                      _set_survey_observed, _warn)
 from ._results import InversionResult, ShotRecord
 from ._revwave import InputError
 
@@ -23,7 +23,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            mask: Union[None, ArrayLike, str, os.PathLike] = None, mask_depth: Optional[float] = None,
            precondition: str = "illumination", smooth: float = 0.0,
            out_dir: Union[None, str, os.PathLike] = None, resume: Union[None, str, os.PathLike] = None,
-           shape: Union[str, Sequence[int]] = "80,80,80", spacing: float = 10.0, nbl: int = 10,
+           shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
            space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
            f0: Optional[float] = None, src: Optional[Points] = None, src_grid: Union[None, str, Sequence[float]] = None,
            rec: Optional[Points] = None, rec_grid: Union[None, str, Sequence[float]] = None, spread: str = "fixed",
@@ -108,5 +108,6 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     o.resume = "" if resume is None else os.fspath(resume)
     r = _revwave.invert(o)
     r["stats"]["command"] = "invert"
+    _warn(r["stats"])
     return InversionResult(model=r["model"], history=[json.loads(line) for line in r["history"]], stats=r["stats"],
                            wavelet=r["wavelet"])

@@ -28,6 +28,7 @@ void bind_problem(nb::module_& m) {
       .def_rw("model_file", &ProblemOptions::model_file)
       .def_rw("velocity", &ProblemOptions::velocity)
       .def_rw("shape", &ProblemOptions::shape)
+      .def_rw("shape_given", &ProblemOptions::shape_given)
       .def_rw("spacing", &ProblemOptions::spacing)
       .def_rw("nbl", &ProblemOptions::nbl)
       .def_rw("space_order", &ProblemOptions::space_order)

@@ -19,7 +19,9 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "mpi_runs.hpp"
+#include "revwave/core/cancellation.hpp"
 #include "revwave/inversion/velocity_gradient.hpp"
+#include "signals.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/inversion/invert_run.hpp"
 #include "revwave/io/shot_record.hpp"
@@ -49,12 +51,20 @@ class ThreadsScope {
   int saved_;
 };
 
-// Runs `work` without the GIL and with the call's own OpenMP team.
+// Runs `work` without the GIL and with the call's own OpenMP team. `work` gets the progress callback
+// to hand the library, which turns Ctrl-C into the run's end and the call's KeyboardInterrupt
+// (signals.hpp).
 template <class F>
 auto unlocked(F&& work) {
-  nb::gil_scoped_release released;
-  ThreadsScope scope;
-  return work();
+  SignalCheck signals;
+  try {
+    nb::gil_scoped_release released;
+    ThreadsScope scope;
+    return work(signals.progress());
+  } catch (const RunCancelled&) {
+    if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw nb::python_error();  // the signal handler's exception, set on this thread by PyErr_CheckSignals
+  }
 }
 
 std::vector<std::size_t> sizes(const std::array<index_t, 3>& shape) {
@@ -70,7 +80,7 @@ void check_job_numbers(const GradientJobOptions& o) {
 
 template <class T>
 nb::dict forward_impl(const ProblemOptions& o) {
-  ForwardRun<T> run = unlocked([&] { return run_forward_job<T>(o, {}); });
+  ForwardRun<T> run = unlocked([&](const Progress& progress) { return run_forward_job<T>(o, {}, progress); });
   const nlohmann::json stats = forward_summary(run, o.precision);
   nb::dict r = record_dict(std::move(run.shot.traces), run.setup.acquisition, run.time);
   r["stats"] = to_python(stats);
@@ -91,7 +101,7 @@ nb::object wavelet_array(const std::vector<double>& wavelet) {
 
 template <class T>
 nb::tuple gradient_impl(GradientJobOptions o) {
-  GradientRun<T> run = unlocked([&] { return run_gradient_job<T>(o, {}); });
+  GradientRun<T> run = unlocked([&](const Progress& progress) { return run_gradient_job<T>(o, {}, progress); });
   nlohmann::json stats = gradient_summary(run, o, run.job.observed_source == "file" ? o.observed_name : "modelled");
   // dJ/dm as `revwave gradient` writes it: in the run's precision.
   auto g = owned(values_in_precision<T>(run.output.gradient, "the gradient"), sizes(run.job.start.grid.shape));
@@ -118,7 +128,7 @@ nb::tuple survey_gradient_impl(GradientJobOptions o, const SurveyOptions& so) {
   ShotRunner& runner = shot_runner();
   std::vector<double> packed;
   nlohmann::json stats;
-  unlocked([&] {
+  unlocked([&](const Progress& progress) {
     apply_process_threads(o.problem.threads);
     std::exception_ptr failure;
     try {
@@ -127,7 +137,7 @@ nb::tuple survey_gradient_impl(GradientJobOptions o, const SurveyOptions& so) {
       failure = std::current_exception();
     }
     runner.agree(failure);  // every process has the same inputs now, or every process raises the first error
-    SurveySum sum = run_survey_gradient_job<T>(job, runner);
+    SurveySum sum = run_survey_gradient_job<T>(job, runner, progress);
     if (sum.root) {
       stats = survey_gradient_summary(job, sum, o.problem.precision);
       packed.reserve(sum.gradient.size() + 1);
@@ -150,8 +160,8 @@ nb::tuple survey_gradient_impl(GradientJobOptions o, const SurveyOptions& so) {
 
 template <class T>
 nb::tuple forward_survey_impl(const ProblemOptions& o, const SurveyOptions& so, const std::string& out) {
-  const SurveyForwardRun run = unlocked([&] {
-    SurveyForwardRun r = run_survey_forward_job<T>(o, so, out);
+  const SurveyForwardRun run = unlocked([&](const Progress& progress) {
+    SurveyForwardRun r = run_survey_forward_job<T>(o, so, out, progress);
     if (!out.empty()) write_survey_records(r, out, o.precision);
     return r;
   });
@@ -166,10 +176,12 @@ nb::tuple forward_survey_impl(const ProblemOptions& o, const SurveyOptions& so, 
 // returns the same model; the first process writes the run directory.
 template <class T>
 nb::dict invert_impl(InvertOptions o) {
-  const InvertResult result = unlocked([&] {
+  const InvertResult result = unlocked([&](const Progress& progress) {
     apply_process_threads(o.job.problem.threads);
     o.local_rank = mpi_session().local_rank();
-    return run_invert<T>(o, shot_runner());
+    InvertReporter report;
+    report.progress = progress;
+    return run_invert<T>(o, shot_runner(), report);
   });
   nb::dict d;
   d["model"] = owned_as<T>(result.model, sizes(result.shape));
@@ -181,13 +193,13 @@ nb::dict invert_impl(InvertOptions o) {
 
 template <class T>
 nb::dict adjtest_impl(const ProblemOptions& o, std::uint32_t seed, std::optional<double> tolerance) {
-  const AdjtestRun r = unlocked([&] { return run_adjtest<T>(o, seed, tolerance); });
+  const AdjtestRun r = unlocked([&](const Progress&) { return run_adjtest<T>(o, seed, tolerance); });
   return nb::cast<nb::dict>(to_python(adjtest_summary(r, o.precision)));
 }
 
 template <class T>
 nb::dict gradtest_impl(GradientJobOptions o, int halvings, double scale) {
-  const GradtestRun r = unlocked([&] { return run_gradtest<T>(o, halvings, scale); });
+  const GradtestRun r = unlocked([&](const Progress&) { return run_gradtest<T>(o, halvings, scale); });
   return nb::cast<nb::dict>(to_python(gradtest_summary(r, o)));
 }
 
@@ -242,7 +254,7 @@ void bind_runs(nb::module_& m) {
     return in_double(o.problem) ? gradtest_impl<double>(o, halvings, scale) : gradtest_impl<float>(o, halvings, scale);
   }, "options"_a, "halvings"_a, "scale"_a, "The Taylor test; see revwave.gradtest.");
   m.def("schedule", [](const ScheduleRequest& r) {
-    const nlohmann::json j = unlocked([&] { return schedule_summary(r); });
+    const nlohmann::json j = unlocked([&](const Progress&) { return schedule_summary(r); });
     return to_python(j);
   }, "request"_a, "Counts (and lists) a checkpoint schedule; see revwave.schedule.");
   m.def("read_shot_record", &read_record, "path"_a, "Reads a shot record .npy and its sidecar .json, as the CLI writes them.");
@@ -263,6 +275,7 @@ NB_MODULE(_revwave, m) {
   using namespace revwave::python;
   using namespace nb::literals;
   m.doc() = "revwave's compiled core; use the package revwave, whose functions take keyword arguments.";
+  m.attr("__version__") = REVWAVE_VERSION;  // project()'s VERSION, the CLI's --version
 
   // revwave's error classes as Python exceptions of the matching built-in kind.
   nb::exception<InputError>(m, "InputError", PyExc_ValueError);

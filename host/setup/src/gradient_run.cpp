@@ -52,6 +52,8 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
                   {"reverse", s.seconds_reverse},
                   {"checkpoint_copies", s.seconds_copies}};
   j["peak_rss_bytes"] = peak_rss_bytes();
+  j["peak_rss_counts"] = peak_rss_counts();
+  j["warnings"] = r.warnings;
   if (r.backend.kind == Backend::cuda) {
     j["cuda"] = {{"device_slots", r.cuda_info.device_slots}, {"host_slots", r.cuda_info.host_slots},
                  {"history_tier", r.cuda_info.history_tier}, {"tiers", r.cuda_info.tier_choice},

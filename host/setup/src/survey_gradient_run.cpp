@@ -71,6 +71,9 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
   }
   j["seconds"] = {{"shots", t.shot_seconds}};
   j["peak_rss_bytes"] = peak_rss_bytes();
+  j["peak_rss_counts"] = peak_rss_counts();
+  j["layouts"] = layouts_json(job.inputs.layouts);
+  j["warnings"] = job.inputs.warnings;
   j["shape"] = job.inputs.grid.shape;
   j["space_order"] = job.inputs.grid.space_order;
   j["backend"] = to_string(job.backend.kind);

@@ -34,7 +34,7 @@ nlohmann::json adjtest_summary(const AdjtestRun& r, Precision precision) {
           {"pass", r.pass},                              {"precision", to_string(precision)},
           {"backend", to_string(r.backend.kind)},        {"backend_note", r.backend.note},
           {"steps", r.time.steps},                       {"shape", r.grid.shape},
-          {"peak_rss_bytes", peak_rss_bytes()}};
+          {"peak_rss_bytes", peak_rss_bytes()},         {"peak_rss_counts", peak_rss_counts()}};
 }
 
 template <class T>

@@ -12,7 +12,9 @@ SurveySum SerialShotRunner::run(std::int64_t count, std::size_t gradient_size, c
   SurveySum sum;
   sum.shots.resize(static_cast<std::size_t>(count));
   for (std::int64_t s = 0; s < count; ++s) {
-    ShotOutput out = task(s, {});
+    // Between a shot's time steps the caller hears which shot runs (its callback may cancel the run).
+    const Progress steps = shots_done ? Progress([&](index_t, index_t) { shots_done(s, count); }) : Progress{};
+    ShotOutput out = task(s, steps);
     out.summary.shot = s;
     out.summary.rank = 0;
     sum.shots[static_cast<std::size_t>(s)] = out.summary;

@@ -88,7 +88,10 @@ TEST_F(CliMisfits, InvertTakesAMisfitAndAnEstimatedWaveletAndResumesOnlyThatRun)
   EXPECT_EQ(j["misfit"], "correlation");
   EXPECT_EQ(j["iterations"], 1);
   EXPECT_TRUE(fs::exists(dir_ / "inv" / "wavelet.npy"));
-  const Outcome other = invoke("invert" + inv + "--resume inv");  // L2, no estimate: another inversion
+  // --resume takes the options the run began with from inv/invert.config.toml: the same inversion.
+  const Outcome same = invoke("invert" + inv + "--resume inv");
+  EXPECT_EQ(same.code, 0) << same.err;
+  const Outcome other = invoke("invert" + inv + "--misfit l2 --resume inv");  // options given win: another inversion
   EXPECT_NE(other.code, 0);
   EXPECT_NE(other.err.find("ran on other inputs or settings"), std::string::npos) << other.err;
 }

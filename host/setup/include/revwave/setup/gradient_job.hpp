@@ -53,12 +53,16 @@ struct GradientJob {
   std::string observed_source;  // "file" or "modelled"
 };
 
-VelocityModel load_model(const std::string& path, const Grid& grid, const char* option);
+VelocityModel load_model(const std::string& path, const Grid& grid, const char* option, Precision precision);
 // The Taylor test's direction dm of m = 1/c^2 (`revwave gradtest`): towards the built-in true
 // model where it differs from `start`, else a smooth bump; max |dm| = scale x max m.
 std::vector<double> taylor_direction(const VelocityModel& start, double spacing, double scale);
 // A model in memory, checked against the grid's shape and validated; `name` names it.
-VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const std::string& name);
+VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const std::string& name, Precision precision);
+// A starting model of the user's (--model, or an array) with no data to fit (--observed, records,
+// --true-model) would be fitted to the built-in demo's data: InputError. `run` says what runs ("a
+// gradient", "an inversion"); `records_given` stands for observed records given elsewhere (a survey's).
+void require_data_for_user_model(const GradientJobOptions& o, bool records_given, const std::string& run);
 
 template <class T>
 GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
@@ -100,8 +104,8 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   ProblemSetup truth = make_setup(o.problem);  // the grid follows --model when given
   const bool start_given = !o.problem.model_file.empty() || o.problem.model_values || o.problem.velocity.has_value();
   job.start = truth;
-  if (!o.true_model.empty()) truth.model = load_model(o.true_model, truth.grid, "--true-model");
-  else if (o.true_model_values) truth.model = checked_model(*o.true_model_values, truth.grid, "true_model");
+  if (!o.true_model.empty()) truth.model = load_model(o.true_model, truth.grid, "--true-model", o.problem.precision);
+  else if (o.true_model_values) truth.model = checked_model(*o.true_model_values, truth.grid, "true_model", o.problem.precision);
   else if (start_given) truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);
   if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
   validate(job.start.model);
@@ -117,11 +121,11 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
 // Models the observed data in the true model (no-op for data read from a file). Kept apart
 // from preparation so that everything is validated before the first expensive step.
 template <class T>
-void model_observed(GradientJob<T>& job, Backend backend, const CudaBudgets& budgets) {
+void model_observed(GradientJob<T>& job, Backend backend, const CudaBudgets& budgets, const Progress& progress = {}) {
   if (job.observed_source != "modelled" || !job.observed.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
   const Problem<T> p = make_problem<T>(job.start.grid, job.truth, job.start.acquisition, job.time);
-  job.observed = run_on_backend(backend, p, budgets, ForwardCall<T>{}).traces;
+  job.observed = run_on_backend(backend, p, budgets, ForwardCall<T>{progress}).traces;
   job.seconds_observed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

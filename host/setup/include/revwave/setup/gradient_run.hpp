@@ -12,6 +12,7 @@
 #include "revwave/driver/backend_registry.hpp"
 #include "revwave/misfit/recording_misfit.hpp"
 #include "revwave/setup/gradient_job.hpp"
+#include "revwave/setup/plausibility.hpp"
 #include "revwave/setup/wavelet_estimation.hpp"
 
 namespace revwave {
@@ -28,7 +29,17 @@ struct GradientRun {
   // With GradientJobOptions::keep_traces: the synthetic traces S u the misfit saw and its adjoint
   // source (nt x nrec, sample-major; the residual S u - d for L2).
   std::vector<T> synthetic, adjoint_source;
+  std::vector<std::string> warnings;    // revwave/setup/plausibility.hpp
 };
+
+// What the job's grid, time axis and wavelet warn of (the slowest of the starting and true models).
+template <class T>
+std::vector<std::string> job_warnings(const GradientJob<T>& job) {
+  double slowest = min_velocity(job.start.model);
+  if (job.observed_source == "modelled") slowest = std::min(slowest, min_velocity(job.truth));
+  const Acquisition& a = job.start.acquisition;
+  return sampling_warnings(job.start.grid, slowest, SourceSpectrum{a.f0, a.t0, {}}, job.time);
+}
 
 // Resolves the backend and threads, calls `before_inputs` (the CLI refuses outputs that would
 // overwrite inputs there), prepares and checks the job, plans the strategy, models the observed
@@ -44,16 +55,20 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   o.strategy.backend = r.backend.kind;
   apply_threads(o.problem.threads);
   if (before_inputs) before_inputs();
+  require_data_for_user_model(o, false, "a gradient");
   r.job = prepare_gradient_job<T>(o);
   GradientJob<T>& job = r.job;
   const Grid& grid = job.start.grid;
+  r.warnings = job_warnings(job);
   // nt x nrec records: the observed data, the synthetic traces read back for the misfit, its
   // adjoint source, and on the CPU the propagator's own traces.
   const int fields = working_fields(r.backend.kind, Workload::gradient), records = 4;
   require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
   r.plan = plan_strategy(o.strategy, job.time.steps, acoustic_state, field_layout<T>(grid), working);
-  model_observed(job, r.backend.kind, cuda_budgets(o.problem));
+  // The observed data's time loop hears `progress` too (a front end may cancel the run there); its bar
+  // stays the gradient's.
+  model_observed(job, r.backend.kind, cuda_budgets(o.problem), progress ? Progress([&](index_t, index_t) { progress(0, 1); }) : Progress{});
 
   Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
   const index_t expected = static_cast<index_t>(job.observed.size());

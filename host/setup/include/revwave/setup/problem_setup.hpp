@@ -13,6 +13,7 @@
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
+#include "revwave/setup/grid_layout.hpp"
 
 namespace revwave {
 
@@ -23,6 +24,7 @@ struct ProblemOptions {
   std::shared_ptr<const VelocityModel> model_values;
   std::optional<double> velocity;  // homogeneous model, m/s (unset: the built-in model)
   std::string shape = "80,80,80";
+  bool shape_given = false;        // --shape was given: with a model it must be the model's shape
   double spacing = 10.0;
   index_t nbl = 10;
   int space_order = 8;
@@ -52,8 +54,11 @@ struct ProblemSetup {
   Grid grid;
   VelocityModel model;
   Acquisition acquisition;
+  std::vector<GridLayout> layouts;  // --rec-grid: where its receivers went
 };
 ProblemSetup make_setup(const ProblemOptions& o);
+// "NX,NY,NZ", as --shape is written (the effective configuration records a model's shape so).
+std::string shape_text(const std::array<index_t, 3>& shape);
 // A survey's grid and model: the problem without its shot geometry (sources, receivers and
 // their files or grids are dropped: every shot, or an observed record, brings its own).
 ProblemSetup make_survey_setup(ProblemOptions o);

@@ -43,9 +43,11 @@ SurveyGradientJob prepare_survey_gradient(GradientJobOptions& o, const SurveyOpt
   o.strategy.backend = job.backend.kind;
   apply_threads(o.problem.threads);
   check_aperture(so.aperture);
+  require_data_for_user_model(o, so.observed_records != nullptr, "a gradient");
   job.run = survey_run_options(o, so.aperture, job.backend.kind, local_rank);
   job.estimate_wavelet = o.estimate_wavelet;
   job.inputs = survey_inputs<T>(o, so);
+  check_aperture_fits(so.aperture, job.inputs.grid);
   SurveyRunOptions check = job.run;
   if (job.inputs.has_truth) check.true_model = &job.inputs.truth;
   check_survey_run<T>(job.inputs.survey, job.inputs.grid, job.inputs.model, check);

@@ -64,9 +64,9 @@ inline void maybe_inject_failure(std::int64_t s, const Shot& shot) {
 // A shot's data modelled in `model` on the whole grid.
 template <class T>
 std::vector<double> model_shot_data(const Grid& grid, const VelocityModel& model, const Shot& shot, Backend backend,
-                                    const CudaBudgets& budgets, double* seconds = nullptr) {
+                                    const CudaBudgets& budgets, double* seconds = nullptr, const Progress& progress = {}) {
   const Problem<T> p = shot_problem<T>(grid, model, shot, shot_window(grid, shot.acquisition, -1));
-  const ShotData<T> d = run_on_backend(backend, p, budgets, ForwardCall<T>{});
+  const ShotData<T> d = run_on_backend(backend, p, budgets, ForwardCall<T>{progress});
   if (seconds) *seconds += d.step_seconds;
   return std::vector<double>(d.traces.begin(), d.traces.end());
 }
@@ -123,7 +123,7 @@ SurveySum survey_gradient(const Grid& grid, const VelocityModel& model, const Su
     detail::maybe_inject_failure(s, shot);
     if (!shot.data.empty()) return shot_gradient<T>(grid, model, shot, o, progress);
     Shot modelled = shot;
-    modelled.data = model_shot_data<T>(grid, *o.true_model, shot, o.backend, o.budgets);
+    modelled.data = model_shot_data<T>(grid, *o.true_model, shot, o.backend, o.budgets, nullptr, progress);
     return shot_gradient<T>(grid, model, modelled, o, progress);
   };
   return runner.run(static_cast<std::int64_t>(survey.shots.size()), static_cast<std::size_t>(grid.interior_points()), task,
@@ -151,7 +151,8 @@ double survey_forward(const Grid& grid, const VelocityModel& model, Survey& surv
   double seconds = 0;
   for (std::size_t s = 0; s < survey.shots.size(); ++s) {
     Shot& shot = survey.shots[s];
-    shot.data = model_shot_data<T>(grid, model, shot, backend, budgets, &seconds);
+    const Progress steps = shots_done ? Progress([&](index_t, index_t) { shots_done(static_cast<index_t>(s), static_cast<index_t>(survey.shots.size())); }) : Progress{};
+    shot.data = model_shot_data<T>(grid, model, shot, backend, budgets, &seconds, steps);
     if (shots_done) shots_done(static_cast<index_t>(s + 1), static_cast<index_t>(survey.shots.size()));
   }
   return seconds;
