@@ -95,6 +95,7 @@ void print_summary(const InvertResult& result, double total) {
               << 100.0 * (b.objective_end / b.objective_start - 1.0) << " %) in " << b.iterations << " iterations";
   }
   std::cout << "\n  model           " << result.dir << "/model.npy (model_NNNN.npy per iteration, history.jsonl, state.bin)\n";
+  if (!result.wavelet.empty() && !result.dir.empty()) std::cout << "  wavelet         " << result.dir << "/wavelet.npy (estimated)\n";
   for (const std::string& p : result.pictures) std::cout << "  picture         " << p << "\n";
 }
 
@@ -135,11 +136,13 @@ void register_invert(CLI::App& app) {
   InvertOptions& io = o->invert;
   CLI::App* cmd = app.add_subcommand("invert", "full-waveform inversion: L-BFGS on the velocity, band after band, resumable");
   add_gradient_job_options(cmd, io.job, CudaOptions::all);
+  add_estimate_wavelet_option(cmd, io.job);
   add_origin_and_wavelet_options(cmd, io.survey);
   add_layout_options(cmd, io.survey);
   add_aperture_option(cmd, io.survey);
   add_segy_read_options(cmd, io.survey);
   cmd->get_option("--observed")->excludes(cmd->get_option("--src-grid"));
+  cmd->get_option("--estimate-wavelet")->excludes(cmd->get_option("--wavelet"));
   add_number(cmd, "--vmin", io.vmin, positive(), "m/s", "smallest velocity the inversion may take (m/s, required)");
   add_number(cmd, "--vmax", io.vmax, positive(), "m/s",
              "largest velocity the inversion may take (m/s, required; the data's dt must be stable for it)");

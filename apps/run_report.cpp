@@ -61,6 +61,14 @@ std::string config_path_for(const std::string& output_path) {
   return p.string() + ".config.toml";
 }
 
+std::string misfit_note(MisfitKind kind) { return kind == MisfitKind::l2 ? "" : std::string(" (misfit ") + to_string(kind) + ")"; }
+
+std::string wavelet_path_for(const std::string& output_path) {
+  std::filesystem::path p(output_path);
+  p.replace_extension();
+  return p.string() + ".wavelet.npy";
+}
+
 void write_effective_config(const CLI::App& cmd, const std::string& path, const std::map<std::string, std::string>& values,
                             const std::set<std::string>& leave_out, const std::string& replay) {
   const std::string table = effective_config_toml(cmd, values, leave_out);

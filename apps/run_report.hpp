@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "revwave/core/config.hpp"
+#include "revwave/misfit/misfit.hpp"
 
 namespace revwave::app {
 
@@ -44,6 +45,10 @@ void write_effective_config(const CLI::App& cmd, const std::string& path, const 
 // Keys a configuration leaves out because this run did not use them: --f0's default beside --observed
 // (the data carry their wavelet, and a given --f0 would be refused on replay).
 std::set<std::string> unused_defaults(const CLI::App& cmd);
+// "" for l2 (the report as it always read), else " (misfit NAME)".
+std::string misfit_note(MisfitKind kind);
+// FILE.npy -> FILE.wavelet.npy: the signature --estimate-wavelet fitted (nt samples).
+std::string wavelet_path_for(const std::string& output_path);
 
 // Prints j on stdout, one object, doubles that round-trip.
 void print_json(const nlohmann::json& j);

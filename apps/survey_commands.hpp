@@ -10,7 +10,7 @@
 namespace revwave::app {
 
 // What `revwave gradient` writes: --out, the configuration next to it, --png's pictures.
-std::vector<NamedPath> gradient_outputs(const std::string& out, const std::string& png);
+std::vector<NamedPath> gradient_outputs(const std::string& out, const std::string& png, bool wavelet = false);
 
 // Whether a gradient run goes the survey way: a SEG-Y file, a directory or several records, a
 // source grid, --aperture, or mpirun.

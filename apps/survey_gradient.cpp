@@ -49,7 +49,7 @@ void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision 
             << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, " << to_string(precision) << " on "
             << to_string(job.backend.kind) << (job.backend.note.empty() ? "" : " (" + job.backend.note + ")") << ", "
             << sum.processes << (sum.processes == 1 ? " process" : " processes") << "\n"
-            << layouts << "  objective       " << sum.objective << " (sum over shots)\n"
+            << layouts << "  objective       " << sum.objective << " (sum over shots)" << misfit_note(job.run.misfit.kind) << "\n"
             << "  gradient norm   " << t.gradient_norm << " (dJ/dm, misfit per s^2/m^2)\n"
             << "  strategy        " << to_string(job.run.strategy.strategy)
             << (aperture >= 0 ? ", aperture " + format_number(aperture) + " m" : "") << "\n"
@@ -78,7 +78,7 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
     apply_threads_per_process(o.problem.threads, mpi);
     job = prepare_survey_gradient<T>(o, so, mpi.local_rank(),
                                      [&] {
-                                       refuse_overwriting_inputs(gradient_outputs(out, png), job_inputs(o, cmd));
+                                       refuse_overwriting_inputs(gradient_outputs(out, png, o.estimate_wavelet), job_inputs(o, cmd));
                                        require_npy_ending("--out", out);
                                      });
   } catch (...) {
@@ -99,6 +99,7 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   write_npy(out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
   const std::string cfg = config_path_for(out);
   write_effective_config(cmd, cfg, {{"shape", shape_text(grid.shape)}}, unused_defaults(cmd));
+  if (job.estimate_wavelet) write_npy(wavelet_path_for(out), {static_cast<std::int64_t>(job.wavelet.size())}, job.wavelet.data());
   std::vector<std::string> pictures;
   if (!png.empty()) pictures = write_survey_gradient_pictures(png, job, sum);
   outputs_together.commit();
@@ -112,12 +113,14 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
     j["out"] = out;
     j["config"] = cfg;
     j["png"] = pictures;
+    if (job.estimate_wavelet) j["wavelet"] = wavelet_path_for(out);
     print_json(j);
     return;
   }
   std::vector<std::string> files = {out, cfg};
   files.insert(files.end(), pictures.begin(), pictures.end());
   print_report(job, sum, o.problem.precision, files, total);
+  if (job.estimate_wavelet) std::cout << "  wavelet         " << wavelet_path_for(out) << " (estimated)\n";
 }
 
 }  // namespace

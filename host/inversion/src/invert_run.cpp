@@ -11,6 +11,8 @@
 #include "revwave/core/system_memory.hpp"
 #include "revwave/inversion/run_directory.hpp"
 #include "revwave/inversion/survey_objective.hpp"
+#include "revwave/setup/gradient_run.hpp"
+#include "revwave/setup/wavelet_estimation.hpp"
 
 namespace revwave {
 namespace {
@@ -70,7 +72,11 @@ void begin_invert(InvertJob& job, InversionState& state, std::vector<std::string
     if (report.modelling) report.modelling(in.survey.shots.size());
     survey_forward<T>(in.grid, in.truth, in.survey, job.backend.kind, job.run.budgets, report.progress);
   }
-  job.fingerprint = inversion_fingerprint(in.grid, in.model, in.survey, job.settings, job.run.aperture, to_string(job.precision));
+  // The misfit and --estimate-wavelet join the fingerprint only where chosen (an L2 run's stays what it was).
+  std::string label = to_string(job.precision);
+  if (job.run.misfit.kind != MisfitKind::l2) label += std::string(" misfit ") + to_string(job.run.misfit.kind);
+  if (job.estimate_wavelet) label += " estimated wavelet";
+  job.fingerprint = inversion_fingerprint(in.grid, in.model, in.survey, job.settings, job.run.aperture, label);
   if (!job.resuming) {
     state.fingerprint = job.fingerprint;
     if (root && !job.dir.empty()) std::filesystem::create_directories(job.dir);
@@ -84,6 +90,24 @@ void begin_invert(InvertJob& job, InversionState& state, std::vector<std::string
   check_state_fits(state, job, inversion_state_path(job.dir));
   history = read_history(job.dir);
   reopen_band_for_more_iterations(job, state, history);
+}
+
+// --estimate-wavelet: the signature fitted in the starting model to the data as given (every band
+// low-passes it with the data), used by every shot; DIR/wavelet.npy on a new run. Collective.
+template <class T>
+void estimate_invert_wavelet(InvertJob& job, ShotRunner& runner, bool root) {
+  SurveyInputs& in = job.inputs;
+  job.wavelet = estimate_survey_wavelet<T>(in.grid, in.model, in.survey, job.run, runner);
+  use_wavelet(in.survey, job.wavelet);
+  std::exception_ptr failed;
+  if (root && !job.dir.empty() && !job.resuming) {
+    try {
+      write_npy(job.dir + "/wavelet.npy", {static_cast<std::int64_t>(job.wavelet.size())}, job.wavelet.data());
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  }
+  runner.agree(failed);
 }
 
 nlohmann::json iteration_line(const IterationRecord& r) {
@@ -201,6 +225,7 @@ InvertResult run_invert(InvertOptions& o, ShotRunner& runner, const InvertReport
     failure = std::current_exception();
   }
   runner.agree(failure);  // every process has the same inputs now, or every process stops with the first error
+  if (job.estimate_wavelet) estimate_invert_wavelet<T>(job, runner, result.root);
 
   result.dir = job.dir;
   result.fingerprint = job.fingerprint;
@@ -213,6 +238,8 @@ InvertResult run_invert(InvertOptions& o, ShotRunner& runner, const InvertReport
   result.iterations = state.iteration;
   result.band_ends = state.ended;
   result.model = state.model.empty() ? job.inputs.model.velocity : state.model;
+  result.misfit = job.run.misfit.kind;
+  result.wavelet = job.wavelet;
   return result;
 }
 
@@ -230,6 +257,9 @@ nlohmann::json invert_summary(const InvertResult& r) {
   }
   j["out_dir"] = r.dir;
   j["fingerprint"] = r.fingerprint;
+  // Only where chosen, so that an L2 run's fields stay those it always printed.
+  if (r.misfit != MisfitKind::l2) j["misfit"] = to_string(r.misfit);
+  if (!r.wavelet.empty()) j["estimated_wavelet"] = estimated_wavelet_summary(r.wavelet);
   j["layouts"] = layouts_json(r.layouts);
   j["warnings"] = r.warnings;
   j["peak_rss_bytes"] = peak_rss_bytes();

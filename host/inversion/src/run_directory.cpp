@@ -34,7 +34,7 @@ std::string inversion_output_role(const std::string& name) {
   static const std::map<std::string, std::string> fixed = {
       {"model.npy", "the latest model"}, {"state.bin", "the optimiser's state"}, {"history.jsonl", "the history"},
       {"start_model.npy", "the starting model"}, {"true_model.npy", "the true model"},
-      {"invert.config.toml", "the inversion's configuration"}};
+      {"invert.config.toml", "the inversion's configuration"}, {"wavelet.npy", "the estimated wavelet"}};
   if (const auto f = fixed.find(name); f != fixed.end()) return f->second;
   for (const char* prefix : {"model_", "start_", "true_"}) {
     for (const char* plane : {"xz", "yz", "xy"}) {

@@ -1,5 +1,6 @@
 #include "revwave/setup/gradient_run.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -64,7 +65,19 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["backend_note"] = r.backend.note;
   j["precision"] = to_string(o.problem.precision);
   j["observed"] = observed;
+  // Only where chosen, so that an L2 run's fields stay those it always printed.
+  if (o.misfit.kind != MisfitKind::l2) j["misfit"] = to_string(o.misfit.kind);
+  if (o.estimate_wavelet) j["estimated_wavelet"] = estimated_wavelet_summary(r.job.start.acquisition.wavelet);
   return j;
+}
+
+nlohmann::json estimated_wavelet_summary(const std::vector<double>& wavelet) {
+  double peak = 0, energy = 0;
+  for (double w : wavelet) {
+    peak = std::max(peak, std::abs(w));
+    energy += w * w;
+  }
+  return {{"samples", wavelet.size()}, {"water_level", wavelet_water_level}, {"peak", peak}, {"norm", std::sqrt(energy)}};
 }
 
 nlohmann::json compression_summary(const Compression& mode, const CompressionStats& c) {

@@ -102,6 +102,7 @@ Acquisition make_acquisition(const ProblemOptions& o, const Grid& grid, std::vec
   Acquisition acq;
   acq.f0 = check_number("--f0", o.f0, positive(), "Hz");
   acq.t0 = default_wavelet_delay(o.f0);
+  if (o.wavelet_samples) acq.wavelet = *o.wavelet_samples;
   if (o.src_points) {
     if (o.src_points->empty()) throw InputError("src: sources must have shape (n, 3) with n >= 1");
     acq.sources = *o.src_points;

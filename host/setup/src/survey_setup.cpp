@@ -115,6 +115,10 @@ ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given
   if (o.observed_records) {
     if (f0_given) throw InputError("--f0: the records carry their wavelets: leave --f0 out");
     r.survey = records_survey(*o.observed_records);
+    const std::vector<double> wavelet = given_wavelet(o);  // a sampled signature for every shot, if given
+    if (!wavelet.empty()) {
+      for (Shot& shot : r.survey.shots) shot.wavelet = wavelet;
+    }
     return r;
   }
   SurveyReadOptions ro;

@@ -60,6 +60,8 @@ struct InvertJob {
   std::string dir;          // empty: nothing written
   bool resuming = false;
   std::string fingerprint;
+  bool estimate_wavelet = false;  // --estimate-wavelet: `wavelet`, fitted in the starting model, is every shot's
+  std::vector<double> wavelet;
   std::vector<std::string> warnings;  // revwave/setup/plausibility.hpp, the survey's readers'
   int reopened_band = -1;   // a resumed band that had ended after its --iterations, taken further (from 0)
 };
@@ -106,6 +108,8 @@ struct InvertResult {
   std::vector<std::string> pictures;  // the latest pictures written
   std::vector<double> model;          // the latest velocity, m/s
   std::vector<std::string> history;   // history.jsonl's lines, a resumed run's earlier ones included
+  MisfitKind misfit = MisfitKind::l2;
+  std::vector<double> wavelet;        // --estimate-wavelet: the signature every shot used (else empty)
   std::vector<std::string> warnings;  // the job's
   std::vector<GridLayout> layouts;    // where --src-grid and --rec-grid put their points
 };

@@ -17,6 +17,7 @@
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/io/shot_record.hpp"
+#include "revwave/misfit/misfit_choice.hpp"
 #include "revwave/setup/problem_setup.hpp"
 
 namespace revwave {
@@ -34,6 +35,9 @@ struct GradientJobOptions {
   std::string observed_name = "observed";
   // A true model given in memory (the bindings') instead of --true-model.
   std::shared_ptr<const VelocityModel> true_model_values;
+  MisfitChoice misfit;            // --misfit (l2 by default), or the bindings' callable
+  bool estimate_wavelet = false;  // --estimate-wavelet: one signature fitted to the observed data first
+  bool keep_traces = false;       // the bindings': keep the synthetic traces and the adjoint source (GradientRun)
 };
 
 // Turns the text options into StrategyOptions fields (bytes).
@@ -76,6 +80,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     job.start.acquisition.receivers = record.meta.receivers;
     job.start.acquisition.f0 = record.meta.f0;
     job.start.acquisition.t0 = record.meta.t0;
+    if (o.problem.wavelet_samples) job.start.acquisition.wavelet = *o.problem.wavelet_samples;
     trilinear_points(job.start.grid, record.meta.sources, "source (from " + observed + ")");
     trilinear_points(job.start.grid, record.meta.receivers, "receiver (from " + observed + ")");
     if (record.meta.nt < 2) throw InputError(observed + ": nt " + std::to_string(record.meta.nt) + " is too short: at least 2 samples");

@@ -31,6 +31,8 @@ struct ProblemOptions {
   double tn = 0.5;
   std::optional<double> dt;        // unset: 0.9 x the stability bound
   double f0 = 12.0;
+  // A sampled source signature of nt samples (the bindings' wavelet=) instead of the Ricker of f0.
+  std::optional<std::vector<double>> wavelet_samples;
   std::vector<std::string> src;    // "x,y,z" each
   std::optional<std::vector<Vec3>> src_points;  // sources given in memory (the bindings') instead of --src
   std::vector<std::string> rec;

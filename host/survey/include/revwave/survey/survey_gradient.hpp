@@ -12,6 +12,7 @@
 #include "revwave/driver/backend_registry.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/verification.hpp"
+#include "revwave/misfit/misfit_choice.hpp"
 #include "revwave/survey/model_window.hpp"
 #include "revwave/survey/shot_runner.hpp"
 #include "revwave/survey/summation_tree.hpp"
@@ -26,6 +27,7 @@ struct SurveyRunOptions {
   double aperture = -1;         // m around each shot's sources and receivers; < 0: the whole model
   // Shots without data get them modelled in this model (on the whole model) where they run.
   const VelocityModel* true_model = nullptr;
+  MisfitChoice misfit;          // what J_s is: l2 unless chosen (the same on every process)
 };
 
 // A shot's problem on its window: grid, time axis, its sampled signature if it has one.
@@ -79,7 +81,7 @@ ShotOutput shot_gradient(const Grid& grid, const VelocityModel& model, const Sho
   const std::vector<T> observed(shot.data.begin(), shot.data.end());
   const StrategyPlan plan = plan_strategy(o.strategy, p.time.steps, field_layout<T>(p.grid));
   GradientOutput g =
-      run_on_backend(o.backend, p, o.budgets, GradientCall<T>{&l2_misfit<T>(), observed.data(), &o.strategy, &plan, progress, nullptr});
+      run_on_backend(o.backend, p, o.budgets, GradientCall<T>{&o.misfit.get<T>(), observed.data(), &o.strategy, &plan, progress, nullptr});
   if (!std::isfinite(g.stats.objective)) throw InputError(shot.name + ": the misfit is not finite (the data or the model overflow)");
   ShotOutput out;
   ShotSummary& s = out.summary;
