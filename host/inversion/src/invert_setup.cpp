@@ -177,6 +177,7 @@ InvertJob prepare_invert(InvertOptions& o) {
   // The inputs: observed data read, or a survey whose data the true model will give (for modelled
   // data without --dt, the time step is stable for every velocity the inversion may reach).
   job.inputs = survey_inputs<T>(go, o.survey, job.settings.vmax);
+  check_aperture_fits(o.survey.aperture, job.inputs.grid);  // before any window is cut with it
   job.run = survey_run_options(go, o.survey.aperture, job.backend.kind, o.local_rank);
   // The data are modelled before the run (every shot has data then); for the check, the true model
   // stands in for them.
@@ -184,7 +185,6 @@ InvertJob prepare_invert(InvertOptions& o) {
   if (job.inputs.has_truth) check.true_model = &job.inputs.truth;
   check_survey_run<T>(job.inputs.survey, job.inputs.grid, job.inputs.model, check);
   check_vmax_stable(job.inputs.survey, job.inputs.grid, job.settings.vmax);
-  check_aperture_fits(o.survey.aperture, job.inputs.grid);
   finish_settings<T>(o, job, job.settings);
   job.warnings = job.inputs.warnings;
   return job;
