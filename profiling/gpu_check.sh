@@ -9,8 +9,9 @@
 # ptxas.txt) skips the build when all three load on this machine, and builds as below if not.
 # Then --compress on the paper's problem (profiling/gpu_compress.sh: 2 and 1 GiB, none against fp16
 # and bf16), whose time-loop ratios go into summary.json as compression.fp16_over_none_time_loop.
-# The exit status is non-zero when a GPU test fails, the benchmark fails, or the paper's problem
-# gives `full` and `revolve` gradients that differ.
+# The exit status is non-zero when a GPU test fails, the benchmark fails, the paper's problem
+# gives `full` and `revolve` gradients that differ, or (where nsys is installed) one Revolve
+# gradient's NVTX ranges differ from the counts its schedule predicts (profiling/nsys_ranges.py).
 # REVWAVE_GPU_SWEEP_VARIANTS=columns,shuffle (say) limits the sweep kernels the benchmark measures.
 # Dependencies: REVWAVE_DEPS_PREFIX=/path/to/dpkg-x-tree (CLI11, GTest, nlohmann-json, libpng,
 # segyio, zfp unpacked with dpkg -x: profiling/gpu_deps.sh) is passed to CMake; without it,
@@ -155,6 +156,33 @@ if [[ -x "$BIN/revwave" ]]; then
   tail -12 "$OUT/compress.log" | tee -a "$OUT/summary.txt"
 fi
 
+# One Revolve gradient's timeline, where nsys is installed: its NVTX ranges, counted by
+# `nsys stats --report nvtx_sum`, against the counts its schedule predicts (profiling/nsys_ranges.py,
+# docs/nsys.md). A device budget of a few slots makes it two levels, so that checkpoints go to
+# pinned host memory and store, spill, restore and prefetch appear; the observed record is read
+# from a file, so that every forward range is the gradient's own.
+nsys_rc=0
+nsys_result="not run (no nsys)"
+if command -v nsys > /dev/null && [[ -x "$BIN/revwave" ]]; then
+  echo "== nsys: one Revolve gradient's NVTX ranges against its schedule"
+  set +e
+  mkdir -p "$OUT/nsys"
+  problem=(--backend cuda --shape 96,96,96 --precision float)  # the record brings its time axis
+  timeout "$(limit NSYS 300)" "$BIN/revwave" forward "${problem[@]}" --tn 0.6 --out "$OUT/nsys/observed.npy" \
+    > "$OUT/nsys/forward.log" 2>&1
+  timeout "$(limit NSYS 300)" nsys profile -t cuda,nvtx --force-overwrite true -o "$OUT/nsys/gradient" \
+    "$BIN/revwave" gradient "${problem[@]}" --observed "$OUT/nsys/observed.npy" --strategy revolve --snaps 24 \
+    --device-memory 96MiB --host-memory 4GiB --out "$OUT/nsys/gradient.npy" --json \
+    > "$OUT/nsys/gradient.json" 2> "$OUT/nsys/gradient.log"
+  timeout "$(limit NSYS 300)" nsys stats --report nvtx_sum --format csv "$OUT/nsys/gradient.nsys-rep" \
+    > "$OUT/nsys/nvtx_sum.csv" 2> "$OUT/nsys/stats.log"
+  python3 profiling/nsys_ranges.py "$OUT/nsys/nvtx_sum.csv" "$OUT/nsys/gradient.json" > "$OUT/nsys/ranges.txt" 2>&1
+  nsys_rc=$?
+  set -e
+  cat "$OUT/nsys/ranges.txt"
+  nsys_result="rc=$nsys_rc ($(tail -1 "$OUT/nsys/ranges.txt"))"
+fi
+
 # What cudasim cannot see: races, barrier misuse and bad accesses inside a kernel (the tiled
 # sweep's shared tiles, the shuffle sweep's lanes). compute-sanitizer works on some GPU machines' runtimes only; small
 # cases; float (CudaKernels/0) and double (CudaKernels/1). The six runs go side by side (the
@@ -225,6 +253,7 @@ passed=$(grep -Eo '[0-9]+% tests passed|\[  PASSED  \] [0-9]+ tests?|\[  SKIPPED
   echo "bench: rc=$bench_rc"
   echo "paper's problem: rc=$headline_rc"
   echo "compression: rc=$compress_rc"
+  echo "nsys ranges: $nsys_result"
   echo "wall: $(( $(date +%s) - start )) s"
 } >> "$OUT/summary.txt"
 if [[ ! -f "$OUT/summary.json" ]]; then echo '{}' > "$OUT/summary.json"; fi
@@ -238,4 +267,4 @@ if os.path.exists(c):
 json.dump(j, open(p, "w"), indent=2)
 PY
 cat "$OUT/summary.txt" | tail -3
-exit $(( tests_rc != 0 || bench_rc != 0 || headline_rc != 0 ))
+exit $(( tests_rc != 0 || bench_rc != 0 || headline_rc != 0 || nsys_rc != 0 ))
