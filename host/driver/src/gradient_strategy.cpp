@@ -159,6 +159,22 @@ std::size_t state_bytes(const StateShape& state, std::size_t field_bytes, const 
   return bytes;
 }
 
+// --compress: what the memory slots hold, and their encoded size.
+void plan_compression(const StrategyOptions& o, const FieldLayout* layout, StrategyPlan& plan) {
+  if (layout == nullptr) throw std::logic_error("plan_strategy: --compress needs the fields' layout");
+  if (o.store == StoreKind::disk) {
+    throw InputError("--compress " + o.compression.text() +
+                     " applies to checkpoints in memory: not with --store disk (use --store memory)");
+  }
+  const FieldCodec codec(o.compression, *layout);  // refuses a rate beyond the value size
+  plan.compression = o.compression;
+  plan.layout = *layout;
+  // ZFP on the CUDA backend encodes the pinned host slots only (on the host: Debian's libzfp has
+  // no CUDA execution); the device slots stay raw, and a budget buys them at that size.
+  plan.compress_host_tier_only = zfp_on_cuda(o);
+  if (!plan.compress_host_tier_only) plan.slot_bytes = CompressedStore::slot_bytes_of(codec);
+}
+
 StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape& state, std::size_t field_bytes,
                        std::size_t working_bytes, const FieldLayout* layout) {
   if (steps < 1) throw InputError("steps " + std::to_string(steps) + " is invalid: at least 1 time step is needed");
@@ -167,20 +183,7 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
   plan.steps = steps;
   plan.slot_bytes = state_bytes(state, field_bytes, layout);
   plan.raw_slot_bytes = plan.slot_bytes;
-  if (o.compression.enabled() && o.strategy != Strategy::full) {
-    if (layout == nullptr) throw std::logic_error("plan_strategy: --compress needs the fields' layout");
-    if (o.store == StoreKind::disk) {
-      throw InputError("--compress " + o.compression.text() +
-                       " applies to checkpoints in memory: not with --store disk (use --store memory)");
-    }
-    const FieldCodec codec(o.compression, *layout);  // refuses a rate beyond the value size
-    plan.compression = o.compression;
-    plan.layout = *layout;
-    // ZFP on the CUDA backend encodes the pinned host slots only (on the host: Debian's libzfp has
-    // no CUDA execution); the device slots stay raw, and a budget buys them at that size.
-    plan.compress_host_tier_only = zfp_on_cuda(o);
-    if (!plan.compress_host_tier_only) plan.slot_bytes = CompressedStore::slot_bytes_of(codec);
-  }
+  if (o.compression.enabled() && o.strategy != Strategy::full) plan_compression(o, layout, plan);
   if (o.strategy == Strategy::full) {
     refuse_ignored(o, "stores every step in memory: it takes no slots, store, budget, tiers or stop rule");
     plan.storage_bytes = full_history_bytes(steps, field_bytes);
