@@ -132,7 +132,7 @@ SurveySum run_master(int size, std::int64_t count, std::size_t n, const ShotTask
 }
 
 // Collective over MPI_COMM_WORLD: the error of the lowest failing rank, thrown on every process.
-void agree_over_world(int rank, int size, std::exception_ptr failure) {
+void agree_over_world(int rank, int size, const std::exception_ptr& failure) {
   int mine = failure ? rank : size, first = size;
   MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (first == size) return;

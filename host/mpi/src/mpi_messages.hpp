@@ -76,7 +76,7 @@ inline void unpack(const std::vector<char>& b, int& kind, int& flag, std::string
 }
 
 // Collective over MPI_COMM_WORLD: the error of the lowest failing rank, thrown on every process.
-void agree_over_world(int rank, int size, std::exception_ptr failure);
+void agree_over_world(int rank, int size, const std::exception_ptr& failure);
 // Rank 0's side of a run over `size` processes.
 SurveySum run_master(int size, std::int64_t count, std::size_t n, const ShotTask& task, const Progress& shots_done);
 

@@ -118,7 +118,7 @@ MpiSession::~MpiSession() {
   if (active_ && owns_) MPI_Finalize();
 }
 
-void MpiSession::agree(std::exception_ptr failure) {
+void MpiSession::agree(const std::exception_ptr& failure) {
   if (!active_ || size_ == 1) {
     if (failure) std::rethrow_exception(failure);
     return;

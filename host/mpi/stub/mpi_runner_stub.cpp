@@ -14,7 +14,7 @@ MpiSession::MpiSession() {
 
 MpiSession::~MpiSession() = default;
 
-void MpiSession::agree(std::exception_ptr failure) {
+void MpiSession::agree(const std::exception_ptr& failure) {
   if (failure) std::rethrow_exception(failure);
 }
 

@@ -36,7 +36,7 @@ class MpiSession {
 
   // Collective: every process passes what it caught (or nullptr). If any failed, every process
   // throws the error of the lowest failing rank (same kind and message); else returns.
-  void agree(std::exception_ptr failure);
+  void agree(const std::exception_ptr& failure);
 
   // The runner for this session: serial without MPI or with one process.
   std::unique_ptr<ShotRunner> runner();
