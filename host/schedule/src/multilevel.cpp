@@ -154,6 +154,7 @@ std::vector<std::int64_t> slots_for(const std::vector<int>& tier_of_depth, const
   std::vector<std::int64_t> next_id(tiers.size(), 0);
   for (std::size_t t = 1; t < tiers.size(); ++t) next_id[t] = next_id[t - 1] + tiers[t - 1].slots;
   std::vector<std::int64_t> ids;
+  ids.reserve(tier_of_depth.size());
   for (const int t : tier_of_depth) ids.push_back(next_id[static_cast<std::size_t>(t)]++);
   return ids;
 }
