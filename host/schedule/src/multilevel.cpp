@@ -143,7 +143,7 @@ std::vector<int> place_depths(const DepthUse& u, const std::vector<Tier>& tiers)
   }
   std::size_t st = static_cast<std::size_t>(std::min_element(cost.begin(), cost.end()) - cost.begin());
   for (std::size_t d = depths; d-- > 0;) {
-    const int t = choice[d * n_states + st];
+    const int t = choice[d * n_states + st];  // NOLINT(bugprone-signed-char-misuse): a tier index (< 128), or -1
     tier_of_depth[d] = t;
     if (t + 1 < T) st -= static_cast<std::size_t>(stride[t]);
   }

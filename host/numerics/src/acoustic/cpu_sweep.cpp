@@ -194,7 +194,7 @@ void cpu_next_at(const Problem<T>& problem, const T* u, const T* u_prev, const i
 #define REVWAVE_INSTANTIATE(T)                                                                     \
   template void cpu_leapfrog_sweep<T>(const Problem<T>&, const SweepFields<T>&);                   \
   template void cpu_reverse_sweep<T>(const Problem<T>&, const ReverseSweepFields<T>&);             \
-  template void cpu_next_at<T>(const Problem<T>&, const T*, const T*, const index_t*, std::size_t, T*);
+  template void cpu_next_at<T>(const Problem<T>&, const T*, const T*, const index_t*, std::size_t, T*);  // NOLINT(bugprone-macro-parentheses): T is a type
 REVWAVE_INSTANTIATE(float)
 REVWAVE_INSTANTIATE(double)
 #undef REVWAVE_INSTANTIATE

@@ -33,7 +33,8 @@ class Field {
   Field(const Field& o) : pool_(o.pool_), id_(o.id_), buffer_(o.buffer_) { hold(); }
   Field(Field&& o) noexcept
       : pool_(std::exchange(o.pool_, nullptr)), id_(o.id_), buffer_(std::exchange(o.buffer_, nullptr)) {}
-  Field& operator=(const Field& o) {
+  // Copy and swap: a self-assignment copies, then swaps with the copy.
+  Field& operator=(const Field& o) {  // NOLINT(bugprone-unhandled-self-assignment): copy and swap is safe
     Field copy(o);
     swap(*this, copy);
     return *this;
