@@ -82,6 +82,6 @@ def _documented(fn: F, **overrides: str) -> F:
         text = overrides.get(name, _UNITS.get(name))
         if text is None:
             raise AssertionError(f"{fn.__module__}.{fn.__qualname__}: parameter {name} has no entry in revwave._docs")
-        lines.append(f"    {name}: {text}")
-    fn.__doc__ = (inspect.cleandoc(fn.__doc__ or "") + "\n\nParameters (units):\n" + "\n".join(lines) + "\n")
+        lines.append(f"- {name}: {text}")
+    fn.__doc__ = inspect.cleandoc(fn.__doc__ or "") + "\n\nParameters (units):\n\n" + "\n".join(lines) + "\n"
     return fn

@@ -39,7 +39,7 @@ def test_every_public_function_names_each_parameter_with_its_unit():
         doc = inspect.getdoc(fn)
         assert doc, f"{qualname} has no docstring"
         for name in inspect.signature(fn).parameters:
-            line = re.search(rf"^\s*{name}: (.*)$", doc, re.MULTILINE)
+            line = re.search(rf"^- {name}: (.*)$", doc, re.MULTILINE)
             assert line, f"{qualname}: parameter {name} is not described in help()"
             if name in UNITS:
                 assert UNITS[name] in line.group(1), f"{qualname}: {name}'s description names no unit ({UNITS[name]!r})"
