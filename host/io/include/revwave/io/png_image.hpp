@@ -29,8 +29,8 @@ struct PictureLabels {
 };
 
 // Where a labelled picture puts its samples: the plot's top-left pixel (left, top), its size
-// (cols x upscale by rows x upscale) and the whole image's; the title band is the rows above
-// `top - title_band_gap`.
+// (cols x upscale by rows x upscale) and the whole image's (wider when the title needs it). The
+// title is drawn in rows 0 .. title_band - 1; a black frame surrounds the plot one pixel outside it.
 struct PictureLayout {
   std::int64_t left = 0, top = 0, plot_width = 0, plot_height = 0, width = 0, height = 0;
   static constexpr std::int64_t title_band = 14;  // rows 0..13 hold the title
