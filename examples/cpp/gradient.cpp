@@ -34,7 +34,8 @@ int main() {
     std::printf("J      %.17g (full history: %.17g)\n", revolve.objective, full.objective);
     std::printf("|dJ/dm| %.17g (full history: %.17g)\n", revolve.gradient_norm, full.gradient_norm);
     bool same = same_bits(revolve.objective, full.objective) && revolve.gradient.size() == full.gradient.size();
-    for (std::size_t i = 0; same && i < revolve.gradient.size(); ++i) same = same_bits(revolve.gradient[i], full.gradient[i]);
+    for (std::size_t i = 0; same && i < revolve.gradient.size(); ++i)
+      same = same_bits(revolve.gradient[i], full.gradient[i]);
     if (!same || revolve.objective <= 0 || s.forward_steps <= s.steps) {
       std::fprintf(stderr, "revwave_example: Revolve and the full history differ (or nothing was recomputed)\n");
       return 1;

@@ -20,11 +20,11 @@
 namespace revwave {
 
 struct GradientResult {
-  double objective = 0;          // J, the misfit (L2: 1/2 sum of squared residuals)
-  double gradient_norm = 0;      // |dJ/dm|_2 over the interior points, as `revwave gradient --json` reports it
-  std::vector<double> gradient;  // dJ/dm (m = 1/c^2, s^2/m^2) at the interior points, C order
-  GradientStats stats;           // steps, forward and reverse steps, stores, restores, seconds, bytes
-  StrategyPlan plan;             // the strategy, its slots and the schedule's predicted forward steps
+  double objective = 0;            // J, the misfit (L2: 1/2 sum of squared residuals)
+  double gradient_norm = 0;        // |dJ/dm|_2 over the interior points, as `revwave gradient --json` reports it
+  std::vector<double> gradient;    // dJ/dm (m = 1/c^2, s^2/m^2) at the interior points, C order
+  GradientStats stats;             // steps, forward and reverse steps, stores, restores, seconds, bytes
+  StrategyPlan plan;               // the strategy, its slots and the schedule's predicted forward steps
   Backend backend = Backend::cpu;  // the backend that ran (never automatic)
 };
 
