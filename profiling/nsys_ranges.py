@@ -11,8 +11,10 @@ may carry a leading ':' for the default domain). gradient.json is the same run's
 `revwave gradient --json` on the CUDA backend with slots in pinned host memory (two levels).
 The ranges and what each count must be (cuda/: NvtxRange):
 
-    forward   one per forward step: predicted_forward_steps (the schedule's count, recomputations
-              included; the observed data must come from a file, or their modelling adds nt - 1)
+    forward   one per advance (CudaPropagator::forward_step): predicted_forward_steps - steps (the
+              schedule's forward steps count the advances and the reverse steps, each reverse step
+              applying the forward operator once; the observed data must come from a file, or
+              their modelling adds nt - 1 more)
     reverse   one per reverse step: steps
     store     one per checkpoint stored in pinned host memory: cuda.host_slots (each stored once)
     spill     inside each such store: its copy out of the device: cuda.host_slots
@@ -69,7 +71,7 @@ def predicted_counts(summary):
                          "or prefetch range to count; give a smaller --device-memory")
     if int(summary["forward_steps"]) != forward:
         raise InputError(f"forward_steps {summary['forward_steps']} differs from the predicted {forward}")
-    return {"forward": forward, "reverse": steps, "store": pinned, "spill": pinned, "restore": pinned, "prefetch": pinned}
+    return {"forward": forward - steps, "reverse": steps, "store": pinned, "spill": pinned, "restore": pinned, "prefetch": pinned}
 
 
 def compare(counts, predicted):

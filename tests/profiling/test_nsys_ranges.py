@@ -24,12 +24,13 @@ def run(csv_name, json_path=DATA / "gradient.json"):
 class NsysRanges(unittest.TestCase):
     def test_counts_read_from_the_csv_after_the_preamble(self):
         counts = nsys_ranges.range_counts((DATA / "nvtx_sum_pass.csv").read_text())
-        self.assertEqual(counts, {"forward": 1131, "reverse": 400, "store": 7, "spill": 7, "restore": 7, "prefetch": 7})
+        self.assertEqual(counts, {"forward": 731, "reverse": 400, "store": 7, "spill": 7, "restore": 7, "prefetch": 7})
 
     def test_predicted_counts_from_the_gradient_json(self):
         summary = json.loads((DATA / "gradient.json").read_text())
         predicted = nsys_ranges.predicted_counts(summary)
-        self.assertEqual(predicted["forward"], summary["predicted_forward_steps"])
+        # forward_steps count the advances and the reverse steps; the forward range marks an advance.
+        self.assertEqual(predicted["forward"], summary["predicted_forward_steps"] - summary["steps"])
         self.assertEqual(predicted["reverse"], summary["steps"])
         for name in ("store", "spill", "restore", "prefetch"):
             self.assertEqual(predicted[name], summary["cuda"]["host_slots"])
@@ -48,7 +49,7 @@ class NsysRanges(unittest.TestCase):
     def test_wrong_count_fails_naming_it(self):
         r = run("nvtx_sum_wrong_forward.csv")
         self.assertEqual(r.returncode, 1, r.stdout)
-        self.assertIn("range forward: 1130 instances, predicted 1131", r.stderr)
+        self.assertIn("range forward: 730 instances, predicted 731", r.stderr)
 
     def test_run_without_pinned_checkpoints_is_refused(self):
         summary = json.loads((DATA / "gradient.json").read_text())
