@@ -38,20 +38,22 @@ std::vector<std::string> write_central_slices(const std::string& prefix, const s
   };
   std::vector<std::string> files;
   std::vector<double> s;
+  // The middle index of each axis (integer division: a grid line), and the metres it lies at.
+  const std::int64_t mid_x = nx / 2, mid_y = ny / 2, mid_z = nz / 2;
   for (std::int64_t k = 0; k < nz; ++k)
-    for (std::int64_t i = 0; i < nx; ++i) s.push_back(at(i, ny / 2, k));
+    for (std::int64_t i = 0; i < nx; ++i) s.push_back(at(i, mid_y, k));
   files.push_back(prefix + "_xz.png");
-  write_labelled_png(files.back(), s.data(), nz, nx, clip, up, frame("x-z", "x", "z", "y = " + metres(double(ny / 2) * h)));
+  write_labelled_png(files.back(), s.data(), nz, nx, clip, up, frame("x-z", "x", "z", "y = " + metres(double(mid_y) * h)));
   s.clear();
   for (std::int64_t k = 0; k < nz; ++k)
-    for (std::int64_t j = 0; j < ny; ++j) s.push_back(at(nx / 2, j, k));
+    for (std::int64_t j = 0; j < ny; ++j) s.push_back(at(mid_x, j, k));
   files.push_back(prefix + "_yz.png");
-  write_labelled_png(files.back(), s.data(), nz, ny, clip, up, frame("y-z", "y", "z", "x = " + metres(double(nx / 2) * h)));
+  write_labelled_png(files.back(), s.data(), nz, ny, clip, up, frame("y-z", "y", "z", "x = " + metres(double(mid_x) * h)));
   s.clear();
   for (std::int64_t i = 0; i < nx; ++i)
-    for (std::int64_t j = 0; j < ny; ++j) s.push_back(at(i, j, nz / 2));
+    for (std::int64_t j = 0; j < ny; ++j) s.push_back(at(i, j, mid_z));
   files.push_back(prefix + "_xy.png");
-  write_labelled_png(files.back(), s.data(), nx, ny, clip, up, frame("x-y", "y", "x", "z = " + metres(double(nz / 2) * h)));
+  write_labelled_png(files.back(), s.data(), nx, ny, clip, up, frame("x-y", "y", "x", "z = " + metres(double(mid_z) * h)));
   return files;
 }
 
