@@ -56,6 +56,8 @@ nlohmann::json iteration_line(const IterationRecord& r) {
   j["evaluations"] = r.evaluations;
   j["memory_reset"] = r.memory_reset;
   j["seconds"] = r.seconds;
+  j["seconds_time_loops"] = r.seconds_time_loops;
+  j["seconds_outside_loops"] = r.seconds - r.seconds_time_loops;
   return j;
 }
 
@@ -124,7 +126,8 @@ void continue_invert(const InvertJob& job, InversionState& state, InvertResult& 
                      const InvertReporter& report) {
   const SurveyInputs& in = job.inputs;
   const double clip = in.has_truth ? largest_change(in.truth.velocity, in.model.velocity) : 0.0;
-  const BandProblem band_problem = survey_band_problem<T>(in.grid, in.survey, job.run, runner);
+  const auto loops = std::make_shared<double>(0.0);
+  const BandProblem band_problem = survey_band_problem<T>(in.grid, in.survey, job.run, runner, loops);
   const std::unique_ptr<RunDirectory> files =
       job.dir.empty() ? nullptr : std::make_unique<RunDirectory>(job.dir, in.grid, job.precision, in.model.velocity, clip);
   if (result.root && files && !job.resuming) result.pictures = files->write_start(in.has_truth ? &in.truth.velocity : nullptr);
@@ -135,6 +138,7 @@ void continue_invert(const InvertJob& job, InversionState& state, InvertResult& 
   } else {
     run_inversion(in.grid, in.model.velocity, job.settings, band_problem, state, hooks.hooks());
   }
+  result.seconds_time_loops = *loops;
 }
 
 }  // namespace
@@ -180,6 +184,7 @@ nlohmann::json invert_summary(const InvertResult& r) {
   }
   j["out_dir"] = r.dir;
   j["fingerprint"] = r.fingerprint;
+  j["seconds_time_loops"] = r.seconds_time_loops;  // this run's evaluations and illumination sweeps
   return j;
 }
 
