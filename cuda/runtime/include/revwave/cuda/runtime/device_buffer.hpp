@@ -34,8 +34,14 @@ class DeviceBuffer {
     }
     REVWAVE_CUDA_CHECK(err);
     // Legacy-stream memset, then wait: later work runs on non-blocking streams that do not order with it.
-    REVWAVE_CUDA_CHECK(cudaMemset(data_, 0, bytes));
-    REVWAVE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    // A fault here leaves the constructor by an exception, so no destructor runs: free the memory first.
+    try {
+      REVWAVE_CUDA_CHECK(cudaMemset(data_, 0, bytes));
+      REVWAVE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    } catch (...) {
+      release();
+      throw;
+    }
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
