@@ -1,5 +1,6 @@
 #include "revwave/driver/host_tile_blocks.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -77,48 +78,60 @@ void HostTileBlocks::write(const std::vector<TileEntry>& entries, const double* 
 
 namespace {
 
-// The blocks of the tiles a window touches, each filled by fill(block, tile's first interior point
-// relative to the window) with the window's values, zero beyond it.
-template <class Fill>
+// The blocks of the tiles a window touches, filled row by row in the window's memory order:
+// row(x, y, out) writes the window's values along z at (x, y) into out[0..shape[2]), and each row
+// is cut into the tiles' runs of up to 8 (one cache line of a block). Blocks the window covers
+// only in part are zeroed first; the others are written whole.
+template <class Row>
 TiledPart fill_window_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>& first, const std::array<index_t, 3>& shape,
-                            bool plus_zero, Fill&& fill) {
+                            bool plus_zero, Row&& row) {
+  const index_t e = TileGrid::edge;
+  std::array<index_t, 3> t0{}, nt{};
+  for (int a = 0; a < 3; ++a) {
+    t0[a] = first[a] / e;
+    nt[a] = (first[a] + shape[a] - 1) / e - t0[a] + 1;
+  }
   std::vector<TileEntry> entries;
   for (index_t t : blocks.grid().touched(first, shape)) entries.push_back({t, 0, plus_zero ? 1 : 0});
-  for (TileEntry& e : entries) e.block = blocks.acquire();  // the part below owns them from here
+  for (TileEntry& en : entries) en.block = blocks.acquire();  // the part below owns them from here
   TiledPart part(blocks, std::move(entries));
-  const auto& es = part.entries();
-  const auto n = static_cast<std::int64_t>(es.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t k = 0; k < n; ++k) {
-    const auto t = blocks.grid().coordinates(es[static_cast<std::size_t>(k)].tile);
-    std::array<index_t, 3> rel{};
-    for (int a = 0; a < 3; ++a) rel[a] = t[a] * TileGrid::edge - first[a];
-    fill(blocks.block(es[static_cast<std::size_t>(k)].block), rel);
+  // touched() lists the tiles x, y, z nested: entry k is tile (ix, iy, iz) of the box, k = (ix ny + iy) nz + iz.
+  std::vector<double*> tile(part.entries().size());
+  for (std::size_t k = 0; k < tile.size(); ++k) tile[k] = blocks.block(part.entries()[k].block);
+  auto whole_tile = [&](int a, index_t i) { return (t0[a] + i) * e >= first[a] && (t0[a] + i + 1) * e <= first[a] + shape[a]; };
+  for (index_t ix = 0; ix < nt[0]; ++ix)
+    for (index_t iy = 0; iy < nt[1]; ++iy)
+      for (index_t iz = 0; iz < nt[2]; ++iz)
+        if (!(whole_tile(0, ix) && whole_tile(1, iy) && whole_tile(2, iz)))
+          std::memset(tile[static_cast<std::size_t>((ix * nt[1] + iy) * nt[2] + iz)], 0, TileGrid::points * sizeof(double));
+#pragma omp parallel
+  {
+    std::vector<double> values(static_cast<std::size_t>(shape[2]));
+#pragma omp for schedule(static)
+    for (index_t x = 0; x < shape[0]; ++x)
+      for (index_t y = 0; y < shape[1]; ++y) {
+        row(x, y, values.data());
+        const index_t gx = first[0] + x, gy = first[1] + y;
+        double* const* line = tile.data() + ((gx / e - t0[0]) * nt[1] + (gy / e - t0[1])) * nt[2];
+        const index_t offset = ((gx % e) * e + gy % e) * e;
+        for (index_t z = 0; z < shape[2];) {
+          const index_t gz = first[2] + z, run = std::min(e - gz % e, shape[2] - z);
+          double* out = line[gz / e - t0[2]] + offset + gz % e;
+          for (index_t k = 0; k < run; ++k) out[k] = values[static_cast<std::size_t>(z + k)];
+          z += run;
+        }
+      }
   }
   return part;
-}
-
-// Calls f(x, y of the window, the window's z of the block's first z, local z0, z1, the block's row)
-// for every row of a tile inside the window; zeroes the block first.
-template <class F>
-void each_window_row(double* b, const std::array<index_t, 3>& rel, const std::array<index_t, 3>& shape, F&& f) {
-  std::memset(b, 0, TileGrid::points * sizeof(double));
-  const index_t e = TileGrid::edge;
-  const index_t z0 = std::max<index_t>(0, -rel[2]), z1 = std::min<index_t>(e, shape[2] - rel[2]);
-  for (index_t x = std::max<index_t>(0, -rel[0]); x < e && rel[0] + x < shape[0]; ++x)
-    for (index_t y = std::max<index_t>(0, -rel[1]); y < e && rel[1] + y < shape[1]; ++y)
-      f(rel[0] + x, rel[1] + y, rel[2], z0, z1, b + (x * e + y) * e);
 }
 
 }  // namespace
 
 TiledPart window_to_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>& first, const std::array<index_t, 3>& shape,
                           const double* values, bool plus_zero) {
-  return fill_window_tiles(blocks, first, shape, plus_zero, [&](double* b, const std::array<index_t, 3>& rel) {
-    each_window_row(b, rel, shape, [&](index_t x, index_t y, index_t zr, index_t z0, index_t z1, double* row) {
-      const double* in = values + (x * shape[1] + y) * shape[2] + zr;
-      for (index_t z = z0; z < z1; ++z) row[z] = in[z];
-    });
+  return fill_window_tiles(blocks, first, shape, plus_zero, [&](index_t x, index_t y, double* out) {
+    const double* in = values + (x * shape[1] + y) * shape[2];
+    std::copy(in, in + shape[2], out);
   });
 }
 
@@ -136,16 +149,16 @@ TiledPart fold_to_tiles(HostTileBlocks& blocks, const Grid& g, const std::array<
         for (index_t k = lo(iz); k <= hi(iz, nz); ++k) s += static_cast<double>(padded[g.index(i, j, k)]);
     return s;
   };
-  return fill_window_tiles(blocks, first, g.shape, plus_zero, [&](double* b, const std::array<index_t, 3>& rel) {
-    each_window_row(b, rel, g.shape, [&](index_t x, index_t y, index_t zr, index_t z0, index_t z1, double* row) {
-      const bool edge_xy = x == 0 || x == nx - 1 || y == 0 || y == ny - 1;
-      const T* in = padded + g.index(x + nbl, y + nbl, nbl + zr);
-      for (index_t z = z0; z < z1; ++z) {
-        // Away from the window's faces a point extends to itself alone: s = 0 + u, as folded() sums it.
-        const index_t iz = zr + z;
-        row[z] = (edge_xy || iz == 0 || iz == nz - 1) ? folded(x, y, iz) : 0.0 + static_cast<double>(in[z]);
-      }
-    });
+  return fill_window_tiles(blocks, first, g.shape, plus_zero, [&](index_t x, index_t y, double* out) {
+    if (x == 0 || x == nx - 1 || y == 0 || y == ny - 1) {
+      for (index_t z = 0; z < nz; ++z) out[z] = folded(x, y, z);
+      return;
+    }
+    // Away from the window's faces a point extends to itself alone: s = 0 + u, as folded() sums it.
+    const T* in = padded + g.index(x + nbl, y + nbl, nbl);
+    for (index_t z = 1; z < nz - 1; ++z) out[z] = 0.0 + static_cast<double>(in[z]);
+    out[0] = folded(x, y, 0);
+    out[nz - 1] = folded(x, y, nz - 1);
   });
 }
 

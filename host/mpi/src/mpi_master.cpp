@@ -30,6 +30,7 @@ class Master {
         fail(error_kind(e), std::string(e.what()) + " (rank 0)");
       }
       serve();
+      last = std::chrono::steady_clock::now();  // the others' parts summed meanwhile are their shots' phases
     }
     while (running_ > 0) handle(wait_for(MPI_ANY_SOURCE, MPI_ANY_TAG));
     if (fail_kind_ != 0) throw_error_of_kind(fail_kind_, fail_message_);

@@ -48,6 +48,7 @@ SurveySum SerialShotRunner::run(std::int64_t count, TileBlocks& blocks, const Sh
   auto last = std::chrono::steady_clock::now();
   for (std::int64_t s = 0; s < count; ++s) {
     sums.add(run_task(task, s, 0, {}, last), sum);
+    last = std::chrono::steady_clock::now();  // the sum is the shot's accumulate phase, not the next one's wait
     if (shots_done) shots_done(s + 1, count);
   }
   sums.finish(sum);

@@ -100,7 +100,7 @@ class TiledSums {
 };
 
 // Calls `task(s, progress)`, completing the summary: shot, rank, and the idle time since `last`
-// (updated to the end of this shot).
+// (updated to the end of this shot; the caller moves it past the work it does for the shot after).
 ShotOutput run_task(const ShotTask& task, std::int64_t s, int rank, const Progress& progress,
                     std::chrono::steady_clock::time_point& last);
 
