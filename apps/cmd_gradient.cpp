@@ -17,8 +17,9 @@
 
 namespace revwave::app {
 
-std::vector<NamedPath> gradient_outputs(const std::string& out, const std::string& png) {
+std::vector<NamedPath> gradient_outputs(const std::string& out, const std::string& png, bool wavelet) {
   std::vector<NamedPath> outputs = {{"--out", out}, {"the configuration written next to --out", config_path_for(out)}};
+  if (wavelet) outputs.push_back({"the wavelet written next to --out", wavelet_path_for(out)});
   if (!png.empty()) {
     for (const std::string& p : gradient_picture_paths(png)) outputs.push_back({"--png", p});
   }
@@ -36,6 +37,7 @@ struct GradientCmdOptions {
 
 template <class T>
 void run(GradientCmdOptions& o, const CLI::App& cmd) {
+  o.out = npy_output(o.out);
   if (gradient_is_survey(o.job, o.survey)) {
     run_survey_gradient<T>(o.job, o.survey, o.out, o.png, cmd);
     return;
@@ -45,9 +47,11 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   ProgressBar bar("gradient", !o.job.problem.json);
   const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
   const GradientRun<T> run = run_gradient_job<T>(o.job, [&] {
-    refuse_overwriting_inputs(gradient_outputs(o.out, o.png), job_inputs(o.job, cmd));
+    refuse_overwriting_inputs(gradient_outputs(o.out, o.png, o.job.estimate_wavelet), job_inputs(o.job, cmd));
+    require_npy_ending("--out", o.out);
   }, progress);
   bar.finish();
+  print_warnings(run.warnings);
   const BackendChoice& backend = run.backend;
   const GradientJob<T>& job = run.job;
   const Grid& grid = job.start.grid;
@@ -61,7 +65,9 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   OutputTransaction outputs_together;
   const std::vector<T> out_values = values_in_precision<T>(g.gradient, "the gradient");
   write_npy(o.out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
-  write_effective_config(cmd, cfg);
+  write_effective_config(cmd, cfg, {{"shape", shape_text(grid.shape)}}, unused_defaults(cmd));
+  const std::vector<double>& wavelet = job.start.acquisition.wavelet;
+  if (o.job.estimate_wavelet) write_npy(wavelet_path_for(o.out), {static_cast<std::int64_t>(wavelet.size())}, wavelet.data());
   std::vector<std::string> pictures;
   if (!o.png.empty()) {
     const std::vector<double> traces(job.observed.begin(), job.observed.end());
@@ -80,12 +86,13 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     j["out"] = o.out;
     j["config"] = cfg;
     j["png"] = pictures;
+    if (o.job.estimate_wavelet) j["wavelet"] = wavelet_path_for(o.out);
     print_json(j);
   } else {
     std::cout << "revwave gradient: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, "
               << g.stats.steps << " steps of dt = " << job.time.dt * 1e3 << " ms, " << to_string(o.job.problem.precision) << " on "
               << to_string(backend.kind) << (backend.note.empty() ? "" : " (" + backend.note + ")") << ", observed data " << (job.observed_source == "file" ? o.job.observed.front() : "modelled in the true model") << "\n"
-              << "  objective       " << g.stats.objective << "\n"
+              << "  objective       " << g.stats.objective << misfit_note(o.job.misfit.kind) << "\n"
               << "  gradient norm   " << std::sqrt(norm2) << " (dJ/dm, misfit per s^2/m^2)\n"
               << "  strategy        " << plan.choice << "\n"
               << "  forward steps   " << g.stats.forward_steps << " (" << ratio << " x N; "
@@ -104,6 +111,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     }
     std::cout
               << "  gradient        " << o.out << ", " << cfg << "\n";
+    if (o.job.estimate_wavelet) std::cout << "  wavelet         " << wavelet_path_for(o.out) << " (estimated)\n";
     for (const auto& p : pictures) std::cout << "  picture         " << p << "\n";
   }
 }
@@ -112,14 +120,17 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
 
 void register_gradient(CLI::App& app) {
   auto o = std::make_shared<GradientCmdOptions>();
-  CLI::App* cmd = app.add_subcommand("gradient", "FWI gradient dJ/dm of the L2 misfit, with optimal checkpointing");
+  CLI::App* cmd = app.add_subcommand("gradient", "FWI gradient dJ/dm of a misfit (L2 by default), with optimal checkpointing");
   add_gradient_job_options(cmd, o->job, CudaOptions::all);
+  add_estimate_wavelet_option(cmd, o->job);
   cmd->add_option("--out", o->out, "gradient .npy, shape (nx, ny, nz), s^2/m^2 units of dJ/dm")->capture_default_str();
   cmd->add_option("--png", o->png, "write PREFIX_gradient_{xz,yz,xy}.png and PREFIX_shot.png");
   add_origin_and_wavelet_options(cmd, o->survey);
   add_layout_options(cmd, o->survey);
   add_aperture_option(cmd, o->survey);
+  add_segy_read_options(cmd, o->survey);
   cmd->get_option("--observed")->excludes(cmd->get_option("--src-grid"));
+  cmd->get_option("--estimate-wavelet")->excludes(cmd->get_option("--wavelet"));
   cmd->callback([o, cmd] {
     if (o->job.problem.precision == Precision::float64) run<double>(*o, *cmd);
     else run<float>(*o, *cmd);

@@ -41,6 +41,16 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions 
       ->type_name("MODE")
       ->default_str("none");
   cmd->add_option("--checkpoint-dir", o.strategy.checkpoint_dir, "directory for --store disk and disk tiers (files removed at the end)");
+  add_choice(cmd, "--misfit", o.misfit.kind, parse_misfit, {"l2", "correlation", "envelope"},
+             "what J measures: l2 (1/2 sum |S u - d|^2), correlation (minus the sum over traces of the normalised "
+             "zero-lag cross-correlation: blind to amplitudes) or envelope (1/2 sum (E[S u] - E[d])^2, E the Hilbert envelope)");
+}
+
+void add_estimate_wavelet_option(CLI::App* cmd, GradientJobOptions& o) {
+  cmd->add_flag("--estimate-wavelet", o.estimate_wavelet,
+                "fit one source signature to the observed data first (least squares against the starting model's response "
+                "to an impulse, one for the whole survey), use it for every shot and write it out (FILE.wavelet.npy next to "
+                "--out; DIR/wavelet.npy for invert)");
 }
 
 std::vector<NamedPath> job_inputs(const GradientJobOptions& o, const CLI::App& cmd) {

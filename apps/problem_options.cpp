@@ -14,13 +14,16 @@
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/wavelet.hpp"
+#include "revwave/setup/thread_limit.hpp"
 
 namespace revwave::app {
 
 void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
   cmd->add_option("--model", o.model_file, "velocity model, .npy (nx, ny, nz), m/s")->check(CLI::ExistingFile);
   add_number(cmd, "--velocity", o.velocity, positive(), "m/s", "homogeneous velocity, m/s (instead of --model)");
-  cmd->add_option("--shape", o.shape, "interior points NX,NY,NZ (z is depth)")->capture_default_str();
+  cmd->add_option("--shape", o.shape, "interior points NX,NY,NZ (z is depth; with --model, the model's shape)")
+      ->capture_default_str()
+      ->each([&o](const std::string&) { o.shape_given = true; });
   add_number(cmd, "--spacing", o.spacing, positive(), "m", "grid spacing h, m");
   add_integer(cmd, "--nbl", o.nbl, at_least(0), "absorbing points per side");
   add_integer(cmd, "--space-order", o.space_order, int_within(2, 16), "even order of the Laplacian, 2..16");
@@ -41,7 +44,9 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
 void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
   add_choice(cmd, "--precision", o.precision, parse_precision, {"float", "double"}, "float or double");
   add_choice(cmd, "--backend", o.backend, parse_backend, {"auto", "cpu", "cuda"}, "auto, cpu or cuda");
-  add_integer(cmd, "--threads", o.threads, int_within(1, 65536), "OpenMP threads (default: all cores)");
+  add_integer(cmd, "--threads", o.threads, int_within(1, 65536),
+              "OpenMP threads (default: all cores; more than the runtime can start here is refused)")
+      ->each([](const std::string& text) { check_thread_count("--threads", parse_integer("--threads", text, int_within(1, 65536))); });
   if (cuda != CudaOptions::none) {
     cmd->add_option_function<std::string>(
         "--device-memory", [&o](const std::string& v) { o.device_memory = v; },

@@ -52,11 +52,13 @@ void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision 
   const Survey& survey = job.inputs.survey;
   const SurveyTotals t = survey_totals(sum);
   const double aperture = job.run.aperture;
+  std::string layouts;
+  for (const GridLayout& l : job.inputs.layouts) layouts += layout_line(l);
   std::cout << "revwave gradient: survey of " << survey.shots.size() << " shots (" << survey.description << "), " << grid.shape[0]
             << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, " << to_string(precision) << " on "
             << to_string(job.backend.kind) << (job.backend.note.empty() ? "" : " (" + job.backend.note + ")") << ", "
             << sum.processes << (sum.processes == 1 ? " process" : " processes") << "\n"
-            << "  objective       " << sum.objective << " (sum over shots)\n"
+            << layouts << "  objective       " << sum.objective << " (sum over shots)" << misfit_note(job.run.misfit.kind) << "\n"
             << "  gradient norm   " << t.gradient_norm << " (dJ/dm, misfit per s^2/m^2)\n"
             << "  strategy        " << to_string(job.run.strategy.strategy)
             << (aperture >= 0 ? ", aperture " + format_number(aperture) + " m" : "") << "\n"
@@ -85,7 +87,10 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   try {
     apply_threads_per_process(o.problem.threads, mpi);
     job = prepare_survey_gradient<T>(o, so, mpi.local_rank(),
-                                     [&] { refuse_overwriting_inputs(gradient_outputs(out, png), job_inputs(o, cmd)); });
+                                     [&] {
+                                       refuse_overwriting_inputs(gradient_outputs(out, png, o.estimate_wavelet), job_inputs(o, cmd));
+                                       require_npy_ending("--out", out);
+                                     });
   } catch (...) {
     failure = std::current_exception();
   }
@@ -96,13 +101,15 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   const SurveySum sum = run_survey_gradient_job<T>(job, *runner, [&](index_t d, index_t t) { bar(d, t); });
   bar.finish();
   if (!sum.root) return;
+  print_warnings(job.inputs.warnings);
 
   const Grid& grid = job.inputs.grid;
   OutputTransaction outputs_together;
   const std::vector<T> out_values = values_in_precision<T>(sum.gradient, "the gradient");
   write_npy(out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
   const std::string cfg = config_path_for(out);
-  write_effective_config(cmd, cfg);
+  write_effective_config(cmd, cfg, {{"shape", shape_text(grid.shape)}}, unused_defaults(cmd));
+  if (job.estimate_wavelet) write_npy(wavelet_path_for(out), {static_cast<std::int64_t>(job.wavelet.size())}, job.wavelet.data());
   std::vector<std::string> pictures;
   if (!png.empty()) pictures = write_survey_gradient_pictures(png, job, sum);
   outputs_together.commit();
@@ -116,12 +123,14 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
     j["out"] = out;
     j["config"] = cfg;
     j["png"] = pictures;
+    if (job.estimate_wavelet) j["wavelet"] = wavelet_path_for(out);
     print_json(j);
     return;
   }
   std::vector<std::string> files = {out, cfg};
   files.insert(files.end(), pictures.begin(), pictures.end());
   print_report(job, sum, o.problem.precision, files, total);
+  if (job.estimate_wavelet) std::cout << "  wavelet         " << wavelet_path_for(out) << " (estimated)\n";
 }
 
 }  // namespace

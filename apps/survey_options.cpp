@@ -2,6 +2,9 @@
 
 #include <iostream>
 
+#include "choice_options.hpp"
+#include "number_options.hpp"
+#include "revwave/core/errors.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
 
 namespace revwave::app {
@@ -25,6 +28,35 @@ void add_aperture_option(CLI::App* cmd, SurveyOptions& o) {
   cmd->add_option("--aperture", o.aperture,
                   "run each shot on the model window covering its sources and receivers plus this many metres on every side, "
                   "with its own absorbing layer (default: the whole model)");
+}
+
+void add_segy_read_options(CLI::App* cmd, SurveyOptions& o) {
+  SegyReadOptions& r = o.segy;
+  add_choice(cmd, "--segy-endian", r.endian, parse_segy_endian, {"big", "little"},
+             "SEG-Y --observed: byte order, where the file's binary header does not tell (default: found from it)")
+      ->default_str("");
+  add_integer(cmd, "--segy-samples", r.samples, int_within(1, 2147483647),
+              "SEG-Y --observed: samples per trace, where the headers disagree and the file's size does not settle it")
+      ->default_str("");
+  add_choice(cmd, "--segy-units", r.units, parse_segy_units, {"metres", "feet"},
+             "SEG-Y --observed: unit of the coordinates, overriding MeasurementSystem and CoordinateUnits")
+      ->default_str("");
+  add_integer(cmd, "--segy-coordinate-scalar", r.coordinate_scalar, int_within(-10000, 10000),
+              "SEG-Y --observed: the scalar of x and y (+-1, 10, 100, 1000, 10000; negative divides) instead of every "
+              "trace's SourceGroupScalar")
+      ->default_str("");
+  add_integer(cmd, "--segy-elevation-scalar", r.elevation_scalar, int_within(-10000, 10000),
+              "SEG-Y --observed: the scalar of depths and elevations instead of every trace's ElevationScalar")
+      ->default_str("");
+  for (const char* name : {"--segy-coordinate-scalar", "--segy-elevation-scalar"}) {
+    cmd->get_option(name)->each([name](const std::string& text) {
+      const std::int64_t s = parse_integer(name, text, int_within(-10000, 10000));
+      const std::int64_t m = s < 0 ? -s : s;
+      if (m != 1 && m != 10 && m != 100 && m != 1000 && m != 10000) {
+        throw InputError(std::string(name) + " " + text + " is invalid: it must be +-1, 10, 100, 1000 or 10000");
+      }
+    });
+  }
 }
 
 void quiet_unless_root() {

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <set>
 #include <regex>
 #include <sstream>
 
@@ -201,27 +203,43 @@ std::string toml_value(const std::string& text) {
   return quoted + "\"";
 }
 
-std::string effective_config_toml(const CLI::App& cmd) {
+namespace {
+
+// An option that was not given but excludes one that was (--tn beside --observed) has no value in
+// this run: writing its default would make the file refuse its own replay.
+bool excluded_by_a_given_option(const CLI::Option* opt) {
+  for (const CLI::Option* other : opt->get_excludes())
+    if (other->count() > 0) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string effective_config_toml(const CLI::App& cmd, const std::map<std::string, std::string>& values,
+                                   const std::set<std::string>& leave_out) {
   std::ostringstream os;
   os << "[" << cmd.get_name() << "]\n";
   for (const CLI::Option* opt : cmd.get_options()) {
     if (!opt->get_configurable() || opt->get_lnames().empty()) continue;
     const std::string& key = opt->get_lnames().front();
-    if (key == "help") continue;
+    if (key == "help" || leave_out.count(key) > 0) continue;
+    if (opt->count() == 0 && excluded_by_a_given_option(opt)) continue;
     if (opt->get_expected_min() == 0) {  // a flag
       os << key << " = " << (opt->count() > 0 && opt->as<bool>() ? "true" : "false") << "\n";
       continue;
     }
-    std::vector<std::string> values = opt->results();
+    std::vector<std::string> given = opt->results();
     if (opt->count() == 0) {
-      if (opt->get_default_str().empty()) continue;
-      values = {opt->get_default_str()};
+      const auto known = values.find(key);
+      if (known != values.end()) given = {known->second};
+      else if (opt->get_default_str().empty()) continue;
+      else given = {opt->get_default_str()};
     }
-    if (values.size() == 1 && opt->get_items_expected_max() <= 1) {
-      os << key << " = " << toml_value(values.front()) << "\n";
+    if (given.size() == 1 && opt->get_items_expected_max() <= 1) {
+      os << key << " = " << toml_value(given.front()) << "\n";
     } else {
       os << key << " = [";
-      for (std::size_t i = 0; i < values.size(); ++i) os << (i ? ", " : "") << toml_value(values[i]);
+      for (std::size_t i = 0; i < given.size(); ++i) os << (i ? ", " : "") << toml_value(given[i]);
       os << "]\n";
     }
   }

@@ -1,14 +1,17 @@
 // GPU measurements for profiling/gpu_check.sh: copy bandwidth (the denominator), forward and
-// fused reverse sweep rates of both sweep kernels at 256^3 and 512^3 (space order 8, float), on
+// fused reverse sweep rates of every sweep kernel (columns, shuffle, tiled: --sweep-variant picks
+// some) at 256^3 and 512^3 (space order 8, float), and the fused codec's steps (a forward sweep
+// that writes the state's fp16 encoding in passing, the first step after a restore), on
 // random fields, with the L2 cache flushed between repetitions, each as a fraction of the copy
 // bandwidth at the bytes it must move (forward 16 B/pt: u, u_prev, m read, out written; fused
 // reverse 32 B/pt: u, u_prev, m, lam, lam_prev, grad read, lam and grad written); the whole
 // checkpointed gradient against its prediction (forward steps x forward step + reverse steps x
 // reverse step, each step timed as the gradient runs it, sparse kernels included); and the cost
 // of spilling slots to pinned host.
-// Usage: revwave_gpu_bench OUTDIR   (writes OUTDIR/summary.json and OUTDIR/summary.txt)
-//        revwave_gpu_bench --sweeps-only N   (one size's sweep rates as JSON on stdout, nothing
-//        else: for a profiler, e.g. ncu's DRAM byte counts of the sweep kernels)
+// Usage: revwave_gpu_bench [--sweep-variant NAME[,NAME...]] OUTDIR   (writes OUTDIR/summary.json
+//        and OUTDIR/summary.txt; variants: columns, shuffle, tiled; default all)
+//        revwave_gpu_bench [--sweep-variant ...] --sweeps-only N   (one size's sweep rates as JSON
+//        on stdout, nothing else: for a profiler, e.g. ncu's DRAM byte counts of the sweep kernels)
 //        revwave_gpu_bench --revolve-scan   (Revolve gradients of several sizes against their
 //        predictions, one JSON line each)
 #include <algorithm>
@@ -18,8 +21,10 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <iterator>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +38,8 @@
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/two_level.hpp"
 #include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_restore.hpp"
+#include "revwave/cuda/store/device_codec.hpp"
 #include "revwave/schedule/tier_split.hpp"
 
 namespace {
@@ -135,7 +142,79 @@ json kernel_rates(const std::string& prefix, SweepKernel kernel, const SweepArgs
           {prefix + "reverse_over_forward", t_rev / t_fwd}};
 }
 
-// Both sweep kernels; the unprefixed keys are the default (columns) kernel's.
+// The sweep kernels measured (--sweep-variant); the unprefixed keys are the columns kernel's.
+std::vector<SweepKernel> variants(sweep_kernels, sweep_kernels + std::size(sweep_kernels));
+
+std::string prefix_of(SweepKernel k) { return k == SweepKernel::columns ? "" : std::string(to_string(k)) + "_"; }
+
+std::vector<SweepKernel> parse_variants(const std::string& list) {
+  std::vector<SweepKernel> out;
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    const std::size_t end = std::min(list.find(',', at), list.size());
+    const std::string name = list.substr(at, end - at);
+    bool known = false;
+    for (SweepKernel k : sweep_kernels)
+      if (name == to_string(k)) {
+        out.push_back(k);
+        known = true;
+      }
+    if (!known) throw std::invalid_argument("--sweep-variant " + name + ": not one of columns, shuffle, tiled");
+    at = end + 1;
+  }
+  return out;
+}
+
+// The fused codec's two steps against a plain forward step (columns kernel, fp16): the forward
+// sweep that also writes the state's encoding, and the first step after a restore, which reads the
+// encoded state; the fp16 peaks a store measures and the cast kernels' encode and decode of a
+// state, for comparison (what each store and restore cost without the fusion).
+json codec_rates(const Problem<float>& p, const DeviceProblem<float>& dev, const SweepArgs<float>& fwd, double pts,
+                 double bandwidth, const Stream& s) {
+  CastCodec<float> codec(parse_compression("fp16"), p.grid);
+  DeviceBuffer slot(codec.slot_bytes()), decoded(p.grid.field_bytes<float>()), out(p.grid.field_bytes<float>());
+  auto* code = slot.as<unsigned char>();
+  const int r = static_cast<int>(p.grid.radius());
+  codec.measure_peak(fwd.u, 2, s);
+  codec.measure_peak(fwd.u_prev, 3, s);
+  SweepArgs<float> enc = fwd;
+  enc.encode = SweepEncode{code, code + codec.stride(), codec.peak(2), codec.peak(3), false};
+  RestoreStep<float> rs;
+  rs.sweep = dev.sweep_base();
+  rs.sweep.out = out.as<float>();
+  rs.u_code = code;
+  rs.u_prev_code = code + codec.stride();
+  rs.u_decoded = decoded.as<float>();
+  const double t_plain = best_ms(20, s, [&] { launch_sweep(fwd, r, s, SweepKernel::columns); }) * 1e-3;
+  const double t_enc = best_ms(20, s, [&] { launch_sweep(enc, r, s, SweepKernel::columns); }) * 1e-3;
+  const double t_restore = best_ms(20, s, [&] { launch_restore_step(rs, r, s); }) * 1e-3;
+  const double t_peaks = best_ms(10, s, [&] {
+    codec.measure_peak(fwd.u, 2, s);
+    codec.measure_peak(fwd.u_prev, 3, s);
+  }) * 1e-3;
+  const double t_cast_encode = best_ms(10, s, [&] {
+    codec.encode(fwd.u, code, s);
+    codec.encode(fwd.u_prev, code + codec.stride(), s);
+  }) * 1e-3;
+  const double t_cast_decode = best_ms(10, s, [&] {
+    codec.decode(code, decoded.data(), s);
+    codec.decode(code + codec.stride(), out.data(), s);
+  }) * 1e-3;
+  return {{"fp16_forward_seconds_per_step", t_plain},
+          {"fp16_encoding_forward_seconds_per_step", t_enc},
+          {"fp16_encoding_forward_fraction_of_bandwidth", pts * (forward_bytes_per_point + 4) / t_enc / bandwidth},
+          {"fp16_restore_step_seconds", t_restore},
+          {"fp16_peaks_seconds", t_peaks},
+          {"fp16_cast_encode_state_seconds", t_cast_encode},
+          {"fp16_cast_decode_state_seconds", t_cast_decode},
+          // What a store and a restore cost, in forward steps, fused (codec_costs' model: 0.75 and 0) and not (1.25, 0.75).
+          {"fp16_fused_store_steps", (t_enc - t_plain + t_peaks) / t_plain},
+          {"fp16_fused_restore_steps", (t_restore - t_plain) / t_plain},
+          {"fp16_cast_store_steps", t_cast_encode / t_plain},
+          {"fp16_cast_restore_steps", t_cast_decode / t_plain}};
+}
+
+// Every variant asked for; the unprefixed keys are the columns kernel's (when measured).
 json sweep_rates(index_t n, double bandwidth, const Stream& s) {
   const Problem<float> p = cube(n, 10);
   DeviceProblem<float> dev(p);
@@ -158,8 +237,10 @@ json sweep_rates(index_t n, double bandwidth, const Stream& s) {
   const double pts = static_cast<double>(p.grid.padded_points());
   json j = {{"padded", n}, {"points", pts}, {"forward_bytes_per_point", forward_bytes_per_point},
             {"reverse_bytes_per_point", reverse_bytes_per_point}};
-  j.update(kernel_rates("", SweepKernel::columns, a, b, r, pts, bandwidth, s));
-  j.update(kernel_rates("tiled_", SweepKernel::tiled, a, b, r, pts, bandwidth, s));
+  for (SweepKernel k : variants) j.update(kernel_rates(prefix_of(k), k, a, b, r, pts, bandwidth, s));
+  SweepArgs<float> c = a;
+  c.out = out.as<float>();  // the codec's steps write elsewhere: u_prev stays the state's
+  j["codec"] = codec_rates(p, dev, c, pts, bandwidth, s);
   DeviceReducer<float> reducer(fb / sizeof(float));
   DeviceBuffer result(sizeof(double));
   reducer.max_abs(grad.as<float>(), fb / sizeof(float), result.as<double>(), s);
@@ -167,11 +248,14 @@ json sweep_rates(index_t n, double bandwidth, const Stream& s) {
   REVWAVE_CUDA_CHECK(cudaMemcpyAsync(&finite, result.data(), sizeof(double), cudaMemcpyDeviceToHost, s));
   s.synchronize();
   j["gradient_max_abs_finite"] = finite == finite;
-  auto faster = [&](const char* what) {
-    return j[std::string("tiled_") + what].get<double>() < j[what].get<double>() ? "tiled" : "columns";
+  auto fastest = [&](const char* what) {
+    SweepKernel best = variants.front();
+    for (SweepKernel k : variants)
+      if (j[prefix_of(k) + what].get<double>() < j[prefix_of(best) + what].get<double>()) best = k;
+    return to_string(best);
   };
-  j["faster_forward"] = faster("forward_seconds_per_step");
-  j["faster_reverse"] = faster("reverse_seconds_per_step");
+  j["faster_forward"] = fastest("forward_seconds_per_step");
+  j["faster_reverse"] = fastest("reverse_seconds_per_step");
   return j;
 }
 
@@ -316,6 +400,11 @@ json checkpointed() {
 
 int main(int argc, char** argv) {
   try {
+    if (argc > 2 && std::string(argv[1]) == "--sweep-variant") {
+      variants = parse_variants(argv[2]);
+      argv += 2;
+      argc -= 2;
+    }
     const std::string out = argc > 1 ? argv[1] : ".";
     const auto devices = cuda_devices();
     if (devices.empty()) {
@@ -348,15 +437,24 @@ int main(int argc, char** argv) {
     std::snprintf(line, sizeof line, "device %s, copy bandwidth %.1f GB/s\n", devices[0].name.c_str(), bw * 1e-9);
     txt << line;
     for (const auto& r : j["sweeps"]) {
-      for (const std::string k : {"", "tiled_"}) {
+      for (SweepKernel v : variants) {
+        const std::string k = prefix_of(v);
         std::snprintf(line, sizeof line,
                       "%4d^3 order 8 float, %-7s: forward %.1f GPts/s (%.0f%% of copy bandwidth at 16 B/pt), fused "
                       "reverse %.1f GPts/s (%.0f%% at 32 B/pt)\n",
-                      r["padded"].get<int>(), k.empty() ? "columns" : "tiled", r[k + "forward_gpts"].get<double>(),
+                      r["padded"].get<int>(), to_string(v), r[k + "forward_gpts"].get<double>(),
                       100 * r[k + "forward_fraction_of_bandwidth"].get<double>(), r[k + "reverse_gpts"].get<double>(),
                       100 * r[k + "reverse_fraction_of_bandwidth"].get<double>());
         txt << line;
       }
+      const auto& c = r["codec"];
+      std::snprintf(line, sizeof line,
+                    "%4d^3 fp16 codec: a store costs %.2f forward steps fused (%.2f with the cast kernels), a restore "
+                    "%.2f (%.2f)\n",
+                    r["padded"].get<int>(), c["fp16_fused_store_steps"].get<double>(),
+                    c["fp16_cast_store_steps"].get<double>(), c["fp16_fused_restore_steps"].get<double>(),
+                    c["fp16_cast_restore_steps"].get<double>());
+      txt << line;
       std::snprintf(line, sizeof line, "%4d^3 faster: forward %s, reverse %s\n", r["padded"].get<int>(),
                     r["faster_forward"].get<std::string>().c_str(), r["faster_reverse"].get<std::string>().c_str());
       txt << line;

@@ -7,8 +7,11 @@
 # Usage: profiling/gpu_check.sh [OUTDIR]      (default: gpu-check-out)
 # Prebuilt: REVWAVE_GPU_PREBUILT=DIR (from profiling/gpu_prebuild.sh: the three executables, lib/,
 # ptxas.txt) skips the build when all three load on this machine, and builds as below if not.
+# Then --compress on the paper's problem (profiling/gpu_compress.sh: 2 and 1 GiB, none against fp16
+# and bf16), whose time-loop ratios go into summary.json as compression.fp16_over_none_time_loop.
 # The exit status is non-zero when a GPU test fails, the benchmark fails, or the paper's problem
 # gives `full` and `revolve` gradients that differ.
+# REVWAVE_GPU_SWEEP_VARIANTS=columns,shuffle (say) limits the sweep kernels the benchmark measures.
 # Dependencies: REVWAVE_DEPS_PREFIX=/path/to/dpkg-x-tree (CLI11, GTest, nlohmann-json, libpng,
 # segyio, zfp unpacked with dpkg -x: profiling/gpu_deps.sh) is passed to CMake; without it,
 # .ci/setup installs what is missing.
@@ -21,7 +24,7 @@ BUILD=${REVWAVE_GPU_BUILD:-build-gpu}
 JOBS=$(nproc 2>/dev/null || echo 8)
 
 cmake_args=(-S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DREVWAVE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90
-            -DREVWAVE_PTXAS_VERBOSE=ON)
+            -DREVWAVE_PTXAS_VERBOSE=ON -DREVWAVE_CUDASIM=OFF)
 if [[ -n "${REVWAVE_DEPS_PREFIX:-}" ]]; then
   prefix=$(cd "$REVWAVE_DEPS_PREFIX" && pwd)
   cmake_args+=("-DCMAKE_PREFIX_PATH=$prefix/usr;$prefix/usr/lib/x86_64-linux-gnu/cmake;$prefix/usr/share/cmake"
@@ -81,7 +84,9 @@ tail -25 "$OUT/tests.log"
 
 echo "== benchmark"
 set +e
-timeout "$(limit BENCH 600)" "$BIN/revwave_gpu_bench" "$OUT" > "$OUT/bench.json" 2> "$OUT/bench.log"
+variant_args=()
+[[ -n "${REVWAVE_GPU_SWEEP_VARIANTS:-}" ]] && variant_args=(--sweep-variant "$REVWAVE_GPU_SWEEP_VARIANTS")
+timeout "$(limit BENCH 600)" "$BIN/revwave_gpu_bench" ${variant_args[@]+"${variant_args[@]}"} "$OUT" > "$OUT/bench.json" 2> "$OUT/bench.log"
 bench_rc=$?
 set -e
 cat "$OUT/bench.log"
@@ -164,8 +169,19 @@ PY
   set -e
 fi
 
+# --compress against none on the paper's problem (the fused codec's time loop).
+compress_rc=0
+if [[ -x "$BIN/revwave" ]]; then
+  echo "== --compress on the paper's problem: 2 and 1 GiB, none against fp16 and bf16"
+  set +e
+  timeout "$(limit COMPRESS 900)" bash profiling/gpu_compress.sh "$BIN" "$OUT/compress" > "$OUT/compress.log" 2>&1
+  compress_rc=$?
+  set -e
+  tail -12 "$OUT/compress.log" | tee -a "$OUT/summary.txt"
+fi
+
 # What cudasim cannot see: races, barrier misuse and bad accesses inside a kernel (the tiled
-# sweep's shared tiles). compute-sanitizer works on some GPU machines' runtimes only; small
+# sweep's shared tiles, the shuffle sweep's lanes). compute-sanitizer works on some GPU machines' runtimes only; small
 # cases; float (CudaKernels/0) and double (CudaKernels/1). The six runs go side by side (the
 # sanitizers' cost is on the host), each boxed in its own time limit.
 if command -v compute-sanitizer > /dev/null; then
@@ -176,7 +192,8 @@ if command -v compute-sanitizer > /dev/null; then
       (
         log="$OUT/sanitizer-$tool-$precision.log"
         timeout "$(limit SANITIZER 120)" compute-sanitizer --tool "$tool" --error-exitcode 9 "$BIN/revwave_cuda_tests" \
-          --gtest_filter="CudaKernels/$precision.BothSweeps*:CudaKernels/$precision.TiledReverse*" > "$log" 2>&1
+          --gtest_filter="CudaKernels/$precision.BothSweeps*:CudaKernels/$precision.TiledReverse*:CudaKernels/$precision.ShuffleReverse*:CudaFusedCodec/$precision.*" \
+          > "$log" 2>&1
         echo "compute-sanitizer $tool CudaKernels/$precision: rc=$? (log: $(basename "$log"))" > "$log.rc"
       ) &
     done
@@ -192,9 +209,11 @@ fi
 if command -v ncu > /dev/null; then
   echo "== ncu: DRAM bytes of the sweep kernels at 256^3"
   set +e
-  timeout "$(limit NCU 120)" ncu --clock-control none --csv --print-units base --kernel-name regex:'columns_kernel|tiled_kernel' \
+  # The kernels are kernel_entry<...Sweep<T, R, Reverse, Encode>> (the launch layer's one entry point).
+  timeout "$(limit NCU 120)" ncu --clock-control none --csv --print-units base --kernel-name-base demangled \
+    --kernel-name regex:'(Columns|Shuffle|Tiled)Sweep<' \
     --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
-    "$BIN/revwave_gpu_bench" --sweeps-only 256 > "$OUT/ncu.csv" 2> "$OUT/ncu.log"
+    "$BIN/revwave_gpu_bench" ${variant_args[@]+"${variant_args[@]}"} --sweeps-only 256 > "$OUT/ncu.csv" 2> "$OUT/ncu.log"
   echo "ncu: rc=$?" | tee -a "$OUT/sanitizer.txt"
   python3 - "$OUT/ncu.csv" <<'PY' 2>&1 | tee "$OUT/ncu.txt"
 import csv, io, re, statistics, sys
@@ -207,8 +226,12 @@ rows = list(csv.DictReader(io.StringIO(text[text.index('"ID"'):])))
 per = {}
 for r in rows:
     name = r["Kernel Name"]
-    reverse = re.search(r",\s*(1|true)>", name) is not None  # Kernel<T, R, Reverse>
-    kind = ("tiled" if "tiled" in name else "columns") + (" reverse" if reverse else " forward")
+    m = re.search(r"(Columns|Shuffle|Tiled)Sweep<[^,]+,\s*\d+,\s*(true|false|1|0)(,\s*(true|false|1|0))?", name)
+    if m is None:
+        continue
+    kind = m.group(1).lower() + (" reverse" if m.group(2) in ("true", "1") else " forward")
+    if m.group(4) in ("true", "1"):
+        kind += " encoding"
     per.setdefault(kind, {}).setdefault(r["Metric Name"], []).append(float(r["Metric Value"].replace(",", "")))
 for kind, m in sorted(per.items()):
     rd, wr = statistics.median(m["dram__bytes_read.sum"]), statistics.median(m["dram__bytes_write.sum"])
@@ -226,14 +249,17 @@ passed=$(grep -Eo '[0-9]+% tests passed|\[  PASSED  \] [0-9]+ tests?|\[  SKIPPED
   echo "tests: rc=$tests_rc ${passed}"
   echo "bench: rc=$bench_rc"
   echo "paper's problem: rc=$headline_rc"
+  echo "compression: rc=$compress_rc"
   echo "wall: $(( $(date +%s) - start )) s"
 } >> "$OUT/summary.txt"
 if [[ ! -f "$OUT/summary.json" ]]; then echo '{}' > "$OUT/summary.json"; fi
-python3 - "$OUT/summary.json" "$tests_rc" "$bench_rc" <<'PY' || true
-import json, sys
-p, t, b = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+python3 - "$OUT/summary.json" "$tests_rc" "$bench_rc" "$OUT/compress/compress.json" <<'PY' || true
+import json, os, sys
+p, t, b, c = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 j = json.load(open(p))
 j["tests_rc"], j["bench_rc"] = t, b
+if os.path.exists(c):
+    j["compression"] = json.load(open(c))  # fp16_over_none_time_loop per budget, the runs, the errors
 json.dump(j, open(p, "w"), indent=2)
 PY
 cat "$OUT/summary.txt" | tail -3

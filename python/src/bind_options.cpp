@@ -7,6 +7,8 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "py_misfit.hpp"
+#include "revwave/core/errors.hpp"
 #include "revwave/inversion/invert_run.hpp"
 #include "revwave/setup/gradient_job.hpp"
 #include "revwave/setup/problem_setup.hpp"
@@ -18,12 +20,15 @@ namespace {
 
 using namespace nb::literals;
 
+std::uintptr_t model_address = 0;  // where set_model last read a model (tests: no copy on the way in)
+
 void bind_problem(nb::module_& m) {
   nb::class_<ProblemOptions>(m, "ProblemOptions", "The options of a problem: the CLI's long options, - as _.")
       .def(nb::init<>())
       .def_rw("model_file", &ProblemOptions::model_file)
       .def_rw("velocity", &ProblemOptions::velocity)
       .def_rw("shape", &ProblemOptions::shape)
+      .def_rw("shape_given", &ProblemOptions::shape_given)
       .def_rw("spacing", &ProblemOptions::spacing)
       .def_rw("nbl", &ProblemOptions::nbl)
       .def_rw("space_order", &ProblemOptions::space_order)
@@ -41,9 +46,16 @@ void bind_problem(nb::module_& m) {
       .def_rw("device_memory", &ProblemOptions::device_memory)
       .def_rw("host_memory", &ProblemOptions::host_memory)
       .def_rw("host_spacing", &ProblemOptions::host_spacing)
-      .def("set_model", [](ProblemOptions& o, const InArray& a) { o.model_values = model_of(a, "model"); }, "model"_a)
+      .def("set_model", [](ProblemOptions& o, const InArray& a) {
+        model_address = reinterpret_cast<std::uintptr_t>(a.data());
+        o.model_values = model_of(a, "model");
+      }, "model"_a)
       .def("set_sources", [](ProblemOptions& o, const InArray& a) { o.src_points = points_of(a, "src"); }, "src"_a)
-      .def("set_receivers", [](ProblemOptions& o, const InArray& a) { o.rec_points = points_of(a, "rec"); }, "rec"_a);
+      .def("set_receivers", [](ProblemOptions& o, const InArray& a) { o.rec_points = points_of(a, "rec"); }, "rec"_a)
+      .def("set_wavelet", [](ProblemOptions& o, const InArray& a) {
+        if (a.ndim() != 1 || a.shape(0) < 2) throw InputError("wavelet: a source signature is a 1-D array of at least 2 samples");
+        o.wavelet_samples = values_of(a, "wavelet");
+      }, "wavelet"_a);
 }
 
 void bind_strategy(nb::class_<GradientJobOptions>& c) {
@@ -95,7 +107,13 @@ void bind_gradient(nb::module_& m) {
            "paths"_a)
       .def("set_true_model", [](GradientJobOptions& o, const InArray& a) { o.true_model_values = model_of(a, "true_model"); },
            "true_model"_a)
-      .def_rw("true_model_file", &GradientJobOptions::true_model);
+      .def_rw("true_model_file", &GradientJobOptions::true_model)
+      .def_prop_rw(
+          "misfit", [](const GradientJobOptions& o) { return std::string(to_string(o.misfit.kind)); },
+          [](GradientJobOptions& o, const std::string& v) { o.misfit = MisfitChoice{parse_misfit(v), nullptr, nullptr}; })
+      .def("set_misfit_callable", [](GradientJobOptions& o, nb::object fn) { o.misfit = python_misfit(std::move(fn)); }, "fn"_a)
+      .def_rw("estimate_wavelet", &GradientJobOptions::estimate_wavelet)
+      .def_rw("keep_traces", &GradientJobOptions::keep_traces);
   bind_strategy(c);
 }
 
@@ -157,6 +175,8 @@ void bind_schedule(nb::module_& m) {
 }
 
 }  // namespace
+
+std::uintptr_t last_model_address() { return model_address; }
 
 void bind_options(nb::module_& m) {
   bind_problem(m);

@@ -18,6 +18,10 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "mpi_runs.hpp"
+#include "revwave/core/cancellation.hpp"
+#include "revwave/inversion/velocity_gradient.hpp"
+#include "signals.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/inversion/invert_run.hpp"
 #include "revwave/io/shot_record.hpp"
@@ -47,12 +51,20 @@ class ThreadsScope {
   int saved_;
 };
 
-// Runs `work` without the GIL and with the call's own OpenMP team.
+// Runs `work` without the GIL and with the call's own OpenMP team. `work` gets the progress callback
+// to hand the library, which turns Ctrl-C into the run's end and the call's KeyboardInterrupt
+// (signals.hpp).
 template <class F>
 auto unlocked(F&& work) {
-  nb::gil_scoped_release released;
-  ThreadsScope scope;
-  return work();
+  SignalCheck signals;
+  try {
+    nb::gil_scoped_release released;
+    ThreadsScope scope;
+    return work(signals.progress());
+  } catch (const RunCancelled&) {
+    if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw nb::python_error();  // the signal handler's exception, set on this thread by PyErr_CheckSignals
+  }
 }
 
 std::vector<std::size_t> sizes(const std::array<index_t, 3>& shape) {
@@ -68,44 +80,88 @@ void check_job_numbers(const GradientJobOptions& o) {
 
 template <class T>
 nb::dict forward_impl(const ProblemOptions& o) {
-  ForwardRun<T> run = unlocked([&] { return run_forward_job<T>(o, {}); });
+  ForwardRun<T> run = unlocked([&](const Progress& progress) { return run_forward_job<T>(o, {}, progress); });
   const nlohmann::json stats = forward_summary(run, o.precision);
   nb::dict r = record_dict(std::move(run.shot.traces), run.setup.acquisition, run.time);
   r["stats"] = to_python(stats);
   return r;
 }
 
+// dJ/dc = -2 dJ/dm / c^3 in the run's precision (the chain rule revwave invert takes).
+template <class T>
+nb::object velocity_gradient_array(const VelocityModel& model, const std::vector<double>& dj_dm) {
+  return nb::cast(owned(values_in_precision<T>(velocity_gradient(model.velocity, dj_dm), "dJ/dc"), sizes(model.shape)));
+}
+
+// An estimated signature (float64, as the CLI writes it), or None.
+nb::object wavelet_array(const std::vector<double>& wavelet) {
+  if (wavelet.empty()) return nb::none();
+  return nb::cast(owned(std::vector<double>(wavelet), {wavelet.size()}));
+}
+
 template <class T>
 nb::tuple gradient_impl(GradientJobOptions o) {
-  GradientRun<T> run = unlocked([&] { return run_gradient_job<T>(o, {}); });
+  GradientRun<T> run = unlocked([&](const Progress& progress) { return run_gradient_job<T>(o, {}, progress); });
   nlohmann::json stats = gradient_summary(run, o, run.job.observed_source == "file" ? o.observed_name : "modelled");
   // dJ/dm as `revwave gradient` writes it: in the run's precision.
   auto g = owned(values_in_precision<T>(run.output.gradient, "the gradient"), sizes(run.job.start.grid.shape));
+  const std::vector<std::size_t> record = {static_cast<std::size_t>(run.job.time.nt()), run.job.start.acquisition.receivers.size()};
+  nb::dict extras;
+  extras["dj_dc"] = velocity_gradient_array<T>(run.job.start.model, run.output.gradient);
+  extras["wavelet"] = o.estimate_wavelet ? wavelet_array(run.job.start.acquisition.wavelet) : nb::none();
+  extras["synthetic"] = o.keep_traces ? nb::cast(owned(std::move(run.synthetic), record)) : nb::none();
+  extras["residual"] = o.keep_traces ? nb::cast(owned(std::move(run.adjoint_source), record)) : nb::none();
   nb::object observed = nb::none();
   if (run.job.observed_source == "modelled") {
     observed = record_dict(std::move(run.job.observed), run.job.start.acquisition, run.job.time);
   }
-  return nb::make_tuple(run.output.stats.objective, g, to_python(stats), observed);
+  return nb::make_tuple(run.output.stats.objective, g, to_python(stats), observed, extras);
 }
 
-// J and g summed over a survey's shots in one process, on the CLI's fixed tree; the stats are the
-// CLI's survey JSON fields that describe the run.
+// J and g summed over a survey's shots on the CLI's fixed tree, shot after shot in this process, or
+// under mpiexec over its processes (the CLI's MPI runner): every process returns the root's J and g
+// (broadcast), so that scripts on every process take the same steps. The stats are the CLI's survey
+// JSON fields on the first process; the others hold {"rank": r} only.
 template <class T>
 nb::tuple survey_gradient_impl(GradientJobOptions o, const SurveyOptions& so) {
   SurveyGradientJob job;
-  const SurveySum sum = unlocked([&] {
-    job = prepare_survey_gradient<T>(o, so, 0, {});
-    SerialShotRunner runner;
-    return run_survey_gradient_job<T>(job, runner);
+  ShotRunner& runner = shot_runner();
+  std::vector<double> packed;
+  nlohmann::json stats;
+  unlocked([&](const Progress& progress) {
+    apply_process_threads(o.problem.threads);
+    std::exception_ptr failure;
+    try {
+      job = prepare_survey_gradient<T>(o, so, mpi_session().local_rank(), {});
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    runner.agree(failure);  // every process has the same inputs now, or every process raises the first error
+    SurveySum sum = run_survey_gradient_job<T>(job, runner, progress);
+    if (sum.root) {
+      stats = survey_gradient_summary(job, sum, o.problem.precision);
+      packed.reserve(sum.gradient.size() + 1);
+      packed.push_back(sum.objective);
+      packed.insert(packed.end(), sum.gradient.begin(), sum.gradient.end());
+    } else {
+      stats = {{"rank", runner.rank()}};
+    }
+    runner.broadcast_from_root(packed);
   });
-  auto g = owned(values_in_precision<T>(sum.gradient, "the gradient"), sizes(job.inputs.grid.shape));
-  return nb::make_tuple(sum.objective, g, to_python(survey_gradient_summary(job, sum, o.problem.precision)), nb::none());
+  const std::vector<double> dj_dm(packed.begin() + 1, packed.end());
+  auto g = owned(values_in_precision<T>(dj_dm, "the gradient"), sizes(job.inputs.grid.shape));
+  nb::dict extras;
+  extras["dj_dc"] = velocity_gradient_array<T>(job.inputs.model, dj_dm);
+  extras["wavelet"] = wavelet_array(job.wavelet);
+  extras["synthetic"] = nb::none();
+  extras["residual"] = nb::none();
+  return nb::make_tuple(packed.front(), g, to_python(stats), nb::none(), extras);
 }
 
 template <class T>
 nb::tuple forward_survey_impl(const ProblemOptions& o, const SurveyOptions& so, const std::string& out) {
-  const SurveyForwardRun run = unlocked([&] {
-    SurveyForwardRun r = run_survey_forward_job<T>(o, so, out);
+  const SurveyForwardRun run = unlocked([&](const Progress& progress) {
+    SurveyForwardRun r = run_survey_forward_job<T>(o, so, out, progress);
     if (!out.empty()) write_survey_records(r, out, o.precision);
     return r;
   });
@@ -116,28 +172,34 @@ nb::tuple forward_survey_impl(const ProblemOptions& o, const SurveyOptions& so, 
   return nb::make_tuple(records, to_python(survey_forward_summary(run, so, o.precision)));
 }
 
+// Under mpiexec every process runs the same optimiser on the root's J and g (the CLI's rule) and
+// returns the same model; the first process writes the run directory.
 template <class T>
 nb::dict invert_impl(InvertOptions o) {
-  const InvertResult result = unlocked([&] {
-    SerialShotRunner runner;
-    return run_invert<T>(o, runner);
+  const InvertResult result = unlocked([&](const Progress& progress) {
+    apply_process_threads(o.job.problem.threads);
+    o.local_rank = mpi_session().local_rank();
+    InvertReporter report;
+    report.progress = progress;
+    return run_invert<T>(o, shot_runner(), report);
   });
   nb::dict d;
   d["model"] = owned_as<T>(result.model, sizes(result.shape));
   d["history"] = nb::cast(result.history);
   d["stats"] = to_python(invert_summary(result));
+  d["wavelet"] = wavelet_array(result.wavelet);
   return d;
 }
 
 template <class T>
 nb::dict adjtest_impl(const ProblemOptions& o, std::uint32_t seed, std::optional<double> tolerance) {
-  const AdjtestRun r = unlocked([&] { return run_adjtest<T>(o, seed, tolerance); });
+  const AdjtestRun r = unlocked([&](const Progress&) { return run_adjtest<T>(o, seed, tolerance); });
   return nb::cast<nb::dict>(to_python(adjtest_summary(r, o.precision)));
 }
 
 template <class T>
 nb::dict gradtest_impl(GradientJobOptions o, int halvings, double scale) {
-  const GradtestRun r = unlocked([&] { return run_gradtest<T>(o, halvings, scale); });
+  const GradtestRun r = unlocked([&](const Progress&) { return run_gradtest<T>(o, halvings, scale); });
   return nb::cast<nb::dict>(to_python(gradtest_summary(r, o)));
 }
 
@@ -192,7 +254,7 @@ void bind_runs(nb::module_& m) {
     return in_double(o.problem) ? gradtest_impl<double>(o, halvings, scale) : gradtest_impl<float>(o, halvings, scale);
   }, "options"_a, "halvings"_a, "scale"_a, "The Taylor test; see revwave.gradtest.");
   m.def("schedule", [](const ScheduleRequest& r) {
-    const nlohmann::json j = unlocked([&] { return schedule_summary(r); });
+    const nlohmann::json j = unlocked([&](const Progress&) { return schedule_summary(r); });
     return to_python(j);
   }, "request"_a, "Counts (and lists) a checkpoint schedule; see revwave.schedule.");
   m.def("read_shot_record", &read_record, "path"_a, "Reads a shot record .npy and its sidecar .json, as the CLI writes them.");
@@ -213,6 +275,7 @@ NB_MODULE(_revwave, m) {
   using namespace revwave::python;
   using namespace nb::literals;
   m.doc() = "revwave's compiled core; use the package revwave, whose functions take keyword arguments.";
+  m.attr("__version__") = REVWAVE_VERSION;  // project()'s VERSION, the CLI's --version
 
   // revwave's error classes as Python exceptions of the matching built-in kind.
   nb::exception<InputError>(m, "InputError", PyExc_ValueError);
@@ -228,5 +291,10 @@ NB_MODULE(_revwave, m) {
   m.def("_address", [](const InArray& a) { return reinterpret_cast<std::uintptr_t>(a.data()); }, "array"_a,
         "The address the extension reads an array at (tests: C-contiguous float arrays are not copied).");
   m.def("_max_threads", [] { return omp_get_max_threads(); }, "The calling thread's OpenMP team size (tests).");
+  m.def("_last_model_address", &last_model_address,
+        "The address the last model was read at (tests: a C-contiguous array or CPU tensor is not copied).");
+  m.def("_mpi_compiled", &mpi_compiled, "Whether the library's MPI runner is built in (else a one-process stub).");
+  m.def("_mpi_rank", [] { return mpi_session().rank(); }, "This process's rank under mpiexec (0 without).");
+  m.def("_mpi_size", [] { return mpi_session().size(); }, "The number of processes under mpiexec (1 without).");
   m.def("parse_bytes", &parse_bytes, "text"_a, "A memory size such as 512M or 8GiB, in bytes (the CLI's rule).");
 }

@@ -58,7 +58,7 @@ TEST_F(CliSurvey, ForwardWritesASegySurveyAndTheGradientSumsItsShots) {
   EXPECT_EQ(s.dt, dt);
   EXPECT_EQ(s.nt, fj["nt"].get<std::int64_t>());
   EXPECT_EQ(s.shots[3].receivers.size(), 16u);
-  EXPECT_EQ(s.shots[3].source, (std::array<double, 3>{150, 150, 20}));
+  EXPECT_EQ(s.shots[3].source, (std::array<double, 3>{112.5, 112.5, 20}));  // --src-grid: at cell centres (issue #27)
   EXPECT_GT(s.f0, 0);  // the wavelet is recorded
 
   const Outcome g = invoke("gradient" + grid_ + "--velocity 2000 --observed s.sgy --out g.npy --json");

@@ -80,7 +80,7 @@ TEST_F(CudaShotEngine, IlluminationOnTheDeviceIsTheCpusSumOfSquares) {
   engine->set_model(c.start_model);
   for (const Shot& shot : survey.shots) {
     ShotPhases phases;
-    const TiledPart part = engine->illumination(engine_shot(c.grid, shot, o.aperture), phases);
+    const TiledPart part = engine->illumination(engine_shot(c.grid, shot, o.aperture), phases, {});
     const std::vector<double> got = part.dense();
     const std::vector<double> want = shot_illumination<T>(c.grid, c.start_model, shot, o.aperture);
     double peak = 0;

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -100,7 +101,9 @@ struct Simulator {
     std::_Exit(70);
   }
 
+  std::mutex report_mutex;  // blocks run in parallel, and report what they find
   void report(const std::string& line) {
+    const std::lock_guard<std::mutex> lock(report_mutex);
     if (reported.insert(line).second && reports.size() < 200) reports.push_back(line);
   }
 
@@ -262,6 +265,8 @@ void host_waits(cudaStream_t stream) {
 
 std::uint64_t host_blocking_calls() { return sim().blocking; }
 
+void report(const std::string& line) { sim().report(line); }
+
 void for_each_block(const char* what, const LaunchShape& shape, std::size_t shared_bytes,
                     const std::function<void(const Dim&)>& body) {
   const Dim g = shape.grid, b = shape.block;
@@ -304,6 +309,7 @@ void for_each_thread(const char* what, const LaunchShape& shape, const std::func
 
 std::vector<std::string> take_reports() {
   std::vector<std::string> out;
+  const std::lock_guard<std::mutex> lock(sim().report_mutex);
   out.swap(sim().reports);
   sim().reported.clear();
   return out;

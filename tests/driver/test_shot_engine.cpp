@@ -181,7 +181,7 @@ TYPED_TEST(WindowedEngine, CpuEngineReusedAcrossWindowsGivesEveryShotItsOwnBits)
                                                      VelocityModel{g.shape, std::vector<double>(static_cast<std::size_t>(g.interior_points()), 1900.0)});
     const std::vector<double> observed(d.begin(), d.end());
     shot.observed = &observed;
-    EngineGradient got = engine->gradient(shot, {});
+    EngineGradient got = engine->gradient(shot, l2_misfit<T>(), {});
     const StrategyPlan plan = plan_strategy(eo.strategy, shot.time.steps, field_layout<T>(g));
     const GradientOutput want = run_on_backend(Backend::cpu, p, CudaBudgets{}, GradientCall<T>{&l2_misfit<T>(), d.data(), &eo.strategy, &plan, {}, nullptr});
     EXPECT_EQ(got.stats.objective, want.stats.objective);

@@ -1,7 +1,7 @@
 // The survey gradient as it was computed before the shot engine, for the tests that hold the engine
 // to its bits: every shot on a propagator of its own, built by make_problem on the window's cut of
 // the model, its gradient read back, added into a whole-model vector of zeros (or taken as it is
-// for a whole-model window), and the vectors summed on the dense fixed tree.
+// for a whole-model window), and the vectors summed on the dense fixed tree. J_s is the options' misfit.
 #pragma once
 #include <utility>
 #include <vector>
@@ -29,7 +29,7 @@ std::pair<double, std::vector<double>> reference_survey_gradient(const Grid& gri
     const std::vector<T> observed(shot.data.begin(), shot.data.end());
     const StrategyPlan plan = plan_strategy(o.strategy, p.time.steps, field_layout<T>(p.grid));
     GradientOutput g = run_on_backend(o.backend, p, o.budgets,
-                                      GradientCall<T>{&l2_misfit<T>(), observed.data(), &o.strategy, &plan, {}, nullptr});
+                                      GradientCall<T>{&o.misfit.get<T>(), observed.data(), &o.strategy, &plan, {}, nullptr});
     std::vector<double> whole;
     if (w.shape == grid.shape) {
       whole = std::move(g.gradient);

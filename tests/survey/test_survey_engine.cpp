@@ -69,6 +69,28 @@ TYPED_TEST(SurveyOnTheEngine, IsThePerShotPathBitForBit) {
   }
 }
 
+// Every misfit a run can choose (the seam in host/misfit) reaches the engine's shots: J and g are
+// the per-shot path's bits under correlation and envelope as under L2, and differ from L2's.
+TYPED_TEST(SurveyOnTheEngine, EveryMisfitIsThePerShotPathBitForBit) {
+  using T = TypeParam;
+  const SmallCase c = testing::small_case(21, 17, 15, 30, 4);
+  const Survey survey = spread_shots<T>(c, 3);
+  SurveyRunOptions l2;
+  l2.strategy = testing::strategy("revolve", 4);
+  l2.aperture = 30;
+  SerialShotRunner runner;
+  const SurveySum base = survey_gradient<T>(c.grid, c.start_model, survey, l2, runner);
+  for (MisfitKind kind : {MisfitKind::correlation, MisfitKind::envelope}) {
+    SurveyRunOptions o = l2;
+    o.misfit.kind = kind;
+    const SurveySum sum = survey_gradient<T>(c.grid, c.start_model, survey, o, runner);
+    const auto [objective, gradient] = testing::reference_survey_gradient<T>(c.grid, c.start_model, survey, o);
+    EXPECT_EQ(sum.objective, objective) << to_string(kind);
+    EXPECT_TRUE(same_bits(sum.gradient, gradient)) << to_string(kind);
+    EXPECT_NE(sum.objective, base.objective) << to_string(kind);
+  }
+}
+
 // One engine for several gradients in different models (an inversion's evaluations): each the
 // bits of a fresh run.
 TYPED_TEST(SurveyOnTheEngine, OneEngineServesEveryEvaluation) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "revwave/core/system_memory.hpp"
+#include "revwave/cuda/backend/compressed_plan.hpp"
 #include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/cuda/runtime/nvtx_range.hpp"
 
@@ -57,6 +58,22 @@ CheckpointSet<DeviceCheckpointStore> CudaPropagator<T>::make_checkpoints(const S
     set.schedule = std::move(planned);
     set.predicted_forward_steps = plan.predicted_forward_steps;
     set.store = make_store(store_plan(options, plan), set.schedule ? hint : nullptr);
+    return set;
+  }
+  if (codec_ && plan.snaps * codec_->slot_bytes() <= device_budget()) {
+    // --compress fp16|bf16 with every slot on the device: the plan's bytes split between raw and
+    // encoded slots where compression pays (compressed_plan.hpp); the schedule is replaced.
+    const std::size_t raw = state_shape().bytes(field_bytes(), sizeof(T));
+    CompressedSlotPlan cp = plan_compressed_slots(p_.time.steps, plan.snaps * codec_->slot_bytes(), raw,
+                                                  codec_->slot_bytes(), codec_costs(codec_->bf16(), sizeof(T), fused_ != nullptr),
+                                                  plan.compression.text());
+    DeviceStorePlan where;
+    where.tiers = {{TierKind::memory, cp.raw_slots, true}, {TierKind::memory, cp.encoded_slots}};
+    where.codec = codec_.get();
+    where.choice = cp.choice;
+    set.schedule = std::move(cp.schedule);
+    set.predicted_forward_steps = cp.predicted_forward_steps;
+    set.store = make_store(where, hint);
     return set;
   }
   // Revolve on what the device holds, or two levels: the plan's schedule is replaced.

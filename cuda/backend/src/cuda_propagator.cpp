@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "revwave/cuda/runtime/nvtx_range.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_restore.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/core/system_memory.hpp"
 
@@ -108,11 +109,13 @@ CudaPropagator<T>::~CudaPropagator() {
 
 template <class T>
 void CudaPropagator<T>::synchronize() {
+  if (fused_) fused_->flush();  // what the device has to do, done
   REVWAVE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 template <class T>
 double CudaPropagator<T>::wavefield_energy() {
+  settle_state();
   reducer_.sum_squares(state_.u.template as<const T>(), static_cast<std::size_t>(p_.grid.alloc_points()),
                        energy_.template as<double>(), streams_.compute);
   copy_sync(energy_host_.data(), energy_.data(), sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
@@ -134,6 +137,7 @@ std::size_t CudaPropagator<T>::host_budget() const {
 
 template <class T>
 void CudaPropagator<T>::reset_forward() {
+  if (fused_) fused_->drop_decode();  // the state is replaced unread
   state_ = DeviceState{};
   state_ = DeviceState{pool_.acquire(), pool_.acquire()};
   for (DeviceField* f : {&state_.u, &state_.u_prev}) {
@@ -145,21 +149,51 @@ void CudaPropagator<T>::reset_forward() {
 template <class T>
 void CudaPropagator<T>::forward_step(index_t n) {
   NvtxRange range("forward");
+  FusedCodec::Decode restored;
+  SweepEncode encode;
+  if (fused_ && !encodes_in_passing(sweep_kernel_)) fused_->flush();
+  const bool decode = fused_ && fused_->take_decode(state_, restored);
+  const bool encoded = !decode && fused_ && fused_->take_encode(state_, encode);
   // In place (the update is point-wise in u[n-1]) unless u[n-1] is also a checkpoint's or the history's.
   DeviceField out = state_.u_prev.shared() ? pool_.acquire() : state_.u_prev;
   fences_.before_write(out.data(), streams_.compute, &clock_);  // a copy out of it may still run
-  SweepArgs<T> a = dev_.sweep_base();
-  a.u = state_.u.template as<T>();
-  a.u_prev = state_.u_prev.template as<T>();
-  a.out = out.template as<T>();
-  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  if (decode) {
+    restore_step(restored, out);
+  } else {
+    SweepArgs<T> a = dev_.sweep_base();
+    a.u = state_.u.template as<T>();
+    a.u_prev = state_.u_prev.template as<T>();
+    a.out = out.template as<T>();
+    if (encoded) a.encode = encode;
+    launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  }
   launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), out.template as<T>(), streams_.compute);
   state_.u_prev = std::move(state_.u);
   state_.u = std::move(out);
 }
 
+// The restored state's u_prev field holds nothing yet: u[n+1] goes there (out, unless shared),
+// u[n] decoded into u's field.
+template <class T>
+void CudaPropagator<T>::restore_step(const FusedCodec::Decode& d, DeviceField& out) {
+  RestoreStep<T> r;
+  r.sweep = dev_.sweep_base();
+  r.sweep.out = out.template as<T>();
+  r.u_code = d.u;
+  r.u_prev_code = d.u_prev;
+  r.bf16 = d.bf16;
+  r.u_decoded = state_.u.template as<T>();
+  launch_restore_step(r, static_cast<int>(p_.grid.radius()), streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::settle_state() {
+  if (fused_ && fused_->decode_pending()) fused_->flush();
+}
+
 template <class T>
 void CudaPropagator<T>::sample(T* host_out) {
+  settle_state();
   launch_sample(dev_.rec(), state_.u.template as<const T>(), sample_.template as<T>(), T(1), streams_.compute);
   copy_sync(host_out, sample_.data(), static_cast<std::size_t>(p_.rec.count) * sizeof(T), cudaMemcpyDeviceToHost,
             streams_.compute);
@@ -173,12 +207,14 @@ T* CudaPropagator<T>::trace_row(DeviceBuffer& rows, index_t sample, index_t widt
 
 template <class T>
 void CudaPropagator<T>::record_trace(index_t n) {
+  settle_state();
   launch_sample(dev_.rec(), state_.u.template as<const T>(), trace_row(traces_, n, p_.rec.count, "trace"), T(1),
                 streams_.compute);
 }
 
 template <class T>
 void CudaPropagator<T>::record_next_trace(index_t n) {
+  settle_state();
   T* out = trace_row(traces_, n, p_.rec.count, "trace");
   next_at_probes(n - 1, state_.u.template as<T>(), state_.u_prev.template as<T>(), false);
   launch_sample_probes(dev_.rec(), dev_.probes(), next_.template as<const T>(), out, streams_.compute);
@@ -220,6 +256,7 @@ const T* CudaPropagator<T>::adjoint_source(index_t sample) const {
 
 template <class T>
 void CudaPropagator<T>::reverse_step(index_t n) {
+  settle_state();
   NvtxRange range("reverse");
   reverse_from(n, state_.u.template as<T>(), state_.u_prev.template as<T>());
 }
@@ -312,6 +349,7 @@ std::vector<T> CudaPropagator<T>::source_traces(index_t samples) {
 
 template <class T>
 void CudaPropagator<T>::upload_state(const T* u, const T* u_prev) {
+  if (fused_) fused_->drop_decode();  // the state is replaced unread
   fences_.before_any_write(streams_.compute);
   if (state_.u.shared()) state_.u = pool_.acquire();
   if (state_.u_prev.shared()) state_.u_prev = pool_.acquire();
@@ -321,6 +359,7 @@ void CudaPropagator<T>::upload_state(const T* u, const T* u_prev) {
 
 template <class T>
 void CudaPropagator<T>::download_state(T* u, T* u_prev) {
+  settle_state();
   fences_.before_any_write(streams_.compute);
   copy_sync(u, state_.u.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
   copy_sync(u_prev, state_.u_prev.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);

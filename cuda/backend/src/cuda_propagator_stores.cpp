@@ -13,11 +13,14 @@ namespace revwave {
 
 template <class T>
 void CudaPropagator<T>::set_compression(const Compression& c) {
+  if (fused_) fused_->flush();  // its stores' last encode, before the codec goes
+  fused_.reset();
   codec_.reset();
   host_codec_.reset();
   if (!c.enabled()) return;
   if (c.mode == CompressionMode::fp16 || c.mode == CompressionMode::bf16) {
     codec_ = std::make_unique<CastCodec<T>>(c, p_.grid);
+    if (fuse_codec_) fused_ = std::make_unique<FusedCodec>(*codec_, streams_.compute);
   } else {  // ZFP: on the host, for the pinned slots only (Debian's libzfp has no CUDA execution)
     host_codec_ = std::make_unique<FieldCodec>(c, field_layout<T>(p_.grid));
   }
@@ -76,7 +79,9 @@ template <class T>
 std::unique_ptr<DeviceCheckpointStore> CudaPropagator<T>::make_store(const DeviceStorePlan& where, PrefetchHint* hint) {
   const bool split = where.split_by_budgets;
   try {
-    auto store = make_device_store(where, DeviceStoreContext{pool_, streams_, fences_, clock_}, hint);
+    std::unique_ptr<DeviceCheckpointStore> store =
+        make_device_store(where, DeviceStoreContext{pool_, streams_, fences_, clock_, fused_.get()}, hint);
+    if (fused_) store = std::make_unique<FlushingStore>(std::move(store), *fused_);
     reserve_fields(store->held_fields());
     placement_.device_slots = where.slots_on(TierKind::memory);
     placement_.host_slots = where.slots_on(TierKind::pinned);

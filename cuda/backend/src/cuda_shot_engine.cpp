@@ -13,7 +13,6 @@
 #include "revwave/cuda/backend/upload_ring.hpp"
 #include "revwave/driver/shot_engine.hpp"
 #include "revwave/driver/window_problem.hpp"
-#include "revwave/misfit/l2_misfit.hpp"
 
 namespace revwave {
 namespace {
@@ -51,7 +50,7 @@ class CudaShotEngine final : public ShotEngine<T> {
     checked_.clear();
   }
 
-  EngineGradient gradient(const EngineShot& shot, const Progress& progress) override {
+  EngineGradient gradient(const EngineShot& shot, const Misfit<T>& misfit, const Progress& progress) override {
     EngineGradient out;
     auto t = Clock::now();
     target(shot);
@@ -64,7 +63,7 @@ class CudaShotEngine final : public ShotEngine<T> {
     Timing& timing = new_timing(out.ticket);
     const Stream& compute = prop_->streams().compute;
     timing.start.record(compute);
-    GradientOutput g = run_gradient(*prop_, l2_misfit<T>(), observed_.data(), o_.strategy, plan, progress);
+    GradientOutput g = run_gradient(*prop_, misfit, observed_.data(), o_.strategy, plan, progress);
     timing.end.record(compute);
     out.phases.time_loop = since(t);  // the host's share; the device's replaces it (time_loop_seconds)
     t = Clock::now();
@@ -76,7 +75,7 @@ class CudaShotEngine final : public ShotEngine<T> {
     return out;
   }
 
-  TiledPart illumination(const EngineShot& shot, ShotPhases& phases) override {
+  TiledPart illumination(const EngineShot& shot, ShotPhases& phases, const Progress& progress) override {
     auto t = Clock::now();
     target(shot);
     const std::size_t bytes = static_cast<std::size_t>(problem_.grid.interior_points()) * sizeof(double);
@@ -95,6 +94,7 @@ class CudaShotEngine final : public ShotEngine<T> {
       SquareAdd<T> a = base;
       a.u = prop_->state().u.template as<T>();
       launch_square_add(a, compute);
+      if (progress) progress(n + 1, problem_.time.steps);
     }
     phases.time_loop += since(t);  // enqueued; the device's time shows in the next wait
     t = Clock::now();

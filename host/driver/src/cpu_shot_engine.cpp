@@ -10,7 +10,6 @@
 #include "revwave/driver/host_tile_blocks.hpp"
 #include "revwave/driver/shot_engine.hpp"
 #include "revwave/driver/window_problem.hpp"
-#include "revwave/misfit/l2_misfit.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 
 namespace revwave {
@@ -43,7 +42,7 @@ class CpuShotEngine final : public ShotEngine<T> {
     checked_.clear();
   }
 
-  EngineGradient gradient(const EngineShot& shot, const Progress& progress) override {
+  EngineGradient gradient(const EngineShot& shot, const Misfit<T>& misfit, const Progress& progress) override {
     EngineGradient out;
     auto t = Clock::now();
     target(shot);
@@ -53,7 +52,7 @@ class CpuShotEngine final : public ShotEngine<T> {
     observed_.assign(shot.observed->begin(), shot.observed->end());
     out.phases.upload = since(t);
     t = Clock::now();
-    GradientOutput g = run_gradient(*prop_, l2_misfit<T>(), observed_.data(), o_.strategy, plan, progress);
+    GradientOutput g = run_gradient(*prop_, misfit, observed_.data(), o_.strategy, plan, progress);
     out.phases.time_loop = since(t);
     t = Clock::now();
     out.gradient = fold_to_tiles(sums_, problem_.grid, shot.first, prop_->gradient_field(), !whole(shot));
@@ -64,7 +63,7 @@ class CpuShotEngine final : public ShotEngine<T> {
     return out;
   }
 
-  TiledPart illumination(const EngineShot& shot, ShotPhases& phases) override {
+  TiledPart illumination(const EngineShot& shot, ShotPhases& phases, const Progress& progress) override {
     auto t = Clock::now();
     target(shot);
     illumination_.assign(static_cast<std::size_t>(problem_.grid.interior_points()), 0.0);
@@ -74,6 +73,7 @@ class CpuShotEngine final : public ShotEngine<T> {
     for (index_t n = 0; n < problem_.time.steps; ++n) {
       prop_->forward_step(n);
       prop_->add_squared_interior(illumination_);
+      if (progress) progress(n + 1, problem_.time.steps);
     }
     phases.time_loop += since(t);
     t = Clock::now();

@@ -89,13 +89,12 @@ void run_inversion(const Grid& grid, const std::vector<double>& start, const Inv
     if (hooks.band_start) hooks.band_start(state.band, cutoff, state.optimizer.f);
     const Preconditioner m = make_preconditioner(state.diagonal, settings.weights, grid.shape, settings.smooth);
     run_band(state, objective, problem.time_loops, m, cutoff, settings, bounds, lo, hooks);
-    // The band's end is recorded with the next band's start pending: a resume goes on from there.
+    // The band's end is recorded with the next band's start pending: a resume goes on from there. Its
+    // optimiser stays until then, so that a resume with more --iterations can take the band further.
     state.ended.push_back(state.band_end);
     const BandEnd reason = state.band_end;
     state.band_started = false;
     state.band_end = BandEnd::running;
-    state.optimizer = OptimizerState{};
-    state.diagonal.clear();
     ++state.band;
     if (hooks.band_end) hooks.band_end(state, state.band - 1, reason);
     --state.band;  // the loop's increment

@@ -1,6 +1,9 @@
 #include "revwave/inversion/run_directory.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <utility>
@@ -13,6 +16,8 @@
 namespace revwave {
 namespace {
 
+namespace fs = std::filesystem;
+
 std::string padded_iteration(int k) {
   char text[32];
   std::snprintf(text, sizeof text, "%04d", k);
@@ -23,11 +28,43 @@ std::string padded_iteration(int k) {
 
 std::string inversion_state_path(const std::string& dir) { return dir + "/state.bin"; }
 
-std::vector<NamedPath> inversion_outputs(const std::string& dir) {
-  return {{"--out-dir", dir + "/model.npy"},
-          {"--out-dir", inversion_state_path(dir)},
-          {"--out-dir", dir + "/start_model.npy"},
-          {"--out-dir", dir + "/true_model.npy"}};
+std::string inversion_config_path(const std::string& dir) { return dir + "/invert.config.toml"; }
+
+std::string inversion_output_role(const std::string& name) {
+  static const std::map<std::string, std::string> fixed = {
+      {"model.npy", "the latest model"}, {"state.bin", "the optimiser's state"}, {"history.jsonl", "the history"},
+      {"start_model.npy", "the starting model"}, {"true_model.npy", "the true model"},
+      {"invert.config.toml", "the inversion's configuration"}, {"wavelet.npy", "the estimated wavelet"}};
+  if (const auto f = fixed.find(name); f != fixed.end()) return f->second;
+  for (const char* prefix : {"model_", "start_", "true_"}) {
+    for (const char* plane : {"xz", "yz", "xy"}) {
+      if (name == std::string(prefix) + plane + ".png") return "a picture of " + std::string(prefix).substr(0, std::strlen(prefix) - 1);
+    }
+  }
+  // model_NNNN.npy: the model of iteration NNNN (four digits at least, as padded_iteration writes them).
+  if (name.size() >= 14 && name.rfind("model_", 0) == 0 && name.compare(name.size() - 4, 4, ".npy") == 0) {
+    const std::string digits = name.substr(6, name.size() - 10);
+    const bool numeric = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (numeric && digits.size() <= 9) {
+      const int k = std::stoi(digits);
+      if (k >= 1 && padded_iteration(k) == digits) return "the model of iteration " + std::to_string(k);
+    }
+  }
+  return {};
+}
+
+void refuse_inputs_in_run_directory(const std::string& dir, const std::vector<NamedPath>& inputs, bool resuming) {
+  std::error_code ec;
+  const fs::path where = fs::weakly_canonical(fs::absolute(dir, ec), ec);
+  for (const NamedPath& in : inputs) {
+    std::error_code e2;
+    const fs::path p = fs::weakly_canonical(fs::absolute(in.path, e2), e2);
+    if (e2 || p.parent_path() != where) continue;
+    const std::string role = inversion_output_role(p.filename().string());
+    if (role.empty() || (resuming && p.filename() == "invert.config.toml")) continue;
+    throw InputError("--out-dir " + dir + " would overwrite " + in.option + " " + in.path + " with " + role + " (" +
+                     (fs::path(dir) / p.filename()).string() + "), an input of this run: choose another --out-dir, or move the input");
+  }
 }
 
 void check_inversion_directory(const std::string& dir, bool resuming) {
@@ -75,7 +112,7 @@ std::vector<std::string> RunDirectory::write_update(const std::string& prefix, c
   return write_central_slices(prefix, grid_.shape, update, clip);
 }
 
-std::vector<std::string> RunDirectory::write_start(const std::vector<double>* truth) const {
+std::vector<std::string> RunDirectory::write_start(const std::vector<double>* truth, const std::function<void()>& also) const {
   OutputTransaction together;
   std::vector<std::string> pictures;
   if (truth != nullptr) {
@@ -87,6 +124,7 @@ std::vector<std::string> RunDirectory::write_start(const std::vector<double>* tr
   for (double v : start_) mean += v;
   mean /= static_cast<double>(start_.size());
   write_update(dir_ + "/start", start_, std::vector<double>(start_.size(), mean), 0.0);
+  if (also) also();
   together.commit();
   return pictures;
 }

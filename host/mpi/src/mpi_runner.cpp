@@ -96,9 +96,13 @@ bool mpi_compiled() { return true; }
 
 MpiSession::MpiSession() {
   if (!launched_by_mpirun()) return;
-  int provided = 0;
+  int provided = 0, initialized = 0;
+  // MPI may have been started by another user of the process (mpi4py in a Python script): then it
+  // is theirs to finalize.
+  MPI_Initialized(&initialized);
   // Only the main thread calls MPI; the OpenMP threads compute.
-  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  if (!initialized) MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  owns_ = !initialized;
   active_ = true;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
@@ -110,7 +114,7 @@ MpiSession::MpiSession() {
 }
 
 MpiSession::~MpiSession() {
-  if (active_) MPI_Finalize();
+  if (active_ && owns_) MPI_Finalize();
 }
 
 void MpiSession::agree(std::exception_ptr failure) {

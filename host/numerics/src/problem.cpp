@@ -170,6 +170,17 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   for (std::size_t j = 1; j < c.size(); ++j) p.weights[j] = static_cast<T>(c[j] / h2);
   p.src = trilinear_points(grid, acq.sources, "source");
   p.rec = trilinear_points(grid, acq.receivers, "receiver");
+  if (!acq.wavelet.empty()) {
+    if (static_cast<index_t>(acq.wavelet.size()) != time.nt()) {
+      throw InputError("wavelet: the source signature has " + std::to_string(acq.wavelet.size()) +
+                       " samples, the time axis nt = " + std::to_string(time.nt()) + " (tn / dt + 1): give nt samples");
+    }
+    for (std::size_t n = 0; n < acq.wavelet.size(); ++n) {
+      if (!std::isfinite(acq.wavelet[n])) throw InputError("wavelet: sample " + std::to_string(n) + " is not finite");
+    }
+    p.wavelet.assign(acq.wavelet.begin(), acq.wavelet.end());
+    return p;
+  }
   const std::vector<double> w = ricker_samples(acq.f0, acq.t0, time.dt, time.nt());
   p.wavelet.assign(w.begin(), w.end());
   return p;

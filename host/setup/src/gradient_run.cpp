@@ -1,5 +1,6 @@
 #include "revwave/setup/gradient_run.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -51,6 +52,8 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
                   {"reverse", s.seconds_reverse},
                   {"checkpoint_copies", s.seconds_copies}};
   j["peak_rss_bytes"] = peak_rss_bytes();
+  j["peak_rss_counts"] = peak_rss_counts();
+  j["warnings"] = r.warnings;
   if (r.backend.kind == Backend::cuda) {
     j["cuda"] = {{"device_slots", r.cuda_info.device_slots}, {"host_slots", r.cuda_info.host_slots},
                  {"history_tier", r.cuda_info.history_tier}, {"tiers", r.cuda_info.tier_choice},
@@ -62,7 +65,19 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["backend_note"] = r.backend.note;
   j["precision"] = to_string(o.problem.precision);
   j["observed"] = observed;
+  // Only where chosen, so that an L2 run's fields stay those it always printed.
+  if (o.misfit.kind != MisfitKind::l2) j["misfit"] = to_string(o.misfit.kind);
+  if (o.estimate_wavelet) j["estimated_wavelet"] = estimated_wavelet_summary(r.job.start.acquisition.wavelet);
   return j;
+}
+
+nlohmann::json estimated_wavelet_summary(const std::vector<double>& wavelet) {
+  double peak = 0, energy = 0;
+  for (double w : wavelet) {
+    peak = std::max(peak, std::abs(w));
+    energy += w * w;
+  }
+  return {{"samples", wavelet.size()}, {"water_level", wavelet_water_level}, {"peak", peak}, {"norm", std::sqrt(energy)}};
 }
 
 nlohmann::json compression_summary(const Compression& mode, const CompressionStats& c) {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/io/segy.hpp"
 #include "revwave/setup/forward_run.hpp"
+#include "revwave/setup/plausibility.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 
 namespace revwave {
@@ -73,7 +75,17 @@ void write_record_directory(const std::string& dir, const Survey& survey, Precis
 SurveyFormat survey_format(const std::string& out) {
   if (out.empty()) return SurveyFormat::none;
   if (is_segy_path(out)) return SurveyFormat::segy;
-  return fs::path(out).extension() == ".npy" ? SurveyFormat::record : SurveyFormat::directory;
+  if (is_npy_path(out)) return SurveyFormat::record;
+  if (fs::path(out).extension().empty()) return SurveyFormat::directory;
+  throw InputError("--out " + out + ": its ending " + fs::path(out).extension().string() +
+                   " is none of revwave's: FILE.npy (one shot record and its sidecar), FILE.sgy or FILE.segy (SEG-Y), or a "
+                   "new directory of records (a name without an ending, or ending in /)");
+}
+
+bool is_npy_path(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".npy";
 }
 
 template <class T>
@@ -94,6 +106,8 @@ SurveyForwardRun run_survey_forward_job(const ProblemOptions& o, const SurveyOpt
   r.survey = layout_survey(make_layout(so, r.setup, r.time), r.setup.grid);
   fit_to_format(r.survey, r.time, r.format, r.origin, out);
   check_survey(r.survey, r.setup.grid, r.setup.model);
+  r.layouts = survey_layouts(so, r.setup);
+  r.warnings = survey_warnings(r.setup.grid, min_velocity(r.setup.model), r.survey);
   r.step_seconds = survey_forward<T>(r.setup.grid, r.setup.model, r.survey, r.backend.kind, cuda_budgets(o), shots_done);
   // A result that is not finite is never written as a success.
   for (const Shot& shot : r.survey.shots) check_finite_result(shot.data.data(), shot.data.size(), "the shot record of " + shot.name);
@@ -151,6 +165,9 @@ nlohmann::json survey_forward_summary(const SurveyForwardRun& r, const SurveyOpt
   j["seconds"] = r.step_seconds;
   j["gpts_per_s"] = double(grid.interior_points()) * double(r.time.steps) * double(r.survey.shots.size()) / r.step_seconds / 1e9;
   j["peak_rss_bytes"] = peak_rss_bytes();
+  j["peak_rss_counts"] = peak_rss_counts();
+  j["layouts"] = layouts_json(r.layouts);
+  j["warnings"] = r.warnings;
   return j;
 }
 

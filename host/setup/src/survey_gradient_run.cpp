@@ -30,6 +30,7 @@ SurveyRunOptions survey_run_options(const GradientJobOptions& o, double aperture
   run.backend = backend;
   run.budgets = cuda_budgets(o.problem);
   run.aperture = aperture;
+  run.misfit = o.misfit;
   if (backend == Backend::cuda) {
     const auto devices = static_cast<int>(cuda_devices().size());
     run.budgets.device = devices > 0 ? local_rank % devices : 0;
@@ -77,11 +78,17 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
   j["seconds"]["shots"] = t.shot_seconds;
   j["seconds"]["sum"] = sum.seconds_sum;  // the root's tree sums and the one read-back
   j["peak_rss_bytes"] = peak_rss_bytes();
+  j["peak_rss_counts"] = peak_rss_counts();
+  j["layouts"] = layouts_json(job.inputs.layouts);
+  j["warnings"] = job.inputs.warnings;
   j["shape"] = job.inputs.grid.shape;
   j["space_order"] = job.inputs.grid.space_order;
   j["backend"] = to_string(job.backend.kind);
   j["backend_note"] = job.backend.note;
   j["precision"] = to_string(precision);
+  // Only where chosen, so that an L2 run's fields stay those it always printed.
+  if (job.run.misfit.kind != MisfitKind::l2) j["misfit"] = to_string(job.run.misfit.kind);
+  if (job.estimate_wavelet) j["estimated_wavelet"] = estimated_wavelet_summary(job.wavelet);
   return j;
 }
 

@@ -11,6 +11,11 @@ ModelWindow shot_window(const Grid& grid, const Acquisition& acq, double apertur
   w.shape = grid.shape;
   if (aperture < 0) return w;
   const double h = grid.spacing;
+  // An aperture beyond the grid's diagonal opens the whole grid: clamp it there, so that the index
+  // arithmetic below stays in range (the window is the same).
+  double diagonal = 0;
+  for (int a = 0; a < 3; ++a) diagonal += grid.extent(a) * grid.extent(a);
+  aperture = std::min(aperture, std::sqrt(diagonal) + 2 * h);
   for (int a = 0; a < 3; ++a) {
     double lo = grid.extent(a), hi = 0;
     for (const auto* list : {&acq.sources, &acq.receivers}) {

@@ -47,7 +47,9 @@ SurveySum SerialShotRunner::run(std::int64_t count, TileBlocks& blocks, const Sh
   sum.shots.resize(static_cast<std::size_t>(count));
   auto last = std::chrono::steady_clock::now();
   for (std::int64_t s = 0; s < count; ++s) {
-    sums.add(run_task(task, s, 0, {}, last), sum);
+    // Between a shot's time steps the caller hears which shot runs (its callback may cancel the run).
+    const Progress steps = shots_done ? Progress([&](index_t, index_t) { shots_done(s, count); }) : Progress{};
+    sums.add(run_task(task, s, 0, steps, last), sum);
     last = std::chrono::steady_clock::now();  // the sum is the shot's accumulate phase, not the next one's wait
     if (shots_done) shots_done(s + 1, count);
   }

@@ -96,9 +96,10 @@ Survey read_survey(const std::vector<std::string>& paths, const SurveyReadOption
       for (const std::string& r : records) read_record(r, o, out);
       parts.push_back(path + ": " + std::to_string(records.size()) + " records");
     } else if (is_segy_path(path)) {
-      SegyReadOptions ro;
+      SegyReadOptions ro = o.segy;
       ro.origin = o.origin;
       const SegySurvey s = read_segy(path, ro);
+      out.warnings.insert(out.warnings.end(), s.warnings.begin(), s.warnings.end());
       from_segy(s, path, out);
       for (std::size_t k = before; k < out.shots.size(); ++k) set_wavelet(out.shots[k], s.f0 > 0, s.f0, s.t0, path, o);
       parts.push_back(path + ": " + std::to_string(s.shots.size()) + " shots grouped by " + s.grouping +

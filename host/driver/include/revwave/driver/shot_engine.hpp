@@ -17,6 +17,7 @@
 #include "revwave/driver/gradient_output.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/tile_sums.hpp"
+#include "revwave/misfit/misfit.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
 
@@ -76,11 +77,13 @@ class ShotEngine {
   // The model the following shots run in: validated and converted once (O(model)); on a GPU
   // uploaded once.
   virtual void set_model(const VelocityModel& model) = 0;
-  // J_s and g_s of one shot under the engine's strategy. A window that is the whole model gives the
-  // shot's own values; a smaller one, its values added into the zeros of the whole model.
-  virtual EngineGradient gradient(const EngineShot& shot, const Progress& progress) = 0;
-  // The source-side illumination sum over steps n = 1..N of u[n]^2 at the window's interior points.
-  virtual TiledPart illumination(const EngineShot& shot, ShotPhases& phases) = 0;
+  // J_s and g_s of one shot under the engine's strategy, J_s by `misfit` (the run's: any built-in
+  // one or the caller's). A window that is the whole model gives the shot's own values; a smaller
+  // one, its values added into the zeros of the whole model.
+  virtual EngineGradient gradient(const EngineShot& shot, const Misfit<T>& misfit, const Progress& progress) = 0;
+  // The source-side illumination sum over steps n = 1..N of u[n]^2 at the window's interior points;
+  // `progress` hears every step (it may throw to cancel the run).
+  virtual TiledPart illumination(const EngineShot& shot, ShotPhases& phases, const Progress& progress) = 0;
   // The device's seconds in the time loop of the shot with `ticket` (waits until it has run; the
   // time loops of a device are timed by events, so that no shot waits for them).
   virtual double time_loop_seconds(std::int64_t ticket) {

@@ -60,11 +60,16 @@ struct InvertJob {
   std::string dir;          // empty: nothing written
   bool resuming = false;
   std::string fingerprint;
+  bool estimate_wavelet = false;  // --estimate-wavelet: `wavelet`, fitted in the starting model, is every shot's
+  std::vector<double> wavelet;
+  std::vector<std::string> warnings;  // revwave/setup/plausibility.hpp, the survey's readers'
+  int reopened_band = -1;   // a resumed band that had ended after its --iterations, taken further (from 0)
 };
 
 // Resolves the backend, checks the bounds and the run directory (new, or --resume), refuses outputs
 // that would overwrite inputs, reads or lays out the survey, checks it, --vmax's stability and the
-// settings (mask, bands). Every InputError names the option and the rule.
+// settings (mask, bands, every band of every shot, --first-step, --smooth, --aperture). Every
+// InputError names the option and the rule.
 template <class T>
 InvertJob prepare_invert(InvertOptions& o);
 
@@ -77,6 +82,10 @@ struct InvertReporter {
   std::function<void(const IterationRecord& record)> iteration;
   std::function<void(int band, int iteration, BandEnd reason)> band_end;
   std::function<void(const InvertJob& job)> nothing_left;  // every band of the resumed inversion had ended
+  // Between time steps and shots (the CLI's progress, Python's Ctrl-C: it may throw RunCancelled).
+  Progress progress;
+  // A new run's configuration (the CLI's, `path` in the run directory), written with the starting files.
+  std::function<void(const InvertJob& job, const std::string& path)> write_configuration;
 };
 
 // A band this run worked on.
@@ -100,6 +109,10 @@ struct InvertResult {
   std::vector<double> model;          // the latest velocity, m/s
   std::vector<std::string> history;   // history.jsonl's lines, a resumed run's earlier ones included
   double seconds_time_loops = 0;      // this run's time loops (evaluations, illumination), per process
+  MisfitKind misfit = MisfitKind::l2;
+  std::vector<double> wavelet;        // --estimate-wavelet: the signature every shot used (else empty)
+  std::vector<std::string> warnings;  // the job's
+  std::vector<GridLayout> layouts;    // where --src-grid and --rec-grid put their points
 };
 
 // Runs (or resumes) the inversion the options describe. Collective over the runner's processes: an

@@ -19,7 +19,8 @@ namespace revwave {
 // sum over steps n = 1..N of u[n]^2 at the interior points of the whole grid, for one shot, on a
 // CPU propagator of its own: the reference the engines' illumination is tested against.
 template <class T>
-std::vector<double> shot_illumination(const Grid& grid, const VelocityModel& model, const Shot& shot, double aperture) {
+std::vector<double> shot_illumination(const Grid& grid, const VelocityModel& model, const Shot& shot, double aperture,
+                                      const Progress& progress = {}) {
   const ModelWindow w = shot_window(grid, shot.acquisition, aperture);
   const Problem<T> p = shot_problem<T>(grid, model, shot, w);
   CpuPropagator<T> prop(p);
@@ -28,6 +29,7 @@ std::vector<double> shot_illumination(const Grid& grid, const VelocityModel& mod
   for (index_t n = 0; n < p.time.steps; ++n) {
     prop.forward_step(n);
     prop.add_squared_interior(local);
+    if (progress) progress(n + 1, p.time.steps);
   }
   if (w.shape == grid.shape) return local;
   std::vector<double> whole(static_cast<std::size_t>(grid.interior_points()), 0.0);
@@ -44,23 +46,24 @@ inline double time_loop_share(const SurveySum& sum) {
 }
 
 // `survey` must hold every shot's observed data; it must outlive the returned functions, as must
-// `runner` and `options`. One shot engine serves every band, evaluation and illumination sweep;
-// `time_loops` (if given) counts the seconds they spend in time loops (time_loop_share, on the root).
+// `runner`, `options` and `progress` (called between shots and time steps; it may throw RunCancelled).
+// One shot engine serves every band, evaluation and illumination sweep; `time_loops` (if given)
+// counts the seconds they spend in time loops (time_loop_share, on the root).
 template <class T>
 BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const SurveyRunOptions& options, ShotRunner& runner,
-                                std::shared_ptr<double> time_loops = nullptr) {
+                                const Progress& progress = {}, std::shared_ptr<double> time_loops = nullptr) {
   const std::shared_ptr<ShotEngine<T>> engine = make_survey_engine<T>(grid, survey, options);
   if (!time_loops) time_loops = std::make_shared<double>(0.0);
-  return [&grid, &survey, &options, &runner, engine, time_loops](double cutoff) -> BandFunctions {
+  return [&grid, &survey, &options, &runner, &progress, engine, time_loops](double cutoff) -> BandFunctions {
     auto banded = std::make_shared<Survey>(band_survey(survey, cutoff));
     const auto model_of = [&grid](const std::vector<double>& velocity) {
       VelocityModel m{grid.shape, velocity};
       return m;
     };
-    VelocityObjective objective = [&grid, &options, &runner, engine, banded, model_of, time_loops](
+    VelocityObjective objective = [&grid, &options, &runner, &progress, engine, banded, model_of, time_loops](
                                       const std::vector<double>& c, std::vector<double>& gradient) {
       const VelocityModel m = model_of(c);
-      SurveySum sum = survey_gradient<T>(*engine, grid, m, *banded, options, runner);
+      SurveySum sum = survey_gradient<T>(*engine, grid, m, *banded, options, runner, progress);
       if (sum.root) *time_loops += time_loop_share(sum);
       std::vector<double> packed;
       if (sum.root) {
@@ -73,15 +76,16 @@ BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const Su
       gradient = velocity_gradient(c, dj_dm);
       return packed.front();
     };
-    Illumination illumination = [&grid, &options, &runner, engine, banded, model_of, time_loops](const std::vector<double>& c) {
+    Illumination illumination = [&grid, &options, &runner, &progress, engine, banded, model_of,
+                                 time_loops](const std::vector<double>& c) {
       engine->set_model(model_of(c));
-      const ShotTask task = [&](std::int64_t s, const Progress&) {
+      const ShotTask task = [&](std::int64_t s, const Progress& steps) {
         ShotOutput out;
         const Shot& shot = banded->shots[static_cast<std::size_t>(s)];
-        out.gradient = engine->illumination(engine_shot(grid, shot, options.aperture), out.summary.phases);
+        out.gradient = engine->illumination(engine_shot(grid, shot, options.aperture), out.summary.phases, steps);
         return out;
       };
-      SurveySum sum = runner.run(static_cast<std::int64_t>(banded->shots.size()), engine->sums(), task);
+      SurveySum sum = runner.run(static_cast<std::int64_t>(banded->shots.size()), engine->sums(), task, progress);
       if (sum.root) *time_loops += time_loop_share(sum);
       std::vector<double> values = sum.root ? std::move(sum.gradient) : std::vector<double>{};
       runner.broadcast_from_root(values);

@@ -17,7 +17,8 @@ bool launched_by_mpirun();
 int launched_size();
 int launched_rank();
 
-// MPI_Init when launched by mpirun (else a single process without MPI), MPI_Finalize at the end.
+// MPI_Init when launched by mpirun (else a single process without MPI) unless MPI runs already,
+// MPI_Finalize at the end if it was this session's MPI_Init.
 // NotCompiledError when launched by mpirun with more than one process and MPI is not compiled in.
 class MpiSession {
  public:
@@ -42,6 +43,7 @@ class MpiSession {
 
  private:
   bool active_ = false;
+  bool owns_ = false;  // this session called MPI_Init (and so calls MPI_Finalize)
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
 };
 

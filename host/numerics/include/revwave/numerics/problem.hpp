@@ -16,6 +16,7 @@ struct Acquisition {
   std::vector<Vec3> receivers;
   double f0 = 10.0;             // Ricker peak frequency, Hz
   double t0 = 0.15;             // Ricker delay, s
+  std::vector<double> wavelet;  // a sampled source signature of nt samples instead of the Ricker (f0, t0); empty: none
 };
 
 // N steps take u[0] to u[N]; data and the wavelet have nt = N + 1 samples at n dt.

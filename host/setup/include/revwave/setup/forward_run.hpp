@@ -3,6 +3,8 @@
 // command line and the Python package so that both give the same record and the same refusals.
 #pragma once
 #include <functional>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +21,7 @@ struct ForwardRun {
   ProblemSetup setup;
   TimeAxis time;
   ShotData<T> shot;  // checked finite
+  std::vector<std::string> warnings;  // revwave/setup/plausibility.hpp
 };
 
 // Resolves the backend, calls `before_inputs` (the CLI refuses outputs that would overwrite inputs

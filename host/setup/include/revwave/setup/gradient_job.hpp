@@ -17,6 +17,7 @@
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/io/shot_record.hpp"
+#include "revwave/misfit/misfit_choice.hpp"
 #include "revwave/setup/problem_setup.hpp"
 
 namespace revwave {
@@ -34,6 +35,9 @@ struct GradientJobOptions {
   std::string observed_name = "observed";
   // A true model given in memory (the bindings') instead of --true-model.
   std::shared_ptr<const VelocityModel> true_model_values;
+  MisfitChoice misfit;            // --misfit (l2 by default), or the bindings' callable
+  bool estimate_wavelet = false;  // --estimate-wavelet: one signature fitted to the observed data first
+  bool keep_traces = false;       // the bindings': keep the synthetic traces and the adjoint source (GradientRun)
 };
 
 // Turns the text options into StrategyOptions fields (bytes).
@@ -49,12 +53,16 @@ struct GradientJob {
   std::string observed_source;  // "file" or "modelled"
 };
 
-VelocityModel load_model(const std::string& path, const Grid& grid, const char* option);
+VelocityModel load_model(const std::string& path, const Grid& grid, const char* option, Precision precision);
 // The Taylor test's direction dm of m = 1/c^2 (`revwave gradtest`): towards the built-in true
 // model where it differs from `start`, else a smooth bump; max |dm| = scale x max m.
 std::vector<double> taylor_direction(const VelocityModel& start, double spacing, double scale);
 // A model in memory, checked against the grid's shape and validated; `name` names it.
-VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const std::string& name);
+VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const std::string& name, Precision precision);
+// A starting model of the user's (--model, or an array) with no data to fit (--observed, records,
+// --true-model) would be fitted to the built-in demo's data: InputError. `run` says what runs ("a
+// gradient", "an inversion"); `records_given` stands for observed records given elsewhere (a survey's).
+void require_data_for_user_model(const GradientJobOptions& o, bool records_given, const std::string& run);
 
 template <class T>
 GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
@@ -72,6 +80,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     job.start.acquisition.receivers = record.meta.receivers;
     job.start.acquisition.f0 = record.meta.f0;
     job.start.acquisition.t0 = record.meta.t0;
+    if (o.problem.wavelet_samples) job.start.acquisition.wavelet = *o.problem.wavelet_samples;
     trilinear_points(job.start.grid, record.meta.sources, "source (from " + observed + ")");
     trilinear_points(job.start.grid, record.meta.receivers, "receiver (from " + observed + ")");
     if (record.meta.nt < 2) throw InputError(observed + ": nt " + std::to_string(record.meta.nt) + " is too short: at least 2 samples");
@@ -95,8 +104,8 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   ProblemSetup truth = make_setup(o.problem);  // the grid follows --model when given
   const bool start_given = !o.problem.model_file.empty() || o.problem.model_values || o.problem.velocity.has_value();
   job.start = truth;
-  if (!o.true_model.empty()) truth.model = load_model(o.true_model, truth.grid, "--true-model");
-  else if (o.true_model_values) truth.model = checked_model(*o.true_model_values, truth.grid, "true_model");
+  if (!o.true_model.empty()) truth.model = load_model(o.true_model, truth.grid, "--true-model", o.problem.precision);
+  else if (o.true_model_values) truth.model = checked_model(*o.true_model_values, truth.grid, "true_model", o.problem.precision);
   else if (start_given) truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);
   if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
   validate(job.start.model);
@@ -112,11 +121,11 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
 // Models the observed data in the true model (no-op for data read from a file). Kept apart
 // from preparation so that everything is validated before the first expensive step.
 template <class T>
-void model_observed(GradientJob<T>& job, Backend backend, const CudaBudgets& budgets) {
+void model_observed(GradientJob<T>& job, Backend backend, const CudaBudgets& budgets, const Progress& progress = {}) {
   if (job.observed_source != "modelled" || !job.observed.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
   const Problem<T> p = make_problem<T>(job.start.grid, job.truth, job.start.acquisition, job.time);
-  job.observed = run_on_backend(backend, p, budgets, ForwardCall<T>{}).traces;
+  job.observed = run_on_backend(backend, p, budgets, ForwardCall<T>{progress}).traces;
   job.seconds_observed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -13,6 +13,7 @@
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
+#include "revwave/setup/grid_layout.hpp"
 
 namespace revwave {
 
@@ -23,12 +24,15 @@ struct ProblemOptions {
   std::shared_ptr<const VelocityModel> model_values;
   std::optional<double> velocity;  // homogeneous model, m/s (unset: the built-in model)
   std::string shape = "80,80,80";
+  bool shape_given = false;        // --shape was given: with a model it must be the model's shape
   double spacing = 10.0;
   index_t nbl = 10;
   int space_order = 8;
   double tn = 0.5;
   std::optional<double> dt;        // unset: 0.9 x the stability bound
   double f0 = 12.0;
+  // A sampled source signature of nt samples (the bindings' wavelet=) instead of the Ricker of f0.
+  std::optional<std::vector<double>> wavelet_samples;
   std::vector<std::string> src;    // "x,y,z" each
   std::optional<std::vector<Vec3>> src_points;  // sources given in memory (the bindings') instead of --src
   std::vector<std::string> rec;
@@ -50,8 +54,11 @@ struct ProblemSetup {
   Grid grid;
   VelocityModel model;
   Acquisition acquisition;
+  std::vector<GridLayout> layouts;  // --rec-grid: where its receivers went
 };
 ProblemSetup make_setup(const ProblemOptions& o);
+// "NX,NY,NZ", as --shape is written (the effective configuration records a model's shape so).
+std::string shape_text(const std::array<index_t, 3>& shape);
 // A survey's grid and model: the problem without its shot geometry (sources, receivers and
 // their files or grids are dropped: every shot, or an observed record, brings its own).
 ProblemSetup make_survey_setup(ProblemOptions o);

@@ -25,12 +25,14 @@ struct Shot {
 struct Survey {
   std::vector<Shot> shots;
   std::string description;  // "survey.sgy: 8 shots grouped by FieldRecord", for reports
+  std::vector<std::string> warnings;  // what its readers overrode (SEG-Y headers), one sentence each
 };
 
 struct SurveyReadOptions {
   std::array<double, 3> origin{0, 0, 0};  // SEG-Y: file coordinates of the model's first interior point
   double f0 = 0;                          // Ricker f0 for files that carry no wavelet (0: not given)
   std::vector<double> wavelet;            // a sampled signature for every shot (empty: not given)
+  SegyReadOptions segy;                   // SEG-Y: header overrides (its origin is `origin` above)
 };
 
 // Reads each path in turn (a SEG-Y file, a .npy record with its sidecar, or a directory of such

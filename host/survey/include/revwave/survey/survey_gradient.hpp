@@ -14,6 +14,7 @@
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/shot_engine.hpp"
 #include "revwave/driver/verification.hpp"
+#include "revwave/misfit/misfit_choice.hpp"
 #include "revwave/survey/model_window.hpp"
 #include "revwave/survey/shot_runner.hpp"
 #include "revwave/survey/summation_tree.hpp"
@@ -28,6 +29,7 @@ struct SurveyRunOptions {
   double aperture = -1;         // m around each shot's sources and receivers; < 0: the whole model
   // Shots without data get them modelled in this model (on the whole model) where they run.
   const VelocityModel* true_model = nullptr;
+  MisfitChoice misfit;          // what J_s is: l2 unless chosen (the same on every process)
 };
 
 // A shot's problem on its window: grid, time axis, its sampled signature if it has one.
@@ -64,9 +66,9 @@ inline void maybe_inject_failure(std::int64_t s, const Shot& shot) {
 // A shot's data modelled in `model` on the whole grid.
 template <class T>
 std::vector<double> model_shot_data(const Grid& grid, const VelocityModel& model, const Shot& shot, Backend backend,
-                                    const CudaBudgets& budgets, double* seconds = nullptr) {
+                                    const CudaBudgets& budgets, double* seconds = nullptr, const Progress& progress = {}) {
   const Problem<T> p = shot_problem<T>(grid, model, shot, shot_window(grid, shot.acquisition, -1));
-  const ShotData<T> d = run_on_backend(backend, p, budgets, ForwardCall<T>{});
+  const ShotData<T> d = run_on_backend(backend, p, budgets, ForwardCall<T>{progress});
   if (seconds) *seconds += d.step_seconds;
   return std::vector<double>(d.traces.begin(), d.traces.end());
 }
@@ -102,7 +104,7 @@ ShotOutput shot_gradient(ShotEngine<T>& engine, const Grid& grid, const Shot& sh
   const auto t0 = std::chrono::steady_clock::now();
   const EngineShot es = engine_shot(grid, shot, o.aperture);
   const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  EngineGradient g = engine.gradient(es, progress);
+  EngineGradient g = engine.gradient(es, o.misfit.get<T>(), progress);
   if (!std::isfinite(g.stats.objective)) throw InputError(shot.name + ": the misfit is not finite (the data or the model overflow)");
   ShotOutput out;
   ShotSummary& s = out.summary;
@@ -156,7 +158,7 @@ SurveySum survey_gradient(ShotEngine<T>& engine, const Grid& grid, const Velocit
       out = shot_gradient<T>(engine, grid, shot, o, progress);
     } else {
       Shot modelled = shot;
-      modelled.data = model_shot_data<T>(grid, *o.true_model, shot, o.backend, o.budgets);
+      modelled.data = model_shot_data<T>(grid, *o.true_model, shot, o.backend, o.budgets, nullptr, progress);
       out = shot_gradient<T>(engine, grid, modelled, o, progress);
     }
     if (worker) settle_time_loop(engine, out.summary);  // its tiles are read back for the message now anyway
@@ -197,7 +199,8 @@ double survey_forward(const Grid& grid, const VelocityModel& model, Survey& surv
   double seconds = 0;
   for (std::size_t s = 0; s < survey.shots.size(); ++s) {
     Shot& shot = survey.shots[s];
-    shot.data = model_shot_data<T>(grid, model, shot, backend, budgets, &seconds);
+    const Progress steps = shots_done ? Progress([&](index_t, index_t) { shots_done(static_cast<index_t>(s), static_cast<index_t>(survey.shots.size())); }) : Progress{};
+    shot.data = model_shot_data<T>(grid, model, shot, backend, budgets, &seconds, steps);
     if (shots_done) shots_done(static_cast<index_t>(s + 1), static_cast<index_t>(survey.shots.size()));
   }
   return seconds;

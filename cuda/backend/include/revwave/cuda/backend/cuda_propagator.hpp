@@ -19,6 +19,7 @@
 #include "revwave/cuda/store/device_checkpoint_store.hpp"
 #include "revwave/cuda/store/device_store_factory.hpp"
 #include "revwave/cuda/store/field_history.hpp"
+#include "revwave/cuda/store/fused_codec.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/propagator.hpp"
@@ -64,6 +65,9 @@ class CudaPropagator {
   // ---- forward state ----
   void reset_forward();
   // Position n -> n+1: into u[n-1]'s field when the state alone holds it, else into a free one.
+  // With --compress fp16|bf16 on device slots, the step also does what a store or restore of the
+  // state left to it (fused_codec.hpp): its sweep writes the state's encoding, or the step reads
+  // the restored encoded fields directly.
   void forward_step(index_t n);
   void sample(T* host_out);             // receivers of the current u[n] (tests; waits for the device)
   DeviceState& state() { return state_; }
@@ -144,8 +148,11 @@ class CudaPropagator {
   void synchronize();
   // sum u[n]^2 over the grid, for the online stop rule (waits for the device).
   double wavefield_energy();
-  // Which sweep kernel every step launches (both give the same results; see sweep_kernels.hpp).
+  // Which sweep kernel every step launches (all give the same results; see sweep_kernels.hpp).
   void set_sweep_kernel(SweepKernel k) { sweep_kernel_ = k; }
+  // Whether stores and restores in encoded device slots leave their casts to the steps (default:
+  // yes); off, the cast kernels run at once. The bytes and the gradient are the same either way.
+  void set_fused_codec(bool on) { fuse_codec_ = on; }
 
   // ---- test access: whole allocated-grid fields to and from host memory (synchronous) ----
   void upload_state(const T* u, const T* u_prev);
@@ -156,6 +163,10 @@ class CudaPropagator {
  private:
   void reverse_from(index_t n, const T* u, const T* u_prev);
   void size_buffers();  // the per-shot buffers for p_ (grown only)
+  // The state's fields hold their values (a restore's decode left to the next step is done now).
+  void settle_state();
+  // forward_step's sweep where a restore left its decode: u[n] and u[n-1] read encoded.
+  void restore_step(const FusedCodec::Decode& d, DeviceField& out);
   // u[n+1] at the probes from u[n], u[n-1]; with `save_gradient` the gradient there too (reverse steps).
   void next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient);
   T* trace_row(DeviceBuffer& rows, index_t sample, index_t width, const char* what);
@@ -184,6 +195,8 @@ class CudaPropagator {
   TierReport placement_;
   SweepKernel sweep_kernel_ = SweepKernel::columns;
   std::unique_ptr<DeviceCodec> codec_;  // --compress fp16|bf16 (outlives the stores made with it)
+  std::unique_ptr<FusedCodec> fused_;   // its casts left to the steps (before codec_'s end)
+  bool fuse_codec_ = true;
   std::unique_ptr<FieldCodec> host_codec_;  // --compress zfp-...: the pinned slots' (each store copies it)
 };
 

@@ -1,15 +1,11 @@
-// One thread's work in each of the engine's kernels (engine_kernels.hpp), host+device: the CUDA
-// kernels and cudasim run these bodies. 1D launches; t is the global thread index.
+// One thread's work in each of the engine's kernels (engine_kernels.hpp), host+device: their launch
+// structs (engine_launch.hpp) run these bodies on a GPU and on cudasim. 1D launches; t is the
+// global thread index.
 #pragma once
 #include "revwave/core/config.hpp"
 #include "revwave/cuda/backend/engine_kernels.hpp"
-#include "revwave/cuda/kernels/launch_shape.hpp"
 
 namespace revwave::engine {
-
-inline constexpr unsigned block_threads = 256;
-inline LaunchShape launch_shape(index_t items) { return {{blocks_covering(items, block_threads), 1, 1}, {block_threads, 1, 1}}; }
-REVWAVE_HD index_t global_index(const ThreadPlace& p) { return static_cast<index_t>(p.block.x) * block_threads + p.thread.x; }
 
 inline constexpr index_t tile_edge = 8, tile_points = 512;
 

@@ -17,6 +17,7 @@ namespace revwave {
 struct PlacedTier {
   TierKind kind = TierKind::memory;  // memory: device memory
   std::int64_t slots = 0;
+  bool raw = false;  // a memory tier that holds the fields as they are, whatever the plan's codec
 };
 
 // Where a CUDA run's checkpoint slots live, in slot-id order (the schedule's numbering), and what
@@ -39,7 +40,7 @@ struct DeviceStorePlan {
 };
 
 // The tiers of `plan` composed (a tier without slots is left out): memory -> DeviceSlots or, with
-// a device codec, EncodedDeviceSlots; pinned -> PinnedSlots, EncodedPinnedSlots (device codec) or a
+// a device codec and unless the tier is raw, EncodedDeviceSlots; pinned -> PinnedSlots, EncodedPinnedSlots (device codec) or a
 // StagedHostTier on EncodedHostSlots (host codec); disk -> a StagedHostTier on DiskHostSlots. The
 // codecs must outlive the store; `hint` (null: nothing is read ahead) answers in the plan's slot
 // ids and must outlive it too. Allocation failures are CudaOutOfMemoryError (device) and
