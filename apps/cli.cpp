@@ -46,6 +46,7 @@ void build_cli(CLI::App& app) {
   register_adjtest(app);
   register_gradtest(app);
   register_schedule(app);
+  register_plan(app);
   register_info(app);
   // Runs once everything is parsed, before the subcommand's callback.
   app.parse_complete_callback([&app] { refuse_foreign_sections(app); });

@@ -72,8 +72,7 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   const std::size_t nsrc = run.setup.acquisition.sources.size();
   std::cout << "revwave forward: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points (h = " << grid.spacing
             << " m, nbl " << grid.nbl << ", space order " << grid.space_order << "), " << run.time.steps << " steps of dt = "
-            << run.time.dt * 1e3 << " ms, " << to_string(o.problem.precision) << " on " << to_string(backend.kind)
-            << (backend.note.empty() ? "" : " (" + backend.note + ")") << "\n"
+            << run.time.dt * 1e3 << " ms, " << to_string(o.problem.precision) << " on " << backend_words(backend, o.problem.verbose) << "\n"
             << layouts << "  time loop     " << run.shot.step_seconds << " s (" << j["gpts_per_s"].get<double>()
             << " GPts/s, interior points x steps)\n"
             << "  peak memory   " << format_bytes(double(peak_rss_bytes())) << "\n"

@@ -71,7 +71,9 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   std::vector<std::string> pictures;
   if (!o.png.empty()) {
     const std::vector<double> traces(job.observed.begin(), job.observed.end());
-    pictures = write_gradient_pictures(o.png, grid, g.gradient, traces, job.time.nt(), nrec);
+    pictures = write_gradient_pictures(o.png, grid, g.gradient, traces, job.time.nt(), nrec, job.time.dt,
+                                       job.observed_source == "file" ? "observed data (" + o.job.observed.front() + ")"
+                                                                     : "observed data, modelled in the true model");
   }
   outputs_together.commit();
 
@@ -91,14 +93,14 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   } else {
     std::cout << "revwave gradient: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, "
               << g.stats.steps << " steps of dt = " << job.time.dt * 1e3 << " ms, " << to_string(o.job.problem.precision) << " on "
-              << to_string(backend.kind) << (backend.note.empty() ? "" : " (" + backend.note + ")") << ", observed data " << (job.observed_source == "file" ? o.job.observed.front() : "modelled in the true model") << "\n"
+              << backend_words(backend, o.job.problem.verbose) << ", observed data " << (job.observed_source == "file" ? o.job.observed.front() : "modelled in the true model") << "\n"
               << "  objective       " << g.stats.objective << misfit_note(o.job.misfit.kind) << "\n"
               << "  gradient norm   " << std::sqrt(norm2) << " (dJ/dm, misfit per s^2/m^2)\n"
               << "  strategy        " << plan.choice << "\n"
               << "  forward steps   " << g.stats.forward_steps << " (" << ratio << " x N; "
               << (plan.strategy == Strategy::online ? "offline optimum for this N " + std::to_string(report.offline_forward_steps)
                                             : "schedule predicts " + std::to_string(predicted))
-              << "), reverse steps " << g.stats.reverse_steps << ", stores "
+              << "), of which " << g.stats.reverse_steps << " reverse steps (each applies the forward operator once); stores "
               << g.stats.stores << ", restores " << g.stats.restores << "\n"
               << "  time            " << total << " s total: " << job.seconds_observed << " s observed data, "
               << g.stats.seconds_allocate << " s allocating fields, " << g.stats.seconds_forward << " s forward, " << g.stats.seconds_reverse << " s reverse\n"

@@ -29,6 +29,7 @@ void register_info(CLI::App& app) {
                                      {"free_memory_bytes", d.free_memory},
                                      {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)}});
       }
+      if (devices.empty()) j["cuda_unavailable_reason"] = cuda_unavailable_reason();  // what --backend auto falls back for
       j["cpu_threads"] = omp_get_max_threads();
       j["host_memory_available_bytes"] = available_memory_bytes();
       print_json(j);

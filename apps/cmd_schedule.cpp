@@ -99,9 +99,9 @@ void run(const ScheduleOptions& o) {
   };
   std::cout << "schedule: " << to_string(o.strategy) << ", " << o.steps << " time steps, " << snaps
             << " checkpoint slots\n";
-  row("forward steps", std::to_string(forward_steps), "steps (advances + reverses)");
+  row("forward steps", std::to_string(forward_steps), "steps (advances + reverses; a reverse step applies the forward operator too)");
   row("advances", std::to_string(j["advances"].get<std::int64_t>()), "steps");
-  row("reverses", std::to_string(j["reverses"].get<std::int64_t>()), "adjoint steps");
+  row("reverses", std::to_string(j["reverses"].get<std::int64_t>()), "adjoint steps (one per time step, inside the forward steps)");
   row("recompute ratio", ratio.str(), "forward steps per time step");
   row("stores", std::to_string(j["stores"].get<std::int64_t>()), "state copies");
   row("restores", std::to_string(j["restores"].get<std::int64_t>()), "state copies (incl. recreating step 0)");
@@ -138,7 +138,7 @@ void register_schedule(CLI::App& app) {
   sub->add_flag("--json", opts->json, "Print one JSON object");
   sub->add_flag("--actions", opts->actions, "List the action stream, one action per line");
   sub->add_option("--tier", opts->tiers,
-                  "multilevel: a tier NAME:SLOTS:STORE_COST:RESTORE_COST (costs in forward steps), "
+                  "multilevel: a tier NAME:SLOTS:STORE_COST:RESTORE_COST, NAME memory, pinned or disk (as gradient takes it; costs in forward steps), "
                   "repeatable, fastest first");
   add_number(sub, "--slot-bytes", opts->slot_bytes, non_negative(), "",
              "multilevel: bytes per checkpoint, for the bytes moved (default 1 MiB)");

@@ -61,6 +61,7 @@ void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
                 "schedule; default 50)");
   }
   cmd->add_flag("--json", o.json, "print one JSON object with the run's summary");
+  cmd->add_flag("--verbose", o.verbose, "also print why --backend auto chose its backend (e.g. why no GPU is usable)");
 }
 
 std::vector<NamedPath> config_inputs(const CLI::App& cmd) {

@@ -61,6 +61,12 @@ std::string config_path_for(const std::string& output_path) {
   return p.string() + ".config.toml";
 }
 
+std::string backend_words(const BackendChoice& b, bool verbose) {
+  std::string detail = b.note;
+  if (verbose && !b.reason.empty()) detail += (detail.empty() ? "" : ": ") + b.reason;
+  return std::string(to_string(b.kind)) + (detail.empty() ? "" : " (" + detail + ")");
+}
+
 std::string misfit_note(MisfitKind kind) { return kind == MisfitKind::l2 ? "" : std::string(" (misfit ") + to_string(kind) + ")"; }
 
 std::string wavelet_path_for(const std::string& output_path) {

@@ -11,6 +11,7 @@
 
 #include "revwave/core/config.hpp"
 #include "revwave/misfit/misfit.hpp"
+#include "revwave/setup/problem_setup.hpp"
 
 namespace revwave::app {
 
@@ -47,6 +48,9 @@ void write_effective_config(const CLI::App& cmd, const std::string& path, const 
 std::set<std::string> unused_defaults(const CLI::App& cmd);
 // "" for l2 (the report as it always read), else " (misfit NAME)".
 std::string misfit_note(MisfitKind kind);
+// "cpu", "cpu (auto)" or "cuda (auto: a CUDA device is present)"; with --verbose also why (for a
+// CPU run under --backend auto: why no GPU is usable).
+std::string backend_words(const BackendChoice& backend, bool verbose);
 // FILE.npy -> FILE.wavelet.npy: the signature --estimate-wavelet fitted (nt samples).
 std::string wavelet_path_for(const std::string& output_path);
 

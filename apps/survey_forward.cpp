@@ -56,8 +56,7 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
   for (const GridLayout& l : run.layouts) layouts += layout_line(l);
   std::cout << "revwave forward: survey of " << run.survey.shots.size() << " shots, " << grid.shape[0] << " x " << grid.shape[1]
             << " x " << grid.shape[2] << " points (h = " << grid.spacing << " m), " << run.time.steps << " steps of dt = "
-            << run.time.dt * 1e3 << " ms, " << to_string(problem.precision) << " on " << to_string(run.backend.kind)
-            << (run.backend.note.empty() ? "" : " (" + run.backend.note + ")") << "\n"
+            << run.time.dt * 1e3 << " ms, " << to_string(problem.precision) << " on " << backend_words(run.backend, problem.verbose) << "\n"
             << layouts << "  time loops    " << run.step_seconds << " s (" << j["gpts_per_s"].get<double>() << " GPts/s)\n"
             << "  peak memory   " << format_bytes(double(peak_rss_bytes())) << "\n"
             << "  survey        " << out << " (" << (segy ? "SEG-Y, " : "records, ") << j["traces"].get<std::size_t>()

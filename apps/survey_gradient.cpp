@@ -46,7 +46,7 @@ std::string phases_line(const ShotPhases& p, std::size_t shots) {
   return os.str();
 }
 
-void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision precision, const std::vector<std::string>& files,
+void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision precision, bool verbose, const std::vector<std::string>& files,
                   double total) {
   const Grid& grid = job.inputs.grid;
   const Survey& survey = job.inputs.survey;
@@ -56,13 +56,14 @@ void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision 
   for (const GridLayout& l : job.inputs.layouts) layouts += layout_line(l);
   std::cout << "revwave gradient: survey of " << survey.shots.size() << " shots (" << survey.description << "), " << grid.shape[0]
             << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, " << to_string(precision) << " on "
-            << to_string(job.backend.kind) << (job.backend.note.empty() ? "" : " (" + job.backend.note + ")") << ", "
+            << backend_words(job.backend, verbose) << ", "
             << sum.processes << (sum.processes == 1 ? " process" : " processes") << "\n"
             << layouts << "  objective       " << sum.objective << " (sum over shots)" << misfit_note(job.run.misfit.kind) << "\n"
             << "  gradient norm   " << t.gradient_norm << " (dJ/dm, misfit per s^2/m^2)\n"
             << "  strategy        " << to_string(job.run.strategy.strategy)
             << (aperture >= 0 ? ", aperture " + format_number(aperture) + " m" : "") << "\n"
-            << "  forward steps   " << t.forward_steps << ", reverse steps " << t.reverse_steps << " (all shots)\n"
+            << "  forward steps   " << t.forward_steps << " (all shots; the " << t.reverse_steps
+            << " reverse steps are counted in them, each applies the forward operator once)\n"
             << compression_line(job.run.strategy.compression, t.compression) << "  time            " << total << " s total, "
             << 60.0 * double(survey.shots.size()) / total << " shots per minute\n"
             << "  phases          " << phases_line(t.phases, survey.shots.size()) << "\n"
@@ -129,7 +130,7 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   }
   std::vector<std::string> files = {out, cfg};
   files.insert(files.end(), pictures.begin(), pictures.end());
-  print_report(job, sum, o.problem.precision, files, total);
+  print_report(job, sum, o.problem.precision, o.problem.verbose, files, total);
   if (job.estimate_wavelet) std::cout << "  wavelet         " << wavelet_path_for(out) << " (estimated)\n";
 }
 

@@ -46,7 +46,9 @@ from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input
 from ._inputs import (RevwaveWarning, _choice, _observed_record, _problem, _refuse_with_observed, _set_gradient_observed,
                       _set_misfit, _set_record_observed, _set_strategy, _set_survey_layout, _warn, _wavelet_input)
+from ._docs import _documented
 from ._inversion import invert
+from ._progress import ProgressArg, _reporting
 from ._objective import Objective
 from ._results import GradientResult, InversionResult, ShotRecord, SurveyRecords
 from ._revwave import InputError, IoError, NonFiniteError, NotCompiledError, OutOfMemoryError
@@ -61,13 +63,15 @@ __all__ = [
     "InputError", "IoError", "OutOfMemoryError", "NonFiniteError", "NotCompiledError", "RevwaveWarning",
 ]
 
+@_documented
 def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = None,
             shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
             space_order: int = 8, tn: float = 0.5, dt: Optional[float] = None, f0: float = 12.0,
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "float",
             backend: str = "auto", threads: Optional[int] = None,
-            device_memory: Union[None, int, str] = None, wavelet: Optional[ArrayLike] = None) -> ShotRecord:
+            device_memory: Union[None, int, str] = None, wavelet: Optional[ArrayLike] = None,
+            progress: ProgressArg = None) -> ShotRecord:
     """Models one shot record, as ``revwave forward --out FILE.npy``.
 
     model: velocity (nx, ny, nz) in m/s (default: the built-in model of ``shape``, default 80^3, or
@@ -84,13 +88,15 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     w = _wavelet_input(wavelet)
     if w is not None:
         o.set_wavelet(w)
-    record = ShotRecord._from(_revwave.forward(o))
+    with _reporting(progress, "forward"):
+        record = ShotRecord._from(_revwave.forward(o))
     if w is not None:
         record.wavelet, record.f0, record.t0 = np.array(w, dtype=np.float64), None, None
     _warn(record.stats)
     return record
 
 
+@_documented
 def gradient(model: Optional[ArrayLike] = None, *,
              observed: Union[None, ShotRecord, str, os.PathLike, Sequence[Union[ShotRecord, str, os.PathLike]]] = None,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
@@ -105,7 +111,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
              host_memory: Union[None, int, str] = None, host_spacing: Optional[int] = None,
              aperture: float = -1, compress: str = "none", misfit: Union[str, Callable] = "l2",
              wrt: str = "m", wavelet: Optional[ArrayLike] = None, estimate_wavelet: bool = False,
-             normalize: Optional[float] = None) -> GradientResult:
+             normalize: Optional[float] = None, progress: ProgressArg = None) -> GradientResult:
     """A misfit J and its gradient, as ``revwave gradient`` (the default: J(m) = 1/2 sum |S u - d|^2
     and dJ/dm, m = 1/c^2).
 
@@ -169,10 +175,11 @@ def gradient(model: Optional[ArrayLike] = None, *,
     o.compress = str(compress)
     o.keep_traces = not is_survey
     try:
-        if is_survey:
-            objective, g, stats, modelled, extras = _revwave.survey_gradient(o, survey)
-        else:
-            objective, g, stats, modelled, extras = _revwave.gradient(o)
+        with _reporting(progress, "gradient"):
+            if is_survey:
+                objective, g, stats, modelled, extras = _revwave.survey_gradient(o, survey)
+            else:
+                objective, g, stats, modelled, extras = _revwave.gradient(o)
     finally:
         # The options hold the callable; an exception it raised holds this frame, and so the options:
         # a cycle through C++ that Python's collector cannot see. Let go of the callable.
@@ -187,6 +194,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
                           wavelet=extras["wavelet"], wrt=wrt, scale=scale)
 
 
+@_documented
 def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, velocity: Optional[float] = None,
                    shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
                    space_order: int = 8, tn: float = 0.5, dt: Optional[float] = None, f0: float = 12.0,
@@ -195,7 +203,7 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
                    spread: str = "fixed", wavelet: Union[None, ArrayLike, str, os.PathLike] = None,
                    origin: Union[None, str, Sequence[float]] = None, out: Union[None, str, os.PathLike] = None,
                    precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
-                   device_memory: Union[None, int, str] = None) -> SurveyRecords:
+                   device_memory: Union[None, int, str] = None, progress: ProgressArg = None) -> SurveyRecords:
     """Models a survey, as ``revwave forward --src-grid ...``: every source a shot, shot after shot.
 
     src_grid=(NX, NY, Z): NX x NY sources at the centres of equal cells of the x-y extent, at depth Z
@@ -212,12 +220,14 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
                  backend, threads, device_memory)
     survey = _revwave.SurveyOptions()
     _set_survey_layout(survey, src_grid, spread, wavelet, origin)
-    records, stats = _revwave.forward_survey(o, survey, "" if out is None else os.fspath(out))
+    with _reporting(progress, "forward_survey"):
+        records, stats = _revwave.forward_survey(o, survey, "" if out is None else os.fspath(out))
     stats["command"] = "forward"
     _warn(stats)
     return SurveyRecords(records=[ShotRecord._from(r) for r in records], stats=stats)
 
 
+@_documented
 def schedule(*, steps: int = 1000, snaps: int = 10, strategy: str = "revolve", actions: bool = False,
              tier: Sequence[str] = (), slot_bytes: Optional[float] = None) -> dict:
     """Counts a checkpoint schedule, as ``revwave schedule --json``: forward_steps, advances, stores,
@@ -233,6 +243,7 @@ def schedule(*, steps: int = 1000, snaps: int = 10, strategy: str = "revolve", a
     return _revwave.schedule(r)
 
 
+@_documented
 def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = None,
             shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
             space_order: int = 8, tn: float = 0.25, dt: Optional[float] = None, f0: float = 12.0,
@@ -252,6 +263,7 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     return r
 
 
+@_documented
 def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRecord, str, os.PathLike] = None,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
              shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,

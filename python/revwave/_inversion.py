@@ -8,12 +8,15 @@ from typing import Optional, Sequence, Union
 
 from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input
+from ._docs import _documented
 from ._inputs import (_choice, _cutoffs, _existing, _problem, _refuse_with_observed, _set_strategy, _set_survey_layout,
                       _set_survey_observed, _warn)
+from ._progress import ProgressArg, _reporting
 from ._results import InversionResult, ShotRecord
 from ._revwave import InputError
 
 
+@_documented
 def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            observed: Union[None, ShotRecord, str, os.PathLike, Sequence[Union[ShotRecord, str, os.PathLike]]] = None,
            true_model: Union[None, ArrayLike, str, os.PathLike] = None, velocity: Optional[float] = None,
@@ -33,7 +36,8 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            tier: Sequence[str] = (), stop_energy: Optional[float] = None, compress: str = "none",
            precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
            device_memory: Union[None, int, str] = None, host_memory: Union[None, int, str] = None,
-           host_spacing: Optional[int] = None, misfit: str = "l2", estimate_wavelet: bool = False) -> InversionResult:
+           host_spacing: Optional[int] = None, misfit: str = "l2", estimate_wavelet: bool = False,
+           progress: ProgressArg = None) -> InversionResult:
     """Full-waveform inversion, as ``revwave invert``: projected L-BFGS on the velocity (m/s) within
     [vmin, vmax] (required), band after band, the same bits as the CLI for the same options.
 
@@ -106,7 +110,8 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     o.smooth = float(smooth)
     o.out_dir = "" if out_dir is None else os.fspath(out_dir)
     o.resume = "" if resume is None else os.fspath(resume)
-    r = _revwave.invert(o)
+    with _reporting(progress, "invert"):
+        r = _revwave.invert(o)
     r["stats"]["command"] = "invert"
     _warn(r["stats"])
     return InversionResult(model=r["model"], history=[json.loads(line) for line in r["history"]], stats=r["stats"],

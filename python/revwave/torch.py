@@ -36,6 +36,7 @@ from typing import Any, Dict, Optional, Sequence
 import numpy as np
 import torch
 
+from ._docs import _documented
 from ._revwave import InputError
 
 __all__ = ["forward"]
@@ -113,3 +114,7 @@ def forward(velocity: torch.Tensor, *, shots: Optional[Sequence[Sequence[float]]
         raise InputError("shots excludes src: each shot is one source position")
     records = [_Shot.apply(velocity, dict(options, src=[tuple(float(x) for x in s)])) for s in shots]
     return torch.stack(records)
+
+
+forward = _documented(forward, velocity="velocity tensor (nx, ny, nz) in m/s (float32 or float64, CPU or CUDA)",
+                      options="the keyword arguments of revwave.gradient (units as there; a record's src in m, tn in s, ...)")

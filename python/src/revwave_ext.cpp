@@ -296,5 +296,7 @@ NB_MODULE(_revwave, m) {
   m.def("_mpi_compiled", &mpi_compiled, "Whether the library's MPI runner is built in (else a one-process stub).");
   m.def("_mpi_rank", [] { return mpi_session().rank(); }, "This process's rank under mpiexec (0 without).");
   m.def("_mpi_size", [] { return mpi_session().size(); }, "The number of processes under mpiexec (1 without).");
+  m.def("_set_progress", &set_progress_hook, "hook"_a.none(),
+        "The callable (done, total) the next calls report their progress to, or None (revwave._progress sets it).");
   m.def("parse_bytes", &parse_bytes, "text"_a, "A memory size such as 512M or 8GiB, in bytes (the CLI's rule).");
 }

@@ -41,13 +41,18 @@ std::string inversion_output_role(const std::string& name) {
       if (name == std::string(prefix) + plane + ".png") return "a picture of " + std::string(prefix).substr(0, std::strlen(prefix) - 1);
     }
   }
-  // model_NNNN.npy: the model of iteration NNNN (four digits at least, as padded_iteration writes them).
-  if (name.size() >= 14 && name.rfind("model_", 0) == 0 && name.compare(name.size() - 4, 4, ".npy") == 0) {
-    const std::string digits = name.substr(6, name.size() - 10);
+  // model_NNNN.npy: the model of iteration NNNN (four digits at least, as padded_iteration writes
+  // them); model_NNNN_{xz,yz,xy}.png: its pictures.
+  for (const char* tail : {".npy", "_xz.png", "_yz.png", "_xy.png"}) {
+    const std::size_t t = std::strlen(tail);
+    if (name.size() < 10 + t || name.rfind("model_", 0) != 0 || name.compare(name.size() - t, t, tail) != 0) continue;
+    const std::string digits = name.substr(6, name.size() - 6 - t);
     const bool numeric = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (numeric && digits.size() <= 9) {
       const int k = std::stoi(digits);
-      if (k >= 1 && padded_iteration(k) == digits) return "the model of iteration " + std::to_string(k);
+      if (k >= 1 && padded_iteration(k) == digits) {
+        return (t == 4 ? "the model of iteration " : "a picture of the model of iteration ") + std::to_string(k);
+      }
     }
   }
   return {};
@@ -106,10 +111,11 @@ void RunDirectory::write_model(const std::string& path, const std::vector<double
 // Slices through the middle of model - reference (x-z, y-z, x-y) on one colour scale (clip 0: the
 // 99th percentile).
 std::vector<std::string> RunDirectory::write_update(const std::string& prefix, const std::vector<double>& model,
-                                                    const std::vector<double>& reference, double clip) const {
+                                                    const std::vector<double>& reference, double clip,
+                                                    const std::string& what) const {
   std::vector<double> update(model.size());
   for (std::size_t i = 0; i < model.size(); ++i) update[i] = model[i] - reference[i];
-  return write_central_slices(prefix, grid_.shape, update, clip);
+  return write_central_slices(prefix, grid_.shape, update, clip, SliceLabels{what, "m/s", grid_.spacing});
 }
 
 std::vector<std::string> RunDirectory::write_start(const std::vector<double>* truth, const std::function<void()>& also) const {
@@ -117,13 +123,15 @@ std::vector<std::string> RunDirectory::write_start(const std::vector<double>* tr
   std::vector<std::string> pictures;
   if (truth != nullptr) {
     write_model(dir_ + "/true_model.npy", *truth);
-    pictures = write_update(dir_ + "/true", *truth, start_, clip_);
+    pictures = write_update(dir_ + "/true", *truth, start_, clip_, "true model - start model");
   }
   write_model(dir_ + "/start_model.npy", start_);
   double mean = 0;
   for (double v : start_) mean += v;
   mean /= static_cast<double>(start_.size());
-  write_update(dir_ + "/start", start_, std::vector<double>(start_.size(), mean), 0.0);
+  char title[96];
+  std::snprintf(title, sizeof title, "start model - its mean (%.6g m/s)", mean);
+  write_update(dir_ + "/start", start_, std::vector<double>(start_.size(), mean), 0.0, title);
   if (also) also();
   together.commit();
   return pictures;
@@ -135,7 +143,12 @@ std::vector<std::string> RunDirectory::write_step(const InversionState& s, const
   if (model) {
     write_model(dir_ + "/model_" + padded_iteration(s.iteration) + ".npy", s.model);
     write_model(dir_ + "/model.npy", s.model);
-    pictures = write_update(dir_ + "/model", s.model, start_, clip_);
+    // One picture set per iteration (model_NNNN_*.png, kept, as model_NNNN.npy is), and the latest
+    // again as model_*.png: a run's progress can be looked at after it, picture by picture.
+    const std::string what = "model - start model, iteration " + std::to_string(s.iteration);
+    pictures = write_update(dir_ + "/model_" + padded_iteration(s.iteration), s.model, start_, clip_, what);
+    const std::vector<std::string> latest = write_update(dir_ + "/model", s.model, start_, clip_, what);
+    pictures.insert(pictures.end(), latest.begin(), latest.end());
   }
   write_file_atomically(dir_ + "/history.jsonl", [&](std::ostream& os) {
     for (const std::string& l : history) os << l << "\n";

@@ -8,6 +8,11 @@
 
 namespace revwave {
 
+// What includes what in the counts, said in every gradient's JSON (and `revwave plan`'s).
+const char* const step_counts_note =
+    "forward_steps counts advances and reverse steps (each reverse step applies the forward operator once); "
+    "modelling the observed data is not counted";
+
 template <class T>
 nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOptions& o, const std::string& observed) {
   const GradientStats& s = r.output.stats;
@@ -36,6 +41,7 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
     }
   }
   j["reverse_steps"] = s.reverse_steps;
+  j["step_counts"] = step_counts_note;
   j["recompute_ratio"] = double(s.forward_steps) / double(s.steps);
   j["snaps"] = plan.snaps;
   j["stores"] = s.stores;

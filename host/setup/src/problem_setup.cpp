@@ -221,9 +221,11 @@ BackendChoice resolve_backend(Backend requested) {
     if (!have_gpu) throw InputError("--backend cuda: " + cuda_unavailable_reason());
     return {Backend::cuda, ""};
   }
-  if (have_gpu) return {Backend::cuda, "auto: a CUDA device is present"};
-  return {Backend::cpu, std::string("auto: ") + (cuda_compiled() ? cuda_unavailable_reason() : "no CUDA backend in this build") +
-                     ", using the CPU"};
+  if (have_gpu) return {Backend::cuda, "auto: a CUDA device is present", ""};
+  // The usual case on a laptop or a CPU node: the report says "cpu (auto)"; why no GPU was usable
+  // (a driver message, a build without CUDA) is for --verbose and `revwave info`.
+  return {Backend::cpu, "auto",
+          "no GPU is usable: " + cuda_unavailable_reason()};
 }
 
 CudaBudgets cuda_budgets(const ProblemOptions& o) {

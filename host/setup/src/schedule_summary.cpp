@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <sstream>
 
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
@@ -10,6 +9,7 @@
 #include "revwave/schedule/online.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/schedule_counts.hpp"
+#include "revwave/store/tier_spec.hpp"
 
 namespace revwave {
 namespace {
@@ -56,29 +56,20 @@ void validate(const ScheduleRequest& o) {
 
 namespace {
 
-// NAME:SLOTS:STORE_COST:RESTORE_COST; without --tier one zero-cost tier of --snaps slots.
+// NAME:SLOTS:STORE_COST:RESTORE_COST through the run's own parser (revwave/store/tier_spec.hpp), so
+// that `schedule` and `gradient` take the same tiers; without --tier one zero-cost tier of --snaps
+// slots. The schedule runs on no backend, so every tier name is taken (pinned too), and the costs
+// must be given: a run measures them at start-up, a count has nothing to measure.
 std::vector<Tier> parse_tiers(const ScheduleRequest& o) {
   if (o.tiers.empty()) return {Tier{"memory", o.snaps, 0.0, 0.0}};
   std::vector<Tier> tiers;
   for (const std::string& text : o.tiers) {
-    std::vector<std::string> f;
-    std::stringstream in(text);
-    for (std::string part; std::getline(in, part, ':');) f.push_back(part);
-    const std::string rule = "--tier " + text + " must be NAME:SLOTS:STORE_COST:RESTORE_COST";
-    if (f.size() != 4 || f[0].empty()) throw InputError(rule);
-    Tier t{f[0]};
-    try {
-      std::size_t used = 0;
-      t.slots = std::stoll(f[1], &used);
-      if (used != f[1].size()) throw InputError(rule);
-      t.store_cost = std::stod(f[2], &used);
-      if (used != f[2].size()) throw InputError(rule);
-      t.restore_cost = std::stod(f[3], &used);
-      if (used != f[3].size()) throw InputError(rule);
-    } catch (const std::logic_error&) {  // stoll/stod: not a number or out of range
-      throw InputError(rule + " (numbers)");
+    const TierSpec spec = parse_tier_spec(text, Backend::cuda);
+    if (!spec.costs_given) {
+      throw InputError("--tier '" + text + "' needs its costs for a schedule: NAME:SLOTS:STORE_COST:RESTORE_COST (in forward steps; "
+                       "a run measures them at start-up, a schedule has nothing to measure)");
     }
-    tiers.push_back(t);
+    tiers.push_back(Tier{to_string(spec.kind), spec.slots, spec.store_cost, spec.restore_cost});
   }
   validate_tiers(tiers);
   return tiers;

@@ -97,7 +97,8 @@ std::vector<std::string> write_survey_gradient_pictures(const std::string& prefi
   std::vector<double> traces = first.data;
   if (traces.empty()) traces.assign(static_cast<std::size_t>(first.time.nt()) * first.acquisition.receivers.size(), 0.0);
   return write_gradient_pictures(prefix, job.inputs.grid, sum.gradient, traces, first.time.nt(),
-                                 static_cast<index_t>(first.acquisition.receivers.size()));
+                                 static_cast<index_t>(first.acquisition.receivers.size()), first.time.dt,
+                                 "observed data of shot 0 (first of " + std::to_string(job.inputs.survey.shots.size()) + ")");
 }
 
 }  // namespace revwave

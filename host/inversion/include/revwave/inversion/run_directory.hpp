@@ -42,14 +42,15 @@ class RunDirectory {
   // truth's pictures.
   std::vector<std::string> write_start(const std::vector<double>* truth, const std::function<void()>& also = {}) const;
   // history.jsonl with `history` (every line, this one included) and state.bin; with `model`, also
-  // model_NNNN.npy (the state's iteration), model.npy and model_*.png (model - start): together.
+  // model_NNNN.npy (the state's iteration), model.npy, model_NNNN_*.png and model_*.png (model -
+  // start; the iteration's pictures are kept, model_*.png is the latest): together.
   // Returns the pictures written.
   std::vector<std::string> write_step(const InversionState& state, const std::vector<std::string>& history, bool model) const;
 
  private:
   void write_model(const std::string& path, const std::vector<double>& velocity) const;
   std::vector<std::string> write_update(const std::string& prefix, const std::vector<double>& model,
-                                        const std::vector<double>& reference, double clip) const;
+                                        const std::vector<double>& reference, double clip, const std::string& what) const;
 
   std::string dir_;
   Grid grid_;

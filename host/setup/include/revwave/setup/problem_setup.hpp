@@ -44,6 +44,7 @@ struct ProblemOptions {
   Backend backend = Backend::automatic;
   std::optional<int> threads;      // unset: all cores
   bool json = false;
+  bool verbose = false;  // --verbose: also print why --backend auto chose its backend
   std::optional<std::string> device_memory;  // CUDA: checkpoint budget in device memory (e.g. 8GiB)
   std::optional<std::string> host_memory;    // CUDA: checkpoint budget in pinned host memory
   std::optional<index_t> host_spacing;       // CUDA: fewest steps between checkpoints in pinned host memory (50)
@@ -65,10 +66,13 @@ ProblemSetup make_survey_setup(ProblemOptions o);
 // The time axis from --dt/--tn, checked against the model's stability bound.
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
 
-// The backend that will run (cpu or cuda, never automatic) and, for auto, why it was chosen.
+// The backend that will run (cpu or cuda, never automatic) and, for auto, why it was chosen: `note`
+// is what every report prints ("auto" when no GPU is usable: a CPU run says nothing about CUDA
+// drivers), `reason` the detail (why no CUDA device is usable) that --verbose and `revwave info` print.
 struct BackendChoice {
   Backend kind = Backend::cpu;
   std::string note;
+  std::string reason;
 };
 BackendChoice resolve_backend(Backend requested);
 void apply_threads(const std::optional<int>& threads);
