@@ -37,6 +37,15 @@ std::string format_number(double v) {
   return os.str();
 }
 
+// Where the shots' time went, summed over them, and the time outside the time loops per shot.
+std::string phases_line(const ShotPhases& p, std::size_t shots) {
+  std::ostringstream os;
+  os << "time loops " << p.time_loop << " s; outside them setup " << p.setup << " s, upload " << p.upload << " s, accumulate "
+     << p.accumulate << " s, idle " << p.idle << " s (" << 1e3 * p.outside_loop() / double(std::max<std::size_t>(shots, 1))
+     << " ms a shot)";
+  return os.str();
+}
+
 void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision precision, bool verbose, const std::vector<std::string>& files,
                   double total) {
   const Grid& grid = job.inputs.grid;
@@ -57,6 +66,7 @@ void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision 
             << " reverse steps are counted in them, each applies the forward operator once)\n"
             << compression_line(job.run.strategy.compression, t.compression) << "  time            " << total << " s total, "
             << 60.0 * double(survey.shots.size()) / total << " shots per minute\n"
+            << "  phases          " << phases_line(t.phases, survey.shots.size()) << "\n"
             << "  memory          " << format_bytes(double(peak_rss_bytes())) << " peak (rank 0)\n";
   const std::size_t shown = std::min<std::size_t>(sum.shots.size(), 8);
   for (std::size_t k = 0; k < shown; ++k) {

@@ -145,6 +145,31 @@ PY
   set -e
 fi
 
+# Where the wall time of a 64-shot survey gradient and of a two-iteration inversion goes on the
+# device (issue #23): the fractions in the shots' time loops, into summary.json as
+# survey.time_loop_fraction and invert.time_loop_fraction (time_loop_fraction.sh says how).
+if [[ -x "$BIN/revwave" ]]; then
+  echo "== time loops: 64 shots at 256^3 on aperture windows, an inversion of two iterations"
+  set +e
+  SHAPE=256,256,256 TN=0.6 APERTURE=300 BACKEND=cuda timeout "$(limit TIMELOOP 300)" \
+    bash profiling/time_loop_fraction.sh "$BIN/revwave" "$OUT/time_loops" > "$OUT/time_loops.txt" 2>&1
+  echo "time loops: rc=$?" >> "$OUT/time_loops.txt"
+  # Keep the reports, not the data (the state and models of a 256^3 inversion are gigabytes).
+  cp "$OUT/time_loops/inv/history.jsonl" "$OUT/time_loops/" 2>/dev/null || true
+  rm -rf "$OUT/time_loops/survey.sgy" "$OUT/time_loops/"*.npy "$OUT/time_loops/inv"
+  python3 - "$OUT/summary.json" "$OUT/time_loops/time_loop_fraction.json" <<'PY' || true
+import json, os, sys
+p, f = sys.argv[1:]
+j = json.load(open(p)) if os.path.exists(p) else {}
+r = json.load(open(f))
+for k in ("survey", "invert"):
+    j.setdefault(k, {})["time_loop_fraction"] = r[k]["time_loop_fraction"]
+json.dump(j, open(p, "w"), indent=2)
+PY
+  tail -4 "$OUT/time_loops.txt" | tee -a "$OUT/summary.txt"
+  set -e
+fi
+
 # --compress against none on the paper's problem (the fused codec's time loop).
 compress_rc=0
 if [[ -x "$BIN/revwave" ]]; then

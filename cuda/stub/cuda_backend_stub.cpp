@@ -3,6 +3,7 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/backend_calls.hpp"
 #include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/shot_engine.hpp"
 
 namespace revwave {
 
@@ -24,6 +25,13 @@ typename Call::Result run_on_cuda(const Problem<T>&, const CudaBudgets&, const C
 }
 
 int cuda_working_fields(Workload) { not_compiled(); }
+
+template <class T>
+std::unique_ptr<ShotEngine<T>> make_cuda_shot_engine(const EngineOptions&) {
+  not_compiled();
+}
+template std::unique_ptr<ShotEngine<float>> make_cuda_shot_engine<float>(const EngineOptions&);
+template std::unique_ptr<ShotEngine<double>> make_cuda_shot_engine<double>(const EngineOptions&);
 
 #define REVWAVE_INSTANTIATE(T, Call) \
   template typename Call::Result run_on_cuda<T, Call>(const Problem<T>&, const CudaBudgets&, const Call&);

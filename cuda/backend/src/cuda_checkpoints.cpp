@@ -42,7 +42,7 @@ void CudaPropagator<T>::reverse_step_from_history(index_t n) {
 template <class T>
 void CudaPropagator<T>::release_history() {
   history_.reset();
-  pool_.release_unused();  // cudaFree waits for the device: once, at the end of the run
+  if (ring_ == nullptr) pool_.release_unused();  // cudaFree waits for the device: once, at the end of the run
 }
 
 template <class T>
@@ -87,7 +87,7 @@ CheckpointSet<DeviceCheckpointStore> CudaPropagator<T>::make_checkpoints(const S
 
 template <class T>
 TierReport CudaPropagator<T>::placement() {
-  synchronize();
+  if (ring_ == nullptr) synchronize();  // an engine's shot ends without waiting
   TierReport r = placement_;
   r.seconds_spill = spill_seconds();
   return r;

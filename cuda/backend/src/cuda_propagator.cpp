@@ -32,20 +32,73 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   lam_ = DeviceBuffer(bytes, "an adjoint wavefield");
   lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
   grad_ = DeviceBuffer(bytes, "the gradient");
+  size_buffers();
+  folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
+  energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
+  energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
+}
+
+template <class T>
+CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets, std::size_t field_capacity,
+                                  const ResidentWindow<T>& window, UploadRing& ring)
+    : select_(budgets.device),
+      p_(problem),
+      budgets_(budgets),
+      pool_(std::max(field_capacity, problem.grid.template field_bytes<T>())),
+      reducer_(pool_.field_bytes() / sizeof(T)) {
+  ring_ = &ring;
+  dev_.assign(problem, window, ring, streams_.compute);
+  const std::size_t bytes = pool_.field_bytes();
+  pool_.ensure_capacity(2);
+  state_ = DeviceState{pool_.acquire(), pool_.acquire()};
+  lam_ = DeviceBuffer(bytes, "an adjoint wavefield");
+  lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
+  grad_ = DeviceBuffer(bytes, "the gradient");
+  size_buffers();
+  energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
+  energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
+  const Grid& g = p_.grid;
+  layout_ = {g.alloc(0), g.alloc(1), g.alloc(2), g.padded(0), g.padded(1), g.padded(2)};
+}
+
+template <class T>
+void CudaPropagator<T>::size_buffers() {
+  // Allocated now: an allocation waits for the device, and no step may. An engine grows them with
+  // room to spare, after the work that still reads them.
   const std::size_t nt = static_cast<std::size_t>(p_.time.nt());
   const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(p_.rec.count, 1));
   const std::size_t nsrc = static_cast<std::size_t>(std::max<index_t>(p_.src.count, 1));
   const std::size_t probes = static_cast<std::size_t>(std::max<index_t>(dev_.probes().count, 1));
-  next_ = DeviceBuffer(probes * sizeof(T), "u[n+1] at the probes");
-  saved_ = DeviceBuffer(probes * sizeof(T), "the gradient at the probes");
-  // Allocated now: an allocation waits for the device, and no step may.
-  traces_ = DeviceBuffer(nt * nrec * sizeof(T), "the traces");
-  adjoint_source_ = DeviceBuffer(nt * nrec * sizeof(T), "the adjoint source");
-  source_traces_ = DeviceBuffer(nt * nsrc * sizeof(T), "the source traces");
-  sample_ = DeviceBuffer(nrec * sizeof(T), "a sample of the receivers");
-  folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
-  energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
-  energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
+  auto size = [this](DeviceBuffer& b, std::size_t bytes, const char* what) {
+    if (b.bytes() >= bytes) return;
+    if (ring_ != nullptr && b.bytes() > 0) streams_.compute.synchronize();
+    b = DeviceBuffer(ring_ != nullptr ? bytes + bytes / 4 : bytes, what);
+  };
+  size(next_, probes * sizeof(T), "u[n+1] at the probes");
+  size(saved_, probes * sizeof(T), "the gradient at the probes");
+  size(traces_, nt * nrec * sizeof(T), "the traces");
+  size(adjoint_source_, nt * nrec * sizeof(T), "the adjoint source");
+  size(source_traces_, nt * nsrc * sizeof(T), "the source traces");
+  size(sample_, nrec * sizeof(T), "a sample of the receivers");
+}
+
+template <class T>
+void CudaPropagator<T>::retarget(const ResidentWindow<T>& window) {
+  if (ring_ == nullptr) throw std::logic_error("CudaPropagator::retarget: not an engine's propagator");
+  if (field_bytes() > pool_.field_bytes()) throw std::logic_error("CudaPropagator::retarget: the window exceeds the fields' capacity");
+  history_.reset();
+  placement_ = TierReport{};
+  dev_.assign(p_, window, *ring_, streams_.compute);
+  size_buffers();
+  const Grid& g = p_.grid;
+  const std::array<index_t, 6> layout{g.alloc(0), g.alloc(1), g.alloc(2), g.padded(0), g.padded(1), g.padded(2)};
+  if (layout == layout_) return;
+  layout_ = layout;
+  // Halos and row gaps lie elsewhere now: every free field zeroed once (the state's two are by reset_forward).
+  fences_.before_any_write(streams_.compute);
+  std::vector<DeviceField> fields;
+  while (pool_.in_use() < pool_.capacity()) fields.push_back(pool_.acquire());
+  for (DeviceField& f : fields) REVWAVE_CUDA_CHECK(cudaMemsetAsync(f.data(), 0, field_bytes(), streams_.compute));
 }
 
 template <class T>
@@ -189,7 +242,8 @@ void CudaPropagator<T>::set_adjoint_source(std::vector<T> r) {
   if (r.size() * sizeof(T) > adjoint_source_.bytes()) throw std::logic_error("set_adjoint_source: more samples than a run has");
   adjoint_samples_ = static_cast<index_t>(r.size() / nrec);
   // On the compute stream: after any step still reading the previous one.
-  copy_sync(adjoint_source_.data(), r.data(), r.size() * sizeof(T), cudaMemcpyHostToDevice, streams_.compute);
+  if (ring_ != nullptr) ring_->upload(adjoint_source_.data(), r.data(), r.size() * sizeof(T), streams_.compute);
+  else copy_sync(adjoint_source_.data(), r.data(), r.size() * sizeof(T), cudaMemcpyHostToDevice, streams_.compute);
 }
 
 template <class T>
@@ -263,6 +317,7 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
 
 template <class T>
 std::vector<double> CudaPropagator<T>::interior_gradient() {
+  if (ring_ != nullptr) return {};  // an engine folds gradient_field() into its tiles on the device
   launch_fold(dev_.fold_shape(), grad_.template as<const T>(), folded_.template as<double>(), streams_.compute);
   std::vector<double> out(static_cast<std::size_t>(p_.grid.interior_points()));
   copy_sync(out.data(), folded_.data(), out.size() * sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);

@@ -123,6 +123,8 @@ nlohmann::json iteration_line(const IterationRecord& r) {
   j["evaluations"] = r.evaluations;
   j["memory_reset"] = r.memory_reset;
   j["seconds"] = r.seconds;
+  j["seconds_time_loops"] = r.seconds_time_loops;
+  j["seconds_outside_loops"] = r.seconds - r.seconds_time_loops;
   return j;
 }
 
@@ -191,7 +193,8 @@ void continue_invert(const InvertJob& job, InversionState& state, InvertResult& 
                      const InvertReporter& report) {
   const SurveyInputs& in = job.inputs;
   const double clip = in.has_truth ? largest_change(in.truth.velocity, in.model.velocity) : 0.0;
-  const BandProblem band_problem = survey_band_problem<T>(in.grid, in.survey, job.run, runner, report.progress);
+  const auto loops = std::make_shared<double>(0.0);
+  const BandProblem band_problem = survey_band_problem<T>(in.grid, in.survey, job.run, runner, report.progress, loops);
   const std::unique_ptr<RunDirectory> files =
       job.dir.empty() ? nullptr : std::make_unique<RunDirectory>(job.dir, in.grid, job.precision, in.model.velocity, clip);
   if (result.root && files && !job.resuming) {
@@ -207,6 +210,7 @@ void continue_invert(const InvertJob& job, InversionState& state, InvertResult& 
   } else {
     run_inversion(in.grid, in.model.velocity, job.settings, band_problem, state, hooks.hooks());
   }
+  result.seconds_time_loops = *loops;
 }
 
 }  // namespace
@@ -257,6 +261,7 @@ nlohmann::json invert_summary(const InvertResult& r) {
   }
   j["out_dir"] = r.dir;
   j["fingerprint"] = r.fingerprint;
+  j["seconds_time_loops"] = r.seconds_time_loops;  // this run's evaluations and illumination sweeps
   // Only where chosen, so that an L2 run's fields stay those it always printed.
   if (r.misfit != MisfitKind::l2) j["misfit"] = to_string(r.misfit);
   if (!r.wavelet.empty()) j["estimated_wavelet"] = estimated_wavelet_summary(r.wavelet);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 #include "revwave/core/checks.hpp"
@@ -32,12 +33,16 @@ std::vector<double> illumination_diagonal(const std::vector<double>& illuminatio
   const double water = illumination_water_level * peak;
   const std::vector<double> f = fold_counts(grid);
   std::vector<double> d(illumination.size());
+  const auto n = static_cast<std::int64_t>(d.size());
   double top = 0;
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    d[i] = 1.0 / ((illumination[i] + water) * f[i]);
-    top = std::max(top, d[i]);
+#pragma omp parallel for schedule(static) reduction(max : top)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    d[k] = 1.0 / ((illumination[k] + water) * f[k]);
+    top = std::max(top, d[k]);
   }
-  for (double& v : d) v /= top;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) d[static_cast<std::size_t>(i)] /= top;
   return d;
 }
 
@@ -45,16 +50,20 @@ Preconditioner make_preconditioner(std::vector<double> diagonal, std::vector<dou
                                    double sigma) {
   if (diagonal.empty() && weights.empty() && sigma == 0) return {};
   for (double& w : weights) w = std::sqrt(w);
-  return [d = std::move(diagonal), w = std::move(weights), shape, sigma](const std::vector<double>& v) {
+  // Element-wise products (the same bits on any number of threads); the smoothing is threaded too.
+  const auto scale = [](std::vector<double>& out, const std::vector<double>& by) {
+    if (by.empty()) return;
+    const auto n = static_cast<std::int64_t>(out.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (std::int64_t i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] *= by[static_cast<std::size_t>(i)];
+  };
+  return [d = std::move(diagonal), w = std::move(weights), shape, sigma, scale](const std::vector<double>& v) {
     std::vector<double> out = v;
-    if (!w.empty())
-      for (std::size_t i = 0; i < out.size(); ++i) out[i] *= w[i];
+    scale(out, w);
     if (sigma > 0) gaussian_smooth(out, shape, sigma);
-    if (!d.empty())
-      for (std::size_t i = 0; i < out.size(); ++i) out[i] *= d[i];
+    scale(out, d);
     if (sigma > 0) gaussian_smooth(out, shape, sigma);
-    if (!w.empty())
-      for (std::size_t i = 0; i < out.size(); ++i) out[i] *= w[i];
+    scale(out, w);
     return out;
   };
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "revwave/core/errors.hpp"
@@ -38,7 +39,9 @@ Trial line_search(const OptimizerState& s, const std::vector<double>& d, double 
   }
   for (int e = 0; e < o.max_evaluations; ++e) {
     std::vector<double> x(s.x.size());
-    for (std::size_t i = 0; i < x.size(); ++i) x[i] = s.x[i] + a * d[i];
+    const auto n = static_cast<std::int64_t>(x.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (std::int64_t i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = s.x[static_cast<std::size_t>(i)] + a * d[static_cast<std::size_t>(i)];
     x = bounds.project(std::move(x));
     if (x == s.x) return t;  // the step no longer moves anything
     std::vector<double> g(x.size(), 0.0);
@@ -72,7 +75,12 @@ Bounds Bounds::uniform(std::size_t n, double lower, double upper) {
 }
 
 std::vector<double> Bounds::project(std::vector<double> x) const {
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::min(std::max(x[i], lower[i]), upper[i]);
+  const auto n = static_cast<std::int64_t>(x.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (std::int64_t k = 0; k < n; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    x[i] = std::min(std::max(x[i], lower[i]), upper[i]);
+  }
   return x;
 }
 
@@ -133,7 +141,9 @@ IterationReport iterate(OptimizerState& s, const Objective& objective, const Bou
   }
   auto direction = [&](bool use_memory) {
     std::vector<double> d = use_memory ? s.memory.apply(r, m) : (m ? m(r) : r);
-    for (std::size_t i = 0; i < d.size(); ++i) d[i] = held[i] ? 0.0 : -d[i];
+    const auto n = static_cast<std::int64_t>(d.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (std::int64_t i = 0; i < n; ++i) d[static_cast<std::size_t>(i)] = held[static_cast<std::size_t>(i)] ? 0.0 : -d[static_cast<std::size_t>(i)];
     return d;
   };
   // Memory cleared: the preconditioned steepest descent, or the plain one where that does not descend.

@@ -10,8 +10,12 @@
 namespace revwave {
 namespace {
 
+nlohmann::json phases_json(const ShotPhases& p) {
+  return {{"setup", p.setup}, {"upload", p.upload}, {"time_loop", p.time_loop}, {"accumulate", p.accumulate}, {"idle", p.idle}};
+}
+
 nlohmann::json per_shot(const ShotSummary& s, const Shot& shot) {
-  return {{"shot", s.shot}, {"name", shot.name}, {"rank", s.rank}, {"objective", s.objective}, {"seconds", s.seconds},
+  return {{"seconds_phases", phases_json(s.phases)}, {"shot", s.shot}, {"name", shot.name}, {"rank", s.rank}, {"objective", s.objective}, {"seconds", s.seconds},
           {"steps", s.steps}, {"dt", shot.time.dt}, {"forward_steps", s.forward_steps},
           {"predicted_forward_steps", s.predicted_forward_steps}, {"reverse_steps", s.reverse_steps}, {"snaps", s.snaps},
           {"stores", s.stores}, {"restores", s.restores}, {"wavefield_storage_bytes", s.wavefield_storage_bytes},
@@ -44,6 +48,7 @@ SurveyTotals survey_totals(const SurveySum& sum) {
     t.forward_steps += s.forward_steps;
     t.reverse_steps += s.reverse_steps;
     t.compression += s.compression;
+    t.phases += s.phases;
   }
   return t;
 }
@@ -69,7 +74,9 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
     j["shot_objectives"].push_back(s.objective);
     j["per_shot"].push_back(per_shot(s, survey.shots[static_cast<std::size_t>(s.shot)]));
   }
-  j["seconds"] = {{"shots", t.shot_seconds}};
+  j["seconds"] = phases_json(t.phases);
+  j["seconds"]["shots"] = t.shot_seconds;
+  j["seconds"]["sum"] = sum.seconds_sum;  // the root's tree sums and the one read-back
   j["peak_rss_bytes"] = peak_rss_bytes();
   j["peak_rss_counts"] = peak_rss_counts();
   j["layouts"] = layouts_json(job.inputs.layouts);

@@ -13,10 +13,19 @@
 
 namespace revwave {
 template <class T>
-CpuPropagator<T>::CpuPropagator(const Problem<T>& problem)
-    : p_(problem), pool_(problem.grid.template field_bytes<T>()) {
+CpuPropagator<T>::CpuPropagator(const Problem<T>& problem) : CpuPropagator(problem, problem.grid.template field_bytes<T>()) {}
+
+template <class T>
+CpuPropagator<T>::CpuPropagator(const Problem<T>& problem, std::size_t field_capacity)
+    : p_(problem), pool_(std::max(field_capacity, problem.grid.template field_bytes<T>())) {
   pool_.ensure_capacity(2);
   state_ = HostState{pool_.acquire(), pool_.acquire()};
+  layout_ = layout();
+  derive();
+}
+
+template <class T>
+void CpuPropagator<T>::derive() {
   const double h3 = p_.grid.spacing * p_.grid.spacing * p_.grid.spacing;
   src_scale_.resize(p_.src.index.size());
   for (std::size_t c = 0; c < src_scale_.size(); ++c)
@@ -26,6 +35,30 @@ CpuPropagator<T>::CpuPropagator(const Problem<T>& problem)
   probes_ = make_next_field_probes(p_.src, p_.rec);
   next_.resize(probes_.size());
   saved_grad_.resize(probes_.source_targets.size());
+}
+
+template <class T>
+std::array<index_t, 6> CpuPropagator<T>::layout() const {
+  const Grid& g = p_.grid;
+  return {g.alloc(0), g.alloc(1), g.alloc(2), g.padded(0), g.padded(1), g.padded(2)};
+}
+
+template <class T>
+void CpuPropagator<T>::retarget() {
+  if (field_bytes() > pool_.field_bytes()) {
+    throw std::logic_error("CpuPropagator::retarget: the new problem's fields exceed the capacity it was built for");
+  }
+  history_.clear();
+  derive();
+  if (layout() == layout_) return;
+  layout_ = layout();
+  // Every field is back in the pool between shots but the state's two (reset_forward clears those).
+  std::vector<HostField> fields;
+  while (pool_.in_use() < pool_.capacity()) fields.push_back(pool_.acquire());
+  const std::size_t bytes = field_bytes();
+  const auto n = static_cast<std::int64_t>(fields.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t f = 0; f < n; ++f) std::memset(fields[static_cast<std::size_t>(f)].data(), 0, bytes);
 }
 
 // m, (u, u_prev), the reverse step's u[n+1], (lam, lam_prev) and the gradient, plus the gradient's
@@ -150,14 +183,16 @@ double CpuPropagator<T>::wavefield_energy() const {
 template <class T>
 void CpuPropagator<T>::reset_adjoint() {
   const std::size_t bytes = field_bytes();
-  if (lam_.bytes() != bytes) {
-    lam_ = HostBuffer(bytes);
-    lam_prev_ = HostBuffer(bytes);
-    grad_ = HostBuffer(bytes);
+  if (lam_.bytes() < bytes) {  // sized once for the largest problem the propagator serves
+    const std::size_t capacity = std::max(bytes, pool_.field_bytes());
+    lam_ = HostBuffer(capacity);
+    lam_prev_ = HostBuffer(capacity);
+    grad_ = HostBuffer(capacity);
+    return;  // mapped zero
   }
-  lam_.zero();
-  lam_prev_.zero();
-  grad_.zero();
+  std::memset(lam_.data(), 0, bytes);
+  std::memset(lam_prev_.data(), 0, bytes);
+  std::memset(grad_.data(), 0, bytes);
 }
 
 template <class T>
@@ -259,7 +294,7 @@ template <class T>
 void CpuPropagator<T>::release_history() {
   history_.clear();
   history_.shrink_to_fit();
-  pool_.release_unused();
+  if (!keep_fields_) pool_.release_unused();
 }
 
 template <class T>
@@ -285,6 +320,7 @@ std::vector<T> CpuPropagator<T>::source_traces(index_t samples) const {
 
 template <class T>
 std::vector<double> CpuPropagator<T>::interior_gradient() const {
+  if (defer_gradient_) return {};
   return fold_to_interior<T>(p_.grid, grad_.template as<T>());
 }
 

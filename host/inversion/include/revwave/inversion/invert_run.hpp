@@ -108,6 +108,7 @@ struct InvertResult {
   std::vector<std::string> pictures;  // the latest pictures written
   std::vector<double> model;          // the latest velocity, m/s
   std::vector<std::string> history;   // history.jsonl's lines, a resumed run's earlier ones included
+  double seconds_time_loops = 0;      // this run's time loops (evaluations, illumination), per process
   MisfitKind misfit = MisfitKind::l2;
   std::vector<double> wavelet;        // --estimate-wavelet: the signature every shot used (else empty)
   std::vector<std::string> warnings;  // the job's

@@ -82,13 +82,15 @@ struct SurveyTotals {
   std::int64_t forward_steps = 0, reverse_steps = 0;
   double shot_seconds = 0;
   CompressionStats compression;
+  ShotPhases phases;  // summed over the shots (every process's)
 };
 SurveyTotals survey_totals(const SurveySum& sum);
 
 // The fields of `revwave gradient --json` over a survey that describe the run (not its files, nor
 // the total time): survey, shots, processes, objective, gradient_norm, strategy, aperture, the step
 // counts, compression (summed over the shots), shot_objectives, per_shot, seconds.shots, memory,
-// grid, backend and precision.
+// grid, backend and precision. `seconds` holds the shots' phases summed (setup, upload, time_loop,
+// accumulate, idle) and each per_shot entry its own (seconds_phases).
 nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const SurveySum& sum, Precision precision);
 
 // `gradient --png PREFIX` over a survey: the summed gradient's slices and the first shot's record

@@ -4,6 +4,7 @@
 // gradient and used for every shot. One signature per survey, not per shot: a survey's shots share
 // one source, and the estimate is better determined from all of its traces.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/backend_registry.hpp"
+#include "revwave/driver/host_tile_blocks.hpp"
 #include "revwave/misfit/wavelet_estimate.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 
@@ -49,22 +51,27 @@ std::vector<double> estimate_record_wavelet(Problem<T>& p, const T* observed, Ba
 
 // The signature of a survey whose every shot holds its data: each shot's sums where the runner runs
 // it (on the shot's window, as its gradient runs), added on the fixed tree and broadcast, so every
-// process ends with the same bits for any number of processes. Collective over the runner.
+// process ends with the same bits for any number of processes. Collective over the runner. The
+// runner sums tile parts: a shot's sums are one row of tiles (a 1 x 1 x length "model" that every
+// part covers whole, so each addition is the dense tree's a + b).
 template <class T>
 std::vector<double> estimate_survey_wavelet(const Grid& grid, const VelocityModel& model, const Survey& survey,
                                             const SurveyRunOptions& o, ShotRunner& runner) {
   check_one_time_axis(survey);
   const index_t nt = survey.shots.front().time.nt();
+  const std::array<index_t, 3> row{1, 1, static_cast<index_t>(wavelet_sum_blocks) * (nt + 1)};
+  HostTileBlocks blocks(TileGrid{row});
   const ShotTask task = [&](std::int64_t s, const Progress&) {
     const Shot& shot = survey.shots[static_cast<std::size_t>(s)];
     if (shot.data.empty()) throw InputError(shot.name + ": --estimate-wavelet needs the shot's observed data");
     Problem<T> p = shot_problem<T>(grid, model, shot, shot_window(grid, shot.acquisition, o.aperture));
     const std::vector<T> observed(shot.data.begin(), shot.data.end());
     ShotOutput out;
-    out.gradient = shot_wavelet_sums(p, observed.data(), o.backend, o.budgets);
+    const std::vector<double> sums = shot_wavelet_sums(p, observed.data(), o.backend, o.budgets);
+    out.gradient = window_to_tiles(blocks, {0, 0, 0}, row, sums.data(), false);
     return out;
   };
-  SurveySum sum = runner.run(static_cast<std::int64_t>(survey.shots.size()), wavelet_sum_blocks * static_cast<std::size_t>(nt + 1), task);
+  SurveySum sum = runner.run(static_cast<std::int64_t>(survey.shots.size()), blocks, task);
   std::vector<double> sums = sum.root ? std::move(sum.gradient) : std::vector<double>{};
   runner.broadcast_from_root(sums);
   return wavelet_from_sums(sums, nt);

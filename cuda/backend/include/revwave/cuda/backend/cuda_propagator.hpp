@@ -5,11 +5,13 @@
 // (traces()), the adjoint source copied once, the gradient read back once; sample() to host
 // memory and wavefield_energy() wait.
 #pragma once
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "revwave/cuda/backend/device_problem.hpp"
+#include "revwave/cuda/backend/upload_ring.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/cuda/runtime/cuda_streams.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
@@ -39,6 +41,16 @@ class CudaPropagator {
   using State = DeviceState;
 
   explicit CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets = {});
+  // A shot engine's: fields of `field_capacity` bytes, the problem's m cut from the resident model
+  // on the device, every upload through `ring`; re-targeted to each shot (retarget) without
+  // reallocating, its gradient left on the device (gradient_field), and no wait between shots.
+  CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets, std::size_t field_capacity,
+                 const ResidentWindow<T>& window, UploadRing& ring);
+  // The problem it holds a reference to now describes another shot (engine only): the device
+  // problem refilled, buffers grown only where the new shot needs more, the pool's fields zeroed on
+  // the compute stream where the grid's layout changed.
+  void retarget(const ResidentWindow<T>& window);
+  const T* gradient_field() const { return grad_.template as<T>(); }
   ~CudaPropagator();
   CudaPropagator(const CudaPropagator&) = delete;
   CudaPropagator& operator=(const CudaPropagator&) = delete;
@@ -121,6 +133,7 @@ class CudaPropagator {
                                                         std::unique_ptr<Schedule> planned, PrefetchHint* hint);
   // Where the last run's slots or history went, and the time the compute stream waited on copies.
   TierReport placement();
+  // dJ/dm at the interior points, read back (an engine's: empty, the gradient stays on the device).
   std::vector<double> interior_gradient();
 
   // ---- linear adjoint (dot-product test): the adjoint source as the data ----
@@ -149,6 +162,7 @@ class CudaPropagator {
 
  private:
   void reverse_from(index_t n, const T* u, const T* u_prev);
+  void size_buffers();  // the per-shot buffers for p_ (grown only)
   // The state's fields hold their values (a restore's decode left to the next step is done now).
   void settle_state();
   // forward_step's sweep where a restore left its decode: u[n] and u[n-1] read encoded.
@@ -176,6 +190,8 @@ class CudaPropagator {
   DeviceBuffer energy_;
   PinnedBuffer energy_host_;
   std::unique_ptr<FieldHistory> history_;
+  UploadRing* ring_ = nullptr;  // engine mode: uploads through it, nothing between shots waits
+  std::array<index_t, 6> layout_{};
   TierReport placement_;
   SweepKernel sweep_kernel_ = SweepKernel::columns;
   std::unique_ptr<DeviceCodec> codec_;  // --compress fp16|bf16 (outlives the stores made with it)

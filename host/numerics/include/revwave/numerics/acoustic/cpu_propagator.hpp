@@ -4,6 +4,7 @@
 // the gradient, and the traces it records: a propagator as the drivers see it
 // (revwave/driver/propagator.hpp), knowing no misfit, no plan and no schedule.
 #pragma once
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -22,6 +23,19 @@ class CpuPropagator {
   using value_type = T;
   using State = HostState;
   explicit CpuPropagator(const Problem<T>& problem);
+  // For a shot engine: fields of `field_capacity` bytes (at least the problem's), so that the
+  // propagator can be re-targeted to any window whose fields fit (retarget).
+  CpuPropagator(const Problem<T>& problem, std::size_t field_capacity);
+
+  // The problem it was built on now describes another shot (refilled in place by its owner, its
+  // fields no larger than the capacity): re-derives what the propagator keeps of it and reuses
+  // every buffer. Where the grid's layout changed, the pool's fields are zeroed once (their halos
+  // and row gaps must be zero in the new layout); the history is dropped.
+  void retarget();
+  // Keep the pool's fields when the history is released (an engine reuses them for the next shot).
+  void keep_fields(bool keep) { keep_fields_ = keep; }
+  // interior_gradient() returns nothing: the owner folds gradient_field() where it keeps its sums.
+  void defer_interior_gradient(bool defer) { defer_gradient_ = defer; }
 
   const Problem<T>& problem() const { return p_; }
   static const char* backend_name() { return "cpu"; }
@@ -78,7 +92,7 @@ class CpuPropagator {
   // The adjoint field lam[k] last computed and the gradient on the allocated grid (tests).
   const T* adjoint_field() const { return lam_.template as<T>(); }
   const T* gradient_field() const { return grad_.template as<T>(); }
-  // dJ/dm at the interior points (the layer's share folded onto the edge points).
+  // dJ/dm at the interior points (the layer's share folded onto the edge points); empty when deferred.
   std::vector<double> interior_gradient() const;
 
   // ---- linear adjoint of the modelling operator (dot-product test) ----
@@ -99,6 +113,9 @@ class CpuPropagator {
   T* trace_row(std::vector<T>& rows, index_t sample, index_t width);
 
   const T* history_field(index_t k) const;
+  void derive();  // what the propagator keeps of the problem (scales, probes)
+  std::array<index_t, 6> layout() const;  // allocated and padded extents: where halos lie
+
 
   const Problem<T>& p_;
   HostFieldPool pool_;               // first: every handle below goes back to it
@@ -114,6 +131,9 @@ class CpuPropagator {
   NextFieldProbes probes_;        // where the reverse step needs u[n+1] outside its sweep
   std::vector<T> next_;           // u[n+1] at the probes
   std::vector<T> saved_grad_;     // the gradient at the source probes before the sweep
+  std::array<index_t, 6> layout_{};
+  bool keep_fields_ = false;
+  bool defer_gradient_ = false;
 };
 
 }  // namespace revwave
