@@ -39,13 +39,17 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   const auto t_start = std::chrono::steady_clock::now();
   const std::string cfg = config_path_for(out);
   ProgressBar bar("forward", !o.problem.json);
-  const ForwardRun<T> run = run_forward_job<T>(o.problem, [&] {
-    std::vector<NamedPath> inputs = problem_inputs(o.problem);
-    for (const NamedPath& c : config_inputs(cmd)) inputs.push_back(c);
-    refuse_overwriting_inputs({{"--out", out}, {"the sidecar of --out", sidecar_path(out)},
-                               {"the configuration written next to --out", cfg}},
-                              inputs);
-  }, [&](index_t d, index_t t) { bar(d, t); });
+  const ForwardRun<T> run = run_forward_job<T>(
+      o.problem,
+      [&] {
+        std::vector<NamedPath> inputs = problem_inputs(o.problem);
+        for (const NamedPath& c : config_inputs(cmd)) inputs.push_back(c);
+        refuse_overwriting_inputs({{"--out", out},
+                                   {"the sidecar of --out", sidecar_path(out)},
+                                   {"the configuration written next to --out", cfg}},
+                                  inputs);
+      },
+      [&](index_t d, index_t t) { bar(d, t); });
   bar.finish();
   print_warnings(run.warnings);
 
@@ -70,9 +74,10 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   std::string layouts;
   for (const GridLayout& l : run.setup.layouts) layouts += layout_line(l);
   const std::size_t nsrc = run.setup.acquisition.sources.size();
-  std::cout << "revwave forward: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points (h = " << grid.spacing
-            << " m, nbl " << grid.nbl << ", space order " << grid.space_order << "), " << run.time.steps << " steps of dt = "
-            << run.time.dt * 1e3 << " ms, " << to_string(o.problem.precision) << " on " << backend_words(backend, o.problem.verbose) << "\n"
+  std::cout << "revwave forward: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2]
+            << " points (h = " << grid.spacing << " m, nbl " << grid.nbl << ", space order " << grid.space_order
+            << "), " << run.time.steps << " steps of dt = " << run.time.dt * 1e3 << " ms, "
+            << to_string(o.problem.precision) << " on " << backend_words(backend, o.problem.verbose) << "\n"
             << layouts << "  time loop     " << run.shot.step_seconds << " s (" << j["gpts_per_s"].get<double>()
             << " GPts/s, interior points x steps)\n"
             << "  peak memory   " << format_bytes(double(peak_rss_bytes())) << "\n"
@@ -87,17 +92,20 @@ void register_forward(CLI::App& app) {
   auto o = std::make_shared<ForwardOptions>();
   CLI::App* cmd = app.add_subcommand("forward", "model a shot record (nt x nrec) on the default problem or your own");
   add_problem_options(cmd, o->problem, CudaOptions::device);
-  cmd->add_option("--out", o->out,
-                  "FILE.npy: one shot record (a sidecar FILE.json holds dt, nt, geometry, f0); several --src into one record "
-                  "fire at once (simultaneous sources). A survey, every source a shot (--src-grid, or each --src): FILE.sgy / "
-                  "FILE.segy (SEG-Y) or DIR, a new directory of records. A name without an ending is FILE.npy for one "
-                  "source, a directory for several; other endings are refused")
+  cmd->add_option(
+         "--out", o->out,
+         "FILE.npy: one shot record (a sidecar FILE.json holds dt, nt, geometry, f0); several --src into one record "
+         "fire at once (simultaneous sources). A survey, every source a shot (--src-grid, or each --src): FILE.sgy / "
+         "FILE.segy (SEG-Y) or DIR, a new directory of records. A name without an ending is FILE.npy for one "
+         "source, a directory for several; other endings are refused")
       ->capture_default_str();
   add_origin_and_wavelet_options(cmd, o->survey);
   add_layout_options(cmd, o->survey);
   cmd->callback([o, cmd] {
-    if (o->problem.precision == Precision::float64) run<double>(*o, *cmd);
-    else run<float>(*o, *cmd);
+    if (o->problem.precision == Precision::float64)
+      run<double>(*o, *cmd);
+    else
+      run<float>(*o, *cmd);
   });
 }
 

@@ -7,11 +7,11 @@
 // plan_strategy, so that its slots and step counts are those the gradient will run.
 #include <omp.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <unistd.h>
 
 #include "commands.hpp"
 #include "gradient_job.hpp"
@@ -68,7 +68,8 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   std::size_t checkpoint_memory = slots_in_memory ? plan.storage_bytes : 0;
   if (plan.strategy == Strategy::multilevel) {
     for (std::size_t t = 0; t < plan.tiers.size(); ++t)
-      if (plan.tier_kinds[t] == TierKind::memory) checkpoint_memory += static_cast<std::size_t>(plan.tiers[t].slots) * plan.slot_bytes;
+      if (plan.tier_kinds[t] == TierKind::memory)
+        checkpoint_memory += static_cast<std::size_t>(plan.tiers[t].slots) * plan.slot_bytes;
   }
   const std::size_t base = resident_bytes();
   const double peak = double(base) + double(working) + double(checkpoint_memory);
@@ -77,8 +78,9 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   const double slower = sizeof(T) == 8 ? 2.0 : 1.0;
   double seconds = 0;
   if (backend.kind == Backend::cuda) {
-    seconds = slower * points * (double(observed_steps + forward - steps) / gpu_forward_points_per_second +
-                                 double(steps) / gpu_reverse_points_per_second);
+    seconds = slower * points *
+              (double(observed_steps + forward - steps) / gpu_forward_points_per_second +
+               double(steps) / gpu_reverse_points_per_second);
   } else {
     const double rate = cpu_forward_points_per_thread_second * omp_get_max_threads();
     seconds = slower * points * (double(observed_steps + forward - steps) + cpu_reverse_cost * double(steps)) / rate;
@@ -107,13 +109,15 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
       "forward_steps = advances + reverse_steps (each reverse step applies the forward operator once); observed_steps "
       "(modelling the observed data in the true model) come on top";
   j["predicted_peak_bytes"] = peak;
-  j["predicted_peak_parts"] = {{"process_now", base}, {"working_set", working}, {"checkpoints_in_memory", checkpoint_memory}};
+  j["predicted_peak_parts"] = {
+      {"process_now", base}, {"working_set", working}, {"checkpoints_in_memory", checkpoint_memory}};
   j["predicted_seconds"] = seconds;
   j["prediction"] =
       "nothing was run: peak = this process's resident memory now + the working set + the checkpoints held in memory; "
       "time from documented throughput (CPU 0.5 GPts/s per thread forward, reverse 2.5x; GPU 147 / 71 GPts/s), not measured here";
   if (backend.kind == Backend::cuda) {
-    j["cuda_note"] = "on the GPU the run may place slots in device and pinned host memory and refine the schedule to two levels";
+    j["cuda_note"] =
+        "on the GPU the run may place slots in device and pinned host memory and refine the schedule to two levels";
   }
   return j;
 }
@@ -131,21 +135,25 @@ void run(GradientJobOptions& o) {
     return std::string(text);
   };
   const auto shape = j["shape"];
-  const std::int64_t steps = j["steps"], forward = j["forward_steps"], advances = j["advances"], observed = j["observed_steps"];
+  const std::int64_t steps = j["steps"], forward = j["forward_steps"], advances = j["advances"],
+                     observed = j["observed_steps"];
   BackendChoice b{j["backend"] == "cuda" ? Backend::cuda : Backend::cpu, j["backend_note"], ""};
-  std::cout << "revwave plan (a prediction: nothing is run): " << shape[0] << " x " << shape[1] << " x " << shape[2] << " points, "
-            << steps << " time steps (N) of dt = " << num(j["dt"].get<double>() * 1e3, 6) << " ms, " << j["precision"].get<std::string>()
-            << " on " << backend_words(b, false) << "\n"
+  std::cout << "revwave plan (a prediction: nothing is run): " << shape[0] << " x " << shape[1] << " x " << shape[2]
+            << " points, " << steps << " time steps (N) of dt = " << num(j["dt"].get<double>() * 1e3, 6) << " ms, "
+            << j["precision"].get<std::string>() << " on " << backend_words(b, false) << "\n"
             << "  strategy        " << j["choice"].get<std::string>() << "\n"
-            << "  slots           " << j["slots"] << " checkpoints of " << format_bytes(j["slot_bytes"].get<double>()) << " ("
-            << format_bytes(j["checkpoint_bytes"].get<double>()) << ")\n"
+            << "  slots           " << j["slots"] << " checkpoints of " << format_bytes(j["slot_bytes"].get<double>())
+            << " (" << format_bytes(j["checkpoint_bytes"].get<double>()) << ")\n"
             << "  forward steps   " << forward << " = " << advances << " advances + the " << steps
-            << " reverse steps (each also applies the forward operator); " << num(double(forward) / double(steps), 4) << " x N\n"
+            << " reverse steps (each also applies the forward operator); " << num(double(forward) / double(steps), 4)
+            << " x N\n"
             << "  reverse steps   " << steps << " (one per time step, counted in the forward steps)\n";
-  if (observed > 0) std::cout << "  observed data   " << observed << " forward steps in the true model, beside the counts above\n";
+  if (observed > 0)
+    std::cout << "  observed data   " << observed << " forward steps in the true model, beside the counts above\n";
   std::cout << "  predicted peak  " << format_bytes(j["predicted_peak_bytes"].get<double>())
             << " (this process now + working set + checkpoints in memory)\n"
-            << "  predicted time  " << num(j["predicted_seconds"].get<double>()) << " s (from documented throughput, not measured here)\n";
+            << "  predicted time  " << num(j["predicted_seconds"].get<double>())
+            << " s (from documented throughput, not measured here)\n";
 }
 
 }  // namespace
@@ -153,11 +161,14 @@ void run(GradientJobOptions& o) {
 void register_plan(CLI::App& app) {
   auto o = std::make_shared<GradientJobOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "plan", "Predict what `revwave gradient` with these options would do (slots, step counts, peak memory, time) without running it");
+      "plan",
+      "Predict what `revwave gradient` with these options would do (slots, step counts, peak memory, time) without running it");
   add_gradient_job_options(cmd, *o, CudaOptions::all);
   cmd->callback([o] {
-    if (o->problem.precision == Precision::float64) run<double>(*o);
-    else run<float>(*o);
+    if (o->problem.precision == Precision::float64)
+      run<double>(*o);
+    else
+      run<float>(*o);
   });
 }
 

@@ -1,12 +1,12 @@
 // revwave: parse, dispatch to a subcommand, turn every error into one line and an exit code.
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
-#include <string>
-#include <vector>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "revwave/core/errors.hpp"
@@ -21,13 +21,16 @@ namespace {
 std::vector<std::string> with_resumed_configuration(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   const auto has = [&](const std::string& name) {
-    return std::any_of(args.begin(), args.end(), [&](const std::string& a) { return a == name || a.rfind(name + "=", 0) == 0; });
+    return std::any_of(args.begin(), args.end(),
+                       [&](const std::string& a) { return a == name || a.rfind(name + "=", 0) == 0; });
   };
   if (!has("invert") || has("--config")) return args;
   for (std::size_t i = 1; i < args.size(); ++i) {
     std::string dir;
-    if (args[i] == "--resume" && i + 1 < args.size()) dir = args[i + 1];
-    else if (args[i].rfind("--resume=", 0) == 0) dir = args[i].substr(9);
+    if (args[i] == "--resume" && i + 1 < args.size())
+      dir = args[i + 1];
+    else if (args[i].rfind("--resume=", 0) == 0)
+      dir = args[i].substr(9);
     if (dir.empty()) continue;
     const std::string config = revwave::inversion_config_path(dir);
     std::error_code ec;
@@ -70,9 +73,10 @@ int main(int argc, char** argv) {
     const std::string text = e.what(), marker = "not able to parse ";
     const auto at = text.find(marker);
     if (at == std::string::npos) return fail(text, input);
-    return fail("the config file's key '" + text.substr(at + marker.size()) +
-                    "' names no option ([subcommand] then the option's long name without --; see 'revwave SUBCOMMAND --help')",
-                input);
+    return fail(
+        "the config file's key '" + text.substr(at + marker.size()) +
+            "' names no option ([subcommand] then the option's long name without --; see 'revwave SUBCOMMAND --help')",
+        input);
   } catch (const CLI::ParseError& e) {
     // One line: CLI11's message, without its multi-line help dump.
     return fail(std::string(e.what()) + " (see 'revwave --help')", input);

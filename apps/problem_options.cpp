@@ -8,9 +8,9 @@
 #include "choice_options.hpp"
 #include "number_options.hpp"
 #include "revwave/core/checks.hpp"
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/core/cuda_info.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/wavelet.hpp"
@@ -46,7 +46,9 @@ void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
   add_choice(cmd, "--backend", o.backend, parse_backend, {"auto", "cpu", "cuda"}, "auto, cpu or cuda");
   add_integer(cmd, "--threads", o.threads, int_within(1, 65536),
               "OpenMP threads (default: all cores; more than the runtime can start here is refused)")
-      ->each([](const std::string& text) { check_thread_count("--threads", parse_integer("--threads", text, int_within(1, 65536))); });
+      ->each([](const std::string& text) {
+        check_thread_count("--threads", parse_integer("--threads", text, int_within(1, 65536)));
+      });
   if (cuda != CudaOptions::none) {
     cmd->add_option_function<std::string>(
         "--device-memory", [&o](const std::string& v) { o.device_memory = v; },

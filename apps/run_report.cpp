@@ -15,8 +15,10 @@
 namespace revwave::app {
 
 ProgressBar::ProgressBar(std::string label, bool enabled)
-    : label_(std::move(label)), enabled_(enabled && isatty(STDERR_FILENO) == 1),
-      start_(std::chrono::steady_clock::now()), last_(start_) {}
+    : label_(std::move(label)),
+      enabled_(enabled && isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
 
 ProgressBar::~ProgressBar() { finish(); }
 
@@ -51,7 +53,8 @@ void require_npy_ending(const std::string& option, const std::string& out) {
   std::string ext = std::filesystem::path(out).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (ext != ".npy") {
-    throw revwave::InputError(option + " " + out + ": the output is a NumPy array, FILE.npy (a name without an ending gets .npy)");
+    throw revwave::InputError(option + " " + out +
+                              ": the output is a NumPy array, FILE.npy (a name without an ending gets .npy)");
   }
 }
 
@@ -67,7 +70,9 @@ std::string backend_words(const BackendChoice& b, bool verbose) {
   return std::string(to_string(b.kind)) + (detail.empty() ? "" : " (" + detail + ")");
 }
 
-std::string misfit_note(MisfitKind kind) { return kind == MisfitKind::l2 ? "" : std::string(" (misfit ") + to_string(kind) + ")"; }
+std::string misfit_note(MisfitKind kind) {
+  return kind == MisfitKind::l2 ? "" : std::string(" (misfit ") + to_string(kind) + ")";
+}
 
 std::string wavelet_path_for(const std::string& output_path) {
   std::filesystem::path p(output_path);
@@ -75,8 +80,9 @@ std::string wavelet_path_for(const std::string& output_path) {
   return p.string() + ".wavelet.npy";
 }
 
-void write_effective_config(const CLI::App& cmd, const std::string& path, const std::map<std::string, std::string>& values,
-                            const std::set<std::string>& leave_out, const std::string& replay) {
+void write_effective_config(const CLI::App& cmd, const std::string& path,
+                            const std::map<std::string, std::string>& values, const std::set<std::string>& leave_out,
+                            const std::string& replay) {
   const std::string table = effective_config_toml(cmd, values, leave_out);
   write_file_atomically(path, [&](std::ostream& os) {
     os << "# revwave " << cmd.get_name() << ": effective configuration; repeat with\n"

@@ -4,8 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <map>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,7 +40,8 @@ void require_npy_ending(const std::string& option, const std::string& out);
 std::string config_path_for(const std::string& output_path);
 // `values`: what the run found for options not given (--shape: a model's shape); `leave_out`: keys
 // that are not the run's configuration (invert's --resume).
-void write_effective_config(const CLI::App& cmd, const std::string& path, const std::map<std::string, std::string>& values = {},
+void write_effective_config(const CLI::App& cmd, const std::string& path,
+                            const std::map<std::string, std::string>& values = {},
                             const std::set<std::string>& leave_out = {}, const std::string& replay = "--out OTHER");
 
 // Keys a configuration leaves out because this run did not use them: --f0's default beside --observed

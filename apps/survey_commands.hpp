@@ -16,8 +16,8 @@ std::vector<NamedPath> gradient_outputs(const std::string& out, const std::strin
 // source grid, --aperture, or mpirun.
 bool gradient_is_survey(const GradientJobOptions& job, const SurveyOptions& survey);
 template <class T>
-void run_survey_gradient(GradientJobOptions& job, const SurveyOptions& survey, const std::string& out, const std::string& png,
-                         const CLI::App& cmd);
+void run_survey_gradient(GradientJobOptions& job, const SurveyOptions& survey, const std::string& out,
+                         const std::string& png, const CLI::App& cmd);
 
 // Whether a forward run models a survey (every source a shot): --src-grid, a moving spread, a SEG-Y
 // output, a directory (a name ending in /), or several --src with an output that is not one .npy record.
@@ -26,6 +26,7 @@ bool forward_is_survey(const ProblemOptions& problem, const SurveyOptions& surve
 // for an ending that is none of revwave's).
 std::string record_path(const std::string& out);
 template <class T>
-void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& survey, const std::string& out, const CLI::App& cmd);
+void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& survey, const std::string& out,
+                        const CLI::App& cmd);
 
 }  // namespace revwave::app

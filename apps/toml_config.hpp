@@ -17,7 +17,8 @@ class TomlConfig final : public CLI::Config {
   // string, an integer, a float, a boolean or an array of those (a repeatable option). Anything
   // else (dates, tables inside a subcommand, arrays of tables) is an IoError naming the key.
   std::vector<CLI::ConfigItem> from_config(std::istream& in) const override;
-  std::string to_config(const CLI::App* app, bool default_also, bool write_description, std::string prefix) const override;
+  std::string to_config(const CLI::App* app, bool default_also, bool write_description,
+                        std::string prefix) const override;
 };
 
 // Reads and parses `path` as TOML: IoError "PATH: not valid TOML (line L, column C: ...)".

@@ -19,28 +19,28 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
-#include <iterator>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/cuda/backend/device_problem.hpp"
-#include "revwave/cuda/kernels/reductions.hpp"
-#include "revwave/cuda/runtime/stream_event.hpp"
-#include "revwave/driver/cuda_backend.hpp"
-#include "revwave/core/cuda_info.hpp"
-#include "revwave/driver/lookahead_prefetch.hpp"
-#include "revwave/schedule/revolve.hpp"
-#include "revwave/schedule/two_level.hpp"
 #include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
 #include "revwave/cuda/kernels/acoustic/sweep_restore.hpp"
+#include "revwave/cuda/kernels/reductions.hpp"
+#include "revwave/cuda/runtime/stream_event.hpp"
 #include "revwave/cuda/store/device_codec.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/lookahead_prefetch.hpp"
+#include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/tier_split.hpp"
+#include "revwave/schedule/two_level.hpp"
 
 namespace {
 
@@ -48,21 +48,24 @@ using namespace revwave;
 using json = nlohmann::json;
 
 __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ out, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     out[i] = in[i];
 }
 
 // Overwrites a buffer far larger than the L2 cache (50-60 MB on H100/H200), so that the next
 // kernel reads its fields from DRAM as it would inside a run of many steps.
 __global__ void flush_kernel(float4* __restrict__ buf, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     buf[i] = make_float4(float(i), 0.f, 0.f, 0.f);
 }
 
 // Random values in [-1, 1) from a hash of the index: no field is zero (a zero field can take
 // shortcuts a real one cannot: compressed caches, subnormal-free arithmetic).
 __global__ void random_kernel(float* __restrict__ f, std::size_t n, unsigned seed) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     unsigned h = static_cast<unsigned>(i) * 2654435761u ^ seed * 40503u;
     h ^= h >> 16;
     h *= 2246822519u;
@@ -103,9 +106,8 @@ double copy_bandwidth(const Stream& s) {
   const std::size_t bytes = std::size_t(1) << 30, n = bytes / sizeof(float4);
   DeviceBuffer in(bytes), out(bytes);
   randomize(in, 1, s);
-  const double ms = best_ms(10, s, [&] {
-    copy_kernel<<<sm_count() * 8, 512, 0, s>>>(in.as<float4>(), out.as<float4>(), n);
-  });
+  const double ms =
+      best_ms(10, s, [&] { copy_kernel<<<sm_count() * 8, 512, 0, s>>>(in.as<float4>(), out.as<float4>(), n); });
   return 2.0 * bytes / (ms * 1e-3);
 }
 
@@ -129,8 +131,8 @@ constexpr double forward_bytes_per_point = 16;  // u, u_prev, m read; out writte
 constexpr double reverse_bytes_per_point = 32;  // u, u_prev, m, lam, lam_prev, grad read; lam, grad written
 
 // Forward and fused reverse sweep rates of one kernel on random fields, under `prefix`.
-json kernel_rates(const std::string& prefix, SweepKernel kernel, const SweepArgs<float>& fwd, const SweepArgs<float>& rev,
-                  int radius, double pts, double bandwidth, const Stream& s) {
+json kernel_rates(const std::string& prefix, SweepKernel kernel, const SweepArgs<float>& fwd,
+                  const SweepArgs<float>& rev, int radius, double pts, double bandwidth, const Stream& s) {
   const double t_fwd = best_ms(20, s, [&] { launch_sweep(fwd, radius, s, kernel); }) * 1e-3;
   const double t_rev = best_ms(20, s, [&] { launch_sweep(rev, radius, s, kernel); }) * 1e-3;
   return {{prefix + "forward_seconds_per_step", t_fwd},
@@ -188,30 +190,37 @@ json codec_rates(const Problem<float>& p, const DeviceProblem<float>& dev, const
   const double t_plain = best_ms(20, s, [&] { launch_sweep(fwd, r, s, SweepKernel::columns); }) * 1e-3;
   const double t_enc = best_ms(20, s, [&] { launch_sweep(enc, r, s, SweepKernel::columns); }) * 1e-3;
   const double t_restore = best_ms(20, s, [&] { launch_restore_step(rs, r, s); }) * 1e-3;
-  const double t_peaks = best_ms(10, s, [&] {
-    codec.measure_peak(fwd.u, 2, s);
-    codec.measure_peak(fwd.u_prev, 3, s);
-  }) * 1e-3;
-  const double t_cast_encode = best_ms(10, s, [&] {
-    codec.encode(fwd.u, code, s);
-    codec.encode(fwd.u_prev, code + codec.stride(), s);
-  }) * 1e-3;
-  const double t_cast_decode = best_ms(10, s, [&] {
-    codec.decode(code, decoded.data(), s);
-    codec.decode(code + codec.stride(), out.data(), s);
-  }) * 1e-3;
-  return {{"fp16_forward_seconds_per_step", t_plain},
-          {"fp16_encoding_forward_seconds_per_step", t_enc},
-          {"fp16_encoding_forward_fraction_of_bandwidth", pts * (forward_bytes_per_point + 4) / t_enc / bandwidth},
-          {"fp16_restore_step_seconds", t_restore},
-          {"fp16_peaks_seconds", t_peaks},
-          {"fp16_cast_encode_state_seconds", t_cast_encode},
-          {"fp16_cast_decode_state_seconds", t_cast_decode},
-          // What a store and a restore cost, in forward steps, fused (codec_costs' model: 0.75 and 0) and not (1.25, 0.75).
-          {"fp16_fused_store_steps", (t_enc - t_plain + t_peaks) / t_plain},
-          {"fp16_fused_restore_steps", (t_restore - t_plain) / t_plain},
-          {"fp16_cast_store_steps", t_cast_encode / t_plain},
-          {"fp16_cast_restore_steps", t_cast_decode / t_plain}};
+  const double t_peaks = best_ms(10, s,
+                                 [&] {
+                                   codec.measure_peak(fwd.u, 2, s);
+                                   codec.measure_peak(fwd.u_prev, 3, s);
+                                 }) *
+                         1e-3;
+  const double t_cast_encode = best_ms(10, s,
+                                       [&] {
+                                         codec.encode(fwd.u, code, s);
+                                         codec.encode(fwd.u_prev, code + codec.stride(), s);
+                                       }) *
+                               1e-3;
+  const double t_cast_decode = best_ms(10, s,
+                                       [&] {
+                                         codec.decode(code, decoded.data(), s);
+                                         codec.decode(code + codec.stride(), out.data(), s);
+                                       }) *
+                               1e-3;
+  return {
+      {"fp16_forward_seconds_per_step", t_plain},
+      {"fp16_encoding_forward_seconds_per_step", t_enc},
+      {"fp16_encoding_forward_fraction_of_bandwidth", pts * (forward_bytes_per_point + 4) / t_enc / bandwidth},
+      {"fp16_restore_step_seconds", t_restore},
+      {"fp16_peaks_seconds", t_peaks},
+      {"fp16_cast_encode_state_seconds", t_cast_encode},
+      {"fp16_cast_decode_state_seconds", t_cast_decode},
+      // What a store and a restore cost, in forward steps, fused (codec_costs' model: 0.75 and 0) and not (1.25, 0.75).
+      {"fp16_fused_store_steps", (t_enc - t_plain + t_peaks) / t_plain},
+      {"fp16_fused_restore_steps", (t_restore - t_plain) / t_plain},
+      {"fp16_cast_store_steps", t_cast_encode / t_plain},
+      {"fp16_cast_restore_steps", t_cast_decode / t_plain}};
 }
 
 // Every variant asked for; the unprefixed keys are the columns kernel's (when measured).
@@ -235,7 +244,9 @@ json sweep_rates(index_t n, double bandwidth, const Stream& s) {
   b.grad = grad.as<float>();
   const int r = static_cast<int>(p.grid.radius());
   const double pts = static_cast<double>(p.grid.padded_points());
-  json j = {{"padded", n}, {"points", pts}, {"forward_bytes_per_point", forward_bytes_per_point},
+  json j = {{"padded", n},
+            {"points", pts},
+            {"forward_bytes_per_point", forward_bytes_per_point},
             {"reverse_bytes_per_point", reverse_bytes_per_point}};
   for (SweepKernel k : variants) j.update(kernel_rates(prefix_of(k), k, a, b, r, pts, bandwidth, s));
   SweepArgs<float> c = a;
@@ -344,10 +355,17 @@ json revolve_against_prediction(index_t padded, index_t steps, index_t snaps) {
   const Problem<float> p = cube(padded, steps);
   const AgainstPrediction r = revolve_timed(p, synthetic_observed(p), snaps);
   const Timed& dev = r.run;
-  return {{"padded", padded}, {"steps", steps}, {"slots", snaps}, {"forward_steps", dev.forward_steps},
-          {"forward_step_seconds", r.t_fwd}, {"reverse_step_seconds", r.t_rev}, {"predicted_seconds", r.predicted},
-          {"seconds", dev.seconds}, {"over_prediction", dev.seconds / r.predicted},
-          {"time_loop_seconds", dev.loop_seconds}, {"time_loop_over_prediction", dev.loop_seconds / r.predicted},
+  return {{"padded", padded},
+          {"steps", steps},
+          {"slots", snaps},
+          {"forward_steps", dev.forward_steps},
+          {"forward_step_seconds", r.t_fwd},
+          {"reverse_step_seconds", r.t_rev},
+          {"predicted_seconds", r.predicted},
+          {"seconds", dev.seconds},
+          {"over_prediction", dev.seconds / r.predicted},
+          {"time_loop_seconds", dev.loop_seconds},
+          {"time_loop_over_prediction", dev.loop_seconds / r.predicted},
           {"gradient_download_seconds", dev.seconds - dev.loop_seconds}};
 }
 
@@ -367,8 +385,7 @@ json checkpointed() {
   TwoLevelSchedule on_device(shape), spilled(shape);
   const index_t host = shape.outer_slots();
   const Timed all_device = run_schedule(p, observed, on_device, TierSplit{on_device.slots(), 0, 0, ""});
-  const Timed pinned =
-      run_schedule(p, observed, spilled, TierSplit{spilled.slots() - host, host, 2 * 2 * fb, ""});
+  const Timed pinned = run_schedule(p, observed, spilled, TierSplit{spilled.slots() - host, host, 2 * 2 * fb, ""});
   return {{"padded", 256},
           {"steps", steps},
           {"slots", snaps},
@@ -414,8 +431,12 @@ int main(int argc, char** argv) {
     Stream s;
     if (out == "--revolve-scan") {
       // 256^3 x 600 x 8 first and last: how far a repeat of the same run moves.
-      for (const auto& [padded, steps, snaps] : {std::tuple<index_t, index_t, index_t>{256, 600, 8}, {256, 600, 30},
-                                                 {256, 200, 200}, {384, 300, 8}, {512, 150, 8}, {256, 600, 8}})
+      for (const auto& [padded, steps, snaps] : {std::tuple<index_t, index_t, index_t>{256, 600, 8},
+                                                 {256, 600, 30},
+                                                 {256, 200, 200},
+                                                 {384, 300, 8},
+                                                 {512, 150, 8},
+                                                 {256, 600, 8}})
         std::cout << revolve_against_prediction(padded, steps, snaps).dump() << std::endl;
       return 0;
     }
@@ -468,9 +489,9 @@ int main(int argc, char** argv) {
                   c["steps"].get<int>(), c["slots"].get<int>(), c["time_loop_seconds"].get<double>(),
                   c["predicted_seconds"].get<double>(), c["time_loop_over_prediction"].get<double>(),
                   c["device_only_seconds"].get<double>(), c["device_only_over_prediction"].get<double>(),
-                  c["gradient_download_seconds"].get<double>(),
-                  c["spill_host_slots"].get<int>(), c["host_action_min_spacing_steps"].get<int>(),
-                  100 * c["spill_overhead"].get<double>(), c["spill_compute_stall_seconds"].get<double>());
+                  c["gradient_download_seconds"].get<double>(), c["spill_host_slots"].get<int>(),
+                  c["host_action_min_spacing_steps"].get<int>(), 100 * c["spill_overhead"].get<double>(),
+                  c["spill_compute_stall_seconds"].get<double>());
     txt << line;
     std::cout << j.dump(2) << "\n";
     return 0;

@@ -9,13 +9,16 @@ namespace revwave {
 
 bool cuda_compiled() { return false; }
 std::vector<CudaDeviceInfo> cuda_devices() { return {}; }
-std::string cuda_unavailable_reason() { return "this build of revwave has no CUDA backend (configure with -DREVWAVE_CUDA=ON)"; }
+std::string cuda_unavailable_reason() {
+  return "this build of revwave has no CUDA backend (configure with -DREVWAVE_CUDA=ON)";
+}
 
 // ---- the backend entry points: each throws NotCompiledError ----
 namespace {
 [[noreturn]] void not_compiled() {
-  throw NotCompiledError("the CUDA backend is not compiled into this build of revwave "
-                         "(configure with -DREVWAVE_CUDA=ON where nvcc is installed)");
+  throw NotCompiledError(
+      "the CUDA backend is not compiled into this build of revwave "
+      "(configure with -DREVWAVE_CUDA=ON where nvcc is installed)");
 }
 }  // namespace
 

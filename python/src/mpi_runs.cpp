@@ -19,8 +19,10 @@ ShotRunner& shot_runner() {
 
 void apply_process_threads(const std::optional<int>& threads) {
   MpiSession& mpi = mpi_session();
-  if (mpi.active()) apply_threads_per_process(threads, mpi);
-  else apply_threads(threads);
+  if (mpi.active())
+    apply_threads_per_process(threads, mpi);
+  else
+    apply_threads(threads);
 }
 
 }  // namespace revwave::python

@@ -21,18 +21,24 @@ const char* dtype_name() {
 // The adjoint source the callable returned, checked and copied (any strides) into `out`.
 template <class T>
 void take_adjoint_source(const nb::handle& value, index_t nt, index_t nrec, T* out) {
-  const std::string expected = "an array of shape (" + std::to_string(nt) + ", " + std::to_string(nrec) + ") and dtype " + dtype_name<T>();
+  const std::string expected =
+      "an array of shape (" + std::to_string(nt) + ", " + std::to_string(nrec) + ") and dtype " + dtype_name<T>();
   nb::ndarray<nb::ro> a;
   if (!nb::try_cast(value, a)) {
-    throw InputError("misfit: the adjoint source is a " + std::string(nb::inst_name(value).c_str()) + ", expected " + expected);
+    throw InputError("misfit: the adjoint source is a " + std::string(nb::inst_name(value).c_str()) + ", expected " +
+                     expected);
   }
-  if (a.device_type() != nb::device::cpu::value) throw InputError("misfit: the adjoint source must be on the CPU, " + expected);
+  if (a.device_type() != nb::device::cpu::value)
+    throw InputError("misfit: the adjoint source must be on the CPU, " + expected);
   if (a.ndim() != 2 || a.shape(0) != static_cast<std::size_t>(nt) || a.shape(1) != static_cast<std::size_t>(nrec)) {
     std::string got = "(";
     for (std::size_t i = 0; i < a.ndim(); ++i) got += (i ? ", " : "") + std::to_string(a.shape(i));
-    throw InputError("misfit: the adjoint source has shape " + got + (a.ndim() == 1 ? ",)" : ")") + ", expected " + expected);
+    throw InputError("misfit: the adjoint source has shape " + got + (a.ndim() == 1 ? ",)" : ")") + ", expected " +
+                     expected);
   }
-  if (a.dtype() != nb::dtype<T>()) throw InputError(std::string("misfit: the adjoint source's dtype is not ") + dtype_name<T>() + ", expected " + expected);
+  if (a.dtype() != nb::dtype<T>())
+    throw InputError(std::string("misfit: the adjoint source's dtype is not ") + dtype_name<T>() + ", expected " +
+                     expected);
   const T* p = static_cast<const T*>(a.data());
   const std::int64_t s0 = a.stride(0), s1 = a.stride(1);  // in elements
   for (index_t n = 0; n < nt; ++n)
@@ -77,7 +83,9 @@ class PyMisfit final : public Misfit<T> {
 }  // namespace
 
 MisfitChoice python_misfit(nb::object fn) {
-  if (!PyCallable_Check(fn.ptr())) throw InputError("misfit: a name (l2, correlation, envelope) or a callable fn(synthetic, observed) -> (J, adjoint_source)");
+  if (!PyCallable_Check(fn.ptr()))
+    throw InputError(
+        "misfit: a name (l2, correlation, envelope) or a callable fn(synthetic, observed) -> (J, adjoint_source)");
   MisfitChoice c;
   c.kind = MisfitKind::custom;
   c.custom_float = std::make_shared<PyMisfit<float>>(fn);

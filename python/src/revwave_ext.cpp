@@ -20,10 +20,9 @@
 #include "bindings.hpp"
 #include "mpi_runs.hpp"
 #include "revwave/core/cancellation.hpp"
-#include "revwave/inversion/velocity_gradient.hpp"
-#include "signals.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/inversion/invert_run.hpp"
+#include "revwave/inversion/velocity_gradient.hpp"
 #include "revwave/io/shot_record.hpp"
 #include "revwave/setup/forward_run.hpp"
 #include "revwave/setup/gradient_run.hpp"
@@ -32,6 +31,7 @@
 #include "revwave/setup/survey_forward_run.hpp"
 #include "revwave/setup/survey_gradient_run.hpp"
 #include "revwave/setup/verification_runs.hpp"
+#include "signals.hpp"
 
 namespace revwave::python {
 namespace {
@@ -105,7 +105,8 @@ nb::tuple gradient_impl(GradientJobOptions o) {
   nlohmann::json stats = gradient_summary(run, o, run.job.observed_source == "file" ? o.observed_name : "modelled");
   // dJ/dm as `revwave gradient` writes it: in the run's precision.
   auto g = owned(values_in_precision<T>(run.output.gradient, "the gradient"), sizes(run.job.start.grid.shape));
-  const std::vector<std::size_t> record = {static_cast<std::size_t>(run.job.time.nt()), run.job.start.acquisition.receivers.size()};
+  const std::vector<std::size_t> record = {static_cast<std::size_t>(run.job.time.nt()),
+                                           run.job.start.acquisition.receivers.size()};
   nb::dict extras;
   extras["dj_dc"] = velocity_gradient_array<T>(run.job.start.model, run.output.gradient);
   extras["wavelet"] = o.estimate_wavelet ? wavelet_array(run.job.start.acquisition.wavelet) : nb::none();
@@ -209,8 +210,10 @@ nb::dict read_record(const std::string& path) {
   ShotRecord r = read_shot_record(path);
   nb::dict d;
   const std::size_t nt = static_cast<std::size_t>(r.meta.nt), nrec = r.meta.receivers.size();
-  if (r.meta.precision == "float32") d["data"] = owned(std::vector<float>(r.traces.begin(), r.traces.end()), {nt, nrec});
-  else d["data"] = owned(std::move(r.traces), {nt, nrec});
+  if (r.meta.precision == "float32")
+    d["data"] = owned(std::vector<float>(r.traces.begin(), r.traces.end()), {nt, nrec});
+  else
+    d["data"] = owned(std::move(r.traces), {nt, nrec});
   d["dt"] = r.meta.dt;
   d["f0"] = r.meta.f0;
   d["t0"] = r.meta.t0;
@@ -222,45 +225,72 @@ nb::dict read_record(const std::string& path) {
 }  // namespace
 
 void bind_runs(nb::module_& m) {
-  m.def("forward", [](const ProblemOptions& o) {
-    check_problem_numbers(o);
-    return in_double(o) ? forward_impl<double>(o) : forward_impl<float>(o);
-  }, "options"_a, "Models one shot record; see revwave.forward.");
-  m.def("forward_survey", [](const ProblemOptions& o, const SurveyOptions& so, const std::string& out) {
-    check_problem_numbers(o);
-    return in_double(o) ? forward_survey_impl<double>(o, so, out) : forward_survey_impl<float>(o, so, out);
-  }, "options"_a, "survey"_a, "out"_a, "Models a survey's shot records; see revwave.forward_survey.");
-  m.def("gradient", [](const GradientJobOptions& o) {
-    check_job_numbers(o);
-    return in_double(o.problem) ? gradient_impl<double>(o) : gradient_impl<float>(o);
-  }, "options"_a, "Objective, dJ/dm and statistics; see revwave.gradient.");
-  m.def("survey_gradient", [](const GradientJobOptions& o, const SurveyOptions& so) {
-    check_job_numbers(o);
-    return in_double(o.problem) ? survey_gradient_impl<double>(o, so) : survey_gradient_impl<float>(o, so);
-  }, "options"_a, "survey"_a, "J and dJ/dm summed over a survey; see revwave.gradient.");
-  m.def("invert", [](const InvertOptions& o) {
-    check_invert_numbers(o);
-    return in_double(o.job.problem) ? invert_impl<double>(o) : invert_impl<float>(o);
-  }, "options"_a, "Full-waveform inversion; see revwave.invert.");
-  m.def("adjtest", [](const ProblemOptions& o, std::uint32_t seed, std::optional<double> tolerance) {
-    check_problem_numbers(o);
-    if (tolerance) check_number("--tolerance", *tolerance, positive());
-    return in_double(o) ? adjtest_impl<double>(o, seed, tolerance) : adjtest_impl<float>(o, seed, tolerance);
-  }, "options"_a, "seed"_a, "tolerance"_a.none(), "The dot-product test; see revwave.adjtest.");
-  m.def("gradtest", [](const GradientJobOptions& o, int halvings, double scale) {
-    check_job_numbers(o);
-    check_integer("--halvings", halvings, int_within(2, 40));
-    check_number("--scale", scale, {0.0, 0.5, true, true});
-    return in_double(o.problem) ? gradtest_impl<double>(o, halvings, scale) : gradtest_impl<float>(o, halvings, scale);
-  }, "options"_a, "halvings"_a, "scale"_a, "The Taylor test; see revwave.gradtest.");
-  m.def("schedule", [](const ScheduleRequest& r) {
-    const nlohmann::json j = unlocked([&](const Progress&) { return schedule_summary(r); });
-    return to_python(j);
-  }, "request"_a, "Counts (and lists) a checkpoint schedule; see revwave.schedule.");
-  m.def("read_shot_record", &read_record, "path"_a, "Reads a shot record .npy and its sidecar .json, as the CLI writes them.");
+  m.def(
+      "forward",
+      [](const ProblemOptions& o) {
+        check_problem_numbers(o);
+        return in_double(o) ? forward_impl<double>(o) : forward_impl<float>(o);
+      },
+      "options"_a, "Models one shot record; see revwave.forward.");
+  m.def(
+      "forward_survey",
+      [](const ProblemOptions& o, const SurveyOptions& so, const std::string& out) {
+        check_problem_numbers(o);
+        return in_double(o) ? forward_survey_impl<double>(o, so, out) : forward_survey_impl<float>(o, so, out);
+      },
+      "options"_a, "survey"_a, "out"_a, "Models a survey's shot records; see revwave.forward_survey.");
+  m.def(
+      "gradient",
+      [](const GradientJobOptions& o) {
+        check_job_numbers(o);
+        return in_double(o.problem) ? gradient_impl<double>(o) : gradient_impl<float>(o);
+      },
+      "options"_a, "Objective, dJ/dm and statistics; see revwave.gradient.");
+  m.def(
+      "survey_gradient",
+      [](const GradientJobOptions& o, const SurveyOptions& so) {
+        check_job_numbers(o);
+        return in_double(o.problem) ? survey_gradient_impl<double>(o, so) : survey_gradient_impl<float>(o, so);
+      },
+      "options"_a, "survey"_a, "J and dJ/dm summed over a survey; see revwave.gradient.");
+  m.def(
+      "invert",
+      [](const InvertOptions& o) {
+        check_invert_numbers(o);
+        return in_double(o.job.problem) ? invert_impl<double>(o) : invert_impl<float>(o);
+      },
+      "options"_a, "Full-waveform inversion; see revwave.invert.");
+  m.def(
+      "adjtest",
+      [](const ProblemOptions& o, std::uint32_t seed, std::optional<double> tolerance) {
+        check_problem_numbers(o);
+        if (tolerance) check_number("--tolerance", *tolerance, positive());
+        return in_double(o) ? adjtest_impl<double>(o, seed, tolerance) : adjtest_impl<float>(o, seed, tolerance);
+      },
+      "options"_a, "seed"_a, "tolerance"_a.none(), "The dot-product test; see revwave.adjtest.");
+  m.def(
+      "gradtest",
+      [](const GradientJobOptions& o, int halvings, double scale) {
+        check_job_numbers(o);
+        check_integer("--halvings", halvings, int_within(2, 40));
+        check_number("--scale", scale, {0.0, 0.5, true, true});
+        return in_double(o.problem) ? gradtest_impl<double>(o, halvings, scale)
+                                    : gradtest_impl<float>(o, halvings, scale);
+      },
+      "options"_a, "halvings"_a, "scale"_a, "The Taylor test; see revwave.gradtest.");
+  m.def(
+      "schedule",
+      [](const ScheduleRequest& r) {
+        const nlohmann::json j = unlocked([&](const Progress&) { return schedule_summary(r); });
+        return to_python(j);
+      },
+      "request"_a, "Counts (and lists) a checkpoint schedule; see revwave.schedule.");
+  m.def("read_shot_record", &read_record, "path"_a,
+        "Reads a shot record .npy and its sidecar .json, as the CLI writes them.");
   m.def(
       "write_shot_record",
-      [](const std::string& path, const InArray& data, double dt, double f0, double t0, const InArray& src, const InArray& rec) {
+      [](const std::string& path, const InArray& data, double dt, double f0, double t0, const InArray& src,
+         const InArray& rec) {
         const ShotRecord r = record_of(data, dt, f0, t0, src, rec, path);
         write_shot_record(path, r.meta, r.traces);
       },
@@ -288,14 +318,18 @@ NB_MODULE(_revwave, m) {
 
   bind_options(m);
   bind_runs(m);
-  m.def("_address", [](const InArray& a) { return reinterpret_cast<std::uintptr_t>(a.data()); }, "array"_a,
-        "The address the extension reads an array at (tests: C-contiguous float arrays are not copied).");
-  m.def("_max_threads", [] { return omp_get_max_threads(); }, "The calling thread's OpenMP team size (tests).");
+  m.def(
+      "_address", [](const InArray& a) { return reinterpret_cast<std::uintptr_t>(a.data()); }, "array"_a,
+      "The address the extension reads an array at (tests: C-contiguous float arrays are not copied).");
+  m.def(
+      "_max_threads", [] { return omp_get_max_threads(); }, "The calling thread's OpenMP team size (tests).");
   m.def("_last_model_address", &last_model_address,
         "The address the last model was read at (tests: a C-contiguous array or CPU tensor is not copied).");
   m.def("_mpi_compiled", &mpi_compiled, "Whether the library's MPI runner is built in (else a one-process stub).");
-  m.def("_mpi_rank", [] { return mpi_session().rank(); }, "This process's rank under mpiexec (0 without).");
-  m.def("_mpi_size", [] { return mpi_session().size(); }, "The number of processes under mpiexec (1 without).");
+  m.def(
+      "_mpi_rank", [] { return mpi_session().rank(); }, "This process's rank under mpiexec (0 without).");
+  m.def(
+      "_mpi_size", [] { return mpi_session().size(); }, "The number of processes under mpiexec (1 without).");
   m.def("_set_progress", &set_progress_hook, "hook"_a.none(),
         "The callable (done, total) the next calls report their progress to, or None (revwave._progress sets it).");
   m.def("parse_bytes", &parse_bytes, "text"_a, "A memory size such as 512M or 8GiB, in bytes (the CLI's rule).");

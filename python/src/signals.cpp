@@ -27,7 +27,8 @@ void SignalCheck::check(index_t done, index_t total) {
   // unwound (nb::python_error).
   if (PyErr_CheckSignals() != 0) throw RunCancelled{};
   if (progress_hook != nullptr && total > 0) {
-    PyObject* r = PyObject_CallFunction(progress_hook, "LL", static_cast<long long>(done), static_cast<long long>(total));
+    PyObject* r =
+        PyObject_CallFunction(progress_hook, "LL", static_cast<long long>(done), static_cast<long long>(total));
     if (r == nullptr) throw RunCancelled{};  // the hook's exception, set on this thread
     Py_DECREF(r);
   }
@@ -35,7 +36,8 @@ void SignalCheck::check(index_t done, index_t total) {
 
 Progress SignalCheck::progress() {
   return [this](index_t done, index_t total) {
-    if (std::chrono::steady_clock::now() - last_ >= std::chrono::milliseconds(50) || (progress_hook != nullptr && done == total)) {
+    if (std::chrono::steady_clock::now() - last_ >= std::chrono::milliseconds(50) ||
+        (progress_hook != nullptr && done == total)) {
       check(done, total);
     }
   };

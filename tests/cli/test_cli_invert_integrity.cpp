@@ -46,14 +46,17 @@ TEST_F(CliInvertIntegrity, AnInputTheRunWouldOverwriteIsRefusedUpFront) {
   write_model("true.npy", 2100);
   const Outcome r = invoke(args() + "--model inv/model_0002.npy --true-model true.npy --iterations 3 --out-dir inv");
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_NE(r.err.find("--out-dir inv would overwrite --model inv/model_0002.npy with the model of iteration 2"), std::string::npos)
+  EXPECT_NE(r.err.find("--out-dir inv would overwrite --model inv/model_0002.npy with the model of iteration 2"),
+            std::string::npos)
       << r.err;
   EXPECT_EQ(files_in("inv"), std::vector<std::string>{"model_0002.npy"});
   // A mask through a symbolic link, and a picture's name: the same.
   write_model("inv/model_0001.npy", 1.0);
   fs::create_symlink(fs::absolute(dir_ / "inv/model_0001.npy"), dir_ / "m.npy");
   const Outcome m = invoke(args() + "--model true.npy --true-model true.npy --mask m.npy --out-dir inv");
-  EXPECT_NE(m.err.find("would overwrite --mask m.npy with the model of iteration 1 (inv/model_0001.npy)"), std::string::npos) << m.err;
+  EXPECT_NE(m.err.find("would overwrite --mask m.npy with the model of iteration 1 (inv/model_0001.npy)"),
+            std::string::npos)
+      << m.err;
 }
 
 // Two recorded shots with different sample intervals: the second band is beyond the coarser shot's
@@ -64,8 +67,9 @@ TEST_F(CliInvertIntegrity, EveryShotAndEveryBandAreCheckedBeforeTheFirstOutput) 
   ASSERT_EQ(invoke("forward " + grid + "--dt 0.001 --src 200,300,50 --out records/a.npy").code, 0);
   ASSERT_EQ(invoke("forward " + grid + "--dt 0.004 --src 350,300,50 --out records/b.npy").code, 0);
   write_model("start.npy");
-  const Outcome r = invoke("invert --model start.npy --spacing 50 --space-order 4 --nbl 4 --observed records --vmin 1400 --vmax 2200 "
-                           "--bands 20,150 --iterations 1 --threads 1 --strategy full --out-dir inv");
+  const Outcome r = invoke(
+      "invert --model start.npy --spacing 50 --space-order 4 --nbl 4 --observed records --vmin 1400 --vmax 2200 "
+      "--bands 20,150 --iterations 1 --threads 1 --strategy full --out-dir inv");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(r.err.find("--bands: cut-off 150 Hz is invalid for records/b.npy"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "inv"));
@@ -73,7 +77,8 @@ TEST_F(CliInvertIntegrity, EveryShotAndEveryBandAreCheckedBeforeTheFirstOutput) 
 
 TEST_F(CliInvertIntegrity, OptionExtremesAreRefusedNamingTheOption) {
   const std::string a = args() + "--out-dir inv ";
-  expect_refused(a + "--bands 0.001", "--bands: cut-off 0.001 Hz is invalid for shot 0: its period 1000 s is longer than the record");
+  expect_refused(a + "--bands 0.001",
+                 "--bands: cut-off 0.001 Hz is invalid for shot 0: its period 1000 s is longer than the record");
   expect_refused(a + "--smooth 1e-300", "--smooth 1e-300 m is invalid: it must be 0 (no smoothing) or in [1, 110] m");
   expect_refused(a + "--smooth 1e300", "--smooth 1e+300 m is invalid");
   expect_refused(a + "--first-step 1e308", "--first-step 1e+308 m/s is invalid: it must be in (0, 1600] m/s");
@@ -92,7 +97,8 @@ TEST_F(CliInvertIntegrity, AnEditedOrDamagedStateIsRefused) {
   std::ofstream(path, std::ios::binary) << flipped;
   Outcome r = invoke("invert --resume inv");
   EXPECT_EQ(r.code, 3) << r.err;
-  EXPECT_NE(r.err.find("inv/state.bin: the inversion state is invalid: its checksum does not match its contents"), std::string::npos)
+  EXPECT_NE(r.err.find("inv/state.bin: the inversion state is invalid: its checksum does not match its contents"),
+            std::string::npos)
       << r.err;
   // Resealed after the edit: the band beyond the bands is found by the checks behind the checksum.
   std::string edited = good;
@@ -122,7 +128,8 @@ TEST_F(CliInvertIntegrity, TheConfigurationReplaysAndResumeNeedsNothingElse) {
   EXPECT_NE(done.out.find("nothing left to do"), std::string::npos) << done.out;
   const Outcome more = invoke("invert --resume inv --iterations 2");
   ASSERT_EQ(more.code, 0) << more.err;
-  EXPECT_NE(more.out.find("band 1 goes on: it ended after 1 iterations, --iterations is now 2"), std::string::npos) << more.out;
+  EXPECT_NE(more.out.find("band 1 goes on: it ended after 1 iterations, --iterations is now 2"), std::string::npos)
+      << more.out;
   ASSERT_EQ(invoke(args() + "--iterations 2 --out-dir longer").code, 0);
   EXPECT_EQ(slurp((dir_ / "inv/model_0002.npy").string()), slurp((dir_ / "longer/model_0002.npy").string()));
 }

@@ -23,7 +23,8 @@ class CliOutputs : public revwave::testing::CliFixture {
     const Outcome a = invoke(args + " --out " + first);
     ASSERT_EQ(a.code, 0) << args << "\n" << a.err;
     const std::string stem = fs::path(first).replace_extension().string();
-    const Outcome b = invoke(std::string(args.substr(0, args.find(' '))) + " --config " + stem + ".config.toml --out " + second);
+    const Outcome b =
+        invoke(std::string(args.substr(0, args.find(' '))) + " --config " + stem + ".config.toml --out " + second);
     ASSERT_EQ(b.code, 0) << "replaying " << stem << ".config.toml\n" << b.err;
     for (const std::string& f : compare) {
       const std::string other = fs::path(second).replace_extension().string() + f.substr(stem.size());
@@ -58,8 +59,10 @@ TEST_F(CliOutputs, AnOutputNameGetsItsEndingOrIsRefused) {
   EXPECT_FALSE(fs::exists(dir_ / "plain"));
   ASSERT_EQ(invoke(std::string("gradient") + small + "--out g").code, 0);
   EXPECT_TRUE(fs::exists(dir_ / "g.npy"));
-  for (const std::string& f : {"plain.npy", "plain.json", "plain.config.toml", "g.npy", "g.config.toml"}) fs::remove(dir_ / f);
-  expect_refused(std::string("forward") + small + "--out shot.txt", "--out shot.txt: its ending .txt is none of revwave's");
+  for (const std::string& f : {"plain.npy", "plain.json", "plain.config.toml", "g.npy", "g.config.toml"})
+    fs::remove(dir_ / f);
+  expect_refused(std::string("forward") + small + "--out shot.txt",
+                 "--out shot.txt: its ending .txt is none of revwave's");
   expect_refused(std::string("gradient") + small + "--out g.dat", "--out g.dat: the output is a NumPy array, FILE.npy");
 }
 
@@ -69,8 +72,8 @@ TEST_F(CliOutputs, EveryWrittenConfigurationReplaysToTheSameBits) {
   expect_replays(std::string("gradient") + small + "--snaps 3", "g.npy", "g2.npy", {"g.npy"});
   // Against --observed: its configuration once wrote --tn, which --observed excludes.
   expect_replays(std::string("gradient --velocity 2100 --observed f.npy --threads 1"), "go.npy", "go2.npy", {"go.npy"});
-  expect_replays(std::string("gradient --shape 14,12,10 --velocity 2000 --observed s.sgy --aperture 50 --threads 1"), "gs.npy",
-                 "gs2.npy", {"gs.npy"});
+  expect_replays(std::string("gradient --shape 14,12,10 --velocity 2000 --observed s.sgy --aperture 50 --threads 1"),
+                 "gs.npy", "gs2.npy", {"gs.npy"});
 }
 
 }  // namespace

@@ -32,9 +32,10 @@ class CliPlausibility : public revwave::testing::CliFixture {
 
 TEST_F(CliPlausibility, VelocitiesBelowTheFloorAreRefusedWithAHintAboutUnits) {
   write_model("kms.npy", 2.0);
-  expect_refused_reading("kms.npy", "forward --model kms.npy --tn 0.05",
-                         "--model kms.npy: velocity 2 m/s at point (0, 0, 0) is below 100 m/s, slower than sound in air or any "
-                         "soil or rock: velocities are in m/s (a model in km/s needs multiplying by 1000");
+  expect_refused_reading(
+      "kms.npy", "forward --model kms.npy --tn 0.05",
+      "--model kms.npy: velocity 2 m/s at point (0, 0, 0) is below 100 m/s, slower than sound in air or any "
+      "soil or rock: velocities are in m/s (a model in km/s needs multiplying by 1000");
   expect_refused("gradient --shape 12,12,12 --velocity 50 --tn 0.05", "--velocity 50 m/s is below 100 m/s");
 }
 
@@ -43,17 +44,24 @@ TEST_F(CliPlausibility, UnderSamplingAndShortRecordsGiveOneWarningLineEach) {
   const Outcome r = invoke("forward --shape 12,12,12 --f0 60 --tn 0.02 --out w.npy --json");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(lines(r.err), 2) << r.err;
-  EXPECT_NE(r.err.find("revwave: warning: the grid under-samples the Ricker wavelet of f0 60 Hz: 1.087 points per shortest wavelength"),
-            std::string::npos) << r.err;
+  EXPECT_NE(
+      r.err.find(
+          "revwave: warning: the grid under-samples the Ricker wavelet of f0 60 Hz: 1.087 points per shortest wavelength"),
+      std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("revwave: warning: the record ends at"), std::string::npos) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.at("warnings").size(), 2u);
   EXPECT_NE(j.at("warnings")[0].get<std::string>().find("under-samples"), std::string::npos);
   // Coarse enough in time too (50 m cells let a 20 ms step be stable): its own line.
-  const Outcome t = invoke("forward --shape 12,12,12 --spacing 100 --velocity 1500 --f0 12 --dt 0.02 --tn 1 --out t.npy");
+  const Outcome t =
+      invoke("forward --shape 12,12,12 --spacing 100 --velocity 1500 --f0 12 --dt 0.02 --tn 1 --out t.npy");
   ASSERT_EQ(t.code, 0) << t.err;
-  EXPECT_NE(t.err.find("revwave: warning: the time step 0.02 s aliases the Ricker wavelet of f0 12 Hz: its Nyquist frequency 25 Hz"),
-            std::string::npos) << t.err;
+  EXPECT_NE(
+      t.err.find(
+          "revwave: warning: the time step 0.02 s aliases the Ricker wavelet of f0 12 Hz: its Nyquist frequency 25 Hz"),
+      std::string::npos)
+      << t.err;
   // The built-in problem warns of nothing.
   const Outcome quiet = invoke("forward --shape 20,20,20 --tn 0.2 --out q.npy --json");
   ASSERT_EQ(quiet.code, 0);
@@ -79,8 +87,11 @@ TEST_F(CliPlausibility, AModelOfTheUsersNeedsDataAndItsShapeRulesTheGrid) {
 TEST_F(CliPlausibility, GridLayoutsLieAtCellCentresAndSaySo) {
   const Outcome r = invoke("forward --shape 21,21,12 --tn 0.05 --src-grid 2,2,20 --rec-grid 4,4,10 --out s.sgy");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("--src-grid 2,2,20: 2 x 2 at cell centres, x 50 and 150 m, y 50 and 150 m, z 20 m"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("--rec-grid 4,4,10: 4 x 4 at cell centres, x 25, 75, ... 175 (every 50) m"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--src-grid 2,2,20: 2 x 2 at cell centres, x 50 and 150 m, y 50 and 150 m, z 20 m"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("--rec-grid 4,4,10: 4 x 4 at cell centres, x 25, 75, ... 175 (every 50) m"), std::string::npos)
+      << r.out;
   const revwave::SegySurvey s = revwave::read_segy((dir_ / "s.sgy").string());
   ASSERT_EQ(s.shots.size(), 4u);
   const std::array<double, 3> first{50, 50, 20}, last{150, 150, 20};
@@ -95,7 +106,9 @@ TEST_F(CliPlausibility, GridLayoutsLieAtCellCentresAndSaySo) {
 TEST_F(CliPlausibility, ThreadCountsTheRuntimeCannotStartAreRefusedNotCrashed) {
   const Outcome r = invoke("forward --shape 12,12,12 --tn 0.02 --threads 65536 --out x.npy");
   EXPECT_EQ(r.code, 2) << r.err;  // was a segmentation fault inside libgomp
-  EXPECT_NE(r.err.find("--threads 65536 is more threads than the OpenMP runtime can start here: at most"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--threads 65536 is more threads than the OpenMP runtime can start here: at most"),
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("refused rather than capped"), std::string::npos) << r.err;
   EXPECT_TRUE(leftovers().empty());
 }

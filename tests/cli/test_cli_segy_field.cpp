@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -30,7 +30,8 @@ class CliSegyField : public revwave::testing::CliFixture {
 
 TEST_F(CliSegyField, TheVikingLinesHeaderFaultsAreReadPastWithAWarningEach) {
   const std::string grid = "--shape 14,12,10 --spacing 10 --space-order 4 --nbl 4 --origin 5000,0,0 ";
-  const Outcome f = invoke("forward " + grid + "--tn 0.15 --dt 0.001 --src-grid 2,1,20 --rec-grid 3,3,10 --out s.sgy --json");
+  const Outcome f =
+      invoke("forward " + grid + "--tn 0.15 --dt 0.001 --src-grid 2,1,20 --rec-grid 3,3,10 --out s.sgy --json");
   ASSERT_EQ(f.code, 0) << f.err;
   const int nt = nlohmann::json::parse(f.out).at("nt").get<int>();
   std::string file = slurp((dir_ / "s.sgy").string());
@@ -40,9 +41,12 @@ TEST_F(CliSegyField, TheVikingLinesHeaderFaultsAreReadPastWithAWarningEach) {
   const Outcome g = invoke("gradient " + grid + "--velocity 2000 --observed viking.sgy --threads 1 --out g.npy --json");
   ASSERT_EQ(g.code, 0) << g.err;
   const std::string n = std::to_string(nt);
-  EXPECT_NE(g.err.find("revwave: warning: viking.sgy: the binary header says " + n + " samples per trace, the first trace header 1500: read " + n),
-            std::string::npos) << g.err;
-  EXPECT_NE(g.err.find("revwave: warning: viking.sgy: CoordinateUnits 3 (decimal degrees) on 18 traces from trace 0"), std::string::npos)
+  EXPECT_NE(g.err.find("revwave: warning: viking.sgy: the binary header says " + n +
+                       " samples per trace, the first trace header 1500: read " + n),
+            std::string::npos)
+      << g.err;
+  EXPECT_NE(g.err.find("revwave: warning: viking.sgy: CoordinateUnits 3 (decimal degrees) on 18 traces from trace 0"),
+            std::string::npos)
       << g.err;
   EXPECT_EQ(std::count(g.err.begin(), g.err.end(), '\n'), 2) << g.err;
   EXPECT_EQ(nlohmann::json::parse(g.out).at("warnings").size(), 2u);
@@ -57,7 +61,8 @@ TEST_F(CliSegyField, TheVikingLinesHeaderFaultsAreReadPastWithAWarningEach) {
   EXPECT_EQ(refused.code, 3) << refused.err;
   EXPECT_NE(refused.err.find("arc.sgy: trace 0: CoordinateUnits 2 is not supported"), std::string::npos) << refused.err;
   EXPECT_NE(refused.err.find("--segy-units"), std::string::npos) << refused.err;
-  const Outcome stated = invoke("gradient " + grid + "--velocity 2000 --observed arc.sgy --segy-units metres --threads 1 --out a.npy");
+  const Outcome stated =
+      invoke("gradient " + grid + "--velocity 2000 --observed arc.sgy --segy-units metres --threads 1 --out a.npy");
   ASSERT_EQ(stated.code, 0) << stated.err;
   EXPECT_EQ(slurp((dir_ / "a.npy").string()), slurp((dir_ / "mended.npy").string()));
 }

@@ -29,8 +29,8 @@ TEST(CompressedPlan, ASplitIsNeverWorseThanAllRawOrAllEncoded) {
     for (index_t steps : {40, 300, 1615}) {
       SCOPED_TRACE("steps " + std::to_string(steps) + ", store " + std::to_string(costs.store));
       const CompressedSlotPlan p = plan_compressed_slots(steps, 9 * raw + 300, raw, encoded, costs, "bf16");
-      const double all_raw = MultilevelSchedule(steps, {Tier{"raw", 9, 0, 0}, Tier{"e", 0, costs.store, costs.restore}})
-                                 .planned_time();
+      const double all_raw =
+          MultilevelSchedule(steps, {Tier{"raw", 9, 0, 0}, Tier{"e", 0, costs.store, costs.restore}}).planned_time();
       const double all_encoded =
           MultilevelSchedule(steps, {Tier{"raw", 0, 0, 0}, Tier{"e", 23, costs.store, costs.restore}}).planned_time();
       EXPECT_LE(p.predicted_time, all_raw + 1e-9);

@@ -9,12 +9,12 @@
 #include <cmath>
 #include <cstring>
 
-#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "cuda_test_support.hpp"
+#include "precisions.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/acoustic/cpu_sweep.hpp"
-#include "precisions.hpp"
 
 namespace revwave {
 namespace {
@@ -110,7 +110,8 @@ void reverse_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
   const auto row = [nrec](const std::vector<T>& t, index_t n) {
     return std::vector<T>(t.begin() + n * nrec, t.begin() + (n + 1) * nrec);
   };
-  for (index_t n = 4; n <= 6; ++n) EXPECT_LE(relative_to_max(row(tg, n), row(tc, n)), 64 * eps<T>()) << "trace of u[" << n << "]";
+  for (index_t n = 4; n <= 6; ++n)
+    EXPECT_LE(relative_to_max(row(tg, n), row(tc, n)), 64 * eps<T>()) << "trace of u[" << n << "]";
   std::vector<T> lam(b.points), grad(b.points);
   b.gpu.download_adjoint(lam.data(), grad.data());
   EXPECT_TRUE(all_finite(lam) && all_finite(grad));
@@ -154,7 +155,8 @@ void bind_fields(Args& a, const std::array<T*, 6>& f, bool reverse) {
 template <class T>
 void cpu_sweep(const Problem<T>& p, SweepFieldSet<T>& s, bool reverse) {
   if (reverse) {
-    cpu_reverse_sweep(p, ReverseSweepFields<T>{s[0].data(), s[1].data(), s[3].data(), s[4].data(), s[2].data(), s[5].data()});
+    cpu_reverse_sweep(
+        p, ReverseSweepFields<T>{s[0].data(), s[1].data(), s[3].data(), s[4].data(), s[2].data(), s[5].data()});
   } else {
     cpu_leapfrog_sweep(p, SweepFields<T>{s[0].data(), s[1].data(), s[1].data()});
   }
@@ -193,7 +195,9 @@ void steps_match_the_cpu(bool reverse, SweepKernel kernel) {
   }
 }
 
-TYPED_TEST(CudaKernels, ForwardStepsAndSamplingMatchTheCpu) { steps_match_the_cpu<TypeParam>(false, SweepKernel::columns); }
+TYPED_TEST(CudaKernels, ForwardStepsAndSamplingMatchTheCpu) {
+  steps_match_the_cpu<TypeParam>(false, SweepKernel::columns);
+}
 TYPED_TEST(CudaKernels, ReverseStepsMatchTheCpu) { steps_match_the_cpu<TypeParam>(true, SweepKernel::columns); }
 TYPED_TEST(CudaKernels, TiledForwardStepsMatchTheCpu) { steps_match_the_cpu<TypeParam>(false, SweepKernel::tiled); }
 TYPED_TEST(CudaKernels, TiledReverseStepsMatchTheCpu) { steps_match_the_cpu<TypeParam>(true, SweepKernel::tiled); }
@@ -218,7 +222,8 @@ TYPED_TEST(CudaKernels, BothSweepsMatchTheCpuSweepOnRandomFields) {
         device_sweep(p, columns, reverse, SweepKernel::columns);
         for (SweepKernel kernel : sweep_kernels) {
           SweepFieldSet<T> got = ref;
-          if (kernel == SweepKernel::columns) got = columns;
+          if (kernel == SweepKernel::columns)
+            got = columns;
           else {
             for (std::size_t i = 0; i < got.size(); ++i) got[i] = random_field<T>(p.grid, 10 + unsigned(i));
             device_sweep(p, got, reverse, kernel);

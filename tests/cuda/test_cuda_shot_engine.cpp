@@ -54,7 +54,8 @@ void survey_matches_the_per_shot_path() {
     const auto [objective, gradient] = testing::reference_survey_gradient<T>(c.grid, c.start_model, survey, o);
     EXPECT_EQ(sum.objective, objective) << "aperture " << aperture;
     ASSERT_EQ(sum.gradient.size(), gradient.size());
-    EXPECT_EQ(std::memcmp(sum.gradient.data(), gradient.data(), gradient.size() * sizeof(double)), 0) << "aperture " << aperture;
+    EXPECT_EQ(std::memcmp(sum.gradient.data(), gradient.data(), gradient.size() * sizeof(double)), 0)
+        << "aperture " << aperture;
     for (const ShotSummary& s : sum.shots) {
       EXPECT_GT(s.phases.time_loop, 0.0);  // the device's, from its events
       EXPECT_EQ(s.time_loop_ticket, -1);

@@ -39,7 +39,8 @@ TEST_F(CudaSweepVariants, EveryStrategyWithEverySweepKernelEqualsFull) {
     for (const char* s : {"revolve", "online"}) {
       expect_bitwise(gradient(strategy(s, 5)), full, std::string(s) + " against full, " + to_string(kernel));
     }
-    if (on_emulated_runtime()) expect_bitwise(full, columns_full, std::string("full, ") + to_string(kernel) + " against columns");
+    if (on_emulated_runtime())
+      expect_bitwise(full, columns_full, std::string("full, ") + to_string(kernel) + " against columns");
   }
 }
 

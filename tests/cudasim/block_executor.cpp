@@ -94,7 +94,8 @@ inline void switch_start(void** fake, const StackSpan& to) {
 }
 inline void switch_finish(void* fake, StackSpan* from) {
 #if defined(__SANITIZE_ADDRESS__)
-  __sanitizer_finish_switch_fiber(fake, from != nullptr ? &from->bottom : nullptr, from != nullptr ? &from->size : nullptr);
+  __sanitizer_finish_switch_fiber(fake, from != nullptr ? &from->bottom : nullptr,
+                                  from != nullptr ? &from->size : nullptr);
 #else
   (void)fake, (void)from;
 #endif
@@ -128,7 +129,9 @@ class BlockRun {
  public:
   BlockRun(const char* what, const LaunchShape& shape, const Dim& block, std::size_t shared_bytes,
            const std::function<void(SimThread&)>& body)
-      : what_(what), block_(block), body_(body),
+      : what_(what),
+        block_(block),
+        body_(body),
         rng_(block.x * 7919u + block.y * 104729u + block.z * 1299709u),
         shared_(std::max<std::size_t>(shared_bytes, 1) / 8 + 1, ~std::uint64_t(0)),  // NaN in every float type
         shared_bytes_(shared_bytes) {
@@ -215,7 +218,8 @@ class BlockRun {
       Shadow& sh = shadow_[static_cast<std::size_t>(q - base) + i];
       if (!ordered(sh.writer, t)) race(t, sh.writer.thread, write ? "writes" : "reads", "wrote");
       if (write && !ordered(sh.reader, t)) race(t, sh.reader.thread, "writes", "read");
-      (write ? sh.writer : sh.reader) = {static_cast<int>(t), epoch_, static_cast<unsigned>(warp_events_[t / 32].size())};
+      (write ? sh.writer : sh.reader) = {static_cast<int>(t), epoch_,
+                                         static_cast<unsigned>(warp_events_[t / 32].size())};
     }
   }
 
@@ -230,7 +234,7 @@ class BlockRun {
     std::uint64_t value = 0, result = 0;
     int arg = 0, width = 32;
     SimThread thread;
-    StackSpan stack;            // its fiber's (for ASan)
+    StackSpan stack;             // its fiber's (for ASan)
     void* fake_stack = nullptr;  // ASan's, while it is switched out
   };
   struct Stamp {
@@ -361,7 +365,8 @@ class BlockRun {
 
   std::string place_text(unsigned t) const {
     const ThreadPlace p = slots_[t].thread.place();
-    return "thread " + dim_text(p.thread) + " (warp " + std::to_string(t / 32) + ", lane " + std::to_string(t % 32) + ")";
+    return "thread " + dim_text(p.thread) + " (warp " + std::to_string(t / 32) + ", lane " + std::to_string(t % 32) +
+           ")";
   }
   std::string where(unsigned t) const {
     return std::string(what_) + ", block " + dim_text(block_) + ", " + place_text(t);
@@ -388,7 +393,7 @@ class BlockRun {
   std::vector<std::uint64_t> shared_;
   std::size_t shared_bytes_;
   std::vector<Shadow> shadow_;
-  std::vector<std::vector<unsigned>> warp_events_;  // per warp: the lanes of each __syncwarp resolved
+  std::vector<std::vector<unsigned>> warp_events_;    // per warp: the lanes of each __syncwarp resolved
   std::vector<unsigned> waiting_lanes_, done_lanes_;  // per warp: lanes at a warp collective, lanes exited
   unsigned at_barrier_ = 0;
   StackSpan scheduler_stack_;  // the host thread's stack the fibers switch back to (for ASan)

@@ -141,8 +141,7 @@ struct Simulator {
       report(std::string("race: ") + what + " on " + names[actor] + (acc.write ? " writes" : " reads") +
              " bytes that " + r.what + " on " + names[r.actor] + (r.write ? " writes" : " reads") +
              ", with no stream order, event or synchronisation between them (" +
-             (alloc->pinned ? "pinned host" : "device") + " allocation of " + std::to_string(alloc->bytes) +
-             " bytes)");
+             (alloc->pinned ? "pinned host" : "device") + " allocation of " + std::to_string(alloc->bytes) + " bytes)");
     }
     // An earlier access this one is ordered after and covers need not be kept: a later access
     // ordered after this one is ordered after it too. Except an earlier write under a read:
@@ -221,8 +220,8 @@ struct Simulator {
                     (kind == cudaMemcpyHostToDevice && dst_dev && !src_dev) ||
                     (kind == cudaMemcpyDeviceToHost && !dst_dev && src_dev) || kind == cudaMemcpyDefault;
     if (!ok) {
-      report(std::string(api) + " of kind " + std::to_string(int(kind)) + " between " +
-             (src_dev ? "device" : "host") + " and " + (dst_dev ? "device" : "host") + " memory");
+      report(std::string(api) + " of kind " + std::to_string(int(kind)) + " between " + (src_dev ? "device" : "host") +
+             " and " + (dst_dev ? "device" : "host") + " memory");
       return fail(cudaErrorInvalidValue);
     }
     if (n == 0) return cudaSuccess;

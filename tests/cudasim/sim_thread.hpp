@@ -23,7 +23,8 @@ enum class WarpOp { sync, shfl, shfl_up, shfl_down, shfl_xor, vote };
 class SimThread {
  public:
   SimThread() = default;
-  SimThread(BlockRun* block, const ThreadPlace& place, unsigned linear) : block_(block), place_(place), linear_(linear) {}
+  SimThread(BlockRun* block, const ThreadPlace& place, unsigned linear)
+      : block_(block), place_(place), linear_(linear) {}
 
   ThreadPlace place() const { return place_; }
   unsigned lane() const { return linear_ % 32; }
@@ -31,7 +32,9 @@ class SimThread {
   void sync_block();
   void sync_warp(unsigned mask = 0xffffffffu) { warp_op(WarpOp::sync, mask, 0, 0, 32); }
   template <class V>
-  V shfl(unsigned mask, V v, int src, int width = 32) { return exchange(WarpOp::shfl, mask, v, src, width); }
+  V shfl(unsigned mask, V v, int src, int width = 32) {
+    return exchange(WarpOp::shfl, mask, v, src, width);
+  }
   template <class V>
   V shfl_up(unsigned mask, V v, unsigned delta, int width = 32) {
     return exchange(WarpOp::shfl_up, mask, v, static_cast<int>(delta), width);
@@ -41,7 +44,9 @@ class SimThread {
     return exchange(WarpOp::shfl_down, mask, v, static_cast<int>(delta), width);
   }
   template <class V>
-  V shfl_xor(unsigned mask, V v, int lane_mask, int width = 32) { return exchange(WarpOp::shfl_xor, mask, v, lane_mask, width); }
+  V shfl_xor(unsigned mask, V v, int lane_mask, int width = 32) {
+    return exchange(WarpOp::shfl_xor, mask, v, lane_mask, width);
+  }
   unsigned ballot(unsigned mask, bool p) { return static_cast<unsigned>(warp_op(WarpOp::vote, mask, p, 0, 32)); }
   bool any(unsigned mask, bool p) { return ballot(mask, p) != 0; }
   // Over the lanes of the mask that take part (an exited lane does not).
@@ -51,7 +56,9 @@ class SimThread {
   }
 
   template <class S>
-  S& shared() { return *static_cast<S*>(shared_base()); }
+  S& shared() {
+    return *static_cast<S*>(shared_base());
+  }
   template <class V>
   V shared_load(const V* p) {
     check_shared(p, sizeof(V), false);

@@ -84,7 +84,7 @@ TEST_F(CudasimWarps, ShufflesAndVotesExchangeTheLanesValues) {
       const LaneResults& x = r[32 * w + l];
       const auto value = [w](unsigned lane) { return float(100 * w + lane); };
       EXPECT_EQ(x.idx, value((l + 3) % 32));
-      EXPECT_EQ(x.up, value(l >= 2 ? l - 2 : l));     // below the segment: the lane's own value
+      EXPECT_EQ(x.up, value(l >= 2 ? l - 2 : l));  // below the segment: the lane's own value
       EXPECT_EQ(x.down, value(l + 5 < 32 ? l + 5 : l));
       EXPECT_EQ(x.xor1, value(l ^ 1u));
       EXPECT_EQ(x.sum, float(32 * 100 * w + 496));
@@ -105,9 +105,9 @@ struct SharedExchange {
     float v[64];
   };
   float* out;
-  bool sync_warp;    // a __syncwarp between the write and the read
-  bool sync_block;   // a __syncthreads there instead
-  bool same_warp;    // the neighbour read: lane + step of the same warp (mod 32), else thread id + step (mod 64)
+  bool sync_warp;   // a __syncwarp between the write and the read
+  bool sync_block;  // a __syncthreads there instead
+  bool same_warp;   // the neighbour read: lane + step of the same warp (mod 32), else thread id + step (mod 64)
   unsigned step;
   LaunchShape shape() const { return {{1, 1, 1}, {32, 2, 1}}; }
   void accesses(launch::MemoryAccesses& acc) const { acc = {launch::writes(out, 64 * sizeof(float))}; }
@@ -185,8 +185,10 @@ struct MismatchedCollectives : WarpKernelBase {
   template <class Thread>
   void operator()(Thread& t) const {
     const unsigned lane = t.lane(), id = t.place().thread.x + 32 * t.place().thread.y;
-    if (lane == 5) t.sync_warp(full);
-    else out[id] = t.shfl_down(full, float(lane), 1u);
+    if (lane == 5)
+      t.sync_warp(full);
+    else
+      out[id] = t.shfl_down(full, float(lane), 1u);
   }
 };
 

@@ -31,14 +31,16 @@ struct Box {
 
 // A window's values into the whole model as the dense sums had them: added into zeros (so -0.0
 // becomes +0.0) unless the window is the whole model.
-std::vector<double> dense_leaf(const std::array<index_t, 3>& whole, const Box& b, const std::vector<double>& v, bool is_whole) {
+std::vector<double> dense_leaf(const std::array<index_t, 3>& whole, const Box& b, const std::vector<double>& v,
+                               bool is_whole) {
   if (is_whole) return v;
   std::vector<double> out(static_cast<std::size_t>(whole[0] * whole[1] * whole[2]), 0.0);
   std::size_t i = 0;
   for (index_t x = 0; x < b.shape[0]; ++x)
     for (index_t y = 0; y < b.shape[1]; ++y)
       for (index_t z = 0; z < b.shape[2]; ++z)
-        out[static_cast<std::size_t>(((b.first[0] + x) * whole[1] + b.first[1] + y) * whole[2] + b.first[2] + z)] += v[i++];
+        out[static_cast<std::size_t>(((b.first[0] + x) * whole[1] + b.first[1] + y) * whole[2] + b.first[2] + z)] +=
+            v[i++];
   return out;
 }
 
@@ -75,7 +77,8 @@ TEST(TiledSums, EqualTheDenseTreeBitForBitInAnyArrivalOrder) {
       const Box& b = boxes[static_cast<std::size_t>(s)];
       const bool is_whole = b.shape == whole;
       dense.add(s, 1.0, dense_leaf(whole, b, values[static_cast<std::size_t>(s)], is_whole));
-      tiled.add(s, 1.0, window_to_tiles(blocks, b.first, b.shape, values[static_cast<std::size_t>(s)].data(), !is_whole));
+      tiled.add(s, 1.0,
+                window_to_tiles(blocks, b.first, b.shape, values[static_cast<std::size_t>(s)].data(), !is_whole));
     }
     ASSERT_TRUE(same_bits(tiled.payload().dense(), dense.vector())) << "trial " << trial;
     EXPECT_EQ(tiled.peak_held(), dense.peak_held());
@@ -126,7 +129,8 @@ TYPED_TEST(WindowedEngine, WindowProblemIsMakeProblemOnTheWindowsVelocities) {
     VelocityModel cut{b.shape, {}};
     for (index_t x = 0; x < b.shape[0]; ++x)
       for (index_t y = 0; y < b.shape[1]; ++y)
-        for (index_t z = 0; z < b.shape[2]; ++z) cut.velocity.push_back(c.true_model.at(b.first[0] + x, b.first[1] + y, b.first[2] + z));
+        for (index_t z = 0; z < b.shape[2]; ++z)
+          cut.velocity.push_back(c.true_model.at(b.first[0] + x, b.first[1] + y, b.first[2] + z));
     Acquisition acq = c.acq;
     acq.sources = {{0.5 * g.extent(0), 0.5 * g.extent(1), 0.3 * g.extent(2)}};
     acq.receivers = {{0, 0, 0}, {g.extent(0), 0.7 * g.extent(1), g.extent(2)}};
@@ -156,7 +160,8 @@ TYPED_TEST(WindowedEngine, WindowProblemIsMakeProblemOnTheWindowsVelocities) {
 TYPED_TEST(WindowedEngine, CpuEngineReusedAcrossWindowsGivesEveryShotItsOwnBits) {
   using T = TypeParam;
   const SmallCase c = testing::small_case(21, 17, 15, 40, 4);
-  const std::vector<Box> boxes{{{0, 0, 0}, {21, 17, 15}}, {{3, 4, 1}, {10, 9, 14}}, {{9, 0, 0}, {12, 17, 15}}, {{3, 4, 1}, {10, 9, 14}}};
+  const std::vector<Box> boxes{
+      {{0, 0, 0}, {21, 17, 15}}, {{3, 4, 1}, {10, 9, 14}}, {{9, 0, 0}, {12, 17, 15}}, {{3, 4, 1}, {10, 9, 14}}};
   EngineOptions eo;
   eo.grid = c.grid;
   for (const Box& b : boxes) eo.window_shapes.push_back(b.shape);
@@ -173,17 +178,20 @@ TYPED_TEST(WindowedEngine, CpuEngineReusedAcrossWindowsGivesEveryShotItsOwnBits)
     shot.shape = b.shape;
     shot.acquisition = c.acq;
     shot.acquisition.sources = {{0.5 * g.extent(0), 0.4 * g.extent(1), 0.2 * g.extent(2)}};
-    shot.acquisition.receivers = {{0.1 * g.extent(0), 0.5 * g.extent(1), 0.7 * g.extent(2)}, {g.extent(0), g.extent(1), 0.5 * g.extent(2)}};
+    shot.acquisition.receivers = {{0.1 * g.extent(0), 0.5 * g.extent(1), 0.7 * g.extent(2)},
+                                  {g.extent(0), g.extent(1), 0.5 * g.extent(2)}};
     shot.time = c.time;
     Problem<T> p;
     fill_window_problem(p, model, b.first, b.shape, shot.acquisition, shot.time, {});
-    const std::vector<T> d = testing::observed_in<T>(SmallCase{g, c.true_model, c.true_model, shot.acquisition, c.time},
-                                                     VelocityModel{g.shape, std::vector<double>(static_cast<std::size_t>(g.interior_points()), 1900.0)});
+    const std::vector<T> d = testing::observed_in<T>(
+        SmallCase{g, c.true_model, c.true_model, shot.acquisition, c.time},
+        VelocityModel{g.shape, std::vector<double>(static_cast<std::size_t>(g.interior_points()), 1900.0)});
     const std::vector<double> observed(d.begin(), d.end());
     shot.observed = &observed;
     EngineGradient got = engine->gradient(shot, l2_misfit<T>(), {});
     const StrategyPlan plan = plan_strategy(eo.strategy, shot.time.steps, field_layout<T>(g));
-    const GradientOutput want = run_on_backend(Backend::cpu, p, CudaBudgets{}, GradientCall<T>{&l2_misfit<T>(), d.data(), &eo.strategy, &plan, {}, nullptr});
+    const GradientOutput want = run_on_backend(
+        Backend::cpu, p, CudaBudgets{}, GradientCall<T>{&l2_misfit<T>(), d.data(), &eo.strategy, &plan, {}, nullptr});
     EXPECT_EQ(got.stats.objective, want.stats.objective);
     EXPECT_EQ(got.stats.forward_steps, want.stats.forward_steps);
     const bool is_whole = b.shape == c.grid.shape;

@@ -13,7 +13,6 @@
 
 #include "gradient_job.hpp"
 #include "problem_options.hpp"
-#include "toml_config.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/inversion/fingerprint.hpp"
 #include "revwave/inversion/inversion_state.hpp"
@@ -25,6 +24,7 @@
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/schedule_counts.hpp"
 #include "revwave/schedule/two_level.hpp"
+#include "toml_config.hpp"
 
 namespace revwave::fuzz {
 namespace {
@@ -63,8 +63,7 @@ void npy(const std::uint8_t* data, std::size_t size) {
       n *= d;
     }
     if (static_cast<std::int64_t>(a.data.size()) != n) broken("the data do not fill the shape");
-  } catch (const IoError&) {
-  }
+  } catch (const IoError&) {}
 }
 
 void sidecar(const std::uint8_t* data, std::size_t size) {
@@ -79,8 +78,7 @@ void sidecar(const std::uint8_t* data, std::size_t size) {
         for (double c : p)
           if (!std::isfinite(c)) broken("a coordinate");
     if (m.precision != "float32" && m.precision != "float64") broken("precision");
-  } catch (const IoError&) {
-  }
+  } catch (const IoError&) {}
 }
 
 void config(const std::uint8_t* data, std::size_t size) {
@@ -102,8 +100,7 @@ void config(const std::uint8_t* data, std::size_t size) {
   } catch (const CLI::ParseError&) {
   } catch (const InputError&) {
   } catch (const IoError&) {
-  } catch (const OutOfMemoryError&) {
-  }
+  } catch (const OutOfMemoryError&) {}
 }
 
 void schedule(const std::uint8_t* data, std::size_t size) {
@@ -184,8 +181,7 @@ void segy(const std::uint8_t* data, std::size_t size) {
     }
   } catch (const IoError&) {
   } catch (const InputError&) {
-  } catch (const OutOfMemoryError&) {
-  }
+  } catch (const OutOfMemoryError&) {}
 }
 
 void state(const std::uint8_t* data, std::size_t size) {
@@ -208,8 +204,7 @@ void state(const std::uint8_t* data, std::size_t size) {
     if (again.model != s.model || again.optimizer.x != s.optimizer.x || again.band != s.band ||
         again.iteration != s.iteration || again.optimizer.memory.size() != s.optimizer.memory.size())
       broken("the state does not encode back to itself");
-  } catch (const IoError&) {
-  }
+  } catch (const IoError&) {}
 }
 
 }  // namespace revwave::fuzz

@@ -60,40 +60,49 @@ std::string edited(const InversionState& s, const std::string& from, const std::
 TEST(InversionStateIntegrity, AFlippedBitAnywhereIsFoundByTheChecksum) {
   const std::string good = encode_inversion_state(sample_state());
   EXPECT_EQ(decode_inversion_state(good, "inv/state.bin").model, sample_state().model);
-  for (std::size_t at : {std::size_t(30), good.find("\"band\":1") + 7, good.size() / 2, good.size() - 20, good.size() - 1}) {
+  for (std::size_t at :
+       {std::size_t(30), good.find("\"band\":1") + 7, good.size() / 2, good.size() - 20, good.size() - 1}) {
     std::string bad = good;
     bad[at] = static_cast<char>(bad[at] ^ 0x10);
     const std::string m = refusal(bad);
-    EXPECT_NE(m.find("inv/state.bin: the inversion state is invalid: its checksum does not match its contents"), std::string::npos)
+    EXPECT_NE(m.find("inv/state.bin: the inversion state is invalid: its checksum does not match its contents"),
+              std::string::npos)
         << at << ": " << m;
     EXPECT_EQ(m.find('\n'), std::string::npos);
   }
   EXPECT_NE(refusal(good.substr(0, good.size() - 3)).find("checksum does not match"), std::string::npos);
-  EXPECT_NE(refusal("revwave-inversion-state 1\n{}\n").find("written by an older revwave, without a checksum"), std::string::npos);
+  EXPECT_NE(refusal("revwave-inversion-state 1\n{}\n").find("written by an older revwave, without a checksum"),
+            std::string::npos);
 }
 
 TEST(InversionStateIntegrity, AStateThatIsConsistentlySealedButWrongIsRefused) {
   const InversionState s = sample_state();
-  EXPECT_NE(refusal(edited(s, "\"band\":1", "\"band\":7")).find("it is at band 8 with 1 bands ended before it"), std::string::npos);
+  EXPECT_NE(refusal(edited(s, "\"band\":1", "\"band\":7")).find("it is at band 8 with 1 bands ended before it"),
+            std::string::npos);
   EXPECT_NE(refusal(edited(s, "\"band\":1", "\"band\":-1")).find("'band' is -1, outside [0,"), std::string::npos);
-  EXPECT_NE(refusal(edited(s, "\"band_iteration\":2", "\"band_iteration\":9")).find("band iterations 9 exceed the iterations in all"),
+  EXPECT_NE(refusal(edited(s, "\"band_iteration\":2", "\"band_iteration\":9"))
+                .find("band iterations 9 exceed the iterations in all"),
             std::string::npos);
   EXPECT_NE(refusal(edited(s, "\"n\":3", "\"n\":4")).find("its vectors' sizes disagree"), std::string::npos);
-  EXPECT_NE(refusal(edited(s, "\"pairs\":1", "\"pairs\":3")).find("its size does not match its header"), std::string::npos);
+  EXPECT_NE(refusal(edited(s, "\"pairs\":1", "\"pairs\":3")).find("its size does not match its header"),
+            std::string::npos);
   EXPECT_NE(refusal(edited(s, "\"pairs\":1", "\"pairs\":9")).find("'pairs' is 9, outside [0, 3]"), std::string::npos);
-  EXPECT_NE(refusal(edited(s, "\"ended\":[1]", "\"ended\":[0]")).find("a band's end reason 0 is none of revwave's"), std::string::npos);
+  EXPECT_NE(refusal(edited(s, "\"ended\":[1]", "\"ended\":[0]")).find("a band's end reason 0 is none of revwave's"),
+            std::string::npos);
   EXPECT_NE(refusal(edited(s, "\"n\":3", "\"n\":1e30")).find("'n' is not an integer"), std::string::npos);
   InversionState nan = s;
   nan.model[1] = std::nan("");
   EXPECT_NE(refusal(encode_inversion_state(nan)).find("it holds a value that is not finite"), std::string::npos);
   InversionState negative = s;
   negative.diagonal[0] = -1;
-  EXPECT_NE(refusal(encode_inversion_state(negative)).find("its preconditioner holds a value that is not positive"), std::string::npos);
+  EXPECT_NE(refusal(encode_inversion_state(negative)).find("its preconditioner holds a value that is not positive"),
+            std::string::npos);
   InversionState running = s;
   running.optimizer.x.clear();
   running.optimizer.g.clear();
   running.optimizer.memory.clear();
-  EXPECT_NE(refusal(encode_inversion_state(running)).find("a band that runs has no optimiser state"), std::string::npos);
+  EXPECT_NE(refusal(encode_inversion_state(running)).find("a band that runs has no optimiser state"),
+            std::string::npos);
 }
 
 }  // namespace

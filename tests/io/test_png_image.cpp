@@ -67,8 +67,8 @@ TEST_F(PngImageTest, SignatureAndIhdrSizeWithUpscale) {
   ASSERT_GE(s.size(), 33u);
   EXPECT_EQ(s.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   EXPECT_EQ(s.substr(12, 4), "IHDR");
-  EXPECT_EQ(be32(s, 16), 15u);  // width  = cols * upscale
-  EXPECT_EQ(be32(s, 20), 12u);  // height = rows * upscale
+  EXPECT_EQ(be32(s, 16), 15u);                                                          // width  = cols * upscale
+  EXPECT_EQ(be32(s, 20), 12u);                                                          // height = rows * upscale
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);  // no temporary left
 }
 
@@ -95,7 +95,7 @@ TEST_F(PngImageTest, ColourMapIsSymmetricAndSaturates) {
   const auto pic = read_png(path("c.png"));
   EXPECT_TRUE(reddish(pic.at(0, 0)));
   EXPECT_TRUE(bluish(pic.at(0, 1)));
-  EXPECT_EQ(pic.at(0, 2), pic.at(0, 3));  // beyond clip saturates
+  EXPECT_EQ(pic.at(0, 2), pic.at(0, 3));                         // beyond clip saturates
   EXPECT_EQ(pic.at(0, 4), (std::array<int, 3>{128, 128, 128}));  // NaN grey
 }
 
@@ -163,15 +163,25 @@ Frame find_frame(const Picture& pic) {
     for (std::uint32_t c = 0; c < pic.width;) {
       std::uint32_t e = c;
       while (e < pic.width && black(pic.at(r, e))) ++e;
-      if (e - c > best) { best = e - c; best_start = c; }
+      if (e - c > best) {
+        best = e - c;
+        best_start = c;
+      }
       c = e + 1;
     }
-    if (best >= 20) { f.top = r; f.left = best_start; f.right = best_start + best - 1; }
+    if (best >= 20) {
+      f.top = r;
+      f.left = best_start;
+      f.right = best_start + best - 1;
+    }
   }
   for (std::uint32_t r = f.top + 2; r < pic.height; ++r) {
     bool line = true;
     for (std::uint32_t c = f.left; c <= f.right && line; ++c) line = black(pic.at(r, c));
-    if (line) { f.bottom = r; break; }
+    if (line) {
+      f.bottom = r;
+      break;
+    }
   }
   return f;
 }
@@ -192,19 +202,24 @@ TEST_F(PngImageTest, AMarkedCellLandsWhereTheAxesSay) {
   const std::uint32_t up = 400 / 40;
   const Frame f = find_frame(pic);
   ASSERT_LT(f.right, pic.width);
-  EXPECT_EQ(f.right - f.left - 1, nx * up);   // the plot: nx columns of up pixels
-  EXPECT_EQ(f.bottom - f.top - 1, nz * up);   // nz rows
-  EXPECT_GT(pic.width, f.right + 40);         // room for the colour bar
+  EXPECT_EQ(f.right - f.left - 1, nx * up);  // the plot: nx columns of up pixels
+  EXPECT_EQ(f.bottom - f.top - 1, nz * up);  // nz rows
+  EXPECT_GT(pic.width, f.right + 40);        // room for the colour bar
   // The red block.
   std::uint32_t r0 = pic.height, r1 = 0, c0 = pic.width, c1 = 0;
   for (std::uint32_t r = f.top + 1; r < f.bottom; ++r)
     for (std::uint32_t c = f.left + 1; c < f.right; ++c)
-      if (reddish(pic.at(r, c))) { r0 = std::min(r0, r); r1 = std::max(r1, r); c0 = std::min(c0, c); c1 = std::max(c1, c); }
+      if (reddish(pic.at(r, c))) {
+        r0 = std::min(r0, r);
+        r1 = std::max(r1, r);
+        c0 = std::min(c0, c);
+        c1 = std::max(c1, c);
+      }
   ASSERT_EQ(c1 - c0 + 1, up);
   ASSERT_EQ(r1 - r0 + 1, up);
   const auto xt = x_ticks(pic, f), zt = y_ticks(pic, f);
-  ASSERT_GE(xt.size(), 4u);  // 0, 100, 200, 300, 400 m
-  ASSERT_GE(zt.size(), 4u);  // 0, 100, 200, 300, 400 m
+  ASSERT_GE(xt.size(), 4u);                      // 0, 100, 200, 300, 400 m
+  ASSERT_GE(zt.size(), 4u);                      // 0, 100, 200, 300, 400 m
   EXPECT_NEAR(xt[0], f.left + 1 + up / 2, 1.0);  // 0 m: the first column's centre
   EXPECT_NEAR(metres_at(0.5 * (c0 + c1), xt, 100.0), 250.0, h / 4);
   EXPECT_NEAR(metres_at(0.5 * (r0 + r1), zt, 100.0), 100.0, h / 4);
@@ -242,7 +257,8 @@ TEST_F(PngImageTest, CentralSlicesCutTheMiddlePlanes) {
   ASSERT_EQ(c.right - c.left - 1, ny * up);
   ASSERT_EQ(c.bottom - c.top - 1, nx * up);
   for (std::uint32_t r = 0; r < nz * up; r += up)
-    for (std::uint32_t col = 0; col < nx * up; col += up) EXPECT_TRUE(reddish(xz.at(a.top + 1 + r, a.left + 1 + col))) << r << ", " << col;
+    for (std::uint32_t col = 0; col < nx * up; col += up)
+      EXPECT_TRUE(reddish(xz.at(a.top + 1 + r, a.left + 1 + col))) << r << ", " << col;
   for (std::uint32_t j = 0; j < ny; ++j) {
     EXPECT_EQ(reddish(yz.at(b.top + 1, b.left + 1 + j * up)), j == ny / 2) << j;
     EXPECT_EQ(bluish(xy.at(c.top + 1 + up, c.left + 1 + j * up)), j != ny / 2) << j;
@@ -252,7 +268,7 @@ TEST_F(PngImageTest, CentralSlicesCutTheMiddlePlanes) {
 TEST_F(PngImageTest, ARecordPictureIsTimeDownTheRows) {
   const std::int64_t nt = 8, nrec = 2;
   std::vector<double> traces(static_cast<std::size_t>(nt * nrec), 0.0);
-  traces[0] = 1.0;   // t = 0, receiver 0
+  traces[0] = 1.0;    // t = 0, receiver 0
   traces[15] = -1.0;  // the last sample of receiver 1
   revwave::write_record_picture(path("shot.png"), traces, nt, nrec, 0.002, "observed data");
   const auto pic = read_png(path("shot.png"));

@@ -4,11 +4,11 @@
 // The files are written byte by byte here: segyio 1.8 writes neither rev 2 headers nor the faults.
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,14 +25,15 @@ using revwave::SegySurvey;
 // A SEG-Y file in memory: textual header (EBCDIC spaces), binary header, traces, either byte order.
 class SegyBytes {
  public:
-  SegyBytes(bool little, int format, int samples, int interval_us) : little_(little), format_(format), samples_(samples) {
+  SegyBytes(bool little, int format, int samples, int interval_us)
+      : little_(little), format_(format), samples_(samples) {
     bytes_.assign(3600, 0);
     for (int i = 0; i < 3200; ++i) bytes_[i] = '\x40';  // EBCDIC space
     binary(3217, 2, interval_us);
     binary(3221, 2, samples);
     binary(3225, 2, format);
-    binary(3255, 2, 1);        // metres
-    binary(3501, 2, 0x0100);   // rev 1
+    binary(3255, 2, 1);       // metres
+    binary(3501, 2, 0x0100);  // rev 1
   }
   void binary(int at, int size, std::int64_t v) { put(bytes_.data() + at - 1, size, v); }
   // Extended textual headers (rev 2): `count` blocks after the binary header; `stanza_last` ends the
@@ -41,7 +42,8 @@ class SegyBytes {
     for (int k = 0; k < count; ++k) {
       std::string block(3200, '\x40');
       if (stanza_last && k == count - 1) {
-        const unsigned char endtext[] = {0x4D, 0x4D, 0xE2, 0xC5, 0xC7, 0x7A, 0x40, 0xC5, 0x95, 0x84, 0xE3, 0x85, 0xA7, 0xA3, 0x5D, 0x5D};
+        const unsigned char endtext[] = {0x4D, 0x4D, 0xE2, 0xC5, 0xC7, 0x7A, 0x40, 0xC5,
+                                         0x95, 0x84, 0xE3, 0x85, 0xA7, 0xA3, 0x5D, 0x5D};
         std::memcpy(block.data(), endtext, sizeof endtext);
       }
       bytes_.insert(bytes_.end(), block.begin(), block.end());
@@ -76,7 +78,8 @@ class SegyBytes {
 
  private:
   void put(char* p, int size, std::int64_t v) const {
-    for (int i = 0; i < size; ++i) p[little_ ? i : size - 1 - i] = static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xff);
+    for (int i = 0; i < size; ++i)
+      p[little_ ? i : size - 1 - i] = static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xff);
   }
   void raw(std::uint64_t bits, int size) {
     char b[8];
@@ -85,8 +88,19 @@ class SegyBytes {
   }
   void sample(double v) {
     switch (format_) {
-      case 5: { float f = static_cast<float>(v); std::uint32_t u; std::memcpy(&u, &f, 4); raw(u, 4); break; }
-      case 6: { std::uint64_t u; std::memcpy(&u, &v, 8); raw(u, 8); break; }
+      case 5: {
+        float f = static_cast<float>(v);
+        std::uint32_t u;
+        std::memcpy(&u, &f, 4);
+        raw(u, 4);
+        break;
+      }
+      case 6: {
+        std::uint64_t u;
+        std::memcpy(&u, &v, 8);
+        raw(u, 8);
+        break;
+      }
       case 2: raw(static_cast<std::uint32_t>(static_cast<std::int32_t>(v)), 4); break;
       case 3: raw(static_cast<std::uint16_t>(static_cast<std::int16_t>(v)), 2); break;
       case 7: raw(static_cast<std::uint32_t>(static_cast<std::int32_t>(v)) & 0xffffffu, 3); break;
@@ -168,12 +182,15 @@ TEST(SegyFieldData, IntegerAndDoubleSamplesAreReadExactly) {
   // Not finite as IEEE double: refused, as a float one is.
   SegyBytes nan(false, 6, 2, 1000);
   nan.trace(trace(1, 10, {1, std::nan("")}));
-  EXPECT_NE(message_of([&] { revwave::read_segy_bytes(nan.text(), "n.sgy"); }).find("trace 0 sample 1 is not finite"), std::string::npos);
+  EXPECT_NE(message_of([&] { revwave::read_segy_bytes(nan.text(), "n.sgy"); }).find("trace 0 sample 1 is not finite"),
+            std::string::npos);
   // The obsolete fixed point with gain stays refused.
   SegyBytes four(false, 5, 2, 1000);
   four.binary(3225, 2, 4);
   four.trace(trace(1, 10, {1, 2}));
-  EXPECT_NE(message_of([&] { revwave::read_segy_bytes(four.text(), "g.sgy"); }).find("sample format code 4 (fixed point with gain, obsolete)"),
+  EXPECT_NE(message_of([&] {
+              revwave::read_segy_bytes(four.text(), "g.sgy");
+            }).find("sample format code 4 (fixed point with gain, obsolete)"),
             std::string::npos);
 }
 
@@ -188,7 +205,8 @@ TEST(SegyFieldData, TraceHeadersWhoseSampleCountTheFileSizeDisprovesAreOverruled
   }
   const SegySurvey s = revwave::read_segy_bytes(f.text(), "viking.sgy");
   ASSERT_EQ(s.warnings.size(), 1u);
-  EXPECT_NE(s.warnings[0].find("the binary header says 4 samples per trace, the first trace header 10: read 4"), std::string::npos)
+  EXPECT_NE(s.warnings[0].find("the binary header says 4 samples per trace, the first trace header 10: read 4"),
+            std::string::npos)
       << s.warnings[0];
   EXPECT_EQ(s.nt, 4);
   EXPECT_EQ(s.shots[0].traces[3 * 3 + 2], 2.0);
@@ -207,21 +225,27 @@ TEST(SegyFieldData, TraceHeadersWhoseSampleCountTheFileSizeDisprovesAreOverruled
   amb.trace(b);
   amb.trace(b);
   const std::string m = message_of([&] { revwave::read_segy_bytes(amb.text(), "amb.sgy"); });
-  EXPECT_NE(m.find("amb.sgy: the binary header says 12 samples per trace, the first trace header 264, and its size fits both: give the "
-                   "count with --segy-samples"), std::string::npos) << m;
+  EXPECT_NE(
+      m.find(
+          "amb.sgy: the binary header says 12 samples per trace, the first trace header 264, and its size fits both: give the "
+          "count with --segy-samples"),
+      std::string::npos)
+      << m;
   SegyReadOptions o;
   o.samples = 12;
   const SegySurvey stated = revwave::read_segy_bytes(amb.text(), "amb.sgy", o);
   EXPECT_EQ(stated.nt, 12);
   ASSERT_EQ(stated.warnings.size(), 1u);
-  EXPECT_NE(stated.warnings[0].find("--segy-samples 12 overrides its headers"), std::string::npos) << stated.warnings[0];
+  EXPECT_NE(stated.warnings[0].find("--segy-samples 12 overrides its headers"), std::string::npos)
+      << stated.warnings[0];
   // A trace whose count is neither: traces of different lengths, refused as before.
   SegyBytes v(false, 5, 4, 4000);
   v.trace(trace(1, 10, {1, 2, 3, 4}));
   SegyBytes::Trace odd = trace(1, 20, {1, 2, 3, 4});
   odd.count = 5;
   v.trace(odd);
-  EXPECT_NE(message_of([&] { revwave::read_segy_bytes(v.text(), "v.sgy"); }).find("v.sgy: trace 1 has 5 samples"), std::string::npos);
+  EXPECT_NE(message_of([&] { revwave::read_segy_bytes(v.text(), "v.sgy"); }).find("v.sgy: trace 1 has 5 samples"),
+            std::string::npos);
 }
 
 TEST(SegyFieldData, DegreesOnCoordinatesNoAngleCanHaveAreReadAsLengths) {
@@ -236,8 +260,11 @@ TEST(SegyFieldData, DegreesOnCoordinatesNoAngleCanHaveAreReadAsLengths) {
   }
   const SegySurvey s = revwave::read_segy_bytes(f.text(), "deg.sgy");
   ASSERT_EQ(s.warnings.size(), 1u);
-  EXPECT_NE(s.warnings[0].find("deg.sgy: CoordinateUnits 3 (decimal degrees) on 2 traces from trace 0, but their coordinates are no angles"),
-            std::string::npos) << s.warnings[0];
+  EXPECT_NE(
+      s.warnings[0].find(
+          "deg.sgy: CoordinateUnits 3 (decimal degrees) on 2 traces from trace 0, but their coordinates are no angles"),
+      std::string::npos)
+      << s.warnings[0];
   EXPECT_EQ(s.shots[0].source[0], 3237.0);
   // Coordinates that could be degrees: geographic, refused, naming --segy-units.
   SegyBytes g(false, 5, 2, 4000);
@@ -284,7 +311,9 @@ TEST(SegyFieldData, Rev2ExtendedTextualHeadersAndTraceHeaderExtensions) {
   never.binary(3505, 2, -1);
   never.extended_text(1, false);
   never.trace(trace(1, 10, {1, 2, 3}));
-  EXPECT_NE(message_of([&] { revwave::read_segy_bytes(never.text(), "never.sgy"); }).find("never end with a ((SEG: EndText)) stanza"),
+  EXPECT_NE(message_of([&] {
+              revwave::read_segy_bytes(never.text(), "never.sgy");
+            }).find("never end with a ((SEG: EndText)) stanza"),
             std::string::npos);
 }
 
@@ -294,14 +323,18 @@ TEST(SegyFieldData, ScalarsThatAreNoPowerOfTenAreRefusedUnlessStated) {
   tr.scalar = 7;
   f.trace(tr);
   const std::string m = message_of([&] { revwave::read_segy_bytes(f.text(), "s.sgy"); });
-  EXPECT_NE(m.find("s.sgy: trace 0: SourceGroupScalar 7 is invalid: 0 or +-1, 10, 100, 1000, 10000 (--segy-coordinate-scalar states the right one)"),
-            std::string::npos) << m;
+  EXPECT_NE(
+      m.find(
+          "s.sgy: trace 0: SourceGroupScalar 7 is invalid: 0 or +-1, 10, 100, 1000, 10000 (--segy-coordinate-scalar states the right one)"),
+      std::string::npos)
+      << m;
   SegyReadOptions o;
   o.coordinate_scalar = -10;
   const SegySurvey s = revwave::read_segy_bytes(f.text(), "s.sgy", o);
   EXPECT_EQ(s.shots[0].source[0], 10.0);  // 100 / 10
   ASSERT_EQ(s.warnings.size(), 1u);
-  EXPECT_NE(s.warnings[0].find("--segy-coordinate-scalar -10 replaces the trace headers' SourceGroupScalar 7"), std::string::npos)
+  EXPECT_NE(s.warnings[0].find("--segy-coordinate-scalar -10 replaces the trace headers' SourceGroupScalar 7"),
+            std::string::npos)
       << s.warnings[0];
 }
 

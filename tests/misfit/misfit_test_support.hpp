@@ -28,8 +28,8 @@ std::vector<T> smooth_traces(index_t nt, index_t nrec, unsigned seed) {
 
 // The largest relative difference between the adjoint source and central differences of J over
 // every sample (double traces), relative to the largest adjoint-source value.
-inline double adjoint_source_error(const Misfit<double>& misfit, const std::vector<double>& syn, const std::vector<double>& obs,
-                                   index_t nt, index_t nrec, double h = 1e-6) {
+inline double adjoint_source_error(const Misfit<double>& misfit, const std::vector<double>& syn,
+                                   const std::vector<double>& obs, index_t nt, index_t nrec, double h = 1e-6) {
   std::vector<double> r(syn.size());
   misfit.evaluate({nt, nrec, 1e-3, syn.data()}, {nt, nrec, 1e-3, obs.data()}, r.data());
   double worst = 0, peak = 0;

@@ -39,8 +39,8 @@ TYPED_TEST(Correlation, ObjectiveIsMinusTheSumOfNormalisedCorrelations) {
   const double j = CorrelationMisfit<T>().evaluate({nt, nrec, 1e-3, s.data()}, {nt, nrec, 1e-3, d.data()}, nullptr);
   EXPECT_NEAR(j, double(expected), 1e-13 * nrec);
   // Each trace against itself: J = -nrec, the minimum.
-  EXPECT_NEAR(CorrelationMisfit<T>().evaluate({nt, nrec, 1e-3, s.data()}, {nt, nrec, 1e-3, s.data()}, nullptr), -double(nrec),
-              1e-12 * nrec);
+  EXPECT_NEAR(CorrelationMisfit<T>().evaluate({nt, nrec, 1e-3, s.data()}, {nt, nrec, 1e-3, s.data()}, nullptr),
+              -double(nrec), 1e-12 * nrec);
 }
 
 TEST(Correlation, AdjointSourceIsTheDerivativeOfJ) {
@@ -54,8 +54,8 @@ TYPED_TEST(Correlation, IsBlindToTheScaleOfTheObservedData) {
   const index_t nt = 50, nrec = 6;
   const std::vector<T> s = smooth_traces<T>(nt, nrec, 5), d = smooth_traces<T>(nt, nrec, 6);
   std::vector<T> r(s.size()), r4(s.size()), r37(s.size()), d4(d), d37(d);
-  for (T& v : d4) v *= T(4);      // a power of two: every step scales exactly, the same bits
-  for (T& v : d37) v *= T(3.7);   // any other: the same to rounding
+  for (T& v : d4) v *= T(4);     // a power of two: every step scales exactly, the same bits
+  for (T& v : d37) v *= T(3.7);  // any other: the same to rounding
   const CorrelationMisfit<T> m;
   const double j = m.evaluate({nt, nrec, 1e-3, s.data()}, {nt, nrec, 1e-3, d.data()}, r.data());
   const double j4 = m.evaluate({nt, nrec, 1e-3, s.data()}, {nt, nrec, 1e-3, d4.data()}, r4.data());

@@ -19,8 +19,8 @@
 namespace revwave {
 namespace {
 
-using testing::SmallCase;
 using testing::small_case;
+using testing::SmallCase;
 
 const MisfitKind kNew[] = {MisfitKind::correlation, MisfitKind::envelope};
 
@@ -52,7 +52,8 @@ TEST(MisfitGradients, OneComponentMatchesACentralDifference) {
       };
       const double fd = (J(eps) - J(-eps)) / (2 * eps);
       EXPECT_NE(fd, 0.0) << to_string(kind);
-      EXPECT_NEAR(g.gradient[i], fd, 1e-4 * std::abs(fd)) << to_string(kind) << " at " << ijk[0] << "," << ijk[1] << "," << ijk[2];
+      EXPECT_NEAR(g.gradient[i], fd, 1e-4 * std::abs(fd))
+          << to_string(kind) << " at " << ijk[0] << "," << ijk[1] << "," << ijk[2];
     }
   }
 }
@@ -68,8 +69,9 @@ TEST(MisfitGradients, TaylorTestIsSecondOrderInDouble) {
   }
   for (double& v : dm) v *= 0.02 / (2500.0 * 2500.0) / dm_max;  // 2% of m at most: h = 1 is in the Taylor regime
   for (MisfitKind kind : kNew) {
-    const TaylorResult t = taylor_test<double>(c.grid, c.start_model, dm, c.acq, c.time, d, testing::strategy("revolve", 4), 6,
-                                               Backend::cpu, {}, builtin_misfit<double>(kind));
+    const TaylorResult t =
+        taylor_test<double>(c.grid, c.start_model, dm, c.acq, c.time, d, testing::strategy("revolve", 4), 6,
+                            Backend::cpu, {}, builtin_misfit<double>(kind));
     EXPECT_NEAR(t.rate_first, 1.0, 0.1) << to_string(kind);
     EXPECT_GE(t.rate_second, 1.9) << to_string(kind);
   }

@@ -28,8 +28,8 @@ std::pair<double, std::vector<double>> reference_survey_gradient(const Grid& gri
     const Problem<T> p = shot_problem<T>(grid, model, shot, w);
     const std::vector<T> observed(shot.data.begin(), shot.data.end());
     const StrategyPlan plan = plan_strategy(o.strategy, p.time.steps, field_layout<T>(p.grid));
-    GradientOutput g = run_on_backend(o.backend, p, o.budgets,
-                                      GradientCall<T>{&o.misfit.get<T>(), observed.data(), &o.strategy, &plan, {}, nullptr});
+    GradientOutput g = run_on_backend(
+        o.backend, p, o.budgets, GradientCall<T>{&o.misfit.get<T>(), observed.data(), &o.strategy, &plan, {}, nullptr});
     std::vector<double> whole;
     if (w.shape == grid.shape) {
       whole = std::move(g.gradient);

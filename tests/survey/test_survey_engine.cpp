@@ -140,7 +140,7 @@ TEST(SurveyOnTheEngineSums, StayTheSizeOfTheWindows) {
   const auto& blocks = dynamic_cast<const HostTileBlocks&>(engine->sums());
   const TileGrid& tiles = blocks.grid();
   const std::size_t window_tiles = tiles.touched({0, 0, 0}, {12, 12, 14}).size() + 20;  // one window, generously
-  EXPECT_LE(blocks.allocated(), std::max<std::size_t>(256, 4 * window_tiles));  // a chunk at least
+  EXPECT_LE(blocks.allocated(), std::max<std::size_t>(256, 4 * window_tiles));          // a chunk at least
   EXPECT_LT(blocks.allocated(), static_cast<std::size_t>(tiles.count()) / 4);
 }
 

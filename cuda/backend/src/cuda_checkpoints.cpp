@@ -19,10 +19,9 @@ std::size_t CudaPropagator<T>::allocate_history(index_t steps) {
   history_ = std::make_unique<FieldHistory>(steps, field_bytes(), on_device);
   reserve_fields(history_->held_fields());
   placement_.history_tier = to_string(tier);
-  placement_.tier_choice = "the history of " + std::to_string(steps) + " wavefields (" +
-                           format_bytes(double(history_->bytes())) + ") in " +
-                           (on_device ? "device memory" : "pinned host memory") + " (device budget " +
-                           format_bytes(double(budget)) + ")";
+  placement_.tier_choice =
+      "the history of " + std::to_string(steps) + " wavefields (" + format_bytes(double(history_->bytes())) + ") in " +
+      (on_device ? "device memory" : "pinned host memory") + " (device budget " + format_bytes(double(budget)) + ")";
   return history_->bytes();
 }
 
@@ -64,9 +63,9 @@ CheckpointSet<DeviceCheckpointStore> CudaPropagator<T>::make_checkpoints(const S
     // --compress fp16|bf16 with every slot on the device: the plan's bytes split between raw and
     // encoded slots where compression pays (compressed_plan.hpp); the schedule is replaced.
     const std::size_t raw = state_shape().bytes(field_bytes(), sizeof(T));
-    CompressedSlotPlan cp = plan_compressed_slots(p_.time.steps, plan.snaps * codec_->slot_bytes(), raw,
-                                                  codec_->slot_bytes(), codec_costs(codec_->bf16(), sizeof(T), fused_ != nullptr),
-                                                  plan.compression.text());
+    CompressedSlotPlan cp =
+        plan_compressed_slots(p_.time.steps, plan.snaps * codec_->slot_bytes(), raw, codec_->slot_bytes(),
+                              codec_costs(codec_->bf16(), sizeof(T), fused_ != nullptr), plan.compression.text());
     DeviceStorePlan where;
     where.tiers = {{TierKind::memory, cp.raw_slots, true}, {TierKind::memory, cp.encoded_slots}};
     where.codec = codec_.get();

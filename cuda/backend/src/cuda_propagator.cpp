@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "revwave/cuda/runtime/nvtx_range.hpp"
+#include "revwave/core/system_memory.hpp"
 #include "revwave/cuda/kernels/acoustic/sweep_restore.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
-#include "revwave/core/system_memory.hpp"
+#include "revwave/cuda/runtime/nvtx_range.hpp"
 
 namespace revwave {
 namespace {
@@ -85,7 +85,8 @@ void CudaPropagator<T>::size_buffers() {
 template <class T>
 void CudaPropagator<T>::retarget(const ResidentWindow<T>& window) {
   if (ring_ == nullptr) throw std::logic_error("CudaPropagator::retarget: not an engine's propagator");
-  if (field_bytes() > pool_.field_bytes()) throw std::logic_error("CudaPropagator::retarget: the window exceeds the fields' capacity");
+  if (field_bytes() > pool_.field_bytes())
+    throw std::logic_error("CudaPropagator::retarget: the window exceeds the fields' capacity");
   history_.reset();
   placement_ = TierReport{};
   dev_.assign(p_, window, *ring_, streams_.compute);
@@ -239,11 +240,14 @@ template <class T>
 void CudaPropagator<T>::set_adjoint_source(std::vector<T> r) {
   const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(p_.rec.count, 1));
   if (r.size() % nrec != 0) throw std::logic_error("set_adjoint_source: not a whole number of samples");
-  if (r.size() * sizeof(T) > adjoint_source_.bytes()) throw std::logic_error("set_adjoint_source: more samples than a run has");
+  if (r.size() * sizeof(T) > adjoint_source_.bytes())
+    throw std::logic_error("set_adjoint_source: more samples than a run has");
   adjoint_samples_ = static_cast<index_t>(r.size() / nrec);
   // On the compute stream: after any step still reading the previous one.
-  if (ring_ != nullptr) ring_->upload(adjoint_source_.data(), r.data(), r.size() * sizeof(T), streams_.compute);
-  else copy_sync(adjoint_source_.data(), r.data(), r.size() * sizeof(T), cudaMemcpyHostToDevice, streams_.compute);
+  if (ring_ != nullptr)
+    ring_->upload(adjoint_source_.data(), r.data(), r.size() * sizeof(T), streams_.compute);
+  else
+    copy_sync(adjoint_source_.data(), r.data(), r.size() * sizeof(T), cudaMemcpyHostToDevice, streams_.compute);
 }
 
 template <class T>

@@ -35,7 +35,10 @@ template <class T>
 class CudaShotEngine final : public ShotEngine<T> {
  public:
   explicit CudaShotEngine(const EngineOptions& o)
-      : o_(o), select_(o.budgets.device), capacity_(largest_field<T>(o)), sums_(TileGrid{o.grid.shape}, sums_stream_, ring_) {}
+      : o_(o),
+        select_(o.budgets.device),
+        capacity_(largest_field<T>(o)),
+        sums_(TileGrid{o.grid.shape}, sums_stream_, ring_) {}
 
   ~CudaShotEngine() override { cudaDeviceSynchronize(); }
 
@@ -143,7 +146,8 @@ class CudaShotEngine final : public ShotEngine<T> {
   // The window's problem (without m: the device cuts it) and the propagator re-targeted to it.
   void target(const EngineShot& shot) {
     if (model_.m.empty()) throw std::logic_error("ShotEngine: no model set");
-    if (checked_.insert({shot.time.dt, shot.acquisition.f0}).second) check_resident(model_, shot.time, shot.acquisition.f0);
+    if (checked_.insert({shot.time.dt, shot.acquisition.f0}).second)
+      check_resident(model_, shot.time, shot.acquisition.f0);
     fill_window_problem(problem_, model_, shot.first, shot.shape, shot.acquisition, shot.time,
                         shot.wavelet != nullptr ? *shot.wavelet : no_wavelet_, false);
     ResidentWindow<T> w;

@@ -10,7 +10,6 @@
 namespace revwave {
 namespace {
 
-
 // Per receiver injection target (distinct indices in order of first appearance, as DevicePoints
 // lists them): the probe at that index.
 std::vector<index_t> target_probes(const SparsePoints& rec, const NextFieldProbes& probes) {
@@ -28,11 +27,13 @@ std::vector<index_t> target_probes(const SparsePoints& rec, const NextFieldProbe
 template <class T>
 DeviceProblem<T>::DeviceProblem(const Problem<T>& p) : m_(p.m.bytes(), "the squared slowness m") {
   m_.upload(p.m.data(), p.m.bytes());
-  set_tables(p, [&p](index_t idx) { return leapfrog_a_at(p, idx); }, nullptr, nullptr);
+  set_tables(
+      p, [&p](index_t idx) { return leapfrog_a_at(p, idx); }, nullptr, nullptr);
 }
 
 template <class T>
-DeviceProblem<T>::DeviceProblem(const Problem<T>& p, const ResidentWindow<T>& w, UploadRing& ring, cudaStream_t stream) {
+DeviceProblem<T>::DeviceProblem(const Problem<T>& p, const ResidentWindow<T>& w, UploadRing& ring,
+                                cudaStream_t stream) {
   assign(p, w, ring, stream);
 }
 
@@ -59,7 +60,8 @@ void DeviceProblem<T>::set_tables(const Problem<T>& p, const std::function<T(ind
   rec_.assign(p.rec, ring, stream);
   const double h3 = p.grid.spacing * p.grid.spacing * p.grid.spacing;
   std::vector<T> src_scale(p.src.index.size()), rec_scale(p.rec.index.size());
-  for (std::size_t c = 0; c < src_scale.size(); ++c) src_scale[c] = static_cast<T>(1.0 / (h3 * static_cast<double>(a_at(p.src.index[c]))));
+  for (std::size_t c = 0; c < src_scale.size(); ++c)
+    src_scale[c] = static_cast<T>(1.0 / (h3 * static_cast<double>(a_at(p.src.index[c]))));
   for (std::size_t c = 0; c < rec_scale.size(); ++c) rec_scale[c] = T(1) / a_at(p.rec.index[c]);
   put_on_device(src_scale_, src_scale, "source scales", ring, stream);
   put_on_device(rec_scale_, rec_scale, "receiver scales", ring, stream);
@@ -97,7 +99,8 @@ void DeviceProblem<T>::set_tables(const Problem<T>& p, const std::function<T(ind
 
 template <class T>
 FoldShape DeviceProblem<T>::fold_shape() const {
-  return {grid_.shape[0], grid_.shape[1], grid_.shape[2], grid_.nbl, grid_.radius(), grid_.stride_x(), grid_.stride_y()};
+  return {grid_.shape[0], grid_.shape[1],   grid_.shape[2],  grid_.nbl,
+          grid_.radius(), grid_.stride_x(), grid_.stride_y()};
 }
 
 template <class T>

@@ -52,7 +52,8 @@ std::vector<double> DeviceTileBlocks::dense(const std::vector<TileEntry>& entrie
   for (int k = 0; k < 3; ++k) a.whole[k] = g.shape[k];
   a.out = dense_.as<double>();
   launch_tile_dense(a, stream_);
-  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(dense_host_.data(), dense_.data(), n * sizeof(double), cudaMemcpyDeviceToHost, stream_));
+  REVWAVE_CUDA_CHECK(
+      cudaMemcpyAsync(dense_host_.data(), dense_.data(), n * sizeof(double), cudaMemcpyDeviceToHost, stream_));
   stream_.synchronize();  // the survey gradient's one read-back
   const double* h = dense_host_.as<double>();
   return std::vector<double>(h, h + n);

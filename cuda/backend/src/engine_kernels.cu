@@ -19,7 +19,7 @@ void launch_square_add(const SquareAdd<T>& a, cudaStream_t stream) {
   launch::enqueue(engine::SquareAddKernel<T>(a), stream);
 }
 
-#define REVWAVE_INSTANTIATE(T)                                            \
+#define REVWAVE_INSTANTIATE(T)                                           \
   template void launch_window_cut<T>(const WindowCut<T>&, cudaStream_t); \
   template void launch_tile_fill<T>(const TileFill<T>&, cudaStream_t);   \
   template void launch_square_add<T>(const SquareAdd<T>&, cudaStream_t);

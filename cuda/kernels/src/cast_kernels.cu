@@ -14,7 +14,7 @@ void launch_decode(const CastShape& s, const void* in, T* field, cudaStream_t st
   launch::enqueue(cast::DecodeKernel<T>(s, static_cast<const unsigned char*>(in), field), stream);
 }
 
-#define REVWAVE_INSTANTIATE(T)                                                                     \
+#define REVWAVE_INSTANTIATE(T)                                                                    \
   template void launch_encode<T>(const CastShape&, const T*, const double*, void*, cudaStream_t); \
   template void launch_decode<T>(const CastShape&, const void*, T*, cudaStream_t);
 REVWAVE_INSTANTIATE(float)

@@ -24,7 +24,8 @@ void launch_probes(const ProbeStep<T>& a, int radius, cudaStream_t stream) {
 }
 
 template <class T>
-void launch_sample_probes(const PointsView<T>& rec, const ProbesView& probes, const T* next, T* out, cudaStream_t stream) {
+void launch_sample_probes(const PointsView<T>& rec, const ProbesView& probes, const T* next, T* out,
+                          cudaStream_t stream) {
   enqueue(sparse::SampleProbesKernel<T>(rec, probes, next, out), stream);
 }
 
@@ -34,7 +35,8 @@ void launch_reimage_sources(const ProbesView& probes, const SourceReimage<T>& a,
 }
 
 template <class T>
-void launch_inject_adjoint_source(const PointsView<T>& rec, const AdjointSourceInjection<T>& args, cudaStream_t stream) {
+void launch_inject_adjoint_source(const PointsView<T>& rec, const AdjointSourceInjection<T>& args,
+                                  cudaStream_t stream) {
   enqueue(sparse::AdjointSourceKernel<T>(rec, args), stream);
 }
 
@@ -43,14 +45,13 @@ void launch_fold(const FoldShape& shape, const T* padded, double* out, cudaStrea
   enqueue(sparse::FoldKernel<T>(shape, padded, out), stream);
 }
 
-#define REVWAVE_INSTANTIATE(T)                                                                               \
-  template void launch_sample<T>(const PointsView<T>&, const T*, T*, T, cudaStream_t);                        \
-  template void launch_inject<T>(const PointsView<T>&, const T*, index_t, const T*, T*, cudaStream_t);        \
-  template void launch_probes<T>(const ProbeStep<T>&, int, cudaStream_t);                                    \
-  template void launch_sample_probes<T>(const PointsView<T>&, const ProbesView&, const T*, T*, cudaStream_t);     \
-  template void launch_reimage_sources<T>(const ProbesView&, const SourceReimage<T>&, cudaStream_t);         \
-  template void launch_inject_adjoint_source<T>(const PointsView<T>&, const AdjointSourceInjection<T>&,        \
-                                                cudaStream_t);                                                \
+#define REVWAVE_INSTANTIATE(T)                                                                                         \
+  template void launch_sample<T>(const PointsView<T>&, const T*, T*, T, cudaStream_t);                                 \
+  template void launch_inject<T>(const PointsView<T>&, const T*, index_t, const T*, T*, cudaStream_t);                 \
+  template void launch_probes<T>(const ProbeStep<T>&, int, cudaStream_t);                                              \
+  template void launch_sample_probes<T>(const PointsView<T>&, const ProbesView&, const T*, T*, cudaStream_t);          \
+  template void launch_reimage_sources<T>(const ProbesView&, const SourceReimage<T>&, cudaStream_t);                   \
+  template void launch_inject_adjoint_source<T>(const PointsView<T>&, const AdjointSourceInjection<T>&, cudaStream_t); \
   template void launch_fold<T>(const FoldShape&, const T*, double*, cudaStream_t);
 REVWAVE_INSTANTIATE(float)
 REVWAVE_INSTANTIATE(double)

@@ -9,9 +9,12 @@ template <class T>
 void launch_columns_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream) {
   dispatch_radius(radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
-    if (a.reverse()) launch::enqueue(ColumnsSweep<T, R, true>(a), stream);
-    else if (a.encode.enabled()) launch::enqueue(ColumnsSweep<T, R, false, true>(a), stream);
-    else launch::enqueue(ColumnsSweep<T, R, false>(a), stream);
+    if (a.reverse())
+      launch::enqueue(ColumnsSweep<T, R, true>(a), stream);
+    else if (a.encode.enabled())
+      launch::enqueue(ColumnsSweep<T, R, false, true>(a), stream);
+    else
+      launch::enqueue(ColumnsSweep<T, R, false>(a), stream);
   });
 }
 

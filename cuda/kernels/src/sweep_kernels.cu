@@ -31,7 +31,7 @@ void launch_restore_step(const RestoreStep<T>& r, int radius, cudaStream_t strea
   dispatch_radius(radius, [&](auto q) { launch::enqueue(acoustic::RestoreKernel<T, decltype(q)::value>(r), stream); });
 }
 
-#define REVWAVE_INSTANTIATE(T)                                                          \
+#define REVWAVE_INSTANTIATE(T)                                                        \
   template void launch_sweep<T>(const SweepArgs<T>&, int, cudaStream_t, SweepKernel); \
   template void launch_restore_step<T>(const RestoreStep<T>&, int, cudaStream_t);
 REVWAVE_INSTANTIATE(float)

@@ -8,8 +8,10 @@ template <class T>
 void launch_tiled_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream) {
   dispatch_radius(radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
-    if (a.reverse()) launch::enqueue(TiledSweep<T, R, true>(a), stream);
-    else launch::enqueue(TiledSweep<T, R, false>(a), stream);
+    if (a.reverse())
+      launch::enqueue(TiledSweep<T, R, true>(a), stream);
+    else
+      launch::enqueue(TiledSweep<T, R, false>(a), stream);
   });
 }
 

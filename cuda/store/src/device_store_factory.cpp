@@ -26,7 +26,8 @@ std::unique_ptr<DeviceCheckpointStore> make_tier(const PlacedTier& t, const Devi
     case TierKind::pinned:
       if (plan.codec != nullptr) return std::make_unique<EncodedPinnedSlots>(t.slots, c, *plan.codec, ahead);
       if (plan.host_codec != nullptr) {
-        return std::make_unique<StagedHostTier>(std::make_unique<EncodedHostSlots>(t.slots, *plan.host_codec), c, ahead);
+        return std::make_unique<StagedHostTier>(std::make_unique<EncodedHostSlots>(t.slots, *plan.host_codec), c,
+                                                ahead);
       }
       return std::make_unique<PinnedSlots>(t.slots, c, ahead);
     case TierKind::disk:

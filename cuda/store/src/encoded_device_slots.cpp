@@ -13,9 +13,11 @@ namespace revwave {
 
 EncodedDeviceSlots::EncodedDeviceSlots(std::int64_t slots, const DeviceStoreContext& context, DeviceCodec& codec)
     : c_(context), codec_(codec) {
-  if (slots < 1) throw InputError("compressed device checkpoint store: slots = " + std::to_string(slots) + " must be >= 1");
+  if (slots < 1)
+    throw InputError("compressed device checkpoint store: slots = " + std::to_string(slots) + " must be >= 1");
   slots_.reserve(static_cast<std::size_t>(slots));
-  for (std::int64_t i = 0; i < slots; ++i) slots_.emplace_back(codec_.slot_bytes(), "a compressed device checkpoint slot");
+  for (std::int64_t i = 0; i < slots; ++i)
+    slots_.emplace_back(codec_.slot_bytes(), "a compressed device checkpoint slot");
   filled_.assign(static_cast<std::size_t>(slots), false);
 }
 
@@ -43,7 +45,8 @@ void EncodedDeviceSlots::store(std::int64_t slot, const DeviceState& state) {
 void EncodedDeviceSlots::restore(std::int64_t slot, DeviceState& state, bool /*last_use*/) {
   const auto* in = static_cast<const unsigned char*>(checked(slot).data());
   if (!filled_[static_cast<std::size_t>(slot)]) {
-    throw std::logic_error("restore of compressed device checkpoint slot " + std::to_string(slot) + ", which holds nothing");
+    throw std::logic_error("restore of compressed device checkpoint slot " + std::to_string(slot) +
+                           ", which holds nothing");
   }
   NvtxRange range("restore");
   if (FusedCodec* f = fused()) {

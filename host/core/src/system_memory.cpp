@@ -113,12 +113,18 @@ std::size_t parse_bytes(const std::string& text) {
                suffix.end());
   for (auto& ch : suffix) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   double scale = -1;
-  if (suffix.empty() || suffix == "B") scale = 1;
-  else if (suffix == "K" || suffix == "KB" || suffix == "KIB") scale = 1024.0;
-  else if (suffix == "M" || suffix == "MB" || suffix == "MIB") scale = 1024.0 * 1024;
-  else if (suffix == "G" || suffix == "GB" || suffix == "GIB") scale = 1024.0 * 1024 * 1024;
-  else if (suffix == "T" || suffix == "TB" || suffix == "TIB") scale = 1024.0 * 1024 * 1024 * 1024;
-  else if (suffix == "P" || suffix == "PB" || suffix == "PIB") scale = 1024.0 * 1024 * 1024 * 1024 * 1024;
+  if (suffix.empty() || suffix == "B")
+    scale = 1;
+  else if (suffix == "K" || suffix == "KB" || suffix == "KIB")
+    scale = 1024.0;
+  else if (suffix == "M" || suffix == "MB" || suffix == "MIB")
+    scale = 1024.0 * 1024;
+  else if (suffix == "G" || suffix == "GB" || suffix == "GIB")
+    scale = 1024.0 * 1024 * 1024;
+  else if (suffix == "T" || suffix == "TB" || suffix == "TIB")
+    scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (suffix == "P" || suffix == "PB" || suffix == "PIB")
+    scale = 1024.0 * 1024 * 1024 * 1024 * 1024;
   if (pos == 0 || scale < 0 || !std::isfinite(value) || value <= 0) {
     throw InputError("memory size '" + text + "' is invalid: use a positive number with an optional unit (512M, 8GiB)");
   }

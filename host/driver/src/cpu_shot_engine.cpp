@@ -90,7 +90,8 @@ class CpuShotEngine final : public ShotEngine<T> {
   // The shot's problem refilled in place and the propagator re-targeted to it.
   void target(const EngineShot& shot) {
     if (model_.m.empty()) throw std::logic_error("ShotEngine: no model set");
-    if (checked_.insert({shot.time.dt, shot.acquisition.f0}).second) check_resident(model_, shot.time, shot.acquisition.f0);
+    if (checked_.insert({shot.time.dt, shot.acquisition.f0}).second)
+      check_resident(model_, shot.time, shot.acquisition.f0);
     fill_window_problem(problem_, model_, shot.first, shot.shape, shot.acquisition, shot.time,
                         shot.wavelet != nullptr ? *shot.wavelet : no_wavelet_);
     if (!prop_) {
@@ -115,7 +116,7 @@ class CpuShotEngine final : public ShotEngine<T> {
   EngineOptions o_;
   std::size_t capacity_;
   ResidentModel<T> model_;
-  Problem<T> problem_;                      // before the propagator, which refers to it
+  Problem<T> problem_;  // before the propagator, which refers to it
   std::unique_ptr<CpuPropagator<T>> prop_;
   HostTileBlocks sums_;
   std::map<std::pair<index_t, std::array<index_t, 3>>, StrategyPlan> plans_;

@@ -9,7 +9,8 @@ namespace revwave {
 std::int32_t HostTileBlocks::acquire() {
   if (free_.empty()) {
     const std::size_t first = allocated();
-    if (first + chunk_blocks > static_cast<std::size_t>(INT32_MAX)) throw std::logic_error("HostTileBlocks: too many blocks");
+    if (first + chunk_blocks > static_cast<std::size_t>(INT32_MAX))
+      throw std::logic_error("HostTileBlocks: too many blocks");
     chunks_.emplace_back(chunk_blocks * TileGrid::points * sizeof(double));
     for (std::size_t b = first + chunk_blocks; b-- > first;) free_.push_back(static_cast<std::int32_t>(b));
   }
@@ -83,8 +84,8 @@ namespace {
 // is cut into the tiles' runs of up to 8 (one cache line of a block). Blocks the window covers
 // only in part are zeroed first; the others are written whole.
 template <class Row>
-TiledPart fill_window_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>& first, const std::array<index_t, 3>& shape,
-                            bool plus_zero, Row&& row) {
+TiledPart fill_window_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>& first,
+                            const std::array<index_t, 3>& shape, bool plus_zero, Row&& row) {
   const index_t e = TileGrid::edge;
   std::array<index_t, 3> t0{}, nt{};
   for (int a = 0; a < 3; ++a) {
@@ -98,12 +99,15 @@ TiledPart fill_window_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>
   // touched() lists the tiles x, y, z nested: entry k is tile (ix, iy, iz) of the box, k = (ix ny + iy) nz + iz.
   std::vector<double*> tile(part.entries().size());
   for (std::size_t k = 0; k < tile.size(); ++k) tile[k] = blocks.block(part.entries()[k].block);
-  auto whole_tile = [&](int a, index_t i) { return (t0[a] + i) * e >= first[a] && (t0[a] + i + 1) * e <= first[a] + shape[a]; };
+  auto whole_tile = [&](int a, index_t i) {
+    return (t0[a] + i) * e >= first[a] && (t0[a] + i + 1) * e <= first[a] + shape[a];
+  };
   for (index_t ix = 0; ix < nt[0]; ++ix)
     for (index_t iy = 0; iy < nt[1]; ++iy)
       for (index_t iz = 0; iz < nt[2]; ++iz)
         if (!(whole_tile(0, ix) && whole_tile(1, iy) && whole_tile(2, iz)))
-          std::memset(tile[static_cast<std::size_t>((ix * nt[1] + iy) * nt[2] + iz)], 0, TileGrid::points * sizeof(double));
+          std::memset(tile[static_cast<std::size_t>((ix * nt[1] + iy) * nt[2] + iz)], 0,
+                      TileGrid::points * sizeof(double));
 #pragma omp parallel
   {
     std::vector<double> values(static_cast<std::size_t>(shape[2]));
@@ -127,8 +131,8 @@ TiledPart fill_window_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>
 
 }  // namespace
 
-TiledPart window_to_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>& first, const std::array<index_t, 3>& shape,
-                          const double* values, bool plus_zero) {
+TiledPart window_to_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>& first,
+                          const std::array<index_t, 3>& shape, const double* values, bool plus_zero) {
   return fill_window_tiles(blocks, first, shape, plus_zero, [&](index_t x, index_t y, double* out) {
     const double* in = values + (x * shape[1] + y) * shape[2];
     std::copy(in, in + shape[2], out);
@@ -162,7 +166,9 @@ TiledPart fold_to_tiles(HostTileBlocks& blocks, const Grid& g, const std::array<
   });
 }
 
-template TiledPart fold_to_tiles<float>(HostTileBlocks&, const Grid&, const std::array<index_t, 3>&, const float*, bool);
-template TiledPart fold_to_tiles<double>(HostTileBlocks&, const Grid&, const std::array<index_t, 3>&, const double*, bool);
+template TiledPart fold_to_tiles<float>(HostTileBlocks&, const Grid&, const std::array<index_t, 3>&, const float*,
+                                        bool);
+template TiledPart fold_to_tiles<double>(HostTileBlocks&, const Grid&, const std::array<index_t, 3>&, const double*,
+                                         bool);
 
 }  // namespace revwave

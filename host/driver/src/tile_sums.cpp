@@ -7,7 +7,8 @@ namespace revwave {
 std::vector<index_t> TileGrid::touched(const std::array<index_t, 3>& first, const std::array<index_t, 3>& size) const {
   std::array<index_t, 3> lo{}, hi{};
   for (int a = 0; a < 3; ++a) {
-    if (size[a] < 1 || first[a] < 0 || first[a] + size[a] > shape[a]) throw std::logic_error("TileGrid::touched: the box leaves the grid");
+    if (size[a] < 1 || first[a] < 0 || first[a] + size[a] > shape[a])
+      throw std::logic_error("TileGrid::touched: the box leaves the grid");
     lo[a] = first[a] / edge;
     hi[a] = (first[a] + size[a] - 1) / edge;
   }

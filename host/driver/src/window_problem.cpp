@@ -45,7 +45,8 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
                          const std::vector<double>& wavelet, bool with_m) {
   const Grid& whole = model.grid;
   for (int a = 0; a < 3; ++a)
-    if (first[a] < 0 || shape[a] < 2 || first[a] + shape[a] > whole.shape[a]) throw std::logic_error("fill_window_problem: the window leaves the model");
+    if (first[a] < 0 || shape[a] < 2 || first[a] + shape[a] > whole.shape[a])
+      throw std::logic_error("fill_window_problem: the window leaves the model");
   p.grid = whole;
   p.grid.shape = shape;
   p.time = time;

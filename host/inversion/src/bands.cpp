@@ -38,14 +38,15 @@ void check_cutoff(const Shot& shot, double cutoff) {
   const double nyquist = 0.5 / shot.time.dt;
   if (!(cutoff > 0 && cutoff < nyquist)) {
     throw InputError("--bands: cut-off " + number_text(cutoff) + " Hz is invalid for " + shot.name +
-                     ": it must lie in (0, " + number_text(nyquist) + ") Hz, below the Nyquist frequency of dt = " +
-                     number_text(shot.time.dt) + " s");
+                     ": it must lie in (0, " + number_text(nyquist) +
+                     ") Hz, below the Nyquist frequency of dt = " + number_text(shot.time.dt) + " s");
   }
   const double record = shot.time.dt * double(shot.time.steps);
   if (cutoff * record < 1) {
     throw InputError("--bands: cut-off " + number_text(cutoff) + " Hz is invalid for " + shot.name + ": its period " +
                      number_text(1 / cutoff) + " s is longer than the record (" + number_text(record) +
-                     " s), which then holds nothing of the band: a cut-off must be at least " + number_text(1 / record) + " Hz");
+                     " s), which then holds nothing of the band: a cut-off must be at least " +
+                     number_text(1 / record) + " Hz");
   }
 }
 
@@ -63,10 +64,12 @@ void check_bands(const Survey& survey, const std::vector<double>& cutoffs) {
     for (const Shot& shot : survey.shots) {
       const auto samples = static_cast<std::size_t>(band_lead(shot, cutoff) + shot.time.nt());
       const std::size_t traces = shot.acquisition.receivers.size() + 1;  // the data and the wavelet
-      bytes = checked_sum(bytes, checked_bytes({samples, traces, sizeof(double)}, "--bands " + number_text(cutoff)), "--bands");
+      bytes = checked_sum(bytes, checked_bytes({samples, traces, sizeof(double)}, "--bands " + number_text(cutoff)),
+                          "--bands");
     }
-    require_memory(bytes, "the survey low-passed at " + number_text(cutoff) + " Hz (--bands, each shot's record lengthened by "
-                          "three periods of the cut-off)");
+    require_memory(bytes, "the survey low-passed at " + number_text(cutoff) +
+                              " Hz (--bands, each shot's record lengthened by "
+                              "three periods of the cut-off)");
   }
 }
 
@@ -77,7 +80,8 @@ Survey band_survey(const Survey& survey, double cutoff) {
     const auto lead = static_cast<std::size_t>(band_lead(shot, cutoff));
     const ZeroPhaseLowpass filter(cutoff, shot.time.dt, 4);
     const auto nt = static_cast<std::size_t>(shot.time.nt());
-    if (shot.wavelet.empty()) shot.wavelet = ricker_samples(shot.acquisition.f0, shot.acquisition.t0, shot.time.dt, shot.time.nt());
+    if (shot.wavelet.empty())
+      shot.wavelet = ricker_samples(shot.acquisition.f0, shot.acquisition.t0, shot.time.dt, shot.time.nt());
     std::vector<double> w(lead + nt, 0.0);
     std::copy(shot.wavelet.begin(), shot.wavelet.end(), w.begin() + static_cast<std::ptrdiff_t>(lead));
     filter.apply(w.data(), w.size());

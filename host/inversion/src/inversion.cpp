@@ -13,7 +13,8 @@ namespace {
 // optimiser at that model.
 void start_band(InversionState& state, const Objective& objective, const Illumination& illumination, const Grid& grid,
                 const InversionSettings& settings, const Bounds& bounds, const LbfgsOptions& lo) {
-  state.diagonal = settings.illumination ? illumination_diagonal(illumination(state.model), grid) : std::vector<double>{};
+  state.diagonal =
+      settings.illumination ? illumination_diagonal(illumination(state.model), grid) : std::vector<double>{};
   state.optimizer = start_minimisation(state.model, objective, bounds, lo);
   state.band_iteration = 0;
   state.band_end = BandEnd::running;
@@ -60,9 +61,11 @@ void run_band(InversionState& state, const Objective& objective, const std::func
     ++state.band_iteration;
     ++state.iteration;
     state.model = state.optimizer.x;
-    const IterationRecord r = record_of(rep, state, cutoff, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                                        loops ? loops() - loops0 : 0.0);
-    if (!(rep.f_before - rep.f > settings.tolerance * std::abs(rep.f_before))) state.band_end = BandEnd::relative_decrease;
+    const IterationRecord r =
+        record_of(rep, state, cutoff, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                  loops ? loops() - loops0 : 0.0);
+    if (!(rep.f_before - rep.f > settings.tolerance * std::abs(rep.f_before)))
+      state.band_end = BandEnd::relative_decrease;
     if (hooks.iteration) hooks.iteration(state, r);
   }
 }
@@ -71,8 +74,10 @@ void run_band(InversionState& state, const Objective& objective, const std::func
 
 void run_inversion(const Grid& grid, const std::vector<double>& start, const InversionSettings& settings,
                    const BandProblem& band_problem, InversionState& state, const InversionHooks& hooks) {
-  if (settings.lbfgs_memory < 1) throw InputError("--lbfgs-memory " + std::to_string(settings.lbfgs_memory) + " is invalid: at least 1");
-  if (settings.iterations < 1) throw InputError("--iterations " + std::to_string(settings.iterations) + " is invalid: at least 1");
+  if (settings.lbfgs_memory < 1)
+    throw InputError("--lbfgs-memory " + std::to_string(settings.lbfgs_memory) + " is invalid: at least 1");
+  if (settings.iterations < 1)
+    throw InputError("--iterations " + std::to_string(settings.iterations) + " is invalid: at least 1");
   const Bounds bounds = velocity_bounds(grid, start, settings.vmin, settings.vmax, settings.weights);
   LbfgsOptions lo;
   lo.memory = settings.lbfgs_memory;
@@ -84,7 +89,9 @@ void run_inversion(const Grid& grid, const std::vector<double>& start, const Inv
   for (; state.band < static_cast<int>(bands.size()); ++state.band) {
     const double cutoff = bands[static_cast<std::size_t>(state.band)];
     const auto problem = band_problem(cutoff);
-    const Objective objective = [&](const std::vector<double>& x, std::vector<double>& g) { return problem.objective(x, g); };
+    const Objective objective = [&](const std::vector<double>& x, std::vector<double>& g) {
+      return problem.objective(x, g);
+    };
     if (!state.band_started) start_band(state, objective, problem.illumination, grid, settings, bounds, lo);
     if (hooks.band_start) hooks.band_start(state.band, cutoff, state.optimizer.f);
     const Preconditioner m = make_preconditioner(state.diagonal, settings.weights, grid.shape, settings.smooth);

@@ -55,16 +55,20 @@ class Payload {
 };
 
 [[noreturn]] void bad(const std::string& path, const std::string& why) {
-  throw IoError(path + ": the inversion state is invalid: " + why + " (the run directory's state.bin was changed or damaged: "
+  throw IoError(path + ": the inversion state is invalid: " + why +
+                " (the run directory's state.bin was changed or damaged: "
                 "resume from a copy, or start the inversion again)");
 }
 
 // A count from the header: an integer in [lo, hi].
-std::int64_t count(const nlohmann::json& j, const char* key, std::int64_t lo, std::int64_t hi, const std::string& path) {
+std::int64_t count(const nlohmann::json& j, const char* key, std::int64_t lo, std::int64_t hi,
+                   const std::string& path) {
   const nlohmann::json& v = j.at(key);
   if (!v.is_number_integer()) bad(path, std::string("'") + key + "' is not an integer");
   const std::int64_t n = v.get<std::int64_t>();
-  if (n < lo || n > hi) bad(path, std::string("'") + key + "' is " + std::to_string(n) + ", outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  if (n < lo || n > hi)
+    bad(path, std::string("'") + key + "' is " + std::to_string(n) + ", outside [" + std::to_string(lo) + ", " +
+                  std::to_string(hi) + "]");
   return n;
 }
 
@@ -98,9 +102,11 @@ void read_scalars(const nlohmann::json& j, const std::string& path, InversionSta
     s.ended.push_back(band_end_of(e.get<std::int64_t>(), false, path));
   }
   if (static_cast<std::int64_t>(s.ended.size()) != s.band) {
-    bad(path, "it is at band " + std::to_string(s.band + 1) + " with " + std::to_string(s.ended.size()) + " bands ended before it");
+    bad(path, "it is at band " + std::to_string(s.band + 1) + " with " + std::to_string(s.ended.size()) +
+                  " bands ended before it");
   }
-  if (s.band_iteration > s.iteration) bad(path, "band iterations " + std::to_string(s.band_iteration) + " exceed the iterations in all");
+  if (s.band_iteration > s.iteration)
+    bad(path, "band iterations " + std::to_string(s.band_iteration) + " exceed the iterations in all");
   s.optimizer.iteration = static_cast<int>(count(j, "optimizer_iteration", 0, big, path));
   s.optimizer.evaluations = static_cast<int>(count(j, "evaluations", 0, big, path));
 }
@@ -146,7 +152,8 @@ InversionState decode_inversion_state(const std::string& bytes, const std::strin
   if (magic != state_magic) throw IoError(path + ": not a revwave inversion state");
   if (bytes.size() < line + 1 + 8) bad(path, "it is truncated");
   std::uint64_t stored = 0;
-  for (int b = 0; b < 8; ++b) stored |= std::uint64_t(static_cast<unsigned char>(bytes[bytes.size() - 8 + b])) << (8 * b);
+  for (int b = 0; b < 8; ++b)
+    stored |= std::uint64_t(static_cast<unsigned char>(bytes[bytes.size() - 8 + b])) << (8 * b);
   if (fnv1a(bytes.data(), bytes.size() - 8) != stored) bad(path, "its checksum does not match its contents");
   const std::size_t end = bytes.find('\n', line + 1);
   if (end == std::string::npos) bad(path, "its header has no end");
@@ -161,7 +168,8 @@ InversionState decode_inversion_state(const std::string& bytes, const std::strin
     const auto nd = static_cast<std::uint64_t>(count(j, "diagonal", 0, std::int64_t(1) << 40, path));
     const auto capacity = count(j, "memory_capacity", 1, 100, path);
     const auto pairs = static_cast<std::uint64_t>(count(j, "pairs", 0, capacity, path));
-    if ((nx != 0 && nx != n) || (nd != 0 && nd != n)) bad(path, "its vectors' sizes disagree with the model's " + std::to_string(n));
+    if ((nx != 0 && nx != n) || (nd != 0 && nd != n))
+      bad(path, "its vectors' sizes disagree with the model's " + std::to_string(n));
     if (s.band_started && nx == 0) bad(path, "a band that runs has no optimiser state");
     if (nx == 0 && pairs > 0) bad(path, "curvature pairs without an iterate");
     if (payload != 8 * (1 + n + 2 * nx + nd + 2 * pairs * nx)) bad(path, "its size does not match its header");
@@ -195,7 +203,8 @@ InversionState decode_inversion_state(const std::string& bytes, const std::strin
 
 void save_inversion_state(const std::string& path, const InversionState& s) {
   const std::string bytes = encode_inversion_state(s);
-  write_file_atomically(path, [&](std::ostream& os) { os.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); });
+  write_file_atomically(path,
+                        [&](std::ostream& os) { os.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); });
 }
 
 InversionState load_inversion_state(const std::string& path) {

@@ -34,14 +34,19 @@ void check_state_fits(const InversionState& s, const InvertJob& job, const std::
     throw IoError(path + ": the inversion state does not fit this inversion: " + why +
                   " (the run directory's state.bin was changed: resume from a copy, or start again)");
   };
-  if (s.model.size() != n) bad("its model has " + std::to_string(s.model.size()) + " values, the grid " + std::to_string(n));
+  if (s.model.size() != n)
+    bad("its model has " + std::to_string(s.model.size()) + " values, the grid " + std::to_string(n));
   if (!s.optimizer.x.empty() && s.optimizer.x.size() != n) bad("its iterate has the wrong size");
-  if (s.band > bands || (s.band == bands && s.band_started)) bad("band " + std::to_string(s.band + 1) + " of " + std::to_string(bands));
-  if (!s.optimizer.x.empty() && s.optimizer.memory.capacity() != set.lbfgs_memory) bad("its L-BFGS memory is not --lbfgs-memory's");
-  if (!s.optimizer.x.empty() && s.diagonal.size() != (set.illumination ? n : 0)) bad("its preconditioner is not --precondition's");
+  if (s.band > bands || (s.band == bands && s.band_started))
+    bad("band " + std::to_string(s.band + 1) + " of " + std::to_string(bands));
+  if (!s.optimizer.x.empty() && s.optimizer.memory.capacity() != set.lbfgs_memory)
+    bad("its L-BFGS memory is not --lbfgs-memory's");
+  if (!s.optimizer.x.empty() && s.diagonal.size() != (set.illumination ? n : 0))
+    bad("its preconditioner is not --precondition's");
   for (const std::vector<double>* v : {&s.model, &s.optimizer.x}) {
     for (double c : *v)
-      if (!(c >= set.vmin && c <= set.vmax)) bad("a velocity of " + number_text(c) + " m/s lies outside [--vmin, --vmax]");
+      if (!(c >= set.vmin && c <= set.vmax))
+        bad("a velocity of " + number_text(c) + " m/s lies outside [--vmin, --vmax]");
   }
 }
 
@@ -66,7 +71,8 @@ void reopen_band_for_more_iterations(InvertJob& job, InversionState& s, std::vec
 // Models the observed data (modelled surveys), fingerprints the run, and loads the state and
 // history of the inversion it resumes (or creates its directory).
 template <class T>
-void begin_invert(InvertJob& job, InversionState& state, std::vector<std::string>& history, bool root, const InvertReporter& report) {
+void begin_invert(InvertJob& job, InversionState& state, std::vector<std::string>& history, bool root,
+                  const InvertReporter& report) {
   SurveyInputs& in = job.inputs;
   if (in.has_truth) {
     if (report.modelling) report.modelling(in.survey.shots.size());
@@ -84,8 +90,9 @@ void begin_invert(InvertJob& job, InversionState& state, std::vector<std::string
   }
   state = load_inversion_state(inversion_state_path(job.dir));
   if (state.fingerprint != job.fingerprint) {
-    throw InputError("--resume " + job.dir + ": that inversion ran on other inputs or settings (fingerprint " + state.fingerprint +
-                     ", this run's " + job.fingerprint + "): resume with the options it began with");
+    throw InputError("--resume " + job.dir + ": that inversion ran on other inputs or settings (fingerprint " +
+                     state.fingerprint + ", this run's " + job.fingerprint +
+                     "): resume with the options it began with");
   }
   check_state_fits(state, job, inversion_state_path(job.dir));
   history = read_history(job.dir);
@@ -196,7 +203,8 @@ void continue_invert(const InvertJob& job, InversionState& state, InvertResult& 
   const auto loops = std::make_shared<double>(0.0);
   const BandProblem band_problem = survey_band_problem<T>(in.grid, in.survey, job.run, runner, report.progress, loops);
   const std::unique_ptr<RunDirectory> files =
-      job.dir.empty() ? nullptr : std::make_unique<RunDirectory>(job.dir, in.grid, job.precision, in.model.velocity, clip);
+      job.dir.empty() ? nullptr
+                      : std::make_unique<RunDirectory>(job.dir, in.grid, job.precision, in.model.velocity, clip);
   if (result.root && files && !job.resuming) {
     const std::function<void()> config = [&] {
       if (report.write_configuration) report.write_configuration(job, inversion_config_path(job.dir));
@@ -256,8 +264,12 @@ nlohmann::json invert_summary(const InvertResult& r) {
   for (BandEnd e : r.band_ends) j["band_ends"].push_back(to_string(e));
   j["this_run"] = nlohmann::json::array();
   for (const BandRun& b : r.runs) {
-    j["this_run"].push_back({{"band", b.band}, {"cutoff_hz", b.cutoff}, {"objective_start", b.objective_start},
-                             {"objective_end", b.objective_end}, {"iterations", b.iterations}, {"end", b.end}});
+    j["this_run"].push_back({{"band", b.band},
+                             {"cutoff_hz", b.cutoff},
+                             {"objective_start", b.objective_start},
+                             {"objective_end", b.objective_end},
+                             {"iterations", b.iterations},
+                             {"end", b.end}});
   }
   j["out_dir"] = r.dir;
   j["fingerprint"] = r.fingerprint;

@@ -14,9 +14,11 @@ namespace revwave {
 namespace {
 
 void check_bounds_given(const InvertOptions& o) {
-  if (!o.vmin || !o.vmax) throw InputError("--vmin and --vmax are required: the velocities the inversion may take (m/s)");
+  if (!o.vmin || !o.vmax)
+    throw InputError("--vmin and --vmax are required: the velocities the inversion may take (m/s)");
   if (!(*o.vmax > *o.vmin)) {
-    throw InputError("--vmax " + number_text(*o.vmax) + " m/s is invalid: it must exceed --vmin " + number_text(*o.vmin) + " m/s");
+    throw InputError("--vmax " + number_text(*o.vmax) + " m/s is invalid: it must exceed --vmin " +
+                     number_text(*o.vmin) + " m/s");
   }
 }
 
@@ -25,7 +27,8 @@ void choose_directory(const InvertOptions& o, InvertJob& job) {
   job.resuming = !o.resume.empty();
   job.dir = job.resuming ? o.resume : o.out_dir;
   if (job.resuming && o.out_dir_given && !same_file(o.out_dir, o.resume)) {
-    throw InputError("--out-dir " + o.out_dir + " and --resume " + o.resume + " differ: a resumed inversion writes where it began");
+    throw InputError("--out-dir " + o.out_dir + " and --resume " + o.resume +
+                     " differ: a resumed inversion writes where it began");
   }
   if (job.dir.empty()) return;
   check_inversion_directory(job.dir, job.resuming);
@@ -67,7 +70,8 @@ void check_first_step(const InvertOptions& o) {
   if (!o.first_step) return;
   const double width = *o.vmax - *o.vmin;
   if (!(*o.first_step <= width)) {
-    throw InputError("--first-step " + number_text(*o.first_step) + " m/s is invalid: it must be in (0, " + number_text(width) +
+    throw InputError("--first-step " + number_text(*o.first_step) + " m/s is invalid: it must be in (0, " +
+                     number_text(width) +
                      "] m/s, no more than --vmax - --vmin (a larger step only lands on the bounds)");
   }
 }
@@ -79,7 +83,8 @@ void check_smooth(double smooth, const Grid& grid) {
   const double widest = std::max({grid.extent(0), grid.extent(1), grid.extent(2)});
   if (!(smooth >= 0.1 * grid.spacing && smooth <= widest)) {
     throw InputError("--smooth " + number_text(smooth) + " m is invalid: it must be 0 (no smoothing) or in [" +
-                     number_text(0.1 * grid.spacing) + ", " + number_text(widest) + "] m, from a tenth of --spacing to the "
+                     number_text(0.1 * grid.spacing) + ", " + number_text(widest) +
+                     "] m, from a tenth of --spacing to the "
                      "model's largest extent");
   }
 }
@@ -145,12 +150,13 @@ std::vector<double> parse_bands(const std::string& text) {
   while (std::getline(ss, item, ',')) {
     const double f = parse_number("--bands", item, positive(), "Hz");
     if (!bands.empty() && !(f > bands.back())) {
-      throw InputError("--bands '" + text + "' is invalid: the cut-offs must increase (" + number_text(f) + " Hz after " +
-                       number_text(bands.back()) + " Hz)");
+      throw InputError("--bands '" + text + "' is invalid: the cut-offs must increase (" + number_text(f) +
+                       " Hz after " + number_text(bands.back()) + " Hz)");
     }
     bands.push_back(f);
   }
-  if (bands.empty() || text.back() == ',') throw InputError("--bands '" + text + "' is invalid: F1,F2,... cut-offs in Hz");
+  if (bands.empty() || text.back() == ',')
+    throw InputError("--bands '" + text + "' is invalid: F1,F2,... cut-offs in Hz");
   return bands;
 }
 
@@ -168,7 +174,8 @@ InvertJob prepare_invert(InvertOptions& o) {
   check_velocity_floor(*o.vmin, "--vmin", go.problem.precision);
   require_data_for_user_model(go, o.survey.observed_records != nullptr, "an inversion");
   // A resumed inversion must be the one that began: a callable has no fingerprint.
-  if (go.misfit.kind == MisfitKind::custom) throw InputError("invert takes a built-in misfit: l2, correlation or envelope");
+  if (go.misfit.kind == MisfitKind::custom)
+    throw InputError("invert takes a built-in misfit: l2, correlation or envelope");
   job.estimate_wavelet = go.estimate_wavelet;
   job.settings.vmin = *o.vmin;
   job.settings.vmax = *o.vmax;

@@ -17,7 +17,8 @@ std::vector<double> fold_counts(const Grid& grid) {
   std::vector<double> f(static_cast<std::size_t>(grid.interior_points()));
   for (index_t i = 0; i < nx; ++i)
     for (index_t j = 0; j < ny; ++j)
-      for (index_t k = 0; k < nz; ++k) f[static_cast<std::size_t>((i * ny + j) * nz + k)] = count(i, nx) * count(j, ny) * count(k, nz);
+      for (index_t k = 0; k < nz; ++k)
+        f[static_cast<std::size_t>((i * ny + j) * nz + k)] = count(i, nx) * count(j, ny) * count(k, nz);
   return f;
 }
 
@@ -28,7 +29,8 @@ std::vector<double> illumination_diagonal(const std::vector<double>& illuminatio
   double peak = 0;
   for (double v : illumination) peak = std::max(peak, v);
   if (!(std::isfinite(peak) && peak > 0)) {
-    throw InputError("the illumination is " + number_text(peak) + " at its largest: the sources light nothing (check the wavelet)");
+    throw InputError("the illumination is " + number_text(peak) +
+                     " at its largest: the sources light nothing (check the wavelet)");
   }
   const double water = illumination_water_level * peak;
   const std::vector<double> f = fold_counts(grid);
@@ -46,8 +48,8 @@ std::vector<double> illumination_diagonal(const std::vector<double>& illuminatio
   return d;
 }
 
-Preconditioner make_preconditioner(std::vector<double> diagonal, std::vector<double> weights, std::array<index_t, 3> shape,
-                                   double sigma) {
+Preconditioner make_preconditioner(std::vector<double> diagonal, std::vector<double> weights,
+                                   std::array<index_t, 3> shape, double sigma) {
   if (diagonal.empty() && weights.empty() && sigma == 0) return {};
   for (double& w : weights) w = std::sqrt(w);
   // Element-wise products (the same bits on any number of threads); the smoothing is threaded too.

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <map>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <utility>
 
 #include "revwave/core/errors.hpp"
@@ -32,13 +32,15 @@ std::string inversion_config_path(const std::string& dir) { return dir + "/inver
 
 std::string inversion_output_role(const std::string& name) {
   static const std::map<std::string, std::string> fixed = {
-      {"model.npy", "the latest model"}, {"state.bin", "the optimiser's state"}, {"history.jsonl", "the history"},
-      {"start_model.npy", "the starting model"}, {"true_model.npy", "the true model"},
-      {"invert.config.toml", "the inversion's configuration"}, {"wavelet.npy", "the estimated wavelet"}};
+      {"model.npy", "the latest model"},       {"state.bin", "the optimiser's state"},
+      {"history.jsonl", "the history"},        {"start_model.npy", "the starting model"},
+      {"true_model.npy", "the true model"},    {"invert.config.toml", "the inversion's configuration"},
+      {"wavelet.npy", "the estimated wavelet"}};
   if (const auto f = fixed.find(name); f != fixed.end()) return f->second;
   for (const char* prefix : {"model_", "start_", "true_"}) {
     for (const char* plane : {"xz", "yz", "xy"}) {
-      if (name == std::string(prefix) + plane + ".png") return "a picture of " + std::string(prefix).substr(0, std::strlen(prefix) - 1);
+      if (name == std::string(prefix) + plane + ".png")
+        return "a picture of " + std::string(prefix).substr(0, std::strlen(prefix) - 1);
     }
   }
   // model_NNNN.npy: the model of iteration NNNN (four digits at least, as padded_iteration writes
@@ -47,7 +49,8 @@ std::string inversion_output_role(const std::string& name) {
     const std::size_t t = std::strlen(tail);
     if (name.size() < 10 + t || name.rfind("model_", 0) != 0 || name.compare(name.size() - t, t, tail) != 0) continue;
     const std::string digits = name.substr(6, name.size() - 6 - t);
-    const bool numeric = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool numeric =
+        !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (numeric && digits.size() <= 9) {
       const int k = std::stoi(digits);
       if (k >= 1 && padded_iteration(k) == digits) {
@@ -68,7 +71,8 @@ void refuse_inputs_in_run_directory(const std::string& dir, const std::vector<Na
     const std::string role = inversion_output_role(p.filename().string());
     if (role.empty() || (resuming && p.filename() == "invert.config.toml")) continue;
     throw InputError("--out-dir " + dir + " would overwrite " + in.option + " " + in.path + " with " + role + " (" +
-                     (fs::path(dir) / p.filename()).string() + "), an input of this run: choose another --out-dir, or move the input");
+                     (fs::path(dir) / p.filename()).string() +
+                     "), an input of this run: choose another --out-dir, or move the input");
   }
 }
 
@@ -95,7 +99,8 @@ std::vector<std::string> read_history(const std::string& dir) {
   return lines;
 }
 
-RunDirectory::RunDirectory(std::string dir, const Grid& grid, Precision precision, const std::vector<double>& start, double clip)
+RunDirectory::RunDirectory(std::string dir, const Grid& grid, Precision precision, const std::vector<double>& start,
+                           double clip)
     : dir_(std::move(dir)), grid_(grid), precision_(precision), start_(start), clip_(clip) {}
 
 void RunDirectory::write_model(const std::string& path, const std::vector<double>& v) const {
@@ -118,7 +123,8 @@ std::vector<std::string> RunDirectory::write_update(const std::string& prefix, c
   return write_central_slices(prefix, grid_.shape, update, clip, SliceLabels{what, "m/s", grid_.spacing});
 }
 
-std::vector<std::string> RunDirectory::write_start(const std::vector<double>* truth, const std::function<void()>& also) const {
+std::vector<std::string> RunDirectory::write_start(const std::vector<double>* truth,
+                                                   const std::function<void()>& also) const {
   OutputTransaction together;
   std::vector<std::string> pictures;
   if (truth != nullptr) {
@@ -137,7 +143,8 @@ std::vector<std::string> RunDirectory::write_start(const std::vector<double>* tr
   return pictures;
 }
 
-std::vector<std::string> RunDirectory::write_step(const InversionState& s, const std::vector<std::string>& history, bool model) const {
+std::vector<std::string> RunDirectory::write_step(const InversionState& s, const std::vector<std::string>& history,
+                                                  bool model) const {
   OutputTransaction together;
   std::vector<std::string> pictures;
   if (model) {

@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
-#include <string>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "revwave/core/errors.hpp"
@@ -23,8 +23,8 @@ using Rgb = std::array<unsigned char, 3>;
 
 // Anchors at v = -1, -0.5, 0, 0.5, 1 (ColorBrewer RdBu, centre made pure white so
 // zero reads as "nothing here").
-constexpr std::array<std::array<double, 3>, 5> kAnchors{{
-    {5, 48, 97}, {67, 147, 195}, {255, 255, 255}, {214, 96, 77}, {103, 0, 31}}};
+constexpr std::array<std::array<double, 3>, 5> kAnchors{
+    {{5, 48, 97}, {67, 147, 195}, {255, 255, 255}, {214, 96, 77}, {103, 0, 31}}};
 
 Rgb colour(double x, double clip) {
   if (std::isnan(x)) return {128, 128, 128};
@@ -40,9 +40,9 @@ Rgb colour(double x, double clip) {
   return out;
 }
 
-
 // Encodes an RGB buffer (rows top to bottom) and writes it atomically.
-void write_rgb_png(const std::string& path, const std::vector<unsigned char>& rgb, std::int64_t width, std::int64_t height) {
+void write_rgb_png(const std::string& path, const std::vector<unsigned char>& rgb, std::int64_t width,
+                   std::int64_t height) {
   png_image image{};
   image.version = PNG_IMAGE_VERSION;
   image.width = static_cast<png_uint_32>(width);
@@ -106,9 +106,15 @@ struct Canvas {
       x += kGlyphAdvance;
     }
   }
-  static std::int64_t text_width(const std::string& t) { return static_cast<std::int64_t>(t.size()) * kGlyphAdvance - 1; }
-  void hline(std::int64_t x0, std::int64_t x1, std::int64_t y) { for (std::int64_t x = x0; x <= x1; ++x) set(x, y, {0, 0, 0}); }
-  void vline(std::int64_t x, std::int64_t y0, std::int64_t y1) { for (std::int64_t y = y0; y <= y1; ++y) set(x, y, {0, 0, 0}); }
+  static std::int64_t text_width(const std::string& t) {
+    return static_cast<std::int64_t>(t.size()) * kGlyphAdvance - 1;
+  }
+  void hline(std::int64_t x0, std::int64_t x1, std::int64_t y) {
+    for (std::int64_t x = x0; x <= x1; ++x) set(x, y, {0, 0, 0});
+  }
+  void vline(std::int64_t x, std::int64_t y0, std::int64_t y1) {
+    for (std::int64_t y = y0; y <= y1; ++y) set(x, y, {0, 0, 0});
+  }
 };
 
 // Round tick values (1, 2 or 5 times a power of ten apart) from lo to hi, about five of them.
@@ -118,7 +124,8 @@ std::vector<double> ticks(double lo, double hi) {
   const double p = std::pow(10.0, std::floor(std::log10(raw)));
   const double step = raw / p < 1.5 ? p : raw / p < 3.5 ? 2 * p : raw / p < 7.5 ? 5 * p : 10 * p;
   std::vector<double> out;
-  for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) out.push_back(std::fabs(v) < step * 1e-9 ? 0.0 : v);
+  for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
+    out.push_back(std::fabs(v) < step * 1e-9 ? 0.0 : v);
   return out;
 }
 
@@ -130,7 +137,8 @@ std::string tick_text(double v) {
 
 // Layout of the frame: a title band, the y axis's name above its tick labels, tick labels left of
 // and below the plot, the x axis's name under them, and the colour bar right of the plot.
-constexpr std::int64_t kTop = 30, kLeft = 56, kBottom = 32, kBarGap = 14, kBarWidth = 14, kRight = kBarGap + kBarWidth + 66;
+constexpr std::int64_t kTop = 30, kLeft = 56, kBottom = 32, kBarGap = 14, kBarWidth = 14,
+                       kRight = kBarGap + kBarWidth + 66;
 
 }  // namespace
 
@@ -221,7 +229,8 @@ void write_labelled_png(const std::string& path, const double* data, std::int64_
     return static_cast<std::int64_t>(std::floor(((v - v0) / dv + 0.5) * upscale));
   };
   if (labels.dx != 0) {
-    const double lo = std::min(labels.x0, labels.x0 + labels.dx * double(cols - 1)), hi = std::max(labels.x0, labels.x0 + labels.dx * double(cols - 1));
+    const double lo = std::min(labels.x0, labels.x0 + labels.dx * double(cols - 1)),
+                 hi = std::max(labels.x0, labels.x0 + labels.dx * double(cols - 1));
     for (double v : ticks(lo, hi)) {
       const std::int64_t x = l.left + std::min(l.plot_width - 1, pixel(v, labels.x0, labels.dx));
       c.vline(x, bottom + 1, bottom + 3);
@@ -231,7 +240,8 @@ void write_labelled_png(const std::string& path, const double* data, std::int64_
   }
   c.text(l.left + (l.plot_width - Canvas::text_width(labels.x_axis)) / 2, bottom + 17 + 2, labels.x_axis);
   if (labels.dy != 0) {
-    const double lo = std::min(labels.y0, labels.y0 + labels.dy * double(rows - 1)), hi = std::max(labels.y0, labels.y0 + labels.dy * double(rows - 1));
+    const double lo = std::min(labels.y0, labels.y0 + labels.dy * double(rows - 1)),
+                 hi = std::max(labels.y0, labels.y0 + labels.dy * double(rows - 1));
     for (double v : ticks(lo, hi)) {
       const std::int64_t y = l.top + std::min(l.plot_height - 1, pixel(v, labels.y0, labels.dy));
       c.hline(l.left - 4, l.left - 2, y);
@@ -254,9 +264,11 @@ void write_labelled_png(const std::string& path, const double* data, std::int64_
   const std::int64_t at[] = {l.top, l.top + l.plot_height / 2, bottom - 1};
   for (int i = 0; i < 3; ++i) {
     c.hline(bar + kBarWidth + 1, bar + kBarWidth + 3, at[i]);
-    c.text(bar + kBarWidth + 5, std::clamp<std::int64_t>(at[i] - 3, l.top - 1, bottom - 7), clip > 0 ? tick_text(marks[i]) : "0");
+    c.text(bar + kBarWidth + 5, std::clamp<std::int64_t>(at[i] - 3, l.top - 1, bottom - 7),
+           clip > 0 ? tick_text(marks[i]) : "0");
   }
-  c.text(std::max<std::int64_t>(bar, l.width - 2 - Canvas::text_width(labels.unit)), PictureLayout::title_band + 4, labels.unit);
+  c.text(std::max<std::int64_t>(bar, l.width - 2 - Canvas::text_width(labels.unit)), PictureLayout::title_band + 4,
+         labels.unit);
   write_rgb_png(path, c.rgb, c.width, c.height);
 }
 

@@ -18,12 +18,15 @@ std::string metres(double v) {
 }  // namespace
 
 std::vector<std::string> write_central_slices(const std::string& prefix, const std::array<std::int64_t, 3>& shape,
-                                              const std::vector<double>& values, double clip, const SliceLabels& labels) {
+                                              const std::vector<double>& values, double clip,
+                                              const SliceLabels& labels) {
   const std::int64_t nx = shape[0], ny = shape[1], nz = shape[2];
   if (values.size() != static_cast<std::size_t>(nx * ny * nz)) {
     throw std::invalid_argument("write_central_slices: " + std::to_string(values.size()) + " values for the shape");
   }
-  auto at = [&](std::int64_t i, std::int64_t j, std::int64_t k) { return values[static_cast<std::size_t>((i * ny + j) * nz + k)]; };
+  auto at = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+    return values[static_cast<std::size_t>((i * ny + j) * nz + k)];
+  };
   const int up = static_cast<int>(std::max<std::int64_t>(1, 400 / std::max({nx, ny, nz})));
   const double h = labels.spacing;
   // Rows down the picture, columns across: (name, x axis, y axis, where the plane is cut).
@@ -43,29 +46,33 @@ std::vector<std::string> write_central_slices(const std::string& prefix, const s
   for (std::int64_t k = 0; k < nz; ++k)
     for (std::int64_t i = 0; i < nx; ++i) s.push_back(at(i, mid_y, k));
   files.push_back(prefix + "_xz.png");
-  write_labelled_png(files.back(), s.data(), nz, nx, clip, up, frame("x-z", "x", "z", "y = " + metres(double(mid_y) * h)));
+  write_labelled_png(files.back(), s.data(), nz, nx, clip, up,
+                     frame("x-z", "x", "z", "y = " + metres(double(mid_y) * h)));
   s.clear();
   for (std::int64_t k = 0; k < nz; ++k)
     for (std::int64_t j = 0; j < ny; ++j) s.push_back(at(mid_x, j, k));
   files.push_back(prefix + "_yz.png");
-  write_labelled_png(files.back(), s.data(), nz, ny, clip, up, frame("y-z", "y", "z", "x = " + metres(double(mid_x) * h)));
+  write_labelled_png(files.back(), s.data(), nz, ny, clip, up,
+                     frame("y-z", "y", "z", "x = " + metres(double(mid_x) * h)));
   s.clear();
   for (std::int64_t i = 0; i < nx; ++i)
     for (std::int64_t j = 0; j < ny; ++j) s.push_back(at(i, j, mid_z));
   files.push_back(prefix + "_xy.png");
-  write_labelled_png(files.back(), s.data(), nx, ny, clip, up, frame("x-y", "y", "x", "z = " + metres(double(mid_z) * h)));
+  write_labelled_png(files.back(), s.data(), nx, ny, clip, up,
+                     frame("x-y", "y", "x", "z = " + metres(double(mid_z) * h)));
   return files;
 }
 
-void write_record_picture(const std::string& path, const std::vector<double>& traces, std::int64_t nt, std::int64_t nrec,
-                          double dt, const std::string& title) {
+void write_record_picture(const std::string& path, const std::vector<double>& traces, std::int64_t nt,
+                          std::int64_t nrec, double dt, const std::string& title) {
   PictureLabels l;
   l.title = title;
   l.x_axis = "receiver";
   l.y_axis = "t (s)";
   l.dy = dt;
   l.unit = "u (a.u.)";
-  write_labelled_png(path, traces.data(), nt, nrec, 0, static_cast<int>(std::max<std::int64_t>(1, 400 / std::max(nt, nrec))), l);
+  write_labelled_png(path, traces.data(), nt, nrec, 0,
+                     static_cast<int>(std::max<std::int64_t>(1, 400 / std::max(nt, nrec))), l);
 }
 
 }  // namespace revwave

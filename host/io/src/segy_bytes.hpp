@@ -26,10 +26,12 @@ class FileBytes final : public ByteSource {
   }
   std::uint64_t size() const override { return size_; }
   void read(std::uint64_t offset, std::size_t n, char* out) override {
-    if (offset > size_ || n > size_ - offset) throw IoError(path_ + ": reads past its end at byte " + std::to_string(offset));
+    if (offset > size_ || n > size_ - offset)
+      throw IoError(path_ + ": reads past its end at byte " + std::to_string(offset));
     in_.seekg(static_cast<std::streamoff>(offset));
     in_.read(out, static_cast<std::streamsize>(n));
-    if (static_cast<std::size_t>(in_.gcount()) != n) throw IoError(path_ + ": cannot be read at byte " + std::to_string(offset));
+    if (static_cast<std::size_t>(in_.gcount()) != n)
+      throw IoError(path_ + ": cannot be read at byte " + std::to_string(offset));
   }
 
  private:
@@ -73,7 +75,7 @@ inline std::int64_t read_signed(const char* p, int bytes, bool little) {
 // the header's first byte: a binary header field at 3225 is at 3225 - 3201 in the 400 bytes.
 struct Header {
   const char* bytes;
-  int first;   // byte number of bytes[0]: 3201 for the binary header, 1 for a trace header
+  int first;  // byte number of bytes[0]: 3201 for the binary header, 1 for a trace header
   bool little;
   std::int64_t i16(int at) const { return read_signed(bytes + at - first, 2, little); }
   std::uint64_t u16(int at) const { return read_unsigned(bytes + at - first, 2, little); }
@@ -90,23 +92,18 @@ struct Header {
 // EBCDIC (code page 037) to ASCII: printable characters and newlines; anything else a space.
 inline char ebcdic_to_ascii(unsigned char c) {
   static constexpr unsigned char table[256] = {
-     32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,
-     32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,
-     32,  32,  32,  32,  32,  10,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,
-     32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,
-     32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  46,  60,  40,  43, 124,
-     38,  32,  32,  32,  32,  32,  32,  32,  32,  32,  33,  36,  42,  41,  59,  32,
-     45,  47,  32,  32,  32,  32,  32,  32,  32,  32,  32,  44,  37,  95,  62,  63,
-     32,  32,  32,  32,  32,  32,  32,  32,  32,  96,  58,  35,  64,  39,  61,  34,
-     32,  97,  98,  99, 100, 101, 102, 103, 104, 105,  32,  32,  32,  32,  32,  32,
-     32, 106, 107, 108, 109, 110, 111, 112, 113, 114,  32,  32,  32,  32,  32,  32,
-     32, 126, 115, 116, 117, 118, 119, 120, 121, 122,  32,  32,  32,  32,  32,  32,
-     94,  32,  32,  32,  32,  32,  32,  32,  32,  32,  91,  93,  32,  32,  32,  32,
-    123,  65,  66,  67,  68,  69,  70,  71,  72,  73,  32,  32,  32,  32,  32,  32,
-    125,  74,  75,  76,  77,  78,  79,  80,  81,  82,  32,  32,  32,  32,  32,  32,
-     92,  32,  83,  84,  85,  86,  87,  88,  89,  90,  32,  32,  32,  32,  32,  32,
-     48,  49,  50,  51,  52,  53,  54,  55,  56,  57,  32,  32,  32,  32,  32,  32
-  };
+      32,  32,  32,  32,  32,  32,  32, 32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,
+      32,  32,  32,  32,  32,  32,  32, 32,  32,  32,  32,  32,  32,  32,  32,  10,  32,  32,  32,  32,  32,  32,
+      32,  32,  32,  32,  32,  32,  32, 32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,
+      32,  32,  32,  32,  32,  32,  32, 32,  32,  46,  60,  40,  43,  124, 38,  32,  32,  32,  32,  32,  32,  32,
+      32,  32,  33,  36,  42,  41,  59, 32,  45,  47,  32,  32,  32,  32,  32,  32,  32,  32,  32,  44,  37,  95,
+      62,  63,  32,  32,  32,  32,  32, 32,  32,  32,  32,  96,  58,  35,  64,  39,  61,  34,  32,  97,  98,  99,
+      100, 101, 102, 103, 104, 105, 32, 32,  32,  32,  32,  32,  32,  106, 107, 108, 109, 110, 111, 112, 113, 114,
+      32,  32,  32,  32,  32,  32,  32, 126, 115, 116, 117, 118, 119, 120, 121, 122, 32,  32,  32,  32,  32,  32,
+      94,  32,  32,  32,  32,  32,  32, 32,  32,  32,  91,  93,  32,  32,  32,  32,  123, 65,  66,  67,  68,  69,
+      70,  71,  72,  73,  32,  32,  32, 32,  32,  32,  125, 74,  75,  76,  77,  78,  79,  80,  81,  82,  32,  32,
+      32,  32,  32,  32,  92,  32,  83, 84,  85,  86,  87,  88,  89,  90,  32,  32,  32,  32,  32,  32,  48,  49,
+      50,  51,  52,  53,  54,  55,  56, 57,  32,  32,  32,  32,  32,  32};
   return static_cast<char>(table[c]);
 }
 

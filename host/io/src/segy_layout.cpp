@@ -13,9 +13,17 @@ namespace {
 
 // Binary header fields by byte number (SEG-Y rev 2.0; segyio's SEGY_BIN_*).
 enum BinaryField {
-  interval_field = 3217, samples_field = 3221, format_field = 3225, measurement_field = 3255, ext_samples_field = 3269,
-  ext_interval_field = 3273, byte_order_field = 3297, revision_field = 3501, ext_text_field = 3505,
-  ext_trace_headers_field = 3507, first_trace_field = 3521
+  interval_field = 3217,
+  samples_field = 3221,
+  format_field = 3225,
+  measurement_field = 3255,
+  ext_samples_field = 3269,
+  ext_interval_field = 3273,
+  byte_order_field = 3297,
+  revision_field = 3501,
+  ext_text_field = 3505,
+  ext_trace_headers_field = 3507,
+  first_trace_field = 3521
 };
 constexpr int trace_count_field = 115;  // a trace header's sample count
 
@@ -23,7 +31,8 @@ std::string n(std::uint64_t v) { return std::to_string(v); }
 
 // The byte order: as stated, rev 2's byte-order constant, else the order in which the sample format
 // code is a code (1..16 reads as 256..4096 in the other order).
-bool little_endian(const char* bin, const std::string& name, const SegyReadOptions& o, std::vector<std::string>& warnings) {
+bool little_endian(const char* bin, const std::string& name, const SegyReadOptions& o,
+                   std::vector<std::string>& warnings) {
   if (o.endian != SegyEndian::detect) return o.endian == SegyEndian::little;
   const Header big{bin, 3201, false}, small{bin, 3201, true};
   if (big.i32(byte_order_field) == 0x01020304) return false;
@@ -31,8 +40,9 @@ bool little_endian(const char* bin, const std::string& name, const SegyReadOptio
   const std::int64_t fb = big.i16(format_field), fl = small.i16(format_field);
   if (fb >= 1 && fb <= 16) return false;
   if (fl >= 1 && fl <= 16) {
-    warnings.push_back(name + ": read as little-endian: its binary header's sample format code is " + std::to_string(fl) +
-                       " least significant byte first (" + std::to_string(fb) + " the other way), and it has no byte-order "
+    warnings.push_back(name + ": read as little-endian: its binary header's sample format code is " +
+                       std::to_string(fl) + " least significant byte first (" + std::to_string(fb) +
+                       " the other way), and it has no byte-order "
                        "constant (--segy-endian states the order)");
     return true;
   }
@@ -44,9 +54,11 @@ void read_format(const Header& b, const std::string& name, FileLayout& l) {
   l.format = static_cast<int>(b.i16(format_field));
   l.sample_size = sample_bytes(l.format);
   if (l.sample_size == 0) {
-    throw IoError(name + ": sample format code " + std::to_string(l.format) + (l.format == 4 ? " (fixed point with gain, obsolete)" : "") +
-                  " is not supported: 1 (IBM float), 5 (IEEE float), 6 (IEEE double), 2, 3, 7, 8, 9 (signed integers) or 10, 11, "
-                  "12, 15, 16 (unsigned integers)");
+    throw IoError(
+        name + ": sample format code " + std::to_string(l.format) +
+        (l.format == 4 ? " (fixed point with gain, obsolete)" : "") +
+        " is not supported: 1 (IBM float), 5 (IEEE float), 6 (IEEE double), 2, 3, 7, 8, 9 (signed integers) or 10, 11, "
+        "12, 15, 16 (unsigned integers)");
   }
 }
 
@@ -59,7 +71,8 @@ void read_interval(const Header& b, const std::string& name, FileLayout& l) {
     if (std::isfinite(ext) && ext > 0) {
       // A positive interval too small to be one (a denormal reads as dt = 0 s) is refused, not used.
       if (ext < 1e-3 || ext > 1e9) {
-        throw IoError(name + ": rev 2 extended sample interval " + number_text(ext) + " us is outside 0.001 us to 1e9 us");
+        throw IoError(name + ": rev 2 extended sample interval " + number_text(ext) +
+                      " us is outside 0.001 us to 1e9 us");
       }
       l.interval_us = ext;
     }
@@ -84,7 +97,9 @@ bool ends_text(const char* p) {
   static const std::string stanza = "((SEG: ENDTEXT))";
   for (int ebcdic = 0; ebcdic < 2; ++ebcdic) {
     std::string s(p, stanza.size());
-    for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(ebcdic ? ebcdic_to_ascii(static_cast<unsigned char>(c)) : c)));
+    for (char& c : s)
+      c = static_cast<char>(
+          std::toupper(static_cast<unsigned char>(ebcdic ? ebcdic_to_ascii(static_cast<unsigned char>(c)) : c)));
     if (s == stanza) return true;
   }
   return false;
@@ -96,11 +111,14 @@ std::uint64_t extended_text_headers(ByteSource& src, const Header& b, const std:
   const std::uint64_t first = text_bytes + binary_bytes;
   if (count >= 0) {
     if (first + text_bytes * static_cast<std::uint64_t>(count) > src.size()) {
-      throw IoError(name + ": its binary header counts " + std::to_string(count) + " extended textual headers, more than the file holds");
+      throw IoError(name + ": its binary header counts " + std::to_string(count) +
+                    " extended textual headers, more than the file holds");
     }
     return static_cast<std::uint64_t>(count);
   }
-  if (count != -1) throw IoError(name + ": binary header extended textual header count " + std::to_string(count) + " is invalid: -1 or >= 0");
+  if (count != -1)
+    throw IoError(name + ": binary header extended textual header count " + std::to_string(count) +
+                  " is invalid: -1 or >= 0");
   char stanza[16];
   for (std::uint64_t k = 0; first + text_bytes * (k + 1) <= src.size(); ++k) {
     src.read(first + text_bytes * k, sizeof stanza, stanza);
@@ -129,15 +147,18 @@ void choose_samples(ByteSource& src, const Header& b, const std::string& name, c
     src.read(l.trace0, sizeof th, th);
     trace = Header{th, 1, l.little}.u16(trace_count_field);
   }
-  const std::string said = "the binary header says " + n(binary) + " samples per trace, the first trace header " + n(trace);
+  const std::string said =
+      "the binary header says " + n(binary) + " samples per trace, the first trace header " + n(trace);
   if (o.samples > 0) {
     l.samples = o.samples;
     if (!whole_traces(l, src.size(), static_cast<std::uint64_t>(o.samples))) {
-      throw IoError(name + ": --segy-samples " + std::to_string(o.samples) + " does not fit: the file's " + n(src.size() - std::min(src.size(), l.trace0)) +
+      throw IoError(name + ": --segy-samples " + std::to_string(o.samples) + " does not fit: the file's " +
+                    n(src.size() - std::min(src.size(), l.trace0)) +
                     " bytes after its headers are not whole traces of " + std::to_string(o.samples) + " samples");
     }
     if (binary != static_cast<std::uint64_t>(o.samples) || (trace != 0 && trace != binary)) {
-      warnings.push_back(name + ": --segy-samples " + std::to_string(o.samples) + " overrides its headers (" + said + ")");
+      warnings.push_back(name + ": --segy-samples " + std::to_string(o.samples) + " overrides its headers (" + said +
+                         ")");
       l.other_count = static_cast<std::int64_t>(trace);
     }
     return;
@@ -146,12 +167,14 @@ void choose_samples(ByteSource& src, const Header& b, const std::string& name, c
     l.samples = static_cast<std::int64_t>(binary);
     return;
   }
-  if (binary == 0 && trace == 0) throw IoError(name + ": binary header sample count 0 is invalid: at least 1 (--segy-samples states it)");
+  if (binary == 0 && trace == 0)
+    throw IoError(name + ": binary header sample count 0 is invalid: at least 1 (--segy-samples states it)");
   const bool fits_binary = whole_traces(l, src.size(), binary), fits_trace = whole_traces(l, src.size(), trace);
   if (fits_binary != fits_trace) {
     const std::uint64_t chosen = fits_binary ? binary : trace;
     warnings.push_back(name + ": " + said + ": read " + n(chosen) + " (the " + n(src.size() - l.trace0) +
-                       " bytes after its headers are whole traces of " + n(chosen) + " samples only; --segy-samples states the count)");
+                       " bytes after its headers are whole traces of " + n(chosen) +
+                       " samples only; --segy-samples states the count)");
     l.samples = static_cast<std::int64_t>(chosen);
     l.other_count = static_cast<std::int64_t>(fits_binary ? trace : binary);
     return;
@@ -162,10 +185,12 @@ void choose_samples(ByteSource& src, const Header& b, const std::string& name, c
 
 }  // namespace
 
-FileLayout read_layout(ByteSource& src, const std::string& name, const SegyReadOptions& o, std::vector<std::string>& warnings) {
+FileLayout read_layout(ByteSource& src, const std::string& name, const SegyReadOptions& o,
+                       std::vector<std::string>& warnings) {
   const std::uint64_t size = src.size();
   if (size < text_bytes + binary_bytes) {
-    throw IoError(name + ": is not SEG-Y: " + n(size) + " bytes, shorter than the 3600 bytes of textual and binary headers");
+    throw IoError(name + ": is not SEG-Y: " + n(size) +
+                  " bytes, shorter than the 3600 bytes of textual and binary headers");
   }
   char head[text_bytes + binary_bytes];
   src.read(0, sizeof head, head);
@@ -182,21 +207,25 @@ FileLayout read_layout(ByteSource& src, const std::string& name, const SegyReadO
   l.trace0 = text_bytes + binary_bytes + text_bytes * ext_text;
   if (l.revision >= 2) {
     const std::int64_t extensions = b.i16(ext_trace_headers_field);
-    if (extensions < 0) throw IoError(name + ": binary header trace header extension count " + std::to_string(extensions) + " is invalid");
+    if (extensions < 0)
+      throw IoError(name + ": binary header trace header extension count " + std::to_string(extensions) +
+                    " is invalid");
     l.headers = 1 + static_cast<std::uint64_t>(extensions);
     const std::uint64_t first = b.u64(first_trace_field);
     if (first > 0) {
       if (first < text_bytes + binary_bytes || first > size) {
-        throw IoError(name + ": binary header first-trace offset " + n(first) + " lies outside the file's " + n(size) + " bytes");
+        throw IoError(name + ": binary header first-trace offset " + n(first) + " lies outside the file's " + n(size) +
+                      " bytes");
       }
       l.trace0 = first;
     }
   }
   choose_samples(src, b, name, o, l, warnings);
-  l.record = trace_header_bytes * l.headers + static_cast<std::uint64_t>(l.samples) * static_cast<std::uint64_t>(l.sample_size);
+  l.record = trace_header_bytes * l.headers +
+             static_cast<std::uint64_t>(l.samples) * static_cast<std::uint64_t>(l.sample_size);
   if (size < l.trace0 || (size - l.trace0) % l.record != 0) {
-    throw IoError(name + ": file size " + n(size) + " bytes is not its headers (" + n(l.trace0) + ") plus whole traces of " +
-                  n(l.record) + " bytes: truncated, or not SEG-Y");
+    throw IoError(name + ": file size " + n(size) + " bytes is not its headers (" + n(l.trace0) +
+                  ") plus whole traces of " + n(l.record) + " bytes: truncated, or not SEG-Y");
   }
   l.traces = (size - l.trace0) / l.record;
   if (l.traces < 1) throw IoError(name + ": holds no traces");

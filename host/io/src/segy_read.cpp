@@ -24,8 +24,19 @@ using namespace segy_detail;
 
 // Trace header fields by byte number (segyio's SEGY_TR_*).
 enum TraceField {
-  field_record = 9, trace_id = 29, group_elevation = 41, source_surface_elevation = 45, source_depth = 49, elevation_scalar = 69,
-  coordinate_scalar = 71, source_x = 73, source_y = 77, group_x = 81, group_y = 85, coordinate_units = 89, sample_count = 115,
+  field_record = 9,
+  trace_id = 29,
+  group_elevation = 41,
+  source_surface_elevation = 45,
+  source_depth = 49,
+  elevation_scalar = 69,
+  coordinate_scalar = 71,
+  source_x = 73,
+  source_y = 77,
+  group_x = 81,
+  group_y = 85,
+  coordinate_units = 89,
+  sample_count = 115,
   sample_interval = 117
 };
 
@@ -54,8 +65,8 @@ struct RawTrace {
 struct LiveTraces {
   std::vector<RawTrace> traces;
   std::vector<double> data;
-  bool every_record = true;   // every live trace has a FieldRecord
-  double interval = 0;        // us: the binary header's, else the first trace's that has one
+  bool every_record = true;  // every live trace has a FieldRecord
+  double interval = 0;       // us: the binary header's, else the first trace's that has one
   std::int64_t dead = 0;
 };
 
@@ -65,15 +76,16 @@ void check_trace_timing(const std::string& where, const Header& th, const FileLa
   const auto count = static_cast<std::int64_t>(th.u16(sample_count));
   const std::int64_t dt_us = th.i16(sample_interval);
   if (count != 0 && count != l.samples && count != l.other_count) {
-    throw IoError(where + " has " + std::to_string(count) + " samples, the binary header says " + std::to_string(l.samples) +
-                  ": traces of different lengths are not supported");
+    throw IoError(where + " has " + std::to_string(count) + " samples, the binary header says " +
+                  std::to_string(l.samples) + ": traces of different lengths are not supported");
   }
   if (dt_us < 0) throw IoError(where + ": sample interval " + std::to_string(dt_us) + " us is invalid");
   if (dt_us == 0) return;
   if (file_interval == 0) file_interval = static_cast<double>(dt_us);
   if (static_cast<double>(dt_us) != file_interval) {
-    throw IoError(where + ": sample interval " + std::to_string(dt_us) + " us disagrees with the file's " + number_text(file_interval) +
-                  " us (" + (l.interval_us != 0 ? "binary header" : "earlier traces") + ")");
+    throw IoError(where + ": sample interval " + std::to_string(dt_us) + " us disagrees with the file's " +
+                  number_text(file_interval) + " us (" + (l.interval_us != 0 ? "binary header" : "earlier traces") +
+                  ")");
   }
 }
 
@@ -81,11 +93,14 @@ void check_trace_timing(const std::string& where, const Header& th, const FileLa
 // coordinates cannot be are read as lengths, counted for one warning.
 class Positions {
  public:
-  Positions(const std::string& name, const FileLayout& l, const SegyReadOptions& o) : name_(name), layout_(l), options_(o) {}
+  Positions(const std::string& name, const FileLayout& l, const SegyReadOptions& o)
+      : name_(name), layout_(l), options_(o) {}
 
   RawTrace of(std::int64_t t, const std::string& where, const Header& th) {
-    const std::int32_t cs = scalar(th.i16(coordinate_scalar), options_.coordinate_scalar, where, "SourceGroupScalar", "--segy-coordinate-scalar");
-    const std::int32_t es = scalar(th.i16(elevation_scalar), options_.elevation_scalar, where, "ElevationScalar", "--segy-elevation-scalar");
+    const std::int32_t cs = scalar(th.i16(coordinate_scalar), options_.coordinate_scalar, where, "SourceGroupScalar",
+                                   "--segy-coordinate-scalar");
+    const std::int32_t es = scalar(th.i16(elevation_scalar), options_.elevation_scalar, where, "ElevationScalar",
+                                   "--segy-elevation-scalar");
     const double sx = apply_scalar(th.i32(source_x), cs), sy = apply_scalar(th.i32(source_y), cs);
     const double gx = apply_scalar(th.i32(group_x), cs), gy = apply_scalar(th.i32(group_y), cs);
     if (!layout_.units_stated) check_units(t, where, th.i16(coordinate_units), {sx, sy, gx, gy});
@@ -94,8 +109,9 @@ class Positions {
     RawTrace r;
     r.number = t;
     r.field_record = th.i32(field_record);
-    r.source = {sx * u - o[0], sy * u - o[1],
-                (apply_scalar(th.i32(source_depth), es) - apply_scalar(th.i32(source_surface_elevation), es)) * u - o[2]};
+    r.source = {
+        sx * u - o[0], sy * u - o[1],
+        (apply_scalar(th.i32(source_depth), es) - apply_scalar(th.i32(source_surface_elevation), es)) * u - o[2]};
     r.receiver = {gx * u - o[0], gy * u - o[1], -apply_scalar(th.i32(group_elevation), es) * u - o[2]};
     return r;
   }
@@ -103,10 +119,12 @@ class Positions {
   // The sentences of what was overridden, once per file.
   void report(std::vector<std::string>& warnings) const {
     if (angle_traces_ > 0) {
-      warnings.push_back(name_ + ": CoordinateUnits " + std::to_string(angle_units_) + " (" + unit_name(angle_units_) + ") on " +
-                         std::to_string(angle_traces_) + " traces from trace " + std::to_string(first_angle_trace_) +
-                         ", but their coordinates are no angles (" + number_text(angle_example_) + " lies beyond " + number_text(angle_limit(angle_units_)) + "): read as lengths in " +
-                         (layout_.unit == 1.0 ? "metres" : "feet") + " (MeasurementSystem; --segy-units states the unit)");
+      warnings.push_back(name_ + ": CoordinateUnits " + std::to_string(angle_units_) + " (" + unit_name(angle_units_) +
+                         ") on " + std::to_string(angle_traces_) + " traces from trace " +
+                         std::to_string(first_angle_trace_) + ", but their coordinates are no angles (" +
+                         number_text(angle_example_) + " lies beyond " + number_text(angle_limit(angle_units_)) +
+                         "): read as lengths in " + (layout_.unit == 1.0 ? "metres" : "feet") +
+                         " (MeasurementSystem; --segy-units states the unit)");
     }
     for (const auto& [what, seen] : overridden_) {
       warnings.push_back(name_ + ": " + what + " replaces the trace headers' " + seen);
@@ -120,14 +138,17 @@ class Positions {
   // The largest |longitude| an angle in these units can be (latitude: half of it).
   static double angle_limit(std::int64_t cu) { return cu == 2 ? 648000.0 : cu == 3 ? 180.0 : 1800000.0; }
 
-  std::int32_t scalar(std::int64_t stored, std::int32_t given, const std::string& where, const char* field, const char* option) {
+  std::int32_t scalar(std::int64_t stored, std::int32_t given, const std::string& where, const char* field,
+                      const char* option) {
     if (given != 0) {
-      if (stored != given) overridden_.emplace(std::string(option) + " " + std::to_string(given), std::string(field) + " " + std::to_string(stored));
+      if (stored != given)
+        overridden_.emplace(std::string(option) + " " + std::to_string(given),
+                            std::string(field) + " " + std::to_string(stored));
       return given;
     }
     if (!valid_scalar(static_cast<std::int32_t>(stored))) {
-      throw IoError(where + ": " + field + " " + std::to_string(stored) + " is invalid: 0 or +-1, 10, 100, 1000, 10000 (" + option +
-                    " states the right one)");
+      throw IoError(where + ": " + field + " " + std::to_string(stored) +
+                    " is invalid: 0 or +-1, 10, 100, 1000, 10000 (" + option + " states the right one)");
     }
     return static_cast<std::int32_t>(stored);
   }
@@ -136,17 +157,20 @@ class Positions {
     if (cu == 0 || cu == 1) return;
     if (cu >= 2 && cu <= 4) {
       const double lim = angle_limit(cu);
-      const double ex = std::max(std::abs(xyxy[0]), std::abs(xyxy[2])), ey = std::max(std::abs(xyxy[1]), std::abs(xyxy[3]));
+      const double ex = std::max(std::abs(xyxy[0]), std::abs(xyxy[2])),
+                   ey = std::max(std::abs(xyxy[1]), std::abs(xyxy[3]));
       if (ex > lim || ey > lim / 2) {
         if (angle_traces_++ == 0) {
           first_angle_trace_ = t;
           angle_units_ = cu;
-          angle_example_ = ex > lim ? (std::abs(xyxy[0]) > lim ? xyxy[0] : xyxy[2]) : (std::abs(xyxy[1]) > lim / 2 ? xyxy[1] : xyxy[3]);
+          angle_example_ = ex > lim ? (std::abs(xyxy[0]) > lim ? xyxy[0] : xyxy[2])
+                                    : (std::abs(xyxy[1]) > lim / 2 ? xyxy[1] : xyxy[3]);
         }
         return;
       }
     }
-    throw IoError(where + ": CoordinateUnits " + std::to_string(cu) + " is not supported: 1 (length); geographic coordinates need "
+    throw IoError(where + ": CoordinateUnits " + std::to_string(cu) +
+                  " is not supported: 1 (length); geographic coordinates need "
                   "projecting first (--segy-units metres or feet if they are lengths)");
   }
 
@@ -166,11 +190,15 @@ void decode_trace(const std::string& where, const FileLayout& l, const char* byt
   }
 }
 
-LiveTraces read_live_traces(ByteSource& src, const std::string& name, const FileLayout& l, const SegyReadOptions& options,
-                            std::vector<std::string>& warnings) {
+LiveTraces read_live_traces(ByteSource& src, const std::string& name, const FileLayout& l,
+                            const SegyReadOptions& options, std::vector<std::string>& warnings) {
   // The samples are held twice (in file order, then by shot): refuse a file that cannot fit before reading it.
-  const std::string what = name + ": its " + std::to_string(l.traces) + " traces of " + std::to_string(l.samples) + " samples";
-  require_memory(checked_bytes({static_cast<std::size_t>(l.traces), static_cast<std::size_t>(l.samples), 2 * sizeof(double)}, what), what);
+  const std::string what =
+      name + ": its " + std::to_string(l.traces) + " traces of " + std::to_string(l.samples) + " samples";
+  require_memory(
+      checked_bytes({static_cast<std::size_t>(l.traces), static_cast<std::size_t>(l.samples), 2 * sizeof(double)},
+                    what),
+      what);
   LiveTraces live;
   live.interval = l.interval_us;
   Positions positions(name, l, options);
@@ -190,10 +218,13 @@ LiveTraces read_live_traces(ByteSource& src, const std::string& name, const File
     if (r.field_record == 0) live.every_record = false;
     live.traces.push_back(r);
     live.data.resize(live.data.size() + static_cast<std::size_t>(l.samples));
-    decode_trace(where, l, record.data() + samples_at, live.data.data() + live.data.size() - static_cast<std::size_t>(l.samples));
+    decode_trace(where, l, record.data() + samples_at,
+                 live.data.data() + live.data.size() - static_cast<std::size_t>(l.samples));
   }
-  if (live.traces.empty()) throw IoError(name + ": every one of its " + std::to_string(l.traces) + " traces is dead or dummy");
-  if (live.interval == 0) throw IoError(name + ": sample interval is 0 us in the binary header and in every trace header");
+  if (live.traces.empty())
+    throw IoError(name + ": every one of its " + std::to_string(l.traces) + " traces is dead or dummy");
+  if (live.interval == 0)
+    throw IoError(name + ": sample interval is 0 us in the binary header and in every trace header");
   positions.report(warnings);
   return live;
 }
@@ -227,7 +258,8 @@ std::vector<std::vector<std::size_t>> group_into_shots(const std::string& name, 
 }
 
 // Each shot's receivers, trace numbers and (nt, nrec) samples from its members.
-void gather_shots(const LiveTraces& live, const std::vector<std::vector<std::size_t>>& members, std::int64_t samples, SegySurvey& s) {
+void gather_shots(const LiveTraces& live, const std::vector<std::vector<std::size_t>>& members, std::int64_t samples,
+                  SegySurvey& s) {
   for (std::size_t k = 0; k < s.shots.size(); ++k) {
     SegyShot& sh = s.shots[k];
     const std::size_t nrec = members[k].size();
@@ -276,7 +308,9 @@ SegyEndian parse_segy_endian(const std::string& text) {
   throw InputError("--segy-endian " + text + " is invalid: it must be one of big, little");
 }
 
-const char* to_string(SegyEndian e) { return e == SegyEndian::big ? "big" : e == SegyEndian::little ? "little" : "detect"; }
+const char* to_string(SegyEndian e) {
+  return e == SegyEndian::big ? "big" : e == SegyEndian::little ? "little" : "detect";
+}
 
 SegyUnits parse_segy_units(const std::string& text) {
   if (text == "metres") return SegyUnits::metres;
@@ -284,6 +318,8 @@ SegyUnits parse_segy_units(const std::string& text) {
   throw InputError("--segy-units " + text + " is invalid: it must be one of metres, feet");
 }
 
-const char* to_string(SegyUnits u) { return u == SegyUnits::metres ? "metres" : u == SegyUnits::feet ? "feet" : "file"; }
+const char* to_string(SegyUnits u) {
+  return u == SegyUnits::metres ? "metres" : u == SegyUnits::feet ? "feet" : "file";
+}
 
 }  // namespace revwave

@@ -35,11 +35,19 @@ double double_bits(std::uint64_t u) {
 
 int sample_bytes(int format) {
   switch (format) {
-    case 8: case 16: return 1;
-    case 3: case 11: return 2;
-    case 7: case 15: return 3;
-    case 1: case 2: case 5: case 10: return 4;
-    case 6: case 9: case 12: return 8;
+    case 8:
+    case 16: return 1;
+    case 3:
+    case 11: return 2;
+    case 7:
+    case 15: return 3;
+    case 1:
+    case 2:
+    case 5:
+    case 10: return 4;
+    case 6:
+    case 9:
+    case 12: return 8;
     default: return 0;
   }
 }
@@ -70,7 +78,11 @@ void decode_samples(int format, bool little, const char* p, std::size_t count, d
       case 1: out[i] = ibm_to_double(static_cast<std::uint32_t>(read_unsigned(p, 4, little))); break;
       case 5: out[i] = float_bits(static_cast<std::uint32_t>(read_unsigned(p, 4, little))); break;
       case 6: out[i] = double_bits(read_unsigned(p, 8, little)); break;
-      case 2: case 3: case 7: case 8: case 9: out[i] = static_cast<double>(read_signed(p, size, little)); break;
+      case 2:
+      case 3:
+      case 7:
+      case 8:
+      case 9: out[i] = static_cast<double>(read_signed(p, size, little)); break;
       default: out[i] = static_cast<double>(read_unsigned(p, size, little)); break;
     }
   }

@@ -8,7 +8,8 @@ namespace revwave {
 
 template <class T>
 double CorrelationMisfit<T>::evaluate(const Traces<T>& syn, const Traces<T>& obs, T* adjoint_source) const {
-  if (syn.nt != obs.nt || syn.nrec != obs.nrec) throw std::logic_error("correlation misfit: synthetic and observed traces differ in shape");
+  if (syn.nt != obs.nt || syn.nrec != obs.nrec)
+    throw std::logic_error("correlation misfit: synthetic and observed traces differ in shape");
   const index_t nt = syn.nt, nrec = syn.nrec;
   const auto traces = static_cast<std::size_t>(nrec);
   // Per receiver: <s, s>, <d, d>, <s, d>, each summed over the samples in ascending order.

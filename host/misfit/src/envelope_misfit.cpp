@@ -10,7 +10,8 @@ namespace revwave {
 
 template <class T>
 double EnvelopeMisfit<T>::evaluate(const Traces<T>& syn, const Traces<T>& obs, T* adjoint_source) const {
-  if (syn.nt != obs.nt || syn.nrec != obs.nrec) throw std::logic_error("envelope misfit: synthetic and observed traces differ in shape");
+  if (syn.nt != obs.nt || syn.nrec != obs.nrec)
+    throw std::logic_error("envelope misfit: synthetic and observed traces differ in shape");
   const auto nt = static_cast<std::size_t>(syn.nt);
   const index_t nrec = syn.nrec;
   detail::RealFft fft(2 * nt);

@@ -20,7 +20,7 @@ class RealFft {
   std::size_t bins() const { return n_ / 2 + 1; }
   double* real() { return real_; }                        // n values
   std::complex<double>* spectrum() { return spectrum_; }  // n / 2 + 1 bins
-  void forward();  // real -> spectrum: X[k] = sum_n x[n] exp(-2 pi i k n / N)
+  void forward();                                         // real -> spectrum: X[k] = sum_n x[n] exp(-2 pi i k n / N)
   void inverse();  // spectrum -> real, unnormalised: N times the inverse transform
 
  private:

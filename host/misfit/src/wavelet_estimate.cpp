@@ -1,8 +1,8 @@
 #include "revwave/misfit/wavelet_estimate.hpp"
 
 #include <algorithm>
-#include <cstddef>
 #include <complex>
+#include <cstddef>
 #include <stdexcept>
 
 #include "real_fft.hpp"
@@ -10,7 +10,8 @@
 
 namespace revwave {
 
-std::vector<double> wavelet_spectral_sums(const double* impulse_response, const double* observed, index_t nt, index_t nrec) {
+std::vector<double> wavelet_spectral_sums(const double* impulse_response, const double* observed, index_t nt,
+                                          index_t nrec) {
   const auto n = static_cast<std::size_t>(nt);
   detail::RealFft fft(2 * n);
   const std::size_t bins = fft.bins();  // nt + 1
@@ -41,7 +42,8 @@ std::vector<double> wavelet_from_sums(const std::vector<double>& sums, index_t n
   const auto n = static_cast<std::size_t>(nt);
   detail::RealFft fft(2 * n);
   const std::size_t bins = fft.bins();
-  if (sums.size() != wavelet_sum_blocks * bins) throw std::logic_error("wavelet estimate: spectral sums of the wrong length");
+  if (sums.size() != wavelet_sum_blocks * bins)
+    throw std::logic_error("wavelet estimate: spectral sums of the wrong length");
   const double* gg = sums.data() + 2 * bins;
   const double* dd = sums.data() + 3 * bins;
   double weighted = 0, power = 0;  // sum_f P sum|G|^2 and sum_f P, in ascending f
@@ -49,10 +51,12 @@ std::vector<double> wavelet_from_sums(const std::vector<double>& sums, index_t n
     weighted += dd[b] * gg[b];
     power += dd[b];
   }
-  if (!(power > 0)) throw InputError("--estimate-wavelet: the observed data are zero: there is no signature to estimate");
+  if (!(power > 0))
+    throw InputError("--estimate-wavelet: the observed data are zero: there is no signature to estimate");
   if (!(weighted > 0)) {
-    throw InputError("--estimate-wavelet: the modelled response to an impulse is zero at every receiver within the record: "
-                     "no source signature can be estimated (a longer record, or receivers nearer the sources)");
+    throw InputError(
+        "--estimate-wavelet: the modelled response to an impulse is zero at every receiver within the record: "
+        "no source signature can be estimated (a longer record, or receivers nearer the sources)");
   }
   const double eps = water_level * weighted / power;
   std::complex<double>* s = fft.spectrum();

@@ -13,8 +13,13 @@ namespace {
 class Master {
  public:
   Master(int size, std::int64_t count, TileBlocks& blocks, const Progress& shots_done)
-      : size_(size), count_(count), shots_done_(shots_done), sums_(count, blocks),
-        busy_(static_cast<std::size_t>(size), 0), aborted_(static_cast<std::size_t>(size), 0), running_(size - 1) {
+      : size_(size),
+        count_(count),
+        shots_done_(shots_done),
+        sums_(count, blocks),
+        busy_(static_cast<std::size_t>(size), 0),
+        aborted_(static_cast<std::size_t>(size), 0),
+        running_(size - 1) {
     sum_.shots.resize(static_cast<std::size_t>(count));
     sum_.processes = size;
   }

@@ -16,7 +16,6 @@
 
 namespace revwave::mpi_detail {
 
-
 enum Tag : int { kReady = 11, kResult, kGradient, kFailed, kCancelled, kWork, kStop, kAbort };
 
 // Out of a worker's shot when rank 0 says the run has failed elsewhere; not a std::exception, so
@@ -51,7 +50,8 @@ inline void send_doubles(const double* v, std::size_t n, int dest) {
 }
 inline void receive_doubles(double* v, std::size_t n, int source) {
   for (std::size_t i = 0; i < n; i += kPiece) {
-    MPI_Recv(v + i, static_cast<int>(std::min(kPiece, n - i)), MPI_DOUBLE, source, kGradient, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(v + i, static_cast<int>(std::min(kPiece, n - i)), MPI_DOUBLE, source, kGradient, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
   }
 }
 inline void send_int64s(const std::int64_t* v, std::size_t n, int dest) {
@@ -61,7 +61,8 @@ inline void send_int64s(const std::int64_t* v, std::size_t n, int dest) {
 }
 inline void receive_int64s(std::int64_t* v, std::size_t n, int source) {
   for (std::size_t i = 0; i < n; i += kPiece) {
-    MPI_Recv(v + i, static_cast<int>(std::min(kPiece, n - i)), MPI_INT64_T, source, kGradient, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(v + i, static_cast<int>(std::min(kPiece, n - i)), MPI_INT64_T, source, kGradient, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
   }
 }
 

@@ -8,7 +8,8 @@ bool mpi_compiled() { return false; }
 
 MpiSession::MpiSession() {
   if (launched_size() > 1) {
-    throw NotCompiledError("this build of revwave has no MPI (install libopenmpi-dev and reconfigure): run it without mpirun");
+    throw NotCompiledError(
+        "this build of revwave has no MPI (install libopenmpi-dev and reconfigure): run it without mpirun");
   }
 }
 

@@ -8,7 +8,8 @@
 namespace revwave {
 
 template <class T>
-ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void()>& before_inputs, const Progress& progress) {
+ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void()>& before_inputs,
+                              const Progress& progress) {
   ForwardRun<T> r;
   r.backend = resolve_backend(o.backend);
   refuse_cuda_options_on_cpu(o, r.backend.kind);
@@ -19,7 +20,8 @@ ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void(
   const Acquisition& a = r.setup.acquisition;
   r.warnings = sampling_warnings(r.setup.grid, min_velocity(r.setup.model), SourceSpectrum{a.f0, a.t0, {}}, r.time);
   // m and (u, u_prev) on the CPU; the record, its copy for the file and the file's own precision.
-  require_run_memory(r.setup, r.time, sizeof(T), working_fields(r.backend.kind, Workload::forward), 3, "the forward run");
+  require_run_memory(r.setup, r.time, sizeof(T), working_fields(r.backend.kind, Workload::forward), 3,
+                     "the forward run");
   const Problem<T> problem = make_problem<T>(r.setup.grid, r.setup.model, r.setup.acquisition, r.time);
   r.shot = run_on_backend(r.backend.kind, problem, cuda_budgets(o), ForwardCall<T>{progress});
   check_finite_result(r.shot.traces.data(), r.shot.traces.size(), "the shot record");

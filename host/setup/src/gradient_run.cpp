@@ -37,7 +37,8 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
     j["predicted_time_steps"] = r.report.predicted_time;
     j["tiers"] = nlohmann::json::array();
     for (const Tier& t : r.report.tiers) {
-      j["tiers"].push_back({{"name", t.name}, {"slots", t.slots}, {"store_cost", t.store_cost}, {"restore_cost", t.restore_cost}});
+      j["tiers"].push_back(
+          {{"name", t.name}, {"slots", t.slots}, {"store_cost", t.store_cost}, {"restore_cost", t.restore_cost}});
     }
   }
   j["reverse_steps"] = s.reverse_steps;
@@ -61,8 +62,10 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["peak_rss_counts"] = peak_rss_counts();
   j["warnings"] = r.warnings;
   if (r.backend.kind == Backend::cuda) {
-    j["cuda"] = {{"device_slots", r.cuda_info.device_slots}, {"host_slots", r.cuda_info.host_slots},
-                 {"history_tier", r.cuda_info.history_tier}, {"tiers", r.cuda_info.tier_choice},
+    j["cuda"] = {{"device_slots", r.cuda_info.device_slots},
+                 {"host_slots", r.cuda_info.host_slots},
+                 {"history_tier", r.cuda_info.history_tier},
+                 {"tiers", r.cuda_info.tier_choice},
                  {"seconds_spill", r.cuda_info.seconds_spill}};
   }
   j["shape"] = r.job.start.grid.shape;
@@ -83,7 +86,8 @@ nlohmann::json estimated_wavelet_summary(const std::vector<double>& wavelet) {
     peak = std::max(peak, std::abs(w));
     energy += w * w;
   }
-  return {{"samples", wavelet.size()}, {"water_level", wavelet_water_level}, {"peak", peak}, {"norm", std::sqrt(energy)}};
+  return {
+      {"samples", wavelet.size()}, {"water_level", wavelet_water_level}, {"peak", peak}, {"norm", std::sqrt(energy)}};
 }
 
 nlohmann::json compression_summary(const Compression& mode, const CompressionStats& c) {
@@ -100,8 +104,8 @@ nlohmann::json compression_summary(const Compression& mode, const CompressionSta
 std::string compression_line(const Compression& mode, const CompressionStats& c) {
   if (!mode.enabled()) return "";
   std::ostringstream os;
-  os << "  compression     " << mode.text() << ": " << c.fields_compressed << " fields encoded, ratio " << c.ratio() << " ("
-     << format_bytes(double(c.raw_bytes)) << " -> " << format_bytes(double(c.compressed_bytes)) << "), "
+  os << "  compression     " << mode.text() << ": " << c.fields_compressed << " fields encoded, ratio " << c.ratio()
+     << " (" << format_bytes(double(c.raw_bytes)) << " -> " << format_bytes(double(c.compressed_bytes)) << "), "
      << c.seconds_compress << " s compressing, " << c.seconds_decompress << " s decompressing (lossy: "
      << "the gradient differs from full's within the mode's error)\n";
   return os.str();

@@ -39,7 +39,8 @@ std::vector<Vec3> GridLayout::points() const {
 }
 
 GridLayout grid_layout(const std::string& option, const std::string& text, const Grid& grid) {
-  const std::string rule = option + " '" + text + "' is invalid: expected NX,NY,Z (NX, NY whole numbers >= 1, Z a depth in m)";
+  const std::string rule =
+      option + " '" + text + "' is invalid: expected NX,NY,Z (NX, NY whole numbers >= 1, Z a depth in m)";
   std::vector<double> v;
   std::stringstream ss(text);
   std::string item;
@@ -67,8 +68,9 @@ GridLayout grid_layout(const std::string& option, const std::string& text, const
 
 std::string layout_line(const GridLayout& l) {
   std::ostringstream os;
-  os << (l.option == "--src-grid" ? "  sources         " : "  receivers       ") << l.option << " " << l.text << ": " << l.x.size()
-     << " x " << l.y.size() << " at cell centres, x " << axis_text(l.x) << " m, y " << axis_text(l.y) << " m, z " << l.z << " m\n";
+  os << (l.option == "--src-grid" ? "  sources         " : "  receivers       ") << l.option << " " << l.text << ": "
+     << l.x.size() << " x " << l.y.size() << " at cell centres, x " << axis_text(l.x) << " m, y " << axis_text(l.y)
+     << " m, z " << l.z << " m\n";
   return os.str();
 }
 

@@ -14,7 +14,8 @@ namespace {
 
 bool slowness_representable(double c, Precision precision) {
   const double m = 1.0 / (c * c);
-  const double big = precision == Precision::float32 ? double(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max();
+  const double big =
+      precision == Precision::float32 ? double(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max();
   return std::isfinite(m) && m < big;
 }
 
@@ -85,8 +86,8 @@ void check_velocity_floor(const VelocityModel& model, const std::string& name, P
   if (!(c < velocity_floor) || !slowness_representable(c, precision)) return;
   const index_t k = static_cast<index_t>(slowest), ny = model.shape[1], nz = model.shape[2];
   throw InputError(name + ": velocity " + number_text(c) + " m/s at point (" + std::to_string(k / (ny * nz)) + ", " +
-                   std::to_string((k / nz) % ny) + ", " + std::to_string(k % nz) + ") is below " + number_text(velocity_floor) +
-                   " m/s, slower than sound in air or any soil or rock: " + units_hint());
+                   std::to_string((k / nz) % ny) + ", " + std::to_string(k % nz) + ") is below " +
+                   number_text(velocity_floor) + " m/s, slower than sound in air or any soil or rock: " + units_hint());
 }
 
 double highest_frequency(const SourceSpectrum& source, double dt) {
@@ -94,8 +95,8 @@ double highest_frequency(const SourceSpectrum& source, double dt) {
   return 2.76 * source.f0;  // (f/f0)^2 exp(1 - (f/f0)^2) = 0.01
 }
 
-std::vector<std::string> sampling_warnings(const Grid& grid, double slowest, const SourceSpectrum& source, const TimeAxis& time,
-                                           const std::string& where) {
+std::vector<std::string> sampling_warnings(const Grid& grid, double slowest, const SourceSpectrum& source,
+                                           const TimeAxis& time, const std::string& where) {
   std::vector<std::string> out;
   const double fmax = highest_frequency(source, time.dt);
   const std::string wavelet = source.samples.empty() ? "the Ricker wavelet of f0 " + short_text(source.f0) + " Hz"
@@ -103,21 +104,23 @@ std::vector<std::string> sampling_warnings(const Grid& grid, double slowest, con
   if (fmax > 0) {
     const double points = slowest / fmax / grid.spacing, needed = points_needed(grid.space_order);
     if (points < needed) {
-      out.push_back(where + "the grid under-samples " + wavelet + ": " + short_text(points) + " points per shortest wavelength (" +
-                    short_text(slowest) + " m/s at " + short_text(fmax) + " Hz, spacing " + short_text(grid.spacing) +
-                    " m), space order " + std::to_string(grid.space_order) + " needs " + short_text(needed) +
+      out.push_back(where + "the grid under-samples " + wavelet + ": " + short_text(points) +
+                    " points per shortest wavelength (" + short_text(slowest) + " m/s at " + short_text(fmax) +
+                    " Hz, spacing " + short_text(grid.spacing) + " m), space order " +
+                    std::to_string(grid.space_order) + " needs " + short_text(needed) +
                     ": the waves will disperse (finer --spacing, or lower --f0)");
     }
     const double nyquist = 0.5 / time.dt;
     if (nyquist < fmax) {
-      out.push_back(where + "the time step " + short_text(time.dt) + " s aliases " + wavelet + ": its Nyquist frequency " +
-                    short_text(nyquist) + " Hz is below the wavelet's highest frequency " + short_text(fmax) + " Hz (smaller --dt)");
+      out.push_back(where + "the time step " + short_text(time.dt) + " s aliases " + wavelet +
+                    ": its Nyquist frequency " + short_text(nyquist) + " Hz is below the wavelet's highest frequency " +
+                    short_text(fmax) + " Hz (smaller --dt)");
     }
   }
   const double tn = time.dt * double(time.steps), peak = peak_time(source, time.dt);
   if (tn < peak) {
-    out.push_back(where + "the record ends at " + short_text(tn) + " s, before " + wavelet + " peaks at " + short_text(peak) +
-                  " s: no wave reaches a receiver in full (longer --tn)");
+    out.push_back(where + "the record ends at " + short_text(tn) + " s, before " + wavelet + " peaks at " +
+                  short_text(peak) + " s: no wave reaches a receiver in full (longer --tn)");
   }
   return out;
 }
@@ -133,7 +136,9 @@ std::vector<std::string> survey_warnings(const Grid& grid, double slowest, const
       continue;
     }
     previous = &shot;
-    add_warnings(out, sampling_warnings(grid, slowest, SourceSpectrum{shot.acquisition.f0, shot.acquisition.t0, shot.wavelet}, shot.time));
+    add_warnings(
+        out, sampling_warnings(grid, slowest, SourceSpectrum{shot.acquisition.f0, shot.acquisition.t0, shot.wavelet},
+                               shot.time));
   }
   return out;
 }

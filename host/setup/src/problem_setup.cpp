@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "revwave/core/checks.hpp"
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/core/cuda_info.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/wavelet.hpp"
 #include "revwave/setup/plausibility.hpp"
@@ -20,7 +20,8 @@ namespace {
 
 // "a,b,c": exactly `count` numbers, each parsed whole.
 std::vector<double> parse_list(const std::string& text, const std::string& option, std::size_t count) {
-  const std::string rule = option + " '" + text + "' is invalid: expected " + std::to_string(count) + " comma-separated numbers";
+  const std::string rule =
+      option + " '" + text + "' is invalid: expected " + std::to_string(count) + " comma-separated numbers";
   std::vector<double> v;
   std::stringstream ss(text);
   std::string item;
@@ -75,7 +76,8 @@ std::vector<Vec3> receiver_grid(const ProblemOptions& o, const Grid& grid, std::
   std::vector<Vec3> receivers;
   for (index_t i = 0; i < nx; ++i)
     for (index_t j = 0; j < ny; ++j)
-      receivers.push_back({grid.extent(0) * double(i) / double(nx - 1), grid.extent(1) * double(j) / double(ny - 1), depth});
+      receivers.push_back(
+          {grid.extent(0) * double(i) / double(nx - 1), grid.extent(1) * double(j) / double(ny - 1), depth});
   return receivers;
 }
 
@@ -90,7 +92,8 @@ std::vector<Vec3> make_receivers(const ProblemOptions& o, const Grid& grid, std:
       throw InputError(o.rec_file + ": receivers must have shape (n, 3) with n >= 1");
     }
     std::vector<Vec3> receivers;
-    for (std::int64_t i = 0; i < a.shape[0]; ++i) receivers.push_back({a.data[3 * i], a.data[3 * i + 1], a.data[3 * i + 2]});
+    for (std::int64_t i = 0; i < a.shape[0]; ++i)
+      receivers.push_back({a.data[3 * i], a.data[3 * i + 1], a.data[3 * i + 2]});
     return receivers;
   }
   if (!o.rec.empty()) return parse_points(o.rec, "--rec");
@@ -123,9 +126,9 @@ void check_shape_agrees(const ProblemOptions& o, const std::array<index_t, 3>& m
   if (!o.shape_given) return;
   const std::vector<index_t> sh = parse_integers(o.shape, "--shape", 3, at_least(2));
   if (sh[0] == model_shape[0] && sh[1] == model_shape[1] && sh[2] == model_shape[2]) return;
-  throw InputError("--shape " + o.shape + " disagrees with " + model + ", whose shape is (" + std::to_string(model_shape[0]) +
-                   ", " + std::to_string(model_shape[1]) + ", " + std::to_string(model_shape[2]) +
-                   "): the model sets the grid (leave --shape out)");
+  throw InputError("--shape " + o.shape + " disagrees with " + model + ", whose shape is (" +
+                   std::to_string(model_shape[0]) + ", " + std::to_string(model_shape[1]) + ", " +
+                   std::to_string(model_shape[2]) + "): the model sets the grid (leave --shape out)");
 }
 
 }  // namespace
@@ -159,9 +162,9 @@ ProblemSetup make_setup(const ProblemOptions& o) {
   validate(s.grid);  // also refuses a shape whose allocated grid does not fit 64-bit counts
   if (o.model_file.empty() && !o.model_values) {
     // The model holds one double per interior point: refuse a shape that cannot fit before making it.
-    require_memory(checked_bytes({static_cast<std::size_t>(s.grid.interior_points()), 8}, "the velocity model"),
-                   "the velocity model of " + std::to_string(s.grid.interior_points()) + " points (--shape " +
-                       o.shape + ")");
+    require_memory(
+        checked_bytes({static_cast<std::size_t>(s.grid.interior_points()), 8}, "the velocity model"),
+        "the velocity model of " + std::to_string(s.grid.interior_points()) + " points (--shape " + o.shape + ")");
     s.model = o.velocity ? homogeneous_model(s.grid.shape, *o.velocity) : default_true_model(s.grid.shape, o.spacing);
   }
   validate(s.model);
@@ -195,11 +198,13 @@ TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s) {
 }
 
 std::size_t run_bytes(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies) {
-  const std::size_t field = checked_bytes({static_cast<std::size_t>(s.grid.alloc_points()), value_bytes}, "one wavefield");
+  const std::size_t field =
+      checked_bytes({static_cast<std::size_t>(s.grid.alloc_points()), value_bytes}, "one wavefield");
   const std::size_t nrec = s.acquisition.receivers.size();
   const std::size_t nt = static_cast<std::size_t>(t.nt());
   const std::size_t wavefields = checked_bytes({static_cast<std::size_t>(fields), field}, "the wavefields");
-  const std::size_t traces = checked_bytes({static_cast<std::size_t>(trace_copies), nt, nrec, value_bytes}, "the traces");
+  const std::size_t traces =
+      checked_bytes({static_cast<std::size_t>(trace_copies), nt, nrec, value_bytes}, "the traces");
   const std::size_t per_step = checked_bytes({nt, 3 * 8}, "the wavelet and the misfit per step");
   return checked_sum(checked_sum(wavefields, traces, "the run"), per_step, "the run");
 }
@@ -224,8 +229,7 @@ BackendChoice resolve_backend(Backend requested) {
   if (have_gpu) return {Backend::cuda, "auto: a CUDA device is present", ""};
   // The usual case on a laptop or a CPU node: the report says "cpu (auto)"; why no GPU was usable
   // (a driver message, a build without CUDA) is for --verbose and `revwave info`.
-  return {Backend::cpu, "auto",
-          "no GPU is usable: " + cuda_unavailable_reason()};
+  return {Backend::cpu, "auto", "no GPU is usable: " + cuda_unavailable_reason()};
 }
 
 CudaBudgets cuda_budgets(const ProblemOptions& o) {
@@ -238,7 +242,10 @@ CudaBudgets cuda_budgets(const ProblemOptions& o) {
 
 void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend) {
   if (backend == Backend::cuda) return;
-  const char* given = o.device_memory ? "--device-memory" : o.host_memory ? "--host-memory" : o.host_spacing ? "--host-spacing" : nullptr;
+  const char* given = o.device_memory  ? "--device-memory"
+                      : o.host_memory  ? "--host-memory"
+                      : o.host_spacing ? "--host-spacing"
+                                       : nullptr;
   if (given != nullptr) {
     throw InputError(std::string(given) + " does not apply: the run is on the CPU backend (" +
                      (o.backend == Backend::automatic ? std::string("--backend auto found no CUDA device")

@@ -29,8 +29,7 @@ void validate(const ScheduleRequest& o) {
   keep(rule_violation("--steps", o.steps, at_least(1)));
   keep(rule_violation("--snaps", o.snaps, at_least(1)));
   if (o.slot_bytes) keep(rule_violation("--slot-bytes", *o.slot_bytes, non_negative()));
-  if (!o.tiers.empty() && o.strategy != Strategy::multilevel)
-    errors.push_back("--tier needs --strategy multilevel");
+  if (!o.tiers.empty() && o.strategy != Strategy::multilevel) errors.push_back("--tier needs --strategy multilevel");
   if (o.slot_bytes && o.strategy != Strategy::multilevel) errors.push_back("--slot-bytes needs --strategy multilevel");
   if (o.sweep && o.strategy != Strategy::online) errors.push_back("--sweep needs --strategy online");
   if (o.sweep) keep(rule_violation("--sweep", *o.sweep, int_within(1, 100000000)));
@@ -45,7 +44,8 @@ void validate(const ScheduleRequest& o) {
     const std::int64_t actions = c.advances + c.stores + c.restores + c.reverses;
     if (actions > max_listed_actions || c.advances > max_listed_actions) {
       errors.push_back("--actions would list over " + std::to_string(std::max(actions, c.advances)) +
-                       " actions; the limit is " + std::to_string(max_listed_actions) + " (drop --actions for the counts)");
+                       " actions; the limit is " + std::to_string(max_listed_actions) +
+                       " (drop --actions for the counts)");
     }
   }
   if (errors.empty()) return;
@@ -66,7 +66,8 @@ std::vector<Tier> parse_tiers(const ScheduleRequest& o) {
   for (const std::string& text : o.tiers) {
     const TierSpec spec = parse_tier_spec(text, Backend::cuda);
     if (!spec.costs_given) {
-      throw InputError("--tier '" + text + "' needs its costs for a schedule: NAME:SLOTS:STORE_COST:RESTORE_COST (in forward steps; "
+      throw InputError("--tier '" + text +
+                       "' needs its costs for a schedule: NAME:SLOTS:STORE_COST:RESTORE_COST (in forward steps; "
                        "a run measures them at start-up, a schedule has nothing to measure)");
     }
     tiers.push_back(Tier{to_string(spec.kind), spec.slots, spec.store_cost, spec.restore_cost});
@@ -97,7 +98,8 @@ std::unique_ptr<Schedule> make_schedule(const ScheduleRequest& o) {
   if (o.strategy == Strategy::multilevel) return std::make_unique<MultilevelSchedule>(o.steps, parse_tiers(o));
   // Slots beyond N are never used: the schedule stores every step either way.
   if (o.strategy == Strategy::online) return std::make_unique<OnlineRun>(o.steps, std::min(o.snaps, o.steps));
-  throw InputError(std::string("--strategy ") + to_string(o.strategy) + " has no schedule to count: use revolve, multilevel or online");
+  throw InputError(std::string("--strategy ") + to_string(o.strategy) +
+                   " has no schedule to count: use revolve, multilevel or online");
 }
 
 }  // namespace
@@ -121,7 +123,7 @@ nlohmann::json schedule_summary(const ScheduleRequest& o) {
   }
   const ScheduleCounts c = o.strategy == Strategy::revolve      ? revolve_counts(o.steps, o.snaps)
                            : o.strategy == Strategy::multilevel ? multilevel.counts
-                                                        : count_schedule(*schedule);
+                                                                : count_schedule(*schedule);
   const std::int64_t snaps = o.strategy == Strategy::multilevel && schedule->slots() > 0 ? schedule->slots() : o.snaps;
   const std::int64_t offline = optimal_forward_steps(o.steps, snaps);
   // Griewank's r with s = S + 1 checkpoints; more than N slots change nothing.
@@ -142,10 +144,14 @@ nlohmann::json schedule_summary(const ScheduleRequest& o) {
     nlohmann::json rows = nlohmann::json::array();
     for (std::size_t t = 0; t < tiers.size(); ++t) {
       const TierCounts& tc = multilevel.tiers[t];
-      rows.push_back({{"name", tiers[t].name}, {"slots", tiers[t].slots},
-                      {"store_cost", tiers[t].store_cost}, {"restore_cost", tiers[t].restore_cost},
-                      {"stores", tc.stores}, {"restores", tc.restores},
-                      {"bytes_moved", tc.bytes_moved}, {"cost", tc.cost}});
+      rows.push_back({{"name", tiers[t].name},
+                      {"slots", tiers[t].slots},
+                      {"store_cost", tiers[t].store_cost},
+                      {"restore_cost", tiers[t].restore_cost},
+                      {"stores", tc.stores},
+                      {"restores", tc.restores},
+                      {"bytes_moved", tc.bytes_moved},
+                      {"cost", tc.cost}});
     }
     j["tiers"] = rows;
     j["slot_bytes"] = slot_bytes;

@@ -11,15 +11,31 @@ namespace revwave {
 namespace {
 
 nlohmann::json phases_json(const ShotPhases& p) {
-  return {{"setup", p.setup}, {"upload", p.upload}, {"time_loop", p.time_loop}, {"accumulate", p.accumulate}, {"idle", p.idle}};
+  return {{"setup", p.setup},
+          {"upload", p.upload},
+          {"time_loop", p.time_loop},
+          {"accumulate", p.accumulate},
+          {"idle", p.idle}};
 }
 
 nlohmann::json per_shot(const ShotSummary& s, const Shot& shot) {
-  return {{"seconds_phases", phases_json(s.phases)}, {"shot", s.shot}, {"name", shot.name}, {"rank", s.rank}, {"objective", s.objective}, {"seconds", s.seconds},
-          {"steps", s.steps}, {"dt", shot.time.dt}, {"forward_steps", s.forward_steps},
-          {"predicted_forward_steps", s.predicted_forward_steps}, {"reverse_steps", s.reverse_steps}, {"snaps", s.snaps},
-          {"stores", s.stores}, {"restores", s.restores}, {"wavefield_storage_bytes", s.wavefield_storage_bytes},
-          {"window_first", {s.window[0], s.window[1], s.window[2]}}, {"window_shape", {s.window[3], s.window[4], s.window[5]}}};
+  return {{"seconds_phases", phases_json(s.phases)},
+          {"shot", s.shot},
+          {"name", shot.name},
+          {"rank", s.rank},
+          {"objective", s.objective},
+          {"seconds", s.seconds},
+          {"steps", s.steps},
+          {"dt", shot.time.dt},
+          {"forward_steps", s.forward_steps},
+          {"predicted_forward_steps", s.predicted_forward_steps},
+          {"reverse_steps", s.reverse_steps},
+          {"snaps", s.snaps},
+          {"stores", s.stores},
+          {"restores", s.restores},
+          {"wavefield_storage_bytes", s.wavefield_storage_bytes},
+          {"window_first", {s.window[0], s.window[1], s.window[2]}},
+          {"window_shape", {s.window[3], s.window[4], s.window[5]}}};
 }
 
 }  // namespace
@@ -92,13 +108,16 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
   return j;
 }
 
-std::vector<std::string> write_survey_gradient_pictures(const std::string& prefix, const SurveyGradientJob& job, const SurveySum& sum) {
+std::vector<std::string> write_survey_gradient_pictures(const std::string& prefix, const SurveyGradientJob& job,
+                                                        const SurveySum& sum) {
   const Shot& first = job.inputs.survey.shots.front();
   std::vector<double> traces = first.data;
-  if (traces.empty()) traces.assign(static_cast<std::size_t>(first.time.nt()) * first.acquisition.receivers.size(), 0.0);
-  return write_gradient_pictures(prefix, job.inputs.grid, sum.gradient, traces, first.time.nt(),
-                                 static_cast<index_t>(first.acquisition.receivers.size()), first.time.dt,
-                                 "observed data of shot 0 (first of " + std::to_string(job.inputs.survey.shots.size()) + ")");
+  if (traces.empty())
+    traces.assign(static_cast<std::size_t>(first.time.nt()) * first.acquisition.receivers.size(), 0.0);
+  return write_gradient_pictures(
+      prefix, job.inputs.grid, sum.gradient, traces, first.time.nt(),
+      static_cast<index_t>(first.acquisition.receivers.size()), first.time.dt,
+      "observed data of shot 0 (first of " + std::to_string(job.inputs.survey.shots.size()) + ")");
 }
 
 }  // namespace revwave

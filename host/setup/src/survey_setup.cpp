@@ -58,7 +58,8 @@ std::array<double, 3> parse_origin(const SurveyOptions& o) {
 
 std::vector<double> read_wavelet(const std::string& path) {
   const NpyArray a = read_npy(path);
-  if (a.shape.size() != 1 || a.shape[0] < 2) throw InputError("--wavelet " + path + ": a source signature is a 1-D array of at least 2 samples");
+  if (a.shape.size() != 1 || a.shape[0] < 2)
+    throw InputError("--wavelet " + path + ": a source signature is a 1-D array of at least 2 samples");
   check_wavelet(a.data, "--wavelet " + path);
   return a.data;
 }
@@ -71,10 +72,12 @@ void check_aperture(double aperture) {
 
 void check_aperture_fits(double aperture, const Grid& grid) {
   if (aperture < 0) return;
-  const double diagonal = std::sqrt(grid.extent(0) * grid.extent(0) + grid.extent(1) * grid.extent(1) + grid.extent(2) * grid.extent(2));
+  const double diagonal =
+      std::sqrt(grid.extent(0) * grid.extent(0) + grid.extent(1) * grid.extent(1) + grid.extent(2) * grid.extent(2));
   if (aperture > diagonal) {
-    throw InputError("--aperture " + number_text(aperture) + " m is invalid: it must be at most the model's diagonal, " +
-                     number_text(diagonal) + " m (a wider aperture gives every shot the whole model: leave --aperture out)");
+    throw InputError("--aperture " + number_text(aperture) +
+                     " m is invalid: it must be at most the model's diagonal, " + number_text(diagonal) +
+                     " m (a wider aperture gives every shot the whole model: leave --aperture out)");
   }
 }
 
@@ -107,9 +110,10 @@ std::vector<GridLayout> survey_layouts(const SurveyOptions& o, const ProblemSetu
   return layouts;
 }
 
-ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given, const std::vector<std::string>& observed,
-                                    const SurveyOptions& o) {
-  if (!o.src_grid.empty()) throw InputError("--src-grid lays out a modelled survey: the observed data bring their own geometry");
+ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given,
+                                    const std::vector<std::string>& observed, const SurveyOptions& o) {
+  if (!o.src_grid.empty())
+    throw InputError("--src-grid lays out a modelled survey: the observed data bring their own geometry");
   ObservedSurvey r;
   r.setup = make_survey_setup(problem);
   if (o.observed_records) {

@@ -71,19 +71,26 @@ ThreadLimit openmp_thread_limit() {
   if (alive >= 0) {
     const std::int64_t pid_max = read_first_number("/proc/sys/kernel/pid_max");
     const std::int64_t threads_max = read_first_number("/proc/sys/kernel/threads-max");
-    if (pid_max > 0) lower(limit, pid_max - alive, "the system runs " + std::to_string(alive) + " tasks of its kernel.pid_max " + std::to_string(pid_max));
-    if (threads_max > 0) lower(limit, threads_max - alive, "the system runs " + std::to_string(alive) + " tasks of its kernel.threads-max " + std::to_string(threads_max));
+    if (pid_max > 0)
+      lower(limit, pid_max - alive,
+            "the system runs " + std::to_string(alive) + " tasks of its kernel.pid_max " + std::to_string(pid_max));
+    if (threads_max > 0)
+      lower(limit, threads_max - alive,
+            "the system runs " + std::to_string(alive) + " tasks of its kernel.threads-max " +
+                std::to_string(threads_max));
     rlimit nproc{};
     if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur != RLIM_INFINITY) {
       lower(limit, static_cast<std::int64_t>(nproc.rlim_cur) - alive,
-            "'ulimit -u' allows " + std::to_string(nproc.rlim_cur) + " tasks and " + std::to_string(alive) + " are running");
+            "'ulimit -u' allows " + std::to_string(nproc.rlim_cur) + " tasks and " + std::to_string(alive) +
+                " are running");
     }
   }
   // Every thread's stack is a memory map of its own, and its guard page another.
   const std::int64_t max_maps = read_first_number("/proc/sys/vm/max_map_count");
   if (max_maps > 0) {
     lower(limit, (max_maps - memory_maps_of_this_process()) / 2,
-          "each thread's stack takes two of the process's memory maps, at most vm.max_map_count " + std::to_string(max_maps));
+          "each thread's stack takes two of the process's memory maps, at most vm.max_map_count " +
+              std::to_string(max_maps));
   }
   return limit;
 }
@@ -91,8 +98,10 @@ ThreadLimit openmp_thread_limit() {
 void check_thread_count(const std::string& option, std::int64_t threads) {
   const ThreadLimit limit = openmp_thread_limit();
   if (threads <= limit.threads) return;
-  throw InputError(option + " " + std::to_string(threads) + " is more threads than the OpenMP runtime can start here: at most " +
-                   std::to_string(limit.threads) + " (" + limit.reason + "); refused rather than capped, so that the run uses the "
+  throw InputError(option + " " + std::to_string(threads) +
+                   " is more threads than the OpenMP runtime can start here: at most " + std::to_string(limit.threads) +
+                   " (" + limit.reason +
+                   "); refused rather than capped, so that the run uses the "
                    "threads it says");
 }
 

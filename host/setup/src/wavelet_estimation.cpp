@@ -14,9 +14,10 @@ void check_one_time_axis(const Survey& survey) {
   const Shot& first = survey.shots.front();
   for (const Shot& shot : survey.shots) {
     if (shot.time.nt() != first.time.nt() || shot.time.dt != first.time.dt) {
-      throw InputError("--estimate-wavelet estimates one signature for the survey: " + shot.name + " has nt = " +
-                       std::to_string(shot.time.nt()) + ", dt = " + number_text(shot.time.dt) + " s where " + first.name +
-                       " has nt = " + std::to_string(first.time.nt()) + ", dt = " + number_text(first.time.dt) + " s");
+      throw InputError("--estimate-wavelet estimates one signature for the survey: " + shot.name +
+                       " has nt = " + std::to_string(shot.time.nt()) + ", dt = " + number_text(shot.time.dt) +
+                       " s where " + first.name + " has nt = " + std::to_string(first.time.nt()) +
+                       ", dt = " + number_text(first.time.dt) + " s");
     }
   }
 }

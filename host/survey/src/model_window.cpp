@@ -33,8 +33,10 @@ ModelWindow shot_window(const Grid& grid, const Acquisition& acq, double apertur
     first = std::clamp<index_t>(first, 0, n - 1);
     last = std::clamp<index_t>(last, 0, n - 1);
     if (last - first < 1) {  // at least two points: grow inside the grid
-      if (last < n - 1) ++last;
-      else --first;
+      if (last < n - 1)
+        ++last;
+      else
+        --first;
     }
     w.first[a] = first;
     w.shape[a] = last - first + 1;
@@ -56,7 +58,8 @@ VelocityModel window_model(const VelocityModel& model, const ModelWindow& w) {
   std::size_t i = 0;
   for (index_t x = 0; x < w.shape[0]; ++x)
     for (index_t y = 0; y < w.shape[1]; ++y)
-      for (index_t z = 0; z < w.shape[2]; ++z) out.velocity[i++] = model.at(w.first[0] + x, w.first[1] + y, w.first[2] + z);
+      for (index_t z = 0; z < w.shape[2]; ++z)
+        out.velocity[i++] = model.at(w.first[0] + x, w.first[1] + y, w.first[2] + z);
   return out;
 }
 
@@ -74,8 +77,10 @@ Acquisition window_acquisition(const Acquisition& acq, const Grid& grid, const M
   return out;
 }
 
-void add_window_gradient(const Grid& grid, const ModelWindow& w, const std::vector<double>& local, std::vector<double>& whole) {
-  if (static_cast<index_t>(local.size()) != w.points() || static_cast<index_t>(whole.size()) != grid.interior_points()) {
+void add_window_gradient(const Grid& grid, const ModelWindow& w, const std::vector<double>& local,
+                         std::vector<double>& whole) {
+  if (static_cast<index_t>(local.size()) != w.points() ||
+      static_cast<index_t>(whole.size()) != grid.interior_points()) {
     throw std::logic_error("add_window_gradient: sizes do not match the window and the grid");
   }
   const index_t ny = grid.shape[1], nz = grid.shape[2];

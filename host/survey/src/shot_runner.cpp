@@ -13,7 +13,8 @@ TiledSums::TiledSums(std::int64_t count, TileBlocks& sums)
 void TiledSums::add(ShotOutput&& out, SurveySum& sum) {
   const auto t = std::chrono::steady_clock::now();
   const std::int64_t s = out.summary.shot;
-  if (!out.gradient.empty() && out.gradient.blocks() != &blocks_) throw std::logic_error("TiledSums: a part lives elsewhere");
+  if (!out.gradient.empty() && out.gradient.blocks() != &blocks_)
+    throw std::logic_error("TiledSums: a part lives elsewhere");
   tree_.add(s, out.summary.objective, std::move(out.gradient));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   out.summary.phases.accumulate += seconds;
@@ -41,7 +42,8 @@ ShotOutput run_task(const ShotTask& task, std::int64_t s, int rank, const Progre
   return out;
 }
 
-SurveySum SerialShotRunner::run(std::int64_t count, TileBlocks& blocks, const ShotTask& task, const Progress& shots_done) {
+SurveySum SerialShotRunner::run(std::int64_t count, TileBlocks& blocks, const ShotTask& task,
+                                const Progress& shots_done) {
   TiledSums sums(count, blocks);
   SurveySum sum;
   sum.shots.resize(static_cast<std::size_t>(count));

@@ -12,7 +12,8 @@ SummationTree::SummationTree(index_t leaves, std::size_t length)
       }) {}
 
 void SummationTree::add(index_t leaf, double value, std::vector<double> vector) {
-  if (vector.size() != length_) throw std::logic_error("summation tree: leaf " + std::to_string(leaf) + " has the wrong length");
+  if (vector.size() != length_)
+    throw std::logic_error("summation tree: leaf " + std::to_string(leaf) + " has the wrong length");
   tree_.add(leaf, value, std::move(vector));
 }
 

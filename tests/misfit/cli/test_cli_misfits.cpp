@@ -25,8 +25,10 @@ class CliMisfits : public revwave::testing::CliFixture {
   Outcome mpirun(int processes, const std::string& args) {
 #ifdef REVWAVE_MPIEXEC
     const std::string saved = binary_;
-    binary_ = "env' OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 '" +
-              std::string(REVWAVE_MPIEXEC) + "' -q --oversubscribe -n " + std::to_string(processes) + " -x ASAN_OPTIONS '" + saved;
+    binary_ =
+        "env' OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 '" +
+        std::string(REVWAVE_MPIEXEC) + "' -q --oversubscribe -n " + std::to_string(processes) + " -x ASAN_OPTIONS '" +
+        saved;
     const Outcome r = invoke(args);
     binary_ = saved;
     return r;
@@ -45,8 +47,8 @@ TEST_F(CliMisfits, ASurveysMisfitGradientIsTheSameBitsUnderMpirun) {
 #else
   run("forward" + grid_ + "--tn 0.08 --src-grid 2,2,20 --rec-grid 4,4,10 --out s.sgy");
   for (const std::string misfit : {"correlation", "envelope"}) {
-    const nlohmann::json one =
-        json("gradient" + grid_ + "--velocity 2050 --observed s.sgy --misfit " + misfit + " --out one_" + misfit + ".npy");
+    const nlohmann::json one = json("gradient" + grid_ + "--velocity 2050 --observed s.sgy --misfit " + misfit +
+                                    " --out one_" + misfit + ".npy");
     EXPECT_EQ(one["misfit"], misfit);
     EXPECT_EQ(one["shots"], 4);
     const Outcome two = mpirun(2, "gradient" + grid_ + "--velocity 2050 --observed s.sgy --misfit " + misfit +
@@ -63,7 +65,8 @@ TEST_F(CliMisfits, ASurveysMisfitGradientIsTheSameBitsUnderMpirun) {
 
 TEST_F(CliMisfits, GradtestIsSecondOrderForEveryMisfit) {
   for (const std::string misfit : {"correlation", "envelope"}) {
-    const nlohmann::json j = json("gradtest --shape 14,14,12 --tn 0.1 --threads 1 --precision double --misfit " + misfit);
+    const nlohmann::json j =
+        json("gradtest --shape 14,14,12 --tn 0.1 --threads 1 --precision double --misfit " + misfit);
     EXPECT_TRUE(j["pass"].get<bool>()) << misfit << ": " << j.dump();
     EXPECT_GE(j["rate_second"].get<double>(), 1.9) << misfit;
     EXPECT_EQ(j["misfit"], misfit);
@@ -82,8 +85,9 @@ TEST_F(CliMisfits, TheEstimatedWaveletIsWrittenNextToTheGradient) {
 }
 
 TEST_F(CliMisfits, InvertTakesAMisfitAndAnEstimatedWaveletAndResumesOnlyThatRun) {
-  const std::string inv = " --shape 14,14,12 --tn 0.2 --threads 1 --src-grid 2,1,20 --rec-grid 4,4,10 --vmin 1500 --vmax 3000 "
-                          "--iterations 1 ";
+  const std::string inv =
+      " --shape 14,14,12 --tn 0.2 --threads 1 --src-grid 2,1,20 --rec-grid 4,4,10 --vmin 1500 --vmax 3000 "
+      "--iterations 1 ";
   const nlohmann::json j = json("invert" + inv + "--misfit correlation --estimate-wavelet --out-dir inv");
   EXPECT_EQ(j["misfit"], "correlation");
   EXPECT_EQ(j["iterations"], 1);

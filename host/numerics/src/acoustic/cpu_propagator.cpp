@@ -13,7 +13,8 @@
 
 namespace revwave {
 template <class T>
-CpuPropagator<T>::CpuPropagator(const Problem<T>& problem) : CpuPropagator(problem, problem.grid.template field_bytes<T>()) {}
+CpuPropagator<T>::CpuPropagator(const Problem<T>& problem)
+    : CpuPropagator(problem, problem.grid.template field_bytes<T>()) {}
 
 template <class T>
 CpuPropagator<T>::CpuPropagator(const Problem<T>& problem, std::size_t field_capacity)
@@ -115,7 +116,8 @@ template <class T>
 T* CpuPropagator<T>::trace_row(std::vector<T>& rows, index_t sample, index_t width) {
   const std::size_t size = static_cast<std::size_t>(p_.time.nt() * width);
   if (rows.size() != size) rows.assign(size, T(0));
-  if (sample < 0 || sample >= p_.time.nt()) throw std::logic_error("trace sample " + std::to_string(sample) + " out of range");
+  if (sample < 0 || sample >= p_.time.nt())
+    throw std::logic_error("trace sample " + std::to_string(sample) + " out of range");
   return rows.data() + sample * width;
 }
 
@@ -133,7 +135,8 @@ void CpuPropagator<T>::record_next_trace(index_t n) {
 #pragma omp parallel for schedule(static) if (nrec > 1024)
   for (index_t r = 0; r < nrec; ++r) {
     T s = 0;
-    for (index_t k = 8 * r; k < 8 * r + 8; ++k) s += static_cast<T>(p_.rec.weight[k]) * next_[probes_.receiver_probe[k]];
+    for (index_t k = 8 * r; k < 8 * r + 8; ++k)
+      s += static_cast<T>(p_.rec.weight[k]) * next_[probes_.receiver_probe[k]];
     out[r] = s;
   }
 }
@@ -266,8 +269,9 @@ template <class T>
 std::size_t CpuPropagator<T>::allocate_history(index_t steps) {
   const std::size_t bytes = field_bytes();
   const std::size_t need = full_history_bytes(steps, bytes);  // u[0..N]
-  require_memory(need, "--strategy full (the wavefield history, " + std::to_string(steps + 1) + " fields of " +
-                           format_bytes(double(bytes)) + ")",
+  require_memory(need,
+                 "--strategy full (the wavefield history, " + std::to_string(steps + 1) + " fields of " +
+                     format_bytes(double(bytes)) + ")",
                  "use --strategy revolve with --snaps or --checkpoint-memory");
   history_.assign(static_cast<std::size_t>(steps) + 1, HostField{});
   // u[0..N] held at once; each step's u[n-1] is the history's, so it writes a free field: N + 1.

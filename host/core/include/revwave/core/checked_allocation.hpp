@@ -16,7 +16,8 @@ namespace revwave {
 // `count` values of T for `what` ("the low-passed data of shot 3"), sized by `sized_by`
 // ("--bands 0.001: a lead of 3000000 samples"). OutOfMemoryError naming both when they cannot fit.
 template <class T>
-std::vector<T> allocate_values(std::size_t count, const std::string& what, const std::string& sized_by, const T& value = T()) {
+std::vector<T> allocate_values(std::size_t count, const std::string& what, const std::string& sized_by,
+                               const T& value = T()) {
   const std::size_t bytes = checked_bytes({count, sizeof(T)}, what + " (" + sized_by + ")");
   require_memory(bytes, what + " (" + sized_by + ")");
   try {

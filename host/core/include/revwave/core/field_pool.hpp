@@ -81,7 +81,8 @@ template <class Buffer>
 class FieldPool {
  public:
   // make() allocates one field (it may throw OutOfMemoryError); nothing is allocated until asked.
-  FieldPool(std::size_t field_bytes, std::function<Buffer()> make) : field_bytes_(field_bytes), make_(std::move(make)) {}
+  FieldPool(std::size_t field_bytes, std::function<Buffer()> make)
+      : field_bytes_(field_bytes), make_(std::move(make)) {}
   FieldPool(const FieldPool&) = delete;
   FieldPool& operator=(const FieldPool&) = delete;
   ~FieldPool() = default;  // every Field must be gone by now

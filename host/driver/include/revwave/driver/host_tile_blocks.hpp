@@ -35,12 +35,12 @@ class HostTileBlocks final : public TileBlocks {
 // The part of a window's values (interior points of the window, x, y, z, z fastest) at window
 // origin `first` of the whole grid: the tiles the window touches, zero where it does not cover.
 // `plus_zero`: every value owes + 0.0 (a window's gradient added into the zeros of the whole model).
-TiledPart window_to_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>& first, const std::array<index_t, 3>& shape,
-                          const double* values, bool plus_zero);
+TiledPart window_to_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>& first,
+                          const std::array<index_t, 3>& shape, const double* values, bool plus_zero);
 // The same from a gradient on the window's allocated grid, folded to its interior on the way
 // (fold_to_interior's sums, point by point, in its order).
 template <class T>
-TiledPart fold_to_tiles(HostTileBlocks& blocks, const Grid& window, const std::array<index_t, 3>& first, const T* padded,
-                        bool plus_zero);
+TiledPart fold_to_tiles(HostTileBlocks& blocks, const Grid& window, const std::array<index_t, 3>& first,
+                        const T* padded, bool plus_zero);
 
 }  // namespace revwave

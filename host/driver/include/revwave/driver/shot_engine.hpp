@@ -65,7 +65,7 @@ struct EngineOptions {
   Grid grid;                                          // the whole model's
   std::vector<std::array<index_t, 3>> window_shapes;  // every window the engine will run (fields for the largest)
   StrategyOptions strategy;
-  CudaBudgets budgets;                                // cuda: the device is budgets.device
+  CudaBudgets budgets;  // cuda: the device is budgets.device
 };
 
 template <class T>

@@ -27,8 +27,8 @@ DotProductResult dot_product_test(const Grid& grid, const VelocityModel& model, 
 
 // J(m) = misfit(S u, d) by forward modelling alone (the same order of summation as the gradient).
 template <class T>
-double forward_misfit(const Problem<T>& problem, const Misfit<T>& misfit, const T* observed, Backend backend = Backend::cpu,
-                      const CudaBudgets& budgets = {}) {
+double forward_misfit(const Problem<T>& problem, const Misfit<T>& misfit, const T* observed,
+                      Backend backend = Backend::cpu, const CudaBudgets& budgets = {}) {
   const ShotData<T> shot = run_on_backend(backend, problem, budgets, ForwardCall<T>{});
   const Traces<T> synthetic{shot.nt, shot.nrec, problem.time.dt, shot.traces.data()};
   return misfit.evaluate(synthetic, Traces<T>{shot.nt, shot.nrec, problem.time.dt, observed}, nullptr);
@@ -40,9 +40,9 @@ double forward_misfit(const Problem<T>& problem, const T* observed, Backend back
 }
 
 struct TaylorResult {
-  double objective = 0;              // J(m)
-  double directional = 0;            // <g, dm>
-  std::vector<double> h, first, second;  // |J(m+h dm) - J(m)|, |... - h <g, dm>|
+  double objective = 0;                    // J(m)
+  double directional = 0;                  // <g, dm>
+  std::vector<double> h, first, second;    // |J(m+h dm) - J(m)|, |... - h <g, dm>|
   double rate_first = 0, rate_second = 0;  // least-squares slopes of log error vs log h
 };
 

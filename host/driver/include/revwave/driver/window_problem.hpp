@@ -14,8 +14,8 @@ namespace revwave {
 
 template <class T>
 struct ResidentModel {
-  Grid grid;                // the whole model's grid
-  std::vector<T> m;         // 1/c^2 at the interior points, x, y, z (z fastest), as make_problem rounds it
+  Grid grid;         // the whole model's grid
+  std::vector<T> m;  // 1/c^2 at the interior points, x, y, z (z fastest), as make_problem rounds it
   double vmin = 0, vmax = 0;
 };
 

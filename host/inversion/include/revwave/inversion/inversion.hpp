@@ -22,10 +22,10 @@ namespace revwave {
 
 struct IterationRecord {
   int iteration = 0, band = 0;
-  double cutoff = 0;          // Hz, 0: no filter
-  double objective = 0;       // J after the step
+  double cutoff = 0;     // Hz, 0: no filter
+  double objective = 0;  // J after the step
   double objective_before = 0;
-  double gradient_norm = 0;   // |reduced dJ/dc| at the iterate the step started from
+  double gradient_norm = 0;  // |reduced dJ/dc| at the iterate the step started from
   double step = 0;
   int evaluations = 0;
   double seconds = 0;

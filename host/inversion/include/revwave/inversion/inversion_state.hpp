@@ -11,12 +11,12 @@ enum class BandEnd { running, iterations, relative_decrease, line_search_failed,
 std::string to_string(BandEnd reason);
 
 struct InversionState {
-  std::string fingerprint;     // what the run inverts (grid, data, start, settings): resume refuses another
-  int band = 0;                // the band running (or next, after the last one ended)
-  int band_iteration = 0;      // iterations completed in this band
-  int iteration = 0;           // iterations completed in all
-  bool band_started = false;   // `optimizer` and `diagonal` belong to this band (else to the band that ended last,
-                               // so that more --iterations can take it further)
+  std::string fingerprint;    // what the run inverts (grid, data, start, settings): resume refuses another
+  int band = 0;               // the band running (or next, after the last one ended)
+  int band_iteration = 0;     // iterations completed in this band
+  int iteration = 0;          // iterations completed in all
+  bool band_started = false;  // `optimizer` and `diagonal` belong to this band (else to the band that ended last,
+                              // so that more --iterations can take it further)
   BandEnd band_end = BandEnd::running;
   std::vector<BandEnd> ended;  // how each finished band ended
   OptimizerState optimizer;

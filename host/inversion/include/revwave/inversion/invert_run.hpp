@@ -26,22 +26,22 @@ namespace revwave {
 struct InvertOptions {
   GradientJobOptions job;
   SurveyOptions survey;
-  std::optional<double> vmin, vmax;    // m/s, required
+  std::optional<double> vmin, vmax;  // m/s, required
   int lbfgs_memory = 5;
-  int iterations = 10;                 // per band
+  int iterations = 10;  // per band
   double tolerance = 1e-4;
-  std::optional<double> first_step;    // m/s (default 2% of vmax)
-  std::string mask;                    // weights .npy
+  std::optional<double> first_step;             // m/s (default 2% of vmax)
+  std::string mask;                             // weights .npy
   std::shared_ptr<const NpyArray> mask_values;  // the same given in memory (the bindings')
-  std::optional<double> mask_depth;    // m
-  bool illumination = true;            // --precondition illumination (else none)
-  double smooth = 0;                   // m
-  std::string bands;                   // "F1,F2,...", Hz
-  std::string out_dir = "inversion";   // empty: nothing written (the bindings' default)
-  bool out_dir_given = false;          // --out-dir was given (with --resume it must name the same directory)
-  std::string resume;                  // the directory of the inversion to continue
-  int local_rank = 0;                  // among the processes of this node: its GPU is local_rank % devices
-  std::vector<NamedPath> more_inputs;  // files the front end read (the CLI's --config): never overwritten
+  std::optional<double> mask_depth;             // m
+  bool illumination = true;                     // --precondition illumination (else none)
+  double smooth = 0;                            // m
+  std::string bands;                            // "F1,F2,...", Hz
+  std::string out_dir = "inversion";            // empty: nothing written (the bindings' default)
+  bool out_dir_given = false;                   // --out-dir was given (with --resume it must name the same directory)
+  std::string resume;                           // the directory of the inversion to continue
+  int local_rank = 0;                           // among the processes of this node: its GPU is local_rank % devices
+  std::vector<NamedPath> more_inputs;           // files the front end read (the CLI's --config): never overwritten
 };
 
 // The CLI's parse-time rules for these numbers (--lbfgs-memory in 1..100, ...), for options filled
@@ -53,17 +53,17 @@ std::vector<double> parse_bands(const std::string& text);
 // An inversion set up and checked, the same on every process.
 struct InvertJob {
   BackendChoice backend;
-  SurveyInputs inputs;      // inputs.model is the starting model
+  SurveyInputs inputs;  // inputs.model is the starting model
   SurveyRunOptions run;
   InversionSettings settings;
   Precision precision = Precision::float32;
-  std::string dir;          // empty: nothing written
+  std::string dir;  // empty: nothing written
   bool resuming = false;
   std::string fingerprint;
   bool estimate_wavelet = false;  // --estimate-wavelet: `wavelet`, fitted in the starting model, is every shot's
   std::vector<double> wavelet;
   std::vector<std::string> warnings;  // revwave/setup/plausibility.hpp, the survey's readers'
-  int reopened_band = -1;   // a resumed band that had ended after its --iterations, taken further (from 0)
+  int reopened_band = -1;             // a resumed band that had ended after its --iterations, taken further (from 0)
 };
 
 // Resolves the backend, checks the bounds and the run directory (new, or --resume), refuses outputs
@@ -97,12 +97,12 @@ struct BandRun {
 };
 
 struct InvertResult {
-  bool root = true;                   // the process that wrote; the others hold the same numbers
+  bool root = true;  // the process that wrote; the others hold the same numbers
   std::string dir, fingerprint;
   std::array<index_t, 3> shape{};
-  int iterations = 0;                 // completed in all (a resumed run's included)
-  double objective = 0;               // J after the last iteration (NaN if none ran)
-  std::vector<double> bands;          // cut-offs, Hz (0: the data as they are)
+  int iterations = 0;         // completed in all (a resumed run's included)
+  double objective = 0;       // J after the last iteration (NaN if none ran)
+  std::vector<double> bands;  // cut-offs, Hz (0: the data as they are)
   std::vector<BandEnd> band_ends;
   std::vector<BandRun> runs;          // this run's bands
   std::vector<std::string> pictures;  // the latest pictures written

@@ -45,12 +45,14 @@ class RunDirectory {
   // model_NNNN.npy (the state's iteration), model.npy, model_NNNN_*.png and model_*.png (model -
   // start; the iteration's pictures are kept, model_*.png is the latest): together.
   // Returns the pictures written.
-  std::vector<std::string> write_step(const InversionState& state, const std::vector<std::string>& history, bool model) const;
+  std::vector<std::string> write_step(const InversionState& state, const std::vector<std::string>& history,
+                                      bool model) const;
 
  private:
   void write_model(const std::string& path, const std::vector<double>& velocity) const;
   std::vector<std::string> write_update(const std::string& prefix, const std::vector<double>& model,
-                                        const std::vector<double>& reference, double clip, const std::string& what) const;
+                                        const std::vector<double>& reference, double clip,
+                                        const std::string& what) const;
 
   std::string dir_;
   Grid grid_;

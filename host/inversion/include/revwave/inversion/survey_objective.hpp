@@ -50,8 +50,9 @@ inline double time_loop_share(const SurveySum& sum) {
 // One shot engine serves every band, evaluation and illumination sweep; `time_loops` (if given)
 // counts the seconds they spend in time loops (time_loop_share, on the root).
 template <class T>
-BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const SurveyRunOptions& options, ShotRunner& runner,
-                                const Progress& progress = {}, std::shared_ptr<double> time_loops = nullptr) {
+BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const SurveyRunOptions& options,
+                                ShotRunner& runner, const Progress& progress = {},
+                                std::shared_ptr<double> time_loops = nullptr) {
   const std::shared_ptr<ShotEngine<T>> engine = make_survey_engine<T>(grid, survey, options);
   if (!time_loops) time_loops = std::make_shared<double>(0.0);
   return [&grid, &survey, &options, &runner, &progress, engine, time_loops](double cutoff) -> BandFunctions {

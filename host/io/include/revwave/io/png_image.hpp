@@ -13,8 +13,8 @@ namespace revwave {
 // upscale x upscale block (nearest neighbour) so small slices are visible.
 // rows, cols, upscale >= 1 and data != nullptr, else std::invalid_argument; a picture
 // larger than PNG allows is an InputError; a write failure an IoError.
-void write_png_signed(const std::string& path, const double* data, std::int64_t rows, std::int64_t cols,
-                      double clip, int upscale = 1);
+void write_png_signed(const std::string& path, const double* data, std::int64_t rows, std::int64_t cols, double clip,
+                      int upscale = 1);
 
 // What a labelled picture says: a title, the axes in their units (the centre of column c lies at
 // x0 + c * dx, of row r at y0 + r * dy: metres for a slice, seconds down a shot record) and the

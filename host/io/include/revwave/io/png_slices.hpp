@@ -24,11 +24,12 @@ struct SliceLabels {
 // title names the slice and the coordinate it is cut at ("x-z slice at y = 400 m"). Each sample is
 // drawn as a block of 400 / max(nx, ny, nz) pixels (at least 1). Returns the three paths.
 std::vector<std::string> write_central_slices(const std::string& prefix, const std::array<std::int64_t, 3>& shape,
-                                              const std::vector<double>& values, double clip, const SliceLabels& labels);
+                                              const std::vector<double>& values, double clip,
+                                              const SliceLabels& labels);
 
 // PATH: a shot record (nt, nrec), time (dt apart, from 0 s) down the rows, receivers across, blocks of
 // 400 / max(nt, nrec) pixels, titled `title`.
-void write_record_picture(const std::string& path, const std::vector<double>& traces, std::int64_t nt, std::int64_t nrec,
-                          double dt, const std::string& title);
+void write_record_picture(const std::string& path, const std::vector<double>& traces, std::int64_t nt,
+                          std::int64_t nrec, double dt, const std::string& title);
 
 }  // namespace revwave

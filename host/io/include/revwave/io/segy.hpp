@@ -11,22 +11,22 @@ namespace revwave {
 
 // One shot gather: a source position, its receivers and their traces.
 struct SegyShot {
-  std::int64_t field_record = 0;           // FieldRecord of its traces (0 where the file has none)
-  std::array<double, 3> source{};          // m; z is depth, positive down
+  std::int64_t field_record = 0;   // FieldRecord of its traces (0 where the file has none)
+  std::array<double, 3> source{};  // m; z is depth, positive down
   std::vector<std::array<double, 3>> receivers;
   std::vector<std::int64_t> trace_numbers;  // per receiver: the trace's index in the file, from 0
-  std::vector<double> traces;              // (nt, nrec), C order: traces[it * nrec + ir]
+  std::vector<double> traces;               // (nt, nrec), C order: traces[it * nrec + ir]
 };
 
 struct SegySurvey {
-  double dt = 0;          // s: whole microseconds, exactly segy_dt(interval)
-  std::int64_t nt = 0;    // samples per trace
+  double dt = 0;        // s: whole microseconds, exactly segy_dt(interval)
+  std::int64_t nt = 0;  // samples per trace
   std::vector<SegyShot> shots;
   // The Ricker wavelet revwave records in the textual header of the files it writes; f0 = 0 when the
   // file carries none (then the user must say what the source was).
   double f0 = 0, t0 = 0;
-  std::string grouping;         // read: "FieldRecord" or "source position"
-  std::int64_t dead_traces = 0;  // read: traces skipped because TraceIdentificationCode says dead or dummy
+  std::string grouping;               // read: "FieldRecord" or "source position"
+  std::int64_t dead_traces = 0;       // read: traces skipped because TraceIdentificationCode says dead or dummy
   std::vector<std::string> warnings;  // read: what the reader overrode in the file's headers, one sentence each
 };
 
@@ -45,11 +45,11 @@ const char* to_string(SegyUnits u);
 // headers say, for files whose headers are wrong in ways the reader cannot see past itself.
 struct SegyReadOptions {
   std::array<double, 3> origin{0, 0, 0};
-  SegyEndian endian = SegyEndian::detect;   // --segy-endian
-  std::int64_t samples = 0;                 // --segy-samples: samples per trace (0: from the headers)
-  SegyUnits units = SegyUnits::file;        // --segy-units
-  std::int32_t coordinate_scalar = 0;       // --segy-coordinate-scalar: instead of every SourceGroupScalar (0: the file's)
-  std::int32_t elevation_scalar = 0;        // --segy-elevation-scalar: instead of every ElevationScalar (0: the file's)
+  SegyEndian endian = SegyEndian::detect;  // --segy-endian
+  std::int64_t samples = 0;                // --segy-samples: samples per trace (0: from the headers)
+  SegyUnits units = SegyUnits::file;       // --segy-units
+  std::int32_t coordinate_scalar = 0;  // --segy-coordinate-scalar: instead of every SourceGroupScalar (0: the file's)
+  std::int32_t elevation_scalar = 0;   // --segy-elevation-scalar: instead of every ElevationScalar (0: the file's)
 };
 
 // Reads a SEG-Y file and groups its traces into shots: by FieldRecord where every live trace has one

@@ -12,15 +12,17 @@ namespace revwave {
 
 struct MisfitChoice {
   MisfitKind kind = MisfitKind::l2;
-  std::shared_ptr<const Misfit<float>> custom_float;    // kind == custom
+  std::shared_ptr<const Misfit<float>> custom_float;  // kind == custom
   std::shared_ptr<const Misfit<double>> custom_double;
 
   template <class T>
   const Misfit<T>& get() const {
     if (kind != MisfitKind::custom) return builtin_misfit<T>(kind);
     const Misfit<T>* m = nullptr;
-    if constexpr (std::is_same_v<T, float>) m = custom_float.get();
-    else m = custom_double.get();
+    if constexpr (std::is_same_v<T, float>)
+      m = custom_float.get();
+    else
+      m = custom_double.get();
     if (m == nullptr) throw std::logic_error("a custom misfit without its implementation");
     return *m;
   }

@@ -26,10 +26,12 @@ inline constexpr double wavelet_water_level = 1e-3;
 
 // One shot's spectral sums over its traces (nt x nrec each, sample-major): 4 (nt + 1) values, the
 // real and imaginary parts of sum conj(G) D per bin, then sum |G|^2, then sum |D|^2 per bin.
-std::vector<double> wavelet_spectral_sums(const double* impulse_response, const double* observed, index_t nt, index_t nrec);
+std::vector<double> wavelet_spectral_sums(const double* impulse_response, const double* observed, index_t nt,
+                                          index_t nrec);
 // The signature (nt samples) from sums added over shots. InputError when G or the data are zero
 // everywhere (no receiver sees the source within the record, or there are no data).
 inline constexpr std::size_t wavelet_sum_blocks = 4;
-std::vector<double> wavelet_from_sums(const std::vector<double>& sums, index_t nt, double water_level = wavelet_water_level);
+std::vector<double> wavelet_from_sums(const std::vector<double>& sums, index_t nt,
+                                      double water_level = wavelet_water_level);
 
 }  // namespace revwave

@@ -45,10 +45,10 @@ void finish_strategy_options(GradientJobOptions& o);
 
 template <class T>
 struct GradientJob {
-  ProblemSetup start;        // grid, starting model, acquisition
+  ProblemSetup start;  // grid, starting model, acquisition
   TimeAxis time;
-  std::vector<T> observed;   // nt x nrec (empty until modelled when not read from a file)
-  VelocityModel truth;       // for modelled data
+  std::vector<T> observed;  // nt x nrec (empty until modelled when not read from a file)
+  VelocityModel truth;      // for modelled data
   double seconds_observed = 0;
   std::string observed_source;  // "file" or "modelled"
 };
@@ -68,11 +68,13 @@ template <class T>
 GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   GradientJob<T> job;
   if (!o.observed.empty()) {
-    if (o.observed.size() != 1) throw InputError("this command takes one observed record, not a survey of " + std::to_string(o.observed.size()));
+    if (o.observed.size() != 1)
+      throw InputError("this command takes one observed record, not a survey of " + std::to_string(o.observed.size()));
   }
   if (!o.observed.empty() || o.observed_record) {
     const std::string& observed = o.observed_record ? o.observed_name : o.observed.front();
-    if (o.f0_given) throw InputError("--f0: the record " + observed + " carries its wavelet in its sidecar: leave --f0 out");
+    if (o.f0_given)
+      throw InputError("--f0: the record " + observed + " carries its wavelet in its sidecar: leave --f0 out");
     const ShotRecord rec = o.observed_record ? ShotRecord{} : read_shot_record(observed);
     const ShotRecord& record = o.observed_record ? *o.observed_record : rec;
     job.start = make_survey_setup(o.problem);  // the record brings the geometry
@@ -83,7 +85,8 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     if (o.problem.wavelet_samples) job.start.acquisition.wavelet = *o.problem.wavelet_samples;
     trilinear_points(job.start.grid, record.meta.sources, "source (from " + observed + ")");
     trilinear_points(job.start.grid, record.meta.receivers, "receiver (from " + observed + ")");
-    if (record.meta.nt < 2) throw InputError(observed + ": nt " + std::to_string(record.meta.nt) + " is too short: at least 2 samples");
+    if (record.meta.nt < 2)
+      throw InputError(observed + ": nt " + std::to_string(record.meta.nt) + " is too short: at least 2 samples");
     job.time.dt = record.meta.dt;
     job.time.steps = record.meta.nt - 1;
     check_stable(job.time.dt, job.start.grid, max_velocity(job.start.model));
@@ -92,8 +95,8 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
       if (std::abs(record.traces[i]) > largest) {
         throw IoError(observed + ": sample " + std::to_string(i / record.meta.receivers.size()) + " of receiver " +
                       std::to_string(i % record.meta.receivers.size()) + " is " + number_text(record.traces[i]) +
-                      ", beyond the largest " + to_string(sizeof(T) == 4 ? Precision::float32 : Precision::float64) + " " + number_text(largest) +
-                      " (use --precision double)");
+                      ", beyond the largest " + to_string(sizeof(T) == 4 ? Precision::float32 : Precision::float64) +
+                      " " + number_text(largest) + " (use --precision double)");
       }
     }
     job.observed.assign(record.traces.begin(), record.traces.end());
@@ -104,9 +107,12 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   ProblemSetup truth = make_setup(o.problem);  // the grid follows --model when given
   const bool start_given = !o.problem.model_file.empty() || o.problem.model_values || o.problem.velocity.has_value();
   job.start = truth;
-  if (!o.true_model.empty()) truth.model = load_model(o.true_model, truth.grid, "--true-model", o.problem.precision);
-  else if (o.true_model_values) truth.model = checked_model(*o.true_model_values, truth.grid, "true_model", o.problem.precision);
-  else if (start_given) truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);
+  if (!o.true_model.empty())
+    truth.model = load_model(o.true_model, truth.grid, "--true-model", o.problem.precision);
+  else if (o.true_model_values)
+    truth.model = checked_model(*o.true_model_values, truth.grid, "true_model", o.problem.precision);
+  else if (start_given)
+    truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);
   if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
   validate(job.start.model);
   const double vmax = std::max(max_velocity(truth.model), max_velocity(job.start.model));

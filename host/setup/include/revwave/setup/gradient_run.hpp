@@ -29,7 +29,7 @@ struct GradientRun {
   // With GradientJobOptions::keep_traces: the synthetic traces S u the misfit saw and its adjoint
   // source (nt x nrec, sample-major; the residual S u - d for L2).
   std::vector<T> synthetic, adjoint_source;
-  std::vector<std::string> warnings;    // revwave/setup/plausibility.hpp
+  std::vector<std::string> warnings;  // revwave/setup/plausibility.hpp
 };
 
 // What the job's grid, time axis and wavelet warn of (the slowest of the starting and true models).
@@ -68,7 +68,8 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   r.plan = plan_strategy(o.strategy, job.time.steps, acoustic_state, field_layout<T>(grid), working);
   // The observed data's time loop hears `progress` too (a front end may cancel the run there); its bar
   // stays the gradient's.
-  model_observed(job, r.backend.kind, cuda_budgets(o.problem), progress ? Progress([&](index_t, index_t) { progress(0, 1); }) : Progress{});
+  model_observed(job, r.backend.kind, cuda_budgets(o.problem),
+                 progress ? Progress([&](index_t, index_t) { progress(0, 1); }) : Progress{});
 
   Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
   const index_t expected = static_cast<index_t>(job.observed.size());
@@ -77,7 +78,8 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
                      std::to_string(job.time.nt()) + " x " + std::to_string(problem.rec.count));
   }
   if (o.estimate_wavelet) {
-    job.start.acquisition.wavelet = estimate_record_wavelet<T>(problem, job.observed.data(), r.backend.kind, cuda_budgets(o.problem));
+    job.start.acquisition.wavelet =
+        estimate_record_wavelet<T>(problem, job.observed.data(), r.backend.kind, cuda_budgets(o.problem));
     problem.wavelet.assign(job.start.acquisition.wavelet.begin(), job.start.acquisition.wavelet.end());
   }
   GradientOutput& g = r.output;

@@ -13,10 +13,10 @@
 namespace revwave {
 
 struct GridLayout {
-  std::string option;         // "--src-grid", "--rec-grid"
-  std::string text;           // as given, "2,2,20"
-  std::vector<double> x, y;   // cell centres, m
-  double z = 0;               // m
+  std::string option;                // "--src-grid", "--rec-grid"
+  std::string text;                  // as given, "2,2,20"
+  std::vector<double> x, y;          // cell centres, m
+  double z = 0;                      // m
   std::vector<Vec3> points() const;  // x slowest, then y
 };
 

@@ -39,8 +39,8 @@ double highest_frequency(const SourceSpectrum& source, double dt);
 // One sentence per problem: fewer grid points per shortest wavelength (slowest velocity over the
 // highest frequency) than the space order needs, a Nyquist frequency below the highest frequency, a
 // record that ends before the source's peak. `where` prefixes each ("shot 3: "), empty for one shot.
-std::vector<std::string> sampling_warnings(const Grid& grid, double slowest, const SourceSpectrum& source, const TimeAxis& time,
-                                           const std::string& where = "");
+std::vector<std::string> sampling_warnings(const Grid& grid, double slowest, const SourceSpectrum& source,
+                                           const TimeAxis& time, const std::string& where = "");
 
 // The same over a survey's shots (each with its own time axis and source), each sentence once, and
 // the survey's own (what its SEG-Y reader overrode).

@@ -24,27 +24,27 @@ struct ProblemOptions {
   std::shared_ptr<const VelocityModel> model_values;
   std::optional<double> velocity;  // homogeneous model, m/s (unset: the built-in model)
   std::string shape = "80,80,80";
-  bool shape_given = false;        // --shape was given: with a model it must be the model's shape
+  bool shape_given = false;  // --shape was given: with a model it must be the model's shape
   double spacing = 10.0;
   index_t nbl = 10;
   int space_order = 8;
   double tn = 0.5;
-  std::optional<double> dt;        // unset: 0.9 x the stability bound
+  std::optional<double> dt;  // unset: 0.9 x the stability bound
   double f0 = 12.0;
   // A sampled source signature of nt samples (the bindings' wavelet=) instead of the Ricker of f0.
   std::optional<std::vector<double>> wavelet_samples;
-  std::vector<std::string> src;    // "x,y,z" each
+  std::vector<std::string> src;                 // "x,y,z" each
   std::optional<std::vector<Vec3>> src_points;  // sources given in memory (the bindings') instead of --src
   std::vector<std::string> rec;
   std::string rec_file;
-  std::string rec_grid;            // "NX,NY,Z": NX x NY receivers over the x-y extent at depth Z
+  std::string rec_grid;  // "NX,NY,Z": NX x NY receivers over the x-y extent at depth Z
   // Receivers given in memory (the bindings' (n, 3) array) instead of --rec / --rec-file.
   std::optional<std::vector<Vec3>> rec_points;
   Precision precision = Precision::float32;
   Backend backend = Backend::automatic;
-  std::optional<int> threads;      // unset: all cores
+  std::optional<int> threads;  // unset: all cores
   bool json = false;
-  bool verbose = false;  // --verbose: also print why --backend auto chose its backend
+  bool verbose = false;                      // --verbose: also print why --backend auto chose its backend
   std::optional<std::string> device_memory;  // CUDA: checkpoint budget in device memory (e.g. 8GiB)
   std::optional<std::string> host_memory;    // CUDA: checkpoint budget in pinned host memory
   std::optional<index_t> host_spacing;       // CUDA: fewest steps between checkpoints in pinned host memory (50)

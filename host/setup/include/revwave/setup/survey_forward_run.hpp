@@ -27,7 +27,7 @@ struct SurveyForwardRun {
   Survey survey;                   // every shot with its data, checked finite
   std::array<double, 3> origin{};  // SEG-Y: file coordinates of the model's first interior point
   SurveyFormat format = SurveyFormat::none;
-  double step_seconds = 0;         // the time loops
+  double step_seconds = 0;            // the time loops
   std::vector<GridLayout> layouts;    // where --src-grid and --rec-grid put their points
   std::vector<std::string> warnings;  // revwave/setup/plausibility.hpp
 };

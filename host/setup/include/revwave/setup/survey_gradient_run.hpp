@@ -95,6 +95,7 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
 
 // `gradient --png PREFIX` over a survey: the summed gradient's slices and the first shot's record
 // (zeros where its data are modelled as it runs).
-std::vector<std::string> write_survey_gradient_pictures(const std::string& prefix, const SurveyGradientJob& job, const SurveySum& sum);
+std::vector<std::string> write_survey_gradient_pictures(const std::string& prefix, const SurveyGradientJob& job,
+                                                        const SurveySum& sum);
 
 }  // namespace revwave

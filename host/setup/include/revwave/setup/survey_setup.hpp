@@ -19,15 +19,15 @@ namespace revwave {
 
 // The survey options of forward, gradient and invert (the CLI's long options).
 struct SurveyOptions {
-  std::string origin;            // "X0,Y0,Z0": SEG-Y file coordinates of the model's first interior point
-  std::string wavelet;           // sampled source signature, .npy of nt samples
+  std::string origin;   // "X0,Y0,Z0": SEG-Y file coordinates of the model's first interior point
+  std::string wavelet;  // sampled source signature, .npy of nt samples
   std::optional<std::vector<double>> wavelet_samples;  // the same given in memory (the bindings')
-  std::string src_grid;          // "NX,NY,Z": a grid of NX x NY sources, every one a shot
-  std::string spread = "fixed";  // fixed, or moving with the source
-  double aperture = -1;          // m; < 0: every shot on the whole model
+  std::string src_grid;                                // "NX,NY,Z": a grid of NX x NY sources, every one a shot
+  std::string spread = "fixed";                        // fixed, or moving with the source
+  double aperture = -1;                                // m; < 0: every shot on the whole model
   // Observed records given in memory (the bindings') instead of --observed paths.
   std::shared_ptr<const std::vector<ShotRecord>> observed_records;
-  SegyReadOptions segy;          // --segy-endian, --segy-samples, --segy-units, --segy-*-scalar (its origin: --origin)
+  SegyReadOptions segy;  // --segy-endian, --segy-samples, --segy-units, --segy-*-scalar (its origin: --origin)
 };
 
 std::array<double, 3> parse_origin(const SurveyOptions& o);
@@ -51,15 +51,15 @@ struct ObservedSurvey {
   ProblemSetup setup;
   Survey survey;
 };
-ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given, const std::vector<std::string>& observed,
-                                    const SurveyOptions& o);
+ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given,
+                                    const std::vector<std::string>& observed, const SurveyOptions& o);
 
 // A survey run's inputs: the grid, the starting model and the survey, with the true model where the
 // data are to be modelled.
 struct SurveyInputs {
   Grid grid;
   VelocityModel model;
-  Survey survey;         // with observed data, or without (modelled in `truth` where each shot runs)
+  Survey survey;  // with observed data, or without (modelled in `truth` where each shot runs)
   VelocityModel truth;
   bool has_truth = false;
   std::vector<GridLayout> layouts;    // where --src-grid and --rec-grid put their points

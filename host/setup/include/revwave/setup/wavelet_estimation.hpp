@@ -6,8 +6,8 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "revwave/core/errors.hpp"
@@ -45,7 +45,8 @@ std::vector<double> shot_wavelet_sums(Problem<T>& p, const T* observed, Backend 
 
 // The signature of one record (its problem and observed data).
 template <class T>
-std::vector<double> estimate_record_wavelet(Problem<T>& p, const T* observed, Backend backend, const CudaBudgets& budgets) {
+std::vector<double> estimate_record_wavelet(Problem<T>& p, const T* observed, Backend backend,
+                                            const CudaBudgets& budgets) {
   return wavelet_from_sums(shot_wavelet_sums(p, observed, backend, budgets), p.time.nt());
 }
 

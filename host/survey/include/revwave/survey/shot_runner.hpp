@@ -20,17 +20,17 @@ namespace revwave {
 // What one shot reports beside its gradient; trivially copyable, so it travels between processes as bytes.
 struct ShotSummary {
   std::int64_t shot = 0;
-  std::int64_t rank = 0;             // the process that ran it
-  double objective = 0;              // J_s
-  double seconds = 0;                // the whole shot: set-up, forward and reverse
+  std::int64_t rank = 0;  // the process that ran it
+  double objective = 0;   // J_s
+  double seconds = 0;     // the whole shot: set-up, forward and reverse
   std::int64_t steps = 0, forward_steps = 0, reverse_steps = 0, stores = 0, restores = 0;
   std::int64_t predicted_forward_steps = 0;
   std::int64_t window[6] = {0, 0, 0, 0, 0, 0};  // first interior point and shape of the shot's model window
   std::int64_t snaps = 0;
   double seconds_forward = 0, seconds_reverse = 0, seconds_copies = 0;
   std::uint64_t wavefield_storage_bytes = 0;
-  CompressionStats compression;  // --compress: what the shot's checkpoint store encoded and decoded
-  ShotPhases phases;             // where its time went (the runner adds the tree's sums and the wait before it)
+  CompressionStats compression;        // --compress: what the shot's checkpoint store encoded and decoded
+  ShotPhases phases;                   // where its time went (the runner adds the tree's sums and the wait before it)
   std::int64_t time_loop_ticket = -1;  // >= 0: phases.time_loop is yet to be read from its engine (a device's)
 };
 
@@ -43,13 +43,13 @@ struct ShotOutput {
 using ShotTask = std::function<ShotOutput(std::int64_t shot, const Progress& progress)>;
 
 struct SurveySum {
-  bool root = true;               // false on every process but the first: they hold nothing
-  double objective = 0;           // sum of J_s over the tree
-  std::vector<double> gradient;   // sum of g_s over the same tree, on the whole model (read back once)
-  std::vector<ShotSummary> shots; // by shot index
+  bool root = true;                // false on every process but the first: they hold nothing
+  double objective = 0;            // sum of J_s over the tree
+  std::vector<double> gradient;    // sum of g_s over the same tree, on the whole model (read back once)
+  std::vector<ShotSummary> shots;  // by shot index
   int processes = 1;
   std::size_t peak_partial_sums = 0;  // gradients the summing process held at once
-  double seconds_sum = 0;         // the root's time in the tree's sums and the read-back
+  double seconds_sum = 0;             // the root's time in the tree's sums and the read-back
 };
 
 class ShotRunner {
@@ -59,7 +59,8 @@ class ShotRunner {
   // `sums` (the tasks' parts live there; parts from other processes arrive there). `shots_done`
   // (shots finished, count) is called on the root only. A task's exception ends the run on every
   // process with that exception's kind and message.
-  virtual SurveySum run(std::int64_t count, TileBlocks& sums, const ShotTask& task, const Progress& shots_done = {}) = 0;
+  virtual SurveySum run(std::int64_t count, TileBlocks& sums, const ShotTask& task,
+                        const Progress& shots_done = {}) = 0;
   virtual int rank() const = 0;
   virtual int size() const = 0;
   // Collective: every process ends with the first process's `values` (size and bits), so that all

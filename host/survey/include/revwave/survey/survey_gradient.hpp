@@ -25,17 +25,18 @@ namespace revwave {
 struct SurveyRunOptions {
   StrategyOptions strategy;
   Backend backend = Backend::cpu;
-  CudaBudgets budgets;          // cuda: its device is this process's GPU
-  double aperture = -1;         // m around each shot's sources and receivers; < 0: the whole model
+  CudaBudgets budgets;   // cuda: its device is this process's GPU
+  double aperture = -1;  // m around each shot's sources and receivers; < 0: the whole model
   // Shots without data get them modelled in this model (on the whole model) where they run.
   const VelocityModel* true_model = nullptr;
-  MisfitChoice misfit;          // what J_s is: l2 unless chosen (the same on every process)
+  MisfitChoice misfit;  // what J_s is: l2 unless chosen (the same on every process)
 };
 
 // A shot's problem on its window: grid, time axis, its sampled signature if it has one.
 template <class T>
 Problem<T> shot_problem(const Grid& grid, const VelocityModel& model, const Shot& shot, const ModelWindow& w) {
-  Problem<T> p = make_problem<T>(window_grid(grid, w), window_model(model, w), window_acquisition(shot.acquisition, grid, w), shot.time);
+  Problem<T> p = make_problem<T>(window_grid(grid, w), window_model(model, w),
+                                 window_acquisition(shot.acquisition, grid, w), shot.time);
   if (!shot.wavelet.empty()) p.wavelet.assign(shot.wavelet.begin(), shot.wavelet.end());
   return p;
 }
@@ -66,7 +67,8 @@ inline void maybe_inject_failure(std::int64_t s, const Shot& shot) {
 // A shot's data modelled in `model` on the whole grid.
 template <class T>
 std::vector<double> model_shot_data(const Grid& grid, const VelocityModel& model, const Shot& shot, Backend backend,
-                                    const CudaBudgets& budgets, double* seconds = nullptr, const Progress& progress = {}) {
+                                    const CudaBudgets& budgets, double* seconds = nullptr,
+                                    const Progress& progress = {}) {
   const Problem<T> p = shot_problem<T>(grid, model, shot, shot_window(grid, shot.acquisition, -1));
   const ShotData<T> d = run_on_backend(backend, p, budgets, ForwardCall<T>{progress});
   if (seconds) *seconds += d.step_seconds;
@@ -78,7 +80,8 @@ template <class T>
 std::unique_ptr<ShotEngine<T>> make_survey_engine(const Grid& grid, const Survey& survey, const SurveyRunOptions& o) {
   EngineOptions eo;
   eo.grid = grid;
-  for (const Shot& shot : survey.shots) eo.window_shapes.push_back(shot_window(grid, shot.acquisition, o.aperture).shape);
+  for (const Shot& shot : survey.shots)
+    eo.window_shapes.push_back(shot_window(grid, shot.acquisition, o.aperture).shape);
   eo.strategy = o.strategy;
   eo.budgets = o.budgets;
   return make_shot_engine<T>(o.backend, eo);
@@ -105,7 +108,8 @@ ShotOutput shot_gradient(ShotEngine<T>& engine, const Grid& grid, const Shot& sh
   const EngineShot es = engine_shot(grid, shot, o.aperture);
   const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EngineGradient g = engine.gradient(es, o.misfit.get<T>(), progress);
-  if (!std::isfinite(g.stats.objective)) throw InputError(shot.name + ": the misfit is not finite (the data or the model overflow)");
+  if (!std::isfinite(g.stats.objective))
+    throw InputError(shot.name + ": the misfit is not finite (the data or the model overflow)");
   ShotOutput out;
   ShotSummary& s = out.summary;
   s.objective = g.stats.objective;
@@ -199,7 +203,10 @@ double survey_forward(const Grid& grid, const VelocityModel& model, Survey& surv
   double seconds = 0;
   for (std::size_t s = 0; s < survey.shots.size(); ++s) {
     Shot& shot = survey.shots[s];
-    const Progress steps = shots_done ? Progress([&](index_t, index_t) { shots_done(static_cast<index_t>(s), static_cast<index_t>(survey.shots.size())); }) : Progress{};
+    const Progress steps = shots_done ? Progress([&](index_t, index_t) {
+      shots_done(static_cast<index_t>(s), static_cast<index_t>(survey.shots.size()));
+    })
+                                      : Progress{};
     shot.data = model_shot_data<T>(grid, model, shot, backend, budgets, &seconds, steps);
     if (shots_done) shots_done(static_cast<index_t>(s + 1), static_cast<index_t>(survey.shots.size()));
   }

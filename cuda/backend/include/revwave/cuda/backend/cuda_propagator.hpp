@@ -69,7 +69,7 @@ class CudaPropagator {
   // state left to it (fused_codec.hpp): its sweep writes the state's encoding, or the step reads
   // the restored encoded fields directly.
   void forward_step(index_t n);
-  void sample(T* host_out);             // receivers of the current u[n] (tests; waits for the device)
+  void sample(T* host_out);  // receivers of the current u[n] (tests; waits for the device)
   DeviceState& state() { return state_; }
   DeviceFieldPool& field_pool() { return pool_; }
   // Sizes the pool for a store or history that holds up to `held` fields at once: 2 + held.
@@ -182,7 +182,7 @@ class CudaPropagator {
   DeviceFieldPool pool_;  // before every handle to its fields
   DeviceState state_;
   DeviceBuffer lam_, lam_prev_, grad_;
-  DeviceBuffer next_, saved_;             // u[n+1] at the probes; the gradient there before the sweep
+  DeviceBuffer next_, saved_;                             // u[n+1] at the probes; the gradient there before the sweep
   DeviceBuffer traces_, adjoint_source_, source_traces_;  // nt x nrec, samples x nrec, nt x nsrc
   index_t adjoint_samples_ = 0;
   DeviceBuffer sample_, folded_;

@@ -26,7 +26,8 @@ class DevicePoints {
 // dst = v on the device: through `ring` into a buffer grown when too small, or (no ring) a new
 // buffer of v's size uploaded synchronously.
 template <class V>
-void put_on_device(DeviceBuffer& dst, const std::vector<V>& v, const char* what, UploadRing* ring, cudaStream_t stream) {
+void put_on_device(DeviceBuffer& dst, const std::vector<V>& v, const char* what, UploadRing* ring,
+                   cudaStream_t stream) {
   const std::size_t bytes = v.size() * sizeof(V);
   if (ring == nullptr) {
     dst = DeviceBuffer(bytes, what);

@@ -32,11 +32,11 @@ class DeviceTileBlocks final : public TileBlocks {
   static constexpr std::size_t max_chunks = 65536;  // 64 GiB of blocks
   const Stream& stream_;
   UploadRing& ring_;
-  DeviceBuffer table_;                 // max_chunks device pointers
+  DeviceBuffer table_;  // max_chunks device pointers
   std::vector<DeviceBuffer> chunks_;
   std::vector<std::int32_t> free_;
   GrowingBuffer entries_{"the tiles of a part"}, pairs_{"the tree's block pairs"}, flat_{"tile blocks in a row"};
-  DeviceBuffer dense_;                 // the whole model's values, for the one read-back
+  DeviceBuffer dense_;  // the whole model's values, for the one read-back
   PinnedBuffer dense_host_, flat_host_;
 };
 

@@ -53,7 +53,9 @@ struct WindowCutKernel : LinearKernel {
   LaunchShape shape() const { return shape_for(padded_points(a.w)); }
   void accesses(launch::MemoryAccesses& acc) const { acc = {launch::reads(a.whole_m), launch::writes(a.m)}; }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { window_cut_thread(a, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    window_cut_thread(a, item(t.place()));
+  }
 };
 
 template <class T>
@@ -67,7 +69,9 @@ struct TileFillKernel : LinearKernel {
     chunk_accesses(a.blocks, blocks_of(a.tiles), true, acc);
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { tile_fill_thread(a, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    tile_fill_thread(a, item(t.place()));
+  }
 };
 
 struct BlockAddKernel : LinearKernel {
@@ -83,7 +87,9 @@ struct BlockAddKernel : LinearKernel {
     chunk_accesses(a.blocks, dst, true, acc);
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { block_add_thread(a, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    block_add_thread(a, item(t.place()));
+  }
 };
 
 struct TileDenseKernel : LinearKernel {
@@ -96,7 +102,9 @@ struct TileDenseKernel : LinearKernel {
     chunk_accesses(a.blocks, blocks_of(a.tiles), false, acc);
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { tile_dense_thread(a, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    tile_dense_thread(a, item(t.place()));
+  }
 };
 
 struct BlockCopyKernel : LinearKernel {
@@ -110,7 +118,9 @@ struct BlockCopyKernel : LinearKernel {
     chunk_accesses(a.blocks, blocks_of(a.tiles), !a.to_flat, acc);
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { block_copy_thread(a, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    block_copy_thread(a, item(t.place()));
+  }
 };
 
 template <class T>
@@ -124,7 +134,9 @@ struct SquareAddKernel : LinearKernel {
     acc = {launch::reads(a.u), launch::writes(a.illumination, launch::bytes_of<double>(points()))};
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { square_add_thread(a, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    square_add_thread(a, item(t.place()));
+  }
 };
 
 }  // namespace revwave::engine

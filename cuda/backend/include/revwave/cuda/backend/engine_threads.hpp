@@ -95,8 +95,10 @@ REVWAVE_HD void tile_dense_thread(const TileDense& a, index_t t) {
 REVWAVE_HD void block_copy_thread(const BlockCopy& a, index_t t) {
   if (t >= a.tiles.count * tile_points) return;
   double* b = block_at(a.blocks, a.tiles.entries[t / tile_points].block) + t % tile_points;
-  if (a.to_flat) a.flat[t] = *b;
-  else *b = a.flat[t];
+  if (a.to_flat)
+    a.flat[t] = *b;
+  else
+    *b = a.flat[t];
 }
 
 // t over the window's interior points, x, y, z: add_squared_interior's sum.

@@ -46,7 +46,10 @@ class GrowingBuffer {
     if (bytes > buffer_.bytes()) buffer_ = DeviceBuffer(bytes + bytes / 4, what_);
   }
   void* data() { return buffer_.data(); }
-  template <class T> T* as() { return buffer_.as<T>(); }
+  template <class T>
+  T* as() {
+    return buffer_.as<T>();
+  }
   std::size_t bytes() const { return buffer_.bytes(); }
   DeviceBuffer& buffer() { return buffer_; }
 

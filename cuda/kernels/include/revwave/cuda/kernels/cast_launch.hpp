@@ -31,14 +31,17 @@ struct EncodeKernel : LinearKernel {
   const T* field;
   const double* peak;
   unsigned char* out;
-  EncodeKernel(const CastShape& shape, const T* f, const double* p, unsigned char* o) : s(shape), field(f), peak(p), out(o) {}
+  EncodeKernel(const CastShape& shape, const T* f, const double* p, unsigned char* o)
+      : s(shape), field(f), peak(p), out(o) {}
   LaunchShape shape() const { return shape_for(s.points()); }
   void accesses(launch::MemoryAccesses& acc) const {
     acc = {launch::reads(field, field_span<T>(s)), launch::writes(out, s.encoded_bytes())};
     if (!s.bf16) acc.push_back(launch::reads(peak, sizeof(double)));
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { encode_thread(s, field, peak, out, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    encode_thread(s, field, peak, out, item(t.place()));
+  }
 };
 
 template <class T>
@@ -53,7 +56,9 @@ struct DecodeKernel : LinearKernel {
     acc = {launch::reads(in, s.encoded_bytes()), launch::writes(field, field_span<T>(s))};
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { decode_thread(s, in, field, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    decode_thread(s, in, field, item(t.place()));
+  }
 };
 
 }  // namespace revwave::cast

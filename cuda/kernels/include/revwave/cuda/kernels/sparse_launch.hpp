@@ -58,7 +58,9 @@ struct SampleKernel : LinearKernel {
     point_tables(pts, false, acc);
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { sample_thread(pts, field, out, post_scale, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    sample_thread(pts, field, out, post_scale, item(t.place()));
+  }
 };
 
 template <class T>
@@ -78,7 +80,9 @@ struct InjectKernel : LinearKernel {
     point_tables(pts, true, acc);
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { inject_thread(pts, values, value_stride, scale, field, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    inject_thread(pts, values, value_stride, scale, field, item(t.place()));
+  }
 };
 
 template <class T, int R>
@@ -97,7 +101,9 @@ struct ProbeKernel : LinearKernel {
     probe_tables(a.probes, acc);
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { probe_thread<T, R>(a, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    probe_thread<T, R>(a, item(t.place()));
+  }
 };
 
 template <class T>
@@ -107,14 +113,18 @@ struct SampleProbesKernel : LinearKernel {
   ProbesView probes;
   const T* next;
   T* out;
-  SampleProbesKernel(const PointsView<T>& r, const ProbesView& p, const T* n, T* o) : rec(r), probes(p), next(n), out(o) {}
+  SampleProbesKernel(const PointsView<T>& r, const ProbesView& p, const T* n, T* o)
+      : rec(r), probes(p), next(n), out(o) {}
   LaunchShape shape() const { return shape_for(rec.count); }
   void accesses(MemoryAccesses& acc) const {
-    acc = {reads(next), writes(out, bytes_of<T>(rec.count)), reads(probes.receiver_probe, bytes_of<index_t>(8 * rec.count))};
+    acc = {reads(next), writes(out, bytes_of<T>(rec.count)),
+           reads(probes.receiver_probe, bytes_of<index_t>(8 * rec.count))};
     point_tables(rec, false, acc);
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { sample_probes_thread(rec, probes, next, out, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    sample_probes_thread(rec, probes, next, out, item(t.place()));
+  }
 };
 
 template <class T>
@@ -125,12 +135,18 @@ struct ReimageKernel : LinearKernel {
   ReimageKernel(const ProbesView& p, const SourceReimage<T>& args) : probes(p), a(args) {}
   LaunchShape shape() const { return shape_for(probes.count); }
   void accesses(MemoryAccesses& acc) const {
-    acc = {reads(a.next, bytes_of<T>(probes.count)), reads(a.saved, bytes_of<T>(probes.count)), reads(a.lam),
-           writes(a.grad), reads(a.u), reads(a.u_prev)};
+    acc = {reads(a.next, bytes_of<T>(probes.count)),
+           reads(a.saved, bytes_of<T>(probes.count)),
+           reads(a.lam),
+           writes(a.grad),
+           reads(a.u),
+           reads(a.u_prev)};
     probe_tables(probes, acc);
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { reimage_thread(probes, a, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    reimage_thread(probes, a, item(t.place()));
+  }
 };
 
 template <class T>
@@ -141,13 +157,20 @@ struct AdjointSourceKernel : LinearKernel {
   AdjointSourceKernel(const PointsView<T>& r, const AdjointSourceInjection<T>& args) : rec(r), a(args) {}
   LaunchShape shape() const { return shape_for(rec.targets); }
   void accesses(MemoryAccesses& acc) const {
-    acc = {reads(a.source, bytes_of<T>(rec.count)), reads(a.scale, bytes_of<T>(8 * rec.count)), writes(a.lam),
-           writes(a.grad), reads(a.next), reads(a.target_probe, bytes_of<index_t>(rec.targets)), reads(a.u),
+    acc = {reads(a.source, bytes_of<T>(rec.count)),
+           reads(a.scale, bytes_of<T>(8 * rec.count)),
+           writes(a.lam),
+           writes(a.grad),
+           reads(a.next),
+           reads(a.target_probe, bytes_of<index_t>(rec.targets)),
+           reads(a.u),
            reads(a.u_prev)};
     point_tables(rec, true, acc);
   }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { inject_adjoint_source_thread(rec, a, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    inject_adjoint_source_thread(rec, a, item(t.place()));
+  }
 };
 
 template <class T>
@@ -160,7 +183,9 @@ struct FoldKernel : LinearKernel {
   LaunchShape shape() const { return shape_for(s.nx * s.ny * s.nz); }
   void accesses(MemoryAccesses& acc) const { acc = {reads(padded), writes(out, bytes_of<double>(s.nx * s.ny * s.nz))}; }
   template <class Thread>
-  REVWAVE_HD void operator()(Thread& t) const { fold_thread(s, padded, out, item(t.place())); }
+  REVWAVE_HD void operator()(Thread& t) const {
+    fold_thread(s, padded, out, item(t.place()));
+  }
 };
 
 }  // namespace revwave::sparse

@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "revwave/cuda/kernels/cast_kernels.hpp"
-#include "revwave/cuda/runtime/device_buffer.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
+#include "revwave/cuda/runtime/device_buffer.hpp"
 #include "revwave/numerics/grid.hpp"
 #include "revwave/store/compression.hpp"
 
@@ -74,7 +74,8 @@ class DeviceCodec {
   virtual void encode_measured(const void* field, int which, void* out, cudaStream_t stream) = 0;
 
  protected:
-  DeviceCodec(const Compression& c, const CastShape& s, std::size_t value_bytes) : c_(c), shape_(s), value_bytes_(value_bytes) {}
+  DeviceCodec(const Compression& c, const CastShape& s, std::size_t value_bytes)
+      : c_(c), shape_(s), value_bytes_(value_bytes) {}
   Compression c_;
   CastShape shape_;
   std::size_t value_bytes_;
@@ -84,11 +85,14 @@ template <class T>
 class CastCodec final : public DeviceCodec {
  public:
   CastCodec(const Compression& c, const Grid& g)
-      : DeviceCodec(c, shape_of(c, g), sizeof(T)), alloc_points_(static_cast<std::size_t>(g.alloc_points())),
-        reducer_(alloc_points_), peaks_(peak_slots * sizeof(double), "the peaks of checkpoints being compressed") {}
+      : DeviceCodec(c, shape_of(c, g), sizeof(T)),
+        alloc_points_(static_cast<std::size_t>(g.alloc_points())),
+        reducer_(alloc_points_),
+        peaks_(peak_slots * sizeof(double), "the peaks of checkpoints being compressed") {}
   void measure_peak(const void* field, int which, cudaStream_t stream) override {
     // The whole allocation: the halo's zeros change nothing.
-    if (!shape_.bf16) reducer_.max_abs(static_cast<const T*>(field), alloc_points_, peaks_.as<double>() + which, stream);
+    if (!shape_.bf16)
+      reducer_.max_abs(static_cast<const T*>(field), alloc_points_, peaks_.as<double>() + which, stream);
   }
   const double* peak(int which) const override { return peaks_.as<const double>() + which; }
   void encode_measured(const void* field, int which, void* out, cudaStream_t stream) override {

@@ -28,8 +28,8 @@ struct DeviceStorePlan {
   DeviceCodec* codec = nullptr;
   // --compress zfp-...: the pinned slots are encoded on the host (memory and disk slots stay raw).
   const FieldCodec* host_codec = nullptr;
-  std::string checkpoint_dir;  // where disk tiers keep their files
-  std::string choice;          // one sentence for the run report: where the slots live and why
+  std::string checkpoint_dir;     // where disk tiers keep their files
+  std::string choice;             // one sentence for the run report: where the slots live and why
   bool split_by_budgets = false;  // revolve's or online's slots split by the device and host budgets
 
   std::int64_t slots_on(TierKind kind) const {

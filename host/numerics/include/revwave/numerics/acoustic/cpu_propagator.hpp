@@ -44,7 +44,7 @@ class CpuPropagator {
   static int working_fields(Workload w);
 
   // ---- forward state ----
-  void reset_forward();             // position 0: u[0] = u[-1] = 0
+  void reset_forward();  // position 0: u[0] = u[-1] = 0
   // Position n -> n+1, injecting q[n]. u[n+1] goes into u[n-1]'s field when the state alone
   // holds it, else (a slot or a copy in flight holds it too) into a free field of the pool.
   void forward_step(index_t n);
@@ -62,7 +62,7 @@ class CpuPropagator {
   void reserve_fields(std::int64_t held);
 
   // ---- traces: sample n of the receivers, kept here (nt x nrec) until traces() ----
-  void record_trace(index_t n);       // S u[n], the current state being at position n
+  void record_trace(index_t n);  // S u[n], the current state being at position n
   // S u[n] from the state at position n - 1, without stepping: u[n] at the receivers' corners by
   // the sweep's point formula plus the source terms, the same bits a step and record_trace give.
   void record_next_trace(index_t n);
@@ -113,24 +113,23 @@ class CpuPropagator {
   T* trace_row(std::vector<T>& rows, index_t sample, index_t width);
 
   const T* history_field(index_t k) const;
-  void derive();  // what the propagator keeps of the problem (scales, probes)
+  void derive();                          // what the propagator keeps of the problem (scales, probes)
   std::array<index_t, 6> layout() const;  // allocated and padded extents: where halos lie
 
-
   const Problem<T>& p_;
-  HostFieldPool pool_;               // first: every handle below goes back to it
+  HostFieldPool pool_;  // first: every handle below goes back to it
   HostState state_;
   std::vector<HostField> history_;  // u[0..N]
-  HostBuffer lam_, lam_prev_;     // lam[k+1], lam[k+2]
+  HostBuffer lam_, lam_prev_;       // lam[k+1], lam[k+2]
   HostBuffer grad_;
-  std::vector<T> src_scale_;      // per corner: 1 / (h^3 a)
-  std::vector<T> rec_scale_;      // per corner: 1 / a
-  std::vector<T> traces_;         // nt x nrec, as recorded
+  std::vector<T> src_scale_;       // per corner: 1 / (h^3 a)
+  std::vector<T> rec_scale_;       // per corner: 1 / a
+  std::vector<T> traces_;          // nt x nrec, as recorded
   std::vector<T> adjoint_source_;  // samples x nrec, as given
-  std::vector<T> source_traces_;  // nt x nsrc, P^T lam (dot-product test)
-  NextFieldProbes probes_;        // where the reverse step needs u[n+1] outside its sweep
-  std::vector<T> next_;           // u[n+1] at the probes
-  std::vector<T> saved_grad_;     // the gradient at the source probes before the sweep
+  std::vector<T> source_traces_;   // nt x nsrc, P^T lam (dot-product test)
+  NextFieldProbes probes_;         // where the reverse step needs u[n+1] outside its sweep
+  std::vector<T> next_;            // u[n+1] at the probes
+  std::vector<T> saved_grad_;      // the gradient at the source probes before the sweep
   std::array<index_t, 6> layout_{};
   bool keep_fields_ = false;
   bool defer_gradient_ = false;

@@ -50,9 +50,11 @@ struct XQueue {
 template <class P, class T>
 LaunchShape launch_shape(const SweepArgs<T>& a) {
   const index_t chunk = a.reverse() ? P::template chunk_x<true> : P::template chunk_x<false>;
-  if (a.ny > 65535L * P::block_y || a.nx > 65535L * chunk) throw std::logic_error("grid too large for the sweep launch");
-  return {{blocks_covering(a.nz, P::block_z), blocks_covering(a.ny, P::block_y), blocks_covering(a.nx, unsigned(chunk))},
-          {P::block_z, P::block_y, 1}};
+  if (a.ny > 65535L * P::block_y || a.nx > 65535L * chunk)
+    throw std::logic_error("grid too large for the sweep launch");
+  return {
+      {blocks_covering(a.nz, P::block_z), blocks_covering(a.ny, P::block_y), blocks_covering(a.nx, unsigned(chunk))},
+      {P::block_z, P::block_y, 1}};
 }
 
 // One thread's column: where it is, what it writes, and the values it keeps for its walk.
@@ -102,8 +104,10 @@ REVWAVE_HD void forward(const SweepArgs<T>& a, const Column<T, R>& c, Thread& t)
   for (index_t i = c.i_begin; i < c.i_end; ++i, u += c.sx, up += c.sx, m += c.sx, out += c.sx, enc.advance()) {
     const T up0 = *up, m0 = *m;  // issued before the stencil's loads and the division
     T u0;
-    if constexpr (queue) u0 = uq.push(u[R * c.sx]);
-    else u0 = *u;
+    if constexpr (queue)
+      u0 = uq.push(u[R * c.sx]);
+    else
+      u0 = *u;
     const T* z = zw.gather(t, u, u0);
     const T lap = queue ? laplacian_axes<T, R, int>(c.w, u0, z, 1, u, c.sy, uq.x(), 1)
                         : laplacian_axes<T, R, int>(c.w, u0, z, 1, u, c.sy, u, c.sx);
@@ -151,8 +155,10 @@ REVWAVE_HD void reverse_queued(const SweepArgs<T>& a, const Column<T, R>& c, Thr
     const T* zu0 = zu.gather(t, u, u0);
     const T* zl0 = zl.gather(t, lam, l0);
     const T eta = damping_eta(a.c, a.kx[i], c.kyj, c.kzk);
-    const T u_next = leapfrog_update(a.c, u0, up0, laplacian_axes<T, R, int>(c.w, u0, zu0, 1, u, c.sy, uq.x(), 1), m0, eta);
-    const T l = leapfrog_update(a.c, l0, lp0, laplacian_axes<T, R, int>(c.w, l0, zl0, 1, lam, c.sy, lq.x(), 1), m0, eta);
+    const T u_next =
+        leapfrog_update(a.c, u0, up0, laplacian_axes<T, R, int>(c.w, u0, zu0, 1, u, c.sy, uq.x(), 1), m0, eta);
+    const T l =
+        leapfrog_update(a.c, l0, lp0, laplacian_axes<T, R, int>(c.w, l0, zl0, 1, lam, c.sy, lq.x(), 1), m0, eta);
     if (c.writes) {
       *grad = g0 + imaging_term(a.c, l, u_next, u0, up0);
       *out = l;
@@ -172,7 +178,8 @@ REVWAVE_HD void reverse_plain(const SweepArgs<T>& a, const Column<T, R>& c, Thre
   T* out = a.out + c.plane + c.col;
   T* __restrict__ grad = a.grad + c.plane + c.col;
   typename Z::template Window<T, R> zu(t, c.k), zl(t, c.k);
-  for (index_t i = c.i_begin; i < c.i_end; ++i, u += sx, up += sx, m += sx, lam += sx, lp += sx, out += sx, grad += sx) {
+  for (index_t i = c.i_begin; i < c.i_end;
+       ++i, u += sx, up += sx, m += sx, lam += sx, lp += sx, out += sx, grad += sx) {
     // The imaging's loads first: their latency hides behind the stencils and the divisions.
     const T g0 = *grad, up0 = *up, lp0 = *lp, m0 = *m, u0 = *u, l0 = *lam;
     const T* zu0 = zu.gather(t, u, u0);
@@ -193,9 +200,12 @@ template <class P, class T, int R, bool Reverse, class Z, bool Encode = false, c
 REVWAVE_HD void sweep_thread(const SweepArgs<T>& a, Thread& t) {
   const Column<T, R> c = Column<T, R>::template make<P, Reverse>(a, t.place());
   if (c.j >= a.ny || (!Z::all_lanes && !c.writes)) return;
-  if constexpr (!Reverse) forward<T, R, Z, Encode>(a, c, t);
-  else if constexpr (queue_fits<T, R, true>) reverse_queued<T, R, Z>(a, c, t);
-  else reverse_plain<T, R, Z>(a, c, t);
+  if constexpr (!Reverse)
+    forward<T, R, Z, Encode>(a, c, t);
+  else if constexpr (queue_fits<T, R, true>)
+    reverse_queued<T, R, Z>(a, c, t);
+  else
+    reverse_plain<T, R, Z>(a, c, t);
 }
 
 }  // namespace revwave::columns

@@ -34,15 +34,15 @@ struct SweepArgs {
   const T* lam = nullptr;
   const T* lam_prev = nullptr;
   T* grad = nullptr;
-  const T* m = nullptr;                  // allocated grid
-  const T* kx = nullptr;                 // damping rates per padded index
+  const T* m = nullptr;   // allocated grid
+  const T* kx = nullptr;  // damping rates per padded index
   const T* ky = nullptr;
   const T* kz = nullptr;
   StepCoefficients<T> c{};
-  T w[max_radius + 1] = {};              // Laplacian weights, w[0] the centre
-  index_t nx = 0, ny = 0, nz = 0;        // padded extents
-  index_t sx = 0, sy = 0;                // strides of the allocated grid (Grid::index)
-  SweepEncode encode{};                  // forward: the state's encoding written in passing
+  T w[max_radius + 1] = {};        // Laplacian weights, w[0] the centre
+  index_t nx = 0, ny = 0, nz = 0;  // padded extents
+  index_t sx = 0, sy = 0;          // strides of the allocated grid (Grid::index)
+  SweepEncode encode{};            // forward: the state's encoding written in passing
   bool reverse() const { return grad != nullptr; }
 };
 

@@ -31,7 +31,8 @@ void sweep_accesses(const SweepArgs<T>& a, MemoryAccesses& acc) {
   if (!a.encode.enabled()) return;
   const std::size_t code = (a.encode.bf16 ? 0 : 8) + launch::bytes_of<std::uint16_t>(a.nx * a.ny * a.nz);
   acc.insert(acc.end(), {writes(a.encode.u, code), writes(a.encode.u_prev, code)});
-  if (!a.encode.bf16) acc.insert(acc.end(), {reads(a.encode.u_peak, sizeof(double)), reads(a.encode.u_prev_peak, sizeof(double))});
+  if (!a.encode.bf16)
+    acc.insert(acc.end(), {reads(a.encode.u_peak, sizeof(double)), reads(a.encode.u_prev_peak, sizeof(double))});
 }
 
 template <class T, int R, bool Reverse>
@@ -87,8 +88,8 @@ struct TiledSweep : SweepKernelBase<T, R, Reverse> {
   REVWAVE_HD void operator()(Thread& t) const {
     typename Program::Thread state;
     const ThreadPlace p = t.place();
-    Program::run_block(this->a, p.block, t.template shared<Shared>(), [&](auto&& phase) { phase(state, p); },
-                       [&] { t.sync_block(); });
+    Program::run_block(
+        this->a, p.block, t.template shared<Shared>(), [&](auto&& phase) { phase(state, p); }, [&] { t.sync_block(); });
   }
 };
 
@@ -112,8 +113,13 @@ struct RestoreKernel {
     const SweepArgs<T>& a = r.sweep;
     const std::size_t field = launch::bytes_of<T>((a.nx + 2 * R) * a.sx);
     const std::size_t code = (r.bf16 ? 0 : 8) + launch::bytes_of<std::uint16_t>(a.nx * a.ny * a.nz);
-    acc = {reads(r.u_code, code), reads(r.u_prev_code, code), reads(a.m, field), reads(a.kx, launch::bytes_of<T>(a.nx)),
-           reads(a.ky, launch::bytes_of<T>(a.ny)), reads(a.kz, launch::bytes_of<T>(a.nz)), writes(a.out, field),
+    acc = {reads(r.u_code, code),
+           reads(r.u_prev_code, code),
+           reads(a.m, field),
+           reads(a.kx, launch::bytes_of<T>(a.nx)),
+           reads(a.ky, launch::bytes_of<T>(a.ny)),
+           reads(a.kz, launch::bytes_of<T>(a.nz)),
+           writes(a.out, field),
            writes(r.u_decoded, field)};
   }
   template <class Thread>

@@ -18,11 +18,11 @@ namespace revwave {
 
 template <class T>
 struct RestoreStep {
-  SweepArgs<T> sweep;                       // m, damping, coefficients, extents; out receives u[n+1]
-  const unsigned char* u_code = nullptr;    // u[n] encoded
+  SweepArgs<T> sweep;                          // m, damping, coefficients, extents; out receives u[n+1]
+  const unsigned char* u_code = nullptr;       // u[n] encoded
   const unsigned char* u_prev_code = nullptr;  // u[n-1] encoded
   bool bf16 = false;
-  T* u_decoded = nullptr;                   // receives u[n] at the padded points
+  T* u_decoded = nullptr;  // receives u[n] at the padded points
 };
 
 // Enqueued on `stream`; radius 1..8.

@@ -76,7 +76,7 @@ struct Sweep {
 #pragma unroll
       for (int m = 0; m <= 2 * R; ++m) t.q[f][m] = T(0);
     if (!t.loads) return;
-    // Plane x.begin - R + m sits at allocated x index x.begin + m.
+      // Plane x.begin - R + m sits at allocated x index x.begin + m.
 #pragma unroll
     for (int f = 0; f < fields; ++f) {
       const T* __restrict__ u = field(a, f) + x.begin * a.sx + t.column;
@@ -103,7 +103,8 @@ struct Sweep {
       // a halo cell beyond ny + R (nz + R) has no padded point that reads it.
       if (ty < R && t.k < a.nz + R) {
         centre[-R * pitch] = u[t.column - R * sy];
-        if (t.j + static_cast<int>(tile_y) < a.ny + R) centre[tile_y * pitch] = u[t.column + static_cast<int>(tile_y) * sy];
+        if (t.j + static_cast<int>(tile_y) < a.ny + R)
+          centre[tile_y * pitch] = u[t.column + static_cast<int>(tile_y) * sy];
       }
       if (tz < R && t.j < a.ny + R) {
         centre[-R] = u[t.column - R];
@@ -130,9 +131,8 @@ struct Sweep {
       const index_t idx = (i + R) * a.sx + t.column;
       const T eta = damping_eta(a.c, a.kx[i], t.ky, t.kz);
       const T* cu = s.f[0] + offset;
-      const T u_next =
-          leapfrog_update(a.c, t.q[0][R], t.up, laplacian_axes<T, R, int>(w, t.q[0][R], cu, 1, cu, pitch, t.q[0] + R, 1),
-                          t.m, eta);
+      const T u_next = leapfrog_update(
+          a.c, t.q[0][R], t.up, laplacian_axes<T, R, int>(w, t.q[0][R], cu, 1, cu, pitch, t.q[0] + R, 1), t.m, eta);
       if constexpr (Reverse) {
         const T* cl = s.f[1] + offset;
         const T l = leapfrog_update(a.c, t.q[1][R], t.lp,

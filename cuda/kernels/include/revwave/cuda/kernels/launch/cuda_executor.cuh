@@ -43,9 +43,13 @@ class DeviceThread {
     return *shared_;
   }
   template <class V>
-  __device__ V shared_load(const V* p) const { return *p; }
+  __device__ V shared_load(const V* p) const {
+    return *p;
+  }
   template <class V>
-  __device__ void shared_store(V* p, V v) const { *p = v; }
+  __device__ void shared_store(V* p, V v) const {
+    *p = v;
+  }
 
  private:
   S* shared_;

@@ -35,7 +35,9 @@ inline unsigned blocks_covering(index_t n, unsigned block) {
 }
 
 // A 1D launch of `block`-thread blocks, a thread per item, and a thread's item in it.
-inline LaunchShape linear_shape(index_t items, unsigned block) { return {{blocks_covering(items, block), 1, 1}, {block, 1, 1}}; }
+inline LaunchShape linear_shape(index_t items, unsigned block) {
+  return {{blocks_covering(items, block), 1, 1}, {block, 1, 1}};
+}
 REVWAVE_HD index_t linear_index(const ThreadPlace& p, unsigned block) {
   return static_cast<index_t>(p.block.x) * block + p.thread.x;
 }
