@@ -108,9 +108,11 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
               << (plan.strategy == Strategy::online
                       ? "offline optimum for this N " + std::to_string(report.offline_forward_steps)
                       : "schedule predicts " + std::to_string(predicted))
-              << "), of which " << g.stats.reverse_steps
-              << " reverse steps (each applies the forward operator once); stores " << g.stats.stores << ", restores "
-              << g.stats.restores << "\n"
+              << (plan.strategy == Strategy::full ? "), all advances: the " + std::to_string(g.stats.reverse_steps) +
+                                                        " reverse steps read the stored history"
+                                                  : "), of which " + std::to_string(g.stats.reverse_steps) +
+                                                        " reverse steps (each applies the forward operator once)")
+              << "; stores " << g.stats.stores << ", restores " << g.stats.restores << "\n"
               << "  time            " << total << " s total: " << job.seconds_observed << " s observed data, "
               << g.stats.seconds_allocate << " s allocating fields, " << g.stats.seconds_forward << " s forward, "
               << g.stats.seconds_reverse << " s reverse\n"

@@ -60,6 +60,10 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   const index_t steps = job.time.steps;
   const index_t observed_steps = job.observed_source == "modelled" ? steps : 0;
   const index_t forward = plan.predicted_forward_steps;
+  // A checkpointed reverse step applies the forward operator once and is counted in the forward
+  // steps; full's reverse steps read the stored history, and its forward steps are all advances.
+  const bool full = plan.strategy == Strategy::full;
+  const index_t advances = full ? forward : forward - steps;
   // What this process holds now (the program, the models the gradient also holds) plus the working
   // set plus the checkpoints held in memory (disk slots and tiers other than memory hold none here).
   const bool slots_in_memory =
@@ -79,11 +83,11 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   double seconds = 0;
   if (backend.kind == Backend::cuda) {
     seconds = slower * points *
-              (double(observed_steps + forward - steps) / gpu_forward_points_per_second +
+              (double(observed_steps + advances) / gpu_forward_points_per_second +
                double(steps) / gpu_reverse_points_per_second);
   } else {
     const double rate = cpu_forward_points_per_thread_second * omp_get_max_threads();
-    seconds = slower * points * (double(observed_steps + forward - steps) + cpu_reverse_cost * double(steps)) / rate;
+    seconds = slower * points * (double(observed_steps + advances) + cpu_reverse_cost * double(steps)) / rate;
   }
 
   nlohmann::json j;
@@ -102,12 +106,14 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   j["slot_bytes"] = plan.slot_bytes;
   j["checkpoint_bytes"] = plan.strategy == Strategy::full ? 0 : plan.storage_bytes;
   j["forward_steps"] = forward;
-  j["advances"] = forward - steps;
+  j["advances"] = advances;
   j["reverse_steps"] = steps;
   j["observed_steps"] = observed_steps;
   j["step_counts"] =
-      "forward_steps = advances + reverse_steps (each reverse step applies the forward operator once); observed_steps "
-      "(modelling the observed data in the true model) come on top";
+      full ? "forward_steps = advances (full's reverse_steps read the stored history and apply no "
+             "forward operator); observed_steps (modelling the observed data in the true model) come on top"
+           : "forward_steps = advances + reverse_steps (each reverse step applies the forward operator "
+             "once); observed_steps (modelling the observed data in the true model) come on top";
   j["predicted_peak_bytes"] = peak;
   j["predicted_peak_parts"] = {
       {"process_now", base}, {"working_set", working}, {"checkpoints_in_memory", checkpoint_memory}};
@@ -137,6 +143,7 @@ void run(GradientJobOptions& o) {
   const auto shape = j["shape"];
   const std::int64_t steps = j["steps"], forward = j["forward_steps"], advances = j["advances"],
                      observed = j["observed_steps"];
+  const bool full_history = j["strategy"] == "full";
   BackendChoice b{j["backend"] == "cuda" ? Backend::cuda : Backend::cpu, j["backend_note"], ""};
   std::cout << "revwave plan (a prediction: nothing is run): " << shape[0] << " x " << shape[1] << " x " << shape[2]
             << " points, " << steps << " time steps (N) of dt = " << num(j["dt"].get<double>() * 1e3, 6) << " ms, "
@@ -144,10 +151,14 @@ void run(GradientJobOptions& o) {
             << "  strategy        " << j["choice"].get<std::string>() << "\n"
             << "  slots           " << j["slots"] << " checkpoints of " << format_bytes(j["slot_bytes"].get<double>())
             << " (" << format_bytes(j["checkpoint_bytes"].get<double>()) << ")\n"
-            << "  forward steps   " << forward << " = " << advances << " advances + the " << steps
-            << " reverse steps (each also applies the forward operator); " << num(double(forward) / double(steps), 4)
-            << " x N\n"
-            << "  reverse steps   " << steps << " (one per time step, counted in the forward steps)\n";
+            << "  forward steps   " << forward << " = " << advances << " advances"
+            << (full_history
+                    ? ""
+                    : " + the " + std::to_string(steps) + " reverse steps (each also applies the forward operator)")
+            << "; " << num(double(forward) / double(steps), 4) << " x N\n"
+            << "  reverse steps   " << steps << " (one per time step, "
+            << (full_history ? "reading the stored history: not in the forward steps" : "counted in the forward steps")
+            << ")\n";
   if (observed > 0)
     std::cout << "  observed data   " << observed << " forward steps in the true model, beside the counts above\n";
   std::cout << "  predicted peak  " << format_bytes(j["predicted_peak_bytes"].get<double>())

@@ -8,10 +8,16 @@
 
 namespace revwave {
 
-// What includes what in the counts, said in every gradient's JSON (and `revwave plan`'s).
-const char* const step_counts_note =
-    "forward_steps counts advances and reverse steps (each reverse step applies the forward operator once); "
-    "modelling the observed data is not counted";
+// What includes what in the counts, said in every gradient's JSON (and `revwave plan`'s). A
+// checkpointed reverse step applies the forward operator once (u[n-1] from the pair it holds); full's
+// reads the stored history instead.
+static const char* step_counts_note(Strategy strategy) {
+  return strategy == Strategy::full
+             ? "forward_steps counts the advances only: full's reverse steps read the stored history and apply no "
+               "forward operator; modelling the observed data is not counted"
+             : "forward_steps counts advances and reverse steps (each reverse step applies the forward operator "
+               "once); modelling the observed data is not counted";
+}
 
 template <class T>
 nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOptions& o, const std::string& observed) {
@@ -42,7 +48,7 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
     }
   }
   j["reverse_steps"] = s.reverse_steps;
-  j["step_counts"] = step_counts_note;
+  j["step_counts"] = step_counts_note(plan.strategy);
   j["recompute_ratio"] = double(s.forward_steps) / double(s.steps);
   j["snaps"] = plan.snaps;
   j["stores"] = s.stores;
