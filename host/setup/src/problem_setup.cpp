@@ -219,12 +219,12 @@ void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t va
 }
 
 BackendChoice resolve_backend(Backend requested) {
-  if (requested == Backend::cpu) return {Backend::cpu, ""};
+  if (requested == Backend::cpu) return {Backend::cpu, "", ""};
   const bool have_gpu = !cuda_devices().empty();
   if (requested == Backend::cuda) {
     if (!cuda_compiled()) throw NotCompiledError("--backend cuda: " + cuda_unavailable_reason());
     if (!have_gpu) throw InputError("--backend cuda: " + cuda_unavailable_reason());
-    return {Backend::cuda, ""};
+    return {Backend::cuda, "", ""};
   }
   if (have_gpu) return {Backend::cuda, "auto: a CUDA device is present", ""};
   // The usual case on a laptop or a CPU node: the report says "cpu (auto)"; why no GPU was usable
