@@ -67,7 +67,7 @@ void write_rgb_png(const std::string& path, const std::vector<unsigned char>& rg
   });
 }
 
-// ASCII 32..126 in a 5 x 7 pixel font: seven rows of five bits (the leftmost pixel the highest
+// ASCII 32..126 in a 5 x 7 pixel font (g, j, p, q and y drawn two rows lower): seven rows of five bits (the leftmost pixel the highest
 // bit) per character, two hex digits a row. Drawn for this project (tools: none; edit by hand).
 constexpr const char* kGlyphs =
     "00000000000000040404040400040a0a0a000000000a0a1f0a1f0a0a040f140e051e04181902040813030c12140815120d"
@@ -98,10 +98,13 @@ struct Canvas {
   void text(std::int64_t x, std::int64_t y, const std::string& t, const Rgb& c = {0, 0, 0}) {
     for (char ch : t) {
       const int code = ch >= 32 && ch <= 126 ? ch - 32 : '?' - 32;
+      // The letters with a descender are drawn two rows lower, their tails below the baseline,
+      // so that a g does not read as a 9 nor a y sit above the line.
+      const int drop = ch == 'g' || ch == 'j' || ch == 'p' || ch == 'q' || ch == 'y' ? 2 : 0;
       for (int r = 0; r < 7; ++r) {
         const int bits = std::stoi(std::string(kGlyphs + code * 14 + r * 2, 2), nullptr, 16);
         for (int b = 0; b < 5; ++b)
-          if (bits & (16 >> b)) set(x + b, y + r, c);
+          if (bits & (16 >> b)) set(x + b, y + r + drop, c);
       }
       x += kGlyphAdvance;
     }
