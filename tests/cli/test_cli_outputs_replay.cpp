@@ -59,8 +59,7 @@ TEST_F(CliOutputs, AnOutputNameGetsItsEndingOrIsRefused) {
   EXPECT_FALSE(fs::exists(dir_ / "plain"));
   ASSERT_EQ(invoke(std::string("gradient") + small + "--out g").code, 0);
   EXPECT_TRUE(fs::exists(dir_ / "g.npy"));
-  for (const std::string& f : {"plain.npy", "plain.json", "plain.config.toml", "g.npy", "g.config.toml"})
-    fs::remove(dir_ / f);
+  for (const char* f : {"plain.npy", "plain.json", "plain.config.toml", "g.npy", "g.config.toml"}) fs::remove(dir_ / f);
   expect_refused(std::string("forward") + small + "--out shot.txt",
                  "--out shot.txt: its ending .txt is none of revwave's");
   expect_refused(std::string("gradient") + small + "--out g.dat", "--out g.dat: the output is a NumPy array, FILE.npy");
