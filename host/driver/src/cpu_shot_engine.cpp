@@ -19,21 +19,10 @@ using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 template <class T>
-std::size_t largest_field(const EngineOptions& o) {
-  std::size_t bytes = 0;
-  Grid g = o.grid;
-  for (const auto& shape : o.window_shapes) {
-    g.shape = shape;
-    bytes = std::max(bytes, g.template field_bytes<T>());
-  }
-  return bytes;
-}
-
-template <class T>
 class CpuShotEngine final : public ShotEngine<T> {
  public:
   explicit CpuShotEngine(const EngineOptions& o)
-      : o_(o), capacity_(largest_field<T>(o)), sums_(TileGrid{o.grid.shape}) {}
+      : o_(o), capacity_(o.largest_field_bytes<T>()), sums_(TileGrid{o.grid.shape}) {}
 
   TileBlocks& sums() override { return sums_; }
 

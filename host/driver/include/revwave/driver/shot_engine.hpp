@@ -4,6 +4,7 @@
 // the model is resident (on the device, on a GPU) and each window is cut from it. A shot's gradient
 // becomes a TiledPart of sums(), never a whole-model vector.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -66,6 +67,18 @@ struct EngineOptions {
   std::vector<std::array<index_t, 3>> window_shapes;  // every window the engine will run (fields for the largest)
   StrategyOptions strategy;
   CudaBudgets budgets;  // cuda: the device is budgets.device
+
+  // Bytes of one field of the largest window: what each of the engine's fields is allocated for.
+  template <class T>
+  std::size_t largest_field_bytes() const {
+    std::size_t bytes = 0;
+    Grid g = grid;
+    for (const auto& shape : window_shapes) {
+      g.shape = shape;
+      bytes = std::max(bytes, g.template field_bytes<T>());
+    }
+    return bytes;
+  }
 };
 
 template <class T>
