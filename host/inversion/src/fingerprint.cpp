@@ -30,6 +30,8 @@ std::string inversion_fingerprint(const Grid& g, const VelocityModel& start, con
                             aperture};
   h = fnv1a(scalars, sizeof scalars, h);
   h = fnv1a(precision.data(), precision.size(), h);
+  // A free surface changes the physics; without one the fingerprint is what it was.
+  if (g.free_surface) h = fnv1a("free-surface", 12, h);
   h = fnv1a(s.bands.data(), s.bands.size() * sizeof(double), h);
   h = fnv1a(s.weights.data(), s.weights.size() * sizeof(double), h);
   h = fnv1a(start.velocity.data(), start.velocity.size() * sizeof(double), h);

@@ -84,7 +84,11 @@ TimeAxis make_time_axis(double tn, double dt) {
 double damping_m0(double spacing, double dt) { return (dt / spacing) * (dt / spacing); }
 
 std::vector<double> damping_profile(index_t interior, index_t nbl, double dt) {
-  std::vector<double> k(static_cast<std::size_t>(interior + 2 * nbl), 0.0);
+  return damping_profile(interior, nbl, nbl, nbl, dt);
+}
+
+std::vector<double> damping_profile(index_t interior, index_t lo, index_t hi, index_t nbl, double dt) {
+  std::vector<double> k(static_cast<std::size_t>(interior + lo + hi), 0.0);
   if (nbl == 0) return k;
   // Quadratic ramp to kappa_max = 12 / (nbl dt). At Courant number C = c dt / h the amplitude's
   // decay rate eta/(2m) = kappa C^2 / 2 peaks at 6 C c / (nbl h), and the two-way trip through the
@@ -92,12 +96,12 @@ std::vector<double> damping_profile(index_t interior, index_t nbl, double dt) {
   // layer turns into a wall (kappa_max = 60 / (nbl dt), exp(-20 C), echoed 21% of the direct wave
   // at nbl 10 and 5% at nbl 20 where this echoes 6% and 0.8%: tests/numerics/test_absorbing_layer.cpp).
   const double kappa_max = 12.0 / (static_cast<double>(nbl) * dt);
-  for (index_t i = 0; i < interior + 2 * nbl; ++i) {
+  for (index_t i = 0; i < interior + lo + hi; ++i) {
     index_t d = 0;
-    if (i < nbl)
-      d = nbl - i;
-    else if (i > nbl + interior - 1)
-      d = i - (nbl + interior - 1);
+    if (i < lo)
+      d = lo - i;
+    else if (i > lo + interior - 1)
+      d = i - (lo + interior - 1);
     const double x = static_cast<double>(d) / static_cast<double>(nbl);
     k[static_cast<std::size_t>(i)] = kappa_max * x * x;
   }
@@ -142,6 +146,23 @@ void check_representable(const Grid& grid, const VelocityModel& model, const Tim
   if (!bad.empty()) throw InputError(bad);
 }
 
+// A source injects into the free surface's plane z = 0 with weight zero (the pressure is zero
+// there): one on the plane would inject nothing, so it is refused, as is one above it.
+void check_free_surface_sources(const Grid& grid, const std::vector<Vec3>& sources) {
+  if (!grid.free_surface) return;
+  for (std::size_t s = 0; s < sources.size(); ++s) {
+    const double z = sources[s][2];
+    if (std::isfinite(z) && z <= 0) {
+      std::ostringstream os;
+      os.precision(17);
+      os << "source " << s << " at (" << sources[s][0] << ", " << sources[s][1] << ", " << z << ") m lies "
+         << (z < 0 ? "above" : "on") << " the free surface z = 0, where the pressure is zero: with --free-surface "
+         << "a source must lie below it (z > 0)";
+      throw InputError(os.str());
+    }
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -166,7 +187,7 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   p.coeffs.damping_m0 = static_cast<T>(damping_m0(grid.spacing, time.dt));
   p.m = padded_squared_slowness<T>(grid, model);
   for (int a = 0; a < 3; ++a) {
-    const std::vector<double> k = damping_profile(grid.shape[a], grid.nbl, time.dt);
+    const std::vector<double> k = damping_profile(grid.shape[a], grid.layer_lo(a), grid.layer_hi(a), grid.nbl, time.dt);
     p.kappa[a].assign(k.begin(), k.end());
   }
   const std::vector<double> c = second_derivative_weights(grid.space_order);
@@ -174,6 +195,7 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   p.weights.resize(c.size());
   p.weights[0] = static_cast<T>(3.0 * c[0] / h2);
   for (std::size_t j = 1; j < c.size(); ++j) p.weights[j] = static_cast<T>(c[j] / h2);
+  check_free_surface_sources(grid, acq.sources);
   p.src = trilinear_points(grid, acq.sources, "source");
   p.rec = trilinear_points(grid, acq.receivers, "receiver");
   if (!acq.wavelet.empty()) {

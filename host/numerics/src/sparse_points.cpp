@@ -32,12 +32,15 @@ SparsePoints trilinear_points(const Grid& grid, const std::vector<Vec3>& coords,
       // out is the zero halo, where m = 0 and the stencil's 1/a would be infinite).
       const double s = x / grid.spacing;
       const index_t i0 = std::clamp<index_t>(static_cast<index_t>(std::floor(s)), 0, grid.shape[a] - 2);
-      base[a] = i0 + grid.nbl;
+      base[a] = i0 + grid.layer_lo(a);
       frac[a] = std::clamp(s - static_cast<double>(i0), 0.0, 1.0);
     }
     for (int c = 0; c < 8; ++c) {
       const int dx = (c >> 2) & 1, dy = (c >> 1) & 1, dz = c & 1;
-      const double w = (dx ? frac[0] : 1 - frac[0]) * (dy ? frac[1] : 1 - frac[1]) * (dz ? frac[2] : 1 - frac[2]);
+      double w = (dx ? frac[0] : 1 - frac[0]) * (dy ? frac[1] : 1 - frac[1]) * (dz ? frac[2] : 1 - frac[2]);
+      // The free surface's plane z = 0 holds no unknown (u = 0 there): nothing is injected into it
+      // or read from it, so a receiver on it records zero and injection stays sampling's adjoint.
+      if (grid.free_surface && base[2] + dz == 0) w = 0;
       pts.index.push_back(grid.index(base[0] + dx, base[1] + dy, base[2] + dz));
       pts.weight.push_back(w);
     }

@@ -143,6 +143,7 @@ ProblemSetup make_setup(const ProblemOptions& o) {
   for (int a = 0; a < 3; ++a) s.grid.shape[a] = sh[a];
   s.grid.spacing = o.spacing;
   s.grid.nbl = o.nbl;
+  s.grid.free_surface = o.free_surface;
   s.grid.space_order = o.space_order;
   if (!o.model_file.empty()) {
     const NpyArray a = read_npy(o.model_file);

@@ -39,6 +39,9 @@ TimeAxis make_time_axis(double tn, double dt);
 
 // Damping rate profile (1/s) along one axis of the padded grid, zero in the interior.
 std::vector<double> damping_profile(index_t interior, index_t nbl, double dt);
+// The same with `lo` layer points below the interior and `hi` above (a face without a layer, the
+// free surface's, has none); nbl sets the ramp.
+std::vector<double> damping_profile(index_t interior, index_t lo, index_t hi, index_t nbl, double dt);
 // The fixed squared slowness that scales kappa into eta: (dt/h)^2, from the grid and dt only.
 double damping_m0(double spacing, double dt);
 
