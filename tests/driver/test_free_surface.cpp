@@ -83,7 +83,9 @@ TEST(FreeSurface, HalfSpaceTraceMatchesTheImageSourceSolution) {
   const std::vector<double> errors = half_space_errors(10.0, &surface_peak);
   for (std::size_t r = 0; r < errors.size(); ++r) {
     std::cout << "half-space receiver " << r << ": relative L2 error " << errors[r] << "\n";
-    EXPECT_LT(errors[r], 0.05) << "receiver " << r;
+    // The issue asks for 5%. Measured: 1.4% and 1.0%; without the mirror's share (zeros read above
+    // z = 0) 4.4% and 4.2%, so the bound is the measured error's, with room, to notice that.
+    EXPECT_LT(errors[r], 0.025) << "receiver " << r;
   }
   EXPECT_EQ(surface_peak, 0.0) << "a receiver on the free surface records zero";
 }

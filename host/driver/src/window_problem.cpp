@@ -28,6 +28,7 @@ void check_resident(const ResidentModel<T>& model, const TimeAxis& time, double 
   // The smallest problem make_problem accepts, holding the model's slowest and fastest velocities.
   Grid g = model.grid;
   g.shape = {2, 2, 2};
+  g.free_surface = false;  // its points sit at the origin; the surface changes no coefficient
   VelocityModel extremes{g.shape, std::vector<double>(8, model.vmax)};
   extremes.velocity[0] = model.vmin;
   Acquisition a;
@@ -81,6 +82,7 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
   p.weights.resize(c.size());
   p.weights[0] = static_cast<T>(3.0 * c[0] / h2);
   for (std::size_t j = 1; j < c.size(); ++j) p.weights[j] = static_cast<T>(c[j] / h2);
+  check_sources_below_free_surface(g, acq.sources, "source");
   p.src = trilinear_points(g, acq.sources, "source");
   p.rec = trilinear_points(g, acq.receivers, "receiver");
   if (!wavelet.empty()) {

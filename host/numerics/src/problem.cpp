@@ -146,23 +146,6 @@ void check_representable(const Grid& grid, const VelocityModel& model, const Tim
   if (!bad.empty()) throw InputError(bad);
 }
 
-// A source injects into the free surface's plane z = 0 with weight zero (the pressure is zero
-// there): one on the plane would inject nothing, so it is refused, as is one above it.
-void check_free_surface_sources(const Grid& grid, const std::vector<Vec3>& sources) {
-  if (!grid.free_surface) return;
-  for (std::size_t s = 0; s < sources.size(); ++s) {
-    const double z = sources[s][2];
-    if (std::isfinite(z) && z <= 0) {
-      std::ostringstream os;
-      os.precision(17);
-      os << "source " << s << " at (" << sources[s][0] << ", " << sources[s][1] << ", " << z << ") m lies "
-         << (z < 0 ? "above" : "on") << " the free surface z = 0, where the pressure is zero: with --free-surface "
-         << "a source must lie below it (z > 0)";
-      throw InputError(os.str());
-    }
-  }
-}
-
 }  // namespace
 
 template <class T>
@@ -195,7 +178,7 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   p.weights.resize(c.size());
   p.weights[0] = static_cast<T>(3.0 * c[0] / h2);
   for (std::size_t j = 1; j < c.size(); ++j) p.weights[j] = static_cast<T>(c[j] / h2);
-  check_free_surface_sources(grid, acq.sources);
+  check_sources_below_free_surface(grid, acq.sources, "source");
   p.src = trilinear_points(grid, acq.sources, "source");
   p.rec = trilinear_points(grid, acq.receivers, "receiver");
   if (!acq.wavelet.empty()) {

@@ -8,6 +8,20 @@
 
 namespace revwave {
 
+void check_sources_below_free_surface(const Grid& grid, const std::vector<Vec3>& sources, const std::string& what) {
+  if (!grid.free_surface) return;
+  for (std::size_t p = 0; p < sources.size(); ++p) {
+    const double z = sources[p][2];
+    if (!(std::isfinite(z) && z <= 0)) continue;
+    std::ostringstream os;
+    os.precision(17);
+    os << what << " " << p << " at (" << sources[p][0] << ", " << sources[p][1] << ", " << z << ") m lies "
+       << (z < 0 ? "above" : "on") << " the free surface z = 0, where the pressure is zero: with --free-surface "
+       << "a source must lie below it (z > 0)";
+    throw InputError(os.str());
+  }
+}
+
 SparsePoints trilinear_points(const Grid& grid, const std::vector<Vec3>& coords, const std::string& what) {
   SparsePoints pts;
   pts.count = static_cast<index_t>(coords.size());

@@ -116,6 +116,7 @@ Acquisition make_acquisition(const ProblemOptions& o, const Grid& grid, std::vec
   }
   acq.receivers = make_receivers(o, grid, layouts);
   // Check the points now so that a bad one fails before any work.
+  check_sources_below_free_surface(grid, acq.sources, "source");
   trilinear_points(grid, acq.sources, "source");
   trilinear_points(grid, acq.receivers, "receiver");
   return acq;

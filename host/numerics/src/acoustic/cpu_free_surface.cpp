@@ -112,11 +112,11 @@ void cpu_free_surface_reverse(const Problem<T>& p, const T* u, const T* u_prev, 
   });
 }
 
-#define REVWAVE_INSTANTIATE(T)                                                                                   \
-  template void cpu_free_surface_step<T>(const Problem<T>&, const T*, T*);                                       \
-  template void cpu_free_surface_at<T>(const Problem<T>&, const T*, const index_t*, std::size_t, T*);           \
-  template void cpu_free_surface_save<T>(const Problem<T>&, const T*, std::vector<T>&);                          \
-  template void cpu_free_surface_reverse<T>(const Problem<T>&, const T*, const T*, const T*, T*, T*, \
+#define REVWAVE_INSTANTIATE(T)                                                                        \
+  template void cpu_free_surface_step<T>(const Problem<T>&, const T*, T*);                            \
+  template void cpu_free_surface_at<T>(const Problem<T>&, const T*, const index_t*, std::size_t, T*); \
+  template void cpu_free_surface_save<T>(const Problem<T>&, const T*, std::vector<T>&);               \
+  template void cpu_free_surface_reverse<T>(const Problem<T>&, const T*, const T*, const T*, T*, T*,  \
                                             const std::vector<T>&);  // NOLINT(bugprone-macro-parentheses)
 REVWAVE_INSTANTIATE(float)
 REVWAVE_INSTANTIATE(double)
