@@ -191,8 +191,8 @@ void CudaPropagator<T>::forward_step(index_t n) {
     if (encoded) a.encode = encode;
     launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
   }
-  launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), out.template as<T>(), streams_.compute);
   free_surface_step(state_.u.template as<T>(), out.template as<T>());
+  launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), out.template as<T>(), streams_.compute);
   state_.u_prev = std::move(state_.u);
   state_.u = std::move(out);
 }
@@ -372,8 +372,8 @@ void CudaPropagator<T>::adjoint_data_step(index_t j) {
   a.u_prev = lam_prev_.template as<T>();
   a.out = lam_prev_.template as<T>();
   launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
-  launch_inject(dev_.rec(), adjoint_source(j), 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
   free_surface_step(lam_.template as<T>(), lam_prev_.template as<T>());
+  launch_inject(dev_.rec(), adjoint_source(j), 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
   swap(lam_, lam_prev_);
   // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).
   const T inv_h3 = static_cast<T>(1.0 / (p_.grid.spacing * p_.grid.spacing * p_.grid.spacing));

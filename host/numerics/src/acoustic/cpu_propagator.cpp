@@ -7,7 +7,6 @@
 
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/numerics/acoustic/cpu_free_surface.hpp"
 #include "revwave/numerics/acoustic/cpu_sweep.hpp"
 #include "revwave/numerics/fold_to_interior.hpp"
 #include "revwave/store/memory_store.hpp"
@@ -104,7 +103,6 @@ void CpuPropagator<T>::forward_step(index_t n) {
   cpu_leapfrog_sweep<T>(p_, {state_.u.template as<T>(), state_.u_prev.template as<T>(), out.template as<T>()});
   const std::vector<T> q(static_cast<std::size_t>(p_.src.count), p_.wavelet[static_cast<std::size_t>(n)]);
   inject_points(p_.src, q.data(), src_scale_.data(), out.template as<T>());
-  cpu_free_surface_step<T>(p_, state_.u.template as<T>(), out.template as<T>());
   state_.u_prev = std::move(state_.u);
   state_.u = std::move(out);
 }
@@ -232,7 +230,6 @@ void CpuPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev) {
       const index_t k = pr.source_corner[e];
       next_[t] += static_cast<T>(p_.src.weight[k]) * q * src_scale_[k];
     }
-  cpu_free_surface_at(p_, u, pr.index.data(), pr.size(), next_.data());
 }
 
 // Bit for bit what the two-pass step (forward sweep into a field, source injection, adjoint
@@ -249,9 +246,7 @@ void CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   for (std::size_t i = 0; i < pr.source_targets.size(); ++i) saved_grad_[i] = grad[pr.index[pr.source_targets[i]]];
   T* lam = lam_.template as<T>();
   T* lam_next = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
-  cpu_free_surface_save(p_, grad, saved_top_);
   cpu_reverse_sweep<T>(p_, {u, u_prev, lam, lam_next, lam_next, grad});
-  cpu_free_surface_reverse(p_, u, u_prev, lam, lam_next, grad, saved_top_);
   // Where a source injects, the sweep imaged with u[n+1] less its source term: image again from
   // the gradient as it was, with the whole u[n+1].
   for (std::size_t i = 0; i < pr.source_targets.size(); ++i) {
@@ -312,7 +307,6 @@ void CpuPropagator<T>::adjoint_data_step(index_t j) {
   T* lam_prev = lam_prev_.template as<T>();
   cpu_leapfrog_sweep<T>(p_, {lam, lam_prev, lam_prev});
   inject_points(p_.rec, adjoint_source(j), rec_scale_.data(), lam_prev);
-  cpu_free_surface_step<T>(p_, lam, lam_prev);
   swap(lam_, lam_prev_);
   // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).
   const T inv_h3 = static_cast<T>(1.0 / (p_.grid.spacing * p_.grid.spacing * p_.grid.spacing));

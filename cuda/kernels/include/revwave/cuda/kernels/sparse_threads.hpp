@@ -47,18 +47,20 @@ REVWAVE_HD void probe_thread(const ProbeStep<T>& a, index_t p) {
   for (int q = 0; q <= R; ++q) w[q] = g.w[q];
   const T eta = damping_eta(g.c, g.kx[i], g.ky[j], g.kz[k]);
   T v = leapfrog_update(g.c, g.u[idx], g.u_prev[idx], laplacian<T, R>(w, g.u + idx, g.sy, g.sx), g.m[idx], eta);
+  // The free surface's share before the sources, as the CPU's next_at and the forward step add it.
+  if (a.free_surface && k < R) v = free_surface_value<T, R>(g.w, g.u + (idx - k), k, v, leapfrog_a(g.c, g.m[idx], eta));
   const index_t e0 = a.probes.source_begin[p], e1 = a.probes.source_begin[p + 1];
-  if (e0 != e1) {
-    const T q = a.wavelet[a.n];
-    for (index_t e = e0; e < e1; ++e) {
-      const index_t c = a.probes.source_corner[e];
-      v += a.src_weight[c] * q * a.src_scale[c];
-    }
+  if (e0 == e1) {
+    a.next[p] = v;
+    return;
   }
-  // After the sources, as cpu_free_surface_at completes the CPU's.
-  if (a.free_surface && k < R) v = free_surface_value<T, R>(w, g.u + (idx - k), k, v, leapfrog_a(g.c, g.m[idx], eta));
+  const T q = a.wavelet[a.n];
+  for (index_t e = e0; e < e1; ++e) {
+    const index_t c = a.probes.source_corner[e];
+    v += a.src_weight[c] * q * a.src_scale[c];
+  }
   a.next[p] = v;
-  if (e0 != e1 && a.grad != nullptr) a.saved[p] = a.grad[idx];
+  if (a.grad != nullptr) a.saved[p] = a.grad[idx];
 }
 
 // Receiver r's trace from the probes: its corners in sample_one's order.

@@ -130,7 +130,6 @@ class CpuPropagator {
   NextFieldProbes probes_;         // where the reverse step needs u[n+1] outside its sweep
   std::vector<T> next_;            // u[n+1] at the probes
   std::vector<T> saved_grad_;      // the gradient at the source probes before the sweep
-  std::vector<T> saved_top_;       // the gradient at the free surface's top rows before the sweep
   std::array<index_t, 6> layout_{};
   bool keep_fields_ = false;
   bool defer_gradient_ = false;

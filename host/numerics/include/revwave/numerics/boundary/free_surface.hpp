@@ -3,20 +3,22 @@
 // The plane z = 0 (padded k = 0: the grid has no layer above it, Grid::free_surface) is
 // pressure-free, u = 0, and the field is odd across it: u(-k) = -u(k). The unknowns are the
 // points below the plane. There the z part of a stencil of radius R reads the mirror image of the
-// field above z = 0, where the sweeps read zeros (the row gap). So a physics keeps its sweeps as
-// they are and, after each sweep and its source terms, runs a pass over the top R rows of every
-// column:
+// field above z = 0, where the sweeps read zeros (the row gap). So a physics computes the top R
+// rows of every column with its interior formula (the sweep's value v) and then, before any
+// source term, completes them:
 //   k = 0:         the new value is 0 (sources and receivers weigh 0 there: sparse_points.cpp);
-//   1 <= k < R:    the new value v gains M(k) / a, the mirror's share of the spatial operator
+//   1 <= k < R:    v + M(k) / a, the mirror's share of the spatial operator
 //                  M(k) = -sum_{q = k+1}^{R} w[q] u(q - k), divided as the update divides it.
-// The same pass serves every step that applies the operator: forward, adjoint, the values at the
-// probes, and the fused reverse step (which recomputes u[n+1] and re-images at those rows from the
-// gradient as it was before the sweep, before the adjoint source enters), so every strategy
-// recomputes the same bits, on either backend.
+// Every step that applies the operator does so: forward, adjoint, the values at the probes, and
+// the fused reverse step, which images those rows with both completed values. The CPU does it in
+// its sweeps' rows (acoustic/cpu_sweep.cpp: the first R points of each row, scalar, after the
+// vector loop); the CUDA backend in passes after its sweeps (cuda/kernels/.../boundary/); both
+// image those rows again from the gradient saved before the sweep. Both give the same bits, and
+// every strategy recomputes them.
 //
 // The operator restricted to the points below the plane has the entries w[|k - k'|] - w[k + k'],
 // symmetric in k and k': the adjoint runs the same recurrence, mirror and zero plane alike. The
-// dot-product test checks it (tests/driver/test_free_surface_gradient.cpp).
+// dot-product test checks it (tests/driver/test_free_surface.cpp).
 #pragma once
 #include "revwave/core/config.hpp"
 

@@ -10,7 +10,7 @@
 namespace revwave {
 
 // Kernel arguments, by value. s: the sweep's constants (m, damping, weights, extents, strides).
-// Step: out (the sweep's and the sources' values from `field`) completed at the top rows.
+// Step: out (the sweep's values from `field`, before the sources) completed at the top rows.
 // Save: saved <- grad at the top rows. Reverse: u[n+1] recomputed from (u, u_prev), lam_out
 // completed from lam, grad = saved + the imaging term with both whole values.
 template <class T>
