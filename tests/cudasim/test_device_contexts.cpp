@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "cuda_test_support.hpp"
+#include "../cuda/cuda_test_support.hpp"
 #include "cudasim.hpp"
 #include "revwave/setup/problem_setup.hpp"
 #include "revwave/setup/survey_gradient_run.hpp"
