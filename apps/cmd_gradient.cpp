@@ -32,10 +32,12 @@ struct GradientCmdOptions {
   SurveyOptions survey;
   std::string out = "gradient.npy";
   std::string png;
+  std::string density_out;  // --density-gradient
 };
 
 template <class T>
 void run(GradientCmdOptions& o, const CLI::App& cmd) {
+  o.job.density_gradient = !o.density_out.empty();
   if (gradient_is_survey(o.job, o.survey)) {
     run_survey_gradient<T>(o.job, o.survey, o.out, o.png, cmd);
     return;
@@ -45,7 +47,9 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   ProgressBar bar("gradient", !o.job.problem.json);
   const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
   const GradientRun<T> run = run_gradient_job<T>(o.job, [&] {
-    refuse_overwriting_inputs(gradient_outputs(o.out, o.png), job_inputs(o.job, cmd));
+    std::vector<NamedPath> outputs = gradient_outputs(o.out, o.png);
+    if (!o.density_out.empty()) outputs.push_back({"--density-gradient", o.density_out});
+    refuse_overwriting_inputs(outputs, job_inputs(o.job, cmd));
   }, progress);
   bar.finish();
   const BackendChoice& backend = run.backend;
@@ -61,6 +65,10 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   OutputTransaction outputs_together;
   const std::vector<T> out_values = values_in_precision<T>(g.gradient, "the gradient");
   write_npy(o.out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
+  if (!o.density_out.empty()) {
+    const std::vector<T> rho_values = values_in_precision<T>(g.density_gradient, "the density gradient");
+    write_npy(o.density_out, {grid.shape[0], grid.shape[1], grid.shape[2]}, rho_values.data());
+  }
   write_effective_config(cmd, cfg);
   std::vector<std::string> pictures;
   if (!o.png.empty()) {
@@ -78,6 +86,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     j["command"] = "gradient";
     j["seconds"]["total"] = total;
     j["out"] = o.out;
+    if (!o.density_out.empty()) j["density_gradient"] = o.density_out;
     j["config"] = cfg;
     j["png"] = pictures;
     print_json(j);
@@ -102,6 +111,11 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
       std::cout << "  GPU tiers       " << cuda_info.tier_choice << "; the compute stream waited " << cuda_info.seconds_spill
                 << " s on pinned host copies\n";
     }
+    if (!o.density_out.empty()) {
+      double rho2 = 0;
+      for (double v : g.density_gradient) rho2 += v * v;
+      std::cout << "  density grad.   " << std::sqrt(rho2) << " (dJ/drho, misfit per kg/m^3), " << o.density_out << "\n";
+    }
     std::cout
               << "  gradient        " << o.out << ", " << cfg << "\n";
     for (const auto& p : pictures) std::cout << "  picture         " << p << "\n";
@@ -116,6 +130,8 @@ void register_gradient(CLI::App& app) {
   add_gradient_job_options(cmd, o->job, CudaOptions::all);
   cmd->add_option("--out", o->out, "gradient .npy, shape (nx, ny, nz), s^2/m^2 units of dJ/dm")->capture_default_str();
   cmd->add_option("--png", o->png, "write PREFIX_gradient_{xz,yz,xy}.png and PREFIX_shot.png");
+  cmd->add_option("--density-gradient", o->density_out,
+                  "also write dJ/drho, .npy of the model's shape (needs --density)");
   add_origin_and_wavelet_options(cmd, o->survey);
   add_layout_options(cmd, o->survey);
   add_aperture_option(cmd, o->survey);

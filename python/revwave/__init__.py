@@ -50,16 +50,19 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "float",
             backend: str = "auto", threads: Optional[int] = None,
-            device_memory: Union[None, int, str] = None) -> ShotRecord:
+            device_memory: Union[None, int, str] = None, density: Union[None, ArrayLike, str, os.PathLike] = None
+            ) -> ShotRecord:
     """Models one shot record, as ``revwave forward``.
 
     model: velocity (nx, ny, nz) in m/s (default: the built-in model of ``shape``, or ``velocity``
     everywhere). src, rec: points (n, 3) in m from the first interior point (default: one source
     near the top centre, a 16 x 16 receiver grid at depth 2h; ``rec_grid=(NX, NY, Z)`` for another
-    grid). dt: default 0.9 x the stability bound. Returns the record in the run's precision.
+    grid). dt: default 0.9 x the stability bound. density: kg/m^3 (nx, ny, nz), an array or a .npy
+    path, for the variable-density equation (default: constant density). Returns the record in the
+    run's precision.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory)
+                 backend, threads, device_memory, density=density)
     return ShotRecord._from(_revwave.forward(o))
 
 
@@ -75,7 +78,8 @@ def gradient(model: Optional[ArrayLike] = None, *,
              stop_energy: Optional[float] = None, precision: str = "float", backend: str = "auto",
              threads: Optional[int] = None, device_memory: Union[None, int, str] = None,
              host_memory: Union[None, int, str] = None, host_spacing: Optional[int] = None,
-             aperture: float = -1, compress: str = "none") -> GradientResult:
+             aperture: float = -1, compress: str = "none", density: Union[None, ArrayLike, str, os.PathLike] = None,
+             density_gradient: Optional[bool] = None) -> GradientResult:
     """The misfit J(m) = 1/2 sum |S u - d|^2 and its gradient dJ/dm, as ``revwave gradient``.
 
     model: the starting velocity (nx, ny, nz), m/s. observed: a ShotRecord, or the path of a record
@@ -96,13 +100,19 @@ def gradient(model: Optional[ArrayLike] = None, *,
     bit for bit), fp16, bf16, zfp-rate:R or zfp-accuracy:E (lossy checkpoints, as ``--compress``).
     The result's ``gradient`` is in the run's precision
     (float32 for precision="float"), as the CLI writes it; ``stats`` holds its JSON fields.
+
+    density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation, the
+    density known and fixed (default: constant). The result's ``density_gradient`` is then dJ/drho
+    (as ``--density-gradient`` writes it; ``density_gradient=False`` skips it, True without a density
+    is refused); None otherwise. A survey's gradient takes a density but gives no dJ/drho.
     """
     _refuse_with_observed(observed, true_model, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
     o = _revwave.GradientOptions()
     p = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                  12.0 if f0 is None else f0, src, rec,
-                 rec_grid, precision, backend, threads, device_memory, host_memory, host_spacing)
+                 rec_grid, precision, backend, threads, device_memory, host_memory, host_spacing, density)
     o.problem = p
+    o.density_gradient = density is not None if density_gradient is None else bool(density_gradient)
     o.f0_given = f0 is not None
     survey = _revwave.SurveyOptions()
     survey.aperture = float(aperture)
@@ -129,13 +139,14 @@ def gradient(model: Optional[ArrayLike] = None, *,
     _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)
     o.compress = str(compress)
     if is_survey:
-        objective, g, stats, _ = _revwave.survey_gradient(o, survey)
+        o.density_gradient = bool(density_gradient)  # refused by the library when True
+        objective, g, stats, _, _ = _revwave.survey_gradient(o, survey)
         stats["command"] = "gradient"
         return GradientResult(objective=objective, gradient=g, stats=stats)
-    objective, g, stats, modelled = _revwave.gradient(o)
+    objective, g, stats, modelled, g_rho = _revwave.gradient(o)
     stats["command"] = "gradient"
     return GradientResult(objective=objective, gradient=g, stats=stats,
-                          observed=None if modelled is None else ShotRecord._from(modelled))
+                          observed=None if modelled is None else ShotRecord._from(modelled), density_gradient=g_rho)
 
 
 def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, velocity: Optional[float] = None,
@@ -146,7 +157,8 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
                    spread: str = "fixed", wavelet: Union[None, ArrayLike, str, os.PathLike] = None,
                    origin: Union[None, str, Sequence[float]] = None, out: Union[None, str, os.PathLike] = None,
                    precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
-                   device_memory: Union[None, int, str] = None) -> SurveyRecords:
+                   device_memory: Union[None, int, str] = None,
+                   density: Union[None, ArrayLike, str, os.PathLike] = None) -> SurveyRecords:
     """Models a survey, as ``revwave forward --src-grid ...``: every source a shot, shot after shot.
 
     src_grid=(NX, NY, Z): NX x NY sources over the x-y extent at depth Z (m), else every point of
@@ -157,10 +169,10 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
     whole number of microseconds, the default rounded down to one, and the shots are modelled at the
     positions the file holds; ``origin`` (m) adds the file coordinates of the model's first interior
     point), FILE.npy (one shot) or a new directory of records; None writes nothing. Returns the
-    records (data in the run's precision) and the summary's fields.
+    records (data in the run's precision) and the summary's fields. density: as ``forward``'s.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory)
+                 backend, threads, device_memory, density=density)
     survey = _revwave.SurveyOptions()
     _set_survey_layout(survey, src_grid, spread, wavelet, origin)
     records, stats = _revwave.forward_survey(o, survey, "" if out is None else os.fspath(out))
@@ -189,12 +201,13 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "double", backend: str = "auto",
             threads: Optional[int] = None, device_memory: Union[None, int, str] = None, seed: int = 1234,
-            tolerance: Optional[float] = None) -> dict:
+            tolerance: Optional[float] = None, density: Union[None, ArrayLike, str, os.PathLike] = None) -> dict:
     """The dot-product test <F w, d> = <w, F^T d>, as ``revwave adjtest`` (its defaults: 40^3, double).
     Returns the fields of ``revwave adjtest --json``: forward_product, adjoint_product, relative_error,
-    tolerance (default 1e-12 in double, 1e-5 in float), pass, steps, ..."""
+    tolerance (default 1e-12 in double, 1e-5 in float), pass, steps, ... With ``density`` (kg/m^3) it
+    tests the variable-density equation and its transpose."""
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory)
+                 backend, threads, device_memory, density=density)
     if not 0 <= int(seed) <= 4294967295:
         raise InputError(f"--seed {seed} is invalid: it must be an integer in [0, 4294967295]")
     r = _revwave.adjtest(o, int(seed), None if tolerance is None else float(tolerance))
@@ -212,7 +225,8 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
              snaps: Optional[int] = None, checkpoint_memory: Union[None, int, str] = None,
              store: Optional[str] = None, checkpoint_dir: str = "", tier: Sequence[str] = (),
              stop_energy: Optional[float] = None, precision: str = "double", backend: str = "cpu",
-             threads: Optional[int] = None, halvings: int = 6, scale: float = 0.02) -> dict:
+             threads: Optional[int] = None, halvings: int = 6, scale: float = 0.02,
+             density: Union[None, ArrayLike, str, os.PathLike] = None) -> dict:
     """The Taylor test of J and its gradient, as ``revwave gradtest`` (CPU backend; 40^3, double):
     |J(m + h dm) - J(m)| falls as h, |J(m + h dm) - J(m) - h <g, dm>| as h^2. Returns h, first_order,
     second_order, rate_first, rate_second and pass (the fields of ``revwave gradtest --json``)."""
@@ -224,7 +238,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
     o = _revwave.GradientOptions()
     o.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.3 if tn is None else tn, dt,
                          12.0 if f0 is None else f0, src,
-                         rec, rec_grid, precision, backend, threads)
+                         rec, rec_grid, precision, backend, threads, density=density)
     o.f0_given = f0 is not None
     if isinstance(observed, ShotRecord):
         o.set_observed(_as_input(observed.data, "observed data"), float(observed.dt), float(observed.f0),

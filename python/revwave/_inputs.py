@@ -38,7 +38,7 @@ def _existing(path: Union[str, os.PathLike], option: str) -> str:
 
 
 def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision, backend,
-             threads, device_memory=None, host_memory=None, host_spacing=None) -> "_revwave.ProblemOptions":
+             threads, device_memory=None, host_memory=None, host_spacing=None, density=None) -> "_revwave.ProblemOptions":
     o = _revwave.ProblemOptions()
     if model is not None and velocity is not None:
         raise InputError("--model excludes --velocity")
@@ -46,6 +46,10 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
         o.model_file = _existing(model, "--model")
     elif model is not None:
         o.set_model(_as_input(model, "model"))
+    if isinstance(density, (str, os.PathLike)):
+        o.density_file = _existing(density, "--density")
+    elif density is not None:
+        o.set_density(_as_input(density, "density"))
     o.velocity = None if velocity is None else float(velocity)
     o.shape = _triple(shape)
     o.spacing = float(spacing)

@@ -33,7 +33,8 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            tier: Sequence[str] = (), stop_energy: Optional[float] = None, compress: str = "none",
            precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
            device_memory: Union[None, int, str] = None, host_memory: Union[None, int, str] = None,
-           host_spacing: Optional[int] = None) -> InversionResult:
+           host_spacing: Optional[int] = None, density: Union[None, ArrayLike, str, os.PathLike] = None
+           ) -> InversionResult:
     """Full-waveform inversion, as ``revwave invert``: projected L-BFGS on the velocity (m/s) within
     [vmin, vmax] (required), band after band, the same bits as the CLI for the same options.
 
@@ -53,6 +54,9 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     out_dir: the run directory (every iteration's model_NNNN.npy, model.npy, pictures,
     history.jsonl, state.bin, written together); None writes nothing. resume: the directory of an
     inversion begun with the same options, continued from its last iteration (bit for bit).
+
+    density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation, the
+    density known and fixed (only the velocity is inverted; modelled data use it too).
     """
     _refuse_with_observed(observed, None, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
     if observed is not None and true_model is not None:
@@ -63,7 +67,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     job = o.job
     job.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                            12.0 if f0 is None else f0, src, rec, rec_grid, precision, backend, threads,
-                           device_memory, host_memory, host_spacing)
+                           device_memory, host_memory, host_spacing, density)
     job.f0_given = f0 is not None
     _set_strategy(job, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)
     job.compress = str(compress)

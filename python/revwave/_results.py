@@ -49,12 +49,13 @@ class ShotRecord:
 class GradientResult:
     """What ``gradient`` returns: J(m), dJ/dm (shaped like the model, in the run's precision) and the
     statistics ``revwave gradient --json`` prints (a dict). ``observed`` holds the modelled data when
-    none were given."""
+    none were given; ``density_gradient`` dJ/drho (shaped like the model) when a density was given."""
 
     objective: float
     gradient: np.ndarray
     stats: dict = field(repr=False)
     observed: Optional[ShotRecord] = field(default=None, repr=False)
+    density_gradient: Optional[np.ndarray] = field(default=None, repr=False)
 
 
 @dataclass

@@ -42,6 +42,9 @@ void bind_problem(nb::module_& m) {
       .def_rw("host_memory", &ProblemOptions::host_memory)
       .def_rw("host_spacing", &ProblemOptions::host_spacing)
       .def("set_model", [](ProblemOptions& o, const InArray& a) { o.model_values = model_of(a, "model"); }, "model"_a)
+      .def_rw("density_file", &ProblemOptions::density_file)
+      .def("set_density", [](ProblemOptions& o, const InArray& a) { o.density_values = npy_of(a, "density"); },
+           "density"_a)
       .def("set_sources", [](ProblemOptions& o, const InArray& a) { o.src_points = points_of(a, "src"); }, "src"_a)
       .def("set_receivers", [](ProblemOptions& o, const InArray& a) { o.rec_points = points_of(a, "rec"); }, "rec"_a);
 }
@@ -95,7 +98,8 @@ void bind_gradient(nb::module_& m) {
            "paths"_a)
       .def("set_true_model", [](GradientJobOptions& o, const InArray& a) { o.true_model_values = model_of(a, "true_model"); },
            "true_model"_a)
-      .def_rw("true_model_file", &GradientJobOptions::true_model);
+      .def_rw("true_model_file", &GradientJobOptions::true_model)
+      .def_rw("density_gradient", &GradientJobOptions::density_gradient);
   bind_strategy(c);
 }
 

@@ -85,7 +85,12 @@ nb::tuple gradient_impl(GradientJobOptions o) {
   if (run.job.observed_source == "modelled") {
     observed = record_dict(std::move(run.job.observed), run.job.start.acquisition, run.job.time);
   }
-  return nb::make_tuple(run.output.stats.objective, g, to_python(stats), observed);
+  nb::object density = nb::none();
+  if (o.density_gradient) {
+    density = nb::cast(owned(values_in_precision<T>(run.output.density_gradient, "the density gradient"),
+                             sizes(run.job.start.grid.shape)));
+  }
+  return nb::make_tuple(run.output.stats.objective, g, to_python(stats), observed, density);
 }
 
 // J and g summed over a survey's shots in one process, on the CLI's fixed tree; the stats are the
@@ -99,7 +104,8 @@ nb::tuple survey_gradient_impl(GradientJobOptions o, const SurveyOptions& so) {
     return run_survey_gradient_job<T>(job, runner);
   });
   auto g = owned(values_in_precision<T>(sum.gradient, "the gradient"), sizes(job.inputs.grid.shape));
-  return nb::make_tuple(sum.objective, g, to_python(survey_gradient_summary(job, sum, o.problem.precision)), nb::none());
+  return nb::make_tuple(sum.objective, g, to_python(survey_gradient_summary(job, sum, o.problem.precision)), nb::none(),
+                        nb::none());
 }
 
 template <class T>

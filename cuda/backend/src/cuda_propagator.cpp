@@ -23,6 +23,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
       p_(problem),
       budgets_(budgets),
       dev_(problem),
+      physics_(make_device_physics(problem, dev_, &sweep_kernel_)),
       pool_(problem.grid.template field_bytes<T>()),
       reducer_(static_cast<std::size_t>(problem.grid.alloc_points())) {
   const std::size_t bytes = field_bytes();
@@ -95,11 +96,8 @@ void CudaPropagator<T>::forward_step(index_t n) {
   // In place (the update is point-wise in u[n-1]) unless u[n-1] is also a checkpoint's or the history's.
   DeviceField out = state_.u_prev.shared() ? pool_.acquire() : state_.u_prev;
   fences_.before_write(out.data(), streams_.compute, &clock_);  // a copy out of it may still run
-  SweepArgs<T> a = dev_.sweep_base();
-  a.u = state_.u.template as<T>();
-  a.u_prev = state_.u_prev.template as<T>();
-  a.out = out.template as<T>();
-  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  physics_->forward_sweep(state_.u.template as<T>(), state_.u_prev.template as<T>(), out.template as<T>(),
+                          streams_.compute);
   launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), out.template as<T>(), streams_.compute);
   state_.u_prev = std::move(state_.u);
   state_.u = std::move(out);
@@ -144,6 +142,7 @@ void CudaPropagator<T>::reset_adjoint() {
   lam_.zero_async(streams_.compute);
   lam_prev_.zero_async(streams_.compute);
   grad_.zero_async(streams_.compute);
+  physics_->reset_images(streams_.compute);
 }
 
 template <class T>
@@ -184,7 +183,8 @@ void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, b
   ps.grad = save_gradient ? grad_.template as<T>() : nullptr;
   ps.next = next_.template as<T>();
   ps.saved = saved_.template as<T>();
-  launch_probes(ps, static_cast<int>(p_.grid.radius()), streams_.compute);
+  // A reverse step's probes also give the physics' own images what they need of lam[n+2].
+  physics_->probes(ps, save_gradient ? lam_.template as<T>() : nullptr, streams_.compute);
 }
 
 // CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
@@ -193,14 +193,16 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   const T* r_next = adjoint_source(n + 1);
   const ProbesView& probes = dev_.probes();
   next_at_probes(n, u, u_prev, true);
-  SweepArgs<T> b = dev_.sweep_base();
-  b.u = u;
-  b.u_prev = u_prev;
-  b.lam = lam_.template as<T>();
-  b.lam_prev = lam_prev_.template as<T>();
-  b.out = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
-  b.grad = grad_.template as<T>();
-  launch_sweep(b, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  DeviceReverseStep<T> step;
+  step.u = u;
+  step.u_prev = u_prev;
+  step.lam = lam_.template as<T>();
+  step.lam_prev = lam_prev_.template as<T>();
+  step.lam_out = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
+  step.grad = grad_.template as<T>();
+  step.next = next_.template as<T>();
+  step.r_next = r_next;
+  physics_->reverse_sweep(step, streams_.compute);
   SourceReimage<T> ri;
   ri.next = next_.template as<T>();
   ri.saved = saved_.template as<T>();
@@ -221,6 +223,7 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   r.u_prev = u_prev;
   r.c = p_.coeffs;
   launch_inject_adjoint_source(dev_.rec(), r, streams_.compute);
+  physics_->after_adjoint_source(step, streams_.compute);
   swap(lam_, lam_prev_);
 }
 
@@ -234,11 +237,8 @@ std::vector<double> CudaPropagator<T>::interior_gradient() {
 
 template <class T>
 void CudaPropagator<T>::adjoint_data_step(index_t j) {
-  SweepArgs<T> a = dev_.sweep_base();
-  a.u = lam_.template as<T>();
-  a.u_prev = lam_prev_.template as<T>();
-  a.out = lam_prev_.template as<T>();
-  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  physics_->adjoint_sweep(lam_.template as<T>(), lam_prev_.template as<T>(), lam_prev_.template as<T>(),
+                          streams_.compute);
   launch_inject(dev_.rec(), adjoint_source(j), 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
   swap(lam_, lam_prev_);
   // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).

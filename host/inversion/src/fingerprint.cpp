@@ -23,6 +23,7 @@ std::string inversion_fingerprint(const Grid& g, const VelocityModel& start, con
   h = fnv1a(s.bands.data(), s.bands.size() * sizeof(double), h);
   h = fnv1a(s.weights.data(), s.weights.size() * sizeof(double), h);
   h = fnv1a(start.velocity.data(), start.velocity.size() * sizeof(double), h);
+  h = fnv1a(start.density.data(), start.density.size() * sizeof(double), h);  // no bytes without a density
   for (const Shot& shot : survey.shots) {
     const double t[] = {shot.time.dt, double(shot.time.steps), shot.acquisition.f0, shot.acquisition.t0};
     h = fnv1a(t, sizeof t, h);

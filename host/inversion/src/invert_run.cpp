@@ -124,7 +124,7 @@ void continue_invert(const InvertJob& job, InversionState& state, InvertResult& 
                      const InvertReporter& report) {
   const SurveyInputs& in = job.inputs;
   const double clip = in.has_truth ? largest_change(in.truth.velocity, in.model.velocity) : 0.0;
-  const BandProblem band_problem = survey_band_problem<T>(in.grid, in.survey, job.run, runner);
+  const BandProblem band_problem = survey_band_problem<T>(in.grid, in.survey, job.run, runner, in.model.density);
   const std::unique_ptr<RunDirectory> files =
       job.dir.empty() ? nullptr : std::make_unique<RunDirectory>(job.dir, in.grid, job.precision, in.model.velocity, clip);
   if (result.root && files && !job.resuming) result.pictures = files->write_start(in.has_truth ? &in.truth.velocity : nullptr);

@@ -124,7 +124,26 @@ Acquisition make_acquisition(const ProblemOptions& o, const Grid& grid) {
   return acq;
 }
 
+// --density (or the bindings' array), checked against the grid's shape; empty when not given.
+std::vector<double> read_density(const ProblemOptions& o, const Grid& grid) {
+  if (!o.density_values && o.density_file.empty()) return {};
+  const NpyArray a = o.density_values ? *o.density_values : read_npy(o.density_file);
+  const std::vector<std::int64_t> want = {grid.shape[0], grid.shape[1], grid.shape[2]};
+  if (a.shape != want) {
+    const auto text = [](const std::vector<std::int64_t>& shape) {
+      std::string t;
+      for (std::size_t i = 0; i < shape.size(); ++i) t += (i ? ", " : "") + std::to_string(shape[i]);
+      return "(" + t + ")";
+    };
+    throw InputError((o.density_values ? std::string("density") : "--density " + o.density_file) + " has shape " +
+                     text(a.shape) + ", the model is " + text(want) + ": a density must have the model's shape");
+  }
+  return a.data;
+}
+
 }  // namespace
+
+bool density_given(const ProblemOptions& o) { return !o.density_file.empty() || o.density_values != nullptr; }
 
 ProblemSetup make_setup(const ProblemOptions& o) {
   ProblemSetup s;
@@ -154,6 +173,7 @@ ProblemSetup make_setup(const ProblemOptions& o) {
                        o.shape + ")");
     s.model = o.velocity ? homogeneous_model(s.grid.shape, *o.velocity) : default_true_model(s.grid.shape, o.spacing);
   }
+  s.model.density = read_density(o, s.grid);
   validate(s.model);
 
   s.acquisition = make_acquisition(o, s.grid);
@@ -171,13 +191,17 @@ ProblemSetup make_survey_setup(ProblemOptions o) {
 }
 
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s) {
+  return make_time(o, s, density_dt_factor(s.grid, s.model));
+}
+
+TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double density_factor) {
   const double vmax = max_velocity(s.model);
   double dt = 0;
   if (o.dt) {
     dt = *o.dt;
-    check_stable(dt, s.grid, vmax);
+    check_stable(dt, s.grid, vmax, density_factor);
   } else {
-    dt = default_dt(s.grid, vmax);
+    dt = default_dt(s.grid, vmax) * density_factor;
   }
   return make_time_axis(o.tn, dt);
 }

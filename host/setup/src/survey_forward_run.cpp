@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 TimeAxis survey_time(const ProblemOptions& o, const ProblemSetup& setup, SurveyFormat format) {
   ProblemOptions po = o;
   if (format == SurveyFormat::segy) {
-    if (!po.dt) po.dt = segy_dt_floor(default_dt(setup.grid, max_velocity(setup.model)));
+    if (!po.dt) po.dt = segy_dt_floor(default_dt(setup.grid, setup.model));
     else po.dt = segy_dt(segy_interval_us(*po.dt));
   }
   return make_time(po, setup);

@@ -35,13 +35,16 @@ std::vector<double> shot_illumination(const Grid& grid, const VelocityModel& mod
 }
 
 // `survey` must hold every shot's observed data; it must outlive the returned functions, as must
-// `runner` and `options`.
+// `runner` and `options`. `density`: the model's (empty: constant), known and fixed, carried by every
+// model the inversion tries.
 template <class T>
-BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const SurveyRunOptions& options, ShotRunner& runner) {
-  return [&grid, &survey, &options, &runner](double cutoff) {
+BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const SurveyRunOptions& options, ShotRunner& runner,
+                                std::vector<double> density = {}) {
+  auto fixed = std::make_shared<const std::vector<double>>(std::move(density));
+  return [&grid, &survey, &options, &runner, fixed](double cutoff) {
     auto banded = std::make_shared<Survey>(band_survey(survey, cutoff));
-    const auto model_of = [&grid](const std::vector<double>& velocity) {
-      VelocityModel m{grid.shape, velocity};
+    const auto model_of = [&grid, fixed](const std::vector<double>& velocity) {
+      VelocityModel m{grid.shape, velocity, *fixed};
       return m;
     };
     VelocityObjective objective = [&grid, &options, &runner, banded, model_of](const std::vector<double>& c,

@@ -36,6 +36,10 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   finish_strategy_options(o);
   r.backend = resolve_backend(o.problem.backend);
   refuse_cuda_options_on_cpu(o.problem, r.backend.kind);
+  if (o.density_gradient && !density_given(o.problem)) {
+    throw InputError("--density-gradient needs --density: with a constant density there is no density model to "
+                     "differentiate");
+  }
   o.strategy.backend = r.backend.kind;
   apply_threads(o.problem.threads);
   if (before_inputs) before_inputs();
@@ -50,7 +54,8 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   r.plan = plan_strategy(o.strategy, job.time.steps, acoustic_state, field_layout<T>(grid), working);
   model_observed(job, r.backend.kind, cuda_budgets(o.problem));
 
-  const Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
+  Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
+  if (o.density_gradient) problem.density->image = true;
   const index_t expected = static_cast<index_t>(job.observed.size());
   if (expected != job.time.nt() * problem.rec.count) {
     throw InputError("observed data have " + std::to_string(job.observed.size()) + " values, expected nt x nrec = " +
@@ -64,6 +69,7 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   check_finite_result(job.observed.data(), job.observed.size(), "the observed data (modelled in the true model)");
   check_finite_result(&g.stats.objective, 1, "the objective");
   check_finite_result(g.gradient.data(), g.gradient.size(), "the gradient");
+  check_finite_result(g.density_gradient.data(), g.density_gradient.size(), "the density gradient");
   r.predicted_forward_steps = r.report.predicted_forward_steps;
   return r;
 }

@@ -11,6 +11,7 @@
 
 #include "revwave/core/choices.hpp"
 #include "revwave/driver/cuda_backend.hpp"
+#include "revwave/io/npy.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
 
@@ -22,6 +23,10 @@ struct ProblemOptions {
   // A model given in memory (the bindings' numpy array) instead of --model: its shape is the grid's.
   std::shared_ptr<const VelocityModel> model_values;
   std::optional<double> velocity;  // homogeneous model, m/s (unset: the built-in model)
+  // --density FILE.npy (kg/m^3, the model's shape), or a density in memory (the bindings'), C
+  // order: the variable-density physics. Neither: a constant density.
+  std::string density_file;
+  std::shared_ptr<const NpyArray> density_values;
   std::string shape = "80,80,80";
   double spacing = 10.0;
   index_t nbl = 10;
@@ -55,8 +60,12 @@ ProblemSetup make_setup(const ProblemOptions& o);
 // A survey's grid and model: the problem without its shot geometry (sources, receivers and
 // their files or grids are dropped: every shot, or an observed record, brings its own).
 ProblemSetup make_survey_setup(ProblemOptions o);
-// The time axis from --dt/--tn, checked against the model's stability bound.
+// The time axis from --dt/--tn, checked against the model's stability bound (its density's
+// contrasts included); `density_factor`: density_dt_factor of the model that the run propagates in.
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
+TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double density_factor);
+// Whether the options give a density (--density or one in memory).
+bool density_given(const ProblemOptions& o);
 
 // The backend that will run (cpu or cuda, never automatic) and, for auto, why it was chosen.
 struct BackendChoice {

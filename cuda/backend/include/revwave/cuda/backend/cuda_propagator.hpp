@@ -1,5 +1,6 @@
-// The CUDA backend's propagator of the constant-density acoustic equation: the propagator concept
-// (revwave/driver/propagator.hpp) as CpuPropagator implements it, with the fields in device memory
+// The CUDA backend's propagator: the propagator concept (revwave/driver/propagator.hpp) as
+// CpuPropagator implements it, with the sweeps of the problem's physics (device_physics.hpp: the
+// constant-density acoustic equation, or the variable-density one), the fields in device memory
 // (the forward ones from a pool that checkpoints share), the traces and the adjoint source too,
 // and the work on a compute stream. No step waits for the device: the traces are read back once
 // (traces()), the adjoint source copied once, the gradient read back once; sample() to host
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "revwave/cuda/backend/device_physics.hpp"
 #include "revwave/cuda/backend/device_problem.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/cuda/runtime/cuda_streams.hpp"
@@ -118,6 +120,8 @@ class CudaPropagator {
   // Where the last run's slots or history went, and the time the compute stream waited on copies.
   TierReport placement();
   std::vector<double> interior_gradient();
+  // dJ/drho at the interior points when the problem's density images it (read back once); else empty.
+  std::vector<double> density_gradient() { return physics_->density_gradient(streams_.compute); }
 
   // ---- linear adjoint (dot-product test): the adjoint source as the data ----
   void adjoint_data_step(index_t j);
@@ -151,6 +155,7 @@ class CudaPropagator {
   const Problem<T>& p_;
   CudaBudgets budgets_;
   DeviceProblem<T> dev_;
+  std::unique_ptr<DevicePhysics<T>> physics_;  // the problem's sweeps and its own images
   CudaStreams streams_;
   WriteFences fences_;
   SpillClock clock_;
