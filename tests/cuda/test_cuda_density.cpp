@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "cuda_gradient_test.hpp"
 #include "cuda_test_support.hpp"
 #include "density_case.hpp"
 #include "precisions.hpp"
@@ -115,8 +116,12 @@ TYPED_TEST(CudaDensity, EveryStrategyEqualsFullBitForBitAndTheCpuToTheRunToleran
     EXPECT_TRUE(same_bits(g.gradient, full.gradient)) << "dJ/dm, " << what;
     EXPECT_TRUE(same_bits(g.density_gradient, full.density_gradient)) << "dJ/drho, " << what;
   }
-  const GradientOutput pinned = run(strategy("revolve", 4), pinned_only_budgets());
-  EXPECT_TRUE(same_bits(pinned.density_gradient, full.density_gradient)) << "pinned slots";
+  // Every slot, and the history, in pinned host memory.
+  for (const char* name : {"online", "full"}) {
+    const GradientOutput pinned = run(strategy(name, std::string(name) == "full" ? 0 : 4), pinned_only_budgets());
+    EXPECT_TRUE(same_bits(pinned.gradient, full.gradient)) << name << " on pinned host memory";
+    EXPECT_TRUE(same_bits(pinned.density_gradient, full.density_gradient)) << name << " on pinned host memory";
+  }
   // The CPU reference on the same problem and data.
   CpuPropagator<T> cpu(p);
   const StrategyOptions s = strategy("full");

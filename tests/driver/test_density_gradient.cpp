@@ -14,6 +14,7 @@
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/verification.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
+#include "revwave/survey/model_window.hpp"
 #include "temp_dir.hpp"
 #include "test_helpers.hpp"
 
@@ -234,6 +235,22 @@ TEST(DensityModel, TheStableStepAccountsForTheContrasts) {
   EXPECT_LT(peak, 1.0);
   run.time.dt = 1.01 * max_stable_dt(c.grid, c.start_model);
   EXPECT_THROW(make_problem<double>(run.grid, run.start_model, run.acq, run.time), InputError);
+}
+
+// --aperture: a shot's window cuts the density with the velocities.
+TEST(DensityModel, AWindowCarriesItsDensity) {
+  const SmallCase c = density_case(13, 11, 12, 10, 4);
+  ModelWindow w;
+  w.first = {2, 3, 1};
+  w.shape = {5, 4, 6};
+  const VelocityModel cut = window_model(c.start_model, w);
+  ASSERT_EQ(cut.density.size(), cut.velocity.size());
+  for (index_t x = 0; x < 5; ++x)
+    for (index_t y = 0; y < 4; ++y)
+      for (index_t z = 0; z < 6; ++z)
+        EXPECT_EQ(cut.density[static_cast<std::size_t>((x * 4 + y) * 6 + z)],
+                  c.start_model.density[static_cast<std::size_t>(((2 + x) * 11 + 3 + y) * 12 + 1 + z)]);
+  EXPECT_TRUE(window_model(homogeneous_model(c.grid.shape, 2000), w).density.empty());
 }
 
 }  // namespace
