@@ -28,7 +28,7 @@ void refuse_foreign_sections(const CLI::App& app) {
 
 void build_cli(CLI::App& app) {
   app.require_subcommand(1, 1);
-  app.set_version_flag("--version", "revwave 0.1.0");
+  app.set_version_flag("--version", "revwave " REVWAVE_VERSION);  // project()'s VERSION (CMakeLists.txt)
   // One --config for every subcommand: a TOML file with a [subcommand] section, as written
   // next to the outputs; accepted after the subcommand's name too. It must be valid TOML, and
   // a key that names no option is refused (set before the subcommands, which inherit it).
@@ -46,6 +46,7 @@ void build_cli(CLI::App& app) {
   register_adjtest(app);
   register_gradtest(app);
   register_schedule(app);
+  register_plan(app);
   register_info(app);
   // Runs once everything is parsed, before the subcommand's callback.
   app.parse_complete_callback([&app] { refuse_foreign_sections(app); });

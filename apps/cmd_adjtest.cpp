@@ -31,8 +31,8 @@ bool run(const AdjtestOptions& o) {
               << "  <F w, d>       " << r.result.forward_product << "\n"
               << "  <w, F^T d>     " << r.result.adjoint_product << "\n";
     std::cout.precision(3);
-    std::cout << "  relative error " << r.result.relative_error << " (tolerance " << r.tolerance << "): " << (r.pass ? "PASS" : "FAIL")
-              << "\n";
+    std::cout << "  relative error " << r.result.relative_error << " (tolerance " << r.tolerance
+              << "): " << (r.pass ? "PASS" : "FAIL") << "\n";
   }
   return r.pass;
 }

@@ -25,29 +25,37 @@ struct ForwardOptions {
 
 template <class T>
 void run(const ForwardOptions& o, const CLI::App& cmd) {
-  if (forward_is_survey(o.survey, o.out) || !o.survey.wavelet.empty()) {
-    run_survey_forward<T>(o.problem, o.survey, o.out, cmd);
+  if (forward_is_survey(o.problem, o.survey, o.out) || !o.survey.wavelet.empty()) {
+    std::string dir_or_file = o.out;
+    while (dir_or_file.size() > 1 && dir_or_file.back() == '/') dir_or_file.pop_back();
+    run_survey_forward<T>(o.problem, o.survey, dir_or_file, cmd);
     return;
   }
+  const std::string out = record_path(o.out);
   if (launched_size() > 1) {
     quiet_unless_root();
     throw InputError("revwave forward runs in one process: mpirun -n K is for revwave gradient");
   }
   const auto t_start = std::chrono::steady_clock::now();
-  const std::string cfg = config_path_for(o.out);
+  const std::string cfg = config_path_for(out);
   ProgressBar bar("forward", !o.problem.json);
-  const ForwardRun<T> run = run_forward_job<T>(o.problem, [&] {
-    std::vector<NamedPath> inputs = problem_inputs(o.problem);
-    for (const NamedPath& c : config_inputs(cmd)) inputs.push_back(c);
-    refuse_overwriting_inputs({{"--out", o.out}, {"the sidecar of --out", sidecar_path(o.out)},
-                               {"the configuration written next to --out", cfg}},
-                              inputs);
-  }, [&](index_t d, index_t t) { bar(d, t); });
+  const ForwardRun<T> run = run_forward_job<T>(
+      o.problem,
+      [&] {
+        std::vector<NamedPath> inputs = problem_inputs(o.problem);
+        for (const NamedPath& c : config_inputs(cmd)) inputs.push_back(c);
+        refuse_overwriting_inputs({{"--out", out},
+                                   {"the sidecar of --out", sidecar_path(out)},
+                                   {"the configuration written next to --out", cfg}},
+                                  inputs);
+      },
+      [&](index_t d, index_t t) { bar(d, t); });
   bar.finish();
+  print_warnings(run.warnings);
 
   OutputTransaction outputs_together;
-  write_shot_record(o.out, record_meta(run.setup.acquisition, run.time, o.problem.precision), run.shot.traces);
-  write_effective_config(cmd, cfg);
+  write_shot_record(out, record_meta(run.setup.acquisition, run.time, o.problem.precision), run.shot.traces);
+  write_effective_config(cmd, cfg, {{"shape", shape_text(run.setup.grid.shape)}});
   outputs_together.commit();
 
   nlohmann::json j = forward_summary(run, o.problem.precision);
@@ -55,23 +63,27 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   if (o.problem.json) {
     j["command"] = "forward";
     j["total_seconds"] = total;
-    j["out"] = o.out;
-    j["sidecar"] = sidecar_path(o.out);
+    j["out"] = out;
+    j["sidecar"] = sidecar_path(out);
     j["config"] = cfg;
     print_json(j);
     return;
   }
   const Grid& grid = run.setup.grid;
   const BackendChoice& backend = run.backend;
-  std::cout << "revwave forward: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points (h = " << grid.spacing
-            << " m, nbl " << grid.nbl << ", space order " << grid.space_order << "), " << run.time.steps << " steps of dt = "
-            << run.time.dt * 1e3 << " ms, " << to_string(o.problem.precision) << " on " << to_string(backend.kind)
-            << (backend.note.empty() ? "" : " (" + backend.note + ")") << "\n"
-            << "  time loop     " << run.shot.step_seconds << " s (" << j["gpts_per_s"].get<double>()
+  std::string layouts;
+  for (const GridLayout& l : run.setup.layouts) layouts += layout_line(l);
+  const std::size_t nsrc = run.setup.acquisition.sources.size();
+  std::cout << "revwave forward: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2]
+            << " points (h = " << grid.spacing << " m, nbl " << grid.nbl << ", space order " << grid.space_order
+            << "), " << run.time.steps << " steps of dt = " << run.time.dt * 1e3 << " ms, "
+            << to_string(o.problem.precision) << " on " << backend_words(backend, o.problem.verbose) << "\n"
+            << layouts << "  time loop     " << run.shot.step_seconds << " s (" << j["gpts_per_s"].get<double>()
             << " GPts/s, interior points x steps)\n"
             << "  peak memory   " << format_bytes(double(peak_rss_bytes())) << "\n"
-            << "  shot record   " << o.out << " (" << run.shot.nt << " samples x " << run.shot.nrec << " receivers), "
-            << sidecar_path(o.out) << ", " << cfg << "\n";
+            << "  shot record   " << out << " (" << run.shot.nt << " samples x " << run.shot.nrec << " receivers"
+            << (nsrc > 1 ? ", " + std::to_string(nsrc) + " simultaneous sources" : std::string()) << "), "
+            << sidecar_path(out) << ", " << cfg << "\n";
 }
 
 }  // namespace
@@ -80,15 +92,20 @@ void register_forward(CLI::App& app) {
   auto o = std::make_shared<ForwardOptions>();
   CLI::App* cmd = app.add_subcommand("forward", "model a shot record (nt x nrec) on the default problem or your own");
   add_problem_options(cmd, o->problem, CudaOptions::device);
-  cmd->add_option("--out", o->out,
-                  "shot record .npy (a sidecar .json holds dt, nt, geometry, f0); a survey (--src-grid, or every --src a "
-                  "shot): FILE.sgy / FILE.segy (SEG-Y) or a new directory of records")
+  cmd->add_option(
+         "--out", o->out,
+         "FILE.npy: one shot record (a sidecar FILE.json holds dt, nt, geometry, f0); several --src into one record "
+         "fire at once (simultaneous sources). A survey, every source a shot (--src-grid, or each --src): FILE.sgy / "
+         "FILE.segy (SEG-Y) or DIR, a new directory of records. A name without an ending is FILE.npy for one "
+         "source, a directory for several; other endings are refused")
       ->capture_default_str();
   add_origin_and_wavelet_options(cmd, o->survey);
   add_layout_options(cmd, o->survey);
   cmd->callback([o, cmd] {
-    if (o->problem.precision == Precision::float64) run<double>(*o, *cmd);
-    else run<float>(*o, *cmd);
+    if (o->problem.precision == Precision::float64)
+      run<double>(*o, *cmd);
+    else
+      run<float>(*o, *cmd);
   });
 }
 

@@ -6,19 +6,20 @@
 
 #include "commands.hpp"
 #include "gradient_job.hpp"
-#include "revwave/setup/gradient_run.hpp"
-#include "revwave/driver/cuda_backend.hpp"
 #include "revwave/core/checks.hpp"
+#include "revwave/driver/cuda_backend.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/setup/gradient_pictures.hpp"
+#include "revwave/setup/gradient_run.hpp"
 #include "revwave/setup/result_values.hpp"
 #include "run_report.hpp"
 #include "survey_commands.hpp"
 
 namespace revwave::app {
 
-std::vector<NamedPath> gradient_outputs(const std::string& out, const std::string& png) {
+std::vector<NamedPath> gradient_outputs(const std::string& out, const std::string& png, bool wavelet) {
   std::vector<NamedPath> outputs = {{"--out", out}, {"the configuration written next to --out", config_path_for(out)}};
+  if (wavelet) outputs.push_back({"the wavelet written next to --out", wavelet_path_for(out)});
   if (!png.empty()) {
     for (const std::string& p : gradient_picture_paths(png)) outputs.push_back({"--png", p});
   }
@@ -37,6 +38,7 @@ struct GradientCmdOptions {
 
 template <class T>
 void run(GradientCmdOptions& o, const CLI::App& cmd) {
+  o.out = npy_output(o.out);
   o.job.density_gradient = !o.density_out.empty();
   if (gradient_is_survey(o.job, o.survey)) {
     run_survey_gradient<T>(o.job, o.survey, o.out, o.png, cmd);
@@ -46,12 +48,18 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const std::string cfg = config_path_for(o.out);
   ProgressBar bar("gradient", !o.job.problem.json);
   const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
-  const GradientRun<T> run = run_gradient_job<T>(o.job, [&] {
-    std::vector<NamedPath> outputs = gradient_outputs(o.out, o.png);
-    if (!o.density_out.empty()) outputs.push_back({"--density-gradient", o.density_out});
-    refuse_overwriting_inputs(outputs, job_inputs(o.job, cmd));
-  }, progress);
+  const GradientRun<T> run = run_gradient_job<T>(
+      o.job,
+      [&] {
+        std::vector<NamedPath> outputs = gradient_outputs(o.out, o.png, o.job.estimate_wavelet);
+        if (!o.density_out.empty()) outputs.push_back({"--density-gradient", o.density_out});
+        refuse_overwriting_inputs(outputs, job_inputs(o.job, cmd));
+        require_npy_ending("--out", o.out);
+        if (!o.density_out.empty()) require_npy_ending("--density-gradient", o.density_out);
+      },
+      progress);
   bar.finish();
+  print_warnings(run.warnings);
   const BackendChoice& backend = run.backend;
   const GradientJob<T>& job = run.job;
   const Grid& grid = job.start.grid;
@@ -69,11 +77,16 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     const std::vector<T> rho_values = values_in_precision<T>(g.density_gradient, "the density gradient");
     write_npy(o.density_out, {grid.shape[0], grid.shape[1], grid.shape[2]}, rho_values.data());
   }
-  write_effective_config(cmd, cfg);
+  write_effective_config(cmd, cfg, {{"shape", shape_text(grid.shape)}}, unused_defaults(cmd));
+  const std::vector<double>& wavelet = job.start.acquisition.wavelet;
+  if (o.job.estimate_wavelet)
+    write_npy(wavelet_path_for(o.out), {static_cast<std::int64_t>(wavelet.size())}, wavelet.data());
   std::vector<std::string> pictures;
   if (!o.png.empty()) {
     const std::vector<double> traces(job.observed.begin(), job.observed.end());
-    pictures = write_gradient_pictures(o.png, grid, g.gradient, traces, job.time.nt(), nrec);
+    pictures = write_gradient_pictures(o.png, grid, g.gradient, traces, job.time.nt(), nrec, job.time.dt,
+                                       job.observed_source == "file" ? "observed data (" + o.job.observed.front() + ")"
+                                                                     : "observed data, modelled in the true model");
   }
   outputs_together.commit();
 
@@ -82,42 +95,52 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   const double ratio = double(g.stats.forward_steps) / double(g.stats.steps);
   if (o.job.problem.json) {
-    nlohmann::json j = gradient_summary(run, o.job, job.observed_source == "file" ? o.job.observed.front() : std::string("modelled"));
+    nlohmann::json j =
+        gradient_summary(run, o.job, job.observed_source == "file" ? o.job.observed.front() : std::string("modelled"));
     j["command"] = "gradient";
     j["seconds"]["total"] = total;
     j["out"] = o.out;
     if (!o.density_out.empty()) j["density_gradient"] = o.density_out;
     j["config"] = cfg;
     j["png"] = pictures;
+    if (o.job.estimate_wavelet) j["wavelet"] = wavelet_path_for(o.out);
     print_json(j);
   } else {
-    std::cout << "revwave gradient: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, "
-              << g.stats.steps << " steps of dt = " << job.time.dt * 1e3 << " ms, " << to_string(o.job.problem.precision) << " on "
-              << to_string(backend.kind) << (backend.note.empty() ? "" : " (" + backend.note + ")") << ", observed data " << (job.observed_source == "file" ? o.job.observed.front() : "modelled in the true model") << "\n"
-              << "  objective       " << g.stats.objective << "\n"
+    std::cout << "revwave gradient: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2]
+              << " points, " << g.stats.steps << " steps of dt = " << job.time.dt * 1e3 << " ms, "
+              << to_string(o.job.problem.precision) << " on " << backend_words(backend, o.job.problem.verbose)
+              << ", observed data "
+              << (job.observed_source == "file" ? o.job.observed.front() : "modelled in the true model") << "\n"
+              << "  objective       " << g.stats.objective << misfit_note(o.job.misfit.kind) << "\n"
               << "  gradient norm   " << std::sqrt(norm2) << " (dJ/dm, misfit per s^2/m^2)\n"
               << "  strategy        " << plan.choice << "\n"
               << "  forward steps   " << g.stats.forward_steps << " (" << ratio << " x N; "
-              << (plan.strategy == Strategy::online ? "offline optimum for this N " + std::to_string(report.offline_forward_steps)
-                                            : "schedule predicts " + std::to_string(predicted))
-              << "), reverse steps " << g.stats.reverse_steps << ", stores "
-              << g.stats.stores << ", restores " << g.stats.restores << "\n"
+              << (plan.strategy == Strategy::online
+                      ? "offline optimum for this N " + std::to_string(report.offline_forward_steps)
+                      : "schedule predicts " + std::to_string(predicted))
+              << (plan.strategy == Strategy::full ? "), all advances: the " + std::to_string(g.stats.reverse_steps) +
+                                                        " reverse steps read the stored history"
+                                                  : "), of which " + std::to_string(g.stats.reverse_steps) +
+                                                        " reverse steps (each applies the forward operator once)")
+              << "; stores " << g.stats.stores << ", restores " << g.stats.restores << "\n"
               << "  time            " << total << " s total: " << job.seconds_observed << " s observed data, "
-              << g.stats.seconds_allocate << " s allocating fields, " << g.stats.seconds_forward << " s forward, " << g.stats.seconds_reverse << " s reverse\n"
+              << g.stats.seconds_allocate << " s allocating fields, " << g.stats.seconds_forward << " s forward, "
+              << g.stats.seconds_reverse << " s reverse\n"
               << "  memory          " << format_bytes(double(peak_rss_bytes())) << " peak, "
               << format_bytes(double(g.stats.wavefield_storage_bytes)) << " wavefield storage\n";
     std::cout << compression_line(plan.compression, g.stats.compression);
     if (backend.kind == Backend::cuda) {
-      std::cout << "  GPU tiers       " << cuda_info.tier_choice << "; the compute stream waited " << cuda_info.seconds_spill
-                << " s on pinned host copies\n";
+      std::cout << "  GPU tiers       " << cuda_info.tier_choice << "; the compute stream waited "
+                << cuda_info.seconds_spill << " s on pinned host copies\n";
     }
     if (!o.density_out.empty()) {
       double rho2 = 0;
       for (double v : g.density_gradient) rho2 += v * v;
-      std::cout << "  density grad.   " << std::sqrt(rho2) << " (dJ/drho, misfit per kg/m^3), " << o.density_out << "\n";
+      std::cout << "  density grad.   " << std::sqrt(rho2) << " (dJ/drho, misfit per kg/m^3), " << o.density_out
+                << "\n";
     }
-    std::cout
-              << "  gradient        " << o.out << ", " << cfg << "\n";
+    std::cout << "  gradient        " << o.out << ", " << cfg << "\n";
+    if (o.job.estimate_wavelet) std::cout << "  wavelet         " << wavelet_path_for(o.out) << " (estimated)\n";
     for (const auto& p : pictures) std::cout << "  picture         " << p << "\n";
   }
 }
@@ -126,8 +149,10 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
 
 void register_gradient(CLI::App& app) {
   auto o = std::make_shared<GradientCmdOptions>();
-  CLI::App* cmd = app.add_subcommand("gradient", "FWI gradient dJ/dm of the L2 misfit, with optimal checkpointing");
+  CLI::App* cmd =
+      app.add_subcommand("gradient", "FWI gradient dJ/dm of a misfit (L2 by default), with optimal checkpointing");
   add_gradient_job_options(cmd, o->job, CudaOptions::all);
+  add_estimate_wavelet_option(cmd, o->job);
   cmd->add_option("--out", o->out, "gradient .npy, shape (nx, ny, nz), s^2/m^2 units of dJ/dm")->capture_default_str();
   cmd->add_option("--png", o->png, "write PREFIX_gradient_{xz,yz,xy}.png and PREFIX_shot.png");
   cmd->add_option("--density-gradient", o->density_out,
@@ -135,10 +160,14 @@ void register_gradient(CLI::App& app) {
   add_origin_and_wavelet_options(cmd, o->survey);
   add_layout_options(cmd, o->survey);
   add_aperture_option(cmd, o->survey);
+  add_segy_read_options(cmd, o->survey);
   cmd->get_option("--observed")->excludes(cmd->get_option("--src-grid"));
+  cmd->get_option("--estimate-wavelet")->excludes(cmd->get_option("--wavelet"));
   cmd->callback([o, cmd] {
-    if (o->job.problem.precision == Precision::float64) run<double>(*o, *cmd);
-    else run<float>(*o, *cmd);
+    if (o->job.problem.precision == Precision::float64)
+      run<double>(*o, *cmd);
+    else
+      run<float>(*o, *cmd);
   });
 }
 

@@ -28,8 +28,9 @@ bool run(GradtestOptions& o) {
     print_json(j);
   } else {
     std::cout.precision(6);
-    std::cout << "revwave gradtest (" << to_string(o.job.problem.precision) << ", strategy " << to_string(o.job.strategy.strategy) << ", "
-              << r.steps << " steps): J(m) = " << t.objective << ", <g, dm> = " << t.directional << "\n"
+    std::cout << "revwave gradtest (" << to_string(o.job.problem.precision) << ", strategy "
+              << to_string(o.job.strategy.strategy) << ", " << r.steps << " steps): J(m) = " << t.objective
+              << ", <g, dm> = " << t.directional << "\n"
               << "           h   |J(m+h dm) - J(m)|   |J(m+h dm) - J(m) - h<g,dm>|\n";
     for (std::size_t i = 0; i < t.h.size(); ++i) {
       std::printf("  %10.6f   %18.6e   %28.6e\n", t.h[i], t.first[i], t.second[i]);

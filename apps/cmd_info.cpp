@@ -1,11 +1,11 @@
 // revwave info: the backends compiled in and the CUDA devices found.
+#include <omp.h>
 #include <iostream>
 #include <memory>
-#include <omp.h>
 
 #include "commands.hpp"
-#include "revwave/core/system_memory.hpp"
 #include "revwave/core/cuda_info.hpp"
+#include "revwave/core/system_memory.hpp"
 #include "run_report.hpp"
 
 namespace revwave::app {
@@ -23,12 +23,15 @@ void register_info(CLI::App& app) {
       j["backends_compiled"] = backends;
       j["cuda_devices"] = nlohmann::json::array();
       for (const auto& d : devices) {
-        j["cuda_devices"].push_back({{"ordinal", d.ordinal},
-                                     {"name", d.name},
-                                     {"total_memory_bytes", d.total_memory},
-                                     {"free_memory_bytes", d.free_memory},
-                                     {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)}});
+        j["cuda_devices"].push_back(
+            {{"ordinal", d.ordinal},
+             {"name", d.name},
+             {"total_memory_bytes", d.total_memory},
+             {"free_memory_bytes", d.free_memory},
+             {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)}});
       }
+      if (devices.empty())
+        j["cuda_unavailable_reason"] = cuda_unavailable_reason();  // what --backend auto falls back for
       j["cpu_threads"] = omp_get_max_threads();
       j["host_memory_available_bytes"] = available_memory_bytes();
       print_json(j);

@@ -39,35 +39,52 @@ const char* band_end_text(BandEnd reason) {
                                                  : "the projected gradient is zero";
 }
 
-// What the terminal shows as the run goes (rank 0, without --json).
-InvertReporter reporter(bool talk, const MpiSession& mpi) {
+// What the terminal shows as the run goes (rank 0, without --json); the configuration written into a
+// new run directory (rank 0), which `--resume DIR` reads back.
+InvertReporter reporter(bool talk, const MpiSession& mpi, const CLI::App& cmd, bool root) {
   InvertReporter r;
+  r.write_configuration = [&cmd](const InvertJob& job, const std::string& path) {
+    std::set<std::string> leave_out = unused_defaults(cmd);
+    leave_out.insert({"resume", "out-dir", "json"});
+    write_effective_config(cmd, path, {{"shape", shape_text(job.inputs.grid.shape)}}, leave_out,
+                           "--out-dir OTHER (or continue it: revwave invert --resume DIR)");
+  };
   r.modelling = [talk](std::size_t shots) {
     if (talk) std::cout << "revwave invert: modelling the observed data of " << shots << " shots in the true model\n";
   };
-  r.started = [talk, &mpi](const InvertJob& job, const InversionState& state) {
+  r.started = [talk, root, &mpi](const InvertJob& job, const InversionState& state) {
+    if (root) print_warnings(job.warnings);
     if (!talk) return;
     const Grid& grid = job.inputs.grid;
     std::cout << "revwave invert: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, "
-              << job.inputs.survey.shots.size() << " shots (" << job.inputs.survey.description << "), " << to_string(job.precision)
-              << " on " << to_string(job.backend.kind) << ", " << mpi.size() << (mpi.size() == 1 ? " process" : " processes") << "\n";
+              << job.inputs.survey.shots.size() << " shots (" << job.inputs.survey.description << "), "
+              << to_string(job.precision) << " on " << to_string(job.backend.kind) << ", " << mpi.size()
+              << (mpi.size() == 1 ? " process" : " processes") << "\n";
+    for (const GridLayout& l : job.inputs.layouts) std::cout << layout_line(l);
     if (job.resuming) std::cout << "  resuming " << job.dir << " after iteration " << state.iteration << "\n";
+    if (job.reopened_band >= 0) {
+      std::cout << "  band " << job.reopened_band + 1 << " goes on: it ended after " << state.band_iteration
+                << " iterations, --iterations is now " << job.settings.iterations << "\n";
+    }
   };
   r.band_start = [talk](int band, std::size_t bands, double cutoff, double objective) {
     if (!talk) return;
     std::cout << "band " << band + 1 << "/" << bands << ": "
-              << (cutoff > 0 ? "data and wavelet low-passed at " + number_text(cutoff) + " Hz" : std::string("the data as they are"))
+              << (cutoff > 0 ? "data and wavelet low-passed at " + number_text(cutoff) + " Hz"
+                             : std::string("the data as they are"))
               << ", J = " << objective << "\n";
   };
   r.iteration = [talk](const IterationRecord& rec) {
     kill_if_asked(rec.iteration);
     if (!talk) return;
     std::cout << "  iteration " << rec.iteration << ": J = " << rec.objective << " ("
-              << 100.0 * (rec.objective / rec.objective_before - 1.0) << " %), |g| = " << rec.gradient_norm << ", step " << rec.step
-              << ", " << rec.evaluations << " evaluations, " << rec.seconds << " s\n";
+              << 100.0 * (rec.objective / rec.objective_before - 1.0) << " %), |g| = " << rec.gradient_norm << ", step "
+              << rec.step << ", " << rec.evaluations << " evaluations, " << rec.seconds << " s\n";
   };
   r.band_end = [talk](int band, int iteration, BandEnd reason) {
-    if (talk) std::cout << "  band " << band + 1 << " ends after iteration " << iteration << ": " << band_end_text(reason) << "\n";
+    if (talk)
+      std::cout << "  band " << band + 1 << " ends after iteration " << iteration << ": " << band_end_text(reason)
+                << "\n";
   };
   r.nothing_left = [talk](const InvertJob& job) {
     if (talk) std::cout << "  every band of " << job.dir << " has ended: nothing left to do\n";
@@ -81,7 +98,10 @@ void print_summary(const InvertResult& result, double total) {
     std::cout << "\n  band " << b.band << "          J " << b.objective_start << " -> " << b.objective_end << " ("
               << 100.0 * (b.objective_end / b.objective_start - 1.0) << " %) in " << b.iterations << " iterations";
   }
-  std::cout << "\n  model           " << result.dir << "/model.npy (model_NNNN.npy per iteration, history.jsonl, state.bin)\n";
+  std::cout << "\n  model           " << result.dir
+            << "/model.npy (model_NNNN.npy per iteration, history.jsonl, state.bin)\n";
+  if (!result.wavelet.empty() && !result.dir.empty())
+    std::cout << "  wavelet         " << result.dir << "/wavelet.npy (estimated)\n";
   for (const std::string& p : result.pictures) std::cout << "  picture         " << p << "\n";
 }
 
@@ -98,7 +118,8 @@ void run(InvertCmdOptions& o, const CLI::App& cmd) {
     io.more_inputs = config_inputs(cmd);
     apply_threads_per_process(io.job.problem.threads, mpi);
     const auto runner = mpi.runner();
-    const InvertResult result = run_invert<T>(io, *runner, reporter(mpi.rank() == 0 && !io.job.problem.json, mpi));
+    const InvertResult result =
+        run_invert<T>(io, *runner, reporter(mpi.rank() == 0 && !io.job.problem.json, mpi, cmd, mpi.rank() == 0));
     if (!result.root) return;
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
     if (io.job.problem.json) {
@@ -119,12 +140,16 @@ void run(InvertCmdOptions& o, const CLI::App& cmd) {
 void register_invert(CLI::App& app) {
   auto o = std::make_shared<InvertCmdOptions>();
   InvertOptions& io = o->invert;
-  CLI::App* cmd = app.add_subcommand("invert", "full-waveform inversion: L-BFGS on the velocity, band after band, resumable");
+  CLI::App* cmd =
+      app.add_subcommand("invert", "full-waveform inversion: L-BFGS on the velocity, band after band, resumable");
   add_gradient_job_options(cmd, io.job, CudaOptions::all);
+  add_estimate_wavelet_option(cmd, io.job);
   add_origin_and_wavelet_options(cmd, io.survey);
   add_layout_options(cmd, io.survey);
   add_aperture_option(cmd, io.survey);
+  add_segy_read_options(cmd, io.survey);
   cmd->get_option("--observed")->excludes(cmd->get_option("--src-grid"));
+  cmd->get_option("--estimate-wavelet")->excludes(cmd->get_option("--wavelet"));
   add_number(cmd, "--vmin", io.vmin, positive(), "m/s", "smallest velocity the inversion may take (m/s, required)");
   add_number(cmd, "--vmax", io.vmax, positive(), "m/s",
              "largest velocity the inversion may take (m/s, required; the data's dt must be stable for it)");
@@ -133,8 +158,9 @@ void register_invert(CLI::App& app) {
   add_number(cmd, "--tolerance", io.tolerance, within(0, 1), "",
              "a band ends when an iteration lowers the objective by less than this fraction of it");
   add_number(cmd, "--first-step", io.first_step, positive(), "m/s",
-             "largest velocity change of a band's first trial step (default 2% of --vmax)");
-  auto* mask = cmd->add_option("--mask", io.mask, "weights in [0, 1] per grid point (.npy, shape of the model): 0 is never updated")
+             "largest velocity change of a band's first trial step (default 2% of --vmax; at most --vmax - --vmin)");
+  auto* mask = cmd->add_option("--mask", io.mask,
+                               "weights in [0, 1] per grid point (.npy, shape of the model): 0 is never updated")
                    ->check(CLI::ExistingFile);
   auto* depth = add_number(cmd, "--mask-depth", io.mask_depth, non_negative(), "m", "no update above this depth (m)");
   mask->excludes(depth);
@@ -142,13 +168,27 @@ void register_invert(CLI::App& app) {
                   "illumination (divide by the source-side illumination, sum of u^2 over steps and shots) or none")
       ->check(CLI::IsMember({"illumination", "none"}))
       ->capture_default_str();
-  add_number(cmd, "--smooth", io.smooth, non_negative(), "m", "smooth the update with a Gaussian of this standard deviation (m)");
-  cmd->add_option("--bands", io.bands, "F1,F2,...: invert the data low-passed at F1 Hz, then F2, ... (zero-phase Butterworth)");
-  cmd->add_option("--out-dir", io.out_dir, "directory of the models, pictures, history.jsonl and state")->capture_default_str();
-  cmd->add_option("--resume", io.resume, "continue the inversion in this directory (same options) from its last iteration");
+  add_number(cmd, "--smooth", io.smooth, non_negative(), "m",
+             "smooth the update with a Gaussian of this standard deviation (m; 0, or from a tenth of --spacing to the "
+             "model's largest extent)");
+  cmd->add_option(
+      "--bands", io.bands,
+      "F1,F2,...: invert the data low-passed at F1 Hz, then F2, ... (zero-phase Butterworth; each below every "
+      "shot's Nyquist frequency, and at least one period within its record)");
+  cmd->add_option(
+         "--out-dir", io.out_dir,
+         "directory of the models, pictures, history.jsonl, state.bin and the run's configuration invert.config.toml")
+      ->capture_default_str();
+  cmd->add_option(
+      "--resume", io.resume,
+      "continue the inversion in this directory from its last iteration, with the options it began with (read "
+      "from DIR/invert.config.toml; options given here win, and a larger --iterations takes the band that ended "
+      "last after its iterations further)");
   cmd->callback([o, cmd] {
-    if (o->invert.job.problem.precision == Precision::float64) run<double>(*o, *cmd);
-    else run<float>(*o, *cmd);
+    if (o->invert.job.problem.precision == Precision::float64)
+      run<double>(*o, *cmd);
+    else
+      run<float>(*o, *cmd);
   });
 }
 

@@ -14,6 +14,7 @@ void register_invert(CLI::App& app);
 void register_adjtest(CLI::App& app);
 void register_gradtest(CLI::App& app);
 void register_schedule(CLI::App& app);
+void register_plan(CLI::App& app);
 void register_info(CLI::App& app);
 
 }  // namespace revwave::app

@@ -16,6 +16,8 @@ using revwave::model_observed;
 using revwave::prepare_gradient_job;
 
 void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions cuda);
+// --estimate-wavelet (gradient and invert).
+void add_estimate_wavelet_option(CLI::App* cmd, GradientJobOptions& o);
 // The files the job reads (model, true model, observed record and its sidecar, receivers) and the config.
 std::vector<NamedPath> job_inputs(const GradientJobOptions& o, const CLI::App& cmd);
 

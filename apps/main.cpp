@@ -1,14 +1,44 @@
 // revwave: parse, dispatch to a subcommand, turn every error into one line and an exit code.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "revwave/core/errors.hpp"
+#include "revwave/inversion/run_directory.hpp"
 #include "revwave/io/atomic_file.hpp"
 
 namespace {
+
+// `revwave invert --resume DIR` needs nothing else: the run's configuration, written into DIR when it
+// began, is read as if given with --config (options on the command line still win), unless a --config
+// is given.
+std::vector<std::string> with_resumed_configuration(int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  const auto has = [&](const std::string& name) {
+    return std::any_of(args.begin(), args.end(),
+                       [&](const std::string& a) { return a == name || a.rfind(name + "=", 0) == 0; });
+  };
+  if (!has("invert") || has("--config")) return args;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    std::string dir;
+    if (args[i] == "--resume" && i + 1 < args.size())
+      dir = args[i + 1];
+    else if (args[i].rfind("--resume=", 0) == 0)
+      dir = args[i].substr(9);
+    if (dir.empty()) continue;
+    const std::string config = revwave::inversion_config_path(dir);
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(config, ec)) args.insert(args.end(), {"--config", config});
+    break;
+  }
+  return args;
+}
 
 // The exit codes the README documents.
 enum Exit { ok = 0, check_failed = 1, input = 2, file = 3, memory = 4, backend = 5, not_finite = 6 };
@@ -26,7 +56,10 @@ int main(int argc, char** argv) {
   CLI::App app{"revwave: FWI gradients of the 3D acoustic wave equation with optimal checkpointing"};
   revwave::app::build_cli(app);
   try {
-    app.parse(argc, argv);
+    const std::vector<std::string> args = with_resumed_configuration(argc, argv);
+    std::vector<char*> pointers;
+    for (const std::string& a : args) pointers.push_back(const_cast<char*>(a.c_str()));
+    app.parse(static_cast<int>(pointers.size()), pointers.data());
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::RuntimeError& e) {
@@ -40,9 +73,10 @@ int main(int argc, char** argv) {
     const std::string text = e.what(), marker = "not able to parse ";
     const auto at = text.find(marker);
     if (at == std::string::npos) return fail(text, input);
-    return fail("the config file's key '" + text.substr(at + marker.size()) +
-                    "' names no option ([subcommand] then the option's long name without --; see 'revwave SUBCOMMAND --help')",
-                input);
+    return fail(
+        "the config file's key '" + text.substr(at + marker.size()) +
+            "' names no option ([subcommand] then the option's long name without --; see 'revwave SUBCOMMAND --help')",
+        input);
   } catch (const CLI::ParseError& e) {
     // One line: CLI11's message, without its multi-line help dump.
     return fail(std::string(e.what()) + " (see 'revwave --help')", input);

@@ -14,22 +14,26 @@ namespace revwave::app {
 inline CLI::Option* add_number(CLI::App* cmd, const std::string& name, double& target, const Range& rule,
                                const std::string& unit, const std::string& help) {
   auto* opt = cmd->add_option_function<std::string>(
-      name, [&target, name, rule, unit](const std::string& text) { target = parse_number(name, text, rule, unit); }, help);
+      name, [&target, name, rule, unit](const std::string& text) { target = parse_number(name, text, rule, unit); },
+      help);
   return opt->type_name("NUMBER")->default_str(number_text(target));
 }
 
 inline CLI::Option* add_number(CLI::App* cmd, const std::string& name, std::optional<double>& target, const Range& rule,
                                const std::string& unit, const std::string& help) {
   auto* opt = cmd->add_option_function<std::string>(
-      name, [&target, name, rule, unit](const std::string& text) { target = parse_number(name, text, rule, unit); }, help);
+      name, [&target, name, rule, unit](const std::string& text) { target = parse_number(name, text, rule, unit); },
+      help);
   return opt->type_name("NUMBER");
 }
 
 // Integers of any width: the rule must lie within the target type's range.
 template <class Int>
-CLI::Option* add_integer(CLI::App* cmd, const std::string& name, Int& target, const IntRange& rule, const std::string& help) {
+CLI::Option* add_integer(CLI::App* cmd, const std::string& name, Int& target, const IntRange& rule,
+                         const std::string& help) {
   auto* opt = cmd->add_option_function<std::string>(
-      name, [&target, name, rule](const std::string& text) { target = static_cast<Int>(parse_integer(name, text, rule)); },
+      name,
+      [&target, name, rule](const std::string& text) { target = static_cast<Int>(parse_integer(name, text, rule)); },
       help);
   return opt->type_name("INT")->default_str(std::to_string(target));
 }
@@ -38,7 +42,8 @@ template <class Int>
 CLI::Option* add_integer(CLI::App* cmd, const std::string& name, std::optional<Int>& target, const IntRange& rule,
                          const std::string& help) {
   auto* opt = cmd->add_option_function<std::string>(
-      name, [&target, name, rule](const std::string& text) { target = static_cast<Int>(parse_integer(name, text, rule)); },
+      name,
+      [&target, name, rule](const std::string& text) { target = static_cast<Int>(parse_integer(name, text, rule)); },
       help);
   return opt->type_name("INT");
 }

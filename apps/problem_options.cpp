@@ -8,12 +8,13 @@
 #include "choice_options.hpp"
 #include "number_options.hpp"
 #include "revwave/core/checks.hpp"
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/core/cuda_info.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/wavelet.hpp"
+#include "revwave/setup/thread_limit.hpp"
 
 namespace revwave::app {
 
@@ -23,7 +24,9 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
   cmd->add_option("--density", o.density_file,
                   "density, .npy of the model's shape, kg/m^3: the variable-density equation (default: constant)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--shape", o.shape, "interior points NX,NY,NZ (z is depth)")->capture_default_str();
+  cmd->add_option("--shape", o.shape, "interior points NX,NY,NZ (z is depth; with --model, the model's shape)")
+      ->capture_default_str()
+      ->each([&o](const std::string&) { o.shape_given = true; });
   add_number(cmd, "--spacing", o.spacing, positive(), "m", "grid spacing h, m");
   add_integer(cmd, "--nbl", o.nbl, at_least(0), "absorbing points per side");
   add_integer(cmd, "--space-order", o.space_order, int_within(2, 16), "even order of the Laplacian, 2..16");
@@ -44,7 +47,11 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
 void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
   add_choice(cmd, "--precision", o.precision, parse_precision, {"float", "double"}, "float or double");
   add_choice(cmd, "--backend", o.backend, parse_backend, {"auto", "cpu", "cuda"}, "auto, cpu or cuda");
-  add_integer(cmd, "--threads", o.threads, int_within(1, 65536), "OpenMP threads (default: all cores)");
+  add_integer(cmd, "--threads", o.threads, int_within(1, 65536),
+              "OpenMP threads (default: all cores; more than the runtime can start here is refused)")
+      ->each([](const std::string& text) {
+        check_thread_count("--threads", parse_integer("--threads", text, int_within(1, 65536)));
+      });
   if (cuda != CudaOptions::none) {
     cmd->add_option_function<std::string>(
         "--device-memory", [&o](const std::string& v) { o.device_memory = v; },
@@ -59,6 +66,7 @@ void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
                 "schedule; default 50)");
   }
   cmd->add_flag("--json", o.json, "print one JSON object with the run's summary");
+  cmd->add_flag("--verbose", o.verbose, "also print why --backend auto chose its backend (e.g. why no GPU is usable)");
 }
 
 std::vector<NamedPath> config_inputs(const CLI::App& cmd) {

@@ -2,19 +2,23 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
 
+#include "revwave/core/errors.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "toml_config.hpp"
 
 namespace revwave::app {
 
 ProgressBar::ProgressBar(std::string label, bool enabled)
-    : label_(std::move(label)), enabled_(enabled && isatty(STDERR_FILENO) == 1),
-      start_(std::chrono::steady_clock::now()), last_(start_) {}
+    : label_(std::move(label)),
+      enabled_(enabled && isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
 
 ProgressBar::~ProgressBar() { finish(); }
 
@@ -40,21 +44,65 @@ void ProgressBar::finish() {
   drawn_ = false;
 }
 
+std::string npy_output(const std::string& out) {
+  if (std::filesystem::path(out).extension().empty() && !out.empty() && out.back() != '/') return out + ".npy";
+  return out;
+}
+
+void require_npy_ending(const std::string& option, const std::string& out) {
+  std::string ext = std::filesystem::path(out).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext != ".npy") {
+    throw revwave::InputError(option + " " + out +
+                              ": the output is a NumPy array, FILE.npy (a name without an ending gets .npy)");
+  }
+}
+
 std::string config_path_for(const std::string& output_path) {
   std::filesystem::path p(output_path);
   p.replace_extension();
   return p.string() + ".config.toml";
 }
 
-void write_effective_config(const CLI::App& cmd, const std::string& path) {
-  const std::string table = effective_config_toml(cmd);
+std::string backend_words(const BackendChoice& b, bool verbose) {
+  std::string detail = b.note;
+  if (verbose && !b.reason.empty()) detail += (detail.empty() ? "" : ": ") + b.reason;
+  return std::string(to_string(b.kind)) + (detail.empty() ? "" : " (" + detail + ")");
+}
+
+std::string misfit_note(MisfitKind kind) {
+  return kind == MisfitKind::l2 ? "" : std::string(" (misfit ") + to_string(kind) + ")";
+}
+
+std::string wavelet_path_for(const std::string& output_path) {
+  std::filesystem::path p(output_path);
+  p.replace_extension();
+  return p.string() + ".wavelet.npy";
+}
+
+void write_effective_config(const CLI::App& cmd, const std::string& path,
+                            const std::map<std::string, std::string>& values, const std::set<std::string>& leave_out,
+                            const std::string& replay) {
+  const std::string table = effective_config_toml(cmd, values, leave_out);
   write_file_atomically(path, [&](std::ostream& os) {
     os << "# revwave " << cmd.get_name() << ": effective configuration; repeat with\n"
-       << "#   revwave " << cmd.get_name() << " --config " << path << " --out OTHER\n"
+       << "#   revwave " << cmd.get_name() << " --config " << path << " " << replay << "\n"
        << table;
   });
 }
 
+std::set<std::string> unused_defaults(const CLI::App& cmd) {
+  std::set<std::string> out;
+  const CLI::Option* observed = cmd.get_option_no_throw("--observed");
+  const CLI::Option* f0 = cmd.get_option_no_throw("--f0");
+  if (observed != nullptr && f0 != nullptr && observed->count() > 0 && f0->count() == 0) out.insert("f0");
+  return out;
+}
+
 void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << std::endl; }
+
+void print_warnings(const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings) std::cerr << "revwave: warning: " << w << "\n";
+}
 
 }  // namespace revwave::app

@@ -3,11 +3,15 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "revwave/core/config.hpp"
+#include "revwave/misfit/misfit.hpp"
+#include "revwave/setup/problem_setup.hpp"
 
 namespace revwave::app {
 
@@ -25,12 +29,35 @@ class ProgressBar {
   std::chrono::steady_clock::time_point start_, last_;
 };
 
+// An output that is one .npy array: `out`, with .npy added when it has no ending (another ending is
+// left for require_npy_ending, after the outputs were checked against the inputs).
+std::string npy_output(const std::string& out);
+// InputError naming `option` unless `out` ends in .npy.
+void require_npy_ending(const std::string& option, const std::string& out);
+
 // FILE.npy -> FILE.config.toml: the subcommand's effective configuration as TOML, so that
 // `revwave <cmd> --config FILE.config.toml --out OTHER.npy` repeats the run.
 std::string config_path_for(const std::string& output_path);
-void write_effective_config(const CLI::App& cmd, const std::string& path);
+// `values`: what the run found for options not given (--shape: a model's shape); `leave_out`: keys
+// that are not the run's configuration (invert's --resume).
+void write_effective_config(const CLI::App& cmd, const std::string& path,
+                            const std::map<std::string, std::string>& values = {},
+                            const std::set<std::string>& leave_out = {}, const std::string& replay = "--out OTHER");
+
+// Keys a configuration leaves out because this run did not use them: --f0's default beside --observed
+// (the data carry their wavelet, and a given --f0 would be refused on replay).
+std::set<std::string> unused_defaults(const CLI::App& cmd);
+// "" for l2 (the report as it always read), else " (misfit NAME)".
+std::string misfit_note(MisfitKind kind);
+// "cpu", "cpu (auto)" or "cuda (auto: a CUDA device is present)"; with --verbose also why (for a
+// CPU run under --backend auto: why no GPU is usable).
+std::string backend_words(const BackendChoice& backend, bool verbose);
+// FILE.npy -> FILE.wavelet.npy: the signature --estimate-wavelet fitted (nt samples).
+std::string wavelet_path_for(const std::string& output_path);
 
 // Prints j on stdout, one object, doubles that round-trip.
 void print_json(const nlohmann::json& j);
+// One line on stderr per warning (revwave/setup/plausibility.hpp), "revwave: warning: ...".
+void print_warnings(const std::vector<std::string>& warnings);
 
 }  // namespace revwave::app

@@ -10,18 +10,23 @@
 namespace revwave::app {
 
 // What `revwave gradient` writes: --out, the configuration next to it, --png's pictures.
-std::vector<NamedPath> gradient_outputs(const std::string& out, const std::string& png);
+std::vector<NamedPath> gradient_outputs(const std::string& out, const std::string& png, bool wavelet = false);
 
 // Whether a gradient run goes the survey way: a SEG-Y file, a directory or several records, a
 // source grid, --aperture, or mpirun.
 bool gradient_is_survey(const GradientJobOptions& job, const SurveyOptions& survey);
 template <class T>
-void run_survey_gradient(GradientJobOptions& job, const SurveyOptions& survey, const std::string& out, const std::string& png,
-                         const CLI::App& cmd);
+void run_survey_gradient(GradientJobOptions& job, const SurveyOptions& survey, const std::string& out,
+                         const std::string& png, const CLI::App& cmd);
 
-// Whether a forward run models a survey: --src-grid or a SEG-Y output.
-bool forward_is_survey(const SurveyOptions& survey, const std::string& out);
+// Whether a forward run models a survey (every source a shot): --src-grid, a moving spread, a SEG-Y
+// output, a directory (a name ending in /), or several --src with an output that is not one .npy record.
+bool forward_is_survey(const ProblemOptions& problem, const SurveyOptions& survey, const std::string& out);
+// The record a one-shot forward run writes: `out`, with .npy added when it has no ending (InputError
+// for an ending that is none of revwave's).
+std::string record_path(const std::string& out);
 template <class T>
-void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& survey, const std::string& out, const CLI::App& cmd);
+void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& survey, const std::string& out,
+                        const CLI::App& cmd);
 
 }  // namespace revwave::app

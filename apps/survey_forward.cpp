@@ -12,12 +12,23 @@
 
 namespace revwave::app {
 
-bool forward_is_survey(const SurveyOptions& survey, const std::string& out) {
-  return !survey.src_grid.empty() || is_segy_path(out) || survey.spread != "fixed";
+bool forward_is_survey(const ProblemOptions& problem, const SurveyOptions& survey, const std::string& out) {
+  // Several --src into one record fire at once (simultaneous sources); into SEG-Y or a directory
+  // each is a shot.
+  const bool several = problem.src.size() > 1 && !is_npy_path(out);
+  return !survey.src_grid.empty() || is_segy_path(out) || survey.spread != "fixed" || several ||
+         (!out.empty() && out.back() == '/');
+}
+
+std::string record_path(const std::string& out) {
+  if (is_npy_path(out)) return out;
+  (void)survey_format(out);  // refuses an ending that is none of revwave's
+  return out + ".npy";       // one shot: a record, its ending added
 }
 
 template <class T>
-void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, const std::string& out, const CLI::App& cmd) {
+void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, const std::string& out,
+                        const CLI::App& cmd) {
   const auto t_start = std::chrono::steady_clock::now();
   if (launched_size() > 1) {
     quiet_unless_root();
@@ -26,8 +37,11 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
   ProgressBar bar("shots", !problem.json);
   const SurveyForwardRun run = run_survey_forward_job<T>(problem, so, out, [&](index_t d, index_t t) { bar(d, t); });
   bar.finish();
+  print_warnings(run.warnings);
   const std::string cfg = config_path_for(out);
-  write_survey_records(run, out, problem.precision, [&] { write_effective_config(cmd, cfg); });
+  write_survey_records(run, out, problem.precision, [&] {
+    write_effective_config(cmd, cfg, {{"shape", shape_text(run.setup.grid.shape)}});
+  });
 
   nlohmann::json j = survey_forward_summary(run, so, problem.precision);
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
@@ -41,17 +55,22 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
   }
   const Grid& grid = run.setup.grid;
   const bool segy = run.format == SurveyFormat::segy;
-  std::cout << "revwave forward: survey of " << run.survey.shots.size() << " shots, " << grid.shape[0] << " x " << grid.shape[1]
-            << " x " << grid.shape[2] << " points (h = " << grid.spacing << " m), " << run.time.steps << " steps of dt = "
-            << run.time.dt * 1e3 << " ms, " << to_string(problem.precision) << " on " << to_string(run.backend.kind)
-            << (run.backend.note.empty() ? "" : " (" + run.backend.note + ")") << "\n"
-            << "  time loops    " << run.step_seconds << " s (" << j["gpts_per_s"].get<double>() << " GPts/s)\n"
+  std::string layouts;
+  for (const GridLayout& l : run.layouts) layouts += layout_line(l);
+  std::cout << "revwave forward: survey of " << run.survey.shots.size() << " shots, " << grid.shape[0] << " x "
+            << grid.shape[1] << " x " << grid.shape[2] << " points (h = " << grid.spacing << " m), " << run.time.steps
+            << " steps of dt = " << run.time.dt * 1e3 << " ms, " << to_string(problem.precision) << " on "
+            << backend_words(run.backend, problem.verbose) << "\n"
+            << layouts << "  time loops    " << run.step_seconds << " s (" << j["gpts_per_s"].get<double>()
+            << " GPts/s)\n"
             << "  peak memory   " << format_bytes(double(peak_rss_bytes())) << "\n"
             << "  survey        " << out << " (" << (segy ? "SEG-Y, " : "records, ") << j["traces"].get<std::size_t>()
             << " traces of " << run.time.nt() << " samples), " << cfg << "\n";
 }
 
-template void run_survey_forward<float>(const ProblemOptions&, const SurveyOptions&, const std::string&, const CLI::App&);
-template void run_survey_forward<double>(const ProblemOptions&, const SurveyOptions&, const std::string&, const CLI::App&);
+template void run_survey_forward<float>(const ProblemOptions&, const SurveyOptions&, const std::string&,
+                                        const CLI::App&);
+template void run_survey_forward<double>(const ProblemOptions&, const SurveyOptions&, const std::string&,
+                                         const CLI::App&);
 
 }  // namespace revwave::app

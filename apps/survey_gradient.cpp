@@ -22,7 +22,8 @@ namespace revwave::app {
 bool gradient_is_survey(const GradientJobOptions& job, const SurveyOptions& survey) {
   std::error_code ec;
   if (job.observed.size() > 1) return true;
-  if (job.observed.size() == 1 && (is_segy_path(job.observed.front()) || std::filesystem::is_directory(job.observed.front(), ec))) {
+  if (job.observed.size() == 1 &&
+      (is_segy_path(job.observed.front()) || std::filesystem::is_directory(job.observed.front(), ec))) {
     return true;
   }
   return survey.aperture != -1 || !survey.src_grid.empty() || !survey.wavelet.empty() || !survey.origin.empty() ||
@@ -37,45 +38,62 @@ std::string format_number(double v) {
   return os.str();
 }
 
-void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision precision, const std::vector<std::string>& files,
-                  double total) {
+// Where the shots' time went, summed over them, and the time outside the time loops per shot.
+std::string phases_line(const ShotPhases& p, std::size_t shots) {
+  std::ostringstream os;
+  os << "time loops " << p.time_loop << " s; outside them setup " << p.setup << " s, upload " << p.upload
+     << " s, accumulate " << p.accumulate << " s, idle " << p.idle << " s ("
+     << 1e3 * p.outside_loop() / double(std::max<std::size_t>(shots, 1)) << " ms a shot)";
+  return os.str();
+}
+
+void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision precision, bool verbose,
+                  const std::vector<std::string>& files, double total) {
   const Grid& grid = job.inputs.grid;
   const Survey& survey = job.inputs.survey;
   const SurveyTotals t = survey_totals(sum);
   const double aperture = job.run.aperture;
-  std::cout << "revwave gradient: survey of " << survey.shots.size() << " shots (" << survey.description << "), " << grid.shape[0]
-            << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, " << to_string(precision) << " on "
-            << to_string(job.backend.kind) << (job.backend.note.empty() ? "" : " (" + job.backend.note + ")") << ", "
-            << sum.processes << (sum.processes == 1 ? " process" : " processes") << "\n"
-            << "  objective       " << sum.objective << " (sum over shots)\n"
+  std::string layouts;
+  for (const GridLayout& l : job.inputs.layouts) layouts += layout_line(l);
+  std::cout << "revwave gradient: survey of " << survey.shots.size() << " shots (" << survey.description << "), "
+            << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2] << " points, " << to_string(precision)
+            << " on " << backend_words(job.backend, verbose) << ", " << sum.processes
+            << (sum.processes == 1 ? " process" : " processes") << "\n"
+            << layouts << "  objective       " << sum.objective << " (sum over shots)"
+            << misfit_note(job.run.misfit.kind) << "\n"
             << "  gradient norm   " << t.gradient_norm << " (dJ/dm, misfit per s^2/m^2)\n"
             << "  strategy        " << to_string(job.run.strategy.strategy)
             << (aperture >= 0 ? ", aperture " + format_number(aperture) + " m" : "") << "\n"
-            << "  forward steps   " << t.forward_steps << ", reverse steps " << t.reverse_steps << " (all shots)\n"
-            << compression_line(job.run.strategy.compression, t.compression) << "  time            " << total << " s total, "
-            << 60.0 * double(survey.shots.size()) / total << " shots per minute\n"
+            << "  forward steps   " << t.forward_steps << " (all shots; the " << t.reverse_steps
+            << " reverse steps are counted in them, each applies the forward operator once)\n"
+            << compression_line(job.run.strategy.compression, t.compression) << "  time            " << total
+            << " s total, " << 60.0 * double(survey.shots.size()) / total << " shots per minute\n"
+            << "  phases          " << phases_line(t.phases, survey.shots.size()) << "\n"
             << "  memory          " << format_bytes(double(peak_rss_bytes())) << " peak (rank 0)\n";
   const std::size_t shown = std::min<std::size_t>(sum.shots.size(), 8);
   for (std::size_t k = 0; k < shown; ++k) {
     const ShotSummary& s = sum.shots[k];
-    std::cout << "  shot " << s.shot << "          J = " << s.objective << ", rank " << s.rank << ", " << s.seconds << " s, window "
-              << s.window[3] << " x " << s.window[4] << " x " << s.window[5] << "\n";
+    std::cout << "  shot " << s.shot << "          J = " << s.objective << ", rank " << s.rank << ", " << s.seconds
+              << " s, window " << s.window[3] << " x " << s.window[4] << " x " << s.window[5] << "\n";
   }
-  if (shown < sum.shots.size()) std::cout << "  ...             " << sum.shots.size() - shown << " more shots (--json lists them all)\n";
+  if (shown < sum.shots.size())
+    std::cout << "  ...             " << sum.shots.size() - shown << " more shots (--json lists them all)\n";
   std::cout << "  gradient        " << files[0] << ", " << files[1] << "\n";
   for (std::size_t i = 2; i < files.size(); ++i) std::cout << "  picture         " << files[i] << "\n";
 }
 
 template <class T>
-void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, const std::string& out, const std::string& png,
-            const CLI::App& cmd) {
+void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, const std::string& out,
+            const std::string& png, const CLI::App& cmd) {
   const auto t_start = std::chrono::steady_clock::now();
   SurveyGradientJob job;
   std::exception_ptr failure;
   try {
     apply_threads_per_process(o.problem.threads, mpi);
-    job = prepare_survey_gradient<T>(o, so, mpi.local_rank(),
-                                     [&] { refuse_overwriting_inputs(gradient_outputs(out, png), job_inputs(o, cmd)); });
+    job = prepare_survey_gradient<T>(o, so, mpi.local_rank(), [&] {
+      refuse_overwriting_inputs(gradient_outputs(out, png, o.estimate_wavelet), job_inputs(o, cmd));
+      require_npy_ending("--out", out);
+    });
   } catch (...) {
     failure = std::current_exception();
   }
@@ -86,13 +104,16 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   const SurveySum sum = run_survey_gradient_job<T>(job, *runner, [&](index_t d, index_t t) { bar(d, t); });
   bar.finish();
   if (!sum.root) return;
+  print_warnings(job.inputs.warnings);
 
   const Grid& grid = job.inputs.grid;
   OutputTransaction outputs_together;
   const std::vector<T> out_values = values_in_precision<T>(sum.gradient, "the gradient");
   write_npy(out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
   const std::string cfg = config_path_for(out);
-  write_effective_config(cmd, cfg);
+  write_effective_config(cmd, cfg, {{"shape", shape_text(grid.shape)}}, unused_defaults(cmd));
+  if (job.estimate_wavelet)
+    write_npy(wavelet_path_for(out), {static_cast<std::int64_t>(job.wavelet.size())}, job.wavelet.data());
   std::vector<std::string> pictures;
   if (!png.empty()) pictures = write_survey_gradient_pictures(png, job, sum);
   outputs_together.commit();
@@ -106,12 +127,14 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
     j["out"] = out;
     j["config"] = cfg;
     j["png"] = pictures;
+    if (job.estimate_wavelet) j["wavelet"] = wavelet_path_for(out);
     print_json(j);
     return;
   }
   std::vector<std::string> files = {out, cfg};
   files.insert(files.end(), pictures.begin(), pictures.end());
-  print_report(job, sum, o.problem.precision, files, total);
+  print_report(job, sum, o.problem.precision, o.problem.verbose, files, total);
+  if (job.estimate_wavelet) std::cout << "  wavelet         " << wavelet_path_for(out) << " (estimated)\n";
 }
 
 }  // namespace
@@ -130,7 +153,9 @@ void run_survey_gradient(GradientJobOptions& o, const SurveyOptions& so, const s
   }
 }
 
-template void run_survey_gradient<float>(GradientJobOptions&, const SurveyOptions&, const std::string&, const std::string&, const CLI::App&);
-template void run_survey_gradient<double>(GradientJobOptions&, const SurveyOptions&, const std::string&, const std::string&, const CLI::App&);
+template void run_survey_gradient<float>(GradientJobOptions&, const SurveyOptions&, const std::string&,
+                                         const std::string&, const CLI::App&);
+template void run_survey_gradient<double>(GradientJobOptions&, const SurveyOptions&, const std::string&,
+                                          const std::string&, const CLI::App&);
 
 }  // namespace revwave::app

@@ -14,6 +14,9 @@ using revwave::SurveyOptions;
 void add_origin_and_wavelet_options(CLI::App* cmd, SurveyOptions& o);
 void add_layout_options(CLI::App* cmd, SurveyOptions& o);  // --src-grid, --spread
 void add_aperture_option(CLI::App* cmd, SurveyOptions& o);
+// --segy-endian, --segy-samples, --segy-units, --segy-coordinate-scalar, --segy-elevation-scalar:
+// what a SEG-Y file's headers say wrongly, stated (gradient and invert read SEG-Y).
+void add_segy_read_options(CLI::App* cmd, SurveyOptions& o);
 
 // Under mpirun other ranks print nothing: rank 0 speaks for the run (by the launcher's rank, so
 // that it holds before MPI starts).

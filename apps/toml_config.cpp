@@ -3,11 +3,13 @@
 #define TOML_HEADER_ONLY 1
 #include <toml++/toml.h>
 
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "revwave/core/checks.hpp"
@@ -65,7 +67,8 @@ std::string unsafe_toml(const std::string& t) {
         if ((cc & 0xC0) != 0x80) return at("not UTF-8");
         cp = cp << 6 | (cc & 0x3Fu);
       }
-      if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))) {
+      if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+          (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))) {
         return at("not UTF-8");
       }
       if (in == In::code) return at("a non-ASCII character outside a string or a comment");
@@ -81,18 +84,25 @@ std::string unsafe_toml(const std::string& t) {
     std::size_t skip = 0;
     switch (in) {
       case In::code:
-        if (c == '#') in = In::comment;
-        else if (triple_quote) in = In::ml_basic, skip = 2;
-        else if (triple_apostrophe) in = In::ml_literal, skip = 2;
-        else if (c == '"') in = In::basic;
-        else if (c == '\'') in = In::literal;
+        if (c == '#')
+          in = In::comment;
+        else if (triple_quote)
+          in = In::ml_basic, skip = 2;
+        else if (triple_apostrophe)
+          in = In::ml_literal, skip = 2;
+        else if (c == '"')
+          in = In::basic;
+        else if (c == '\'')
+          in = In::literal;
         break;
       case In::comment:
         if (c == '\n') in = In::code;
         break;
       case In::basic:
-        if (c == '\\') skip = 1;
-        else if (c == '"' || c == '\n') in = In::code;
+        if (c == '\\')
+          skip = 1;
+        else if (c == '"' || c == '\n')
+          in = In::code;
         break;
       case In::literal:
         if (c == '\'' || c == '\n') in = In::code;
@@ -101,8 +111,10 @@ std::string unsafe_toml(const std::string& t) {
         if (c == '\\') {
           std::size_t j = i + 1;
           while (j < t.size() && (t[j] == ' ' || t[j] == '\t')) ++j;
-          if (j < t.size() && (t[j] == '\n' || t[j] == '\r')) after_continuation = true;
-          else skip = 1;  // an escape: the next character is escaped
+          if (j < t.size() && (t[j] == '\n' || t[j] == '\r'))
+            after_continuation = true;
+          else
+            skip = 1;  // an escape: the next character is escaped
         } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
           after_continuation = false;
         }
@@ -135,7 +147,8 @@ std::string parse_error_text(const toml::parse_error& e) {
 
 std::vector<CLI::ConfigItem> TomlConfig::from_config(std::istream& in) const {
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (const std::string bad = unsafe_toml(text); !bad.empty()) throw IoError("the config file is not valid TOML (" + bad + ")");
+  if (const std::string bad = unsafe_toml(text); !bad.empty())
+    throw IoError("the config file is not valid TOML (" + bad + ")");
   toml::table root;
   try {
     root = toml::parse(text);
@@ -201,27 +214,46 @@ std::string toml_value(const std::string& text) {
   return quoted + "\"";
 }
 
-std::string effective_config_toml(const CLI::App& cmd) {
+namespace {
+
+// An option that was not given but excludes one that was (--tn beside --observed) has no value in
+// this run: writing its default would make the file refuse its own replay.
+bool excluded_by_a_given_option(const CLI::Option* opt) {
+  for (const CLI::Option* other : opt->get_excludes())
+    if (other->count() > 0) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string effective_config_toml(const CLI::App& cmd, const std::map<std::string, std::string>& values,
+                                  const std::set<std::string>& leave_out) {
   std::ostringstream os;
   os << "[" << cmd.get_name() << "]\n";
   for (const CLI::Option* opt : cmd.get_options()) {
     if (!opt->get_configurable() || opt->get_lnames().empty()) continue;
     const std::string& key = opt->get_lnames().front();
-    if (key == "help") continue;
+    if (key == "help" || leave_out.count(key) > 0) continue;
+    if (opt->count() == 0 && excluded_by_a_given_option(opt)) continue;
     if (opt->get_expected_min() == 0) {  // a flag
       os << key << " = " << (opt->count() > 0 && opt->as<bool>() ? "true" : "false") << "\n";
       continue;
     }
-    std::vector<std::string> values = opt->results();
+    std::vector<std::string> given = opt->results();
     if (opt->count() == 0) {
-      if (opt->get_default_str().empty()) continue;
-      values = {opt->get_default_str()};
+      const auto known = values.find(key);
+      if (known != values.end())
+        given = {known->second};
+      else if (opt->get_default_str().empty())
+        continue;
+      else
+        given = {opt->get_default_str()};
     }
-    if (values.size() == 1 && opt->get_items_expected_max() <= 1) {
-      os << key << " = " << toml_value(values.front()) << "\n";
+    if (given.size() == 1 && opt->get_items_expected_max() <= 1) {
+      os << key << " = " << toml_value(given.front()) << "\n";
     } else {
       os << key << " = [";
-      for (std::size_t i = 0; i < values.size(); ++i) os << (i ? ", " : "") << toml_value(values[i]);
+      for (std::size_t i = 0; i < given.size(); ++i) os << (i ? ", " : "") << toml_value(given[i]);
       os << "]\n";
     }
   }

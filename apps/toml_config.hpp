@@ -4,6 +4,8 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <iosfwd>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,15 +17,19 @@ class TomlConfig final : public CLI::Config {
   // string, an integer, a float, a boolean or an array of those (a repeatable option). Anything
   // else (dates, tables inside a subcommand, arrays of tables) is an IoError naming the key.
   std::vector<CLI::ConfigItem> from_config(std::istream& in) const override;
-  std::string to_config(const CLI::App* app, bool default_also, bool write_description, std::string prefix) const override;
+  std::string to_config(const CLI::App* app, bool default_also, bool write_description,
+                        std::string prefix) const override;
 };
 
 // Reads and parses `path` as TOML: IoError "PATH: not valid TOML (line L, column C: ...)".
 void check_toml_file(const std::string& path);
 
 // The effective configuration of subcommand `cmd`: a [name] table holding every option that was
-// given (command line or config file) or has a default, as TOML that TomlConfig reads back.
-std::string effective_config_toml(const CLI::App& cmd);
+// given (command line or config file) or has a default, as TOML that TomlConfig reads back. An option
+// not given takes its value from `values` where the run found one (--shape: the model's), and none
+// where an option it excludes was given (--tn beside --observed); `leave_out` names keys not written.
+std::string effective_config_toml(const CLI::App& cmd, const std::map<std::string, std::string>& values = {},
+                                  const std::set<std::string>& leave_out = {});
 
 // TOML text of one value: bare when it is a TOML integer or float literal, else a basic string.
 std::string toml_value(const std::string& text);

@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
   Acquisition acq;
   acq.sources = {{0.5 * g.extent(0), 0.5 * g.extent(1), 20.0}};
   for (int a = 0; a < 16; ++a)
-    for (int b = 0; b < 16; ++b) acq.receivers.push_back({g.extent(0) * (a + 0.5) / 16, g.extent(1) * (b + 0.5) / 16, 20.0});
+    for (int b = 0; b < 16; ++b)
+      acq.receivers.push_back({g.extent(0) * (a + 0.5) / 16, g.extent(1) * (b + 0.5) / 16, 20.0});
   TimeAxis time{default_dt(g, 2000.0), 4 * index_t(reps) + 8};
   const Problem<T> p = make_problem<T>(g, model, acq, time);
   std::vector<T> observed(static_cast<std::size_t>(time.nt() * p.rec.count), T(0.01));
@@ -80,10 +81,11 @@ int main(int argc, char** argv) {
   }
   const double points = double(g.interior_points());
   const double f_min = *std::min_element(fwd.begin(), fwd.end()), r_min = *std::min_element(rev.begin(), rev.end());
-  std::printf("{\"n\": %ld, \"threads\": %d, \"reps\": %d, \"forward_min\": %.6g, \"forward_median\": %.6g, "
-              "\"reverse_min\": %.6g, \"reverse_median\": %.6g, \"ratio_min\": %.4f, \"ratio_median\": %.4f, "
-              "\"forward_gpts\": %.4f, \"reverse_gpts\": %.4f}\n",
-              static_cast<long>(n), omp_get_max_threads(), reps, f_min, median(fwd), r_min, median(rev), r_min / f_min,
-              median(rev) / median(fwd), points / f_min / 1e9, points / r_min / 1e9);
+  std::printf(
+      "{\"n\": %ld, \"threads\": %d, \"reps\": %d, \"forward_min\": %.6g, \"forward_median\": %.6g, "
+      "\"reverse_min\": %.6g, \"reverse_median\": %.6g, \"ratio_min\": %.4f, \"ratio_median\": %.4f, "
+      "\"forward_gpts\": %.4f, \"reverse_gpts\": %.4f}\n",
+      static_cast<long>(n), omp_get_max_threads(), reps, f_min, median(fwd), r_min, median(rev), r_min / f_min,
+      median(rev) / median(fwd), points / f_min / 1e9, points / r_min / 1e9);
   return 0;
 }

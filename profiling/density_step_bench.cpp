@@ -70,7 +70,8 @@ int main(int argc, char** argv) {
   Acquisition acq;
   acq.sources = {{0.5 * g.extent(0), 0.5 * g.extent(1), 20.0}};
   for (int a = 0; a < 16; ++a)
-    for (int b = 0; b < 16; ++b) acq.receivers.push_back({g.extent(0) * (a + 0.5) / 16, g.extent(1) * (b + 0.5) / 16, 20.0});
+    for (int b = 0; b < 16; ++b)
+      acq.receivers.push_back({g.extent(0) * (a + 0.5) / 16, g.extent(1) * (b + 0.5) / 16, 20.0});
   const TimeAxis time{default_dt(g, dense), 4 * index_t(reps) + 8};
   std::vector<Bench> benches;
   benches.push_back({"constant", 16, 32, make_problem<T>(g, plain, acq, time), nullptr, {}, {}});
@@ -96,11 +97,12 @@ int main(int argc, char** argv) {
   const double f0 = median(benches[0].fwd), r0 = median(benches[0].rev);
   std::printf("{\"n\": %ld, \"threads\": %d, \"reps\": %d", static_cast<long>(n), omp_get_max_threads(), reps);
   for (const Bench& b : benches) {
-    std::printf(", \"%s\": {\"forward_bytes\": %d, \"reverse_bytes\": %d, \"forward_median\": %.6g, \"reverse_median\": %.6g, "
-                "\"forward_min\": %.6g, \"reverse_min\": %.6g, \"forward_ratio\": %.3f, \"reverse_ratio\": %.3f}",
-                b.name, b.forward_bytes, b.reverse_bytes, median(b.fwd), median(b.rev),
-                *std::min_element(b.fwd.begin(), b.fwd.end()), *std::min_element(b.rev.begin(), b.rev.end()),
-                median(b.fwd) / f0, median(b.rev) / r0);
+    std::printf(
+        ", \"%s\": {\"forward_bytes\": %d, \"reverse_bytes\": %d, \"forward_median\": %.6g, \"reverse_median\": %.6g, "
+        "\"forward_min\": %.6g, \"reverse_min\": %.6g, \"forward_ratio\": %.3f, \"reverse_ratio\": %.3f}",
+        b.name, b.forward_bytes, b.reverse_bytes, median(b.fwd), median(b.rev),
+        *std::min_element(b.fwd.begin(), b.fwd.end()), *std::min_element(b.rev.begin(), b.rev.end()),
+        median(b.fwd) / f0, median(b.rev) / r0);
   }
   std::printf("}\n");
   return 0;

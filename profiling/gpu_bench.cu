@@ -1,14 +1,17 @@
 // GPU measurements for profiling/gpu_check.sh: copy bandwidth (the denominator), forward and
-// fused reverse sweep rates of both sweep kernels at 256^3 and 512^3 (space order 8, float), on
+// fused reverse sweep rates of every sweep kernel (columns, shuffle, tiled: --sweep-variant picks
+// some) at 256^3 and 512^3 (space order 8, float), and the fused codec's steps (a forward sweep
+// that writes the state's fp16 encoding in passing, the first step after a restore), on
 // random fields, with the L2 cache flushed between repetitions, each as a fraction of the copy
 // bandwidth at the bytes it must move (forward 16 B/pt: u, u_prev, m read, out written; fused
 // reverse 32 B/pt: u, u_prev, m, lam, lam_prev, grad read, lam and grad written); the whole
 // checkpointed gradient against its prediction (forward steps x forward step + reverse steps x
 // reverse step, each step timed as the gradient runs it, sparse kernels included); and the cost
 // of spilling slots to pinned host.
-// Usage: revwave_gpu_bench OUTDIR   (writes OUTDIR/summary.json and OUTDIR/summary.txt)
-//        revwave_gpu_bench --sweeps-only N   (one size's sweep rates as JSON on stdout, nothing
-//        else: for a profiler, e.g. ncu's DRAM byte counts of the sweep kernels)
+// Usage: revwave_gpu_bench [--sweep-variant NAME[,NAME...]] OUTDIR   (writes OUTDIR/summary.json
+//        and OUTDIR/summary.txt; variants: columns, shuffle, tiled; default all)
+//        revwave_gpu_bench [--sweep-variant ...] --sweeps-only N   (one size's sweep rates as JSON
+//        on stdout, nothing else: for a profiler, e.g. ncu's DRAM byte counts of the sweep kernels)
 //        revwave_gpu_bench --revolve-scan   (Revolve gradients of several sizes against their
 //        predictions, one JSON line each)
 #include <algorithm>
@@ -16,24 +19,28 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/cuda/backend/device_problem.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_restore.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/cuda/runtime/stream_event.hpp"
+#include "revwave/cuda/store/device_codec.hpp"
 #include "revwave/driver/cuda_backend.hpp"
-#include "revwave/core/cuda_info.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"
 #include "revwave/schedule/revolve.hpp"
-#include "revwave/schedule/two_level.hpp"
-#include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
 #include "revwave/schedule/tier_split.hpp"
+#include "revwave/schedule/two_level.hpp"
 
 namespace {
 
@@ -41,21 +48,24 @@ using namespace revwave;
 using json = nlohmann::json;
 
 __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ out, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     out[i] = in[i];
 }
 
 // Overwrites a buffer far larger than the L2 cache (50-60 MB on H100/H200), so that the next
 // kernel reads its fields from DRAM as it would inside a run of many steps.
 __global__ void flush_kernel(float4* __restrict__ buf, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     buf[i] = make_float4(float(i), 0.f, 0.f, 0.f);
 }
 
 // Random values in [-1, 1) from a hash of the index: no field is zero (a zero field can take
 // shortcuts a real one cannot: compressed caches, subnormal-free arithmetic).
 __global__ void random_kernel(float* __restrict__ f, std::size_t n, unsigned seed) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     unsigned h = static_cast<unsigned>(i) * 2654435761u ^ seed * 40503u;
     h ^= h >> 16;
     h *= 2246822519u;
@@ -96,9 +106,8 @@ double copy_bandwidth(const Stream& s) {
   const std::size_t bytes = std::size_t(1) << 30, n = bytes / sizeof(float4);
   DeviceBuffer in(bytes), out(bytes);
   randomize(in, 1, s);
-  const double ms = best_ms(10, s, [&] {
-    copy_kernel<<<sm_count() * 8, 512, 0, s>>>(in.as<float4>(), out.as<float4>(), n);
-  });
+  const double ms =
+      best_ms(10, s, [&] { copy_kernel<<<sm_count() * 8, 512, 0, s>>>(in.as<float4>(), out.as<float4>(), n); });
   return 2.0 * bytes / (ms * 1e-3);
 }
 
@@ -122,8 +131,8 @@ constexpr double forward_bytes_per_point = 16;  // u, u_prev, m read; out writte
 constexpr double reverse_bytes_per_point = 32;  // u, u_prev, m, lam, lam_prev, grad read; lam, grad written
 
 // Forward and fused reverse sweep rates of one kernel on random fields, under `prefix`.
-json kernel_rates(const std::string& prefix, SweepKernel kernel, const SweepArgs<float>& fwd, const SweepArgs<float>& rev,
-                  int radius, double pts, double bandwidth, const Stream& s) {
+json kernel_rates(const std::string& prefix, SweepKernel kernel, const SweepArgs<float>& fwd,
+                  const SweepArgs<float>& rev, int radius, double pts, double bandwidth, const Stream& s) {
   const double t_fwd = best_ms(20, s, [&] { launch_sweep(fwd, radius, s, kernel); }) * 1e-3;
   const double t_rev = best_ms(20, s, [&] { launch_sweep(rev, radius, s, kernel); }) * 1e-3;
   return {{prefix + "forward_seconds_per_step", t_fwd},
@@ -135,7 +144,86 @@ json kernel_rates(const std::string& prefix, SweepKernel kernel, const SweepArgs
           {prefix + "reverse_over_forward", t_rev / t_fwd}};
 }
 
-// Both sweep kernels; the unprefixed keys are the default (columns) kernel's.
+// The sweep kernels measured (--sweep-variant); the unprefixed keys are the columns kernel's.
+std::vector<SweepKernel> variants(sweep_kernels, sweep_kernels + std::size(sweep_kernels));
+
+std::string prefix_of(SweepKernel k) { return k == SweepKernel::columns ? "" : std::string(to_string(k)) + "_"; }
+
+std::vector<SweepKernel> parse_variants(const std::string& list) {
+  std::vector<SweepKernel> out;
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    const std::size_t end = std::min(list.find(',', at), list.size());
+    const std::string name = list.substr(at, end - at);
+    bool known = false;
+    for (SweepKernel k : sweep_kernels)
+      if (name == to_string(k)) {
+        out.push_back(k);
+        known = true;
+      }
+    if (!known) throw std::invalid_argument("--sweep-variant " + name + ": not one of columns, shuffle, tiled");
+    at = end + 1;
+  }
+  return out;
+}
+
+// The fused codec's two steps against a plain forward step (columns kernel, fp16): the forward
+// sweep that also writes the state's encoding, and the first step after a restore, which reads the
+// encoded state; the fp16 peaks a store measures and the cast kernels' encode and decode of a
+// state, for comparison (what each store and restore cost without the fusion).
+json codec_rates(const Problem<float>& p, const DeviceProblem<float>& dev, const SweepArgs<float>& fwd, double pts,
+                 double bandwidth, const Stream& s) {
+  CastCodec<float> codec(parse_compression("fp16"), p.grid);
+  DeviceBuffer slot(codec.slot_bytes()), decoded(p.grid.field_bytes<float>()), out(p.grid.field_bytes<float>());
+  auto* code = slot.as<unsigned char>();
+  const int r = static_cast<int>(p.grid.radius());
+  codec.measure_peak(fwd.u, 2, s);
+  codec.measure_peak(fwd.u_prev, 3, s);
+  SweepArgs<float> enc = fwd;
+  enc.encode = SweepEncode{code, code + codec.stride(), codec.peak(2), codec.peak(3), false};
+  RestoreStep<float> rs;
+  rs.sweep = dev.sweep_base();
+  rs.sweep.out = out.as<float>();
+  rs.u_code = code;
+  rs.u_prev_code = code + codec.stride();
+  rs.u_decoded = decoded.as<float>();
+  const double t_plain = best_ms(20, s, [&] { launch_sweep(fwd, r, s, SweepKernel::columns); }) * 1e-3;
+  const double t_enc = best_ms(20, s, [&] { launch_sweep(enc, r, s, SweepKernel::columns); }) * 1e-3;
+  const double t_restore = best_ms(20, s, [&] { launch_restore_step(rs, r, s); }) * 1e-3;
+  const double t_peaks = best_ms(10, s,
+                                 [&] {
+                                   codec.measure_peak(fwd.u, 2, s);
+                                   codec.measure_peak(fwd.u_prev, 3, s);
+                                 }) *
+                         1e-3;
+  const double t_cast_encode = best_ms(10, s,
+                                       [&] {
+                                         codec.encode(fwd.u, code, s);
+                                         codec.encode(fwd.u_prev, code + codec.stride(), s);
+                                       }) *
+                               1e-3;
+  const double t_cast_decode = best_ms(10, s,
+                                       [&] {
+                                         codec.decode(code, decoded.data(), s);
+                                         codec.decode(code + codec.stride(), out.data(), s);
+                                       }) *
+                               1e-3;
+  return {
+      {"fp16_forward_seconds_per_step", t_plain},
+      {"fp16_encoding_forward_seconds_per_step", t_enc},
+      {"fp16_encoding_forward_fraction_of_bandwidth", pts * (forward_bytes_per_point + 4) / t_enc / bandwidth},
+      {"fp16_restore_step_seconds", t_restore},
+      {"fp16_peaks_seconds", t_peaks},
+      {"fp16_cast_encode_state_seconds", t_cast_encode},
+      {"fp16_cast_decode_state_seconds", t_cast_decode},
+      // What a store and a restore cost, in forward steps, fused (codec_costs' model: 0.75 and 0) and not (1.25, 0.75).
+      {"fp16_fused_store_steps", (t_enc - t_plain + t_peaks) / t_plain},
+      {"fp16_fused_restore_steps", (t_restore - t_plain) / t_plain},
+      {"fp16_cast_store_steps", t_cast_encode / t_plain},
+      {"fp16_cast_restore_steps", t_cast_decode / t_plain}};
+}
+
+// Every variant asked for; the unprefixed keys are the columns kernel's (when measured).
 json sweep_rates(index_t n, double bandwidth, const Stream& s) {
   const Problem<float> p = cube(n, 10);
   DeviceProblem<float> dev(p);
@@ -156,10 +244,14 @@ json sweep_rates(index_t n, double bandwidth, const Stream& s) {
   b.grad = grad.as<float>();
   const int r = static_cast<int>(p.grid.radius());
   const double pts = static_cast<double>(p.grid.padded_points());
-  json j = {{"padded", n}, {"points", pts}, {"forward_bytes_per_point", forward_bytes_per_point},
+  json j = {{"padded", n},
+            {"points", pts},
+            {"forward_bytes_per_point", forward_bytes_per_point},
             {"reverse_bytes_per_point", reverse_bytes_per_point}};
-  j.update(kernel_rates("", SweepKernel::columns, a, b, r, pts, bandwidth, s));
-  j.update(kernel_rates("tiled_", SweepKernel::tiled, a, b, r, pts, bandwidth, s));
+  for (SweepKernel k : variants) j.update(kernel_rates(prefix_of(k), k, a, b, r, pts, bandwidth, s));
+  SweepArgs<float> c = a;
+  c.out = out.as<float>();  // the codec's steps write elsewhere: u_prev stays the state's
+  j["codec"] = codec_rates(p, dev, c, pts, bandwidth, s);
   DeviceReducer<float> reducer(fb / sizeof(float));
   DeviceBuffer result(sizeof(double));
   reducer.max_abs(grad.as<float>(), fb / sizeof(float), result.as<double>(), s);
@@ -167,11 +259,14 @@ json sweep_rates(index_t n, double bandwidth, const Stream& s) {
   REVWAVE_CUDA_CHECK(cudaMemcpyAsync(&finite, result.data(), sizeof(double), cudaMemcpyDeviceToHost, s));
   s.synchronize();
   j["gradient_max_abs_finite"] = finite == finite;
-  auto faster = [&](const char* what) {
-    return j[std::string("tiled_") + what].get<double>() < j[what].get<double>() ? "tiled" : "columns";
+  auto fastest = [&](const char* what) {
+    SweepKernel best = variants.front();
+    for (SweepKernel k : variants)
+      if (j[prefix_of(k) + what].get<double>() < j[prefix_of(best) + what].get<double>()) best = k;
+    return to_string(best);
   };
-  j["faster_forward"] = faster("forward_seconds_per_step");
-  j["faster_reverse"] = faster("reverse_seconds_per_step");
+  j["faster_forward"] = fastest("forward_seconds_per_step");
+  j["faster_reverse"] = fastest("reverse_seconds_per_step");
   return j;
 }
 
@@ -260,10 +355,17 @@ json revolve_against_prediction(index_t padded, index_t steps, index_t snaps) {
   const Problem<float> p = cube(padded, steps);
   const AgainstPrediction r = revolve_timed(p, synthetic_observed(p), snaps);
   const Timed& dev = r.run;
-  return {{"padded", padded}, {"steps", steps}, {"slots", snaps}, {"forward_steps", dev.forward_steps},
-          {"forward_step_seconds", r.t_fwd}, {"reverse_step_seconds", r.t_rev}, {"predicted_seconds", r.predicted},
-          {"seconds", dev.seconds}, {"over_prediction", dev.seconds / r.predicted},
-          {"time_loop_seconds", dev.loop_seconds}, {"time_loop_over_prediction", dev.loop_seconds / r.predicted},
+  return {{"padded", padded},
+          {"steps", steps},
+          {"slots", snaps},
+          {"forward_steps", dev.forward_steps},
+          {"forward_step_seconds", r.t_fwd},
+          {"reverse_step_seconds", r.t_rev},
+          {"predicted_seconds", r.predicted},
+          {"seconds", dev.seconds},
+          {"over_prediction", dev.seconds / r.predicted},
+          {"time_loop_seconds", dev.loop_seconds},
+          {"time_loop_over_prediction", dev.loop_seconds / r.predicted},
           {"gradient_download_seconds", dev.seconds - dev.loop_seconds}};
 }
 
@@ -283,8 +385,7 @@ json checkpointed() {
   TwoLevelSchedule on_device(shape), spilled(shape);
   const index_t host = shape.outer_slots();
   const Timed all_device = run_schedule(p, observed, on_device, TierSplit{on_device.slots(), 0, 0, ""});
-  const Timed pinned =
-      run_schedule(p, observed, spilled, TierSplit{spilled.slots() - host, host, 2 * 2 * fb, ""});
+  const Timed pinned = run_schedule(p, observed, spilled, TierSplit{spilled.slots() - host, host, 2 * 2 * fb, ""});
   return {{"padded", 256},
           {"steps", steps},
           {"slots", snaps},
@@ -316,6 +417,11 @@ json checkpointed() {
 
 int main(int argc, char** argv) {
   try {
+    if (argc > 2 && std::string(argv[1]) == "--sweep-variant") {
+      variants = parse_variants(argv[2]);
+      argv += 2;
+      argc -= 2;
+    }
     const std::string out = argc > 1 ? argv[1] : ".";
     const auto devices = cuda_devices();
     if (devices.empty()) {
@@ -325,8 +431,12 @@ int main(int argc, char** argv) {
     Stream s;
     if (out == "--revolve-scan") {
       // 256^3 x 600 x 8 first and last: how far a repeat of the same run moves.
-      for (const auto& [padded, steps, snaps] : {std::tuple<index_t, index_t, index_t>{256, 600, 8}, {256, 600, 30},
-                                                 {256, 200, 200}, {384, 300, 8}, {512, 150, 8}, {256, 600, 8}})
+      for (const auto& [padded, steps, snaps] : {std::tuple<index_t, index_t, index_t>{256, 600, 8},
+                                                 {256, 600, 30},
+                                                 {256, 200, 200},
+                                                 {384, 300, 8},
+                                                 {512, 150, 8},
+                                                 {256, 600, 8}})
         std::cout << revolve_against_prediction(padded, steps, snaps).dump() << std::endl;
       return 0;
     }
@@ -348,15 +458,24 @@ int main(int argc, char** argv) {
     std::snprintf(line, sizeof line, "device %s, copy bandwidth %.1f GB/s\n", devices[0].name.c_str(), bw * 1e-9);
     txt << line;
     for (const auto& r : j["sweeps"]) {
-      for (const std::string k : {"", "tiled_"}) {
+      for (SweepKernel v : variants) {
+        const std::string k = prefix_of(v);
         std::snprintf(line, sizeof line,
                       "%4d^3 order 8 float, %-7s: forward %.1f GPts/s (%.0f%% of copy bandwidth at 16 B/pt), fused "
                       "reverse %.1f GPts/s (%.0f%% at 32 B/pt)\n",
-                      r["padded"].get<int>(), k.empty() ? "columns" : "tiled", r[k + "forward_gpts"].get<double>(),
+                      r["padded"].get<int>(), to_string(v), r[k + "forward_gpts"].get<double>(),
                       100 * r[k + "forward_fraction_of_bandwidth"].get<double>(), r[k + "reverse_gpts"].get<double>(),
                       100 * r[k + "reverse_fraction_of_bandwidth"].get<double>());
         txt << line;
       }
+      const auto& c = r["codec"];
+      std::snprintf(line, sizeof line,
+                    "%4d^3 fp16 codec: a store costs %.2f forward steps fused (%.2f with the cast kernels), a restore "
+                    "%.2f (%.2f)\n",
+                    r["padded"].get<int>(), c["fp16_fused_store_steps"].get<double>(),
+                    c["fp16_cast_store_steps"].get<double>(), c["fp16_fused_restore_steps"].get<double>(),
+                    c["fp16_cast_restore_steps"].get<double>());
+      txt << line;
       std::snprintf(line, sizeof line, "%4d^3 faster: forward %s, reverse %s\n", r["padded"].get<int>(),
                     r["faster_forward"].get<std::string>().c_str(), r["faster_reverse"].get<std::string>().c_str());
       txt << line;
@@ -370,9 +489,9 @@ int main(int argc, char** argv) {
                   c["steps"].get<int>(), c["slots"].get<int>(), c["time_loop_seconds"].get<double>(),
                   c["predicted_seconds"].get<double>(), c["time_loop_over_prediction"].get<double>(),
                   c["device_only_seconds"].get<double>(), c["device_only_over_prediction"].get<double>(),
-                  c["gradient_download_seconds"].get<double>(),
-                  c["spill_host_slots"].get<int>(), c["host_action_min_spacing_steps"].get<int>(),
-                  100 * c["spill_overhead"].get<double>(), c["spill_compute_stall_seconds"].get<double>());
+                  c["gradient_download_seconds"].get<double>(), c["spill_host_slots"].get<int>(),
+                  c["host_action_min_spacing_steps"].get<int>(), 100 * c["spill_overhead"].get<double>(),
+                  c["spill_compute_stall_seconds"].get<double>());
     txt << line;
     std::cout << j.dump(2) << "\n";
     return 0;

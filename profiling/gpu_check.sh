@@ -7,8 +7,12 @@
 # Usage: profiling/gpu_check.sh [OUTDIR]      (default: gpu-check-out)
 # Prebuilt: REVWAVE_GPU_PREBUILT=DIR (from profiling/gpu_prebuild.sh: the three executables, lib/,
 # ptxas.txt) skips the build when all three load on this machine, and builds as below if not.
-# The exit status is non-zero when a GPU test fails, the benchmark fails, or the paper's problem
-# gives `full` and `revolve` gradients that differ.
+# Then --compress on the paper's problem (profiling/gpu_compress.sh: 2 and 1 GiB, none against fp16
+# and bf16), whose time-loop ratios go into summary.json as compression.fp16_over_none_time_loop.
+# The exit status is non-zero when a GPU test fails, the benchmark fails, the paper's problem
+# gives `full` and `revolve` gradients that differ, or (where nsys is installed) one Revolve
+# gradient's NVTX ranges differ from the counts its schedule predicts (profiling/nsys_ranges.py).
+# REVWAVE_GPU_SWEEP_VARIANTS=columns,shuffle (say) limits the sweep kernels the benchmark measures.
 # Dependencies: REVWAVE_DEPS_PREFIX=/path/to/dpkg-x-tree (CLI11, GTest, nlohmann-json, libpng,
 # segyio, zfp unpacked with dpkg -x: profiling/gpu_deps.sh) is passed to CMake; without it,
 # .ci/setup installs what is missing.
@@ -21,7 +25,7 @@ BUILD=${REVWAVE_GPU_BUILD:-build-gpu}
 JOBS=$(nproc 2>/dev/null || echo 8)
 
 cmake_args=(-S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DREVWAVE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90
-            -DREVWAVE_PTXAS_VERBOSE=ON)
+            -DREVWAVE_PTXAS_VERBOSE=ON -DREVWAVE_CUDASIM=OFF)
 if [[ -n "${REVWAVE_DEPS_PREFIX:-}" ]]; then
   prefix=$(cd "$REVWAVE_DEPS_PREFIX" && pwd)
   cmake_args+=("-DCMAKE_PREFIX_PATH=$prefix/usr;$prefix/usr/lib/x86_64-linux-gnu/cmake;$prefix/usr/share/cmake"
@@ -81,7 +85,9 @@ tail -25 "$OUT/tests.log"
 
 echo "== benchmark"
 set +e
-timeout "$(limit BENCH 600)" "$BIN/revwave_gpu_bench" "$OUT" > "$OUT/bench.json" 2> "$OUT/bench.log"
+variant_args=()
+[[ -n "${REVWAVE_GPU_SWEEP_VARIANTS:-}" ]] && variant_args=(--sweep-variant "$REVWAVE_GPU_SWEEP_VARIANTS")
+timeout "$(limit BENCH 600)" "$BIN/revwave_gpu_bench" ${variant_args[@]+"${variant_args[@]}"} "$OUT" > "$OUT/bench.json" 2> "$OUT/bench.log"
 bench_rc=$?
 set -e
 cat "$OUT/bench.log"
@@ -139,8 +145,71 @@ PY
   set -e
 fi
 
+# Where the wall time of a 64-shot survey gradient and of a two-iteration inversion goes on the
+# device (issue #23): the fractions in the shots' time loops, into summary.json as
+# survey.time_loop_fraction and invert.time_loop_fraction (time_loop_fraction.sh says how).
+if [[ -x "$BIN/revwave" ]]; then
+  echo "== time loops: 64 shots at 256^3 on aperture windows, an inversion of two iterations"
+  set +e
+  SHAPE=256,256,256 TN=0.6 APERTURE=300 BACKEND=cuda timeout "$(limit TIMELOOP 300)" \
+    bash profiling/time_loop_fraction.sh "$BIN/revwave" "$OUT/time_loops" > "$OUT/time_loops.txt" 2>&1
+  echo "time loops: rc=$?" >> "$OUT/time_loops.txt"
+  # Keep the reports, not the data (the state and models of a 256^3 inversion are gigabytes).
+  cp "$OUT/time_loops/inv/history.jsonl" "$OUT/time_loops/" 2>/dev/null || true
+  rm -rf "$OUT/time_loops/survey.sgy" "$OUT/time_loops/"*.npy "$OUT/time_loops/inv"
+  python3 - "$OUT/summary.json" "$OUT/time_loops/time_loop_fraction.json" <<'PY' || true
+import json, os, sys
+p, f = sys.argv[1:]
+j = json.load(open(p)) if os.path.exists(p) else {}
+r = json.load(open(f))
+for k in ("survey", "invert"):
+    j.setdefault(k, {})["time_loop_fraction"] = r[k]["time_loop_fraction"]
+json.dump(j, open(p, "w"), indent=2)
+PY
+  tail -4 "$OUT/time_loops.txt" | tee -a "$OUT/summary.txt"
+  set -e
+fi
+
+# --compress against none on the paper's problem (the fused codec's time loop).
+compress_rc=0
+if [[ -x "$BIN/revwave" ]]; then
+  echo "== --compress on the paper's problem: 2 and 1 GiB, none against fp16 and bf16"
+  set +e
+  timeout "$(limit COMPRESS 900)" bash profiling/gpu_compress.sh "$BIN" "$OUT/compress" > "$OUT/compress.log" 2>&1
+  compress_rc=$?
+  set -e
+  tail -12 "$OUT/compress.log" | tee -a "$OUT/summary.txt"
+fi
+
+# One Revolve gradient's timeline, where nsys is installed: its NVTX ranges, counted by
+# `nsys stats --report nvtx_sum`, against the counts its schedule predicts (profiling/nsys_ranges.py,
+# docs/nsys.md). A device budget of a few slots makes it two levels, so that checkpoints go to
+# pinned host memory and store, spill, restore and prefetch appear; the observed record is read
+# from a file, so that every forward range is the gradient's own.
+nsys_rc=0
+nsys_result="not run (no nsys)"
+if command -v nsys > /dev/null && [[ -x "$BIN/revwave" ]]; then
+  echo "== nsys: one Revolve gradient's NVTX ranges against its schedule"
+  set +e
+  mkdir -p "$OUT/nsys"
+  problem=(--backend cuda --shape 96,96,96 --precision float)  # the record brings its time axis
+  timeout "$(limit NSYS 300)" "$BIN/revwave" forward "${problem[@]}" --tn 0.6 --out "$OUT/nsys/observed.npy" \
+    > "$OUT/nsys/forward.log" 2>&1
+  timeout "$(limit NSYS 300)" nsys profile -t cuda,nvtx --force-overwrite true -o "$OUT/nsys/gradient" \
+    "$BIN/revwave" gradient "${problem[@]}" --observed "$OUT/nsys/observed.npy" --strategy revolve --snaps 24 \
+    --device-memory 96MiB --host-memory 4GiB --out "$OUT/nsys/gradient.npy" --json \
+    > "$OUT/nsys/gradient.json" 2> "$OUT/nsys/gradient.log"
+  timeout "$(limit NSYS 300)" nsys stats --report nvtx_sum --format csv "$OUT/nsys/gradient.nsys-rep" \
+    > "$OUT/nsys/nvtx_sum.csv" 2> "$OUT/nsys/stats.log"
+  python3 profiling/nsys_ranges.py "$OUT/nsys/nvtx_sum.csv" "$OUT/nsys/gradient.json" > "$OUT/nsys/ranges.txt" 2>&1
+  nsys_rc=$?
+  set -e
+  cat "$OUT/nsys/ranges.txt"
+  nsys_result="rc=$nsys_rc ($(tail -1 "$OUT/nsys/ranges.txt"))"
+fi
+
 # What cudasim cannot see: races, barrier misuse and bad accesses inside a kernel (the tiled
-# sweep's shared tiles). compute-sanitizer works on some GPU machines' runtimes only; small
+# sweep's shared tiles, the shuffle sweep's lanes). compute-sanitizer works on some GPU machines' runtimes only; small
 # cases; float (CudaKernels/0) and double (CudaKernels/1). The six runs go side by side (the
 # sanitizers' cost is on the host), each boxed in its own time limit.
 if command -v compute-sanitizer > /dev/null; then
@@ -151,7 +220,8 @@ if command -v compute-sanitizer > /dev/null; then
       (
         log="$OUT/sanitizer-$tool-$precision.log"
         timeout "$(limit SANITIZER 120)" compute-sanitizer --tool "$tool" --error-exitcode 9 "$BIN/revwave_cuda_tests" \
-          --gtest_filter="CudaKernels/$precision.BothSweeps*:CudaKernels/$precision.TiledReverse*" > "$log" 2>&1
+          --gtest_filter="CudaKernels/$precision.BothSweeps*:CudaKernels/$precision.TiledReverse*:CudaKernels/$precision.ShuffleReverse*:CudaFusedCodec/$precision.*" \
+          > "$log" 2>&1
         echo "compute-sanitizer $tool CudaKernels/$precision: rc=$? (log: $(basename "$log"))" > "$log.rc"
       ) &
     done
@@ -167,9 +237,11 @@ fi
 if command -v ncu > /dev/null; then
   echo "== ncu: DRAM bytes of the sweep kernels at 256^3"
   set +e
-  timeout "$(limit NCU 120)" ncu --clock-control none --csv --print-units base --kernel-name regex:'columns_kernel|tiled_kernel' \
+  # The kernels are kernel_entry<...Sweep<T, R, Reverse, Encode>> (the launch layer's one entry point).
+  timeout "$(limit NCU 120)" ncu --clock-control none --csv --print-units base --kernel-name-base demangled \
+    --kernel-name regex:'(Columns|Shuffle|Tiled)Sweep<' \
     --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
-    "$BIN/revwave_gpu_bench" --sweeps-only 256 > "$OUT/ncu.csv" 2> "$OUT/ncu.log"
+    "$BIN/revwave_gpu_bench" ${variant_args[@]+"${variant_args[@]}"} --sweeps-only 256 > "$OUT/ncu.csv" 2> "$OUT/ncu.log"
   echo "ncu: rc=$?" | tee -a "$OUT/sanitizer.txt"
   python3 - "$OUT/ncu.csv" <<'PY' 2>&1 | tee "$OUT/ncu.txt"
 import csv, io, re, statistics, sys
@@ -182,8 +254,12 @@ rows = list(csv.DictReader(io.StringIO(text[text.index('"ID"'):])))
 per = {}
 for r in rows:
     name = r["Kernel Name"]
-    reverse = re.search(r",\s*(1|true)>", name) is not None  # Kernel<T, R, Reverse>
-    kind = ("tiled" if "tiled" in name else "columns") + (" reverse" if reverse else " forward")
+    m = re.search(r"(Columns|Shuffle|Tiled)Sweep<[^,]+,\s*\d+,\s*(true|false|1|0)(,\s*(true|false|1|0))?", name)
+    if m is None:
+        continue
+    kind = m.group(1).lower() + (" reverse" if m.group(2) in ("true", "1") else " forward")
+    if m.group(4) in ("true", "1"):
+        kind += " encoding"
     per.setdefault(kind, {}).setdefault(r["Metric Name"], []).append(float(r["Metric Value"].replace(",", "")))
 for kind, m in sorted(per.items()):
     rd, wr = statistics.median(m["dram__bytes_read.sum"]), statistics.median(m["dram__bytes_write.sum"])
@@ -201,15 +277,19 @@ passed=$(grep -Eo '[0-9]+% tests passed|\[  PASSED  \] [0-9]+ tests?|\[  SKIPPED
   echo "tests: rc=$tests_rc ${passed}"
   echo "bench: rc=$bench_rc"
   echo "paper's problem: rc=$headline_rc"
+  echo "compression: rc=$compress_rc"
+  echo "nsys ranges: $nsys_result"
   echo "wall: $(( $(date +%s) - start )) s"
 } >> "$OUT/summary.txt"
 if [[ ! -f "$OUT/summary.json" ]]; then echo '{}' > "$OUT/summary.json"; fi
-python3 - "$OUT/summary.json" "$tests_rc" "$bench_rc" <<'PY' || true
-import json, sys
-p, t, b = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+python3 - "$OUT/summary.json" "$tests_rc" "$bench_rc" "$OUT/compress/compress.json" <<'PY' || true
+import json, os, sys
+p, t, b, c = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 j = json.load(open(p))
 j["tests_rc"], j["bench_rc"] = t, b
+if os.path.exists(c):
+    j["compression"] = json.load(open(c))  # fp16_over_none_time_loop per budget, the runs, the errors
 json.dump(j, open(p, "w"), indent=2)
 PY
 cat "$OUT/summary.txt" | tail -3
-exit $(( tests_rc != 0 || bench_rc != 0 || headline_rc != 0 ))
+exit $(( tests_rc != 0 || bench_rc != 0 || headline_rc != 0 || nsys_rc != 0 ))

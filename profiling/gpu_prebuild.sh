@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${REVWAVE_GPU_BUILD:-build-gpu}
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DREVWAVE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DREVWAVE_PTXAS_VERBOSE=ON -DREVWAVE_MPI=OFF > "$BUILD.configure.log" 2>&1 ||
+  -DREVWAVE_PTXAS_VERBOSE=ON -DREVWAVE_MPI=OFF -DREVWAVE_CUDASIM=OFF > "$BUILD.configure.log" 2>&1 ||
   { tail -30 "$BUILD.configure.log"; echo "gpu_prebuild: configure failed (log: $BUILD.configure.log)" >&2; exit 1; }
 # A clean rebuild (of the whole build directory), so that ptxas's report covers every kernel.
 cmake --build "$BUILD" --target clean > /dev/null

@@ -3,18 +3,22 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/backend_calls.hpp"
 #include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/shot_engine.hpp"
 
 namespace revwave {
 
 bool cuda_compiled() { return false; }
 std::vector<CudaDeviceInfo> cuda_devices() { return {}; }
-std::string cuda_unavailable_reason() { return "this build of revwave has no CUDA backend (configure with -DREVWAVE_CUDA=ON)"; }
+std::string cuda_unavailable_reason() {
+  return "this build of revwave has no CUDA backend (configure with -DREVWAVE_CUDA=ON)";
+}
 
 // ---- the backend entry points: each throws NotCompiledError ----
 namespace {
 [[noreturn]] void not_compiled() {
-  throw NotCompiledError("the CUDA backend is not compiled into this build of revwave "
-                         "(configure with -DREVWAVE_CUDA=ON where nvcc is installed)");
+  throw NotCompiledError(
+      "the CUDA backend is not compiled into this build of revwave "
+      "(configure with -DREVWAVE_CUDA=ON where nvcc is installed)");
 }
 }  // namespace
 
@@ -24,6 +28,13 @@ typename Call::Result run_on_cuda(const Problem<T>&, const CudaBudgets&, const C
 }
 
 int cuda_working_fields(Workload) { not_compiled(); }
+
+template <class T>
+std::unique_ptr<ShotEngine<T>> make_cuda_shot_engine(const EngineOptions&) {
+  not_compiled();
+}
+template std::unique_ptr<ShotEngine<float>> make_cuda_shot_engine<float>(const EngineOptions&);
+template std::unique_ptr<ShotEngine<double>> make_cuda_shot_engine<double>(const EngineOptions&);
 
 #define REVWAVE_INSTANTIATE(T, Call) \
   template typename Call::Result run_on_cuda<T, Call>(const Problem<T>&, const CudaBudgets&, const Call&);

@@ -3,6 +3,7 @@ them, points, triples, choices and files checked as the CLI checks them."""
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Optional, Sequence, Union
 
 import numpy as np
@@ -38,7 +39,8 @@ def _existing(path: Union[str, os.PathLike], option: str) -> str:
 
 
 def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision, backend,
-             threads, device_memory=None, host_memory=None, host_spacing=None, density=None) -> "_revwave.ProblemOptions":
+             threads, device_memory=None, host_memory=None, host_spacing=None,
+             default_shape="80,80,80") -> "_revwave.ProblemOptions":
     o = _revwave.ProblemOptions()
     if model is not None and velocity is not None:
         raise InputError("--model excludes --velocity")
@@ -46,12 +48,10 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
         o.model_file = _existing(model, "--model")
     elif model is not None:
         o.set_model(_as_input(model, "model"))
-    if isinstance(density, (str, os.PathLike)):
-        o.density_file = _existing(density, "--density")
-    elif density is not None:
-        o.set_density(_as_input(density, "density"))
     o.velocity = None if velocity is None else float(velocity)
-    o.shape = _triple(shape)
+    # A shape given with a model must be the model's (the CLI's --shape); None: the default grid.
+    o.shape_given = shape is not None
+    o.shape = _triple(default_shape if shape is None else shape)
     o.spacing = float(spacing)
     o.nbl = int(nbl)
     o.space_order = int(space_order)
@@ -72,6 +72,17 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
     o.host_memory = _memory(host_memory)
     o.host_spacing = None if host_spacing is None else int(host_spacing)
     return o
+
+
+class RevwaveWarning(UserWarning):
+    """A run that goes ahead although its numbers look wrong: a grid too coarse for the wavelet, a
+    time step that aliases it, records that end before its peak, SEG-Y headers the reader overrode.
+    The CLI prints the same sentences on stderr; the stats list them as "warnings"."""
+
+
+def _warn(stats: dict) -> None:
+    for w in stats.get("warnings", []):
+        warnings.warn(w, RevwaveWarning, stacklevel=3)
 
 
 def _is_survey_path(path: str) -> bool:
@@ -101,17 +112,25 @@ def _refuse_with_observed(observed, true_model, **given) -> None:
 
 
 def _record_dict(record: ShotRecord, name: str) -> dict:
+    if record.f0 is None or record.t0 is None:
+        raise InputError(f"{name}: a record of a survey needs its Ricker wavelet (f0 and t0); a sampled one is "
+                         "given for all shots as wavelet=")
     return dict(data=_as_input(record.data, f"{name} data"), dt=float(record.dt), f0=float(record.f0),
                 t0=float(record.t0), src=_points(record.src, f"{name} src"), rec=_points(record.rec, f"{name} rec"))
 
 
 def _set_survey_observed(o, survey, observed) -> None:
-    """A survey's observed data: a list of ShotRecords (in memory) or of paths (records, SEG-Y files,
-    directories of records)."""
+    """A survey's observed data: a list of ShotRecords or dicts (in memory) or of paths (records, SEG-Y
+    files, directories of records)."""
     records, paths = [], []
     for i, item in enumerate(observed):
-        if isinstance(item, ShotRecord):
-            records.append(_record_dict(item, f"observed[{i}]"))
+        if isinstance(item, (ShotRecord, dict)):
+            record = _observed_record(item)
+            if record.wavelet is not None:
+                raise InputError(f"observed[{i}]: a survey's sampled wavelet is one for all shots: pass it as wavelet=")
+            records.append(_record_dict(record, f"observed[{i}]"))
+        elif isinstance(item, np.ndarray):
+            _observed_record(item)  # refused, saying what to pass
         else:
             paths.append(os.fspath(item))
     if records and paths:
@@ -139,3 +158,85 @@ def _set_survey_layout(survey, src_grid, spread, wavelet, origin) -> None:
 
 def _cutoffs(bands: Union[str, Sequence[float]]) -> str:
     return bands if isinstance(bands, str) else _triple(bands)
+
+
+_MISFITS = ("l2", "correlation", "envelope")
+
+
+def _set_misfit(o, misfit) -> None:
+    """``misfit=``: a built-in name, or a callable fn(synthetic, observed) -> (J, adjoint_source)."""
+    if callable(misfit):
+        o.set_misfit_callable(misfit)
+    else:
+        o.misfit = _choice("--misfit", misfit, _MISFITS)
+
+
+def _wavelet_input(wavelet) -> Optional[np.ndarray]:
+    if wavelet is None:
+        return None
+    w = _as_input(wavelet, "wavelet")
+    if w.ndim != 1:
+        raise InputError(f"wavelet: a source signature is a 1-D array of nt samples, this one has shape {w.shape}")
+    return w
+
+
+def _observed_record(observed) -> ShotRecord:
+    """One observed record given in memory: a ShotRecord, or a dict with its time axis and geometry."""
+    if isinstance(observed, ShotRecord):
+        return observed
+    if isinstance(observed, dict):
+        missing = [k for k in ("data", "dt", "src", "rec") if k not in observed]
+        unknown = [k for k in observed if k not in ("data", "dt", "src", "rec", "f0", "t0", "wavelet")]
+        if missing or unknown:
+            raise InputError("observed: a dict needs data (nt, nrec), dt (s), src and rec (m), and f0, t0 (Ricker) or "
+                             f"wavelet; {'missing ' + ', '.join(missing) if missing else 'unknown key ' + ', '.join(unknown)}")
+        return ShotRecord(data=observed["data"], dt=float(observed["dt"]), src=observed["src"], rec=observed["rec"],
+                          f0=observed.get("f0"), t0=observed.get("t0"), wavelet=observed.get("wavelet"))
+    raise InputError("observed: an array alone has no time axis or geometry: pass revwave.ShotRecord(data=..., dt=..., "
+                     "src=..., rec=..., f0=... or wavelet=...), a dict with those keys, or the path of a record")
+
+
+def _set_record_observed(o, record: ShotRecord, wavelet) -> None:
+    """A record in memory as the observed data of one shot; its sampled wavelet (or ``wavelet=``) replaces
+    the Ricker wavelet of its f0 and t0."""
+    own = None if record.wavelet is None else _wavelet_input(record.wavelet)
+    if own is not None and wavelet is not None:
+        raise InputError("wavelet: the observed record carries its own sampled wavelet: leave wavelet= out")
+    sampled = own if own is not None else wavelet
+    if sampled is None and (record.f0 is None or record.t0 is None):
+        raise InputError("observed: the record has neither a Ricker wavelet (f0 and t0) nor a sampled one (wavelet=)")
+    # With a sampled signature the record's f0 and t0 are not used (the sidecar's rules still hold them).
+    f0 = 1.0 if record.f0 is None else float(record.f0)
+    t0 = 0.0 if record.t0 is None else float(record.t0)
+    o.set_observed(_as_input(record.data, "observed data"), float(record.dt), f0, t0, _points(record.src, "observed src"),
+                   _points(record.rec, "observed rec"))
+    if sampled is not None:
+        o.problem.set_wavelet(sampled)
+
+
+def _set_gradient_observed(o, survey, observed, wavelet) -> bool:
+    """gradient's observed data and sampled wavelet: a record in memory, a record's path, or a survey
+    (a list, a SEG-Y file or a directory), or None (data modelled in the true model). True for a survey."""
+    is_survey = False
+    if isinstance(observed, (list, tuple)):
+        _set_survey_observed(o, survey, observed)
+        is_survey = True
+    elif isinstance(observed, (ShotRecord, dict, np.ndarray)):
+        _set_record_observed(o, _observed_record(observed), wavelet)
+        return False
+    elif observed is not None:
+        path = os.fspath(observed)
+        if not os.path.exists(path):
+            raise IoError(f"--observed: Path does not exist: {path}")
+        is_survey = _is_survey_path(path)
+        if is_survey:
+            o.set_observed_files([path])
+        else:
+            o.set_observed_file(path)
+    if wavelet is not None and is_survey:
+        survey.set_wavelet(wavelet)  # every shot's signature
+    elif wavelet is not None:
+        if observed is not None:
+            raise InputError("wavelet: a record read from a file carries its Ricker wavelet in its sidecar: leave wavelet= out")
+        o.problem.set_wavelet(wavelet)  # modelled data and the gradient both with the sampled signature
+    return is_survey

@@ -8,12 +8,15 @@ from typing import Optional, Sequence, Union
 
 from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input
+from ._docs import _documented
 from ._inputs import (_choice, _cutoffs, _existing, _problem, _refuse_with_observed, _set_strategy, _set_survey_layout,
-                      _set_survey_observed)
+                      _set_survey_observed, _warn)
+from ._progress import ProgressArg, _reporting
 from ._results import InversionResult, ShotRecord
 from ._revwave import InputError
 
 
+@_documented
 def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            observed: Union[None, ShotRecord, str, os.PathLike, Sequence[Union[ShotRecord, str, os.PathLike]]] = None,
            true_model: Union[None, ArrayLike, str, os.PathLike] = None, velocity: Optional[float] = None,
@@ -23,7 +26,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            mask: Union[None, ArrayLike, str, os.PathLike] = None, mask_depth: Optional[float] = None,
            precondition: str = "illumination", smooth: float = 0.0,
            out_dir: Union[None, str, os.PathLike] = None, resume: Union[None, str, os.PathLike] = None,
-           shape: Union[str, Sequence[int]] = "80,80,80", spacing: float = 10.0, nbl: int = 10,
+           shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
            space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
            f0: Optional[float] = None, src: Optional[Points] = None, src_grid: Union[None, str, Sequence[float]] = None,
            rec: Optional[Points] = None, rec_grid: Union[None, str, Sequence[float]] = None, spread: str = "fixed",
@@ -33,8 +36,8 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            tier: Sequence[str] = (), stop_energy: Optional[float] = None, compress: str = "none",
            precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
            device_memory: Union[None, int, str] = None, host_memory: Union[None, int, str] = None,
-           host_spacing: Optional[int] = None, density: Union[None, ArrayLike, str, os.PathLike] = None
-           ) -> InversionResult:
+           host_spacing: Optional[int] = None, misfit: str = "l2", estimate_wavelet: bool = False,
+           progress: ProgressArg = None) -> InversionResult:
     """Full-waveform inversion, as ``revwave invert``: projected L-BFGS on the velocity (m/s) within
     [vmin, vmax] (required), band after band, the same bits as the CLI for the same options.
 
@@ -55,8 +58,11 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     history.jsonl, state.bin, written together); None writes nothing. resume: the directory of an
     inversion begun with the same options, continued from its last iteration (bit for bit).
 
-    density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation, the
-    density known and fixed (only the velocity is inverted; modelled data use it too).
+    misfit: "l2", "correlation" or "envelope" (a callable has no fingerprint for resume: refused).
+    estimate_wavelet: fit one source signature to the data in the starting model first and use it for
+    every shot (low-passed with the data in each band); returned as ``wavelet``, written as
+    DIR/wavelet.npy. Under ``mpiexec -n K python script.py`` the shots spread over the K processes and
+    every process returns the same model; the first writes the run directory.
     """
     _refuse_with_observed(observed, None, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
     if observed is not None and true_model is not None:
@@ -67,8 +73,14 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     job = o.job
     job.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                            12.0 if f0 is None else f0, src, rec, rec_grid, precision, backend, threads,
-                           device_memory, host_memory, host_spacing, density)
+                           device_memory, host_memory, host_spacing)
     job.f0_given = f0 is not None
+    if callable(misfit):
+        raise InputError("invert takes a built-in misfit: l2, correlation or envelope")
+    job.misfit = _choice("--misfit", misfit, ("l2", "correlation", "envelope"))
+    if estimate_wavelet and wavelet is not None:
+        raise InputError("--estimate-wavelet excludes --wavelet: the signature is either given or estimated")
+    job.estimate_wavelet = bool(estimate_wavelet)
     _set_strategy(job, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)
     job.compress = str(compress)
     if isinstance(true_model, (str, os.PathLike)):
@@ -98,6 +110,9 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     o.smooth = float(smooth)
     o.out_dir = "" if out_dir is None else os.fspath(out_dir)
     o.resume = "" if resume is None else os.fspath(resume)
-    r = _revwave.invert(o)
+    with _reporting(progress, "invert"):
+        r = _revwave.invert(o)
     r["stats"]["command"] = "invert"
-    return InversionResult(model=r["model"], history=[json.loads(line) for line in r["history"]], stats=r["stats"])
+    _warn(r["stats"])
+    return InversionResult(model=r["model"], history=[json.loads(line) for line in r["history"]], stats=r["stats"],
+                           wavelet=r["wavelet"])

@@ -14,23 +14,35 @@ from ._arrays import _as_input, _points
 @dataclass
 class ShotRecord:
     """A shot record: ``data`` (nt, nrec) sampled at t = n dt (s), its geometry (m from the first
-    interior point, z depth) and wavelet (Ricker peak frequency f0 in Hz, delay t0 in s). ``stats``
-    holds the fields of ``revwave forward --json`` for a record modelled by ``forward``."""
+    interior point, z depth) and its source: the Ricker wavelet of peak frequency f0 (Hz) and delay t0
+    (s), or ``wavelet``, a sampled signature of nt samples (then f0 and t0 may be None). ``stats``
+    holds the fields of ``revwave forward --json`` for a record modelled by ``forward``.
+
+    Data of your own: ``ShotRecord(data=d, dt=dt, src=[(x, y, z)], rec=receivers, f0=f0, t0=1.5 / f0)``
+    or ``wavelet=w`` instead of f0 and t0."""
 
     data: np.ndarray
     dt: float
     src: np.ndarray
     rec: np.ndarray
-    f0: float
-    t0: float
+    f0: Optional[float] = None
+    t0: Optional[float] = None
     stats: Optional[dict] = field(default=None, repr=False, compare=False)
+    wavelet: Optional[np.ndarray] = field(default=None, repr=False, compare=False)
 
     @property
     def nt(self) -> int:
         return int(self.data.shape[0])
 
     def save(self, path: Union[str, os.PathLike]) -> None:
-        """Writes PATH.npy and its sidecar .json as ``revwave forward --out`` does (both or neither)."""
+        """Writes PATH.npy and its sidecar .json as ``revwave forward --out`` does (both or neither).
+        The sidecar has no field for a sampled wavelet: a record with one is refused (save the wavelet
+        with numpy and pass it again as ``wavelet=``)."""
+        if self.wavelet is not None:
+            raise _revwave.InputError("save: the sidecar holds a Ricker wavelet (f0, t0), not a sampled one: "
+                                      "numpy.save the record's wavelet and pass it as wavelet= when you use the record")
+        if self.f0 is None or self.t0 is None:
+            raise _revwave.InputError("save: the record has no Ricker wavelet (f0 and t0) for its sidecar")
         _revwave.write_shot_record(os.fspath(path), _as_input(self.data, "data"), float(self.dt), float(self.f0),
                                    float(self.t0), _points(self.src, "src"), _points(self.rec, "rec"))
 
@@ -47,15 +59,27 @@ class ShotRecord:
 
 @dataclass
 class GradientResult:
-    """What ``gradient`` returns: J(m), dJ/dm (shaped like the model, in the run's precision) and the
-    statistics ``revwave gradient --json`` prints (a dict). ``observed`` holds the modelled data when
-    none were given; ``density_gradient`` dJ/drho (shaped like the model) when a density was given."""
+    """What ``gradient`` returns.
+
+    objective, gradient: what an optimiser takes, J / normalize and its gradient with respect to
+    ``wrt`` ("m": dJ/dm, m = 1/c^2, the default; "velocity": dJ/dc), shaped like the model, in the
+    run's precision. dj_dm, dj_dc: both derivatives, unscaled. stats: the fields ``revwave gradient
+    --json`` prints (``stats["objective"]`` is J unscaled). observed: the modelled data when none were
+    given. synthetic, residual: one record's synthetic traces S u and the adjoint source the misfit
+    gave (for L2 the residual S u - d), (nt, nrec); None for a survey. wavelet: the estimated source
+    signature (estimate_wavelet=True), else None. scale: the divisor ``normalize`` set (1 without)."""
 
     objective: float
     gradient: np.ndarray
     stats: dict = field(repr=False)
     observed: Optional[ShotRecord] = field(default=None, repr=False)
-    density_gradient: Optional[np.ndarray] = field(default=None, repr=False)
+    dj_dm: Optional[np.ndarray] = field(default=None, repr=False)
+    dj_dc: Optional[np.ndarray] = field(default=None, repr=False)
+    synthetic: Optional[np.ndarray] = field(default=None, repr=False)
+    residual: Optional[np.ndarray] = field(default=None, repr=False)
+    wavelet: Optional[np.ndarray] = field(default=None, repr=False)
+    wrt: str = "m"
+    scale: float = 1.0
 
 
 @dataclass
@@ -71,8 +95,10 @@ class SurveyRecords:
 class InversionResult:
     """What ``invert`` returns: the final velocity model (nx, ny, nz) in m/s, in the run's precision
     (as ``model.npy``); the history (one dict per line of ``history.jsonl``: iterations and band ends,
-    a resumed run's earlier lines included); and the fields of ``revwave invert --json``."""
+    a resumed run's earlier lines included); the fields of ``revwave invert --json``; and the source
+    signature every shot used when ``estimate_wavelet=True`` (else None)."""
 
     model: np.ndarray
     history: list = field(repr=False)
     stats: dict = field(repr=False)
+    wavelet: Optional[np.ndarray] = field(default=None, repr=False)

@@ -79,8 +79,8 @@ ShotRecord record_of(const InArray& data, double dt, double f0, double t0, const
 }
 
 ShotRecord record_of(const nb::dict& d, const std::string& name) {
-  return record_of(nb::cast<InArray>(d["data"]), nb::cast<double>(d["dt"]), nb::cast<double>(d["f0"]), nb::cast<double>(d["t0"]),
-                   nb::cast<InArray>(d["src"]), nb::cast<InArray>(d["rec"]), name);
+  return record_of(nb::cast<InArray>(d["data"]), nb::cast<double>(d["dt"]), nb::cast<double>(d["f0"]),
+                   nb::cast<double>(d["t0"]), nb::cast<InArray>(d["src"]), nb::cast<InArray>(d["rec"]), name);
 }
 
 nb::object to_python(const nlohmann::json& j) {

@@ -7,6 +7,8 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "py_misfit.hpp"
+#include "revwave/core/errors.hpp"
 #include "revwave/inversion/invert_run.hpp"
 #include "revwave/setup/gradient_job.hpp"
 #include "revwave/setup/problem_setup.hpp"
@@ -18,12 +20,15 @@ namespace {
 
 using namespace nb::literals;
 
+std::uintptr_t model_address = 0;  // where set_model last read a model (tests: no copy on the way in)
+
 void bind_problem(nb::module_& m) {
   nb::class_<ProblemOptions>(m, "ProblemOptions", "The options of a problem: the CLI's long options, - as _.")
       .def(nb::init<>())
       .def_rw("model_file", &ProblemOptions::model_file)
       .def_rw("velocity", &ProblemOptions::velocity)
       .def_rw("shape", &ProblemOptions::shape)
+      .def_rw("shape_given", &ProblemOptions::shape_given)
       .def_rw("spacing", &ProblemOptions::spacing)
       .def_rw("nbl", &ProblemOptions::nbl)
       .def_rw("space_order", &ProblemOptions::space_order)
@@ -41,12 +46,25 @@ void bind_problem(nb::module_& m) {
       .def_rw("device_memory", &ProblemOptions::device_memory)
       .def_rw("host_memory", &ProblemOptions::host_memory)
       .def_rw("host_spacing", &ProblemOptions::host_spacing)
-      .def("set_model", [](ProblemOptions& o, const InArray& a) { o.model_values = model_of(a, "model"); }, "model"_a)
-      .def_rw("density_file", &ProblemOptions::density_file)
-      .def("set_density", [](ProblemOptions& o, const InArray& a) { o.density_values = npy_of(a, "density"); },
-           "density"_a)
-      .def("set_sources", [](ProblemOptions& o, const InArray& a) { o.src_points = points_of(a, "src"); }, "src"_a)
-      .def("set_receivers", [](ProblemOptions& o, const InArray& a) { o.rec_points = points_of(a, "rec"); }, "rec"_a);
+      .def(
+          "set_model",
+          [](ProblemOptions& o, const InArray& a) {
+            model_address = reinterpret_cast<std::uintptr_t>(a.data());
+            o.model_values = model_of(a, "model");
+          },
+          "model"_a)
+      .def(
+          "set_sources", [](ProblemOptions& o, const InArray& a) { o.src_points = points_of(a, "src"); }, "src"_a)
+      .def(
+          "set_receivers", [](ProblemOptions& o, const InArray& a) { o.rec_points = points_of(a, "rec"); }, "rec"_a)
+      .def(
+          "set_wavelet",
+          [](ProblemOptions& o, const InArray& a) {
+            if (a.ndim() != 1 || a.shape(0) < 2)
+              throw InputError("wavelet: a source signature is a 1-D array of at least 2 samples");
+            o.wavelet_samples = values_of(a, "wavelet");
+          },
+          "wavelet"_a);
 }
 
 void bind_strategy(nb::class_<GradientJobOptions>& c) {
@@ -79,7 +97,8 @@ void bind_strategy(nb::class_<GradientJobOptions>& c) {
 }
 
 void bind_gradient(nb::module_& m) {
-  nb::class_<GradientJobOptions> c(m, "GradientOptions", "The options of a gradient: problem, observed data, strategy.");
+  nb::class_<GradientJobOptions> c(m, "GradientOptions",
+                                   "The options of a gradient: problem, observed data, strategy.");
   c.def(nb::init<>())
       .def_prop_rw(
           "problem", [](GradientJobOptions& o) -> ProblemOptions& { return o.problem; },
@@ -93,30 +112,47 @@ void bind_gradient(nb::module_& m) {
             o.observed_record = std::make_shared<ShotRecord>(record_of(data, dt, f0, t0, src, rec, "observed"));
           },
           "data"_a, "dt"_a, "f0"_a, "t0"_a, "src"_a, "rec"_a)
-      .def("set_observed_file", [](GradientJobOptions& o, const std::string& path) { o.observed = {path}; }, "path"_a)
-      .def("set_observed_files", [](GradientJobOptions& o, const std::vector<std::string>& paths) { o.observed = paths; },
-           "paths"_a)
-      .def("set_true_model", [](GradientJobOptions& o, const InArray& a) { o.true_model_values = model_of(a, "true_model"); },
-           "true_model"_a)
+      .def(
+          "set_observed_file", [](GradientJobOptions& o, const std::string& path) { o.observed = {path}; }, "path"_a)
+      .def(
+          "set_observed_files",
+          [](GradientJobOptions& o, const std::vector<std::string>& paths) { o.observed = paths; }, "paths"_a)
+      .def(
+          "set_true_model",
+          [](GradientJobOptions& o, const InArray& a) { o.true_model_values = model_of(a, "true_model"); },
+          "true_model"_a)
       .def_rw("true_model_file", &GradientJobOptions::true_model)
-      .def_rw("density_gradient", &GradientJobOptions::density_gradient);
+      .def_prop_rw(
+          "misfit", [](const GradientJobOptions& o) { return std::string(to_string(o.misfit.kind)); },
+          [](GradientJobOptions& o, const std::string& v) {
+            o.misfit = MisfitChoice{parse_misfit(v), nullptr, nullptr};
+          })
+      .def(
+          "set_misfit_callable", [](GradientJobOptions& o, nb::object fn) { o.misfit = python_misfit(std::move(fn)); },
+          "fn"_a)
+      .def_rw("estimate_wavelet", &GradientJobOptions::estimate_wavelet)
+      .def_rw("keep_traces", &GradientJobOptions::keep_traces);
   bind_strategy(c);
 }
 
 void bind_survey(nb::module_& m) {
-  nb::class_<SurveyOptions>(m, "SurveyOptions", "A survey's options: source grid, spread, wavelet, origin, aperture, records.")
+  nb::class_<SurveyOptions>(m, "SurveyOptions",
+                            "A survey's options: source grid, spread, wavelet, origin, aperture, records.")
       .def(nb::init<>())
       .def_rw("origin", &SurveyOptions::origin)
       .def_rw("wavelet", &SurveyOptions::wavelet)
       .def_rw("src_grid", &SurveyOptions::src_grid)
       .def_rw("spread", &SurveyOptions::spread)
       .def_rw("aperture", &SurveyOptions::aperture)
-      .def("set_wavelet", [](SurveyOptions& o, const InArray& a) { o.wavelet_samples = values_of(a, "wavelet"); }, "wavelet"_a)
+      .def(
+          "set_wavelet", [](SurveyOptions& o, const InArray& a) { o.wavelet_samples = values_of(a, "wavelet"); },
+          "wavelet"_a)
       .def(
           "set_records",
           [](SurveyOptions& o, const std::vector<nb::dict>& records) {
             auto held = std::make_shared<std::vector<ShotRecord>>();
-            for (std::size_t i = 0; i < records.size(); ++i) held->push_back(record_of(records[i], "observed[" + std::to_string(i) + "]"));
+            for (std::size_t i = 0; i < records.size(); ++i)
+              held->push_back(record_of(records[i], "observed[" + std::to_string(i) + "]"));
             o.observed_records = held;
           },
           "records"_a);
@@ -138,7 +174,8 @@ void bind_invert(nb::module_& m) {
       .def_rw("tolerance", &InvertOptions::tolerance)
       .def_rw("first_step", &InvertOptions::first_step)
       .def_rw("mask", &InvertOptions::mask)
-      .def("set_mask", [](InvertOptions& o, const InArray& a) { o.mask_values = npy_of(a, "mask"); }, "mask"_a)
+      .def(
+          "set_mask", [](InvertOptions& o, const InArray& a) { o.mask_values = npy_of(a, "mask"); }, "mask"_a)
       .def_rw("mask_depth", &InvertOptions::mask_depth)
       .def_rw("illumination", &InvertOptions::illumination)
       .def_rw("smooth", &InvertOptions::smooth)
@@ -161,6 +198,8 @@ void bind_schedule(nb::module_& m) {
 }
 
 }  // namespace
+
+std::uintptr_t last_model_address() { return model_address; }
 
 void bind_options(nb::module_& m) {
   bind_problem(m);

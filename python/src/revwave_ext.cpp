@@ -18,8 +18,11 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "mpi_runs.hpp"
+#include "revwave/core/cancellation.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/inversion/invert_run.hpp"
+#include "revwave/inversion/velocity_gradient.hpp"
 #include "revwave/io/shot_record.hpp"
 #include "revwave/setup/forward_run.hpp"
 #include "revwave/setup/gradient_run.hpp"
@@ -28,6 +31,7 @@
 #include "revwave/setup/survey_forward_run.hpp"
 #include "revwave/setup/survey_gradient_run.hpp"
 #include "revwave/setup/verification_runs.hpp"
+#include "signals.hpp"
 
 namespace revwave::python {
 namespace {
@@ -47,12 +51,20 @@ class ThreadsScope {
   int saved_;
 };
 
-// Runs `work` without the GIL and with the call's own OpenMP team.
+// Runs `work` without the GIL and with the call's own OpenMP team. `work` gets the progress callback
+// to hand the library, which turns Ctrl-C into the run's end and the call's KeyboardInterrupt
+// (signals.hpp).
 template <class F>
 auto unlocked(F&& work) {
-  nb::gil_scoped_release released;
-  ThreadsScope scope;
-  return work();
+  SignalCheck signals;
+  try {
+    nb::gil_scoped_release released;
+    ThreadsScope scope;
+    return work(signals.progress());
+  } catch (const RunCancelled&) {
+    if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw nb::python_error();  // the signal handler's exception, set on this thread by PyErr_CheckSignals
+  }
 }
 
 std::vector<std::size_t> sizes(const std::array<index_t, 3>& shape) {
@@ -68,50 +80,89 @@ void check_job_numbers(const GradientJobOptions& o) {
 
 template <class T>
 nb::dict forward_impl(const ProblemOptions& o) {
-  ForwardRun<T> run = unlocked([&] { return run_forward_job<T>(o, {}); });
+  ForwardRun<T> run = unlocked([&](const Progress& progress) { return run_forward_job<T>(o, {}, progress); });
   const nlohmann::json stats = forward_summary(run, o.precision);
   nb::dict r = record_dict(std::move(run.shot.traces), run.setup.acquisition, run.time);
   r["stats"] = to_python(stats);
   return r;
 }
 
+// dJ/dc = -2 dJ/dm / c^3 in the run's precision (the chain rule revwave invert takes).
+template <class T>
+nb::object velocity_gradient_array(const VelocityModel& model, const std::vector<double>& dj_dm) {
+  return nb::cast(owned(values_in_precision<T>(velocity_gradient(model.velocity, dj_dm), "dJ/dc"), sizes(model.shape)));
+}
+
+// An estimated signature (float64, as the CLI writes it), or None.
+nb::object wavelet_array(const std::vector<double>& wavelet) {
+  if (wavelet.empty()) return nb::none();
+  return nb::cast(owned(std::vector<double>(wavelet), {wavelet.size()}));
+}
+
 template <class T>
 nb::tuple gradient_impl(GradientJobOptions o) {
-  GradientRun<T> run = unlocked([&] { return run_gradient_job<T>(o, {}); });
+  GradientRun<T> run = unlocked([&](const Progress& progress) { return run_gradient_job<T>(o, {}, progress); });
   nlohmann::json stats = gradient_summary(run, o, run.job.observed_source == "file" ? o.observed_name : "modelled");
   // dJ/dm as `revwave gradient` writes it: in the run's precision.
   auto g = owned(values_in_precision<T>(run.output.gradient, "the gradient"), sizes(run.job.start.grid.shape));
+  const std::vector<std::size_t> record = {static_cast<std::size_t>(run.job.time.nt()),
+                                           run.job.start.acquisition.receivers.size()};
+  nb::dict extras;
+  extras["dj_dc"] = velocity_gradient_array<T>(run.job.start.model, run.output.gradient);
+  extras["wavelet"] = o.estimate_wavelet ? wavelet_array(run.job.start.acquisition.wavelet) : nb::none();
+  extras["synthetic"] = o.keep_traces ? nb::cast(owned(std::move(run.synthetic), record)) : nb::none();
+  extras["residual"] = o.keep_traces ? nb::cast(owned(std::move(run.adjoint_source), record)) : nb::none();
   nb::object observed = nb::none();
   if (run.job.observed_source == "modelled") {
     observed = record_dict(std::move(run.job.observed), run.job.start.acquisition, run.job.time);
   }
-  nb::object density = nb::none();
-  if (o.density_gradient) {
-    density = nb::cast(owned(values_in_precision<T>(run.output.density_gradient, "the density gradient"),
-                             sizes(run.job.start.grid.shape)));
-  }
-  return nb::make_tuple(run.output.stats.objective, g, to_python(stats), observed, density);
+  return nb::make_tuple(run.output.stats.objective, g, to_python(stats), observed, extras);
 }
 
-// J and g summed over a survey's shots in one process, on the CLI's fixed tree; the stats are the
-// CLI's survey JSON fields that describe the run.
+// J and g summed over a survey's shots on the CLI's fixed tree, shot after shot in this process, or
+// under mpiexec over its processes (the CLI's MPI runner): every process returns the root's J and g
+// (broadcast), so that scripts on every process take the same steps. The stats are the CLI's survey
+// JSON fields on the first process; the others hold {"rank": r} only.
 template <class T>
 nb::tuple survey_gradient_impl(GradientJobOptions o, const SurveyOptions& so) {
   SurveyGradientJob job;
-  const SurveySum sum = unlocked([&] {
-    job = prepare_survey_gradient<T>(o, so, 0, {});
-    SerialShotRunner runner;
-    return run_survey_gradient_job<T>(job, runner);
+  ShotRunner& runner = shot_runner();
+  std::vector<double> packed;
+  nlohmann::json stats;
+  unlocked([&](const Progress& progress) {
+    apply_process_threads(o.problem.threads);
+    std::exception_ptr failure;
+    try {
+      job = prepare_survey_gradient<T>(o, so, mpi_session().local_rank(), {});
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    runner.agree(failure);  // every process has the same inputs now, or every process raises the first error
+    SurveySum sum = run_survey_gradient_job<T>(job, runner, progress);
+    if (sum.root) {
+      stats = survey_gradient_summary(job, sum, o.problem.precision);
+      packed.reserve(sum.gradient.size() + 1);
+      packed.push_back(sum.objective);
+      packed.insert(packed.end(), sum.gradient.begin(), sum.gradient.end());
+    } else {
+      stats = {{"rank", runner.rank()}};
+    }
+    runner.broadcast_from_root(packed);
   });
-  auto g = owned(values_in_precision<T>(sum.gradient, "the gradient"), sizes(job.inputs.grid.shape));
-  return nb::make_tuple(sum.objective, g, to_python(survey_gradient_summary(job, sum, o.problem.precision)), nb::none(),
-                        nb::none());
+  const std::vector<double> dj_dm(packed.begin() + 1, packed.end());
+  auto g = owned(values_in_precision<T>(dj_dm, "the gradient"), sizes(job.inputs.grid.shape));
+  nb::dict extras;
+  extras["dj_dc"] = velocity_gradient_array<T>(job.inputs.model, dj_dm);
+  extras["wavelet"] = wavelet_array(job.wavelet);
+  extras["synthetic"] = nb::none();
+  extras["residual"] = nb::none();
+  return nb::make_tuple(packed.front(), g, to_python(stats), nb::none(), extras);
 }
 
 template <class T>
 nb::tuple forward_survey_impl(const ProblemOptions& o, const SurveyOptions& so, const std::string& out) {
-  const SurveyForwardRun run = unlocked([&] {
-    SurveyForwardRun r = run_survey_forward_job<T>(o, so, out);
+  const SurveyForwardRun run = unlocked([&](const Progress& progress) {
+    SurveyForwardRun r = run_survey_forward_job<T>(o, so, out, progress);
     if (!out.empty()) write_survey_records(r, out, o.precision);
     return r;
   });
@@ -122,28 +173,34 @@ nb::tuple forward_survey_impl(const ProblemOptions& o, const SurveyOptions& so, 
   return nb::make_tuple(records, to_python(survey_forward_summary(run, so, o.precision)));
 }
 
+// Under mpiexec every process runs the same optimiser on the root's J and g (the CLI's rule) and
+// returns the same model; the first process writes the run directory.
 template <class T>
 nb::dict invert_impl(InvertOptions o) {
-  const InvertResult result = unlocked([&] {
-    SerialShotRunner runner;
-    return run_invert<T>(o, runner);
+  const InvertResult result = unlocked([&](const Progress& progress) {
+    apply_process_threads(o.job.problem.threads);
+    o.local_rank = mpi_session().local_rank();
+    InvertReporter report;
+    report.progress = progress;
+    return run_invert<T>(o, shot_runner(), report);
   });
   nb::dict d;
   d["model"] = owned_as<T>(result.model, sizes(result.shape));
   d["history"] = nb::cast(result.history);
   d["stats"] = to_python(invert_summary(result));
+  d["wavelet"] = wavelet_array(result.wavelet);
   return d;
 }
 
 template <class T>
 nb::dict adjtest_impl(const ProblemOptions& o, std::uint32_t seed, std::optional<double> tolerance) {
-  const AdjtestRun r = unlocked([&] { return run_adjtest<T>(o, seed, tolerance); });
+  const AdjtestRun r = unlocked([&](const Progress&) { return run_adjtest<T>(o, seed, tolerance); });
   return nb::cast<nb::dict>(to_python(adjtest_summary(r, o.precision)));
 }
 
 template <class T>
 nb::dict gradtest_impl(GradientJobOptions o, int halvings, double scale) {
-  const GradtestRun r = unlocked([&] { return run_gradtest<T>(o, halvings, scale); });
+  const GradtestRun r = unlocked([&](const Progress&) { return run_gradtest<T>(o, halvings, scale); });
   return nb::cast<nb::dict>(to_python(gradtest_summary(r, o)));
 }
 
@@ -153,8 +210,10 @@ nb::dict read_record(const std::string& path) {
   ShotRecord r = read_shot_record(path);
   nb::dict d;
   const std::size_t nt = static_cast<std::size_t>(r.meta.nt), nrec = r.meta.receivers.size();
-  if (r.meta.precision == "float32") d["data"] = owned(std::vector<float>(r.traces.begin(), r.traces.end()), {nt, nrec});
-  else d["data"] = owned(std::move(r.traces), {nt, nrec});
+  if (r.meta.precision == "float32")
+    d["data"] = owned(std::vector<float>(r.traces.begin(), r.traces.end()), {nt, nrec});
+  else
+    d["data"] = owned(std::move(r.traces), {nt, nrec});
   d["dt"] = r.meta.dt;
   d["f0"] = r.meta.f0;
   d["t0"] = r.meta.t0;
@@ -166,45 +225,72 @@ nb::dict read_record(const std::string& path) {
 }  // namespace
 
 void bind_runs(nb::module_& m) {
-  m.def("forward", [](const ProblemOptions& o) {
-    check_problem_numbers(o);
-    return in_double(o) ? forward_impl<double>(o) : forward_impl<float>(o);
-  }, "options"_a, "Models one shot record; see revwave.forward.");
-  m.def("forward_survey", [](const ProblemOptions& o, const SurveyOptions& so, const std::string& out) {
-    check_problem_numbers(o);
-    return in_double(o) ? forward_survey_impl<double>(o, so, out) : forward_survey_impl<float>(o, so, out);
-  }, "options"_a, "survey"_a, "out"_a, "Models a survey's shot records; see revwave.forward_survey.");
-  m.def("gradient", [](const GradientJobOptions& o) {
-    check_job_numbers(o);
-    return in_double(o.problem) ? gradient_impl<double>(o) : gradient_impl<float>(o);
-  }, "options"_a, "Objective, dJ/dm and statistics; see revwave.gradient.");
-  m.def("survey_gradient", [](const GradientJobOptions& o, const SurveyOptions& so) {
-    check_job_numbers(o);
-    return in_double(o.problem) ? survey_gradient_impl<double>(o, so) : survey_gradient_impl<float>(o, so);
-  }, "options"_a, "survey"_a, "J and dJ/dm summed over a survey; see revwave.gradient.");
-  m.def("invert", [](const InvertOptions& o) {
-    check_invert_numbers(o);
-    return in_double(o.job.problem) ? invert_impl<double>(o) : invert_impl<float>(o);
-  }, "options"_a, "Full-waveform inversion; see revwave.invert.");
-  m.def("adjtest", [](const ProblemOptions& o, std::uint32_t seed, std::optional<double> tolerance) {
-    check_problem_numbers(o);
-    if (tolerance) check_number("--tolerance", *tolerance, positive());
-    return in_double(o) ? adjtest_impl<double>(o, seed, tolerance) : adjtest_impl<float>(o, seed, tolerance);
-  }, "options"_a, "seed"_a, "tolerance"_a.none(), "The dot-product test; see revwave.adjtest.");
-  m.def("gradtest", [](const GradientJobOptions& o, int halvings, double scale) {
-    check_job_numbers(o);
-    check_integer("--halvings", halvings, int_within(2, 40));
-    check_number("--scale", scale, {0.0, 0.5, true, true});
-    return in_double(o.problem) ? gradtest_impl<double>(o, halvings, scale) : gradtest_impl<float>(o, halvings, scale);
-  }, "options"_a, "halvings"_a, "scale"_a, "The Taylor test; see revwave.gradtest.");
-  m.def("schedule", [](const ScheduleRequest& r) {
-    const nlohmann::json j = unlocked([&] { return schedule_summary(r); });
-    return to_python(j);
-  }, "request"_a, "Counts (and lists) a checkpoint schedule; see revwave.schedule.");
-  m.def("read_shot_record", &read_record, "path"_a, "Reads a shot record .npy and its sidecar .json, as the CLI writes them.");
+  m.def(
+      "forward",
+      [](const ProblemOptions& o) {
+        check_problem_numbers(o);
+        return in_double(o) ? forward_impl<double>(o) : forward_impl<float>(o);
+      },
+      "options"_a, "Models one shot record; see revwave.forward.");
+  m.def(
+      "forward_survey",
+      [](const ProblemOptions& o, const SurveyOptions& so, const std::string& out) {
+        check_problem_numbers(o);
+        return in_double(o) ? forward_survey_impl<double>(o, so, out) : forward_survey_impl<float>(o, so, out);
+      },
+      "options"_a, "survey"_a, "out"_a, "Models a survey's shot records; see revwave.forward_survey.");
+  m.def(
+      "gradient",
+      [](const GradientJobOptions& o) {
+        check_job_numbers(o);
+        return in_double(o.problem) ? gradient_impl<double>(o) : gradient_impl<float>(o);
+      },
+      "options"_a, "Objective, dJ/dm and statistics; see revwave.gradient.");
+  m.def(
+      "survey_gradient",
+      [](const GradientJobOptions& o, const SurveyOptions& so) {
+        check_job_numbers(o);
+        return in_double(o.problem) ? survey_gradient_impl<double>(o, so) : survey_gradient_impl<float>(o, so);
+      },
+      "options"_a, "survey"_a, "J and dJ/dm summed over a survey; see revwave.gradient.");
+  m.def(
+      "invert",
+      [](const InvertOptions& o) {
+        check_invert_numbers(o);
+        return in_double(o.job.problem) ? invert_impl<double>(o) : invert_impl<float>(o);
+      },
+      "options"_a, "Full-waveform inversion; see revwave.invert.");
+  m.def(
+      "adjtest",
+      [](const ProblemOptions& o, std::uint32_t seed, std::optional<double> tolerance) {
+        check_problem_numbers(o);
+        if (tolerance) check_number("--tolerance", *tolerance, positive());
+        return in_double(o) ? adjtest_impl<double>(o, seed, tolerance) : adjtest_impl<float>(o, seed, tolerance);
+      },
+      "options"_a, "seed"_a, "tolerance"_a.none(), "The dot-product test; see revwave.adjtest.");
+  m.def(
+      "gradtest",
+      [](const GradientJobOptions& o, int halvings, double scale) {
+        check_job_numbers(o);
+        check_integer("--halvings", halvings, int_within(2, 40));
+        check_number("--scale", scale, {0.0, 0.5, true, true});
+        return in_double(o.problem) ? gradtest_impl<double>(o, halvings, scale)
+                                    : gradtest_impl<float>(o, halvings, scale);
+      },
+      "options"_a, "halvings"_a, "scale"_a, "The Taylor test; see revwave.gradtest.");
+  m.def(
+      "schedule",
+      [](const ScheduleRequest& r) {
+        const nlohmann::json j = unlocked([&](const Progress&) { return schedule_summary(r); });
+        return to_python(j);
+      },
+      "request"_a, "Counts (and lists) a checkpoint schedule; see revwave.schedule.");
+  m.def("read_shot_record", &read_record, "path"_a,
+        "Reads a shot record .npy and its sidecar .json, as the CLI writes them.");
   m.def(
       "write_shot_record",
-      [](const std::string& path, const InArray& data, double dt, double f0, double t0, const InArray& src, const InArray& rec) {
+      [](const std::string& path, const InArray& data, double dt, double f0, double t0, const InArray& src,
+         const InArray& rec) {
         const ShotRecord r = record_of(data, dt, f0, t0, src, rec, path);
         write_shot_record(path, r.meta, r.traces);
       },
@@ -219,6 +305,7 @@ NB_MODULE(_revwave, m) {
   using namespace revwave::python;
   using namespace nb::literals;
   m.doc() = "revwave's compiled core; use the package revwave, whose functions take keyword arguments.";
+  m.attr("__version__") = REVWAVE_VERSION;  // project()'s VERSION, the CLI's --version
 
   // revwave's error classes as Python exceptions of the matching built-in kind.
   nb::exception<InputError>(m, "InputError", PyExc_ValueError);
@@ -231,8 +318,19 @@ NB_MODULE(_revwave, m) {
 
   bind_options(m);
   bind_runs(m);
-  m.def("_address", [](const InArray& a) { return reinterpret_cast<std::uintptr_t>(a.data()); }, "array"_a,
-        "The address the extension reads an array at (tests: C-contiguous float arrays are not copied).");
-  m.def("_max_threads", [] { return omp_get_max_threads(); }, "The calling thread's OpenMP team size (tests).");
+  m.def(
+      "_address", [](const InArray& a) { return reinterpret_cast<std::uintptr_t>(a.data()); }, "array"_a,
+      "The address the extension reads an array at (tests: C-contiguous float arrays are not copied).");
+  m.def(
+      "_max_threads", [] { return omp_get_max_threads(); }, "The calling thread's OpenMP team size (tests).");
+  m.def("_last_model_address", &last_model_address,
+        "The address the last model was read at (tests: a C-contiguous array or CPU tensor is not copied).");
+  m.def("_mpi_compiled", &mpi_compiled, "Whether the library's MPI runner is built in (else a one-process stub).");
+  m.def(
+      "_mpi_rank", [] { return mpi_session().rank(); }, "This process's rank under mpiexec (0 without).");
+  m.def(
+      "_mpi_size", [] { return mpi_session().size(); }, "The number of processes under mpiexec (1 without).");
+  m.def("_set_progress", &set_progress_hook, "hook"_a.none(),
+        "The callable (done, total) the next calls report their progress to, or None (revwave._progress sets it).");
   m.def("parse_bytes", &parse_bytes, "text"_a, "A memory size such as 512M or 8GiB, in bytes (the CLI's rule).");
 }

@@ -6,9 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -30,7 +30,8 @@ TEST_F(Cli, ForwardWritesRecordSidecarAndConfigAndJsonRoundTrips) {
   const Outcome r = invoke("forward" + small + "--out shot.npy --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  for (const char* key : {"nt", "dt", "shape", "space_order", "backend", "precision", "seconds", "gpts_per_s", "peak_rss_bytes"}) {
+  for (const char* key :
+       {"nt", "dt", "shape", "space_order", "backend", "precision", "seconds", "gpts_per_s", "peak_rss_bytes"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   const revwave::NpyArray a = revwave::read_npy((dir_ / "shot.npy").string());
@@ -102,17 +103,18 @@ TEST_F(Cli, GradientFromObservedFileUsesItsTimeAxis) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["dt"].get<double>(), side["dt"].get<double>());
   EXPECT_EQ(j["nt"].get<std::int64_t>(), side["nt"].get<std::int64_t>());
-  for (const char* key : {"objective", "gradient_norm", "strategy", "steps", "forward_steps", "reverse_steps", "seconds",
-                          "peak_rss_bytes", "wavefield_storage_bytes", "snaps", "stores", "restores", "checkpoint_bytes",
-                          "checkpoint_copy_bytes"}) {
+  for (const char* key : {"objective", "gradient_norm", "strategy", "steps", "forward_steps", "reverse_steps",
+                          "seconds", "peak_rss_bytes", "wavefield_storage_bytes", "snaps", "stores", "restores",
+                          "checkpoint_bytes", "checkpoint_copy_bytes"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   EXPECT_EQ(j["forward_steps"], j["predicted_forward_steps"]);
   EXPECT_GT(j["stores"].get<std::int64_t>(), 0);
   EXPECT_EQ(j["checkpoint_copy_bytes"].get<std::uint64_t>(), 0u);  // memory slots are handles, not copies
   // On disk every store writes a slot and every restore but those of step 0 reads one.
-  const Outcome disk = invoke("gradient --shape 12,12,12 --velocity 2000 --observed obs.npy --out g3.npy --json "
-                              "--store disk --checkpoint-dir .");
+  const Outcome disk = invoke(
+      "gradient --shape 12,12,12 --velocity 2000 --observed obs.npy --out g3.npy --json "
+      "--store disk --checkpoint-dir .");
   ASSERT_EQ(disk.code, 0) << disk.err;
   const auto jd = nlohmann::json::parse(disk.out);
   EXPECT_EQ(jd["objective"], j["objective"]);
@@ -139,8 +141,9 @@ TEST_F(Cli, AdjtestAndGradtestPassOnTheirDefaults) {
 TEST_F(Cli, FullStrategyThatCannotFitIsRefusedUpFront) {
   // 230^3 points for 1615 steps: about 100 GiB of history, refused against a limit of 8 GiB that
   // the test sets, whatever the machine has (REVWAVE_MEMORY_LIMIT only ever lowers it).
-  const Outcome r = invoke_with("REVWAVE_MEMORY_LIMIT=8GiB",
-                                "gradient --shape 230,230,230 --tn 1.3 --strategy full --velocity 1500 --dt 0.0008 --out g.npy");
+  const Outcome r =
+      invoke_with("REVWAVE_MEMORY_LIMIT=8GiB",
+                  "gradient --shape 230,230,230 --tn 1.3 --strategy full --velocity 1500 --dt 0.0008 --out g.npy");
   EXPECT_EQ(r.code, 4) << r.err;
   EXPECT_NE(r.err.find("--strategy full (the wavefield history, 1626 fields of"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("only 8.00 GiB is available (REVWAVE_MEMORY_LIMIT)"), std::string::npos) << r.err;
@@ -175,7 +178,9 @@ TEST_F(Cli, ObservedDataThatAreNotFiniteAreRefused) {
   revwave::write_npy((dir_ / "obs.npy").string(), a.shape, v.data());
   const Outcome r = invoke("gradient --shape 12,12,12 --observed obs.npy --out g.npy");
   EXPECT_EQ(r.code, 3) << r.err;
-  EXPECT_NE(r.err.find("sample 5 of receiver 3 is nan: every sample of a shot record must be finite"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("sample 5 of receiver 3 is nan: every sample of a shot record must be finite"),
+            std::string::npos)
+      << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "g.npy"));
 }
 
@@ -206,12 +211,15 @@ TEST_F(Cli, ShapesAndReceiverGridsThatCannotFitAreRefusedUpFront) {
   expect_refused("forward --shape 12,12,12 --rec-grid 3037000500,3037000500,10", "exceeds the limit of 2^63 - 1");
   const Outcome big = invoke_with("REVWAVE_MEMORY_LIMIT=1GiB", "forward --shape 3000,3000,3000");
   EXPECT_EQ(big.code, 4) << big.err;
-  EXPECT_NE(big.err.find("the velocity model of 27000000000 points (--shape 3000,3000,3000) needs 201.17 GiB"), std::string::npos)
+  EXPECT_NE(big.err.find("the velocity model of 27000000000 points (--shape 3000,3000,3000) needs 201.17 GiB"),
+            std::string::npos)
       << big.err;
-  const Outcome receivers = invoke_with("REVWAVE_MEMORY_LIMIT=1GiB", "forward --shape 12,12,12 --rec-grid 100000,100000,10");
+  const Outcome receivers =
+      invoke_with("REVWAVE_MEMORY_LIMIT=1GiB", "forward --shape 12,12,12 --rec-grid 100000,100000,10");
   EXPECT_EQ(receivers.code, 4) << receivers.err;
   EXPECT_NE(receivers.err.find("(10000000000 receivers) needs"), std::string::npos) << receivers.err;
-  const Outcome traces = invoke_with("REVWAVE_MEMORY_LIMIT=64MiB", "forward --shape 12,12,12 --tn 300 --rec-grid 64,64,10");
+  const Outcome traces =
+      invoke_with("REVWAVE_MEMORY_LIMIT=64MiB", "forward --shape 12,12,12 --tn 300 --rec-grid 64,64,10");
   EXPECT_EQ(traces.code, 4) << traces.err;
   EXPECT_NE(traces.err.find("the forward run (3 wavefields of"), std::string::npos) << traces.err;
   EXPECT_TRUE(leftovers().empty());
@@ -219,7 +227,8 @@ TEST_F(Cli, ShapesAndReceiverGridsThatCannotFitAreRefusedUpFront) {
 
 TEST_F(Cli, ZeroIsAValueNotAnAbsentOption) {
   expect_refused("gradient" + small + "--snaps 0", "--snaps 0 is invalid: it must be an integer >= 1");
-  expect_refused("gradient" + small + "--checkpoint-memory 0.5", "memory size '0.5' is invalid: it is less than one byte");
+  expect_refused("gradient" + small + "--checkpoint-memory 0.5",
+                 "memory size '0.5' is invalid: it is less than one byte");
   expect_refused("gradient" + small + "--checkpoint-memory 100000000000T", "exceeds the largest size");
   expect_refused("gradient" + small + "--velocity 0", "--velocity 0 m/s is invalid: it must be finite and > 0");
   expect_refused("forward" + small + "--dt 0", "--dt 0 s is invalid");
@@ -240,8 +249,9 @@ TEST_F(Cli, OptionsTheRunWouldIgnoreAreRefused) {
   // A config file: its section for another subcommand, a key that names no option.
   std::ofstream(dir_ / "other.toml") << "[gradient]\nnbl = 4\n";
   std::ofstream(dir_ / "typo.toml") << "[forward]\nnbll = 4\n";
-  for (const auto& [file, mention] : {std::pair<std::string, std::string>{"other.toml", "the config file sets gradient.nbl"},
-                                      {"typo.toml", "the config file's key 'forward.nbll' names no option"}}) {
+  for (const auto& [file, mention] :
+       {std::pair<std::string, std::string>{"other.toml", "the config file sets gradient.nbl"},
+        {"typo.toml", "the config file's key 'forward.nbll' names no option"}}) {
     const Outcome r = invoke("forward" + small + "--config " + file + " --out s.npy");
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_NE(r.err.find(mention), std::string::npos) << r.err;
@@ -275,13 +285,15 @@ TEST_F(Cli, AnOutputThatNamesAnInputIsRefused) {
   revwave::write_npy((dir_ / "m.npy").string(), shape, v.data());
   const std::vector<double> rec{10, 10, 10, 50, 50, 20};
   revwave::write_npy((dir_ / "r.npy").string(), {2, 3}, rec.data());
-  const auto before = slurp((dir_ / "obs.npy").string()) + slurp((dir_ / "obs.json").string()) + slurp((dir_ / "m.npy").string());
+  const auto before =
+      slurp((dir_ / "obs.npy").string()) + slurp((dir_ / "obs.json").string()) + slurp((dir_ / "m.npy").string());
   const auto refused = [&](const std::string& args, const std::string& mention) {
     const Outcome r = invoke(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
     EXPECT_NE(r.err.find(mention), std::string::npos) << args << "\n" << r.err;
   };
-  refused("gradient --shape 12,12,12 --observed obs.npy --out obs.npy", "--out obs.npy would overwrite --observed obs.npy");
+  refused("gradient --shape 12,12,12 --observed obs.npy --out obs.npy",
+          "--out obs.npy would overwrite --observed obs.npy");
   refused("gradient --shape 12,12,12 --observed obs.npy --out obs.json", "would overwrite the sidecar of --observed");
   refused("gradient --shape 12,12,12 --observed obs.npy --out ./sub/../obs.npy", "would overwrite --observed");
   refused("forward --model m.npy --tn 0.05 --out m.npy", "would overwrite --model m.npy");
@@ -290,7 +302,8 @@ TEST_F(Cli, AnOutputThatNamesAnInputIsRefused) {
   std::filesystem::create_directory(dir_ / "sub");
   ASSERT_EQ(invoke("forward" + small + "--out run.npy").code, 0);
   refused("forward --config run.config.toml --out run.npy", "would overwrite --config run.config.toml");
-  EXPECT_EQ(before, slurp((dir_ / "obs.npy").string()) + slurp((dir_ / "obs.json").string()) + slurp((dir_ / "m.npy").string()));
+  EXPECT_EQ(before, slurp((dir_ / "obs.npy").string()) + slurp((dir_ / "obs.json").string()) +
+                        slurp((dir_ / "m.npy").string()));
 }
 
 TEST_F(Cli, AFailedRunKeepsTheOutputsThatExistedBeforeIt) {

@@ -25,7 +25,8 @@ class CliDensity : public revwave::testing::CliFixture {
   void write_density(const std::string& name, std::vector<std::int64_t> shape = {12, 12, 12}, std::size_t at = 0,
                      double value = 0, bool replace = false) {
     std::vector<double> rho(static_cast<std::size_t>(shape[0] * shape[1] * shape[2]));
-    for (std::size_t i = 0; i < rho.size(); ++i) rho[i] = (i % static_cast<std::size_t>(shape.back())) > 6 ? 1800.0 : 1000.0;
+    for (std::size_t i = 0; i < rho.size(); ++i)
+      rho[i] = (i % static_cast<std::size_t>(shape.back())) > 6 ? 1800.0 : 1000.0;
     if (replace) rho[at] = value;
     revwave::write_npy((dir_ / name).string(), shape, rho.data());
   }
@@ -35,11 +36,13 @@ const std::string small = " --shape 12,12,12 --tn 0.05 ";
 
 TEST_F(CliDensity, BadDensitiesAreRefusedWithOneLineNamingTheValue) {
   write_density("zero.npy", {12, 12, 12}, 100, 0.0, true);
-  expect_refused_reading("zero.npy", "forward" + small + "--density zero.npy --out s.npy", "density 0 kg/m^3 at (0, 8, 4)");
+  expect_refused_reading("zero.npy", "forward" + small + "--density zero.npy --out s.npy",
+                         "density 0 kg/m^3 at (0, 8, 4)");
   write_density("neg.npy", {12, 12, 12}, 5, -3.0, true);
   expect_refused_reading("neg.npy", "gradient" + small + "--density neg.npy --out g.npy", "density -3 kg/m^3");
   write_density("nan.npy", {12, 12, 12}, 7, std::nan(""), true);
-  expect_refused_reading("nan.npy", "forward" + small + "--density nan.npy --out s.npy", "densities must be finite and positive");
+  expect_refused_reading("nan.npy", "forward" + small + "--density nan.npy --out s.npy",
+                         "densities must be finite and positive");
   write_density("shape.npy", {12, 12, 11});
   expect_refused_reading("shape.npy", "forward" + small + "--density shape.npy --out s.npy",
                          "--density shape.npy has shape (12, 12, 11), the model is (12, 12, 12)");
@@ -89,7 +92,8 @@ TEST_F(CliDensity, SurveysWithAperturesAndInversionsCarryTheDensity) {
             nlohmann::json::parse(dense.out)["objective"].get<double>());
   expect_refused("gradient" + layout + "--density rho.npy --density-gradient r.npy --out g.npy",
                  "--density-gradient applies to one shot's gradient, not to a survey's");
-  const Outcome inv = invoke("invert" + small + "--src 50,50,10 --rec 30,30,10 --density rho.npy --vmin 1500 "
+  const Outcome inv = invoke("invert" + small +
+                             "--src 50,50,10 --rec 30,30,10 --density rho.npy --vmin 1500 "
                              "--vmax 3000 --iterations 1 --out-dir inv --json");
   ASSERT_EQ(inv.code, 0) << inv.err;
   EXPECT_TRUE(fs::exists(dir_ / "inv" / "model.npy"));

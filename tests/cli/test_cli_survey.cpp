@@ -29,8 +29,10 @@ class CliSurvey : public revwave::testing::CliFixture {
 #ifdef REVWAVE_MPIEXEC
     const std::string saved = binary_;
     const std::string pass = env.empty() ? "" : " -x " + env.substr(0, env.find('='));
-    binary_ = "env' OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 " + env +
-              " '" + REVWAVE_MPIEXEC + "' -q --oversubscribe -n " + std::to_string(processes) + " -x ASAN_OPTIONS" + pass + " '" + saved;
+    binary_ =
+        "env' OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 " +
+        env + " '" + REVWAVE_MPIEXEC + "' -q --oversubscribe -n " + std::to_string(processes) + " -x ASAN_OPTIONS" +
+        pass + " '" + saved;
     const Outcome r = invoke(args);
     binary_ = saved;
     return r;
@@ -58,8 +60,8 @@ TEST_F(CliSurvey, ForwardWritesASegySurveyAndTheGradientSumsItsShots) {
   EXPECT_EQ(s.dt, dt);
   EXPECT_EQ(s.nt, fj["nt"].get<std::int64_t>());
   EXPECT_EQ(s.shots[3].receivers.size(), 16u);
-  EXPECT_EQ(s.shots[3].source, (std::array<double, 3>{150, 150, 20}));
-  EXPECT_GT(s.f0, 0);  // the wavelet is recorded
+  EXPECT_EQ(s.shots[3].source, (std::array<double, 3>{112.5, 112.5, 20}));  // --src-grid: at cell centres (issue #27)
+  EXPECT_GT(s.f0, 0);                                                       // the wavelet is recorded
 
   const Outcome g = invoke("gradient" + grid_ + "--velocity 2000 --observed s.sgy --out g.npy --json");
   ASSERT_EQ(g.code, 0) << g.err;
@@ -68,7 +70,8 @@ TEST_F(CliSurvey, ForwardWritesASegySurveyAndTheGradientSumsItsShots) {
   EXPECT_EQ(j["processes"], 1);
   const auto& js = j["shot_objectives"];
   ASSERT_EQ(js.size(), 4u);
-  EXPECT_EQ(j["objective"].get<double>(), (js[0].get<double>() + js[1].get<double>()) + (js[2].get<double>() + js[3].get<double>()));
+  EXPECT_EQ(j["objective"].get<double>(),
+            (js[0].get<double>() + js[1].get<double>()) + (js[2].get<double>() + js[3].get<double>()));
   EXPECT_EQ(j["per_shot"][2]["dt"].get<double>(), dt);
   EXPECT_TRUE(fs::exists(dir_ / "g.npy"));
   EXPECT_TRUE(fs::exists(dir_ / "g.config.toml"));
@@ -80,7 +83,8 @@ TEST_F(CliSurvey, ForwardWritesASegySurveyAndTheGradientSumsItsShots) {
 }
 
 TEST_F(CliSurvey, SegyTimeAxisAndSurveyOutputsAreChecked) {
-  expect_refused("forward" + grid_ + "--tn 0.05 --src-grid 2,1,20 --dt 0.0010005 --out s.sgy", "whole number of microseconds");
+  expect_refused("forward" + grid_ + "--tn 0.05 --src-grid 2,1,20 --dt 0.0010005 --out s.sgy",
+                 "whole number of microseconds");
   expect_refused("forward" + grid_ + "--tn 0.05 --src-grid 2,1,20 --out s.npy", "a survey of 2 shots");
   expect_refused("forward" + grid_ + "--tn 0.05 --src-grid 2,1,900 --out s.sgy", "--src-grid source 0");
   std::ofstream(dir_ / "junk.sgy") << "not SEG-Y at all";
@@ -107,7 +111,8 @@ TEST_F(CliSurvey, RecordDirectoryAndSegyGiveTheSameGradient) {
   EXPECT_TRUE(fs::exists(dir_ / "recs" / "shot_0001.json"));
   const Outcome a = invoke("gradient" + grid_ + "--velocity 2000 --observed recs --out a.npy --json");
   const Outcome b = invoke("gradient" + grid_ + "--velocity 2000 --observed s.segy --out b.npy --json");
-  const Outcome c = invoke("gradient" + grid_ + "--velocity 2000 --observed recs/shot_0000.npy recs/shot_0001.npy --out c.npy --json");
+  const Outcome c = invoke("gradient" + grid_ +
+                           "--velocity 2000 --observed recs/shot_0000.npy recs/shot_0001.npy --out c.npy --json");
   ASSERT_EQ(a.code, 0) << a.err;
   ASSERT_EQ(b.code, 0) << b.err;
   ASSERT_EQ(c.code, 0) << c.err;
@@ -154,9 +159,11 @@ TEST_F(CliSurvey, CompressionAppliesToEveryShotAndTheJsonSumsIt) {
   EXPECT_NE(gz, gn);
   EXPECT_NEAR(gz, gn, 0.15 * gn);
   // The report for people says so too.
-  const Outcome text = invoke("gradient" + grid_ + "--velocity 2000 --observed s.sgy --snaps 3 --compress zfp-rate:8 --out t.npy");
+  const Outcome text =
+      invoke("gradient" + grid_ + "--velocity 2000 --observed s.sgy --snaps 3 --compress zfp-rate:8 --out t.npy");
   ASSERT_EQ(text.code, 0) << text.err;
-  EXPECT_NE(text.out.find("compression     zfp-rate:8: " + std::to_string(2 * stores) + " fields encoded"), std::string::npos)
+  EXPECT_NE(text.out.find("compression     zfp-rate:8: " + std::to_string(2 * stores) + " fields encoded"),
+            std::string::npos)
       << text.out;
 #ifdef REVWAVE_MPIEXEC
   const Outcome two = mpirun(2, args + "--compress zfp-rate:8 --out two.npy");
@@ -184,7 +191,9 @@ TEST_F(CliSurvey, SurveyRunsNeverOverwriteTheirInputsNorLeaveTemporaries) {
   const std::vector<std::string> before = files();
   // A record inside an observed directory, the SEG-Y file itself, and a sidecar.
   for (const std::string out : {"recs/shot_0001.npy", "s.sgy", "recs/shot_0000.json"}) {
-    const std::string observed = out == "s.sgy" ? "s.sgy" : out == "recs/shot_0001.npy" ? "recs" : "recs/shot_0000.npy recs/shot_0001.npy";
+    const std::string observed = out == "s.sgy"                ? "s.sgy"
+                                 : out == "recs/shot_0001.npy" ? "recs"
+                                                               : "recs/shot_0000.npy recs/shot_0001.npy";
     const Outcome r = invoke("gradient" + grid_ + "--velocity 2000 --observed " + observed + " --out " + out);
     EXPECT_NE(r.code, 0) << out;
     EXPECT_NE(r.err.find("--out " + out), std::string::npos) << r.err;
@@ -203,7 +212,8 @@ TEST_F(CliSurvey, MpiGradientIsTheSerialOneBitForBitForOneTwoThreeProcesses) {
 #else
   // Four unlike shots on the whole model: every point sums four different values, so a sum in
   // finishing order, or any other association than the tree's, shows in the bits.
-  const Outcome f = invoke("forward" + grid_ + "--tn 0.08 --src 30,40,20 --src 100,60,30 --src 70,120,20 --src 140,20,40 "
+  const Outcome f = invoke("forward" + grid_ +
+                           "--tn 0.08 --src 30,40,20 --src 100,60,30 --src 70,120,20 --src 140,20,40 "
                            "--rec-grid 4,4,10 --out s.sgy");
   ASSERT_EQ(f.code, 0) << f.err;
   const std::string args = "gradient" + grid_ + "--velocity 2000 --observed s.sgy --json --out ";
@@ -243,7 +253,9 @@ TEST_F(CliSurvey, AFailingShotOnAnyProcessEndsTheWholeRun) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("unstable"), std::string::npos) << bad.err;
   std::size_t lines = 0;
-  for (std::size_t p = bad.err.find("revwave: error"); p != std::string::npos; p = bad.err.find("revwave: error", p + 1)) ++lines;
+  for (std::size_t p = bad.err.find("revwave: error"); p != std::string::npos;
+       p = bad.err.find("revwave: error", p + 1))
+    ++lines;
   EXPECT_EQ(lines, 1u) << bad.err;
   EXPECT_FALSE(fs::exists(dir_ / "g.npy"));
 #endif

@@ -6,10 +6,10 @@
 #include <limits>
 #include <string>
 
+#include "error_message.hpp"
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "error_message.hpp"
 
 namespace revwave {
 namespace {
@@ -25,7 +25,8 @@ TEST(Checks, RangesRefuseNonFiniteValuesAndSayTheRule) {
   EXPECT_FALSE(from_below(0, 1).admits(1.0));
   EXPECT_TRUE(within(0, 1).admits(1.0));
   EXPECT_EQ(rule_violation("--spacing", -3.0, positive(), "m"), "--spacing -3 m is invalid: it must be finite and > 0");
-  EXPECT_EQ(rule_violation("--stop-energy", 1.0, Range{0, 1, true, true}), "--stop-energy 1 is invalid: it must be in (0, 1)");
+  EXPECT_EQ(rule_violation("--stop-energy", 1.0, Range{0, 1, true, true}),
+            "--stop-energy 1 is invalid: it must be in (0, 1)");
   EXPECT_EQ(rule_violation("--nbl", std::int64_t(-1), at_least(0)), "--nbl -1 is invalid: it must be an integer >= 0");
   EXPECT_EQ(rule_violation("--space-order", std::int64_t(18), int_within(2, 16)),
             "--space-order 18 is invalid: it must be an integer in [2, 16]");
@@ -44,8 +45,9 @@ TEST(Checks, NumbersFromTextAreParsedWholeWithoutSaturating) {
   }
   EXPECT_EQ(parse_integer("--nbl", "12", at_least(0)), 12);
   // CLI11 on its own turns this into 2^63 - 1: here it is refused.
-  EXPECT_NE(message_of([] { parse_integer("--steps", "99999999999999999999", at_least(1)); })
-                .find("--steps '99999999999999999999' is invalid: it must be an integer >= 1"),
+  EXPECT_NE(message_of([] {
+              parse_integer("--steps", "99999999999999999999", at_least(1));
+            }).find("--steps '99999999999999999999' is invalid: it must be an integer >= 1"),
             std::string::npos);
   for (const char* bad : {"1.5", "1e3", "", "-", "12a", "0x10"}) {
     EXPECT_THROW(parse_integer("--nbl", bad, at_least(0)), InputError) << bad;
@@ -60,7 +62,8 @@ TEST(Checks, NumbersFromTextAreParsedWholeWithoutSaturating) {
 TEST(Checks, ProductsThatOverflowAreRefusedNamingTheFactors) {
   EXPECT_EQ(checked_product({1000, 1000, 1000}, "grid"), 1000000000);
   const std::string m = message_of([] { checked_product({3037000500, 3037000500}, "--rec-grid receivers"); });
-  EXPECT_NE(m.find("--rec-grid receivers: 3037000500 x 3037000500 exceeds the limit of 2^63 - 1"), std::string::npos) << m;
+  EXPECT_NE(m.find("--rec-grid receivers: 3037000500 x 3037000500 exceeds the limit of 2^63 - 1"), std::string::npos)
+      << m;
   EXPECT_THROW(checked_bytes({std::size_t(1) << 40, std::size_t(1) << 30}, "slots"), InputError);
   EXPECT_THROW(checked_sum(std::numeric_limits<std::size_t>::max(), 1, "run"), InputError);
   EXPECT_EQ(checked_bytes({3, 8}, "x"), 24u);
@@ -83,7 +86,8 @@ TEST(ByteSizes, ZeroFractionsAndOverflowAreRefusedNotDefaulted) {
   EXPECT_NE(message_of([] { parse_bytes("0.5"); }).find("less than one byte"), std::string::npos);
   EXPECT_NE(message_of([] { parse_bytes("1e30G"); }).find("exceeds the largest size"), std::string::npos);
   EXPECT_NE(message_of([] { parse_bytes("16384P"); }).find("exceeds the largest size"), std::string::npos);
-  for (const char* bad : {"0", "-1G", "lots", "", "nan", "inf", "5X"}) EXPECT_THROW(parse_bytes(bad), InputError) << bad;
+  for (const char* bad : {"0", "-1G", "lots", "", "nan", "inf", "5X"})
+    EXPECT_THROW(parse_bytes(bad), InputError) << bad;
 }
 
 class MemoryLimit : public ::testing::Test {

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "test_helpers.hpp"
 #include "revwave/core/cuda_info.hpp"
 #include "revwave/driver/backend_registry.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/misfit/l2_misfit.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
+#include "test_helpers.hpp"
 
 namespace revwave::cuda_testing {
 

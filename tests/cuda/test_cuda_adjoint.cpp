@@ -15,13 +15,15 @@ class CudaAdjoint : public CudaTest {};
 
 TEST_F(CudaAdjoint, DotProductTestDouble) {
   const Case c = awkward_case(8, 50);
-  const DotProductResult r = dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
+  const DotProductResult r =
+      dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
   EXPECT_LT(r.relative_error, 1e-12) << r.forward_product << " vs " << r.adjoint_product;
 }
 
 TEST_F(CudaAdjoint, DotProductTestFloat) {
   const Case c = awkward_case(8, 50);
-  const DotProductResult r = dot_product_test<float>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
+  const DotProductResult r =
+      dot_product_test<float>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
   EXPECT_LT(r.relative_error, 1e-5) << r.forward_product << " vs " << r.adjoint_product;
 }
 

@@ -5,8 +5,8 @@
 
 #include <cstring>
 
-#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "cuda_gradient_test.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"

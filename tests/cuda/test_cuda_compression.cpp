@@ -7,15 +7,15 @@
 #include <cmath>
 #include <cstring>
 
-#include "revwave/cuda/runtime/cuda_error.hpp"
 #include "cuda_gradient_test.hpp"
+#include "precisions.hpp"
+#include "revwave/cuda/runtime/cuda_error.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
-#include "revwave/cuda/store/device_codec.hpp"
 #include "revwave/cuda/runtime/stream_event.hpp"
+#include "revwave/cuda/store/device_codec.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/store/compressed_store.hpp"
 #include "revwave/store/compression.hpp"
-#include "precisions.hpp"
 
 namespace revwave {
 namespace {
@@ -111,8 +111,8 @@ TEST_F(CudaCompressedGradient, WithinTheStatedBoundOnDeviceAndPinnedSlotsAlike) 
 TEST_F(CudaCompressedGradient, ZfpEncodesThePinnedSlotsOnlyWithinTheCpuBound) {
   // Bounds: the CPU tests' for these modes (test_compression.cpp, ErrorPerModeOnTheSmallDefaultLikeProblem).
   // Measured on cudasim (all slots pinned): zfp-rate:16 2.0e-4, zfp-rate:8 7.7e-2, zfp-accuracy:1e-7 1.5e-5.
-  for (const auto& [mode, bound] : {std::pair<const char*, double>{"zfp-rate:16", 1.5e-3}, {"zfp-rate:8", 0.15},
-                                    {"zfp-accuracy:1e-7", 5e-4}}) {
+  for (const auto& [mode, bound] :
+       {std::pair<const char*, double>{"zfp-rate:16", 1.5e-3}, {"zfp-rate:8", 0.15}, {"zfp-accuracy:1e-7", 5e-4}}) {
     StrategyOptions o = strategy("online", 8);
     o.compression = parse_compression(mode);
     // Device memory only: nothing is encoded, the gradient is full's bit for bit.
@@ -129,8 +129,9 @@ TEST_F(CudaCompressedGradient, ZfpEncodesThePinnedSlotsOnlyWithinTheCpuBound) {
     EXPECT_EQ(spilled.device_slots, 0) << mode;
     EXPECT_EQ(spilled.host_slots, 8) << mode;
     const double err = relative_l2(h.gradient, full_.gradient);
-    std::printf("  cuda %s, pinned slots ZFP-encoded on the host: relative L2 gradient error %.3e (bound %.1e), ratio %.2f\n",
-                mode, err, bound, h.stats.compression.ratio());
+    std::printf(
+        "  cuda %s, pinned slots ZFP-encoded on the host: relative L2 gradient error %.3e (bound %.1e), ratio %.2f\n",
+        mode, err, bound, h.stats.compression.ratio());
     EXPECT_LT(err, bound) << mode;
     EXPECT_GT(err, 0.0) << mode << ": a lossy mode that changes nothing is not compressing";
     EXPECT_EQ(h.stats.compression.fields_compressed, 2u * static_cast<std::uint64_t>(h.stats.stores)) << mode;
@@ -138,7 +139,8 @@ TEST_F(CudaCompressedGradient, ZfpEncodesThePinnedSlotsOnlyWithinTheCpuBound) {
     EXPECT_LE(h.stats.compression.fields_decompressed, 2u * static_cast<std::uint64_t>(h.stats.restores)) << mode;
     EXPECT_GT(h.stats.compression.ratio(), 1.5) << mode;
     EXPECT_GT(h.stats.compression.seconds_compress, 0.0) << mode;
-    EXPECT_NE(spilled.tier_choice.find("ZFP-encoded " + o.compression.text()), std::string::npos) << spilled.tier_choice;
+    EXPECT_NE(spilled.tier_choice.find("ZFP-encoded " + o.compression.text()), std::string::npos)
+        << spilled.tier_choice;
 
     // Some slots on each tier: only the pinned ones are encoded.
     const std::size_t raw_slot = 2 * p_->grid.field_bytes<T>();

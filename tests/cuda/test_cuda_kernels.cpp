@@ -1,6 +1,7 @@
 // Every CUDA kernel against the CPU reference backend on awkward sizes, space orders 2, 8, 16.
 // Single steps from random states: agreement to 64 eps(T) of the field's maximum
-// (the two differ only in FMA contraction and summation order). Both sweep kernels.
+// (the two differ only in FMA contraction and summation order). Every sweep kernel (columns,
+// shuffle, tiled), which on the emulation must also agree with the columns kernel to the bit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,12 +9,12 @@
 #include <cmath>
 #include <cstring>
 
-#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "cuda_test_support.hpp"
+#include "precisions.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/acoustic/cpu_sweep.hpp"
-#include "precisions.hpp"
 
 namespace revwave {
 namespace {
@@ -109,7 +110,8 @@ void reverse_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
   const auto row = [nrec](const std::vector<T>& t, index_t n) {
     return std::vector<T>(t.begin() + n * nrec, t.begin() + (n + 1) * nrec);
   };
-  for (index_t n = 4; n <= 6; ++n) EXPECT_LE(relative_to_max(row(tg, n), row(tc, n)), 64 * eps<T>()) << "trace of u[" << n << "]";
+  for (index_t n = 4; n <= 6; ++n)
+    EXPECT_LE(relative_to_max(row(tg, n), row(tc, n)), 64 * eps<T>()) << "trace of u[" << n << "]";
   std::vector<T> lam(b.points), grad(b.points);
   b.gpu.download_adjoint(lam.data(), grad.data());
   EXPECT_TRUE(all_finite(lam) && all_finite(grad));
@@ -119,10 +121,10 @@ void reverse_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
   EXPECT_GT(max_abs(lam), 0.0);
 }
 
-// On the emulation both kernels run the same point formulas in the same order on the CPU, so
+// On the emulation the kernels run the same point formulas in the same order on the CPU, so
 // they must agree to the bit; on a GPU nvcc may contract each one's arithmetic into FMAs differently.
 template <class T>
-void expect_same_field(const std::vector<T>& tiled, const std::vector<T>& columns, const char* what) {
+void expect_same_field(const std::vector<T>& tiled, const std::vector<T>& columns, const std::string& what) {
   ASSERT_EQ(tiled.size(), columns.size());
   if (on_emulated_runtime()) {
     std::size_t i = 0;
@@ -153,7 +155,8 @@ void bind_fields(Args& a, const std::array<T*, 6>& f, bool reverse) {
 template <class T>
 void cpu_sweep(const Problem<T>& p, SweepFieldSet<T>& s, bool reverse) {
   if (reverse) {
-    cpu_reverse_sweep(p, ReverseSweepFields<T>{s[0].data(), s[1].data(), s[3].data(), s[4].data(), s[2].data(), s[5].data()});
+    cpu_reverse_sweep(
+        p, ReverseSweepFields<T>{s[0].data(), s[1].data(), s[3].data(), s[4].data(), s[2].data(), s[5].data()});
   } else {
     cpu_leapfrog_sweep(p, SweepFields<T>{s[0].data(), s[1].data(), s[1].data()});
   }
@@ -178,23 +181,28 @@ void device_sweep(const Problem<T>& p, SweepFieldSet<T>& s, bool reverse, SweepK
 }
 
 // Forward or reverse steps in every space order on the awkward case, and on the thin one too for
-// the tiled kernel (whose tiles it does not fill).
+// the tiled kernel (whose tiles it does not fill) and the shuffle kernel (most of whose lanes lie
+// past nz there, and still take part in the shuffles).
 template <class T>
 void steps_match_the_cpu(bool reverse, SweepKernel kernel) {
   const auto check = reverse ? reverse_steps_match_the_cpu<T> : forward_steps_match_the_cpu<T>;
   for (int order : orders) {
     SCOPED_TRACE("space order " + std::to_string(order));
     check(awkward_case(order), kernel);
-    if (kernel != SweepKernel::tiled) continue;
+    if (kernel == SweepKernel::columns) continue;
     SCOPED_TRACE("thin case");
     check(thin_case(order), kernel);
   }
 }
 
-TYPED_TEST(CudaKernels, ForwardStepsAndSamplingMatchTheCpu) { steps_match_the_cpu<TypeParam>(false, SweepKernel::columns); }
+TYPED_TEST(CudaKernels, ForwardStepsAndSamplingMatchTheCpu) {
+  steps_match_the_cpu<TypeParam>(false, SweepKernel::columns);
+}
 TYPED_TEST(CudaKernels, ReverseStepsMatchTheCpu) { steps_match_the_cpu<TypeParam>(true, SweepKernel::columns); }
 TYPED_TEST(CudaKernels, TiledForwardStepsMatchTheCpu) { steps_match_the_cpu<TypeParam>(false, SweepKernel::tiled); }
 TYPED_TEST(CudaKernels, TiledReverseStepsMatchTheCpu) { steps_match_the_cpu<TypeParam>(true, SweepKernel::tiled); }
+TYPED_TEST(CudaKernels, ShuffleForwardStepsMatchTheCpu) { steps_match_the_cpu<TypeParam>(false, SweepKernel::shuffle); }
+TYPED_TEST(CudaKernels, ShuffleReverseStepsMatchTheCpu) { steps_match_the_cpu<TypeParam>(true, SweepKernel::shuffle); }
 
 // Straight through launch_sweep on random fields: the reverse sweep sees a lam that fills the
 // grid (the propagator's starts at zero), and every point of every field, halo and row gaps
@@ -209,29 +217,38 @@ TYPED_TEST(CudaKernels, BothSweepsMatchTheCpuSweepOnRandomFields) {
         const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
         SweepFieldSet<T> ref;
         for (std::size_t i = 0; i < ref.size(); ++i) ref[i] = random_field<T>(p.grid, 10 + unsigned(i));
-        SweepFieldSet<T> columns = ref, tiled = ref;
+        SweepFieldSet<T> columns = ref;
         cpu_sweep(p, ref, reverse);
         device_sweep(p, columns, reverse, SweepKernel::columns);
-        device_sweep(p, tiled, reverse, SweepKernel::tiled);
-        for (std::size_t i = 0; i < ref.size(); ++i) {
-          EXPECT_TRUE(all_finite(columns[i]) && all_finite(tiled[i])) << field_names[i];
-          EXPECT_LE(relative_to_max(columns[i], ref[i]), 64 * eps<T>()) << field_names[i] << " (columns)";
-          EXPECT_LE(relative_to_max(tiled[i], ref[i]), 64 * eps<T>()) << field_names[i] << " (tiled)";
-          expect_same_field(tiled[i], columns[i], field_names[i]);
+        for (SweepKernel kernel : sweep_kernels) {
+          SweepFieldSet<T> got = ref;
+          if (kernel == SweepKernel::columns)
+            got = columns;
+          else {
+            for (std::size_t i = 0; i < got.size(); ++i) got[i] = random_field<T>(p.grid, 10 + unsigned(i));
+            device_sweep(p, got, reverse, kernel);
+          }
+          for (std::size_t i = 0; i < ref.size(); ++i) {
+            const std::string what = std::string(field_names[i]) + " (" + to_string(kernel) + ")";
+            EXPECT_TRUE(all_finite(got[i])) << what;
+            EXPECT_LE(relative_to_max(got[i], ref[i]), 64 * eps<T>()) << what;
+            expect_same_field(got[i], columns[i], what);
+          }
         }
       }
     }
   }
 }
 
-TYPED_TEST(CudaKernels, TiledAndColumnsGiveTheSameFields) {
-  using T = TypeParam;
+// Steps of the propagator with `kernel` against the same steps with the columns kernel.
+template <class T>
+void same_fields_as_columns(SweepKernel kernel) {
   for (int order : orders) {
     for (const Case& c : {awkward_case(order), thin_case(order)}) {
       SCOPED_TRACE("space order " + std::to_string(order) + ", padded x " + std::to_string(c.grid.padded(0)));
       const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
       CudaPropagator<T> columns(p), tiled(p);
-      tiled.set_sweep_kernel(SweepKernel::tiled);
+      tiled.set_sweep_kernel(kernel);
       const std::vector<T> u = random_field<T>(p.grid, 6), up = random_field<T>(p.grid, 7);
       const std::vector<T> observed = random_observed(p);
       for (CudaPropagator<T>* g : {&columns, &tiled}) {
@@ -262,6 +279,9 @@ TYPED_TEST(CudaKernels, TiledAndColumnsGiveTheSameFields) {
     }
   }
 }
+
+TYPED_TEST(CudaKernels, TiledAndColumnsGiveTheSameFields) { same_fields_as_columns<TypeParam>(SweepKernel::tiled); }
+TYPED_TEST(CudaKernels, ShuffleAndColumnsGiveTheSameFields) { same_fields_as_columns<TypeParam>(SweepKernel::shuffle); }
 
 TYPED_TEST(CudaKernels, ShotRecordMatchesTheCpu) {
   using T = TypeParam;

@@ -46,7 +46,8 @@ TEST_F(CudaMisfitSeam, TheMisfitGetsTheDeviceTracesOnceAndDrivesTheGradient) {
   s.backend = Backend::cuda;
   const StrategyPlan plan = plan_strategy(s, p.time.steps, p.grid.field_bytes<T>());
   auto run = [&](const Misfit<T>& misfit) {
-    return run_on_backend(Backend::cuda, p, CudaBudgets{}, GradientCall<T>{&misfit, observed.data(), &s, &plan, {}, nullptr});
+    return run_on_backend(Backend::cuda, p, CudaBudgets{},
+                          GradientCall<T>{&misfit, observed.data(), &s, &plan, {}, nullptr});
   };
   RecordingMisfit<T> once;
   const GradientOutput g = run(once);
@@ -58,8 +59,9 @@ TEST_F(CudaMisfitSeam, TheMisfitGetsTheDeviceTracesOnceAndDrivesTheGradient) {
     EXPECT_LE(relative_to_max(once.synthetic, forward), 64 * eps<T>());
   }
   // J is the misfit's, on the host, of what it was given.
-  EXPECT_EQ(g.stats.objective, l2_misfit<T>().evaluate({p.time.nt(), p.rec.count, p.time.dt, once.synthetic.data()},
-                                                       {p.time.nt(), p.rec.count, p.time.dt, observed.data()}, nullptr));
+  EXPECT_EQ(g.stats.objective,
+            l2_misfit<T>().evaluate({p.time.nt(), p.rec.count, p.time.dt, once.synthetic.data()},
+                                    {p.time.nt(), p.rec.count, p.time.dt, observed.data()}, nullptr));
   // Twice the misfit, twice its adjoint source: twice the gradient, with no propagator the wiser.
   RecordingMisfit<T> twice(T(2));
   const GradientOutput h = run(twice);

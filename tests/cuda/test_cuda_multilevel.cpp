@@ -91,7 +91,8 @@ TEST_F(CudaMultilevel, DevicePinnedAndDiskTiersEqualFull) {
   StrategyOptions o = multilevel({"memory:2:0.1:0.1", "pinned:2:0.5:0.5", "disk:3:2:2"});
   const StrategyPlan plan = plan_of(o);
   const MultilevelCounts m = counts(plan, plan.tiers);
-  for (std::size_t t = 0; t < 3; ++t) ASSERT_GT(m.tiers[t].restores, 0) << "the schedule never restores from tier " << t;
+  for (std::size_t t = 0; t < 3; ++t)
+    ASSERT_GT(m.tiers[t].restores, 0) << "the schedule never restores from tier " << t;
   CudaRunInfo info;
   StrategyReport report;
   const GradientOutput g = run(o, &info, &report);
@@ -102,9 +103,10 @@ TEST_F(CudaMultilevel, DevicePinnedAndDiskTiersEqualFull) {
   EXPECT_EQ(g.stats.stores, m.counts.stores);
   EXPECT_EQ(g.stats.restores, m.counts.restores);
   const std::uint64_t slot = 2 * p_->grid.field_bytes<T>();
-  const auto moved = static_cast<std::uint64_t>(m.tiers[1].stores + m.tiers[1].restores + m.tiers[2].stores +
-                                                m.tiers[2].restores);
-  EXPECT_EQ(g.stats.checkpoint_copy_bytes, moved * slot) << "device slots copy nothing; pinned and disk slots once each way";
+  const auto moved =
+      static_cast<std::uint64_t>(m.tiers[1].stores + m.tiers[1].restores + m.tiers[2].stores + m.tiers[2].restores);
+  EXPECT_EQ(g.stats.checkpoint_copy_bytes, moved * slot)
+      << "device slots copy nothing; pinned and disk slots once each way";
   ASSERT_EQ(report.tiers.size(), 3u);
   EXPECT_GT(report.predicted_time, 0.0);
 }
@@ -150,7 +152,8 @@ TEST_F(CudaMultilevel, StoreDiskEqualsFullForRevolveAndOnline) {
     // Every store writes a slot; every restore but those of the initial state reads one.
     const std::uint64_t slot = 2 * p_->grid.field_bytes<T>();
     EXPECT_GE(g.stats.checkpoint_copy_bytes, static_cast<std::uint64_t>(g.stats.stores) * slot) << name;
-    EXPECT_LE(g.stats.checkpoint_copy_bytes, static_cast<std::uint64_t>(g.stats.stores + g.stats.restores) * slot) << name;
+    EXPECT_LE(g.stats.checkpoint_copy_bytes, static_cast<std::uint64_t>(g.stats.stores + g.stats.restores) * slot)
+        << name;
     if (std::string(name) == "revolve") {
       EXPECT_EQ(g.stats.forward_steps, info.predicted_forward_steps);
     }

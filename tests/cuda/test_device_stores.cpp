@@ -143,7 +143,8 @@ class DeviceStores : public DeviceStoreFences, public ::testing::WithParamInterf
   }
   void expect_holds(const DeviceState& s, unsigned seed, const std::string& what) {
     const std::vector<T> u = read(s.u), u_prev = read(s.u_prev);
-    const std::vector<T> want = expected(random_field<T>(grid_, seed)), want_prev = expected(random_field<T>(grid_, seed + 1000));
+    const std::vector<T> want = expected(random_field<T>(grid_, seed)),
+                         want_prev = expected(random_field<T>(grid_, seed + 1000));
     EXPECT_EQ(std::memcmp(u.data(), want.data(), u.size() * sizeof(T)), 0) << what << ": u";
     EXPECT_EQ(std::memcmp(u_prev.data(), want_prev.data(), u_prev.size() * sizeof(T)), 0) << what << ": u_prev";
   }
@@ -175,8 +176,8 @@ TEST_P(DeviceStores, RestoresGiveWhatWasStoredReadAheadOrNot) {
     for (std::int64_t s : {2, 1, 0}) {
       if (ahead) hint.restores.pop_front();  // the driver's lookahead is past a restore when it runs it
       store.restore(s, state_, false);
-      expect_holds(state_, 100 + 10 * static_cast<unsigned>(s), std::string(ahead ? "read ahead" : "not read ahead") +
-                                                                     ", slot " + std::to_string(s));
+      expect_holds(state_, 100 + 10 * static_cast<unsigned>(s),
+                   std::string(ahead ? "read ahead" : "not read ahead") + ", slot " + std::to_string(s));
       if (state_.u.shared()) state_ = DeviceState{pool_->acquire(), pool_->acquire()};
       write(state_.u, random_field<T>(grid_, 55));  // what a step writes never reaches the slot
     }

@@ -7,7 +7,10 @@
 // (or from a stream and a later host call that assumed completion) with no stream order, event
 // or synchronisation between them. It also reports accesses outside live allocations, copies
 // whose direction does not match their pointers, and kernel launches a GPU would refuse.
-// What it cannot see: races inside one kernel, and anything about speed.
+// Inside a kernel, the block executor (sim_thread.hpp) runs warps and blocks whose threads meet at
+// collectives, and reports misused shuffles and unordered shared-memory accesses; the accesses a
+// kernel makes to global memory are checked only at the launch's granularity, against other
+// operations. What it cannot see: races between threads on global memory, and anything about speed.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -18,17 +21,14 @@
 
 #include <cuda_runtime_api.h>
 
-#include "revwave/cuda/kernels/launch_shape.hpp"
+#include "revwave/cuda/kernels/launch/launch_shape.hpp"
+#include "revwave/cuda/kernels/launch/memory_access.hpp"
 
 namespace revwave::cudasim {
 
-struct Access {
-  const void* ptr = nullptr;
-  std::size_t bytes = 0;  // 0: to the end of its allocation
-  bool write = false;
-};
-inline Access reads(const void* p, std::size_t bytes = 0) { return {p, bytes, false}; }
-inline Access writes(const void* p, std::size_t bytes = 0) { return {p, bytes, true}; }
+using Access = launch::MemoryAccess;
+using launch::reads;
+using launch::writes;
 
 // One operation on `stream` (a kernel, say): checks `accesses` against what came before, then runs `work`.
 void run_on_stream(cudaStream_t stream, const char* what, const std::vector<Access>& accesses,
@@ -44,6 +44,9 @@ void for_each_thread(const char* what, const LaunchShape& shape, const std::func
 // threads before the next. Reports a launch shape, or static shared memory, a GPU would refuse.
 void for_each_block(const char* what, const LaunchShape& shape, std::size_t shared_bytes,
                     const std::function<void(const Dim&)>& body);
+
+// Adds a finding (thread-safe: blocks run in parallel); the same line is kept once.
+void report(const std::string& line);
 
 // What the checker found since the last call.
 std::vector<std::string> take_reports();

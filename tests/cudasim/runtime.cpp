@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -100,7 +101,9 @@ struct Simulator {
     std::_Exit(70);
   }
 
+  std::mutex report_mutex;  // blocks run in parallel, and report what they find
   void report(const std::string& line) {
+    const std::lock_guard<std::mutex> lock(report_mutex);
     if (reported.insert(line).second && reports.size() < 200) reports.push_back(line);
   }
 
@@ -138,8 +141,7 @@ struct Simulator {
       report(std::string("race: ") + what + " on " + names[actor] + (acc.write ? " writes" : " reads") +
              " bytes that " + r.what + " on " + names[r.actor] + (r.write ? " writes" : " reads") +
              ", with no stream order, event or synchronisation between them (" +
-             (alloc->pinned ? "pinned host" : "device") + " allocation of " + std::to_string(alloc->bytes) +
-             " bytes)");
+             (alloc->pinned ? "pinned host" : "device") + " allocation of " + std::to_string(alloc->bytes) + " bytes)");
     }
     // An earlier access this one is ordered after and covers need not be kept: a later access
     // ordered after this one is ordered after it too. Except an earlier write under a read:
@@ -218,8 +220,8 @@ struct Simulator {
                     (kind == cudaMemcpyHostToDevice && dst_dev && !src_dev) ||
                     (kind == cudaMemcpyDeviceToHost && !dst_dev && src_dev) || kind == cudaMemcpyDefault;
     if (!ok) {
-      report(std::string(api) + " of kind " + std::to_string(int(kind)) + " between " +
-             (src_dev ? "device" : "host") + " and " + (dst_dev ? "device" : "host") + " memory");
+      report(std::string(api) + " of kind " + std::to_string(int(kind)) + " between " + (src_dev ? "device" : "host") +
+             " and " + (dst_dev ? "device" : "host") + " memory");
       return fail(cudaErrorInvalidValue);
     }
     if (n == 0) return cudaSuccess;
@@ -261,6 +263,8 @@ void host_waits(cudaStream_t stream) {
 }
 
 std::uint64_t host_blocking_calls() { return sim().blocking; }
+
+void report(const std::string& line) { sim().report(line); }
 
 void for_each_block(const char* what, const LaunchShape& shape, std::size_t shared_bytes,
                     const std::function<void(const Dim&)>& body) {
@@ -304,6 +308,7 @@ void for_each_thread(const char* what, const LaunchShape& shape, const std::func
 
 std::vector<std::string> take_reports() {
   std::vector<std::string> out;
+  const std::lock_guard<std::mutex> lock(sim().report_mutex);
   out.swap(sim().reports);
   sim().reported.clear();
   return out;

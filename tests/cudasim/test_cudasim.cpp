@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "revwave/cuda/runtime/cuda_streams.hpp"
 #include "cudasim.hpp"
+#include "revwave/cuda/runtime/cuda_streams.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
 #include "revwave/cuda/runtime/stream_event.hpp"
 

@@ -57,7 +57,8 @@ TEST_F(CudaCli, AutoPicksTheDeviceAndAgreesWithTheCpu) {
 }
 
 TEST_F(CudaCli, SurveyGradientOnTheDeviceAgreesWithTheCpu) {
-  const Outcome f = invoke("forward --shape 14,13,12 --tn 0.06 --src-grid 2,1,20 --rec-grid 3,3,10 --backend cpu --out s.sgy");
+  const Outcome f =
+      invoke("forward --shape 14,13,12 --tn 0.06 --src-grid 2,1,20 --rec-grid 3,3,10 --backend cpu --out s.sgy");
   ASSERT_EQ(f.code, 0) << f.err;
   const std::string args = "gradient --shape 14,13,12 --velocity 2000 --observed s.sgy --aperture 30 --snaps 5 --json ";
   const Outcome gpu = invoke(args + "--backend cuda --out g.npy");
@@ -102,8 +103,7 @@ TEST_F(CudaCli, ADeviceBudgetTheDeviceCannotGiveSaysWhatFits) {
   for (const auto& e : std::filesystem::directory_iterator(dir_)) std::filesystem::remove_all(e.path());
   // The working set (six fields) fits, 20 slots of two fields do not.
   setenv("REVWAVE_CUDASIM_DEVICE_MEMORY", std::to_string(16 * field).c_str(), 1);
-  expect_refused("gradient" + small + "--strategy revolve --snaps 20 --device-memory 1GiB --out g.npy",
-                 "device has");
+  expect_refused("gradient" + small + "--strategy revolve --snaps 20 --device-memory 1GiB --out g.npy", "device has");
   const Outcome r = invoke("gradient" + small + "--strategy revolve --snaps 20 --device-memory 1GiB --out g.npy");
   EXPECT_EQ(r.code, 4);
   EXPECT_NE(r.err.find("try --snaps "), std::string::npos) << r.err;
@@ -165,7 +165,8 @@ TEST_F(CudaCli, DiskStoreRunsOnTheDeviceAndEqualsFull) {
     EXPECT_EQ(disk["cuda"]["host_slots"], 0);
     EXPECT_NE(disk["cuda"]["tiers"].get<std::string>().find("files in"), std::string::npos) << disk["cuda"];
     // Every store writes a slot; every restore but those of the initial state reads one.
-    const auto copied = disk["checkpoint_copy_bytes"].get<std::uint64_t>(), slot = disk["slot_bytes"].get<std::uint64_t>();
+    const auto copied = disk["checkpoint_copy_bytes"].get<std::uint64_t>(),
+               slot = disk["slot_bytes"].get<std::uint64_t>();
     EXPECT_GE(copied, disk["stores"].get<std::uint64_t>() * slot) << strategy;
     EXPECT_LE(copied, (disk["stores"].get<std::uint64_t>() + disk["restores"].get<std::uint64_t>()) * slot) << strategy;
     const double n = disk["gradient_norm"];
@@ -177,8 +178,9 @@ TEST_F(CudaCli, DiskStoreRunsOnTheDeviceAndEqualsFull) {
 TEST_F(CudaCli, APinnedTierIsRefusedOnTheCpu) {
   expect_refused("gradient" + small + "--backend cpu --strategy multilevel --tier memory:2 --tier pinned:2 --out g.npy",
                  "'pinned' is pinned host memory, which only the CUDA backend has");
-  expect_refused("gradient" + small + "--strategy multilevel --tier tape:2 --out g.npy",
-                 "tier 'tape' is unknown on the CUDA backend: memory (device memory), pinned (pinned host memory) or disk");
+  expect_refused(
+      "gradient" + small + "--strategy multilevel --tier tape:2 --out g.npy",
+      "tier 'tape' is unknown on the CUDA backend: memory (device memory), pinned (pinned host memory) or disk");
 }
 
 // --compress zfp-... on the CUDA backend: device slots stay raw (a run whose slots all fit on the
@@ -196,7 +198,8 @@ TEST_F(CudaCli, ZfpEncodesOnlyTheSlotsSpilledToPinnedHostMemory) {
   EXPECT_EQ(std::memcmp(&na, &nd, sizeof na), 0);
 
   const auto field = none["slot_bytes"].get<std::size_t>() / 2;
-  const std::string spill = "--strategy revolve --snaps 30 --host-spacing 5 --device-memory " + std::to_string(10 * field);
+  const std::string spill =
+      "--strategy revolve --snaps 30 --host-spacing 5 --device-memory " + std::to_string(10 * field);
   const auto raw = gradient(spill);
   const auto zfp = gradient(spill + " --compress zfp-rate:16");
   ASSERT_FALSE(zfp.empty());

@@ -12,14 +12,14 @@
 #include <cstring>
 #include <filesystem>
 
-#include "revwave/cuda/backend/cuda_propagator.hpp"
+#include "../cuda/cuda_test_support.hpp"
 #include "cudasim.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"
 #include "revwave/schedule/online.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/two_level.hpp"
-#include "../cuda/cuda_test_support.hpp"
 
 namespace fs = std::filesystem;
 
@@ -56,18 +56,30 @@ class CountingPropagator {
     counted(w_.forward, [&] { p_.forward_step(n); });
     ++w_.steps;
   }
-  void record_trace(index_t n) { counted(w_.forward, [&] { p_.record_trace(n); }); }
-  void record_next_trace(index_t n) { counted(w_.forward, [&] { p_.record_next_trace(n); }); }
+  void record_trace(index_t n) {
+    counted(w_.forward, [&] { p_.record_trace(n); });
+  }
+  void record_next_trace(index_t n) {
+    counted(w_.forward, [&] { p_.record_next_trace(n); });
+  }
   std::vector<T> traces(index_t samples) {
     std::vector<T> out;
     counted(w_.misfit, [&] { out = p_.traces(samples); });
     return out;
   }
-  void set_adjoint_source(std::vector<T> r) { counted(w_.misfit, [&] { p_.set_adjoint_source(std::move(r)); }); }
-  void reverse_step(index_t n) { counted(w_.reverse, [&] { p_.reverse_step(n); }); }
+  void set_adjoint_source(std::vector<T> r) {
+    counted(w_.misfit, [&] { p_.set_adjoint_source(std::move(r)); });
+  }
+  void reverse_step(index_t n) {
+    counted(w_.reverse, [&] { p_.reverse_step(n); });
+  }
   std::size_t allocate_history(index_t steps) { return p_.allocate_history(steps); }
-  void record_history(index_t n) { counted(w_.history, [&] { p_.record_history(n); }); }
-  void reverse_step_from_history(index_t n) { counted(w_.reverse, [&] { p_.reverse_step_from_history(n); }); }
+  void record_history(index_t n) {
+    counted(w_.history, [&] { p_.record_history(n); });
+  }
+  void reverse_step_from_history(index_t n) {
+    counted(w_.reverse, [&] { p_.reverse_step_from_history(n); });
+  }
   void release_history() { p_.release_history(); }
   std::uint64_t history_copy_bytes() const { return p_.history_copy_bytes(); }
   std::vector<double> interior_gradient() { return p_.interior_gradient(); }
@@ -85,8 +97,12 @@ class CountingStore {
   std::int64_t held_fields() const { return s_.held_fields(); }
   std::uint64_t copy_bytes() const { return s_.copy_bytes(); }
   CompressionStats compression() const { return s_.compression(); }
-  void store(std::int64_t slot, const DeviceState& st) { counted(w_.stores, [&] { s_.store(slot, st); }); }
-  void restore(std::int64_t slot, DeviceState& st, bool last) { counted(w_.restores, [&] { s_.restore(slot, st, last); }); }
+  void store(std::int64_t slot, const DeviceState& st) {
+    counted(w_.stores, [&] { s_.store(slot, st); });
+  }
+  void restore(std::int64_t slot, DeviceState& st, bool last) {
+    counted(w_.restores, [&] { s_.restore(slot, st, last); });
+  }
 
  private:
   DeviceCheckpointStore& s_;
@@ -144,8 +160,8 @@ TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
   }
   for (bool prefetch : {true, false}) {  // revolve on device slots; two levels with pinned checkpoints
     for (index_t host_slots : {index_t(0), index_t(4)}) {
-      const std::string what = std::string(host_slots ? "two levels, pinned" : "revolve, device") +
-                               (prefetch ? ", prefetched" : "");
+      const std::string what =
+          std::string(host_slots ? "two levels, pinned" : "revolve, device") + (prefetch ? ", prefetched" : "");
       Waits w;
       CudaPropagator<T> prop(*p_);
       std::unique_ptr<Schedule> schedule;
@@ -167,7 +183,8 @@ TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
       const GradientOutput g = gradient_checkpointed(counting, observed_.data(), lookahead, counting_store);
       expect_none(w, what);
       EXPECT_EQ(g.stats.checkpoint_copy_bytes > 0, host_slots > 0) << what;
-      EXPECT_EQ(std::memcmp(g.gradient.data(), reference.gradient.data(), g.gradient.size() * sizeof(double)), 0) << what;
+      EXPECT_EQ(std::memcmp(g.gradient.data(), reference.gradient.data(), g.gradient.size() * sizeof(double)), 0)
+          << what;
     }
   }
   {  // two levels, the pinned checkpoints ZFP-encoded by the host worker: no CUDA call waits
@@ -227,7 +244,8 @@ TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
       const GradientOutput g = gradient_checkpointed(counting, observed_.data(), lookahead, counting_store);
       expect_none(w, what);
       EXPECT_GT(store->prefetch_hits(), 0) << what;
-      EXPECT_EQ(std::memcmp(g.gradient.data(), reference.gradient.data(), g.gradient.size() * sizeof(double)), 0) << what;
+      EXPECT_EQ(std::memcmp(g.gradient.data(), reference.gradient.data(), g.gradient.size() * sizeof(double)), 0)
+          << what;
     }
     fs::remove_all(dir);
   }

@@ -2,25 +2,25 @@
 // component, determinism across thread counts, and the sign at an anomaly.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <omp.h>
+#include <algorithm>
 
 #include <cmath>
 #include <limits>
 
+#include "precisions.hpp"
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/verification.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "test_helpers.hpp"
-#include "precisions.hpp"
 
 namespace revwave {
 namespace {
 
-using testing::SmallCase;
 using testing::observed_in;
 using testing::small_case;
+using testing::SmallCase;
 
 template <class T>
 GradientOutput gradient_of(const SmallCase& c, const VelocityModel& model, const std::vector<T>& observed,
@@ -144,8 +144,10 @@ TEST(Gradient, HasTheRightSignAtAVelocityAnomaly) {
     double over_blob = 0;
     for (std::size_t q = 0; q < blob.size(); ++q) over_blob += blob[q] * g.gradient[q];
     // Faster truth means smaller m there: J decreases as m decreases, so dJ/dm > 0 on the blob.
-    if (dv > 0) EXPECT_GT(over_blob, 0.0) << "fast anomaly";
-    else EXPECT_LT(over_blob, 0.0) << "slow anomaly";
+    if (dv > 0)
+      EXPECT_GT(over_blob, 0.0) << "fast anomaly";
+    else
+      EXPECT_LT(over_blob, 0.0) << "slow anomaly";
   }
 }
 

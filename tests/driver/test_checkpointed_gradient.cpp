@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "precisions.hpp"
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
@@ -14,7 +15,6 @@
 #include "revwave/schedule/schedule_counts.hpp"
 #include "temp_dir.hpp"
 #include "test_helpers.hpp"
-#include "precisions.hpp"
 
 namespace revwave {
 namespace {
@@ -54,8 +54,8 @@ TYPED_TEST(Checkpointed, MultilevelAndOnlineAreBitwiseEqualToFullStorage) {
     EXPECT_EQ(g.stats.reverse_steps, steps) << what;
   };
   // Multilevel on memory + disk, with measured and with given costs.
-  for (const std::vector<std::string>& tiers : {std::vector<std::string>{"memory:2", "disk:4"},
-                                                std::vector<std::string>{"memory:1:0.1:0.1", "disk:5:3:2"}}) {
+  for (const std::vector<std::string>& tiers :
+       {std::vector<std::string>{"memory:2", "disk:4"}, std::vector<std::string>{"memory:1:0.1:0.1", "disk:5:3:2"}}) {
     StrategyOptions s = testing::strategy("multilevel", 0, "memory", dir.path().string());
     s.tiers = tiers;
     StrategyReport report;
@@ -234,7 +234,8 @@ TEST_F(FullHistoryLimit, TheCheckCountsTheFieldsThatAreAllocated) {
   testing::SmallCase c = testing::small_case(13, 11, 9, steps, 4);
   const Problem<float> p = make_problem<float>(c.grid, c.start_model, c.acq, c.time);
   CpuPropagator<float> prop(p);
-  setenv("REVWAVE_MEMORY_LIMIT", std::to_string(std::size_t(steps) * prop.field_bytes() + prop.field_bytes() / 2).c_str(), 1);
+  setenv("REVWAVE_MEMORY_LIMIT",
+         std::to_string(std::size_t(steps) * prop.field_bytes() + prop.field_bytes() / 2).c_str(), 1);
   EXPECT_THROW(prop.allocate_history(steps), OutOfMemoryError);
   unsetenv("REVWAVE_MEMORY_LIMIT");
   EXPECT_EQ(prop.allocate_history(steps), std::size_t(steps + 1) * prop.field_bytes());

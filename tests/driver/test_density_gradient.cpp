@@ -21,9 +21,9 @@
 namespace revwave {
 namespace {
 
-using testing::SmallCase;
 using testing::density_case;
 using testing::observed_in;
+using testing::SmallCase;
 
 // J, dJ/dm and (with `image`) dJ/drho in `model` on the CPU.
 template <class T>
@@ -45,7 +45,8 @@ double misfit_in(const SmallCase& c, const VelocityModel& model, const std::vect
   return forward_misfit(make_problem<double>(c.grid, model, c.acq, c.time), observed.data());
 }
 
-VelocityModel with_density(VelocityModel model, const std::vector<double>& rho, const std::vector<double>& drho, double h) {
+VelocityModel with_density(VelocityModel model, const std::vector<double>& rho, const std::vector<double>& drho,
+                           double h) {
   model.density = rho;
   for (std::size_t i = 0; i < rho.size(); ++i) model.density[i] += h * drho[i];
   return model;
@@ -138,7 +139,8 @@ TEST(DensityGradient, TaylorTestInRhoIsSecondOrder) {
 TEST(DensityGradient, ComponentsMatchCentralDifferences) {
   SmallCase c = density_case();
   const std::vector<double> rho = c.start_model.density;
-  for (std::size_t i = 0; i < rho.size(); ++i) c.true_model.density[i] = rho[i] * (1.0 + 0.05 * std::cos(0.21 * double(i)));
+  for (std::size_t i = 0; i < rho.size(); ++i)
+    c.true_model.density[i] = rho[i] * (1.0 + 0.05 * std::cos(0.21 * double(i)));
   const std::vector<double> d = observed_in<double>(c, c.true_model);
   const GradientOutput g = gradient_in<double>(c, c.start_model, d);
   const auto& s = c.grid.shape;
@@ -173,13 +175,15 @@ TYPED_TEST(Density, EveryStrategyEqualsFullBitForBit) {
   std::vector<std::pair<std::string, StrategyOptions>> runs;
   for (index_t snaps : {1, 3, 50})
     for (const char* store : {"memory", "disk"})
-      runs.push_back({"revolve S=" + std::to_string(snaps) + " " + store, testing::strategy("revolve", snaps, store, where)});
+      runs.push_back(
+          {"revolve S=" + std::to_string(snaps) + " " + store, testing::strategy("revolve", snaps, store, where)});
   StrategyOptions ml = testing::strategy("multilevel", 0, "memory", where);
   ml.tiers = {"memory:2", "disk:3"};
   runs.push_back({"multilevel", ml});
   for (index_t snaps : {1, 4})
     for (const char* store : {"memory", "disk"})
-      runs.push_back({"online S=" + std::to_string(snaps) + " " + store, testing::strategy("online", snaps, store, where)});
+      runs.push_back(
+          {"online S=" + std::to_string(snaps) + " " + store, testing::strategy("online", snaps, store, where)});
   for (const auto& [what, s] : runs) {
     const GradientOutput g = gradient_in<T>(c, c.start_model, d, s);
     EXPECT_EQ(g.stats.objective, ref.stats.objective) << what;

@@ -91,9 +91,10 @@ TYPED_TEST(MisfitSeam, L2ThroughTheSeamEqualsTheInlineResidualBitForBit) {
     const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
     const GradientOutput ref = inline_residual_gradient(p, d.data());
     CpuPropagator<T> prop(p);
-    for (const StrategyOptions& s : {testing::strategy("full"), testing::strategy("revolve", 3),
-                                     testing::strategy("online", 2)}) {
-      const GradientOutput g = run_gradient(prop, l2_misfit<T>(), d.data(), s, plan_strategy(s, steps, prop.field_bytes()));
+    for (const StrategyOptions& s :
+         {testing::strategy("full"), testing::strategy("revolve", 3), testing::strategy("online", 2)}) {
+      const GradientOutput g =
+          run_gradient(prop, l2_misfit<T>(), d.data(), s, plan_strategy(s, steps, prop.field_bytes()));
       expect_bitwise(g, ref, std::string(to_string(s.strategy)) + " N=" + std::to_string(steps));
     }
   }
@@ -127,7 +128,8 @@ TYPED_TEST(MisfitSeam, TheMisfitGetsTheForwardModellingTracesOnce) {
     run_gradient(prop, misfit, d.data(), s, plan_strategy(s, c.time.steps, prop.field_bytes()));
     EXPECT_EQ(misfit.calls, 1) << to_string(s.strategy);
     ASSERT_EQ(misfit.synthetic.size(), forward.size());
-    EXPECT_EQ(std::memcmp(misfit.synthetic.data(), forward.data(), forward.size() * sizeof(T)), 0) << to_string(s.strategy);
+    EXPECT_EQ(std::memcmp(misfit.synthetic.data(), forward.data(), forward.size() * sizeof(T)), 0)
+        << to_string(s.strategy);
   }
 }
 
@@ -156,7 +158,8 @@ TEST(MisfitSeamOwn, AMisfitOfItsOwnNeedsNoPropagatorChange) {
   double scale = 0;
   for (double g : l2.gradient) scale = std::max(scale, std::abs(g));
   ASSERT_GT(scale, 0.0);
-  for (std::size_t i = 0; i < l2.gradient.size(); ++i) EXPECT_NEAR(twice.gradient[i], 2 * l2.gradient[i], 1e-13 * scale) << i;
+  for (std::size_t i = 0; i < l2.gradient.size(); ++i)
+    EXPECT_NEAR(twice.gradient[i], 2 * l2.gradient[i], 1e-13 * scale) << i;
 }
 
 }  // namespace

@@ -5,14 +5,14 @@
 #include <cmath>
 #include <string>
 
+#include "error_message.hpp"
+#include "precisions.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/gradient_driver.hpp"
 #include "revwave/driver/verification.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/wavelet.hpp"
-#include "error_message.hpp"
-#include "precisions.hpp"
 #include "small_grid.hpp"
 
 namespace revwave {
@@ -33,7 +33,8 @@ TEST(FarFace, TrilinearCornersStayInsideTheBoxWhateverNbl) {
     for (std::size_t c = 0; c < pts.index.size(); ++c) {
       const auto [i, j, k] = g.coordinates(pts.index[c]);
       // Every corner is an interior point, so nothing outside the box (halo or layer) is touched.
-      EXPECT_TRUE(i >= nbl && i < nbl + g.shape[0] && j >= nbl && j < nbl + g.shape[1] && k >= nbl && k < nbl + g.shape[2])
+      EXPECT_TRUE(i >= nbl && i < nbl + g.shape[0] && j >= nbl && j < nbl + g.shape[1] && k >= nbl &&
+                  k < nbl + g.shape[2])
           << "nbl " << nbl << " corner " << c << " at (" << i << ", " << j << ", " << k << ")";
       EXPECT_GE(pts.weight[c], 0.0);
     }
@@ -116,7 +117,9 @@ TEST(Representable, AVelocityWhoseSquaredSlownessOverflowsFloatIsRefused) {
   VelocityModel model = homogeneous_model(g.shape, 2000);
   model.velocity[7] = 1e-20;
   const TimeAxis time = make_time_axis(0.01, default_dt(g, 2000));
-  EXPECT_NE(message_of([&] { make_problem<float>(g, model, acq, time); }).find("velocity 1e-20 m/s is out of range for float"),
+  EXPECT_NE(message_of([&] {
+              make_problem<float>(g, model, acq, time);
+            }).find("velocity 1e-20 m/s is out of range for float"),
             std::string::npos);
   EXPECT_NO_THROW(make_problem<double>(g, model, acq, time));
 }

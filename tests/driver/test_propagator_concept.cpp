@@ -101,13 +101,15 @@ class MockPropagator {
   std::uint64_t history_copy_bytes() const { return 0; }
 
   void adjoint_data_step(index_t) {}
-  std::vector<double> source_traces(index_t samples) const { return std::vector<double>(static_cast<std::size_t>(samples)); }
+  std::vector<double> source_traces(index_t samples) const {
+    return std::vector<double>(static_cast<std::size_t>(samples));
+  }
 
   // What the drivers asked for.
   index_t forward_steps = 0, next_traces = 0, trace_reads = 0, sources_given = 0, checkpoint_sets = 0;
-  std::vector<int> recorded;         // per sample: how many times
-  std::vector<index_t> reversed;     // in order
-  std::vector<double> injected;      // the adjoint source sample each reverse step got
+  std::vector<int> recorded;      // per sample: how many times
+  std::vector<index_t> reversed;  // in order
+  std::vector<double> injected;   // the adjoint source sample each reverse step got
 
  private:
   void record(index_t n) {
@@ -144,7 +146,8 @@ struct ForwardOnly {
 
 static_assert(is_propagator_v<MockPropagator>, "the mock implements the whole concept");
 static_assert(is_forward_propagator_v<ForwardOnly> && !is_gradient_propagator_v<ForwardOnly> &&
-              !is_propagator_v<ForwardOnly>, "a forward-only propagator runs forward modelling only");
+                  !is_propagator_v<ForwardOnly>,
+              "a forward-only propagator runs forward modelling only");
 static_assert(is_propagator_v<CpuPropagator<float>> && is_propagator_v<CpuPropagator<double>>);
 
 // Checks every sample it gets and answers with r[n] = 10 n.
@@ -175,7 +178,8 @@ void expect_seams_kept(const MockPropagator& prop, const CountingMisfit& misfit,
   EXPECT_EQ(prop.sources_given, 1) << what;
   EXPECT_EQ(prop.trace_reads, 1) << what;
   EXPECT_EQ(prop.next_traces, 1) << what;
-  for (index_t n = 0; n <= steps; ++n) EXPECT_EQ(prop.recorded[static_cast<std::size_t>(n)], 1) << what << ": sample " << n;
+  for (index_t n = 0; n <= steps; ++n)
+    EXPECT_EQ(prop.recorded[static_cast<std::size_t>(n)], 1) << what << ": sample " << n;
   ASSERT_EQ(prop.reversed.size(), static_cast<std::size_t>(steps)) << what;
   for (index_t k = 0; k < steps; ++k) {
     const index_t n = steps - 1 - k;
@@ -198,7 +202,8 @@ TEST(PropagatorConcept, AMockRunsThroughTheSharedDriversUnderEveryStrategy) {
     runs.push_back(measured);
     for (const StrategyOptions& s : runs) {
       const std::string what = std::string(to_string(s.strategy)) + " N=" + std::to_string(steps) +
-                               (s.snaps ? " S=" + std::to_string(*s.snaps) : "") + (s.tiers.size() ? " " + s.tiers[1] : "");
+                               (s.snaps ? " S=" + std::to_string(*s.snaps) : "") +
+                               (s.tiers.size() ? " " + s.tiers[1] : "");
       MockPropagator prop(steps);
       CountingMisfit misfit;
       StrategyReport report;
@@ -218,7 +223,8 @@ TEST(PropagatorConcept, AMockRunsThroughTheSharedDriversUnderEveryStrategy) {
       if (s.strategy == Strategy::multilevel) {
         MultilevelSchedule again(steps, report.tiers);
         EXPECT_EQ(g.stats.forward_steps, count_schedule(again).forward_steps) << what;
-        EXPECT_EQ(prop.checkpoint_sets, s.tiers[0] == "memory:1" ? 2 : 1) << what << ": a probe store to measure costs on";
+        EXPECT_EQ(prop.checkpoint_sets, s.tiers[0] == "memory:1" ? 2 : 1)
+            << what << ": a probe store to measure costs on";
       }
     }
   }

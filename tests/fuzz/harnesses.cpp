@@ -13,15 +13,18 @@
 
 #include "gradient_job.hpp"
 #include "problem_options.hpp"
-#include "toml_config.hpp"
 #include "revwave/core/errors.hpp"
+#include "revwave/inversion/fingerprint.hpp"
+#include "revwave/inversion/inversion_state.hpp"
 #include "revwave/io/npy.hpp"
+#include "revwave/io/segy.hpp"
 #include "revwave/io/shot_record.hpp"
 #include "revwave/schedule/multilevel.hpp"
 #include "revwave/schedule/online.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/schedule_counts.hpp"
 #include "revwave/schedule/two_level.hpp"
+#include "toml_config.hpp"
 
 namespace revwave::fuzz {
 namespace {
@@ -60,8 +63,7 @@ void npy(const std::uint8_t* data, std::size_t size) {
       n *= d;
     }
     if (static_cast<std::int64_t>(a.data.size()) != n) broken("the data do not fill the shape");
-  } catch (const IoError&) {
-  }
+  } catch (const IoError&) {}
 }
 
 void sidecar(const std::uint8_t* data, std::size_t size) {
@@ -76,8 +78,7 @@ void sidecar(const std::uint8_t* data, std::size_t size) {
         for (double c : p)
           if (!std::isfinite(c)) broken("a coordinate");
     if (m.precision != "float32" && m.precision != "float64") broken("precision");
-  } catch (const IoError&) {
-  }
+  } catch (const IoError&) {}
 }
 
 void config(const std::uint8_t* data, std::size_t size) {
@@ -99,8 +100,7 @@ void config(const std::uint8_t* data, std::size_t size) {
   } catch (const CLI::ParseError&) {
   } catch (const InputError&) {
   } catch (const IoError&) {
-  } catch (const OutOfMemoryError&) {
-  }
+  } catch (const OutOfMemoryError&) {}
 }
 
 void schedule(const std::uint8_t* data, std::size_t size) {
@@ -151,6 +151,60 @@ void schedule(const std::uint8_t* data, std::size_t size) {
     TwoLevelSchedule t(shape);
     validate_schedule(t, N, t.slots());
   }
+}
+
+void segy(const std::uint8_t* data, std::size_t size) {
+  const std::string bytes(reinterpret_cast<const char*>(data), size);
+  SegyReadOptions o;
+  if (size > 2) {
+    const unsigned a = data[1], b = data[2];
+    o.endian = static_cast<SegyEndian>(a % 3);
+    o.units = static_cast<SegyUnits>((a / 3) % 3);
+    o.samples = (b & 0x80) ? (b & 0x1f) + 1 : 0;
+    const std::int32_t scalars[] = {0, 1, -10, 100, -1000};
+    o.coordinate_scalar = scalars[(b >> 5) % 5 > 3 ? 0 : (b >> 5) % 5];
+  }
+  try {
+    const SegySurvey s = read_segy_bytes(bytes, "fuzz.sgy", o);
+    if (!(std::isfinite(s.dt) && s.dt > 0)) broken("dt");
+    if (s.nt < 1 || s.shots.empty()) broken("nt or shots");
+    for (const SegyShot& shot : s.shots) {
+      if (shot.receivers.empty() || shot.trace_numbers.size() != shot.receivers.size()) broken("receivers");
+      if (shot.traces.size() != shot.receivers.size() * static_cast<std::size_t>(s.nt)) broken("traces");
+      for (double v : shot.traces)
+        if (!std::isfinite(v)) broken("a sample");
+      for (double c : shot.source)
+        if (!std::isfinite(c)) broken("a source coordinate");
+      for (const auto& r : shot.receivers)
+        for (double c : r)
+          if (!std::isfinite(c)) broken("a receiver coordinate");
+    }
+  } catch (const IoError&) {
+  } catch (const InputError&) {
+  } catch (const OutOfMemoryError&) {}
+}
+
+void state(const std::uint8_t* data, std::size_t size) {
+  std::string bytes(reinterpret_cast<const char*>(data), size);
+  if (size > 8 && (data[size - 1] & 1)) {
+    const std::uint64_t sum = fnv1a(bytes.data(), bytes.size() - 8);
+    for (int k = 0; k < 8; ++k) bytes[bytes.size() - 8 + k] = static_cast<char>((sum >> (8 * k)) & 0xff);
+  }
+  try {
+    const InversionState s = decode_inversion_state(bytes, "fuzz/state.bin");
+    const std::size_t n = s.model.size();
+    if (n == 0 || (!s.optimizer.x.empty() && s.optimizer.x.size() != n) || s.optimizer.g.size() != s.optimizer.x.size())
+      broken("sizes");
+    if (!s.diagonal.empty() && s.diagonal.size() != n) broken("the preconditioner's size");
+    if (static_cast<std::size_t>(s.band) != s.ended.size()) broken("bands");
+    if (s.band_started && s.optimizer.x.empty()) broken("a running band without an iterate");
+    for (double v : s.model)
+      if (!std::isfinite(v)) broken("a model value");
+    const InversionState again = decode_inversion_state(encode_inversion_state(s), "fuzz/again.bin");
+    if (again.model != s.model || again.optimizer.x != s.optimizer.x || again.band != s.band ||
+        again.iteration != s.iteration || again.optimizer.memory.size() != s.optimizer.memory.size())
+      broken("the state does not encode back to itself");
+  } catch (const IoError&) {}
 }
 
 }  // namespace revwave::fuzz

@@ -21,5 +21,13 @@ void config(const std::uint8_t* data, std::size_t size);
 // The schedule generators on any N, S and tiers decoded from the bytes: each stream must pass
 // validate_schedule, and Revolve's closed-form counts must equal the counted stream.
 void schedule(const std::uint8_t* data, std::size_t size);
+// The SEG-Y reader on a file's bytes, with header overrides chosen by bytes 1 and 2 of the textual
+// header (free text to the reader); a survey it accepts is whole: every shot nt x nrec finite samples,
+// finite positions, a trace number per receiver, dt > 0.
+void segy(const std::uint8_t* data, std::size_t size);
+// The inversion state's reader. The checksum stops almost every mutation at the door, so every other
+// input has its checksum repaired first and reaches the checks behind it; a state it accepts is
+// consistent (sizes, bands, finite values) and encodes back to a state that decodes the same.
+void state(const std::uint8_t* data, std::size_t size);
 
 }  // namespace revwave::fuzz

@@ -43,6 +43,8 @@ TEST(FuzzRegressions, Npy) { replay("npy", fuzz::npy, 4); }
 TEST(FuzzRegressions, Sidecar) { replay("sidecar", fuzz::sidecar, 1); }
 TEST(FuzzRegressions, Config) { replay("config", fuzz::config, 5); }
 TEST(FuzzRegressions, Schedule) { replay("schedule", fuzz::schedule, 5); }
+TEST(FuzzRegressions, Segy) { replay("segy", fuzz::segy, 6); }
+TEST(FuzzRegressions, State) { replay("state", fuzz::state, 2); }
 
 }  // namespace
 }  // namespace revwave

@@ -119,7 +119,8 @@ TEST(InversionPreconditioner, IlluminationDiagonalAndMaskedSmoothingAreSymmetric
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   std::vector<double> diag(60), w(60), a(60), b(60);
-  for (std::size_t i = 0; i < 60; ++i) diag[i] = u(rng), w[i] = i % 7 == 0 ? 0.0 : u(rng), a[i] = u(rng) - 0.5, b[i] = u(rng) - 0.5;
+  for (std::size_t i = 0; i < 60; ++i)
+    diag[i] = u(rng), w[i] = i % 7 == 0 ? 0.0 : u(rng), a[i] = u(rng) - 0.5, b[i] = u(rng) - 0.5;
   const Preconditioner m = make_preconditioner(diag, w, shape, 1.3);
   const std::vector<double> ma = m(a), mb = m(b);
   EXPECT_NEAR(dot(ma, b), dot(a, mb), 1e-12);
@@ -209,7 +210,8 @@ TEST(InversionLoop, BoundsAndStartAreChecked) {
 }
 
 TEST(InversionState, SavedAndLoadedBitForBit) {
-  const std::string path = (fs::temp_directory_path() / ("revwave_state_" + std::to_string(::getpid()) + ".bin")).string();
+  const std::string path =
+      (fs::temp_directory_path() / ("revwave_state_" + std::to_string(::getpid()) + ".bin")).string();
   InversionState s;
   s.fingerprint = "0123456789abcdef";
   s.band = 1;
@@ -284,7 +286,8 @@ TEST(InversionBands, DataAndWaveletAreLowPassedTogether) {
     norm += std::pow(b.data[i], 2);
   }
   ASSERT_GT(norm, 0);
-  std::cout << "filtered data against data of the filtered wavelet: relative difference " << std::sqrt(diff / norm) << "\n";
+  std::cout << "filtered data against data of the filtered wavelet: relative difference " << std::sqrt(diff / norm)
+            << "\n";
   EXPECT_LT(std::sqrt(diff / norm), 3e-3);  // 8e-4 measured; 7e-2 without the extension
   // ... and they differ from the unfiltered data.
   double change = 0;

@@ -139,8 +139,9 @@ TEST_F(NpyTest, AcceptsHeaderVariants) {
 
 TEST_F(NpyTest, BadMagicThrows) {
   const std::vector<double> v{1};
-  expect_io_error(write_raw("magic.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", raw(v), 1, "\x93NUMPX"),
-                  "bad magic");
+  expect_io_error(
+      write_raw("magic.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", raw(v), 1, "\x93NUMPX"),
+      "bad magic");
   const std::string p = path("short.npy");
   std::ofstream(p) << "abc";
   expect_io_error(p, "not a .npy file");
@@ -148,11 +149,15 @@ TEST_F(NpyTest, BadMagicThrows) {
 
 TEST_F(NpyTest, MalformedHeaderThrows) {
   const std::vector<double> v{1};
-  expect_io_error(write_raw("h1.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (1,) ", raw(v)), "malformed header");
-  expect_io_error(write_raw("h2.npy", "{'descr': '<f8', 'fortran_order': Maybe, 'shape': (1,), }", raw(v)), "malformed header");
+  expect_io_error(write_raw("h1.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (1,) ", raw(v)),
+                  "malformed header");
+  expect_io_error(write_raw("h2.npy", "{'descr': '<f8', 'fortran_order': Maybe, 'shape': (1,), }", raw(v)),
+                  "malformed header");
   expect_io_error(write_raw("h3.npy", "{'descr': '<f8', 'fortran_order': False, }", raw(v)), "'shape' is missing");
-  expect_io_error(write_raw("h4.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (-1,), }", raw(v)), "malformed header");
-  expect_io_error(write_raw("h5.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'x': 1}", raw(v)), "unexpected key");
+  expect_io_error(write_raw("h4.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (-1,), }", raw(v)),
+                  "malformed header");
+  expect_io_error(write_raw("h5.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'x': 1}", raw(v)),
+                  "unexpected key");
   expect_io_error(write_raw("h6.npy", "not a dict at all", raw(v)), "malformed header");
 }
 
@@ -173,9 +178,11 @@ TEST_F(NpyTest, FortranOrderThrows) {
 
 TEST_F(NpyTest, TruncatedAndOversizedDataThrow) {
   const std::vector<double> d{1, 2, 3};
-  expect_io_error(write_raw("t.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }", raw(d)), "truncated data");
+  expect_io_error(write_raw("t.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }", raw(d)),
+                  "truncated data");
   // Trailing bytes are rejected too: the header and the file disagree about the array.
-  expect_io_error(write_raw("x.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", raw(d)), "unexpected bytes");
+  expect_io_error(write_raw("x.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", raw(d)),
+                  "unexpected bytes");
   // A file cut inside its header.
   const auto p = write_raw("th.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", raw(d));
   fs::resize_file(p, 30);

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -50,8 +50,7 @@ TEST_F(Outputs, AFailedRunKeepsTheFilesThatExistedAndLeavesNoTemporary) {
     write(path("g.npy"), "new gradient");
     write(path("g.config.toml"), "new config");
     throw std::runtime_error("the picture could not be written");
-  } catch (const std::runtime_error&) {
-  }
+  } catch (const std::runtime_error&) {}
   EXPECT_EQ(slurp(path("g.npy")), "from an earlier run");
   EXPECT_EQ(entries(), std::vector<std::string>{"g.npy"});
 }

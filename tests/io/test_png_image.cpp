@@ -67,8 +67,8 @@ TEST_F(PngImageTest, SignatureAndIhdrSizeWithUpscale) {
   ASSERT_GE(s.size(), 33u);
   EXPECT_EQ(s.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   EXPECT_EQ(s.substr(12, 4), "IHDR");
-  EXPECT_EQ(be32(s, 16), 15u);  // width  = cols * upscale
-  EXPECT_EQ(be32(s, 20), 12u);  // height = rows * upscale
+  EXPECT_EQ(be32(s, 16), 15u);                                                          // width  = cols * upscale
+  EXPECT_EQ(be32(s, 20), 12u);                                                          // height = rows * upscale
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);  // no temporary left
 }
 
@@ -95,7 +95,7 @@ TEST_F(PngImageTest, ColourMapIsSymmetricAndSaturates) {
   const auto pic = read_png(path("c.png"));
   EXPECT_TRUE(reddish(pic.at(0, 0)));
   EXPECT_TRUE(bluish(pic.at(0, 1)));
-  EXPECT_EQ(pic.at(0, 2), pic.at(0, 3));  // beyond clip saturates
+  EXPECT_EQ(pic.at(0, 2), pic.at(0, 3));                         // beyond clip saturates
   EXPECT_EQ(pic.at(0, 4), (std::array<int, 3>{128, 128, 128}));  // NaN grey
 }
 
@@ -121,44 +121,162 @@ TEST_F(PngImageTest, BadArgumentsThrow) {
   EXPECT_TRUE(fs::is_empty(dir_));
 }
 
+// Where the plot lies in a labelled picture, found as a reader finds it: the black frame around it
+// (the first black pixel from the left on the middle row, the first from the top on the middle
+// column); the plot starts one pixel inside.
+struct Frame {
+  std::uint32_t left = 0, top = 0, right = 0, bottom = 0;  // the frame lines
+};
+
+bool black(const std::array<int, 3>& c) { return c[0] == 0 && c[1] == 0 && c[2] == 0; }
+
+// The tick marks under the plot: the columns with a black pixel two rows below the frame.
+template <class Picture>
+std::vector<std::uint32_t> x_ticks(const Picture& pic, const Frame& f) {
+  std::vector<std::uint32_t> cols;
+  for (std::uint32_t c = f.left; c <= f.right; ++c)
+    if (black(pic.at(f.bottom + 2, c))) cols.push_back(c);
+  return cols;
+}
+template <class Picture>
+std::vector<std::uint32_t> y_ticks(const Picture& pic, const Frame& f) {
+  std::vector<std::uint32_t> rows;
+  for (std::uint32_t r = f.top; r <= f.bottom; ++r)
+    if (black(pic.at(r, f.left - 2))) rows.push_back(r);
+  return rows;
+}
+
+// Where the picture says a cell's centre is, in metres: its pixel between the ticks at 0 m and
+// `step` m (the first two; a 0..487.5 m axis is ticked every 100 m).
+double metres_at(double pixel, const std::vector<std::uint32_t>& ticks, double step) {
+  return (pixel - ticks[0]) / double(ticks[1] - ticks[0]) * step;
+}
+
+// The frame: the first row with a black run of 20 pixels or more (text and tick marks are shorter,
+// the colour bar's frame lies right of the plot's) is its top line; the bottom line is the next row
+// black over the same columns.
+template <class Picture>
+Frame find_frame(const Picture& pic) {
+  Frame f;
+  for (std::uint32_t r = 0; r < pic.height && f.right == 0; ++r) {
+    std::uint32_t best = 0, best_start = 0;
+    for (std::uint32_t c = 0; c < pic.width;) {
+      std::uint32_t e = c;
+      while (e < pic.width && black(pic.at(r, e))) ++e;
+      if (e - c > best) {
+        best = e - c;
+        best_start = c;
+      }
+      c = e + 1;
+    }
+    if (best >= 20) {
+      f.top = r;
+      f.left = best_start;
+      f.right = best_start + best - 1;
+    }
+  }
+  for (std::uint32_t r = f.top + 2; r < pic.height; ++r) {
+    bool line = true;
+    for (std::uint32_t c = f.left; c <= f.right && line; ++c) line = black(pic.at(r, c));
+    if (line) {
+      f.bottom = r;
+      break;
+    }
+  }
+  return f;
+}
+
+// A model with one marked cell at known metres: in the x-z slice the red cell's centre is where the
+// axes' ticks say 250 m across and 100 m down, the plot is the slice's size times the upscale, and
+// the title band holds text. Breaking the mapping (a tick half a cell off, a cell a row off) moves
+// the metres read here by half a cell (6.25 m) or more.
+TEST_F(PngImageTest, AMarkedCellLandsWhereTheAxesSay) {
+  const std::int64_t nx = 40, ny = 8, nz = 40;  // both axes 0 .. 487.5 m: ticked every 100 m
+  const double h = 12.5;
+  std::vector<double> v(static_cast<std::size_t>(nx * ny * nz), 0.0);
+  const std::int64_t i = 20, k = 8;  // x = 250 m, z = 100 m
+  v[static_cast<std::size_t>((i * ny + ny / 2) * nz + k)] = 1.0;
+  const auto files = revwave::write_central_slices(path("m"), {nx, ny, nz}, v, 1.0, {"marked cell", "m/s", h});
+  ASSERT_EQ(files, (std::vector<std::string>{path("m_xz.png"), path("m_yz.png"), path("m_xy.png")}));
+  const auto pic = read_png(files[0]);
+  const std::uint32_t up = 400 / 40;
+  const Frame f = find_frame(pic);
+  ASSERT_LT(f.right, pic.width);
+  EXPECT_EQ(f.right - f.left - 1, nx * up);  // the plot: nx columns of up pixels
+  EXPECT_EQ(f.bottom - f.top - 1, nz * up);  // nz rows
+  EXPECT_GT(pic.width, f.right + 40);        // room for the colour bar
+  // The red block.
+  std::uint32_t r0 = pic.height, r1 = 0, c0 = pic.width, c1 = 0;
+  for (std::uint32_t r = f.top + 1; r < f.bottom; ++r)
+    for (std::uint32_t c = f.left + 1; c < f.right; ++c)
+      if (reddish(pic.at(r, c))) {
+        r0 = std::min(r0, r);
+        r1 = std::max(r1, r);
+        c0 = std::min(c0, c);
+        c1 = std::max(c1, c);
+      }
+  ASSERT_EQ(c1 - c0 + 1, up);
+  ASSERT_EQ(r1 - r0 + 1, up);
+  const auto xt = x_ticks(pic, f), zt = y_ticks(pic, f);
+  ASSERT_GE(xt.size(), 4u);                      // 0, 100, 200, 300, 400 m
+  ASSERT_GE(zt.size(), 4u);                      // 0, 100, 200, 300, 400 m
+  EXPECT_NEAR(xt[0], f.left + 1 + up / 2, 1.0);  // 0 m: the first column's centre
+  EXPECT_NEAR(metres_at(0.5 * (c0 + c1), xt, 100.0), 250.0, h / 4);
+  EXPECT_NEAR(metres_at(0.5 * (r0 + r1), zt, 100.0), 100.0, h / 4);
+  // The title band: text (dark pixels) in the rows above the plot's labels, and none without a title.
+  const auto dark_in_title_band = [](const auto& p) {
+    int n = 0;
+    for (std::uint32_t r = 0; r < revwave::PictureLayout::title_band; ++r)
+      for (std::uint32_t c = 0; c < p.width; ++c) n += black(p.at(r, c));
+    return n;
+  };
+  EXPECT_GT(dark_in_title_band(pic), 100);
+  revwave::PictureLabels untitled;
+  revwave::write_labelled_png(path("u.png"), v.data(), 4, 5, 1.0, 10, untitled);
+  EXPECT_EQ(dark_in_title_band(read_png(path("u.png"))), 0);
+}
+
 // The central slices cut the planes through the middle: a value that is positive on the plane
 // y = ny / 2 only is red all over the x-z picture, and a red column (y-z) or a red row band (x-y)
-// elsewhere; each picture is the plane's size times 400 / max(nx, ny, nz).
+// elsewhere; each plot is the plane's size times 400 / max(nx, ny, nz).
 TEST_F(PngImageTest, CentralSlicesCutTheMiddlePlanes) {
   const std::int64_t nx = 5, ny = 4, nz = 3;
   std::vector<double> v;
   for (std::int64_t i = 0; i < nx; ++i)
     for (std::int64_t j = 0; j < ny; ++j)
       for (std::int64_t k = 0; k < nz; ++k) v.push_back(j == ny / 2 ? 1.0 : -1.0);
-  const auto files = revwave::write_central_slices(path("g"), {nx, ny, nz}, v, 1.0);
+  const auto files = revwave::write_central_slices(path("g"), {nx, ny, nz}, v, 1.0, {"g", "1", 10.0});
   ASSERT_EQ(files, (std::vector<std::string>{path("g_xz.png"), path("g_yz.png"), path("g_xy.png")}));
   const std::uint32_t up = 400 / 5;
   const auto xz = read_png(files[0]), yz = read_png(files[1]), xy = read_png(files[2]);
-  ASSERT_EQ(xz.width, nx * up);
-  ASSERT_EQ(xz.height, nz * up);
-  ASSERT_EQ(yz.width, ny * up);
-  ASSERT_EQ(yz.height, nz * up);
-  ASSERT_EQ(xy.width, ny * up);
-  ASSERT_EQ(xy.height, nx * up);
-  for (std::uint32_t r = 0; r < xz.height; r += up)
-    for (std::uint32_t c = 0; c < xz.width; c += up) EXPECT_TRUE(reddish(xz.at(r, c))) << r << ", " << c;
+  const Frame a = find_frame(xz), b = find_frame(yz), c = find_frame(xy);
+  ASSERT_EQ(a.right - a.left - 1, nx * up);
+  ASSERT_EQ(a.bottom - a.top - 1, nz * up);
+  ASSERT_EQ(b.right - b.left - 1, ny * up);
+  ASSERT_EQ(b.bottom - b.top - 1, nz * up);
+  ASSERT_EQ(c.right - c.left - 1, ny * up);
+  ASSERT_EQ(c.bottom - c.top - 1, nx * up);
+  for (std::uint32_t r = 0; r < nz * up; r += up)
+    for (std::uint32_t col = 0; col < nx * up; col += up)
+      EXPECT_TRUE(reddish(xz.at(a.top + 1 + r, a.left + 1 + col))) << r << ", " << col;
   for (std::uint32_t j = 0; j < ny; ++j) {
-    EXPECT_EQ(reddish(yz.at(0, j * up)), j == ny / 2) << j;
-    EXPECT_EQ(bluish(xy.at(up, j * up)), j != ny / 2) << j;
+    EXPECT_EQ(reddish(yz.at(b.top + 1, b.left + 1 + j * up)), j == ny / 2) << j;
+    EXPECT_EQ(bluish(xy.at(c.top + 1 + up, c.left + 1 + j * up)), j != ny / 2) << j;
   }
 }
 
 TEST_F(PngImageTest, ARecordPictureIsTimeDownTheRows) {
   const std::int64_t nt = 8, nrec = 2;
   std::vector<double> traces(static_cast<std::size_t>(nt * nrec), 0.0);
-  traces[0] = 1.0;   // t = 0, receiver 0
+  traces[0] = 1.0;    // t = 0, receiver 0
   traces[15] = -1.0;  // the last sample of receiver 1
-  revwave::write_record_picture(path("shot.png"), traces, nt, nrec);
+  revwave::write_record_picture(path("shot.png"), traces, nt, nrec, 0.002, "observed data");
   const auto pic = read_png(path("shot.png"));
   const std::uint32_t up = 400 / 8;
-  ASSERT_EQ(pic.width, nrec * up);
-  ASSERT_EQ(pic.height, nt * up);
-  EXPECT_TRUE(reddish(pic.at(0, 0)));
-  EXPECT_TRUE(bluish(pic.at(pic.height - 1, pic.width - 1)));
-  EXPECT_TRUE(white(pic.at(0, pic.width - 1)));
+  const Frame f = find_frame(pic);
+  ASSERT_EQ(f.right - f.left - 1, nrec * up);
+  ASSERT_EQ(f.bottom - f.top - 1, nt * up);
+  EXPECT_TRUE(reddish(pic.at(f.top + 1, f.left + 1)));
+  EXPECT_TRUE(bluish(pic.at(f.bottom - 1, f.right - 1)));
+  EXPECT_TRUE(white(pic.at(f.top + 1, f.right - 1)));
 }

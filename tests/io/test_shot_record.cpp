@@ -58,7 +58,8 @@ class ShotRecordTest : public revwave::testing::TempDirTest {
       revwave::read_shot_record(p);
       FAIL() << "no IoError";
     } catch (const IoError& e) {
-      for (const auto& s : parts) EXPECT_NE(std::string(e.what()).find(s), std::string::npos) << e.what() << " lacks " << s;
+      for (const auto& s : parts)
+        EXPECT_NE(std::string(e.what()).find(s), std::string::npos) << e.what() << " lacks " << s;
     }
   }
 };
@@ -110,7 +111,8 @@ TEST_F(ShotRecordTest, RoundTripFloat32) {
 TEST_F(ShotRecordTest, JsonDumpRoundTripsDoubles) {
   const json j = {{"a", 0.1 + 0.2}, {"b", 1.0 / 3.0}, {"c", 5e-324}, {"d", 1.7976931348623157e308}};
   const json k = json::parse(revwave::dump_json(j));
-  for (const char* key : {"a", "b", "c", "d"}) EXPECT_TRUE(same_bits(k[key].get<double>(), j[key].get<double>())) << key;
+  for (const char* key : {"a", "b", "c", "d"})
+    EXPECT_TRUE(same_bits(k[key].get<double>(), j[key].get<double>())) << key;
 }
 
 TEST_F(ShotRecordTest, ShapeMismatchWithSidecarThrows) {
@@ -216,7 +218,8 @@ TEST_F(ShotRecordTest, SidecarTextIsCheckedByTheSameRules) {
     revwave::parse_sidecar(R"({"dt": 1e-3, "nt": -4})", "mem.json");
     FAIL() << "no IoError";
   } catch (const IoError& e) {
-    EXPECT_NE(std::string(e.what()).find("mem.json: field 'nt' -4 is invalid: it must be an integer in [1, "), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("mem.json: field 'nt' -4 is invalid: it must be an integer in [1, "),
+              std::string::npos)
         << e.what();
   }
   EXPECT_THROW(revwave::parse_sidecar("[1, 2]", "mem.json"), IoError);
@@ -235,5 +238,6 @@ TEST_F(ShotRecordTest, AFailedSidecarWriteLeavesAPreviousRecordWhole) {
   t[0] = 42;
   EXPECT_THROW(revwave::write_shot_record(p, m, t), IoError);
   EXPECT_EQ(revwave::read_npy(p).data, before.traces);
-  for (const auto& e : fs::directory_iterator(dir_)) EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << e.path();
+  for (const auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << e.path();
 }

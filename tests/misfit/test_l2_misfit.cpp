@@ -78,9 +78,22 @@ TEST(MisfitKinds, AreParsedWhereTextEntersAndMadeByKind) {
     parse_misfit("l1");
     FAIL() << "accepted";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "--misfit 'l1' is unknown: use l2");
+    EXPECT_STREQ(e.what(), "--misfit 'l1' is unknown: use l2, correlation or envelope");
   }
   EXPECT_EQ(make_misfit<double>(MisfitKind::l2)->kind(), MisfitKind::l2);
+}
+
+TEST(MisfitKinds, EveryBuiltInRoundTripsAndCustomHasNoName) {
+  for (MisfitKind k : {MisfitKind::l2, MisfitKind::correlation, MisfitKind::envelope}) {
+    EXPECT_EQ(parse_misfit(to_string(k)), k);
+    EXPECT_EQ(make_misfit<float>(k)->kind(), k);
+    EXPECT_EQ(builtin_misfit<double>(k).kind(), k);
+    EXPECT_EQ(&builtin_misfit<double>(k), &builtin_misfit<double>(k));  // one stateless instance
+  }
+  EXPECT_EQ(&builtin_misfit<float>(MisfitKind::l2), &l2_misfit<float>());
+  // A custom misfit is supplied by the caller (the Python bindings), never named on a command line.
+  EXPECT_THROW(parse_misfit("custom"), InputError);
+  EXPECT_THROW(builtin_misfit<float>(MisfitKind::custom), InputError);
 }
 
 }  // namespace

@@ -21,7 +21,7 @@
 namespace revwave {
 namespace {
 
-constexpr double c = 2000, f0 = 12, h = 10;  // 16.7 points per wavelength at the peak frequency
+constexpr double c = 2000, f0 = 12, h = 10;                      // 16.7 points per wavelength at the peak frequency
 constexpr double x0 = 200, zs = 200, zr = 150, interface = 605;  // the plane between grid points 60 and 61
 
 Grid reflection_grid() {
@@ -67,8 +67,8 @@ TEST(DensityReflection, NormalIncidenceMatchesTheImpedanceContrast) {
   const double arrival = 1.5 / f0 + image / c;
   const TimeAxis t = make_time_axis(arrival + 1.5 / f0, 0.9 * max_stable_dt(g, sharpest));
   const std::vector<double> mirrored = trace(homogeneous_model(g.shape, c), 2 * interface - zs, t);
-  for (const auto& [rho1, rho2] : {std::pair{1000.0, 2000.0}, std::pair{2000.0, 1000.0}, std::pair{1000.0, 4000.0},
-                                   std::pair{1000.0, 250.0}}) {
+  for (const auto& [rho1, rho2] :
+       {std::pair{1000.0, 2000.0}, std::pair{2000.0, 1000.0}, std::pair{1000.0, 4000.0}, std::pair{1000.0, 250.0}}) {
     VelocityModel above = plain, layered = plain;
     above.density.assign(above.velocity.size(), rho1);
     layered.density = above.density;

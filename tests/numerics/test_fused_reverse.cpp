@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
+#include "precisions.hpp"
+#include "revwave/misfit/l2_misfit.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/acoustic/cpu_sweep.hpp"
-#include "revwave/misfit/l2_misfit.hpp"
 #include "test_helpers.hpp"
-#include "precisions.hpp"
 
 namespace revwave {
 namespace {
@@ -85,7 +85,8 @@ TYPED_TEST(FusedReverse, EqualsTheTwoPassStepBitForBit) {
     const double h = c.grid.spacing;
     // One source on a receiver (the same eight corners), one half a cell off it (shared corners),
     // one on a grid point of its own.
-    c.acq.sources = {c.acq.receivers[3], {c.acq.receivers[3][0] + 0.5 * h, c.acq.receivers[3][1], c.acq.receivers[3][2]},
+    c.acq.sources = {c.acq.receivers[3],
+                     {c.acq.receivers[3][0] + 0.5 * h, c.acq.receivers[3][1], c.acq.receivers[3][2]},
                      {0.25 * c.grid.extent(0), 0.5 * c.grid.extent(1), 2 * h}};
     const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
     CpuPropagator<T> prop(p);
@@ -110,8 +111,8 @@ TYPED_TEST(FusedReverse, EqualsTheTwoPassStepBitForBit) {
       const std::vector<T> syn(traces.begin() + (n + 1) * nrec, traces.end());
       EXPECT_TRUE(same_bits(syn.data(), ref.sample)) << "S u[n+1] of step " << n;
       std::vector<T> r(traces.size(), T(0));
-      const double j = L2Misfit<T>().evaluate(Traces<T>{1, nrec, p.time.dt, syn.data()}, Traces<T>{1, nrec, p.time.dt, obs},
-                                              r.data() + (n + 1) * nrec);
+      const double j = L2Misfit<T>().evaluate(Traces<T>{1, nrec, p.time.dt, syn.data()},
+                                              Traces<T>{1, nrec, p.time.dt, obs}, r.data() + (n + 1) * nrec);
       EXPECT_EQ(std::memcmp(&j, &j_ref, sizeof j), 0) << "misfit of step " << n << ": " << j << " vs " << j_ref;
       prop.set_adjoint_source(r);
       prop.reverse_step(n);

@@ -4,9 +4,9 @@
 
 #include <cstdint>
 
+#include "precisions.hpp"
 #include "revwave/core/field_pool.hpp"
 #include "revwave/numerics/grid.hpp"
-#include "precisions.hpp"
 #include "small_grid.hpp"
 
 namespace revwave {
@@ -22,7 +22,7 @@ TYPED_TEST(GridLayout, RowsStartOnA128ByteBoundaryWithAZeroGapOfTheRadius) {
       const index_t r = g.radius();
       SCOPED_TRACE("order " + std::to_string(order) + ", nz " + std::to_string(nz));
       EXPECT_EQ(g.stride_y() % 32, 0);
-      EXPECT_GE(g.stride_y() - g.padded(2), r);  // the z halo between rows
+      EXPECT_GE(g.stride_y() - g.padded(2), r);       // the z halo between rows
       EXPECT_LT(g.stride_y() - g.padded(2), r + 32);  // and no more padding than alignment needs
       HostBuffer field(g.template field_bytes<T>());
       const T* base = field.as<T>();

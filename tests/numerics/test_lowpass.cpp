@@ -13,7 +13,8 @@ namespace revwave {
 namespace {
 
 // Least-squares amplitude and phase of a sinusoid of frequency f over samples [lo, hi).
-void fit(const std::vector<double>& x, double f, double dt, std::size_t lo, std::size_t hi, double& amp, double& phase) {
+void fit(const std::vector<double>& x, double f, double dt, std::size_t lo, std::size_t hi, double& amp,
+         double& phase) {
   double cc = 0, ss = 0, cs = 0, xc = 0, xs = 0;
   for (std::size_t n = lo; n < hi; ++n) {
     const double c = std::cos(2 * M_PI * f * n * dt), s = std::sin(2 * M_PI * f * n * dt);

@@ -121,7 +121,8 @@ struct Minimisation {
   StepOutcome last = StepOutcome::accepted;
 };
 
-Minimisation minimise(const Objective& f, std::vector<double> x0, const Bounds& b, const LbfgsOptions& o, int iterations) {
+Minimisation minimise(const Objective& f, std::vector<double> x0, const Bounds& b, const LbfgsOptions& o,
+                      int iterations) {
   Minimisation run;
   const Objective watched = [&](const std::vector<double>& x, std::vector<double>& g) {
     if (!b.contains(x)) ++run.outside;

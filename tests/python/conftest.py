@@ -8,6 +8,10 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "mpi: runs revwave under mpirun (CTest label mpi)")
+
+
 @pytest.fixture(scope="session")
 def cli():
     """Runs the built `revwave` binary (REVWAVE_BINARY, default build/revwave): returns (rc, stdout, stderr)."""

@@ -63,8 +63,8 @@ TEST(Multilevel, ZeroCostsEqualRevolveWithAllSlots) {
 }
 
 TEST(Multilevel, UnequalCostsNoWorseThanBothBaselines) {
-  const std::vector<std::vector<double>> costs = {{0.0, 0.5, 3.0}, {0.1, 2.0, 40.0}, {1.0, 1.0, 1.0},
-                                                  {0.0, 100.0, 1e4}, {5.0, 0.2, 0.1}};
+  const std::vector<std::vector<double>> costs = {
+      {0.0, 0.5, 3.0}, {0.1, 2.0, 40.0}, {1.0, 1.0, 1.0}, {0.0, 100.0, 1e4}, {5.0, 0.2, 0.1}};
   int strictly_better = 0;
   for (std::int64_t total : {2, 5, 9})
     for (const auto& caps : splits(total))

@@ -97,10 +97,10 @@ TEST(RevolveClosedForm, SplitIsOptimal) {
 }
 
 TEST(RevolveClosedForm, RepetitionsAreLeastROnHugeInputs) {
-  for (std::int64_t l : {std::int64_t{2}, std::int64_t{1000}, std::int64_t{123456789},
-                         std::int64_t{1} << 40, int64_max / 3, int64_max}) {
-    for (std::int64_t s : {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{7},
-                           std::int64_t{40}, std::int64_t{1} << 33, int64_max}) {
+  for (std::int64_t l : {std::int64_t{2}, std::int64_t{1000}, std::int64_t{123456789}, std::int64_t{1} << 40,
+                         int64_max / 3, int64_max}) {
+    for (std::int64_t s : {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{7}, std::int64_t{40},
+                           std::int64_t{1} << 33, int64_max}) {
       const std::int64_t r = revolve_repetitions(l, s);
       const u128 us = static_cast<u128>(s), ur = static_cast<u128>(r);
       EXPECT_GE(binomial(us + ur, us), static_cast<u128>(l)) << "l=" << l << " s=" << s;
@@ -118,8 +118,8 @@ TEST(RevolveClosedForm, RepetitionsAreLeastROnHugeInputs) {
 
 // Beyond the DP's reach the closed form is the judge: the split attains t(l, s).
 TEST(RevolveClosedForm, SplitIsOptimalOnLargeRanges) {
-  for (std::int64_t l : {std::int64_t{1000}, std::int64_t{99991}, std::int64_t{1000000},
-                         std::int64_t{123456789}, std::int64_t{1} << 36}) {
+  for (std::int64_t l : {std::int64_t{1000}, std::int64_t{99991}, std::int64_t{1000000}, std::int64_t{123456789},
+                         std::int64_t{1} << 36}) {
     for (std::int64_t s : {2, 3, 5, 11, 51, 201, 100000}) {
       const std::int64_t m = revolve_split(l, s);
       EXPECT_EQ(m + revolve_advances(m, s) + revolve_advances(l - m, s - 1), revolve_advances(l, s))
@@ -201,10 +201,12 @@ TEST(RevolveSchedule, LastUseFlagIsExact) {
         for (std::size_t j = i + 1; j < actions.size(); ++j) {
           if (actions[j].slot != actions[i].slot) continue;
           if (actions[j].kind == ActionKind::store) break;
-          if (actions[j].kind == ActionKind::restore) { read_again = true; break; }
+          if (actions[j].kind == ActionKind::restore) {
+            read_again = true;
+            break;
+          }
         }
-        ASSERT_EQ(flag[i], !read_again) << "N=" << n << " S=" << s << " action " << i << ": "
-                                         << to_string(actions[i]);
+        ASSERT_EQ(flag[i], !read_again) << "N=" << n << " S=" << s << " action " << i << ": " << to_string(actions[i]);
       }
     }
   }
@@ -305,9 +307,8 @@ TEST(RevolveSchedule, OffByOneSplitIsNotOptimal) {
   int suboptimal = 0;
   for (int n = 3; n <= 60; ++n) {
     for (int s = 1; s <= 6; ++s) {
-      RecursiveRevolve wrong(n, s, [](std::int64_t l, std::int64_t k) {
-        return std::min(revolve_split(l, k) + 1, l - 1);
-      });
+      RecursiveRevolve wrong(n, s,
+                             [](std::int64_t l, std::int64_t k) { return std::min(revolve_split(l, k) + 1, l - 1); });
       std::int64_t forward = 0, position = 0;
       for (const Action& a : wrong.actions) {
         if (a.kind == ActionKind::advance) forward += a.step - position;
@@ -329,10 +330,11 @@ TEST(RevolveSchedule, MillionStepsIsOptimalAndFast) {
     const auto t0 = std::chrono::steady_clock::now();
     const ScheduleCounts c = count_schedule(sched);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("[ info     ] N=%lld S=%lld: %lld forward steps (ratio %.3f), %lld stores, "
-                "generated in %.3f s\n", static_cast<long long>(n), static_cast<long long>(s),
-                static_cast<long long>(c.forward_steps), c.recompute_ratio,
-                static_cast<long long>(c.stores), seconds);
+    std::printf(
+        "[ info     ] N=%lld S=%lld: %lld forward steps (ratio %.3f), %lld stores, "
+        "generated in %.3f s\n",
+        static_cast<long long>(n), static_cast<long long>(s), static_cast<long long>(c.forward_steps),
+        c.recompute_ratio, static_cast<long long>(c.stores), seconds);
     EXPECT_EQ(c.forward_steps, optimal_forward_steps(n, s));
     EXPECT_EQ(c.reverses, n);
     EXPECT_LE(c.peak_slots, s);

@@ -14,8 +14,7 @@ namespace {
 // Replays a fixed list of actions, then `end` forever.
 class ScriptedSchedule final : public Schedule {
  public:
-  ScriptedSchedule(std::vector<Action> actions, std::int64_t slots)
-      : actions_(std::move(actions)), slots_(slots) {}
+  ScriptedSchedule(std::vector<Action> actions, std::int64_t slots) : actions_(std::move(actions)), slots_(slots) {}
   Action next() override { return i_ < actions_.size() ? actions_[i_++] : Action{}; }
   std::int64_t slots() const override { return slots_; }
 
@@ -33,8 +32,17 @@ Action reverse(std::int64_t step) { return {ActionKind::reverse, step, initial_s
 
 // A valid 4-step, 1-slot stream: 0 -> 2 (store), reverse 3, 2 from it, then 1, 0 from 0.
 std::vector<Action> good_stream() {
-  return {advance(2),  store(0, 2),  advance(3),   first_reverse(3), restore(0, 2), reverse(2),
-          restore(initial_slot, 0), advance(1), reverse(1), restore(initial_slot, 0), reverse(0)};
+  return {advance(2),
+          store(0, 2),
+          advance(3),
+          first_reverse(3),
+          restore(0, 2),
+          reverse(2),
+          restore(initial_slot, 0),
+          advance(1),
+          reverse(1),
+          restore(initial_slot, 0),
+          reverse(0)};
 }
 
 // Expects validate_schedule to throw a logic_error whose message contains `needle`.
@@ -78,22 +86,25 @@ TEST(ValidateSchedule, AcceptsHandWrittenStream) {
 }
 
 TEST(ValidateSchedule, RejectsEachBrokenRule) {
-  auto with = [](std::size_t i, Action a) { auto v = good_stream(); v[i] = a; return v; };
-  expect_invalid(with(4, restore(0, 1)), "slot holds position 2");        // wrong position
-  expect_invalid(with(1, store(0, 1)), "current position is 2");          // store elsewhere
-  expect_invalid(with(0, advance(0)), "advance must move forward");       // zero / backwards
-  expect_invalid(with(2, advance(4)), "past step 3");                     // beyond the next reverse
-  expect_invalid(with(3, first_reverse(2)), "step 3 is next");            // out of order
+  auto with = [](std::size_t i, Action a) {
+    auto v = good_stream();
+    v[i] = a;
+    return v;
+  };
+  expect_invalid(with(4, restore(0, 1)), "slot holds position 2");   // wrong position
+  expect_invalid(with(1, store(0, 1)), "current position is 2");     // store elsewhere
+  expect_invalid(with(0, advance(0)), "advance must move forward");  // zero / backwards
+  expect_invalid(with(2, advance(4)), "past step 3");                // beyond the next reverse
+  expect_invalid(with(3, first_reverse(2)), "step 3 is next");       // out of order
   expect_invalid(with(3, reverse(3)), "must be first_reverse");
   expect_invalid(with(5, first_reverse(2)), "after the first reverse");
-  expect_invalid(with(1, store(1, 2)), "slot id out of [0, 1)");          // slot id range
+  expect_invalid(with(1, store(1, 2)), "slot id out of [0, 1)");  // slot id range
   expect_invalid(with(4, restore(1, 2)), "slot id out of");
   expect_invalid(with(6, restore(initial_slot, 1)), "initial slot holds position 0");
   // Restore of an empty slot.
   expect_invalid({advance(3), first_reverse(3), restore(0, 2)}, "slot 0 is empty");
   // Reverse at the wrong position (restored 0, never advanced to 2).
-  expect_invalid({advance(3), first_reverse(3), restore(initial_slot, 0), reverse(2)},
-                 "current position is 0");
+  expect_invalid({advance(3), first_reverse(3), restore(initial_slot, 0), reverse(2)}, "current position is 0");
   // A reverse consumes the state: advancing or storing needs a restore first.
   expect_invalid({advance(3), first_reverse(3), advance(3)}, "no valid forward state");
   // Position 0 is recreated, never stored.
@@ -121,9 +132,18 @@ TEST(ValidateSchedule, ChecksAnnouncedLastUse) {
   ScriptedSchedule modest(good_stream(), 1);
   EXPECT_NO_THROW(validate_schedule(modest, 4, 1, [] { return false; }));
   // A store overwrites the slot: its new content may be restored again.
-  std::vector<Action> reuse = {advance(2), store(0, 2), advance(3), first_reverse(3),
-                               restore(0, 2), reverse(2), restore(initial_slot, 0), advance(1),
-                               store(0, 1), restore(0, 1), reverse(1), restore(initial_slot, 0),
+  std::vector<Action> reuse = {advance(2),
+                               store(0, 2),
+                               advance(3),
+                               first_reverse(3),
+                               restore(0, 2),
+                               reverse(2),
+                               restore(initial_slot, 0),
+                               advance(1),
+                               store(0, 1),
+                               restore(0, 1),
+                               reverse(1),
+                               restore(initial_slot, 0),
                                reverse(0)};
   const std::vector<bool> flags = {true, false, true, true};
   std::size_t restores = 0;

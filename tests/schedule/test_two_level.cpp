@@ -8,13 +8,13 @@
 #include <map>
 #include <string>
 
+#include "precisions.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/schedule/two_level.hpp"
 #include "revwave/store/memory_store.hpp"
 #include "test_helpers.hpp"
-#include "precisions.hpp"
 
 namespace revwave {
 namespace {
@@ -105,8 +105,8 @@ TEST(TwoLevel, ReversesEveryStepAtTheFormulasCostWithEachOuterCheckpointMovedTwi
     for (std::int64_t segment : {1, 2, 5, 17, 50, 400}) {
       for (std::int64_t slots : {1, 2, 5}) {
         const TwoLevelShape shape{steps, segment, slots};
-        const std::string what = "N=" + std::to_string(steps) + " K=" + std::to_string(segment) + " s=" +
-                                 std::to_string(slots);
+        const std::string what =
+            "N=" + std::to_string(steps) + " K=" + std::to_string(segment) + " s=" + std::to_string(slots);
         TwoLevelSchedule s(shape);
         const Executed e = execute(s, what);
         EXPECT_EQ(e.forward_steps, two_level_forward_steps(shape)) << what;

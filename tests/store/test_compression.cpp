@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 
+#include "precisions.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/verification.hpp"
@@ -17,7 +18,6 @@
 #include "revwave/store/half_precision.hpp"
 #include "temp_dir.hpp"
 #include "test_helpers.hpp"
-#include "precisions.hpp"
 
 namespace revwave {
 namespace {
@@ -31,9 +31,24 @@ std::uint32_t bits(float x) {
 TEST(Compression, HalfConversionMatchesTheCompilersRoundToNearestEven) {
   std::mt19937 rng(7);
   std::uniform_int_distribution<std::uint32_t> any;
-  std::vector<float> xs = {0.0f, -0.0f, 1.0f, 65504.0f, 65519.99f, 65520.0f, 1e30f, 6.1035156e-05f, 5.9604645e-08f,
-                           2.9802322e-08f, 2.9802326e-08f, 8.940697e-08f, 1e-10f, std::numeric_limits<float>::infinity(),
-                           -std::numeric_limits<float>::infinity(), 1.0009765625f, 1.00048828125f, 1.00146484375f};
+  std::vector<float> xs = {0.0f,
+                           -0.0f,
+                           1.0f,
+                           65504.0f,
+                           65519.99f,
+                           65520.0f,
+                           1e30f,
+                           6.1035156e-05f,
+                           5.9604645e-08f,
+                           2.9802322e-08f,
+                           2.9802326e-08f,
+                           8.940697e-08f,
+                           1e-10f,
+                           std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(),
+                           1.0009765625f,
+                           1.00048828125f,
+                           1.00146484375f};
   for (int i = 0; i < 2000000; ++i) {
     std::uint32_t b = any(rng);
     float x;
@@ -83,8 +98,9 @@ TEST(Compression, ParseRefusesBadValuesNamingTheValueAndTheRule) {
   EXPECT_EQ(parse_compression("zfp-rate:8").parameter, 8.0);
   EXPECT_EQ(parse_compression("zfp-accuracy:1e-6").parameter, 1e-6);
   EXPECT_EQ(parse_compression("zfp-rate:12.5").text(), "zfp-rate:12.5");
-  for (const char* bad : {"zfp-rate:abc", "zfp-rate:-4", "zfp-rate:0", "zfp-rate:65", "zfp-rate:", "zfp-rate", "zfp-accuracy:0",
-                          "zfp-accuracy:-1e-3", "zfp-accuracy:nan", "zfp-accuracy:inf", "gzip", "FP16", "", "fp16:2"}) {
+  for (const char* bad :
+       {"zfp-rate:abc", "zfp-rate:-4", "zfp-rate:0", "zfp-rate:65", "zfp-rate:", "zfp-rate", "zfp-accuracy:0",
+        "zfp-accuracy:-1e-3", "zfp-accuracy:nan", "zfp-accuracy:inf", "gzip", "FP16", "", "fp16:2"}) {
     try {
       parse_compression(bad);
       ADD_FAILURE() << "accepted --compress '" << bad << "'";
@@ -97,7 +113,8 @@ TEST(Compression, ParseRefusesBadValuesNamingTheValueAndTheRule) {
       char* end = nullptr;
       const double v = std::strtod(value.c_str(), &end);
       const bool number = !value.empty() && end != nullptr && *end == '\0';
-      EXPECT_TRUE(msg.find(value) != std::string::npos || (number && msg.find(number_text(v)) != std::string::npos)) << msg;
+      EXPECT_TRUE(msg.find(value) != std::string::npos || (number && msg.find(number_text(v)) != std::string::npos))
+          << msg;
     }
   }
   // A rate beyond the value's bits is refused by the codec, which knows the type.
@@ -124,7 +141,8 @@ struct TestField {
       for (index_t j = 0; j < grid.padded(1); ++j)
         for (index_t k = 0; k < grid.padded(2); ++k) {
           const double r = std::sqrt(double((i - 8) * (i - 8) + (j - 7) * (j - 7) + (k - 5) * (k - 5)));
-          values[static_cast<std::size_t>(grid.index(i, j, k))] = static_cast<T>(amplitude * std::cos(1.3 * r) * std::exp(-0.1 * r));
+          values[static_cast<std::size_t>(grid.index(i, j, k))] =
+              static_cast<T>(amplitude * std::cos(1.3 * r) * std::exp(-0.1 * r));
         }
   }
   bool in_box(std::size_t idx) const {
@@ -171,7 +189,8 @@ TYPED_TEST(Codec, RoundTripsKeepEachModesStatedBound) {
     EXPECT_EQ(bytes, 8 + 2 * points);
     for (std::size_t i = 0; i < q.size(); ++i) {
       const double x = double(f.values[i]);
-      ASSERT_LE(std::abs(double(q[i]) - x), std::ldexp(std::abs(x), -11) * (1 + 1e-6) + std::ldexp(peak, -39)) << "fp16 at " << i;
+      ASSERT_LE(std::abs(double(q[i]) - x), std::ldexp(std::abs(x), -11) * (1 + 1e-6) + std::ldexp(peak, -39))
+          << "fp16 at " << i;
       if (x == 0) {
         ASSERT_EQ(q[i], T(0));
       }
@@ -185,7 +204,8 @@ TYPED_TEST(Codec, RoundTripsKeepEachModesStatedBound) {
     const double tol = 1e-4 * peak;
     q = round_trip(f, {CompressionMode::zfp_accuracy, tol}, &bytes);
     EXPECT_LT(bytes, points * sizeof(T));  // a smooth field compresses
-    for (std::size_t i = 0; i < q.size(); ++i) ASSERT_LE(std::abs(double(q[i]) - double(f.values[i])), tol) << "zfp-accuracy at " << i;
+    for (std::size_t i = 0; i < q.size(); ++i)
+      ASSERT_LE(std::abs(double(q[i]) - double(f.values[i])), tol) << "zfp-accuracy at " << i;
     for (double rate : {4.0, 8.0, 16.0}) {
       const FieldCodec codec({CompressionMode::zfp_rate, rate}, f.layout);
       // Fixed rate: R bits per value of every 4x4x4 block the box is covered by (and no more).
@@ -259,7 +279,8 @@ TEST(Compression, BudgetBuysSlotsAtTheEncodedSize) {
   EXPECT_EQ(zfp_cuda.slot_bytes, 2 * layout.field_bytes());
   EXPECT_NE(zfp_cuda.choice.find("raw in device memory"), std::string::npos) << zfp_cuda.choice;
   cuda.compression = parse_compression("bf16");
-  EXPECT_EQ(plan_strategy(cuda, 200, layout).slot_bytes, 2 * ((2 * std::size_t(layout.box_points()) + 127) / 128 * 128));
+  EXPECT_EQ(plan_strategy(cuda, 200, layout).slot_bytes,
+            2 * ((2 * std::size_t(layout.box_points()) + 127) / 128 * 128));
 }
 
 double relative_l2(const std::vector<double>& a, const std::vector<double>& ref) {
@@ -290,8 +311,8 @@ void check_gradient_errors(const testing::SmallCase& c, index_t snaps, const std
     const GradientOutput g = b.run(s);
     const double err = relative_l2(g.gradient, ref.gradient);
     std::printf("  %-20s %-6s relative L2 gradient error %.3e (bound %.1e), objective error %.2e, ratio %.2f\n", m.mode,
-                sizeof(T) == 4 ? "float" : "double", err, m.bound, std::abs(g.stats.objective / ref.stats.objective - 1),
-                g.stats.compression.ratio());
+                sizeof(T) == 4 ? "float" : "double", err, m.bound,
+                std::abs(g.stats.objective / ref.stats.objective - 1), g.stats.compression.ratio());
     EXPECT_LT(err, m.bound) << m.mode;
     EXPECT_GT(err, 0.0) << m.mode << ": a lossy mode that changes nothing is not compressing";
     EXPECT_EQ(g.stats.forward_steps, exact.stats.forward_steps) << m.mode;
@@ -307,16 +328,17 @@ void check_gradient_errors(const testing::SmallCase& c, index_t snaps, const std
 TEST(CompressedGradient, ErrorPerModeOnTheSmallDefaultLikeProblem) {
   const testing::SmallCase c = testing::small_case(19, 17, 15, 60, 8);
   // Measured: fp16 2.3e-3, bf16 2.8e-2, zfp-rate:16 2.1e-4, zfp-rate:8 5.2e-2, zfp-accuracy:1e-7 1.0e-4.
-  check_gradient_errors<float>(c, 4, {{"fp16", 4e-2}, {"bf16", 0.5}, {"zfp-rate:16", 1.5e-3}, {"zfp-rate:8", 0.15},
-                                      {"zfp-accuracy:1e-7", 5e-4}});
+  check_gradient_errors<float>(
+      c, 4,
+      {{"fp16", 4e-2}, {"bf16", 0.5}, {"zfp-rate:16", 1.5e-3}, {"zfp-rate:8", 0.15}, {"zfp-accuracy:1e-7", 5e-4}});
 }
 
 TEST(CompressedGradient, ErrorPerModeOnASecondProblemInDouble) {
   testing::SmallCase c = testing::small_case(15, 13, 17, 90, 4);
   c.acq.sources = {{0.7 * c.grid.extent(0), 0.3 * c.grid.extent(1), 30.0}};
   // Measured: fp16 2.1e-3, bf16 2.1e-2, zfp-rate:16 9.5e-5, zfp-rate:32 1.7e-9, zfp-accuracy:1e-8 3.3e-6.
-  check_gradient_errors<double>(c, 6, {{"fp16", 5e-2}, {"bf16", 0.3}, {"zfp-rate:16", 1e-3}, {"zfp-rate:32", 5e-8},
-                                       {"zfp-accuracy:1e-8", 4e-5}});
+  check_gradient_errors<double>(
+      c, 6, {{"fp16", 5e-2}, {"bf16", 0.3}, {"zfp-rate:16", 1e-3}, {"zfp-rate:32", 5e-8}, {"zfp-accuracy:1e-8", 4e-5}});
 }
 
 // Multilevel: the memory tier holds encoded slots, the disk tier raw ones; the codec's time is the
@@ -397,10 +419,11 @@ TEST(CompressedGradient, TaylorTestConvergesDownToTheFloorCompressionSets) {
   const std::size_t n = tc.h.size();
   const double second_large = std::log2(tc.second[0] / tc.second[1]);
   const double first_large = std::log2(tc.first[1] / tc.first[2]);
-  std::printf("  fp16 Taylor: |dJ|/J = %.2e, |<e,dm>|/|<g,dm>| = %.2e; remainder rate at large h %.2f, "
-              "remainder at the smallest h %.2e (floor %.2e); first-order rate %.2f\n",
-              std::abs(dj / te.objective), std::abs(de / te.directional), second_large, tc.second[n - 1],
-              std::abs(dj + tc.h[n - 1] * de), first_large);
+  std::printf(
+      "  fp16 Taylor: |dJ|/J = %.2e, |<e,dm>|/|<g,dm>| = %.2e; remainder rate at large h %.2f, "
+      "remainder at the smallest h %.2e (floor %.2e); first-order rate %.2f\n",
+      std::abs(dj / te.objective), std::abs(de / te.directional), second_large, tc.second[n - 1],
+      std::abs(dj + tc.h[n - 1] * de), first_large);
   EXPECT_GT(second_large, 1.8);  // second order while the exact remainder dominates
   EXPECT_NEAR(first_large, 1.0, 0.15);
   for (std::size_t k = 0; k < n; ++k) EXPECT_LE(std::abs(tc.first[k] - te.first[k]), std::abs(dj) + slack) << k;

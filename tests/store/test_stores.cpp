@@ -1,8 +1,8 @@
 // Tests of the host-memory and disk checkpoint stores.
 #include <gtest/gtest.h>
 #include <sys/mount.h>
-#include <sys/statvfs.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -160,17 +160,18 @@ TEST_P(AnyStoreTest, ProgrammingErrorsAreLogicErrors) {
   EXPECT_THROW(GetParam().make(0, *pool_, dir_), InputError);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Stores, AnyStoreTest,
-    ::testing::Values(StoreKind{"Memory",
-                                [](std::int64_t s, HostFieldPool& p, const std::string&) -> std::unique_ptr<CheckpointStore> {
-                                  return std::make_unique<MemoryStore>(s, p);
-                                }},
-                      StoreKind{"Disk",
-                                [](std::int64_t s, HostFieldPool& p, const std::string& d) -> std::unique_ptr<CheckpointStore> {
-                                  return std::make_unique<DiskStore>(s, p, d);
-                                }}),
-    [](const ::testing::TestParamInfo<StoreKind>& p) { return std::string(p.param.name); });
+INSTANTIATE_TEST_SUITE_P(Stores, AnyStoreTest,
+                         ::testing::Values(StoreKind{"Memory",
+                                                     [](std::int64_t s, HostFieldPool& p,
+                                                        const std::string&) -> std::unique_ptr<CheckpointStore> {
+                                                       return std::make_unique<MemoryStore>(s, p);
+                                                     }},
+                                           StoreKind{"Disk",
+                                                     [](std::int64_t s, HostFieldPool& p,
+                                                        const std::string& d) -> std::unique_ptr<CheckpointStore> {
+                                                       return std::make_unique<DiskStore>(s, p, d);
+                                                     }}),
+                         [](const ::testing::TestParamInfo<StoreKind>& p) { return std::string(p.param.name); });
 
 TEST(MemoryStoreTest, StoreAndRestoreHandOverFieldsWithoutCopying) {
   HostFieldPool pool(256);
@@ -295,8 +296,7 @@ TEST_F(DiskStoreTest, NoFilesRemainAfterExceptionMidRun) {
     const HostState a = random_state(pool, 5);
     store.store(0, a);
     throw std::runtime_error("something failed mid-run");
-  } catch (const std::runtime_error&) {
-  }
+  } catch (const std::runtime_error&) {}
   EXPECT_TRUE(fs::is_empty(dir_));
 }
 

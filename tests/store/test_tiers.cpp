@@ -48,10 +48,12 @@ TEST(TierSpec, NamesSlotsAndCostsBecomeAKindAndNumbers) {
 }
 
 TEST(TierSpec, BadSpecsAreOneSentenceNamingTheSpecAndTheRule) {
-  EXPECT_EQ(refusal("memory", Backend::cpu), "--tier 'memory' is invalid: NAME:SLOTS or NAME:SLOTS:STORE_COST:RESTORE_COST");
+  EXPECT_EQ(refusal("memory", Backend::cpu),
+            "--tier 'memory' is invalid: NAME:SLOTS or NAME:SLOTS:STORE_COST:RESTORE_COST");
   EXPECT_EQ(refusal("memory:1:2", Backend::cpu),
             "--tier 'memory:1:2' is invalid: NAME:SLOTS or NAME:SLOTS:STORE_COST:RESTORE_COST");
-  EXPECT_EQ(refusal("tape:2", Backend::cpu), "--tier 'tape:2': tier 'tape' is unknown on the CPU backend: memory or disk");
+  EXPECT_EQ(refusal("tape:2", Backend::cpu),
+            "--tier 'tape:2': tier 'tape' is unknown on the CPU backend: memory or disk");
   EXPECT_EQ(refusal("tape:2", Backend::cuda),
             "--tier 'tape:2': tier 'tape' is unknown on the CUDA backend: memory (device memory), pinned (pinned host "
             "memory) or disk");

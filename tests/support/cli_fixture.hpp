@@ -41,7 +41,8 @@ class CliFixture : public ::testing::Test {
   // With environment assignments ("NAME=VALUE ...") for this run only.
   Outcome invoke_with(const std::string& env, const std::string& args) {
     const std::string out = (dir_ / "stdout.txt").string(), err = (dir_ / "stderr.txt").string();
-    const std::string cmd = "cd '" + dir_.string() + "' && " + env + " '" + binary_ + "' " + args + " >'" + out + "' 2>'" + err + "'";
+    const std::string cmd =
+        "cd '" + dir_.string() + "' && " + env + " '" + binary_ + "' " + args + " >'" + out + "' 2>'" + err + "'";
     const int status = std::system(cmd.c_str());
     Outcome r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

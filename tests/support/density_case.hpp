@@ -18,7 +18,8 @@ inline std::vector<double> layered_density(const std::array<index_t, 3>& shape) 
     for (index_t y = 0; y < shape[1]; ++y)
       for (index_t z = 0; z < shape[2]; ++z, ++i) {
         const double depth = double(z) / double(shape[2] - 1);
-        const double r2 = std::pow(double(x) - 0.5 * double(shape[0]), 2) + std::pow(double(y) - 0.4 * double(shape[1]), 2) +
+        const double r2 = std::pow(double(x) - 0.5 * double(shape[0]), 2) +
+                          std::pow(double(y) - 0.4 * double(shape[1]), 2) +
                           std::pow(double(z) - 0.3 * double(shape[2]), 2);
         rho[i] = (1000.0 + 600.0 * depth) * (depth > 0.6 ? 1.8 : 1.0) + 300.0 * std::exp(-r2 / 8.0);
       }

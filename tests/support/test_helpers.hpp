@@ -42,7 +42,8 @@ inline SmallCase case_on(const std::array<index_t, 3>& shape, index_t nbl, int o
 inline SmallCase small_case(index_t nx = 19, index_t ny = 17, index_t nz = 15, index_t steps = 60, int order = 4) {
   SmallCase c = case_on({nx, ny, nz}, 6, order, steps);
   c.acq.sources = {{0.45 * c.grid.extent(0), 0.5 * c.grid.extent(1), 13.0}};
-  for (int i = 0; i < 7; ++i) c.acq.receivers.push_back({c.grid.extent(0) * (i + 0.5) / 7.0, 0.41 * c.grid.extent(1), 21.0});
+  for (int i = 0; i < 7; ++i)
+    c.acq.receivers.push_back({c.grid.extent(0) * (i + 0.5) / 7.0, 0.41 * c.grid.extent(1), 21.0});
   return c;
 }
 

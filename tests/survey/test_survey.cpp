@@ -35,7 +35,8 @@ TEST(SummationTree, AnyArrivalOrderGivesTheTreeSumBitForBit) {
       SummationTree tree(n, 2);
       for (std::int64_t s : order) {
         EXPECT_FALSE(tree.complete());
-        tree.add(s, leaves[static_cast<std::size_t>(s)], {leaves[static_cast<std::size_t>(s)], -2 * leaves[static_cast<std::size_t>(s)]});
+        tree.add(s, leaves[static_cast<std::size_t>(s)],
+                 {leaves[static_cast<std::size_t>(s)], -2 * leaves[static_cast<std::size_t>(s)]});
       }
       ASSERT_TRUE(tree.complete());
       EXPECT_EQ(tree.value(), reference) << n;
@@ -99,12 +100,14 @@ TEST(SurveyGradient, EqualsTheSumOfShotsRunAlone) {
     const Problem<double> p = make_problem<double>(c.grid, c.start_model, shot.acquisition, shot.time);
     CpuPropagator<double> prop(p);
     const StrategyOptions full = revwave::testing::strategy("full");
-    const GradientOutput g = run_gradient(prop, shot.data.data(), full, plan_strategy(full, p.time.steps, prop.field_bytes()));
+    const GradientOutput g =
+        run_gradient(prop, shot.data.data(), full, plan_strategy(full, p.time.steps, prop.field_bytes()));
     objectives.push_back(g.stats.objective);
     grads.push_back(g.gradient);
   }
   ASSERT_EQ(sum.shots.size(), 3u);
-  for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(sum.shots[k].objective, objectives[k]);  // checkpointed == full, bitwise
+  for (std::size_t k = 0; k < 3; ++k)
+    EXPECT_EQ(sum.shots[k].objective, objectives[k]);  // checkpointed == full, bitwise
   double norm = 0, diff = 0;
   for (std::size_t i = 0; i < sum.gradient.size(); ++i) {
     const double plain = grads[0][i] + grads[1][i] + grads[2][i];
@@ -150,7 +153,8 @@ TEST(ModelWindow, CoversTheShotPlusApertureInsideTheGrid) {
   EXPECT_EQ(w.shape, (std::array<index_t, 3>{12, 8, 6}));  // to 175 m (18), 85 m (9), 45 m (5)
   const Acquisition local = window_acquisition(acq, g, w);
   EXPECT_EQ(local.sources[0], (Vec3{30.0, 30.0, 20.0}));
-  std::vector<double> whole(static_cast<std::size_t>(g.interior_points()), 1.0), part(static_cast<std::size_t>(w.points()), 2.0);
+  std::vector<double> whole(static_cast<std::size_t>(g.interior_points()), 1.0),
+      part(static_cast<std::size_t>(w.points()), 2.0);
   part[0] = 5.0;
   add_window_gradient(g, w, part, whole);
   EXPECT_EQ(whole[static_cast<std::size_t>((7 * 20 + 2) * 10 + 0)], 6.0);
@@ -287,7 +291,8 @@ TEST_F(SurveyFiles, AReceiverOutsideTheModelIsNamedByShotAndTrace) {
     check_survey(s, grid, homogeneous_model(grid.shape, 2000));
     ADD_FAILURE() << "accepted";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("shot 1 (FieldRecord 2): trace 2, receiver 1 at (0, 500, 5) m lies outside"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("shot 1 (FieldRecord 2): trace 2, receiver 1 at (0, 500, 5) m lies outside"),
+              std::string::npos)
         << e.what();
   }
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "revwave/core/system_memory.hpp"
+#include "revwave/cuda/backend/compressed_plan.hpp"
 #include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/cuda/runtime/nvtx_range.hpp"
 
@@ -18,10 +19,9 @@ std::size_t CudaPropagator<T>::allocate_history(index_t steps) {
   history_ = std::make_unique<FieldHistory>(steps, field_bytes(), on_device);
   reserve_fields(history_->held_fields());
   placement_.history_tier = to_string(tier);
-  placement_.tier_choice = "the history of " + std::to_string(steps) + " wavefields (" +
-                           format_bytes(double(history_->bytes())) + ") in " +
-                           (on_device ? "device memory" : "pinned host memory") + " (device budget " +
-                           format_bytes(double(budget)) + ")";
+  placement_.tier_choice =
+      "the history of " + std::to_string(steps) + " wavefields (" + format_bytes(double(history_->bytes())) + ") in " +
+      (on_device ? "device memory" : "pinned host memory") + " (device budget " + format_bytes(double(budget)) + ")";
   return history_->bytes();
 }
 
@@ -41,7 +41,7 @@ void CudaPropagator<T>::reverse_step_from_history(index_t n) {
 template <class T>
 void CudaPropagator<T>::release_history() {
   history_.reset();
-  pool_.release_unused();  // cudaFree waits for the device: once, at the end of the run
+  if (ring_ == nullptr) pool_.release_unused();  // cudaFree waits for the device: once, at the end of the run
 }
 
 template <class T>
@@ -59,6 +59,22 @@ CheckpointSet<DeviceCheckpointStore> CudaPropagator<T>::make_checkpoints(const S
     set.store = make_store(store_plan(options, plan), set.schedule ? hint : nullptr);
     return set;
   }
+  if (codec_ && plan.snaps * codec_->slot_bytes() <= device_budget()) {
+    // --compress fp16|bf16 with every slot on the device: the plan's bytes split between raw and
+    // encoded slots where compression pays (compressed_plan.hpp); the schedule is replaced.
+    const std::size_t raw = state_shape().bytes(field_bytes(), sizeof(T));
+    CompressedSlotPlan cp =
+        plan_compressed_slots(p_.time.steps, plan.snaps * codec_->slot_bytes(), raw, codec_->slot_bytes(),
+                              codec_costs(codec_->bf16(), sizeof(T), fused_ != nullptr), plan.compression.text());
+    DeviceStorePlan where;
+    where.tiers = {{TierKind::memory, cp.raw_slots, true}, {TierKind::memory, cp.encoded_slots}};
+    where.codec = codec_.get();
+    where.choice = cp.choice;
+    set.schedule = std::move(cp.schedule);
+    set.predicted_forward_steps = cp.predicted_forward_steps;
+    set.store = make_store(where, hint);
+    return set;
+  }
   // Revolve on what the device holds, or two levels: the plan's schedule is replaced.
   DeviceCheckpointPlan cp = plan_device_checkpoints(p_.time.steps, plan.snaps, slot_bytes(), device_budget(),
                                                     host_budget(), budgets_.min_host_spacing, host_slot_cost());
@@ -70,7 +86,7 @@ CheckpointSet<DeviceCheckpointStore> CudaPropagator<T>::make_checkpoints(const S
 
 template <class T>
 TierReport CudaPropagator<T>::placement() {
-  synchronize();
+  if (ring_ == nullptr) synchronize();  // an engine's shot ends without waiting
   TierReport r = placement_;
   r.seconds_spill = spill_seconds();
   return r;

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
-#include "revwave/cuda/runtime/nvtx_range.hpp"
-#include "revwave/cuda/kernels/reductions.hpp"
+#include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_restore.hpp"
+#include "revwave/cuda/kernels/reductions.hpp"
+#include "revwave/cuda/runtime/nvtx_range.hpp"
 
 namespace revwave {
 namespace {
@@ -17,13 +19,21 @@ void copy_sync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kin
 
 }  // namespace
 
+// The variable-density physics has no device kernels in this build: a run with a density is
+// refused on the CUDA backend rather than propagated with a constant density.
+void refuse_density_on_device(bool has_density) {
+  if (has_density) {
+    throw InputError(
+        "--density: the variable-density physics runs on the CPU backend only in this build (use --backend cpu)");
+  }
+}
+
 template <class T>
 CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets)
-    : select_(budgets.device),
+    : select_((refuse_density_on_device(problem.density.has_value()), budgets.device)),
       p_(problem),
       budgets_(budgets),
       dev_(problem),
-      physics_(make_device_physics(problem, dev_, &sweep_kernel_)),
       pool_(problem.grid.template field_bytes<T>()),
       reducer_(static_cast<std::size_t>(problem.grid.alloc_points())) {
   const std::size_t bytes = field_bytes();
@@ -32,20 +42,74 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   lam_ = DeviceBuffer(bytes, "an adjoint wavefield");
   lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
   grad_ = DeviceBuffer(bytes, "the gradient");
+  size_buffers();
+  folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
+  energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
+  energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
+}
+
+template <class T>
+CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets, std::size_t field_capacity,
+                                  const ResidentWindow<T>& window, UploadRing& ring)
+    : select_(budgets.device),
+      p_(problem),
+      budgets_(budgets),
+      pool_(std::max(field_capacity, problem.grid.template field_bytes<T>())),
+      reducer_(pool_.field_bytes() / sizeof(T)) {
+  ring_ = &ring;
+  dev_.assign(problem, window, ring, streams_.compute);
+  const std::size_t bytes = pool_.field_bytes();
+  pool_.ensure_capacity(2);
+  state_ = DeviceState{pool_.acquire(), pool_.acquire()};
+  lam_ = DeviceBuffer(bytes, "an adjoint wavefield");
+  lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
+  grad_ = DeviceBuffer(bytes, "the gradient");
+  size_buffers();
+  energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
+  energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
+  const Grid& g = p_.grid;
+  layout_ = {g.alloc(0), g.alloc(1), g.alloc(2), g.padded(0), g.padded(1), g.padded(2)};
+}
+
+template <class T>
+void CudaPropagator<T>::size_buffers() {
+  // Allocated now: an allocation waits for the device, and no step may. An engine grows them with
+  // room to spare, after the work that still reads them.
   const std::size_t nt = static_cast<std::size_t>(p_.time.nt());
   const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(p_.rec.count, 1));
   const std::size_t nsrc = static_cast<std::size_t>(std::max<index_t>(p_.src.count, 1));
   const std::size_t probes = static_cast<std::size_t>(std::max<index_t>(dev_.probes().count, 1));
-  next_ = DeviceBuffer(probes * sizeof(T), "u[n+1] at the probes");
-  saved_ = DeviceBuffer(probes * sizeof(T), "the gradient at the probes");
-  // Allocated now: an allocation waits for the device, and no step may.
-  traces_ = DeviceBuffer(nt * nrec * sizeof(T), "the traces");
-  adjoint_source_ = DeviceBuffer(nt * nrec * sizeof(T), "the adjoint source");
-  source_traces_ = DeviceBuffer(nt * nsrc * sizeof(T), "the source traces");
-  sample_ = DeviceBuffer(nrec * sizeof(T), "a sample of the receivers");
-  folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
-  energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
-  energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
+  auto size = [this](DeviceBuffer& b, std::size_t bytes, const char* what) {
+    if (b.bytes() >= bytes) return;
+    if (ring_ != nullptr && b.bytes() > 0) streams_.compute.synchronize();
+    b = DeviceBuffer(ring_ != nullptr ? bytes + bytes / 4 : bytes, what);
+  };
+  size(next_, probes * sizeof(T), "u[n+1] at the probes");
+  size(saved_, probes * sizeof(T), "the gradient at the probes");
+  size(traces_, nt * nrec * sizeof(T), "the traces");
+  size(adjoint_source_, nt * nrec * sizeof(T), "the adjoint source");
+  size(source_traces_, nt * nsrc * sizeof(T), "the source traces");
+  size(sample_, nrec * sizeof(T), "a sample of the receivers");
+}
+
+template <class T>
+void CudaPropagator<T>::retarget(const ResidentWindow<T>& window) {
+  if (ring_ == nullptr) throw std::logic_error("CudaPropagator::retarget: not an engine's propagator");
+  if (field_bytes() > pool_.field_bytes())
+    throw std::logic_error("CudaPropagator::retarget: the window exceeds the fields' capacity");
+  history_.reset();
+  placement_ = TierReport{};
+  dev_.assign(p_, window, *ring_, streams_.compute);
+  size_buffers();
+  const Grid& g = p_.grid;
+  const std::array<index_t, 6> layout{g.alloc(0), g.alloc(1), g.alloc(2), g.padded(0), g.padded(1), g.padded(2)};
+  if (layout == layout_) return;
+  layout_ = layout;
+  // Halos and row gaps lie elsewhere now: every free field zeroed once (the state's two are by reset_forward).
+  fences_.before_any_write(streams_.compute);
+  std::vector<DeviceField> fields;
+  while (pool_.in_use() < pool_.capacity()) fields.push_back(pool_.acquire());
+  for (DeviceField& f : fields) REVWAVE_CUDA_CHECK(cudaMemsetAsync(f.data(), 0, field_bytes(), streams_.compute));
 }
 
 template <class T>
@@ -56,11 +120,13 @@ CudaPropagator<T>::~CudaPropagator() {
 
 template <class T>
 void CudaPropagator<T>::synchronize() {
+  if (fused_) fused_->flush();  // what the device has to do, done
   REVWAVE_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 template <class T>
 double CudaPropagator<T>::wavefield_energy() {
+  settle_state();
   reducer_.sum_squares(state_.u.template as<const T>(), static_cast<std::size_t>(p_.grid.alloc_points()),
                        energy_.template as<double>(), streams_.compute);
   copy_sync(energy_host_.data(), energy_.data(), sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
@@ -82,6 +148,7 @@ std::size_t CudaPropagator<T>::host_budget() const {
 
 template <class T>
 void CudaPropagator<T>::reset_forward() {
+  if (fused_) fused_->drop_decode();  // the state is replaced unread
   state_ = DeviceState{};
   state_ = DeviceState{pool_.acquire(), pool_.acquire()};
   for (DeviceField* f : {&state_.u, &state_.u_prev}) {
@@ -93,18 +160,51 @@ void CudaPropagator<T>::reset_forward() {
 template <class T>
 void CudaPropagator<T>::forward_step(index_t n) {
   NvtxRange range("forward");
+  FusedCodec::Decode restored;
+  SweepEncode encode;
+  if (fused_ && !encodes_in_passing(sweep_kernel_)) fused_->flush();
+  const bool decode = fused_ && fused_->take_decode(state_, restored);
+  const bool encoded = !decode && fused_ && fused_->take_encode(state_, encode);
   // In place (the update is point-wise in u[n-1]) unless u[n-1] is also a checkpoint's or the history's.
   DeviceField out = state_.u_prev.shared() ? pool_.acquire() : state_.u_prev;
   fences_.before_write(out.data(), streams_.compute, &clock_);  // a copy out of it may still run
-  physics_->forward_sweep(state_.u.template as<T>(), state_.u_prev.template as<T>(), out.template as<T>(),
-                          streams_.compute);
+  if (decode) {
+    restore_step(restored, out);
+  } else {
+    SweepArgs<T> a = dev_.sweep_base();
+    a.u = state_.u.template as<T>();
+    a.u_prev = state_.u_prev.template as<T>();
+    a.out = out.template as<T>();
+    if (encoded) a.encode = encode;
+    launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  }
   launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), out.template as<T>(), streams_.compute);
   state_.u_prev = std::move(state_.u);
   state_.u = std::move(out);
 }
 
+// The restored state's u_prev field holds nothing yet: u[n+1] goes there (out, unless shared),
+// u[n] decoded into u's field.
+template <class T>
+void CudaPropagator<T>::restore_step(const FusedCodec::Decode& d, DeviceField& out) {
+  RestoreStep<T> r;
+  r.sweep = dev_.sweep_base();
+  r.sweep.out = out.template as<T>();
+  r.u_code = d.u;
+  r.u_prev_code = d.u_prev;
+  r.bf16 = d.bf16;
+  r.u_decoded = state_.u.template as<T>();
+  launch_restore_step(r, static_cast<int>(p_.grid.radius()), streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::settle_state() {
+  if (fused_ && fused_->decode_pending()) fused_->flush();
+}
+
 template <class T>
 void CudaPropagator<T>::sample(T* host_out) {
+  settle_state();
   launch_sample(dev_.rec(), state_.u.template as<const T>(), sample_.template as<T>(), T(1), streams_.compute);
   copy_sync(host_out, sample_.data(), static_cast<std::size_t>(p_.rec.count) * sizeof(T), cudaMemcpyDeviceToHost,
             streams_.compute);
@@ -118,12 +218,14 @@ T* CudaPropagator<T>::trace_row(DeviceBuffer& rows, index_t sample, index_t widt
 
 template <class T>
 void CudaPropagator<T>::record_trace(index_t n) {
+  settle_state();
   launch_sample(dev_.rec(), state_.u.template as<const T>(), trace_row(traces_, n, p_.rec.count, "trace"), T(1),
                 streams_.compute);
 }
 
 template <class T>
 void CudaPropagator<T>::record_next_trace(index_t n) {
+  settle_state();
   T* out = trace_row(traces_, n, p_.rec.count, "trace");
   next_at_probes(n - 1, state_.u.template as<T>(), state_.u_prev.template as<T>(), false);
   launch_sample_probes(dev_.rec(), dev_.probes(), next_.template as<const T>(), out, streams_.compute);
@@ -142,17 +244,20 @@ void CudaPropagator<T>::reset_adjoint() {
   lam_.zero_async(streams_.compute);
   lam_prev_.zero_async(streams_.compute);
   grad_.zero_async(streams_.compute);
-  physics_->reset_images(streams_.compute);
 }
 
 template <class T>
 void CudaPropagator<T>::set_adjoint_source(std::vector<T> r) {
   const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(p_.rec.count, 1));
   if (r.size() % nrec != 0) throw std::logic_error("set_adjoint_source: not a whole number of samples");
-  if (r.size() * sizeof(T) > adjoint_source_.bytes()) throw std::logic_error("set_adjoint_source: more samples than a run has");
+  if (r.size() * sizeof(T) > adjoint_source_.bytes())
+    throw std::logic_error("set_adjoint_source: more samples than a run has");
   adjoint_samples_ = static_cast<index_t>(r.size() / nrec);
   // On the compute stream: after any step still reading the previous one.
-  copy_sync(adjoint_source_.data(), r.data(), r.size() * sizeof(T), cudaMemcpyHostToDevice, streams_.compute);
+  if (ring_ != nullptr)
+    ring_->upload(adjoint_source_.data(), r.data(), r.size() * sizeof(T), streams_.compute);
+  else
+    copy_sync(adjoint_source_.data(), r.data(), r.size() * sizeof(T), cudaMemcpyHostToDevice, streams_.compute);
 }
 
 template <class T>
@@ -165,6 +270,7 @@ const T* CudaPropagator<T>::adjoint_source(index_t sample) const {
 
 template <class T>
 void CudaPropagator<T>::reverse_step(index_t n) {
+  settle_state();
   NvtxRange range("reverse");
   reverse_from(n, state_.u.template as<T>(), state_.u_prev.template as<T>());
 }
@@ -183,8 +289,7 @@ void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, b
   ps.grad = save_gradient ? grad_.template as<T>() : nullptr;
   ps.next = next_.template as<T>();
   ps.saved = saved_.template as<T>();
-  // A reverse step's probes also give the physics' own images what they need of lam[n+2].
-  physics_->probes(ps, save_gradient ? lam_.template as<T>() : nullptr, streams_.compute);
+  launch_probes(ps, static_cast<int>(p_.grid.radius()), streams_.compute);
 }
 
 // CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
@@ -193,16 +298,14 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   const T* r_next = adjoint_source(n + 1);
   const ProbesView& probes = dev_.probes();
   next_at_probes(n, u, u_prev, true);
-  DeviceReverseStep<T> step;
-  step.u = u;
-  step.u_prev = u_prev;
-  step.lam = lam_.template as<T>();
-  step.lam_prev = lam_prev_.template as<T>();
-  step.lam_out = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
-  step.grad = grad_.template as<T>();
-  step.next = next_.template as<T>();
-  step.r_next = r_next;
-  physics_->reverse_sweep(step, streams_.compute);
+  SweepArgs<T> b = dev_.sweep_base();
+  b.u = u;
+  b.u_prev = u_prev;
+  b.lam = lam_.template as<T>();
+  b.lam_prev = lam_prev_.template as<T>();
+  b.out = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
+  b.grad = grad_.template as<T>();
+  launch_sweep(b, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
   SourceReimage<T> ri;
   ri.next = next_.template as<T>();
   ri.saved = saved_.template as<T>();
@@ -223,12 +326,12 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   r.u_prev = u_prev;
   r.c = p_.coeffs;
   launch_inject_adjoint_source(dev_.rec(), r, streams_.compute);
-  physics_->after_adjoint_source(step, streams_.compute);
   swap(lam_, lam_prev_);
 }
 
 template <class T>
 std::vector<double> CudaPropagator<T>::interior_gradient() {
+  if (ring_ != nullptr) return {};  // an engine folds gradient_field() into its tiles on the device
   launch_fold(dev_.fold_shape(), grad_.template as<const T>(), folded_.template as<double>(), streams_.compute);
   std::vector<double> out(static_cast<std::size_t>(p_.grid.interior_points()));
   copy_sync(out.data(), folded_.data(), out.size() * sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
@@ -237,8 +340,11 @@ std::vector<double> CudaPropagator<T>::interior_gradient() {
 
 template <class T>
 void CudaPropagator<T>::adjoint_data_step(index_t j) {
-  physics_->adjoint_sweep(lam_.template as<T>(), lam_prev_.template as<T>(), lam_prev_.template as<T>(),
-                          streams_.compute);
+  SweepArgs<T> a = dev_.sweep_base();
+  a.u = lam_.template as<T>();
+  a.u_prev = lam_prev_.template as<T>();
+  a.out = lam_prev_.template as<T>();
+  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
   launch_inject(dev_.rec(), adjoint_source(j), 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
   swap(lam_, lam_prev_);
   // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).
@@ -257,6 +363,7 @@ std::vector<T> CudaPropagator<T>::source_traces(index_t samples) {
 
 template <class T>
 void CudaPropagator<T>::upload_state(const T* u, const T* u_prev) {
+  if (fused_) fused_->drop_decode();  // the state is replaced unread
   fences_.before_any_write(streams_.compute);
   if (state_.u.shared()) state_.u = pool_.acquire();
   if (state_.u_prev.shared()) state_.u_prev = pool_.acquire();
@@ -266,6 +373,7 @@ void CudaPropagator<T>::upload_state(const T* u, const T* u_prev) {
 
 template <class T>
 void CudaPropagator<T>::download_state(T* u, T* u_prev) {
+  settle_state();
   fences_.before_any_write(streams_.compute);
   copy_sync(u, state_.u.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
   copy_sync(u_prev, state_.u_prev.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);

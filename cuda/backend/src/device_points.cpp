@@ -6,7 +6,7 @@
 namespace revwave {
 
 template <class T>
-DevicePoints<T>::DevicePoints(const SparsePoints& pts) {
+void DevicePoints<T>::assign(const SparsePoints& pts, UploadRing* ring, cudaStream_t stream) {
   const std::size_t corners = pts.index.size();
   std::vector<T> weight(corners);
   for (std::size_t k = 0; k < corners; ++k) weight[k] = static_cast<T>(pts.weight[k]);
@@ -28,16 +28,11 @@ DevicePoints<T>::DevicePoints(const SparsePoints& pts) {
     corner.insert(corner.end(), lists[t].begin(), lists[t].end());
     begin[t + 1] = static_cast<index_t>(corner.size());
   }
-  index_ = DeviceBuffer(corners * sizeof(index_t), "receiver/source indices");
-  index_.upload(pts.index.data(), index_.bytes());
-  weight_ = DeviceBuffer(corners * sizeof(T), "receiver/source weights");
-  weight_.upload(weight.data(), weight_.bytes());
-  target_index_ = DeviceBuffer(targets.size() * sizeof(index_t), "injection targets");
-  target_index_.upload(targets.data(), target_index_.bytes());
-  target_begin_ = DeviceBuffer(begin.size() * sizeof(index_t), "injection offsets");
-  target_begin_.upload(begin.data(), target_begin_.bytes());
-  corner_ = DeviceBuffer(corner.size() * sizeof(index_t), "injection corners");
-  corner_.upload(corner.data(), corner_.bytes());
+  put_on_device(index_, pts.index, "receiver/source indices", ring, stream);
+  put_on_device(weight_, weight, "receiver/source weights", ring, stream);
+  put_on_device(target_index_, targets, "injection targets", ring, stream);
+  put_on_device(target_begin_, begin, "injection offsets", ring, stream);
+  put_on_device(corner_, corner, "injection corners", ring, stream);
   view_.count = pts.count;
   view_.index = index_.as<index_t>();
   view_.weight = weight_.as<T>();

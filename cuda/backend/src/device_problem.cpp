@@ -10,14 +10,6 @@
 namespace revwave {
 namespace {
 
-template <class T>
-DeviceBuffer upload_vector(const std::vector<T>& v, const char* what) {
-  DeviceBuffer b(v.size() * sizeof(T), what);
-  b.upload(v.data(), b.bytes());
-  return b;
-}
-
-
 // Per receiver injection target (distinct indices in order of first appearance, as DevicePoints
 // lists them): the probe at that index.
 std::vector<index_t> target_probes(const SparsePoints& rec, const NextFieldProbes& probes) {
@@ -33,30 +25,53 @@ std::vector<index_t> target_probes(const SparsePoints& rec, const NextFieldProbe
 }  // namespace
 
 template <class T>
-DeviceProblem<T>::DeviceProblem(const Problem<T>& p)
-    : grid_(p.grid),
-      m_(p.m.bytes(), "the squared slowness m"),
-      kx_(upload_vector(p.kappa[0], "damping profiles")),
-      ky_(upload_vector(p.kappa[1], "damping profiles")),
-      kz_(upload_vector(p.kappa[2], "damping profiles")),
-      wavelet_(upload_vector(p.wavelet, "the wavelet")),
-      src_(p.src),
-      rec_(p.rec) {
+DeviceProblem<T>::DeviceProblem(const Problem<T>& p) : m_(p.m.bytes(), "the squared slowness m") {
   m_.upload(p.m.data(), p.m.bytes());
+  set_tables(
+      p, [&p](index_t idx) { return leapfrog_a_at(p, idx); }, nullptr, nullptr);
+}
+
+template <class T>
+DeviceProblem<T>::DeviceProblem(const Problem<T>& p, const ResidentWindow<T>& w, UploadRing& ring,
+                                cudaStream_t stream) {
+  assign(p, w, ring, stream);
+}
+
+template <class T>
+void DeviceProblem<T>::assign(const Problem<T>& p, const ResidentWindow<T>& w, UploadRing& ring, cudaStream_t stream) {
+  const std::size_t bytes = p.grid.template field_bytes<T>();
+  if (m_.bytes() < bytes) {
+    if (m_.bytes() > 0) REVWAVE_CUDA_CHECK(cudaStreamSynchronize(stream));  // kernels may still read the old one
+    m_ = DeviceBuffer(bytes, "the squared slowness m");
+  }
+  launch_window_cut(WindowCut<T>{w.place, w.whole_m, m_.as<T>()}, stream);
+  set_tables(p, w.a_at, &ring, stream);
+}
+
+template <class T>
+void DeviceProblem<T>::set_tables(const Problem<T>& p, const std::function<T(index_t)>& a_at, UploadRing* ring,
+                                  cudaStream_t stream) {
+  grid_ = p.grid;
+  put_on_device(kx_, p.kappa[0], "damping profiles", ring, stream);
+  put_on_device(ky_, p.kappa[1], "damping profiles", ring, stream);
+  put_on_device(kz_, p.kappa[2], "damping profiles", ring, stream);
+  put_on_device(wavelet_, p.wavelet, "the wavelet", ring, stream);
+  src_.assign(p.src, ring, stream);
+  rec_.assign(p.rec, ring, stream);
   const double h3 = p.grid.spacing * p.grid.spacing * p.grid.spacing;
   std::vector<T> src_scale(p.src.index.size()), rec_scale(p.rec.index.size());
   for (std::size_t c = 0; c < src_scale.size(); ++c)
-    src_scale[c] = static_cast<T>(1.0 / (h3 * static_cast<double>(leapfrog_a_at(p, p.src.index[c]))));
-  for (std::size_t c = 0; c < rec_scale.size(); ++c) rec_scale[c] = T(1) / leapfrog_a_at(p, p.rec.index[c]);
-  src_scale_ = upload_vector(src_scale, "source scales");
-  rec_scale_ = upload_vector(rec_scale, "receiver scales");
+    src_scale[c] = static_cast<T>(1.0 / (h3 * static_cast<double>(a_at(p.src.index[c]))));
+  for (std::size_t c = 0; c < rec_scale.size(); ++c) rec_scale[c] = T(1) / a_at(p.rec.index[c]);
+  put_on_device(src_scale_, src_scale, "source scales", ring, stream);
+  put_on_device(rec_scale_, rec_scale, "receiver scales", ring, stream);
 
   const NextFieldProbes probes = make_next_field_probes(p.src, p.rec);
-  probe_index_ = upload_vector(probes.index, "the reverse step's probes");
-  probe_source_begin_ = upload_vector(probes.source_begin, "the reverse step's probes");
-  probe_source_corner_ = upload_vector(probes.source_corner, "the reverse step's probes");
-  receiver_probe_ = upload_vector(probes.receiver_probe, "the reverse step's probes");
-  target_probe_ = upload_vector(target_probes(p.rec, probes), "the reverse step's probes");
+  put_on_device(probe_index_, probes.index, "the reverse step's probes", ring, stream);
+  put_on_device(probe_source_begin_, probes.source_begin, "the reverse step's probes", ring, stream);
+  put_on_device(probe_source_corner_, probes.source_corner, "the reverse step's probes", ring, stream);
+  put_on_device(receiver_probe_, probes.receiver_probe, "the reverse step's probes", ring, stream);
+  put_on_device(target_probe_, target_probes(p.rec, probes), "the reverse step's probes", ring, stream);
   probes_.count = static_cast<index_t>(probes.size());
   probes_.index = probe_index_.as<index_t>();
   probes_.source_begin = probe_source_begin_.as<index_t>();
@@ -68,6 +83,7 @@ DeviceProblem<T>::DeviceProblem(const Problem<T>& p)
   if (r < 1 || r > max_radius || static_cast<index_t>(p.weights.size()) != r + 1) {
     throw std::logic_error("stencil weights do not match the space order");
   }
+  base_ = SweepArgs<T>{};
   base_.m = m_.as<T>();
   base_.kx = kx_.as<T>();
   base_.ky = ky_.as<T>();
@@ -83,7 +99,8 @@ DeviceProblem<T>::DeviceProblem(const Problem<T>& p)
 
 template <class T>
 FoldShape DeviceProblem<T>::fold_shape() const {
-  return {grid_.shape[0], grid_.shape[1], grid_.shape[2], grid_.nbl, grid_.radius(), grid_.stride_x(), grid_.stride_y()};
+  return {grid_.shape[0], grid_.shape[1],   grid_.shape[2],  grid_.nbl,
+          grid_.radius(), grid_.stride_x(), grid_.stride_y()};
 }
 
 template <class T>

@@ -37,9 +37,8 @@ std::size_t scratch_bytes(std::size_t n) {
   std::size_t a = 0, b = 0;
   REVWAVE_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, a, static_cast<const T*>(nullptr),
                                                         static_cast<double*>(nullptr), n, Plus{}, Square<T>{}, 0.0));
-  REVWAVE_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, b, static_cast<const T*>(nullptr),
-                                                        static_cast<double*>(nullptr), n, MaxKeepNan{}, AbsValue<T>{},
-                                                        0.0));
+  REVWAVE_CUDA_CHECK(cub::DeviceReduce::TransformReduce(
+      nullptr, b, static_cast<const T*>(nullptr), static_cast<double*>(nullptr), n, MaxKeepNan{}, AbsValue<T>{}, 0.0));
   return a > b ? a : b;
 }
 
@@ -61,8 +60,8 @@ template <class T>
 void DeviceReducer<T>::max_abs(const T* data, std::size_t n, double* out, cudaStream_t stream) {
   if (n > max_items_) throw std::logic_error("reduction larger than its scratch");
   std::size_t bytes = scratch_.bytes();
-  REVWAVE_CUDA_CHECK(
-      cub::DeviceReduce::TransformReduce(scratch_.data(), bytes, data, out, n, MaxKeepNan{}, AbsValue<T>{}, 0.0, stream));
+  REVWAVE_CUDA_CHECK(cub::DeviceReduce::TransformReduce(scratch_.data(), bytes, data, out, n, MaxKeepNan{},
+                                                        AbsValue<T>{}, 0.0, stream));
 }
 
 template class DeviceReducer<float>;

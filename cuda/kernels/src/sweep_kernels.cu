@@ -1,55 +1,41 @@
-// The sweep kernels: __global__ wrappers around the host+device bodies, and their launches.
-#include "revwave/cuda/runtime/cuda_error.hpp"
-#include "revwave/cuda/kernels/acoustic/sweep_columns.hpp"
+// launch_sweep: the checks every sweep variant shares, then the variant's launch (its own .cu
+// file); and the first step after a restore from encoded slots.
+#include <stdexcept>
+
 #include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
-#include "revwave/cuda/kernels/acoustic/sweep_tiled.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_launch.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_restore.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_variants.hpp"
 
 namespace revwave {
-namespace {
-
-template <class T, int R, bool Reverse>
-__global__ void __launch_bounds__(columns::block_z * columns::block_y, columns::blocks_per_sm)
-    columns_kernel(const SweepArgs<T> a) {
-  columns::sweep_thread<T, R, Reverse>(a, this_thread());
-}
-
-template <class T, int R, bool Reverse>
-__global__ void __launch_bounds__(tiled::block_threads, tiled::blocks_per_sm<T, Reverse>)
-    tiled_kernel(const SweepArgs<T> a) {
-  using Sweep = tiled::Sweep<T, R, Reverse>;
-  __shared__ typename Sweep::Shared shared;
-  typename Sweep::Thread t;
-  const ThreadPlace p = this_thread();
-  Sweep::run_block(a, p.block, shared, [&](auto&& phase) { phase(t, p); }, [] { __syncthreads(); });
-}
-
-dim3 to_dim3(const Dim& d) { return dim3(d.x, d.y, d.z); }
-
-template <class T, int R>
-void launch_radius(const SweepArgs<T>& a, SweepKernel kernel, cudaStream_t stream) {
-  const bool reverse = a.reverse();
-  if (kernel == SweepKernel::tiled) {
-    const LaunchShape s = tiled::launch_shape(a);
-    if (reverse) tiled_kernel<T, R, true><<<to_dim3(s.grid), to_dim3(s.block), 0, stream>>>(a);
-    else tiled_kernel<T, R, false><<<to_dim3(s.grid), to_dim3(s.block), 0, stream>>>(a);
-  } else {
-    const LaunchShape s = columns::launch_shape(a);
-    if (reverse) columns_kernel<T, R, true><<<to_dim3(s.grid), to_dim3(s.block), 0, stream>>>(a);
-    else columns_kernel<T, R, false><<<to_dim3(s.grid), to_dim3(s.block), 0, stream>>>(a);
-  }
-  REVWAVE_CUDA_CHECK(cudaGetLastError());
-}
-
-}  // namespace
 
 template <class T>
 void launch_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream, SweepKernel kernel) {
   if (a.nx <= 0 || a.ny <= 0 || a.nz <= 0) return;
   if (!in_plane_offsets_fit_32_bits(a, radius)) throw std::logic_error("grid planes too large for 32-bit offsets");
-  dispatch_radius(radius, [&](auto r) { launch_radius<T, decltype(r)::value>(a, kernel, stream); });
+  if (a.encode.enabled() && (a.reverse() || !encodes_in_passing(kernel))) {
+    throw std::logic_error(std::string("the ") + to_string(kernel) + " sweep cannot encode the state in passing");
+  }
+  switch (kernel) {
+    case SweepKernel::columns: return acoustic::launch_columns_sweep(a, radius, stream);
+    case SweepKernel::shuffle: return acoustic::launch_shuffle_sweep(a, radius, stream);
+    case SweepKernel::tiled: return acoustic::launch_tiled_sweep(a, radius, stream);
+  }
+  throw std::logic_error("launch_sweep: unknown sweep kernel");
 }
 
-template void launch_sweep<float>(const SweepArgs<float>&, int, cudaStream_t, SweepKernel);
-template void launch_sweep<double>(const SweepArgs<double>&, int, cudaStream_t, SweepKernel);
+template <class T>
+void launch_restore_step(const RestoreStep<T>& r, int radius, cudaStream_t stream) {
+  const SweepArgs<T>& a = r.sweep;
+  if (a.nx <= 0 || a.ny <= 0 || a.nz <= 0) return;
+  dispatch_radius(radius, [&](auto q) { launch::enqueue(acoustic::RestoreKernel<T, decltype(q)::value>(r), stream); });
+}
+
+#define REVWAVE_INSTANTIATE(T)                                                        \
+  template void launch_sweep<T>(const SweepArgs<T>&, int, cudaStream_t, SweepKernel); \
+  template void launch_restore_step<T>(const RestoreStep<T>&, int, cudaStream_t);
+REVWAVE_INSTANTIATE(float)
+REVWAVE_INSTANTIATE(double)
+#undef REVWAVE_INSTANTIATE
 
 }  // namespace revwave

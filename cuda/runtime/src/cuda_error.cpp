@@ -6,7 +6,7 @@ namespace revwave {
 
 CudaError::CudaError(cudaError_t error, const char* expr, const char* file, int line)
     : BackendError(std::string(file) + ":" + std::to_string(line) + ": " + cudaGetErrorName(error) + ": " +
-                         cudaGetErrorString(error) + " (in " + expr + ")"),
+                   cudaGetErrorString(error) + " (in " + expr + ")"),
       error_(error) {}
 
 CudaOutOfMemoryError::CudaOutOfMemoryError(const std::string& what, std::size_t needed, std::size_t free_bytes)

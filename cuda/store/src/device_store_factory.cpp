@@ -21,12 +21,13 @@ std::unique_ptr<DeviceCheckpointStore> make_tier(const PlacedTier& t, const Devi
                                                  const DeviceStoreContext& c, TierLookahead ahead) {
   switch (t.kind) {
     case TierKind::memory:
-      if (plan.codec != nullptr) return std::make_unique<EncodedDeviceSlots>(t.slots, c, *plan.codec);
+      if (plan.codec != nullptr && !t.raw) return std::make_unique<EncodedDeviceSlots>(t.slots, c, *plan.codec);
       return std::make_unique<DeviceSlots>(t.slots, c.pool);
     case TierKind::pinned:
       if (plan.codec != nullptr) return std::make_unique<EncodedPinnedSlots>(t.slots, c, *plan.codec, ahead);
       if (plan.host_codec != nullptr) {
-        return std::make_unique<StagedHostTier>(std::make_unique<EncodedHostSlots>(t.slots, *plan.host_codec), c, ahead);
+        return std::make_unique<StagedHostTier>(std::make_unique<EncodedHostSlots>(t.slots, *plan.host_codec), c,
+                                                ahead);
       }
       return std::make_unique<PinnedSlots>(t.slots, c, ahead);
     case TierKind::disk:

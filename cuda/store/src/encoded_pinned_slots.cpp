@@ -14,9 +14,11 @@ namespace revwave {
 EncodedPinnedSlots::EncodedPinnedSlots(std::int64_t slots, const DeviceStoreContext& context, DeviceCodec& codec,
                                        TierLookahead ahead)
     : c_(context), codec_(codec), ahead_(ahead) {
-  if (slots < 1) throw InputError("compressed pinned checkpoint store: slots = " + std::to_string(slots) + " must be >= 1");
+  if (slots < 1)
+    throw InputError("compressed pinned checkpoint store: slots = " + std::to_string(slots) + " must be >= 1");
   slots_.reserve(static_cast<std::size_t>(slots));
-  for (std::int64_t i = 0; i < slots; ++i) slots_.emplace_back(codec_.slot_bytes(), "a compressed pinned host checkpoint slot");
+  for (std::int64_t i = 0; i < slots; ++i)
+    slots_.emplace_back(codec_.slot_bytes(), "a compressed pinned host checkpoint slot");
   spill_staging_ = DeviceBuffer(codec_.slot_bytes(), "the staging of compressed spills");
   fetch_staging_ = DeviceBuffer(codec_.slot_bytes(), "the staging of compressed prefetches");
 }

@@ -102,9 +102,10 @@ void HostStagingWorker::work() {
 
 // On the worker: the medium and the staging are its alone while a job runs; stats_ is shared.
 void HostStagingWorker::run(const Job& job) {
-  const CompressionStats done =
-      job.put ? medium_.put(job.slot, static_cast<const std::byte*>(spill_[0].data()), static_cast<const std::byte*>(spill_[1].data()))
-              : medium_.get(job.slot, static_cast<std::byte*>(fetch_[0].data()), static_cast<std::byte*>(fetch_[1].data()));
+  const CompressionStats done = job.put ? medium_.put(job.slot, static_cast<const std::byte*>(spill_[0].data()),
+                                                      static_cast<const std::byte*>(spill_[1].data()))
+                                        : medium_.get(job.slot, static_cast<std::byte*>(fetch_[0].data()),
+                                                      static_cast<std::byte*>(fetch_[1].data()));
   std::lock_guard<std::mutex> lock(mutex_);
   stats_ += done;
 }

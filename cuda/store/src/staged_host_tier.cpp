@@ -20,7 +20,8 @@ StagedHostTier::StagedHostTier(std::unique_ptr<HostSlotMedium> medium, const Dev
 
 void StagedHostTier::check(std::int64_t slot) const {
   if (slot < 0 || slot >= slots()) {
-    throw std::out_of_range("host checkpoint slot " + std::to_string(slot) + " outside [0, " + std::to_string(slots()) + ")");
+    throw std::out_of_range("host checkpoint slot " + std::to_string(slot) + " outside [0, " + std::to_string(slots()) +
+                            ")");
   }
 }
 

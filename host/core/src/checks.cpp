@@ -15,7 +15,8 @@ bool Range::admits(double v) const {
 std::string Range::text() const {
   const bool has_lo = std::isfinite(lo), has_hi = std::isfinite(hi);
   if (has_lo && has_hi) {
-    return std::string("in ") + (lo_open ? "(" : "[") + number_text(lo) + ", " + number_text(hi) + (hi_open ? ")" : "]");
+    return std::string("in ") + (lo_open ? "(" : "[") + number_text(lo) + ", " + number_text(hi) +
+           (hi_open ? ")" : "]");
   }
   if (has_lo) return std::string("finite and ") + (lo_open ? "> " : ">= ") + number_text(lo);
   if (has_hi) return std::string("finite and ") + (hi_open ? "< " : "<= ") + number_text(hi);
@@ -94,7 +95,8 @@ void finite_or_throw(const T* values, std::size_t count, const std::string& what
   for (std::size_t i = 0; i < count; ++i) {
     if (!std::isfinite(values[i])) {
       throw NonFiniteError(what + " is not finite (" + number_text(static_cast<double>(values[i])) + " at index " +
-                           std::to_string(i) + ") although every input passed its checks; nothing was written "
+                           std::to_string(i) +
+                           ") although every input passed its checks; nothing was written "
                            "(float overflow on extreme values? try --precision double)");
     }
   }
@@ -133,7 +135,8 @@ std::size_t checked_bytes(std::initializer_list<std::size_t> factors, const std:
 std::size_t checked_sum(std::size_t a, std::size_t b, const std::string& what) {
   std::size_t s = 0;
   if (__builtin_add_overflow(a, b, &s)) {
-    throw InputError(what + ": " + std::to_string(a) + " + " + std::to_string(b) + " bytes exceeds the limit of 2^64 - 1 bytes");
+    throw InputError(what + ": " + std::to_string(a) + " + " + std::to_string(b) +
+                     " bytes exceeds the limit of 2^64 - 1 bytes");
   }
   return s;
 }

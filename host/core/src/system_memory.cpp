@@ -67,10 +67,25 @@ void require_memory(std::size_t bytes, const std::string& what, const std::strin
                          (advice.empty() ? "" : "; " + advice));
 }
 
+// VmHWM is the high-water mark of this process's own memory map. getrusage's ru_maxrss is not: it
+// keeps the largest map the process ever had, and exec does not reset it, so a run started by a
+// large process (a notebook holding gigabytes) reported its parent's peak.
 std::size_t peak_rss_bytes() {
-  rusage ru{};
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("VmHWM:", 0) != 0) continue;
+    std::istringstream fields(line.substr(6));
+    double kib = 0;
+    if (fields >> kib) return static_cast<std::size_t>(kib) * 1024;
+  }
+  rusage ru{};  // no /proc (not Linux): the best there is
   getrusage(RUSAGE_SELF, &ru);
   return static_cast<std::size_t>(ru.ru_maxrss) * 1024;
+}
+
+const char* peak_rss_counts() {
+  return "VmHWM of /proc/self/status: the peak resident memory of this process's own address space since it "
+         "started (not its parent's: getrusage's ru_maxrss survives exec)";
 }
 
 std::string format_bytes(double bytes) {
@@ -98,12 +113,18 @@ std::size_t parse_bytes(const std::string& text) {
                suffix.end());
   for (auto& ch : suffix) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   double scale = -1;
-  if (suffix.empty() || suffix == "B") scale = 1;
-  else if (suffix == "K" || suffix == "KB" || suffix == "KIB") scale = 1024.0;
-  else if (suffix == "M" || suffix == "MB" || suffix == "MIB") scale = 1024.0 * 1024;
-  else if (suffix == "G" || suffix == "GB" || suffix == "GIB") scale = 1024.0 * 1024 * 1024;
-  else if (suffix == "T" || suffix == "TB" || suffix == "TIB") scale = 1024.0 * 1024 * 1024 * 1024;
-  else if (suffix == "P" || suffix == "PB" || suffix == "PIB") scale = 1024.0 * 1024 * 1024 * 1024 * 1024;
+  if (suffix.empty() || suffix == "B")
+    scale = 1;
+  else if (suffix == "K" || suffix == "KB" || suffix == "KIB")
+    scale = 1024.0;
+  else if (suffix == "M" || suffix == "MB" || suffix == "MIB")
+    scale = 1024.0 * 1024;
+  else if (suffix == "G" || suffix == "GB" || suffix == "GIB")
+    scale = 1024.0 * 1024 * 1024;
+  else if (suffix == "T" || suffix == "TB" || suffix == "TIB")
+    scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (suffix == "P" || suffix == "PB" || suffix == "PIB")
+    scale = 1024.0 * 1024 * 1024 * 1024 * 1024;
   if (pos == 0 || scale < 0 || !std::isfinite(value) || value <= 0) {
     throw InputError("memory size '" + text + "' is invalid: use a positive number with an optional unit (512M, 8GiB)");
   }

@@ -40,7 +40,8 @@ std::size_t tier_slot_bytes(const StrategyPlan& plan, TierKind k, std::size_t ho
 std::string multilevel_compression(const StrategyPlan& plan, Backend backend) {
   if (!plan.compression.enabled()) return "";
   const std::string mode = plan.compression.text();
-  if (plan.compress_host_tier_only) return " (pinned slots encoded " + mode + " on the host, memory and disk slots raw)";
+  if (plan.compress_host_tier_only)
+    return " (pinned slots encoded " + mode + " on the host, memory and disk slots raw)";
   if (backend == Backend::cuda) return " (memory and pinned slots compressed " + mode + ", disk slots raw)";
   return " (memory slots compressed " + mode + ", disk slots raw)";
 }
@@ -63,7 +64,8 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::s
     given += spec.costs_given ? 1 : 0;
   }
   if (!o.checkpoint_dir.empty() && !disk_tier) {
-    throw InputError("--checkpoint-dir does not apply: only --store disk or a disk tier writes checkpoints to a directory");
+    throw InputError(
+        "--checkpoint-dir does not apply: only --store disk or a disk tier writes checkpoints to a directory");
   }
   validate_tiers(plan.tiers);
   if (given != 0 && given != static_cast<int>(plan.tiers.size())) {
@@ -115,7 +117,8 @@ void refuse_ignored(const StrategyOptions& o, const std::string& uses) {
   if (o.strategy == Strategy::full && o.compression.enabled()) refuse("--compress " + o.compression.text());
   // Multilevel's disk tiers are known once its --tier specs are parsed (plan_multilevel).
   if (!o.checkpoint_dir.empty() && o.strategy != Strategy::multilevel && o.store != StoreKind::disk) {
-    throw InputError("--checkpoint-dir does not apply: only --store disk or a disk tier writes checkpoints to a directory");
+    throw InputError(
+        "--checkpoint-dir does not apply: only --store disk or a disk tier writes checkpoints to a directory");
   }
 }
 
@@ -159,6 +162,22 @@ std::size_t state_bytes(const StateShape& state, std::size_t field_bytes, const 
   return bytes;
 }
 
+// --compress: what the memory slots hold, and their encoded size.
+void plan_compression(const StrategyOptions& o, const FieldLayout* layout, StrategyPlan& plan) {
+  if (layout == nullptr) throw std::logic_error("plan_strategy: --compress needs the fields' layout");
+  if (o.store == StoreKind::disk) {
+    throw InputError("--compress " + o.compression.text() +
+                     " applies to checkpoints in memory: not with --store disk (use --store memory)");
+  }
+  const FieldCodec codec(o.compression, *layout);  // refuses a rate beyond the value size
+  plan.compression = o.compression;
+  plan.layout = *layout;
+  // ZFP on the CUDA backend encodes the pinned host slots only (on the host: Debian's libzfp has
+  // no CUDA execution); the device slots stay raw, and a budget buys them at that size.
+  plan.compress_host_tier_only = zfp_on_cuda(o);
+  if (!plan.compress_host_tier_only) plan.slot_bytes = CompressedStore::slot_bytes_of(codec);
+}
+
 StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape& state, std::size_t field_bytes,
                        std::size_t working_bytes, const FieldLayout* layout) {
   if (steps < 1) throw InputError("steps " + std::to_string(steps) + " is invalid: at least 1 time step is needed");
@@ -167,20 +186,7 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
   plan.steps = steps;
   plan.slot_bytes = state_bytes(state, field_bytes, layout);
   plan.raw_slot_bytes = plan.slot_bytes;
-  if (o.compression.enabled() && o.strategy != Strategy::full) {
-    if (layout == nullptr) throw std::logic_error("plan_strategy: --compress needs the fields' layout");
-    if (o.store == StoreKind::disk) {
-      throw InputError("--compress " + o.compression.text() +
-                       " applies to checkpoints in memory: not with --store disk (use --store memory)");
-    }
-    const FieldCodec codec(o.compression, *layout);  // refuses a rate beyond the value size
-    plan.compression = o.compression;
-    plan.layout = *layout;
-    // ZFP on the CUDA backend encodes the pinned host slots only (on the host: Debian's libzfp has
-    // no CUDA execution); the device slots stay raw, and a budget buys them at that size.
-    plan.compress_host_tier_only = zfp_on_cuda(o);
-    if (!plan.compress_host_tier_only) plan.slot_bytes = CompressedStore::slot_bytes_of(codec);
-  }
+  if (o.compression.enabled() && o.strategy != Strategy::full) plan_compression(o, layout, plan);
   if (o.strategy == Strategy::full) {
     refuse_ignored(o, "stores every step in memory: it takes no slots, store, budget, tiers or stop rule");
     plan.storage_bytes = full_history_bytes(steps, field_bytes);
@@ -195,7 +201,7 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
     return plan_multilevel(o, plan, working_bytes);
   }
   refuse_ignored(o, o.strategy == Strategy::online ? "takes --snaps or --checkpoint-memory, --store, --stop-energy"
-                                           : "takes --snaps or --checkpoint-memory and --store");
+                                                   : "takes --snaps or --checkpoint-memory and --store");
   if (o.stop_energy) check_number("--stop-energy", *o.stop_energy, {0.0, 1.0, true, true});
   const StoreKind store = o.store.value_or(StoreKind::memory);
   if (store == StoreKind::disk) check_checkpoint_dir(o.checkpoint_dir, "--store disk");
@@ -207,8 +213,8 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
     const std::size_t slots = *o.checkpoint_memory / plan.slot_bytes;
     if (slots < 1) {
       throw InputError("--checkpoint-memory " + format_bytes(double(*o.checkpoint_memory)) +
-                       " is below one checkpoint slot: the minimum is " + format_bytes(double(plan.slot_bytes)) +
-                       " (" + std::to_string(plan.slot_bytes) + " bytes, " + state.description + ")");
+                       " is below one checkpoint slot: the minimum is " + format_bytes(double(plan.slot_bytes)) + " (" +
+                       std::to_string(plan.slot_bytes) + " bytes, " + state.description + ")");
     }
     plan.snaps = static_cast<index_t>(std::min<std::size_t>(slots, static_cast<std::size_t>(steps)));
     plan.choice = "revolve: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
@@ -227,7 +233,8 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
   // Revolve never stores position 0 (recreated) or N-1 (reversed at once): more slots are never used.
   // A store holds at least one slot (for N <= 2 the schedule needs none). The online
   // schedule may use every slot; Revolve never stores position 0 or N-1.
-  plan.slots = o.strategy == Strategy::online ? plan.snaps : std::max<index_t>(1, RevolveSchedule(steps, plan.snaps).slots());
+  plan.slots =
+      o.strategy == Strategy::online ? plan.snaps : std::max<index_t>(1, RevolveSchedule(steps, plan.snaps).slots());
   plan.storage_bytes = checked_bytes({static_cast<std::size_t>(plan.slots), plan.slot_bytes},
                                      std::to_string(plan.slots) + " checkpoint slots");
   // Online: the offline optimum for the hard maximum, an upper reference only.
@@ -269,7 +276,8 @@ std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan) {
 namespace {
 // Slots in memory: handles to the pool's fields, or encoded copies when the plan compresses.
 std::unique_ptr<CheckpointStore> memory_store(std::int64_t slots, const StrategyPlan& plan, HostFieldPool& pool) {
-  if (plan.compression.enabled()) return std::make_unique<CompressedStore>(slots, pool, FieldCodec(plan.compression, *plan.layout));
+  if (plan.compression.enabled())
+    return std::make_unique<CompressedStore>(slots, pool, FieldCodec(plan.compression, *plan.layout));
   return std::make_unique<MemoryStore>(slots, pool);
 }
 }  // namespace
@@ -281,10 +289,15 @@ std::unique_ptr<CheckpointStore> make_store(const StrategyOptions& o, const Stra
     std::int64_t first = 0;  // global id of the tier's slot 0, as the schedule numbers them
     for (std::size_t i = 0; i < plan.tiers.size(); ++i) {
       const Tier& t = plan.tiers[i];
-      if (t.slots == 0) tiers.push_back(nullptr);
-      else if (plan.tier_kinds[i] == TierKind::disk) tiers.push_back(std::make_unique<AsyncDiskStore>(t.slots, pool, o.checkpoint_dir, hint, first));
-      else if (plan.tier_kinds[i] == TierKind::memory) tiers.push_back(memory_store(t.slots, plan, pool));
-      else throw std::logic_error("make_store: a pinned tier is the CUDA backend's (parse_tier_spec refuses it on the CPU)");
+      if (t.slots == 0)
+        tiers.push_back(nullptr);
+      else if (plan.tier_kinds[i] == TierKind::disk)
+        tiers.push_back(std::make_unique<AsyncDiskStore>(t.slots, pool, o.checkpoint_dir, hint, first));
+      else if (plan.tier_kinds[i] == TierKind::memory)
+        tiers.push_back(memory_store(t.slots, plan, pool));
+      else
+        throw std::logic_error(
+            "make_store: a pinned tier is the CUDA backend's (parse_tier_spec refuses it on the CPU)");
       first += t.slots;
     }
     return std::make_unique<TieredStore>(std::move(tiers));

@@ -13,11 +13,21 @@ std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t h) {
   return h;
 }
 
-std::string inversion_fingerprint(const Grid& g, const VelocityModel& start, const Survey& survey, const InversionSettings& s,
-                                  double aperture, const std::string& precision) {
+std::string inversion_fingerprint(const Grid& g, const VelocityModel& start, const Survey& survey,
+                                  const InversionSettings& s, double aperture, const std::string& precision) {
   std::uint64_t h = fnv1a(g.shape.data(), sizeof g.shape);
-  const double scalars[] = {g.spacing, double(g.nbl), double(g.space_order), s.vmin, s.vmax, double(s.lbfgs_memory),
-                            s.tolerance, s.first_step, double(s.max_evaluations), double(s.illumination), s.smooth, aperture};
+  const double scalars[] = {g.spacing,
+                            double(g.nbl),
+                            double(g.space_order),
+                            s.vmin,
+                            s.vmax,
+                            double(s.lbfgs_memory),
+                            s.tolerance,
+                            s.first_step,
+                            double(s.max_evaluations),
+                            double(s.illumination),
+                            s.smooth,
+                            aperture};
   h = fnv1a(scalars, sizeof scalars, h);
   h = fnv1a(precision.data(), precision.size(), h);
   h = fnv1a(s.bands.data(), s.bands.size() * sizeof(double), h);

@@ -13,14 +13,16 @@ namespace {
 // optimiser at that model.
 void start_band(InversionState& state, const Objective& objective, const Illumination& illumination, const Grid& grid,
                 const InversionSettings& settings, const Bounds& bounds, const LbfgsOptions& lo) {
-  state.diagonal = settings.illumination ? illumination_diagonal(illumination(state.model), grid) : std::vector<double>{};
+  state.diagonal =
+      settings.illumination ? illumination_diagonal(illumination(state.model), grid) : std::vector<double>{};
   state.optimizer = start_minimisation(state.model, objective, bounds, lo);
   state.band_iteration = 0;
   state.band_end = BandEnd::running;
   state.band_started = true;
 }
 
-IterationRecord record_of(const IterationReport& rep, const InversionState& state, double cutoff, double seconds) {
+IterationRecord record_of(const IterationReport& rep, const InversionState& state, double cutoff, double seconds,
+                          double loops) {
   IterationRecord r;
   r.iteration = state.iteration;
   r.band = state.band;
@@ -32,18 +34,21 @@ IterationRecord record_of(const IterationReport& rep, const InversionState& stat
   r.evaluations = rep.evaluations;
   r.memory_reset = rep.memory_reset;
   r.seconds = seconds;
+  r.seconds_time_loops = loops;
   return r;
 }
 
 // Iterates until the band ends (state.band_end says why).
-void run_band(InversionState& state, const Objective& objective, const Preconditioner& m, double cutoff,
-              const InversionSettings& settings, const Bounds& bounds, const LbfgsOptions& lo, const InversionHooks& hooks) {
+void run_band(InversionState& state, const Objective& objective, const std::function<double()>& loops,
+              const Preconditioner& m, double cutoff, const InversionSettings& settings, const Bounds& bounds,
+              const LbfgsOptions& lo, const InversionHooks& hooks) {
   while (state.band_end == BandEnd::running) {
     if (state.band_iteration >= settings.iterations) {
       state.band_end = BandEnd::iterations;
       break;
     }
     const auto t0 = std::chrono::steady_clock::now();
+    const double loops0 = loops ? loops() : 0.0;
     const IterationReport rep = iterate(state.optimizer, objective, bounds, lo, m);
     if (rep.outcome == StepOutcome::stationary) {
       state.band_end = BandEnd::stationary;
@@ -56,8 +61,11 @@ void run_band(InversionState& state, const Objective& objective, const Precondit
     ++state.band_iteration;
     ++state.iteration;
     state.model = state.optimizer.x;
-    const IterationRecord r = record_of(rep, state, cutoff, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    if (!(rep.f_before - rep.f > settings.tolerance * std::abs(rep.f_before))) state.band_end = BandEnd::relative_decrease;
+    const IterationRecord r =
+        record_of(rep, state, cutoff, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                  loops ? loops() - loops0 : 0.0);
+    if (!(rep.f_before - rep.f > settings.tolerance * std::abs(rep.f_before)))
+      state.band_end = BandEnd::relative_decrease;
     if (hooks.iteration) hooks.iteration(state, r);
   }
 }
@@ -66,8 +74,10 @@ void run_band(InversionState& state, const Objective& objective, const Precondit
 
 void run_inversion(const Grid& grid, const std::vector<double>& start, const InversionSettings& settings,
                    const BandProblem& band_problem, InversionState& state, const InversionHooks& hooks) {
-  if (settings.lbfgs_memory < 1) throw InputError("--lbfgs-memory " + std::to_string(settings.lbfgs_memory) + " is invalid: at least 1");
-  if (settings.iterations < 1) throw InputError("--iterations " + std::to_string(settings.iterations) + " is invalid: at least 1");
+  if (settings.lbfgs_memory < 1)
+    throw InputError("--lbfgs-memory " + std::to_string(settings.lbfgs_memory) + " is invalid: at least 1");
+  if (settings.iterations < 1)
+    throw InputError("--iterations " + std::to_string(settings.iterations) + " is invalid: at least 1");
   const Bounds bounds = velocity_bounds(grid, start, settings.vmin, settings.vmax, settings.weights);
   LbfgsOptions lo;
   lo.memory = settings.lbfgs_memory;
@@ -79,18 +89,19 @@ void run_inversion(const Grid& grid, const std::vector<double>& start, const Inv
   for (; state.band < static_cast<int>(bands.size()); ++state.band) {
     const double cutoff = bands[static_cast<std::size_t>(state.band)];
     const auto problem = band_problem(cutoff);
-    const Objective objective = [&](const std::vector<double>& x, std::vector<double>& g) { return problem.first(x, g); };
-    if (!state.band_started) start_band(state, objective, problem.second, grid, settings, bounds, lo);
+    const Objective objective = [&](const std::vector<double>& x, std::vector<double>& g) {
+      return problem.objective(x, g);
+    };
+    if (!state.band_started) start_band(state, objective, problem.illumination, grid, settings, bounds, lo);
     if (hooks.band_start) hooks.band_start(state.band, cutoff, state.optimizer.f);
     const Preconditioner m = make_preconditioner(state.diagonal, settings.weights, grid.shape, settings.smooth);
-    run_band(state, objective, m, cutoff, settings, bounds, lo, hooks);
-    // The band's end is recorded with the next band's start pending: a resume goes on from there.
+    run_band(state, objective, problem.time_loops, m, cutoff, settings, bounds, lo, hooks);
+    // The band's end is recorded with the next band's start pending: a resume goes on from there. Its
+    // optimiser stays until then, so that a resume with more --iterations can take the band further.
     state.ended.push_back(state.band_end);
     const BandEnd reason = state.band_end;
     state.band_started = false;
     state.band_end = BandEnd::running;
-    state.optimizer = OptimizerState{};
-    state.diagonal.clear();
     ++state.band;
     if (hooks.band_end) hooks.band_end(state, state.band - 1, reason);
     --state.band;  // the loop's increment

@@ -29,8 +29,8 @@ void check_mask(const std::vector<double>& w, const std::vector<std::int64_t>& s
   if (shape.size() != 3 || shape[0] != grid.shape[0] || shape[1] != grid.shape[1] || shape[2] != grid.shape[2]) {
     std::string got;
     for (std::size_t i = 0; i < shape.size(); ++i) got += (i ? ", " : "") + std::to_string(shape[i]);
-    throw InputError("--mask " + path + " has shape (" + got + "), the grid is (" + std::to_string(grid.shape[0]) + ", " +
-                     std::to_string(grid.shape[1]) + ", " + std::to_string(grid.shape[2]) + ")");
+    throw InputError("--mask " + path + " has shape (" + got + "), the grid is (" + std::to_string(grid.shape[0]) +
+                     ", " + std::to_string(grid.shape[1]) + ", " + std::to_string(grid.shape[2]) + ")");
   }
   bool any = false;
   for (std::size_t i = 0; i < w.size(); ++i) {
@@ -45,17 +45,20 @@ void check_mask(const std::vector<double>& w, const std::vector<std::int64_t>& s
 
 Bounds velocity_bounds(const Grid& grid, const std::vector<double>& start, double vmin, double vmax,
                        const std::vector<double>& weights) {
-  if (!(std::isfinite(vmin) && vmin > 0)) throw InputError("--vmin " + number_text(vmin) + " m/s is invalid: a finite velocity > 0");
+  if (!(std::isfinite(vmin) && vmin > 0))
+    throw InputError("--vmin " + number_text(vmin) + " m/s is invalid: a finite velocity > 0");
   if (!(std::isfinite(vmax) && vmax > vmin)) {
-    throw InputError("--vmax " + number_text(vmax) + " m/s is invalid: a finite velocity above --vmin " + number_text(vmin));
+    throw InputError("--vmax " + number_text(vmax) + " m/s is invalid: a finite velocity above --vmin " +
+                     number_text(vmin));
   }
   const index_t ny = grid.shape[1], nz = grid.shape[2];
   for (std::size_t i = 0; i < start.size(); ++i) {
     if (start[i] < vmin || start[i] > vmax) {
       const auto k = static_cast<index_t>(i);
       throw InputError("the starting model's velocity " + number_text(start[i]) + " m/s at point (" +
-                       std::to_string(k / (ny * nz)) + ", " + std::to_string((k / nz) % ny) + ", " + std::to_string(k % nz) +
-                       ") lies outside [--vmin, --vmax] = [" + number_text(vmin) + ", " + number_text(vmax) + "] m/s");
+                       std::to_string(k / (ny * nz)) + ", " + std::to_string((k / nz) % ny) + ", " +
+                       std::to_string(k % nz) + ") lies outside [--vmin, --vmax] = [" + number_text(vmin) + ", " +
+                       number_text(vmax) + "] m/s");
     }
   }
   Bounds b = Bounds::uniform(start.size(), vmin, vmax);

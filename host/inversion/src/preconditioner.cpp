@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 #include "revwave/core/checks.hpp"
@@ -16,7 +17,8 @@ std::vector<double> fold_counts(const Grid& grid) {
   std::vector<double> f(static_cast<std::size_t>(grid.interior_points()));
   for (index_t i = 0; i < nx; ++i)
     for (index_t j = 0; j < ny; ++j)
-      for (index_t k = 0; k < nz; ++k) f[static_cast<std::size_t>((i * ny + j) * nz + k)] = count(i, nx) * count(j, ny) * count(k, nz);
+      for (index_t k = 0; k < nz; ++k)
+        f[static_cast<std::size_t>((i * ny + j) * nz + k)] = count(i, nx) * count(j, ny) * count(k, nz);
   return f;
 }
 
@@ -27,34 +29,43 @@ std::vector<double> illumination_diagonal(const std::vector<double>& illuminatio
   double peak = 0;
   for (double v : illumination) peak = std::max(peak, v);
   if (!(std::isfinite(peak) && peak > 0)) {
-    throw InputError("the illumination is " + number_text(peak) + " at its largest: the sources light nothing (check the wavelet)");
+    throw InputError("the illumination is " + number_text(peak) +
+                     " at its largest: the sources light nothing (check the wavelet)");
   }
   const double water = illumination_water_level * peak;
   const std::vector<double> f = fold_counts(grid);
   std::vector<double> d(illumination.size());
+  const auto n = static_cast<std::int64_t>(d.size());
   double top = 0;
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    d[i] = 1.0 / ((illumination[i] + water) * f[i]);
-    top = std::max(top, d[i]);
+#pragma omp parallel for schedule(static) reduction(max : top)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    d[k] = 1.0 / ((illumination[k] + water) * f[k]);
+    top = std::max(top, d[k]);
   }
-  for (double& v : d) v /= top;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) d[static_cast<std::size_t>(i)] /= top;
   return d;
 }
 
-Preconditioner make_preconditioner(std::vector<double> diagonal, std::vector<double> weights, std::array<index_t, 3> shape,
-                                   double sigma) {
+Preconditioner make_preconditioner(std::vector<double> diagonal, std::vector<double> weights,
+                                   std::array<index_t, 3> shape, double sigma) {
   if (diagonal.empty() && weights.empty() && sigma == 0) return {};
   for (double& w : weights) w = std::sqrt(w);
-  return [d = std::move(diagonal), w = std::move(weights), shape, sigma](const std::vector<double>& v) {
+  // Element-wise products (the same bits on any number of threads); the smoothing is threaded too.
+  const auto scale = [](std::vector<double>& out, const std::vector<double>& by) {
+    if (by.empty()) return;
+    const auto n = static_cast<std::int64_t>(out.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (std::int64_t i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] *= by[static_cast<std::size_t>(i)];
+  };
+  return [d = std::move(diagonal), w = std::move(weights), shape, sigma, scale](const std::vector<double>& v) {
     std::vector<double> out = v;
-    if (!w.empty())
-      for (std::size_t i = 0; i < out.size(); ++i) out[i] *= w[i];
+    scale(out, w);
     if (sigma > 0) gaussian_smooth(out, shape, sigma);
-    if (!d.empty())
-      for (std::size_t i = 0; i < out.size(); ++i) out[i] *= d[i];
+    scale(out, d);
     if (sigma > 0) gaussian_smooth(out, shape, sigma);
-    if (!w.empty())
-      for (std::size_t i = 0; i < out.size(); ++i) out[i] *= w[i];
+    scale(out, w);
     return out;
   };
 }

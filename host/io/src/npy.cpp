@@ -163,7 +163,8 @@ void write_npy_impl(const std::string& path, const std::vector<std::int64_t>& sh
   if (n < 0) throw std::invalid_argument("write_npy(" + path + "): shape " + shape_text(shape) + " is invalid");
   if (n > 0 && data == nullptr) throw std::invalid_argument("write_npy(" + path + "): data is null");
 
-  std::string dict = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";
+  std::string dict =
+      std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + shape_text(shape) + ", }";
   // Pad with spaces and end with '\n' so the data starts at a multiple of 64 bytes.
   auto padded = [&](std::size_t prefix) {
     std::string h = dict;
@@ -225,7 +226,8 @@ NpyArray read_npy(std::istream& in, const std::string& path) {
   unsigned char len_buf[4] = {0, 0, 0, 0};
   if (!in.read(reinterpret_cast<char*>(len_buf), len_bytes)) fail(path, "truncated header length");
   for (std::int64_t i = len_bytes - 1; i >= 0; --i) header_len = header_len << 8 | len_buf[i];
-  const std::int64_t data_offset = static_cast<std::int64_t>(sizeof prefix) + len_bytes + static_cast<std::int64_t>(header_len);
+  const std::int64_t data_offset =
+      static_cast<std::int64_t>(sizeof prefix) + len_bytes + static_cast<std::int64_t>(header_len);
   if (data_offset > file_size) fail(path, "truncated header (file ends before the header's declared length)");
   std::string text(header_len, '\0');
   if (!in.read(text.data(), static_cast<std::streamsize>(header_len))) fail(path, "truncated header");
@@ -248,7 +250,8 @@ NpyArray read_npy(std::istream& in, const std::string& path) {
                    " bytes, file has " + std::to_string(file_size - data_offset));
   }
   if (file_size > expected) {
-    fail(path, std::to_string(file_size - expected) + " unexpected bytes after the data of shape " + shape_text(h.shape));
+    fail(path,
+         std::to_string(file_size - expected) + " unexpected bytes after the data of shape " + shape_text(h.shape));
   }
 
   arr.data.resize(static_cast<std::size_t>(n));

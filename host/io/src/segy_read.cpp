@@ -1,9 +1,6 @@
-// Reading SEG-Y on segyio's C library: the file's headers, each trace's header (timing, scalars,
-// positions) and samples, and the grouping of live traces into shots.
-#include <segyio/segy.h>
-
+// Reading SEG-Y: each trace's header (timing, scalars, positions, units) and samples, and the
+// grouping of live traces into shots. The file's layout is segy_layout.cpp's.
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -11,8 +8,12 @@
 #include <map>
 #include <vector>
 
+#include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
+#include "revwave/core/system_memory.hpp"
 #include "revwave/io/segy.hpp"
+#include "segy_layout.hpp"
+#include "segy_samples.hpp"
 #include "segy_scalars.hpp"
 
 namespace revwave {
@@ -21,57 +22,27 @@ namespace {
 namespace fs = std::filesystem;
 using namespace segy_detail;
 
-// What the textual and binary headers and the file's size say about its traces.
-struct FileLayout {
-  std::vector<char> text;      // the textual header, NUL-terminated
-  int format = 0, samples = 0;
-  std::int32_t interval = 0;   // us, 0: not in the binary header
-  double unit = 1;             // metres per coordinate unit
-  long trace0 = 0;             // byte offset of the first trace
-  int trace_bytes = 0;         // samples of one trace, in bytes
-  long long traces = 0;
+// Trace header fields by byte number (segyio's SEGY_TR_*).
+enum TraceField {
+  field_record = 9,
+  trace_id = 29,
+  group_elevation = 41,
+  source_surface_elevation = 45,
+  source_depth = 49,
+  elevation_scalar = 69,
+  coordinate_scalar = 71,
+  source_x = 73,
+  source_y = 77,
+  group_x = 81,
+  group_y = 85,
+  coordinate_units = 89,
+  sample_count = 115,
+  sample_interval = 117
 };
-
-class TraceReader {
- public:
-  TraceReader(std::string path, segy_file* fp, const FileLayout& l)
-      : path_(std::move(path)), fp_(fp), trace0_(l.trace0), bytes_(l.trace_bytes), format_(l.format), samples_(l.samples),
-        raw_(static_cast<std::size_t>(l.trace_bytes)) {}
-
-  void header(int traceno, char* buf) {
-    const int rc = segy_traceheader(fp_, traceno, buf, trace0_, bytes_);
-    if (rc != SEGY_OK) throw IoError(path_ + ": trace " + std::to_string(traceno) + ": its header cannot be read (segyio error " + std::to_string(rc) + ")");
-  }
-  void samples(int traceno, double* out) {
-    int rc = segy_readtrace(fp_, traceno, raw_.data(), trace0_, bytes_);
-    if (rc == SEGY_OK) rc = segy_to_native(format_, samples_, raw_.data());
-    if (rc != SEGY_OK) throw IoError(path_ + ": trace " + std::to_string(traceno) + ": its samples cannot be read (segyio error " + std::to_string(rc) + ")");
-    const float* f = reinterpret_cast<const float*>(raw_.data());
-    for (int i = 0; i < samples_; ++i) {
-      if (!std::isfinite(f[i])) {
-        throw IoError(path_ + ": trace " + std::to_string(traceno) + " sample " + std::to_string(i) + " is not finite");
-      }
-      out[i] = static_cast<double>(f[i]);
-    }
-  }
-
- private:
-  std::string path_;
-  segy_file* fp_;
-  long trace0_;
-  int bytes_, format_, samples_;
-  std::vector<char> raw_;
-};
-
-std::int32_t field(const char* header, int f) {
-  std::int32_t v = 0;
-  segy_get_field(header, f, &v);
-  return v;
-}
 
 // The wavelet stamp of a file revwave wrote ("REVWAVE RICKER F0=... T0=..."), if any.
-void read_stamp(const char* text, SegySurvey& s) {
-  const char* p = std::strstr(text, "REVWAVE RICKER F0=");
+void read_stamp(const std::string& text, SegySurvey& s) {
+  const char* p = std::strstr(text.c_str(), "REVWAVE RICKER F0=");
   if (p == nullptr) return;
   char* end = nullptr;
   const double f0 = std::strtod(p + std::strlen("REVWAVE RICKER F0="), &end);
@@ -84,71 +55,8 @@ void read_stamp(const char* text, SegySurvey& s) {
   }
 }
 
-// ---- the file's headers ----
-
-SegyHandle open_segy(const std::string& path, std::uintmax_t& size) {
-  std::error_code ec;
-  size = fs::file_size(path, ec);
-  if (ec) throw IoError(path + ": cannot be read: " + ec.message());
-  if (size < SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE) {
-    throw IoError(path + ": is not SEG-Y: " + std::to_string(size) + " bytes, shorter than the 3600 bytes of textual and binary headers");
-  }
-  SegyHandle fp(segy_open(path.c_str(), "rb"));
-  if (!fp) throw IoError(path + ": cannot be opened: " + std::strerror(errno));
-  return fp;
-}
-
-// Sample format, count, interval and units from the binary header, each checked.
-void read_binary_fields(const std::string& path, const char* bin, FileLayout& l) {
-  l.format = segy_format(bin);
-  if (l.format != SEGY_IBM_FLOAT_4_BYTE && l.format != SEGY_IEEE_FLOAT_4_BYTE) {
-    if (l.format < 1 || l.format > 16) {
-      throw IoError(path + ": is not SEG-Y (or not big-endian): binary header sample format code " + std::to_string(l.format));
-    }
-    throw IoError(path + ": sample format code " + std::to_string(l.format) + " is not supported: 1 (IBM float) or 5 (IEEE float)");
-  }
-  l.samples = segy_samples(bin);
-  if (l.samples < 1) throw IoError(path + ": binary header sample count " + std::to_string(l.samples) + " is invalid: at least 1");
-  std::int32_t ext_headers = 0, units = 0;
-  segy_get_bfield(bin, SEGY_BIN_INTERVAL, &l.interval);
-  segy_get_bfield(bin, SEGY_BIN_EXT_HEADERS, &ext_headers);
-  segy_get_bfield(bin, SEGY_BIN_MEASUREMENT_SYSTEM, &units);
-  if (l.interval < 0) throw IoError(path + ": binary header sample interval " + std::to_string(l.interval) + " us is invalid");
-  if (ext_headers < 0 || ext_headers > 100) {
-    throw IoError(path + ": binary header extended textual header count " + std::to_string(ext_headers) + " is not supported (0..100)");
-  }
-  if (units != 0 && units != 1 && units != 2) {
-    throw IoError(path + ": binary header measurement system " + std::to_string(units) + " is invalid: 1 (metres) or 2 (feet)");
-  }
-  l.unit = units == 2 ? 0.3048 : 1.0;
-}
-
-FileLayout read_layout(const std::string& path, segy_file* fp, std::uintmax_t size) {
-  FileLayout l;
-  l.text.assign(static_cast<std::size_t>(segy_textheader_size()) + 1, 0);
-  char bin[SEGY_BINARY_HEADER_SIZE];
-  if (segy_read_textheader(fp, l.text.data()) != SEGY_OK || segy_binheader(fp, bin) != SEGY_OK) {
-    throw IoError(path + ": its textual and binary headers cannot be read");
-  }
-  read_binary_fields(path, bin, l);
-  l.trace0 = segy_trace0(bin);
-  l.trace_bytes = segy_trsize(l.format, l.samples);
-  if (segy_set_format(fp, l.format) != SEGY_OK) throw IoError(path + ": segyio refuses sample format " + std::to_string(l.format));
-  const long long record = l.trace_bytes + SEGY_TRACE_HEADER_SIZE;
-  if (static_cast<long long>(size) < l.trace0 || (static_cast<long long>(size) - l.trace0) % record != 0) {
-    throw IoError(path + ": file size " + std::to_string(size) + " bytes is not its headers (" + std::to_string(l.trace0) +
-                  ") plus whole traces of " + std::to_string(record) + " bytes: truncated, or not SEG-Y");
-  }
-  l.traces = (static_cast<long long>(size) - l.trace0) / record;
-  if (l.traces < 1) throw IoError(path + ": holds no traces");
-  if (l.traces > 2147483647LL) throw IoError(path + ": too many traces for segyio");
-  return l;
-}
-
-// ---- each trace ----
-
 struct RawTrace {
-  int number;
+  std::int64_t number;
   std::int64_t field_record;
   std::array<double, 3> source, receiver;
 };
@@ -157,77 +65,173 @@ struct RawTrace {
 struct LiveTraces {
   std::vector<RawTrace> traces;
   std::vector<double> data;
-  bool every_record = true;        // every live trace has a FieldRecord
-  std::int32_t interval = 0;       // us: the binary header's, else the first trace's that has one
+  bool every_record = true;  // every live trace has a FieldRecord
+  double interval = 0;       // us: the binary header's, else the first trace's that has one
   std::int64_t dead = 0;
 };
 
 // A trace's sample count and interval against the file's (the first trace that has an interval sets
 // it when the binary header does not).
-void check_trace_timing(const std::string& where, const char* th, const FileLayout& l, std::int32_t& file_interval) {
-  const std::int32_t count = field(th, SEGY_TR_SAMPLE_COUNT), dt_us = field(th, SEGY_TR_SAMPLE_INTER);
-  if (count != 0 && count != l.samples) {
-    throw IoError(where + " has " + std::to_string(count) + " samples, the binary header says " + std::to_string(l.samples) +
-                  ": traces of different lengths are not supported");
+void check_trace_timing(const std::string& where, const Header& th, const FileLayout& l, double& file_interval) {
+  const auto count = static_cast<std::int64_t>(th.u16(sample_count));
+  const std::int64_t dt_us = th.i16(sample_interval);
+  if (count != 0 && count != l.samples && count != l.other_count) {
+    throw IoError(where + " has " + std::to_string(count) + " samples, the binary header says " +
+                  std::to_string(l.samples) + ": traces of different lengths are not supported");
   }
   if (dt_us < 0) throw IoError(where + ": sample interval " + std::to_string(dt_us) + " us is invalid");
   if (dt_us == 0) return;
-  if (file_interval == 0) file_interval = dt_us;
-  if (dt_us != file_interval) {
+  if (file_interval == 0) file_interval = static_cast<double>(dt_us);
+  if (static_cast<double>(dt_us) != file_interval) {
     throw IoError(where + ": sample interval " + std::to_string(dt_us) + " us disagrees with the file's " +
-                  std::to_string(file_interval) + " us (" + (l.interval != 0 ? "binary header" : "earlier traces") + ")");
+                  number_text(file_interval) + " us (" + (l.interval_us != 0 ? "binary header" : "earlier traces") +
+                  ")");
   }
 }
 
-// Source and receiver of a trace in the model's frame (metres, origin subtracted, depth down).
-RawTrace trace_position(int t, const std::string& where, const char* th, double unit, const std::array<double, 3>& o) {
-  const std::int32_t cs = field(th, SEGY_TR_SOURCE_GROUP_SCALAR), es = field(th, SEGY_TR_ELEV_SCALAR);
-  if (!valid_scalar(cs)) throw IoError(where + ": SourceGroupScalar " + std::to_string(cs) + " is invalid: 0 or +-1, 10, 100, 1000, 10000");
-  if (!valid_scalar(es)) throw IoError(where + ": ElevationScalar " + std::to_string(es) + " is invalid: 0 or +-1, 10, 100, 1000, 10000");
-  const std::int32_t cu = field(th, SEGY_TR_COORD_UNITS);
-  if (cu != 0 && cu != 1) {
-    throw IoError(where + ": CoordinateUnits " + std::to_string(cu) + " is not supported: 1 (length); geographic coordinates need projecting first");
+// Trace positions: the scalars (the file's, or the options'), and the coordinate units. Angles the
+// coordinates cannot be are read as lengths, counted for one warning.
+class Positions {
+ public:
+  Positions(const std::string& name, const FileLayout& l, const SegyReadOptions& o)
+      : name_(name), layout_(l), options_(o) {}
+
+  RawTrace of(std::int64_t t, const std::string& where, const Header& th) {
+    const std::int32_t cs = scalar(th.i16(coordinate_scalar), options_.coordinate_scalar, where, "SourceGroupScalar",
+                                   "--segy-coordinate-scalar");
+    const std::int32_t es = scalar(th.i16(elevation_scalar), options_.elevation_scalar, where, "ElevationScalar",
+                                   "--segy-elevation-scalar");
+    const double sx = apply_scalar(th.i32(source_x), cs), sy = apply_scalar(th.i32(source_y), cs);
+    const double gx = apply_scalar(th.i32(group_x), cs), gy = apply_scalar(th.i32(group_y), cs);
+    if (!layout_.units_stated) check_units(t, where, th.i16(coordinate_units), {sx, sy, gx, gy});
+    const double u = layout_.unit;
+    const auto& o = options_.origin;
+    RawTrace r;
+    r.number = t;
+    r.field_record = th.i32(field_record);
+    r.source = {
+        sx * u - o[0], sy * u - o[1],
+        (apply_scalar(th.i32(source_depth), es) - apply_scalar(th.i32(source_surface_elevation), es)) * u - o[2]};
+    r.receiver = {gx * u - o[0], gy * u - o[1], -apply_scalar(th.i32(group_elevation), es) * u - o[2]};
+    return r;
   }
-  RawTrace r;
-  r.number = t;
-  r.field_record = field(th, SEGY_TR_FIELD_RECORD);
-  r.source = {apply_scalar(field(th, SEGY_TR_SOURCE_X), cs) * unit - o[0], apply_scalar(field(th, SEGY_TR_SOURCE_Y), cs) * unit - o[1],
-              (apply_scalar(field(th, SEGY_TR_SOURCE_DEPTH), es) - apply_scalar(field(th, SEGY_TR_SOURCE_SURF_ELEV), es)) * unit - o[2]};
-  r.receiver = {apply_scalar(field(th, SEGY_TR_GROUP_X), cs) * unit - o[0], apply_scalar(field(th, SEGY_TR_GROUP_Y), cs) * unit - o[1],
-                -apply_scalar(field(th, SEGY_TR_RECV_GROUP_ELEV), es) * unit - o[2]};
-  return r;
+
+  // The sentences of what was overridden, once per file.
+  void report(std::vector<std::string>& warnings) const {
+    if (angle_traces_ > 0) {
+      warnings.push_back(name_ + ": CoordinateUnits " + std::to_string(angle_units_) + " (" + unit_name(angle_units_) +
+                         ") on " + std::to_string(angle_traces_) + " traces from trace " +
+                         std::to_string(first_angle_trace_) + ", but their coordinates are no angles (" +
+                         number_text(angle_example_) + " lies beyond " + number_text(angle_limit(angle_units_)) +
+                         "): read as lengths in " + (layout_.unit == 1.0 ? "metres" : "feet") +
+                         " (MeasurementSystem; --segy-units states the unit)");
+    }
+    for (const auto& [what, seen] : overridden_) {
+      warnings.push_back(name_ + ": " + what + " replaces the trace headers' " + seen);
+    }
+  }
+
+ private:
+  static const char* unit_name(std::int64_t cu) {
+    return cu == 2 ? "seconds of arc" : cu == 3 ? "decimal degrees" : cu == 4 ? "degrees, minutes, seconds" : "unknown";
+  }
+  // The largest |longitude| an angle in these units can be (latitude: half of it).
+  static double angle_limit(std::int64_t cu) { return cu == 2 ? 648000.0 : cu == 3 ? 180.0 : 1800000.0; }
+
+  std::int32_t scalar(std::int64_t stored, std::int32_t given, const std::string& where, const char* field,
+                      const char* option) {
+    if (given != 0) {
+      if (stored != given)
+        overridden_.emplace(std::string(option) + " " + std::to_string(given),
+                            std::string(field) + " " + std::to_string(stored));
+      return given;
+    }
+    if (!valid_scalar(static_cast<std::int32_t>(stored))) {
+      throw IoError(where + ": " + field + " " + std::to_string(stored) +
+                    " is invalid: 0 or +-1, 10, 100, 1000, 10000 (" + option + " states the right one)");
+    }
+    return static_cast<std::int32_t>(stored);
+  }
+
+  void check_units(std::int64_t t, const std::string& where, std::int64_t cu, const std::array<double, 4>& xyxy) {
+    if (cu == 0 || cu == 1) return;
+    if (cu >= 2 && cu <= 4) {
+      const double lim = angle_limit(cu);
+      const double ex = std::max(std::abs(xyxy[0]), std::abs(xyxy[2])),
+                   ey = std::max(std::abs(xyxy[1]), std::abs(xyxy[3]));
+      if (ex > lim || ey > lim / 2) {
+        if (angle_traces_++ == 0) {
+          first_angle_trace_ = t;
+          angle_units_ = cu;
+          angle_example_ = ex > lim ? (std::abs(xyxy[0]) > lim ? xyxy[0] : xyxy[2])
+                                    : (std::abs(xyxy[1]) > lim / 2 ? xyxy[1] : xyxy[3]);
+        }
+        return;
+      }
+    }
+    throw IoError(where + ": CoordinateUnits " + std::to_string(cu) +
+                  " is not supported: 1 (length); geographic coordinates need "
+                  "projecting first (--segy-units metres or feet if they are lengths)");
+  }
+
+  std::string name_;
+  const FileLayout& layout_;
+  const SegyReadOptions& options_;
+  std::int64_t angle_traces_ = 0, first_angle_trace_ = 0, angle_units_ = 0;
+  double angle_example_ = 0;
+  std::map<std::string, std::string> overridden_;
+};
+
+void decode_trace(const std::string& where, const FileLayout& l, const char* bytes, double* out) {
+  decode_samples(l.format, l.little, bytes, static_cast<std::size_t>(l.samples), out);
+  if (l.format != 5 && l.format != 6) return;
+  for (std::int64_t i = 0; i < l.samples; ++i) {
+    if (!std::isfinite(out[i])) throw IoError(where + " sample " + std::to_string(i) + " is not finite");
+  }
 }
 
-LiveTraces read_live_traces(const std::string& path, segy_file* fp, const FileLayout& l, const SegyReadOptions& options) {
-  TraceReader reader(path, fp, l);
+LiveTraces read_live_traces(ByteSource& src, const std::string& name, const FileLayout& l,
+                            const SegyReadOptions& options, std::vector<std::string>& warnings) {
+  // The samples are held twice (in file order, then by shot): refuse a file that cannot fit before reading it.
+  const std::string what =
+      name + ": its " + std::to_string(l.traces) + " traces of " + std::to_string(l.samples) + " samples";
+  require_memory(
+      checked_bytes({static_cast<std::size_t>(l.traces), static_cast<std::size_t>(l.samples), 2 * sizeof(double)},
+                    what),
+      what);
   LiveTraces live;
-  live.interval = l.interval;
-  char th[SEGY_TRACE_HEADER_SIZE];
-  for (int t = 0; t < static_cast<int>(l.traces); ++t) {
-    reader.header(t, th);
-    const std::int32_t id = field(th, SEGY_TR_TRACE_ID);
+  live.interval = l.interval_us;
+  Positions positions(name, l, options);
+  std::vector<char> record(static_cast<std::size_t>(l.record));
+  const std::size_t samples_at = static_cast<std::size_t>(trace_header_bytes * l.headers);
+  for (std::uint64_t t = 0; t < l.traces; ++t) {
+    src.read(l.trace0 + t * l.record, record.size(), record.data());
+    const Header th{record.data(), 1, l.little};
+    const std::int64_t id = th.i16(trace_id);
     if (id == 2 || id == 3) {  // dead or dummy
       ++live.dead;
       continue;
     }
-    const std::string where = path + ": trace " + std::to_string(t);
+    const std::string where = name + ": trace " + std::to_string(t);
     check_trace_timing(where, th, l, live.interval);
-    const RawTrace r = trace_position(t, where, th, l.unit, options.origin);
+    const RawTrace r = positions.of(static_cast<std::int64_t>(t), where, th);
     if (r.field_record == 0) live.every_record = false;
     live.traces.push_back(r);
     live.data.resize(live.data.size() + static_cast<std::size_t>(l.samples));
-    reader.samples(t, live.data.data() + live.data.size() - static_cast<std::size_t>(l.samples));
+    decode_trace(where, l, record.data() + samples_at,
+                 live.data.data() + live.data.size() - static_cast<std::size_t>(l.samples));
   }
-  if (live.traces.empty()) throw IoError(path + ": every one of its " + std::to_string(l.traces) + " traces is dead or dummy");
-  if (live.interval == 0) throw IoError(path + ": sample interval is 0 us in the binary header and in every trace header");
+  if (live.traces.empty())
+    throw IoError(name + ": every one of its " + std::to_string(l.traces) + " traces is dead or dummy");
+  if (live.interval == 0)
+    throw IoError(name + ": sample interval is 0 us in the binary header and in every trace header");
+  positions.report(warnings);
   return live;
 }
 
-// ---- shots ----
-
 // Each shot's live traces (indices into live.traces), shots in the order of their first trace; the
 // shots' FieldRecord and source go into `s`.
-std::vector<std::vector<std::size_t>> group_into_shots(const std::string& path, const LiveTraces& live, SegySurvey& s) {
+std::vector<std::vector<std::size_t>> group_into_shots(const std::string& name, const LiveTraces& live, SegySurvey& s) {
   s.grouping = live.every_record ? "FieldRecord" : "source position";
   std::map<std::int64_t, std::size_t> by_record;
   std::map<std::array<double, 3>, std::size_t> by_source;
@@ -244,7 +248,7 @@ std::vector<std::vector<std::size_t>> group_into_shots(const std::string& path, 
       sh.source = r.source;
       s.shots.push_back(sh);
     } else if (live.every_record && s.shots[shot].source != r.source) {
-      throw IoError(path + ": FieldRecord " + std::to_string(r.field_record) + " has traces " +
+      throw IoError(name + ": FieldRecord " + std::to_string(r.field_record) + " has traces " +
                     std::to_string(live.traces[members[shot].front()].number) + " and " + std::to_string(r.number) +
                     " with different source positions: one record must be one shot");
     }
@@ -254,7 +258,8 @@ std::vector<std::vector<std::size_t>> group_into_shots(const std::string& path, 
 }
 
 // Each shot's receivers, trace numbers and (nt, nrec) samples from its members.
-void gather_shots(const LiveTraces& live, const std::vector<std::vector<std::size_t>>& members, int samples, SegySurvey& s) {
+void gather_shots(const LiveTraces& live, const std::vector<std::vector<std::size_t>>& members, std::int64_t samples,
+                  SegySurvey& s) {
   for (std::size_t k = 0; k < s.shots.size(); ++k) {
     SegyShot& sh = s.shots[k];
     const std::size_t nrec = members[k].size();
@@ -264,26 +269,57 @@ void gather_shots(const LiveTraces& live, const std::vector<std::vector<std::siz
       sh.receivers.push_back(live.traces[i].receiver);
       sh.trace_numbers.push_back(live.traces[i].number);
       const double* src = live.data.data() + i * static_cast<std::size_t>(samples);
-      for (int n = 0; n < samples; ++n) sh.traces[static_cast<std::size_t>(n) * nrec + j] = src[n];
+      for (std::int64_t n = 0; n < samples; ++n) sh.traces[static_cast<std::size_t>(n) * nrec + j] = src[n];
     }
   }
+}
+
+SegySurvey read_from(ByteSource& src, const std::string& name, const SegyReadOptions& options) {
+  SegySurvey s;
+  const FileLayout layout = read_layout(src, name, options, s.warnings);
+  s.nt = layout.samples;
+  read_stamp(layout.text, s);
+  const LiveTraces live = read_live_traces(src, name, layout, options, s.warnings);
+  s.dead_traces = live.dead;
+  s.dt = live.interval / 1e6;
+  const auto members = group_into_shots(name, live, s);
+  gather_shots(live, members, layout.samples, s);
+  return s;
 }
 
 }  // namespace
 
 SegySurvey read_segy(const std::string& path, const SegyReadOptions& options) {
-  std::uintmax_t size = 0;
-  const SegyHandle fp = open_segy(path, size);
-  const FileLayout layout = read_layout(path, fp.get(), size);
-  SegySurvey s;
-  s.nt = layout.samples;
-  read_stamp(layout.text.data(), s);
-  const LiveTraces live = read_live_traces(path, fp.get(), layout, options);
-  s.dead_traces = live.dead;
-  s.dt = segy_dt(live.interval);
-  const auto members = group_into_shots(path, live, s);
-  gather_shots(live, members, layout.samples, s);
-  return s;
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec) throw IoError(path + ": cannot be read: " + ec.message());
+  FileBytes src(path, size);
+  return read_from(src, path, options);
+}
+
+SegySurvey read_segy_bytes(const std::string& bytes, const std::string& name, const SegyReadOptions& options) {
+  MemoryBytes src(bytes, name);
+  return read_from(src, name, options);
+}
+
+SegyEndian parse_segy_endian(const std::string& text) {
+  if (text == "big") return SegyEndian::big;
+  if (text == "little") return SegyEndian::little;
+  throw InputError("--segy-endian " + text + " is invalid: it must be one of big, little");
+}
+
+const char* to_string(SegyEndian e) {
+  return e == SegyEndian::big ? "big" : e == SegyEndian::little ? "little" : "detect";
+}
+
+SegyUnits parse_segy_units(const std::string& text) {
+  if (text == "metres") return SegyUnits::metres;
+  if (text == "feet") return SegyUnits::feet;
+  throw InputError("--segy-units " + text + " is invalid: it must be one of metres, feet");
+}
+
+const char* to_string(SegyUnits u) {
+  return u == SegyUnits::metres ? "metres" : u == SegyUnits::feet ? "feet" : "file";
 }
 
 }  // namespace revwave

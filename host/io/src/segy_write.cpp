@@ -139,7 +139,8 @@ void fill_trace_header(char* th, int traceno, std::size_t k, std::size_t r, cons
   segy_set_field(th, SEGY_TR_NUM_IN_ENSEMBLE, static_cast<std::int32_t>(r + 1));
   segy_set_field(th, SEGY_TR_TRACE_ID, 1);
   segy_set_field(th, SEGY_TR_DATA_USE, 1);
-  segy_set_field(th, SEGY_TR_OFFSET, static_cast<std::int32_t>(std::llround(std::hypot(g[0] - sh.source[0], g[1] - sh.source[1]))));
+  segy_set_field(th, SEGY_TR_OFFSET,
+                 static_cast<std::int32_t>(std::llround(std::hypot(g[0] - sh.source[0], g[1] - sh.source[1]))));
   segy_set_field(th, SEGY_TR_RECV_GROUP_ELEV, -to_stored(g[2] + origin[2], sc.elev));
   segy_set_field(th, SEGY_TR_SOURCE_SURF_ELEV, 0);
   segy_set_field(th, SEGY_TR_SOURCE_DEPTH, to_stored(sh.source[2] + origin[2], sc.elev));
@@ -154,8 +155,8 @@ void fill_trace_header(char* th, int traceno, std::size_t k, std::size_t r, cons
   segy_set_field(th, SEGY_TR_SAMPLE_INTER, static_cast<std::int32_t>(interval_us));
 }
 
-void write_segy_to(const std::string& path, const std::string& tmp, const SegySurvey& s, const std::array<double, 3>& origin,
-                   std::int64_t interval_us, const Scalars& sc) {
+void write_segy_to(const std::string& path, const std::string& tmp, const SegySurvey& s,
+                   const std::array<double, 3>& origin, std::int64_t interval_us, const Scalars& sc) {
   SegyHandle fp(segy_open(tmp.c_str(), "w+b"));
   if (!fp) throw IoError(path + ": cannot create file: " + std::strerror(errno));
   const std::string text = text_header(s, origin, interval_us);
@@ -172,7 +173,8 @@ void write_segy_to(const std::string& path, const std::string& tmp, const SegySu
       char th[SEGY_TRACE_HEADER_SIZE] = {};
       fill_trace_header(th, traceno, k, r, sh, s, origin, interval_us, sc);
       check_rc(segy_write_traceheader(fp.get(), traceno, th, trace0, trace_bytes), path, "trace header");
-      for (std::int64_t n = 0; n < s.nt; ++n) samples[static_cast<std::size_t>(n)] = static_cast<float>(sh.traces[static_cast<std::size_t>(n) * nrec + r]);
+      for (std::int64_t n = 0; n < s.nt; ++n)
+        samples[static_cast<std::size_t>(n)] = static_cast<float>(sh.traces[static_cast<std::size_t>(n) * nrec + r]);
       check_rc(segy_from_native(SEGY_IEEE_FLOAT_4_BYTE, s.nt, samples.data()), path, "samples");
       check_rc(segy_writetrace(fp.get(), traceno, samples.data(), trace0, trace_bytes), path, "samples");
     }

@@ -32,11 +32,13 @@ std::string meta_violation(const ShotRecordMeta& m) {
     const char* name = list == &m.sources ? "sources" : "receivers";
     for (std::size_t i = 0; i < list->size(); ++i) {
       for (double c : (*list)[i]) {
-        if (!std::isfinite(c)) return std::string("field '") + name + "[" + std::to_string(i) + "]' must hold finite coordinates";
+        if (!std::isfinite(c))
+          return std::string("field '") + name + "[" + std::to_string(i) + "]' must hold finite coordinates";
       }
     }
   }
-  if (!is_valid_precision(m.precision)) return "field 'precision' must be \"float32\" or \"float64\", not \"" + m.precision + "\"";
+  if (!is_valid_precision(m.precision))
+    return "field 'precision' must be \"float32\" or \"float64\", not \"" + m.precision + "\"";
   return {};
 }
 
@@ -76,7 +78,8 @@ class SidecarReader {
   std::int64_t integer(const char* name) const {
     const json& v = field(name);
     if (!v.is_number_integer()) fail(name, "must be an integer");
-    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) fail(name, "is too large");
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+      fail(name, "is too large");
     return v.get<std::int64_t>();
   }
   std::string string(const char* name) const {
@@ -120,7 +123,8 @@ ShotRecordMeta read_sidecar(const std::string& npy_path) {
   const std::string path = sidecar_path(npy_path);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw IoError(npy_path + ": the sidecar " + path + " is required (dt, nt, f0, t0, sources, receivers, precision) but cannot be opened");
+    throw IoError(npy_path + ": the sidecar " + path +
+                  " is required (dt, nt, f0, t0, sources, receivers, precision) but cannot be opened");
   }
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (in.bad()) throw IoError(path + ": read failed");
@@ -132,9 +136,10 @@ void write_impl(const std::string& npy_path, const ShotRecordMeta& meta, const s
   const std::string bad = meta_violation(meta);
   if (!bad.empty()) throw InputError(npy_path + ": shot record " + bad);
   const auto nrec = static_cast<std::int64_t>(meta.receivers.size());
-  if (static_cast<std::int64_t>(traces.size()) / meta.nt != nrec || static_cast<std::int64_t>(traces.size()) % meta.nt != 0) {
-    throw InputError(npy_path + ": shot record has " + std::to_string(traces.size()) + " samples, expected nt * nrec = " +
-                     std::to_string(meta.nt) + " * " + std::to_string(nrec));
+  if (static_cast<std::int64_t>(traces.size()) / meta.nt != nrec ||
+      static_cast<std::int64_t>(traces.size()) % meta.nt != 0) {
+    throw InputError(npy_path + ": shot record has " + std::to_string(traces.size()) +
+                     " samples, expected nt * nrec = " + std::to_string(meta.nt) + " * " + std::to_string(nrec));
   }
   const std::vector<std::int64_t> shape{meta.nt, nrec};
   OutputTransaction both;  // a record without its sidecar is unreadable: the two appear together
@@ -200,13 +205,14 @@ ShotRecord read_shot_record(const std::string& npy_path) {
     return t + ")";
   };
   if (arr.shape.size() != 2 || arr.shape[0] != rec.meta.nt || arr.shape[1] != nrec) {
-    throw IoError(npy_path + ": shape " + shape_str(arr.shape) + " does not match the sidecar " + sidecar_path(npy_path) +
-                  " (nt, number of receivers) = " + shape_str({rec.meta.nt, nrec}));
+    throw IoError(npy_path + ": shape " + shape_str(arr.shape) + " does not match the sidecar " +
+                  sidecar_path(npy_path) + " (nt, number of receivers) = " + shape_str({rec.meta.nt, nrec}));
   }
   const bool sidecar_f32 = is_float32_name(rec.meta.precision);
   if (arr.is_float32 != sidecar_f32) {
-    throw IoError(npy_path + ": dtype " + (arr.is_float32 ? "float32" : "float64") + " does not match field 'precision' \"" +
-                  rec.meta.precision + "\" of the sidecar " + sidecar_path(npy_path));
+    throw IoError(npy_path + ": dtype " + (arr.is_float32 ? "float32" : "float64") +
+                  " does not match field 'precision' \"" + rec.meta.precision + "\" of the sidecar " +
+                  sidecar_path(npy_path));
   }
   rec.traces = std::move(arr.data);
   for (std::size_t i = 0; i < rec.traces.size(); ++i) {
@@ -224,8 +230,9 @@ void check_shot_record(const ShotRecord& record, const std::string& name) {
   if (!violation.empty()) throw InputError(name + ": " + violation);
   const auto nrec = static_cast<std::int64_t>(record.meta.receivers.size());
   if (static_cast<std::int64_t>(record.traces.size()) != record.meta.nt * nrec) {
-    throw InputError(name + ": " + std::to_string(record.traces.size()) + " samples do not match (nt, number of receivers) = (" +
-                     std::to_string(record.meta.nt) + ", " + std::to_string(nrec) + ")");
+    throw InputError(name + ": " + std::to_string(record.traces.size()) +
+                     " samples do not match (nt, number of receivers) = (" + std::to_string(record.meta.nt) + ", " +
+                     std::to_string(nrec) + ")");
   }
   for (std::size_t i = 0; i < record.traces.size(); ++i) {
     if (!std::isfinite(record.traces[i])) {
@@ -240,7 +247,8 @@ std::string dump_json(const nlohmann::json& j, int indent) { return j.dump(inden
 
 void write_json_atomically(const std::string& path, const nlohmann::json& j) {
   const std::string text = dump_json(j);
-  write_file_atomically(path, [&](std::ostream& out) { out.write(text.data(), static_cast<std::streamsize>(text.size())); });
+  write_file_atomically(path,
+                        [&](std::ostream& out) { out.write(text.data(), static_cast<std::streamsize>(text.size())); });
 }
 
 }  // namespace revwave

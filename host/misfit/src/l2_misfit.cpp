@@ -7,7 +7,8 @@ namespace revwave {
 
 template <class T>
 double L2Misfit<T>::evaluate(const Traces<T>& syn, const Traces<T>& obs, T* adjoint_source) const {
-  if (syn.nt != obs.nt || syn.nrec != obs.nrec) throw std::logic_error("L2 misfit: synthetic and observed traces differ in shape");
+  if (syn.nt != obs.nt || syn.nrec != obs.nrec)
+    throw std::logic_error("L2 misfit: synthetic and observed traces differ in shape");
   std::vector<T> residual(static_cast<std::size_t>(syn.nrec));
   double j = 0;
   for (index_t n = 0; n < syn.nt; ++n) {

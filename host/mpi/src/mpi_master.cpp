@@ -1,6 +1,7 @@
 // Rank 0 of a shot-parallel run: hands shot indices out in ascending order to whichever worker
 // asks, runs shots itself between requests (answering requests from its own shot's progress
-// callback), and sums every shot's J_s and g_s on the fixed tree as they arrive.
+// callback), and sums every shot's J_s and g_s on the fixed tree as they arrive (a worker's tiles
+// go into rank 0's blocks, on its device where it has one).
 #include "mpi_messages.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/survey/summation_tree.hpp"
@@ -11,40 +12,40 @@ namespace {
 // Rank 0's side of a run: hands shots out, runs its own between requests, sums on the tree.
 class Master {
  public:
-  Master(int size, std::int64_t count, std::size_t n, const Progress& shots_done)
-      : size_(size), count_(count), n_(n), shots_done_(shots_done), tree_(count, n),
-        busy_(static_cast<std::size_t>(size), 0), aborted_(static_cast<std::size_t>(size), 0), running_(size - 1) {
+  Master(int size, std::int64_t count, TileBlocks& blocks, const Progress& shots_done)
+      : size_(size),
+        count_(count),
+        shots_done_(shots_done),
+        sums_(count, blocks),
+        busy_(static_cast<std::size_t>(size), 0),
+        aborted_(static_cast<std::size_t>(size), 0),
+        running_(size - 1) {
     sum_.shots.resize(static_cast<std::size_t>(count));
     sum_.processes = size;
   }
 
   SurveySum run(const ShotTask& task) {
     const Progress poll = [&](index_t, index_t) { serve(); };
+    auto last = std::chrono::steady_clock::now();
     while (fail_kind_ == 0 && next_ < count_) {
       const std::int64_t s = next_++;
       try {
-        ShotOutput out = task(s, poll);
-        out.summary.shot = s;
-        out.summary.rank = 0;
-        record(std::move(out));
+        record(run_task(task, s, 0, poll, last));
       } catch (const std::exception& e) {
         fail(error_kind(e), std::string(e.what()) + " (rank 0)");
       }
       serve();
+      last = std::chrono::steady_clock::now();  // the others' parts summed meanwhile are their shots' phases
     }
     while (running_ > 0) handle(wait_for(MPI_ANY_SOURCE, MPI_ANY_TAG));
     if (fail_kind_ != 0) throw_error_of_kind(fail_kind_, fail_message_);
-    sum_.objective = tree_.value();
-    sum_.gradient = std::move(tree_.vector());
-    sum_.peak_partial_sums = tree_.peak_held();
+    sums_.finish(sum_);
     return std::move(sum_);
   }
 
  private:
   void record(ShotOutput&& out) {
-    const std::int64_t s = out.summary.shot;
-    sum_.shots[static_cast<std::size_t>(s)] = out.summary;
-    tree_.add(s, out.summary.objective, std::move(out.gradient));
+    sums_.add(std::move(out), sum_);
     ++done_;
     if (shots_done_) shots_done_(done_, count_);
   }
@@ -82,8 +83,7 @@ class Master {
       case kResult: {
         ShotOutput out;
         MPI_Recv(&out.summary, sizeof(ShotSummary), MPI_BYTE, w, kResult, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        out.gradient.resize(n_);
-        receive_doubles(out.gradient.data(), n_, w);
+        out.gradient = receive_part(sums_.blocks(), w);
         if (fail_kind_ == 0) record(std::move(out));
         break;
       }
@@ -114,9 +114,8 @@ class Master {
 
   int size_;
   std::int64_t count_;
-  std::size_t n_;
   const Progress& shots_done_;
-  SummationTree tree_;
+  TiledSums sums_;
   SurveySum sum_;
   std::int64_t next_ = 0, done_ = 0;
   std::vector<char> busy_, aborted_;
@@ -127,12 +126,12 @@ class Master {
 
 }  // namespace
 
-SurveySum run_master(int size, std::int64_t count, std::size_t n, const ShotTask& task, const Progress& shots_done) {
-  return Master(size, count, n, shots_done).run(task);
+SurveySum run_master(int size, std::int64_t count, TileBlocks& sums, const ShotTask& task, const Progress& shots_done) {
+  return Master(size, count, sums, shots_done).run(task);
 }
 
 // Collective over MPI_COMM_WORLD: the error of the lowest failing rank, thrown on every process.
-void agree_over_world(int rank, int size, std::exception_ptr failure) {
+void agree_over_world(int rank, int size, const std::exception_ptr& failure) {
   int mine = failure ? rank : size, first = size;
   MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (first == size) return;

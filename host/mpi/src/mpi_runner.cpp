@@ -2,7 +2,8 @@
 // (dynamic balancing: shots differ in cost), runs shots itself between requests, and answers
 // requests while its own shot steps (from the shot's progress callback). Every finished shot's J_s
 // and g_s travel to rank 0 through host memory and go into the fixed summation tree there, so the
-// sums are the same bits for any number of processes and any finishing order. A failure anywhere
+// sums are the same bits for any number of processes and any finishing order. A shot's gradient
+// travels as the tiles its window touches. A failure anywhere
 // stops the hand-out, cancels the shots in flight at their next time step, and every process
 // throws the failing rank's error.
 #include "revwave/mpi/mpi_runner.hpp"
@@ -34,13 +35,13 @@ class MpiShotRunner final : public ShotRunner {
 
   void agree(std::exception_ptr failure) override { agree_over_world(rank_, size_, failure); }
 
-  SurveySum run(std::int64_t count, std::size_t n, const ShotTask& task, const Progress& shots_done) override {
-    if (size_ == 1) return SerialShotRunner().run(count, n, task, shots_done);
-    return rank_ == 0 ? run_master(size_, count, n, task, shots_done) : worker(n, task);
+  SurveySum run(std::int64_t count, TileBlocks& sums, const ShotTask& task, const Progress& shots_done) override {
+    if (size_ == 1) return SerialShotRunner().run(count, sums, task, shots_done);
+    return rank_ == 0 ? run_master(size_, count, sums, task, shots_done) : worker(task);
   }
 
  private:
-  SurveySum worker(std::size_t n, const ShotTask& task) {
+  SurveySum worker(const ShotTask& task) {
     MPI_Send(nullptr, 0, MPI_BYTE, 0, kReady, MPI_COMM_WORLD);
     bool abort_seen = false;
     const Progress check_abort = [&](index_t, index_t) {
@@ -52,6 +53,7 @@ class MpiShotRunner final : public ShotRunner {
         throw Cancelled{};
       }
     };
+    auto last = std::chrono::steady_clock::now();
     for (;;) {
       const MPI_Status st = wait_for(0, MPI_ANY_TAG);
       if (st.MPI_TAG == kAbort) {  // the shot it meant had already finished
@@ -61,12 +63,9 @@ class MpiShotRunner final : public ShotRunner {
         std::int64_t s = 0;
         MPI_Recv(&s, 1, MPI_INT64_T, 0, kWork, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         try {
-          ShotOutput out = task(s, check_abort);
-          out.summary.shot = s;
-          out.summary.rank = rank_;
-          if (out.gradient.size() != n) throw std::logic_error("MPI runner: a shot's gradient has the wrong size");
+          ShotOutput out = run_task(task, s, rank_, check_abort, last);
           MPI_Send(&out.summary, sizeof(ShotSummary), MPI_BYTE, 0, kResult, MPI_COMM_WORLD);
-          send_doubles(out.gradient.data(), n, 0);
+          send_part(out.gradient, 0);
         } catch (const Cancelled&) {
           MPI_Send(nullptr, 0, MPI_BYTE, 0, kCancelled, MPI_COMM_WORLD);
         } catch (const std::exception& e) {
@@ -97,9 +96,13 @@ bool mpi_compiled() { return true; }
 
 MpiSession::MpiSession() {
   if (!launched_by_mpirun()) return;
-  int provided = 0;
+  int provided = 0, initialized = 0;
+  // MPI may have been started by another user of the process (mpi4py in a Python script): then it
+  // is theirs to finalize.
+  MPI_Initialized(&initialized);
   // Only the main thread calls MPI; the OpenMP threads compute.
-  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  if (!initialized) MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  owns_ = !initialized;
   active_ = true;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
@@ -111,10 +114,10 @@ MpiSession::MpiSession() {
 }
 
 MpiSession::~MpiSession() {
-  if (active_) MPI_Finalize();
+  if (active_ && owns_) MPI_Finalize();
 }
 
-void MpiSession::agree(std::exception_ptr failure) {
+void MpiSession::agree(const std::exception_ptr& failure) {
   if (!active_ || size_ == 1) {
     if (failure) std::rethrow_exception(failure);
     return;

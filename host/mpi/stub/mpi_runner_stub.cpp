@@ -8,13 +8,14 @@ bool mpi_compiled() { return false; }
 
 MpiSession::MpiSession() {
   if (launched_size() > 1) {
-    throw NotCompiledError("this build of revwave has no MPI (install libopenmpi-dev and reconfigure): run it without mpirun");
+    throw NotCompiledError(
+        "this build of revwave has no MPI (install libopenmpi-dev and reconfigure): run it without mpirun");
   }
 }
 
 MpiSession::~MpiSession() = default;
 
-void MpiSession::agree(std::exception_ptr failure) {
+void MpiSession::agree(const std::exception_ptr& failure) {
   if (failure) std::rethrow_exception(failure);
 }
 

@@ -38,13 +38,19 @@ double laplacian_spectral_radius(int space_order, double spacing) {
   double best = 0, best_theta = 0;
   for (int i = 0; i <= n; ++i) {
     const double t = M_PI * i / n;
-    if (symbol(t) > best) { best = symbol(t); best_theta = t; }
+    if (symbol(t) > best) {
+      best = symbol(t);
+      best_theta = t;
+    }
   }
   double lo = std::max(0.0, best_theta - M_PI / n), hi = std::min(M_PI, best_theta + M_PI / n);
   const double g = (std::sqrt(5.0) - 1) / 2;
   for (int it = 0; it < 100; ++it) {
     const double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
-    if (symbol(a) > symbol(b)) hi = b; else lo = a;
+    if (symbol(a) > symbol(b))
+      hi = b;
+    else
+      lo = a;
   }
   best = std::max(best, symbol(0.5 * (lo + hi)));
   return 3.0 * best / (spacing * spacing);

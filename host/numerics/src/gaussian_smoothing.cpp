@@ -21,13 +21,17 @@ void smooth_axis(std::vector<double>& f, const std::array<index_t, 3>& shape, in
     for (index_t l = 0; l < lines; ++l) {
       // The l-th line's first point: l enumerates the other two axes in C order.
       index_t first = 0;
-      if (axis == 0) first = l;
-      else if (axis == 1) first = (l / shape[2]) * shape[1] * shape[2] + l % shape[2];
-      else first = l * shape[2];
+      if (axis == 0)
+        first = l;
+      else if (axis == 1)
+        first = (l / shape[2]) * shape[1] * shape[2] + l % shape[2];
+      else
+        first = l * shape[2];
       for (index_t i = 0; i < n; ++i) line[i] = f[first + i * stride];
       for (index_t i = 0; i < n; ++i) {
         double s = 0;
-        for (index_t k = std::max<index_t>(-r, -i); k <= std::min<index_t>(r, n - 1 - i); ++k) s += w[k + r] * line[i + k];
+        for (index_t k = std::max<index_t>(-r, -i); k <= std::min<index_t>(r, n - 1 - i); ++k)
+          s += w[k + r] * line[i + k];
         f[first + i * stride] = s;
       }
     }

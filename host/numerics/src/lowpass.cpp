@@ -8,12 +8,15 @@
 
 namespace revwave {
 
-ZeroPhaseLowpass::ZeroPhaseLowpass(double cutoff_hz, double dt, int order) : cutoff_(cutoff_hz), dt_(dt), order_(order) {
-  if (!(std::isfinite(dt) && dt > 0)) throw InputError("low-pass dt " + std::to_string(dt) + " s is invalid: a finite time step > 0");
+ZeroPhaseLowpass::ZeroPhaseLowpass(double cutoff_hz, double dt, int order)
+    : cutoff_(cutoff_hz), dt_(dt), order_(order) {
+  if (!(std::isfinite(dt) && dt > 0))
+    throw InputError("low-pass dt " + std::to_string(dt) + " s is invalid: a finite time step > 0");
   const double nyquist = 0.5 / dt;
   if (!(std::isfinite(cutoff_hz) && cutoff_hz > 0 && cutoff_hz < nyquist)) {
     throw InputError("low-pass cutoff " + std::to_string(cutoff_hz) + " Hz is invalid: it must lie in (0, " +
-                     std::to_string(nyquist) + ") Hz, below the Nyquist frequency of dt = " + std::to_string(dt) + " s");
+                     std::to_string(nyquist) + ") Hz, below the Nyquist frequency of dt = " + std::to_string(dt) +
+                     " s");
   }
   if (order < 2 || order > 16 || order % 2 != 0) {
     throw InputError("low-pass order " + std::to_string(order) + " is invalid: an even number in [2, 16]");

@@ -12,8 +12,8 @@ namespace revwave {
 void validate(const VelocityModel& model) {
   const index_t n = model.shape[0] * model.shape[1] * model.shape[2];
   if (static_cast<index_t>(model.velocity.size()) != n) {
-    throw InputError("velocity model has " + std::to_string(model.velocity.size()) +
-                     " values, its shape needs " + std::to_string(n));
+    throw InputError("velocity model has " + std::to_string(model.velocity.size()) + " values, its shape needs " +
+                     std::to_string(n));
   }
   for (index_t ix = 0; ix < model.shape[0]; ++ix)
     for (index_t iy = 0; iy < model.shape[1]; ++iy)

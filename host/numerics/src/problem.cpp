@@ -32,11 +32,12 @@ void validate(const Grid& grid) {
     index_t side = 0, margin = 0;
     if (__builtin_add_overflow(grid.nbl, grid.radius(), &side) || __builtin_mul_overflow(side, index_t(2), &margin) ||
         __builtin_add_overflow(grid.shape[a], margin, &alloc[a])) {
-      throw InputError("shape " + std::to_string(grid.shape[a]) + " with nbl " + std::to_string(grid.nbl) + " on axis " +
-                       std::to_string(a) + " exceeds the limit of 2^63 - 1 points per axis");
+      throw InputError("shape " + std::to_string(grid.shape[a]) + " with nbl " + std::to_string(grid.nbl) +
+                       " on axis " + std::to_string(a) + " exceeds the limit of 2^63 - 1 points per axis");
     }
   }
-  const index_t points = checked_product({alloc[0], alloc[1], alloc[2]}, "the allocated grid (interior, absorbing layers and halos)");
+  const index_t points =
+      checked_product({alloc[0], alloc[1], alloc[2]}, "the allocated grid (interior, absorbing layers and halos)");
   checked_bytes({static_cast<std::size_t>(points), sizeof(double)}, "one wavefield of the allocated grid");
 }
 
@@ -56,8 +57,8 @@ void check_stable(double dt, const Grid& grid, double max_velocity, double densi
     os << "dt " << dt << " s is ";
     os << ((std::isfinite(dt) && dt > 0) ? "unstable" : "invalid");
     os << ": with max velocity " << max_velocity << " m/s, " << (density_factor < 1 ? "the density's contrasts, " : "")
-       << "space order " << grid.space_order << " and spacing " << grid.spacing << " m the largest stable dt is " << limit
-       << " s";
+       << "space order " << grid.space_order << " and spacing " << grid.spacing << " m the largest stable dt is "
+       << limit << " s";
     throw InputError(os.str());
   }
 }
@@ -106,8 +107,10 @@ std::vector<double> damping_profile(index_t interior, index_t nbl, double dt) {
   const double kappa_max = 12.0 / (static_cast<double>(nbl) * dt);
   for (index_t i = 0; i < interior + 2 * nbl; ++i) {
     index_t d = 0;
-    if (i < nbl) d = nbl - i;
-    else if (i > nbl + interior - 1) d = i - (nbl + interior - 1);
+    if (i < nbl)
+      d = nbl - i;
+    else if (i > nbl + interior - 1)
+      d = i - (nbl + interior - 1);
     const double x = static_cast<double>(d) / static_cast<double>(nbl);
     k[static_cast<std::size_t>(i)] = kappa_max * x * x;
   }
@@ -130,15 +133,18 @@ void check_representable(const Grid& grid, const VelocityModel& model, const Tim
   const double dt = time.dt, h = grid.spacing;
   const double cmin = min_velocity(model), cmax = max_velocity(model);
   const std::string type = type_name(T{});
-  const std::string range = " (" + type + " holds normal numbers in [" + number_text(tiny) + ", " + number_text(big) + "])";
+  const std::string range =
+      " (" + type + " holds normal numbers in [" + number_text(tiny) + ", " + number_text(big) + "])";
   std::string bad;
   if (!normal(1.0 / (cmin * cmin)) || !normal(2.0 / (cmin * cmin) / (dt * dt))) {
-    bad = "velocity " + number_text(cmin) + " m/s is out of range for " + type + ": m = 1/c^2 = " +
-          number_text(1.0 / (cmin * cmin)) + " and 2 m/dt^2 = " + number_text(2.0 / (cmin * cmin) / (dt * dt)) +
-          " with dt " + number_text(dt) + " s must be normal numbers" + range;
+    bad = "velocity " + number_text(cmin) + " m/s is out of range for " + type +
+          ": m = 1/c^2 = " + number_text(1.0 / (cmin * cmin)) +
+          " and 2 m/dt^2 = " + number_text(2.0 / (cmin * cmin) / (dt * dt)) + " with dt " + number_text(dt) +
+          " s must be normal numbers" + range;
   } else if (!normal(1.0 / (cmax * cmax)) || !normal(1.0 / (cmax * cmax) / (dt * dt))) {
-    bad = "velocity " + number_text(cmax) + " m/s is out of range for " + type + ": m = 1/c^2 = " +
-          number_text(1.0 / (cmax * cmax)) + " and m/dt^2 with dt " + number_text(dt) + " s must be normal numbers" + range;
+    bad = "velocity " + number_text(cmax) + " m/s is out of range for " + type +
+          ": m = 1/c^2 = " + number_text(1.0 / (cmax * cmax)) + " and m/dt^2 with dt " + number_text(dt) +
+          " s must be normal numbers" + range;
   } else if (!normal(1.0 / (dt * dt)) || !normal(0.5 / dt) || (grid.nbl > 0 && !normal(damping_m0(h, dt)))) {
     bad = "dt " + number_text(dt) + " s is out of range for " + type + " with spacing " + number_text(h) +
           " m: 1/dt^2, 1/(2 dt) and (dt/h)^2 must be normal numbers" + range;
@@ -184,6 +190,17 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   for (std::size_t j = 1; j < c.size(); ++j) p.weights[j] = static_cast<T>(c[j] / h2);
   p.src = trilinear_points(grid, acq.sources, "source");
   p.rec = trilinear_points(grid, acq.receivers, "receiver");
+  if (!acq.wavelet.empty()) {
+    if (static_cast<index_t>(acq.wavelet.size()) != time.nt()) {
+      throw InputError("wavelet: the source signature has " + std::to_string(acq.wavelet.size()) +
+                       " samples, the time axis nt = " + std::to_string(time.nt()) + " (tn / dt + 1): give nt samples");
+    }
+    for (std::size_t n = 0; n < acq.wavelet.size(); ++n) {
+      if (!std::isfinite(acq.wavelet[n])) throw InputError("wavelet: sample " + std::to_string(n) + " is not finite");
+    }
+    p.wavelet.assign(acq.wavelet.begin(), acq.wavelet.end());
+    return p;
+  }
   const std::vector<double> w = ricker_samples(acq.f0, acq.t0, time.dt, time.nt());
   p.wavelet.assign(w.begin(), w.end());
   return p;

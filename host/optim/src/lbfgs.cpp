@@ -1,6 +1,7 @@
 #include "revwave/optim/lbfgs.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "revwave/core/errors.hpp"
@@ -21,7 +22,11 @@ bool LbfgsMemory::update(std::vector<double> s, std::vector<double> y) {
   const double sy = dot(s, y);
   if (!(sy > 1e-10 * std::sqrt(dot(s, s)) * std::sqrt(dot(y, y)))) return false;
   pairs_.push_back({std::move(s), std::move(y)});
-  if (size() > capacity_) pairs_.pop_front();
+  sy_.push_back(sy);
+  if (size() > capacity_) {
+    pairs_.pop_front();
+    sy_.pop_front();
+  }
   return true;
 }
 
@@ -31,27 +36,40 @@ void LbfgsMemory::assign(std::deque<CurvaturePair> pairs) {
                      std::to_string(capacity_));
   }
   pairs_ = std::move(pairs);
+  sy_.clear();
+  for (const CurvaturePair& p : pairs_) sy_.push_back(dot(p.s, p.y));
 }
+
+namespace {
+// v += a w, element by element (the same bits on any number of threads).
+void add_scaled(std::vector<double>& v, double a, const std::vector<double>& w) {
+  const auto n = static_cast<std::int64_t>(v.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] += a * w[static_cast<std::size_t>(i)];
+}
+}  // namespace
 
 std::vector<double> LbfgsMemory::apply(const std::vector<double>& g, const Preconditioner& m) const {
   std::vector<double> q = g;
   std::vector<double> alpha(pairs_.size());
   for (std::size_t k = pairs_.size(); k-- > 0;) {
     const CurvaturePair& p = pairs_[k];
-    alpha[k] = dot(p.s, q) / dot(p.s, p.y);
-    for (std::size_t i = 0; i < q.size(); ++i) q[i] -= alpha[k] * p.y[i];
+    alpha[k] = dot(p.s, q) / sy_[k];
+    add_scaled(q, -alpha[k], p.y);
   }
   std::vector<double> r = m ? m(q) : q;
   if (!pairs_.empty()) {
     const CurvaturePair& newest = pairs_.back();
     const std::vector<double> my = m ? m(newest.y) : newest.y;
-    const double gamma = dot(newest.s, newest.y) / dot(newest.y, my);
-    for (double& v : r) v *= gamma;
+    const double gamma = sy_.back() / dot(newest.y, my);
+    const auto n = static_cast<std::int64_t>(r.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (std::int64_t i = 0; i < n; ++i) r[static_cast<std::size_t>(i)] *= gamma;
   }
   for (std::size_t k = 0; k < pairs_.size(); ++k) {
     const CurvaturePair& p = pairs_[k];
-    const double beta = dot(p.y, r) / dot(p.s, p.y);
-    for (std::size_t i = 0; i < r.size(); ++i) r[i] += (alpha[k] - beta) * p.s[i];
+    const double beta = dot(p.y, r) / sy_[k];
+    add_scaled(r, alpha[k] - beta, p.s);
   }
   return r;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "revwave/core/errors.hpp"
@@ -16,7 +17,8 @@ bool finite(const std::vector<double>& v) {
 // Variables held at a bound: the descent direction -g_i points out of the box.
 std::vector<bool> binding_set(const std::vector<double>& x, const std::vector<double>& g, const Bounds& b) {
   std::vector<bool> held(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) held[i] = (x[i] <= b.lower[i] && g[i] > 0) || (x[i] >= b.upper[i] && g[i] < 0);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    held[i] = (x[i] <= b.lower[i] && g[i] > 0) || (x[i] >= b.upper[i] && g[i] < 0);
   return held;
 }
 
@@ -38,7 +40,10 @@ Trial line_search(const OptimizerState& s, const std::vector<double>& d, double 
   }
   for (int e = 0; e < o.max_evaluations; ++e) {
     std::vector<double> x(s.x.size());
-    for (std::size_t i = 0; i < x.size(); ++i) x[i] = s.x[i] + a * d[i];
+    const auto n = static_cast<std::int64_t>(x.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (std::int64_t i = 0; i < n; ++i)
+      x[static_cast<std::size_t>(i)] = s.x[static_cast<std::size_t>(i)] + a * d[static_cast<std::size_t>(i)];
     x = bounds.project(std::move(x));
     if (x == s.x) return t;  // the step no longer moves anything
     std::vector<double> g(x.size(), 0.0);
@@ -57,8 +62,10 @@ Trial line_search(const OptimizerState& s, const std::vector<double>& d, double 
     double next = 0.1 * a;
     if (std::isfinite(f)) {
       const double curvature = f - s.f - slope * a;  // > 0 when the trial lies above the tangent
-      if (curvature > 0) next = std::clamp(-slope * a * a / (2 * curvature), 0.1 * a, 0.5 * a);
-      else next = 0.5 * a;
+      if (curvature > 0)
+        next = std::clamp(-slope * a * a / (2 * curvature), 0.1 * a, 0.5 * a);
+      else
+        next = 0.5 * a;
     }
     a = next;
   }
@@ -72,7 +79,12 @@ Bounds Bounds::uniform(std::size_t n, double lower, double upper) {
 }
 
 std::vector<double> Bounds::project(std::vector<double> x) const {
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::min(std::max(x[i], lower[i]), upper[i]);
+  const auto n = static_cast<std::int64_t>(x.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (std::int64_t k = 0; k < n; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    x[i] = std::min(std::max(x[i], lower[i]), upper[i]);
+  }
   return x;
 }
 
@@ -133,7 +145,10 @@ IterationReport iterate(OptimizerState& s, const Objective& objective, const Bou
   }
   auto direction = [&](bool use_memory) {
     std::vector<double> d = use_memory ? s.memory.apply(r, m) : (m ? m(r) : r);
-    for (std::size_t i = 0; i < d.size(); ++i) d[i] = held[i] ? 0.0 : -d[i];
+    const auto n = static_cast<std::int64_t>(d.size());
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (std::int64_t i = 0; i < n; ++i)
+      d[static_cast<std::size_t>(i)] = held[static_cast<std::size_t>(i)] ? 0.0 : -d[static_cast<std::size_t>(i)];
     return d;
   };
   // Memory cleared: the preconditioned steepest descent, or the plain one where that does not descend.

@@ -64,7 +64,10 @@ DepthUse depth_use(std::int64_t steps, std::int64_t slots) {
   std::int64_t position = 0;
   for (Action a = s.next(); a.kind != ActionKind::end; a = s.next()) {
     switch (a.kind) {
-      case ActionKind::advance: u.forward_steps += a.step - position; position = a.step; break;
+      case ActionKind::advance:
+        u.forward_steps += a.step - position;
+        position = a.step;
+        break;
       case ActionKind::store: ++u.stores[a.slot]; break;
       case ActionKind::restore:
         position = a.step;
@@ -98,9 +101,8 @@ std::vector<int> place_depths(const DepthUse& u, const std::vector<Tier>& tiers)
   if (states * static_cast<double>(depths) > 2e7) {
     std::vector<std::size_t> order(depths);
     std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return u.stores[a] + u.restores[a] > u.stores[b] + u.restores[b];
-    });
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return u.stores[a] + u.restores[a] > u.stores[b] + u.restores[b]; });
     std::vector<std::int64_t> left(static_cast<std::size_t>(T));
     for (int t = 0; t < T; ++t) left[t] = tiers[t].slots;
     for (const std::size_t d : order) {
@@ -114,7 +116,10 @@ std::vector<int> place_depths(const DepthUse& u, const std::vector<Tier>& tiers)
   }
   const std::size_t n_states = static_cast<std::size_t>(states);
   std::int64_t s = 1;
-  for (int t = 0; t + 1 < T; ++t) { stride[t] = s; s *= radix[t]; }
+  for (int t = 0; t + 1 < T; ++t) {
+    stride[t] = s;
+    s *= radix[t];
+  }
   const auto used = [&](std::size_t state, int t) {
     return static_cast<std::int64_t>(state / static_cast<std::size_t>(stride[t])) % radix[t];
   };
@@ -136,14 +141,17 @@ std::vector<int> place_depths(const DepthUse& u, const std::vector<Tier>& tiers)
           continue;
         }
         const double c = cost[st] + depth_cost(u, d, tiers[t]);
-        if (c < next[to]) { next[to] = c; choice[d * n_states + to] = static_cast<signed char>(t); }
+        if (c < next[to]) {
+          next[to] = c;
+          choice[d * n_states + to] = static_cast<signed char>(t);
+        }
       }
     }
     cost.swap(next);
   }
   std::size_t st = static_cast<std::size_t>(std::min_element(cost.begin(), cost.end()) - cost.begin());
   for (std::size_t d = depths; d-- > 0;) {
-    const int t = choice[d * n_states + st];
+    const int t = choice[d * n_states + st];  // NOLINT(bugprone-signed-char-misuse): a tier index (< 128), or -1
     tier_of_depth[d] = t;
     if (t + 1 < T) st -= static_cast<std::size_t>(stride[t]);
   }
@@ -154,6 +162,7 @@ std::vector<std::int64_t> slots_for(const std::vector<int>& tier_of_depth, const
   std::vector<std::int64_t> next_id(tiers.size(), 0);
   for (std::size_t t = 1; t < tiers.size(); ++t) next_id[t] = next_id[t - 1] + tiers[t - 1].slots;
   std::vector<std::int64_t> ids;
+  ids.reserve(tier_of_depth.size());
   for (const int t : tier_of_depth) ids.push_back(next_id[static_cast<std::size_t>(t)]++);
   return ids;
 }
@@ -180,8 +189,10 @@ void validate_tiers(const std::vector<Tier>& tiers) {
   std::int64_t total = 0;
   for (const Tier& t : tiers) {
     const std::string name = "tier '" + t.name + "'";
-    if (t.slots < 0) errors.push_back(name + " slots " + std::to_string(t.slots) + " must be >= 0");
-    else if (__builtin_add_overflow(total, t.slots, &total)) errors.push_back("tier capacities sum beyond 2^63 - 1 slots");
+    if (t.slots < 0)
+      errors.push_back(name + " slots " + std::to_string(t.slots) + " must be >= 0");
+    else if (__builtin_add_overflow(total, t.slots, &total))
+      errors.push_back("tier capacities sum beyond 2^63 - 1 slots");
     if (!std::isfinite(t.store_cost) || t.store_cost < 0)
       errors.push_back(name + " store cost " + std::to_string(t.store_cost) + " must be finite and >= 0");
     if (!std::isfinite(t.restore_cost) || t.restore_cost < 0)
@@ -212,12 +223,19 @@ MultilevelCounts count_multilevel(Schedule& schedule, const std::vector<Tier>& t
   std::int64_t position = 0;
   for (Action a = schedule.next(); a.kind != ActionKind::end; a = schedule.next()) {
     switch (a.kind) {
-      case ActionKind::advance: c.advances += a.step - position; position = a.step; break;
+      case ActionKind::advance:
+        c.advances += a.step - position;
+        position = a.step;
+        break;
       case ActionKind::store: {
         ++c.stores;
         TierCounts& tc = m.tiers[static_cast<std::size_t>(tier_of_slot(tiers, a.slot))];
         ++tc.stores;
-        if (!used[static_cast<std::size_t>(a.slot)]) { used[static_cast<std::size_t>(a.slot)] = 1; ++tc.peak_live; ++c.peak_slots; }
+        if (!used[static_cast<std::size_t>(a.slot)]) {
+          used[static_cast<std::size_t>(a.slot)] = 1;
+          ++tc.peak_live;
+          ++c.peak_slots;
+        }
         break;
       }
       case ActionKind::restore:
@@ -237,7 +255,8 @@ MultilevelCounts count_multilevel(Schedule& schedule, const std::vector<Tier>& t
   for (std::size_t t = 0; t < tiers.size(); ++t) {
     TierCounts& tc = m.tiers[t];
     tc.bytes_moved = static_cast<double>(tc.stores + tc.restores) * slot_bytes;
-    tc.cost = static_cast<double>(tc.stores) * tiers[t].store_cost + static_cast<double>(tc.restores) * tiers[t].restore_cost;
+    tc.cost =
+        static_cast<double>(tc.stores) * tiers[t].store_cost + static_cast<double>(tc.restores) * tiers[t].restore_cost;
     m.predicted_time += tc.cost;
   }
   return m;
@@ -278,16 +297,27 @@ MultilevelSchedule::MultilevelSchedule(std::int64_t steps, std::vector<Tier> tie
     candidates.push_back(useful);
     for (std::int64_t s = 1; s < useful; s = std::max(s + 1, s * 5 / 4)) candidates.push_back(s);
     std::int64_t boundary = 0;
-    for (const Tier& t : tiers_) { boundary += t.slots; if (boundary <= useful) candidates.push_back(boundary); }
+    for (const Tier& t : tiers_) {
+      boundary += t.slots;
+      if (boundary <= useful) candidates.push_back(boundary);
+    }
     if (steps <= 3037000499) candidates.push_back(0);  // N (N - 1) / 2 fits
   }
   const std::int64_t c0 = std::min(tiers_[0].slots, useful);
   planned_time_ = infinity;
   // Baseline "all slots, ids as they come" first: with equal costs it wins ties.
   const auto consider = [&](std::int64_t s, const std::vector<std::int64_t>& ids, double time) {
-    if (time < planned_time_) { planned_time_ = time; binomial_slots_ = s; depth_to_slot_ = ids; }
+    if (time < planned_time_) {
+      planned_time_ = time;
+      binomial_slots_ = s;
+      depth_to_slot_ = ids;
+    }
   };
-  const auto identity = [](std::size_t n) { std::vector<std::int64_t> v(n); std::iota(v.begin(), v.end(), 0); return v; };
+  const auto identity = [](std::size_t n) {
+    std::vector<std::int64_t> v(n);
+    std::iota(v.begin(), v.end(), 0);
+    return v;
+  };
   {
     const DepthUse all = depth_use(steps, useful);
     consider(useful, identity(all.stores.size()), plan_time(all, identity(all.stores.size()), tiers_));
@@ -299,8 +329,10 @@ MultilevelSchedule::MultilevelSchedule(std::int64_t steps, std::vector<Tier> tie
     const std::vector<std::int64_t> ids = slots_for(place_depths(u, tiers_), tiers_);
     consider(s, ids, plan_time(u, ids, tiers_));
   }
-  if (binomial_slots_ == 0) inner_ = std::make_unique<NoSlotSchedule>(steps);
-  else inner_ = std::make_unique<RevolveSchedule>(steps, binomial_slots_);
+  if (binomial_slots_ == 0)
+    inner_ = std::make_unique<NoSlotSchedule>(steps);
+  else
+    inner_ = std::make_unique<RevolveSchedule>(steps, binomial_slots_);
 }
 
 MultilevelSchedule::~MultilevelSchedule() = default;

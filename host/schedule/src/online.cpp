@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "revolve_reversal.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/schedule/revolve.hpp"
-#include "revolve_reversal.hpp"
 
 namespace revwave {
 namespace {
@@ -67,7 +67,10 @@ void OnlineSchedule::place() {
     best_inner_ = -1;
     for (std::int64_t j = k - 1; j >= 1; --j) {
       const std::int64_t e = pre_[j - 1] + advances(p(j + 1) - p(j - 1), s1 + 1 - j) + suf[j + 1];
-      if (best_inner_ < 0 || e <= best_inner_cost_) { best_inner_cost_ = e; best_inner_ = j; }  // ties: oldest
+      if (best_inner_ < 0 || e <= best_inner_cost_) {
+        best_inner_cost_ = e;
+        best_inner_ = j;
+      }  // ties: oldest
     }
     sums_valid_ = true;
   }
@@ -75,7 +78,10 @@ void OnlineSchedule::place() {
   std::int64_t best = pre_[k - 1] + advances(n - p(k - 1), s1 + 1 - k);
   if (best_inner_ >= 1) {
     const std::int64_t e = best_inner_cost_ + advances(n - p(k), s1 + 1 - k);
-    if (e <= best) { best = e; best_j = best_inner_; }
+    if (e <= best) {
+      best = e;
+      best_j = best_inner_;
+    }
   }
   const std::vector<std::int64_t>& pre = pre_;
   const std::int64_t horizons[] = {n + 2, n + 3, n + 5, n + 9, n + 17, 2 * n};
@@ -130,9 +136,8 @@ void OnlineSchedule::finish(std::int64_t steps) {
   if (last_was_advance_ && steps == position_) {
     --position_;  // the advance just returned is cancelled
   } else if (steps != position_ + 1) {
-    throw std::logic_error("online schedule: finish(" + std::to_string(steps) +
-                           ") at position " + std::to_string(position_) +
-                           "; expected the current position + 1");
+    throw std::logic_error("online schedule: finish(" + std::to_string(steps) + ") at position " +
+                           std::to_string(position_) + "; expected the current position + 1");
   }
   finished_ = true;
   steps_ = steps;

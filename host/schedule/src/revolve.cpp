@@ -5,8 +5,8 @@
 #include <limits>
 #include <string>
 
-#include "revwave/core/errors.hpp"
 #include "revolve_reversal.hpp"
+#include "revwave/core/errors.hpp"
 
 namespace revwave {
 namespace {
@@ -52,9 +52,8 @@ Repetition repetition(std::int64_t l, std::int64_t s) {
     rep.beta_rm2 = rep.beta_rm1;
     rep.beta_rm1 = rep.beta_r;
     const u128 product = rep.beta_r * (us + static_cast<u128>(rep.r));
-    rep.beta_r = product >> 64 == 0
-                     ? static_cast<std::uint64_t>(product) / static_cast<std::uint64_t>(rep.r)
-                     : product / static_cast<u128>(rep.r);
+    rep.beta_r = product >> 64 == 0 ? static_cast<std::uint64_t>(product) / static_cast<std::uint64_t>(rep.r)
+                                    : product / static_cast<u128>(rep.r);
   }
   if (rep.beta_r >= ul) return rep;
   // Small s, huge l: bisect r in (rep.r, l - 1]; C(s + l - 1, s) >= l for s >= 1.
@@ -62,7 +61,10 @@ Repetition repetition(std::int64_t l, std::int64_t s) {
   std::int64_t hi = l - 1;  // beta(s, hi) >= l
   while (hi - lo > 1) {
     const std::int64_t mid = lo + (hi - lo) / 2;
-    if (beta_capped(us, mid, ul) >= ul) hi = mid; else lo = mid;
+    if (beta_capped(us, mid, ul) >= ul)
+      hi = mid;
+    else
+      lo = mid;
   }
   rep.r = hi;
   rep.beta_rm1 = beta_capped(us, hi - 1, ul);  // < l, hence exact
@@ -74,8 +76,7 @@ Repetition repetition(std::int64_t l, std::int64_t s) {
 // "NAME = VALUE must be >= MIN", built only on failure: revolve_split runs once per store.
 void require_at_least(const char* name, std::int64_t value, std::int64_t min) {
   if (value < min)
-    throw InputError(std::string(name) + " = " + std::to_string(value) + " must be >= " +
-                     std::to_string(min));
+    throw InputError(std::string(name) + " = " + std::to_string(value) + " must be >= " + std::to_string(min));
 }
 
 std::int64_t to_int64(u128 v, const std::string& what) {
@@ -132,7 +133,10 @@ u128 advanced_reverses(std::int64_t l, std::int64_t s) {
       std::int64_t lo = 1, hi = s - 1;  // f(0) <= 0; the largest k with f(k - 1) <= 0
       while (lo < hi) {
         const std::int64_t mid = lo + (hi - lo + 1) / 2;
-        if (f(mid - 1) <= 0) lo = mid; else hi = mid - 1;
+        if (f(mid - 1) <= 0)
+          lo = mid;
+        else
+          hi = mid - 1;
       }
       acc += beta(s, r - 2) - beta(s - lo, r - 2);
       l -= static_cast<std::int64_t>(static_cast<u128>(top) - beta(s - lo, r - 1));
@@ -173,8 +177,7 @@ std::int64_t revolve_repetitions(std::int64_t l, std::int64_t s) {
 std::int64_t revolve_advances(std::int64_t l, std::int64_t s) {
   require_at_least("steps to reverse l", l, 0);
   require_at_least("checkpoints s", s, 1);
-  return to_int64(advances(l, s), "advance count t(" + std::to_string(l) + ", " +
-                                      std::to_string(s) + ")");
+  return to_int64(advances(l, s), "advance count t(" + std::to_string(l) + ", " + std::to_string(s) + ")");
 }
 
 std::int64_t revolve_split(std::int64_t l, std::int64_t s) {
@@ -201,12 +204,10 @@ std::int64_t optimal_forward_steps(std::int64_t N, std::int64_t S) {
   // t(N, s) = N - 1 for every s >= N - 1: more slots than N - 2 change nothing.
   const std::int64_t slots = std::min(S, std::max<std::int64_t>(N - 2, 0));
   const u128 total = static_cast<u128>(N) + advances(N, slots + 1);
-  return to_int64(total, "forward step count of " + std::to_string(N) + " steps with " +
-                             std::to_string(S) + " slots");
+  return to_int64(total, "forward step count of " + std::to_string(N) + " steps with " + std::to_string(S) + " slots");
 }
 
-RevolveSchedule::RevolveSchedule(std::int64_t steps, std::int64_t slots)
-    : steps_(steps), slots_(0), capo_(steps) {
+RevolveSchedule::RevolveSchedule(std::int64_t steps, std::int64_t slots) : steps_(steps), slots_(0), capo_(steps) {
   require_at_least("Revolve steps N", steps, 1);
   require_at_least("Revolve slots S", slots, 1);
   slots_ = std::min(slots, std::max<std::int64_t>(steps - 2, 0));
@@ -219,7 +220,8 @@ Action RevolveSchedule::next() {
   // Slots are a stack: slot k holds the (k + 1)-th live checkpoint, and the newest is dropped first.
   const auto live = [this] { return static_cast<std::int64_t>(stack_.size()) - 1; };
   detail::RevolveReversal<Checkpoint> sweep{stack_, position_, capo_, pending_store_, first_, done_, last_use_};
-  return sweep.next(live, [](std::int64_t) {}, [&] { return slots_ - live(); });
+  return sweep.next(
+      live, [](std::int64_t) {}, [&] { return slots_ - live(); });
 }
 
 }  // namespace revwave

@@ -35,8 +35,7 @@ ScheduleCounts count_schedule(Schedule& schedule) {
       case ActionKind::store:
         ++c.stores;
         if (a.slot < 0 || a.slot >= schedule.slots())
-          throw std::logic_error(to_string(a) + ": slot outside [0, " +
-                                 std::to_string(schedule.slots()) + ")");
+          throw std::logic_error(to_string(a) + ": slot outside [0, " + std::to_string(schedule.slots()) + ")");
         if (a.slot >= static_cast<std::int64_t>(used.size())) used.resize(a.slot + 1, 0);
         c.peak_slots += used[a.slot] == 0;
         used[a.slot] = 1;
@@ -46,9 +45,7 @@ ScheduleCounts count_schedule(Schedule& schedule) {
         position = a.step;
         break;
       case ActionKind::first_reverse:
-      case ActionKind::reverse:
-        ++c.reverses;
-        break;
+      case ActionKind::reverse: ++c.reverses; break;
       case ActionKind::end: break;
     }
   }
@@ -69,8 +66,7 @@ class Validator {
     schedule_ = &schedule;
     if (steps_ < 1) fail("steps " + std::to_string(steps_) + " must be >= 1");
     if (schedule.slots() > slots_)
-      fail("schedule declares " + std::to_string(schedule.slots()) + " slots, budget is " +
-           std::to_string(slots_));
+      fail("schedule declares " + std::to_string(schedule.slots()) + " slots, budget is " + std::to_string(slots_));
     // A sane stream needs at most a restore, N advances and N stores between reverses.
     const std::int64_t max_gap = 4 * (steps_ + 2);
     std::int64_t gap = 0;
@@ -78,8 +74,7 @@ class Validator {
       action_ = schedule.next();
       if (action_.kind == ActionKind::end) break;
       if (++gap > max_gap) fail("over " + std::to_string(max_gap) + " actions without a reverse");
-      if (action_.kind == ActionKind::first_reverse || action_.kind == ActionKind::reverse)
-        gap = 0;
+      if (action_.kind == ActionKind::first_reverse || action_.kind == ActionKind::reverse) gap = 0;
       apply();
       ++index_;
     }
@@ -95,8 +90,8 @@ class Validator {
   };
 
   [[noreturn]] void fail(const std::string& why) const {
-    throw std::logic_error("invalid schedule at action " + std::to_string(index_) + " (" +
-                           to_string(action_) + "): " + why);
+    throw std::logic_error("invalid schedule at action " + std::to_string(index_) + " (" + to_string(action_) +
+                           "): " + why);
   }
 
   void require_state() const {
@@ -108,10 +103,8 @@ class Validator {
     switch (action_.kind) {
       case ActionKind::advance:
         require_state();
-        if (step <= position_)
-          fail("advance must move forward from position " + std::to_string(position_));
-        if (step > next_reverse_)
-          fail("advance past step " + std::to_string(next_reverse_) + ", the next to reverse");
+        if (step <= position_) fail("advance must move forward from position " + std::to_string(position_));
+        if (step > next_reverse_) fail("advance past step " + std::to_string(next_reverse_) + ", the next to reverse");
         position_ = step;
         break;
       case ActionKind::store: {
@@ -131,8 +124,7 @@ class Validator {
           auto it = slot_.find(action_.slot);
           if (it == slot_.end()) fail("slot " + std::to_string(action_.slot) + " is empty");
           content = &it->second;
-          if (content->position != step)
-            fail("slot holds position " + std::to_string(content->position));
+          if (content->position != step) fail("slot holds position " + std::to_string(content->position));
         }
         if (content->consumed) fail("restore after the slot's announced last use");
         if (last_use_ ? last_use_() : schedule_->restore_is_last_use()) content->consumed = true;
@@ -156,16 +148,15 @@ class Validator {
   }
 
   void check_slot_id() const {
-    if (action_.slot < 0 || action_.slot >= slots_)
-      fail("slot id out of [0, " + std::to_string(slots_) + ")");
+    if (action_.slot < 0 || action_.slot >= slots_) fail("slot id out of [0, " + std::to_string(slots_) + ")");
   }
 
   std::int64_t steps_;
   std::int64_t slots_;
   const LastUseQuery& last_use_;  // empty: ask schedule_->restore_is_last_use()
   Schedule* schedule_ = nullptr;
-  std::int64_t next_reverse_;   // every step above it was reversed once, in order
-  std::int64_t position_ = 0;   // -1: no valid state
+  std::int64_t next_reverse_;  // every step above it was reversed once, in order
+  std::int64_t position_ = 0;  // -1: no valid state
   std::int64_t index_ = 0;
   Action action_;
   Content initial_{0, false};
@@ -174,8 +165,7 @@ class Validator {
 
 }  // namespace
 
-void validate_schedule(Schedule& schedule, std::int64_t steps, std::int64_t slots,
-                       const LastUseQuery& last_use) {
+void validate_schedule(Schedule& schedule, std::int64_t steps, std::int64_t slots, const LastUseQuery& last_use) {
   Validator(steps, slots, last_use).run(schedule);
 }
 

@@ -86,15 +86,17 @@ DeviceCheckpointPlan plan_device_checkpoints(index_t steps, index_t snaps, std::
     return p;
   }
   if (fit < 1) {
-    throw OutOfMemoryError("the device budget " + format_bytes(double(device_budget)) + " holds no checkpoint slot of " +
-                           format_bytes(double(slot_bytes)) + "; raise --device-memory");
+    throw OutOfMemoryError("the device budget " + format_bytes(double(device_budget)) +
+                           " holds no checkpoint slot of " + format_bytes(double(slot_bytes)) +
+                           "; raise --device-memory");
   }
   // Revolve on what the device holds, unless two levels need fewer forward steps.
   p.schedule = std::make_unique<RevolveSchedule>(steps, fit);
   p.split.device_slots = p.schedule->slots();
   p.split.choice = slots_text(p.split.device_slots) + " of " + format_bytes(double(slot_bytes)) +
                    " in device memory, all its budget " + format_bytes(double(device_budget)) + " holds (" +
-                   std::to_string(snaps) + " asked for; two levels with pinned host memory would not recompute less, "
+                   std::to_string(snaps) +
+                   " asked for; two levels with pinned host memory would not recompute less, "
                    "or have no room)";
   p.predicted_forward_steps = optimal_forward_steps(steps, fit);
   const index_t inner = std::min(fit - 3, snaps);  // two staging slots and the segment base come first
@@ -110,9 +112,10 @@ DeviceCheckpointPlan plan_device_checkpoints(index_t steps, index_t snaps, std::
   p.split.staging_bytes = 2 * slot_bytes;
   p.split.choice = "two levels: " + std::to_string(p.split.host_slots) + " checkpoints " +
                    std::to_string(shape.segment) + " steps apart in pinned host memory, the segment start and " +
-                   slots_text(p.split.device_slots - 1) + " for Revolve inside each segment in device memory (slots of " +
-                   format_bytes(double(slot_bytes)) + ", device budget " + format_bytes(double(device_budget)) +
-                   " less " + format_bytes(double(p.split.staging_bytes)) + " of staging, host budget " +
+                   slots_text(p.split.device_slots - 1) +
+                   " for Revolve inside each segment in device memory (slots of " + format_bytes(double(slot_bytes)) +
+                   ", device budget " + format_bytes(double(device_budget)) + " less " +
+                   format_bytes(double(p.split.staging_bytes)) + " of staging, host budget " +
                    format_bytes(double(host_budget)) + host_kind(host) + ")";
   p.predicted_forward_steps = two_level_forward_steps(shape);
   p.schedule = std::move(two);

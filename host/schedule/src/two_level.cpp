@@ -108,9 +108,7 @@ Action TwoLevelSchedule::inner_action() {
       phase_ = Phase::segment_start;
       return begin_segment();
     case ActionKind::advance:
-    case ActionKind::reverse:
-      a.step += start;
-      return a;
+    case ActionKind::reverse: a.step += start; return a;
     case ActionKind::first_reverse:
       a.step += start;
       if (first_reverse_done_) a.kind = ActionKind::reverse;
@@ -123,8 +121,10 @@ Action TwoLevelSchedule::inner_action() {
     case ActionKind::restore:
       last_use_ = inner_->restore_is_last_use();
       a.step += start;
-      if (a.slot == initial_slot) a.slot = segment_ == 0 ? initial_slot : outer_;
-      else a.slot += inner_base_;
+      if (a.slot == initial_slot)
+        a.slot = segment_ == 0 ? initial_slot : outer_;
+      else
+        a.slot += inner_base_;
       return a;
   }
   return a;

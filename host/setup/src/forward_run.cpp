@@ -3,11 +3,13 @@
 #include "revwave/core/checks.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/driver/backend_registry.hpp"
+#include "revwave/setup/plausibility.hpp"
 
 namespace revwave {
 
 template <class T>
-ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void()>& before_inputs, const Progress& progress) {
+ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void()>& before_inputs,
+                              const Progress& progress) {
   ForwardRun<T> r;
   r.backend = resolve_backend(o.backend);
   refuse_cuda_options_on_cpu(o, r.backend.kind);
@@ -15,8 +17,11 @@ ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void(
   r.setup = make_setup(o);
   r.time = make_time(o, r.setup);
   apply_threads(o.threads);
+  const Acquisition& a = r.setup.acquisition;
+  r.warnings = sampling_warnings(r.setup.grid, min_velocity(r.setup.model), SourceSpectrum{a.f0, a.t0, {}}, r.time);
   // m and (u, u_prev) on the CPU; the record, its copy for the file and the file's own precision.
-  require_run_memory(r.setup, r.time, sizeof(T), working_fields(r.backend.kind, Workload::forward), 3, "the forward run");
+  require_run_memory(r.setup, r.time, sizeof(T), working_fields(r.backend.kind, Workload::forward), 3,
+                     "the forward run");
   const Problem<T> problem = make_problem<T>(r.setup.grid, r.setup.model, r.setup.acquisition, r.time);
   r.shot = run_on_backend(r.backend.kind, problem, cuda_budgets(o), ForwardCall<T>{progress});
   check_finite_result(r.shot.traces.data(), r.shot.traces.size(), "the shot record");
@@ -54,6 +59,10 @@ nlohmann::json forward_summary(const ForwardRun<T>& r, Precision precision) {
   j["seconds"] = r.shot.step_seconds;
   j["gpts_per_s"] = double(grid.interior_points()) * double(r.time.steps) / r.shot.step_seconds / 1e9;
   j["peak_rss_bytes"] = peak_rss_bytes();
+  j["peak_rss_counts"] = peak_rss_counts();
+  j["simultaneous_sources"] = r.setup.acquisition.sources.size() > 1;
+  j["layouts"] = layouts_json(r.setup.layouts);
+  j["warnings"] = r.warnings;
   return j;
 }
 

@@ -3,15 +3,18 @@
 #include <algorithm>
 #include <cmath>
 
+#include "revwave/setup/plausibility.hpp"
+
 namespace revwave {
 
 void finish_strategy_options(GradientJobOptions& o) {
   if (o.checkpoint_memory) o.strategy.checkpoint_memory = parse_bytes(*o.checkpoint_memory);
 }
 
-VelocityModel load_model(const std::string& path, const Grid& grid, const char* option) {
+VelocityModel load_model(const std::string& path, const Grid& grid, const char* option, Precision precision) {
   const NpyArray a = read_npy(path);
-  if (a.shape.size() != 3 || a.shape[0] != grid.shape[0] || a.shape[1] != grid.shape[1] || a.shape[2] != grid.shape[2]) {
+  if (a.shape.size() != 3 || a.shape[0] != grid.shape[0] || a.shape[1] != grid.shape[1] ||
+      a.shape[2] != grid.shape[2]) {
     std::string got;
     for (std::size_t i = 0; i < a.shape.size(); ++i) got += (i ? ", " : "") + std::to_string(a.shape[i]);
     throw InputError(std::string(option) + " " + path + " has shape (" + got + "), the grid is (" +
@@ -20,6 +23,7 @@ VelocityModel load_model(const std::string& path, const Grid& grid, const char* 
   }
   VelocityModel m{grid.shape, a.data};
   validate(m);
+  check_velocity_floor(m, std::string(option) + " " + path, precision);
   return m;
 }
 
@@ -43,14 +47,27 @@ std::vector<double> taylor_direction(const VelocityModel& start, double spacing,
   return dm;
 }
 
-VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const std::string& name) {
+VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const std::string& name,
+                            Precision precision) {
   if (model.shape != grid.shape) {
-    throw InputError(name + " has shape (" + std::to_string(model.shape[0]) + ", " + std::to_string(model.shape[1]) + ", " +
-                     std::to_string(model.shape[2]) + "), the grid is (" + std::to_string(grid.shape[0]) + ", " +
+    throw InputError(name + " has shape (" + std::to_string(model.shape[0]) + ", " + std::to_string(model.shape[1]) +
+                     ", " + std::to_string(model.shape[2]) + "), the grid is (" + std::to_string(grid.shape[0]) + ", " +
                      std::to_string(grid.shape[1]) + ", " + std::to_string(grid.shape[2]) + ")");
   }
   validate(model);
+  check_velocity_floor(model, name, precision);
   return model;
+}
+
+void require_data_for_user_model(const GradientJobOptions& o, bool records_given, const std::string& run) {
+  const bool user_model = !o.problem.model_file.empty() || o.problem.model_values;
+  const bool data =
+      !o.observed.empty() || o.observed_record || records_given || !o.true_model.empty() || o.true_model_values;
+  if (!user_model || data) return;
+  const std::string model = o.problem.model_file.empty() ? "model (an array)" : "--model " + o.problem.model_file;
+  throw InputError(model + ": " + run +
+                   " of your own model needs data to fit: give --observed (recorded data) or --true-model "
+                   "(data modelled in that model); the built-in demo's data serve only runs without --model");
 }
 
 }  // namespace revwave

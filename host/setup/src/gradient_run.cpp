@@ -1,11 +1,23 @@
 #include "revwave/setup/gradient_run.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "revwave/core/system_memory.hpp"
 
 namespace revwave {
+
+// What includes what in the counts, said in every gradient's JSON (and `revwave plan`'s). A
+// checkpointed reverse step applies the forward operator once (u[n-1] from the pair it holds); full's
+// reads the stored history instead.
+static const char* step_counts_note(Strategy strategy) {
+  return strategy == Strategy::full
+             ? "forward_steps counts the advances only: full's reverse steps read the stored history and apply no "
+               "forward operator; modelling the observed data is not counted"
+             : "forward_steps counts advances and reverse steps (each reverse step applies the forward operator "
+               "once); modelling the observed data is not counted";
+}
 
 template <class T>
 nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOptions& o, const std::string& observed) {
@@ -36,10 +48,12 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
     j["predicted_time_steps"] = r.report.predicted_time;
     j["tiers"] = nlohmann::json::array();
     for (const Tier& t : r.report.tiers) {
-      j["tiers"].push_back({{"name", t.name}, {"slots", t.slots}, {"store_cost", t.store_cost}, {"restore_cost", t.restore_cost}});
+      j["tiers"].push_back(
+          {{"name", t.name}, {"slots", t.slots}, {"store_cost", t.store_cost}, {"restore_cost", t.restore_cost}});
     }
   }
   j["reverse_steps"] = s.reverse_steps;
+  j["step_counts"] = step_counts_note(plan.strategy);
   j["recompute_ratio"] = double(s.forward_steps) / double(s.steps);
   j["snaps"] = plan.snaps;
   j["stores"] = s.stores;
@@ -56,9 +70,13 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
                   {"reverse", s.seconds_reverse},
                   {"checkpoint_copies", s.seconds_copies}};
   j["peak_rss_bytes"] = peak_rss_bytes();
+  j["peak_rss_counts"] = peak_rss_counts();
+  j["warnings"] = r.warnings;
   if (r.backend.kind == Backend::cuda) {
-    j["cuda"] = {{"device_slots", r.cuda_info.device_slots}, {"host_slots", r.cuda_info.host_slots},
-                 {"history_tier", r.cuda_info.history_tier}, {"tiers", r.cuda_info.tier_choice},
+    j["cuda"] = {{"device_slots", r.cuda_info.device_slots},
+                 {"host_slots", r.cuda_info.host_slots},
+                 {"history_tier", r.cuda_info.history_tier},
+                 {"tiers", r.cuda_info.tier_choice},
                  {"seconds_spill", r.cuda_info.seconds_spill}};
   }
   j["shape"] = r.job.start.grid.shape;
@@ -67,7 +85,20 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["backend_note"] = r.backend.note;
   j["precision"] = to_string(o.problem.precision);
   j["observed"] = observed;
+  // Only where chosen, so that an L2 run's fields stay those it always printed.
+  if (o.misfit.kind != MisfitKind::l2) j["misfit"] = to_string(o.misfit.kind);
+  if (o.estimate_wavelet) j["estimated_wavelet"] = estimated_wavelet_summary(r.job.start.acquisition.wavelet);
   return j;
+}
+
+nlohmann::json estimated_wavelet_summary(const std::vector<double>& wavelet) {
+  double peak = 0, energy = 0;
+  for (double w : wavelet) {
+    peak = std::max(peak, std::abs(w));
+    energy += w * w;
+  }
+  return {
+      {"samples", wavelet.size()}, {"water_level", wavelet_water_level}, {"peak", peak}, {"norm", std::sqrt(energy)}};
 }
 
 nlohmann::json compression_summary(const Compression& mode, const CompressionStats& c) {
@@ -84,8 +115,8 @@ nlohmann::json compression_summary(const Compression& mode, const CompressionSta
 std::string compression_line(const Compression& mode, const CompressionStats& c) {
   if (!mode.enabled()) return "";
   std::ostringstream os;
-  os << "  compression     " << mode.text() << ": " << c.fields_compressed << " fields encoded, ratio " << c.ratio() << " ("
-     << format_bytes(double(c.raw_bytes)) << " -> " << format_bytes(double(c.compressed_bytes)) << "), "
+  os << "  compression     " << mode.text() << ": " << c.fields_compressed << " fields encoded, ratio " << c.ratio()
+     << " (" << format_bytes(double(c.raw_bytes)) << " -> " << format_bytes(double(c.compressed_bytes)) << "), "
      << c.seconds_compress << " s compressing, " << c.seconds_decompress << " s decompressing (lossy: "
      << "the gradient differs from full's within the mode's error)\n";
   return os.str();

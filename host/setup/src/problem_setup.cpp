@@ -6,11 +6,13 @@
 #include <sstream>
 
 #include "revwave/core/checks.hpp"
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/core/cuda_info.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/wavelet.hpp"
+#include "revwave/setup/plausibility.hpp"
+#include "revwave/setup/thread_limit.hpp"
 
 namespace revwave {
 
@@ -18,7 +20,8 @@ namespace {
 
 // "a,b,c": exactly `count` numbers, each parsed whole.
 std::vector<double> parse_list(const std::string& text, const std::string& option, std::size_t count) {
-  const std::string rule = option + " '" + text + "' is invalid: expected " + std::to_string(count) + " comma-separated numbers";
+  const std::string rule =
+      option + " '" + text + "' is invalid: expected " + std::to_string(count) + " comma-separated numbers";
   std::vector<double> v;
   std::stringstream ss(text);
   std::string item;
@@ -61,32 +64,24 @@ std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std:
 
 namespace {
 
-// What one receiver costs in host memory before its traces: coordinates, 8 indices and weights, scales.
-constexpr std::size_t receiver_bytes = 3 * 8 + 8 * (8 + 8 + 8);
-
-// --rec-grid NX,NY,Z (by default 16 x 16 just below the top edge) over the x-y extent.
-std::vector<Vec3> receiver_grid(const ProblemOptions& o, const Grid& grid) {
-  index_t nx = 16, ny = 16;
-  double depth = std::min(2 * grid.spacing, grid.extent(2));
+// By default 16 x 16 receivers just below the top edge over the x-y extent, edges included (the
+// built-in problem's); --rec-grid NX,NY,Z at cell centres (revwave/setup/grid_layout.hpp).
+std::vector<Vec3> receiver_grid(const ProblemOptions& o, const Grid& grid, std::vector<GridLayout>& layouts) {
   if (!o.rec_grid.empty()) {
-    const std::vector<double> g = parse_list(o.rec_grid, "--rec-grid", 3);
-    nx = check_whole("--rec-grid '" + o.rec_grid + "' NX", g[0], at_least(1));
-    ny = check_whole("--rec-grid '" + o.rec_grid + "' NY", g[1], at_least(1));
-    depth = g[2];
+    layouts.push_back(grid_layout("--rec-grid", o.rec_grid, grid));
+    return layouts.back().points();
   }
-  const index_t n = checked_product({nx, ny}, "--rec-grid '" + o.rec_grid + "' receivers");
-  require_memory(checked_bytes({static_cast<std::size_t>(n), receiver_bytes}, "the receivers"),
-                 "--rec-grid '" + o.rec_grid + "' (" + std::to_string(n) + " receivers)");
+  const index_t nx = 16, ny = 16;
+  const double depth = std::min(2 * grid.spacing, grid.extent(2));
   std::vector<Vec3> receivers;
-  receivers.reserve(static_cast<std::size_t>(n));
   for (index_t i = 0; i < nx; ++i)
     for (index_t j = 0; j < ny; ++j)
-      receivers.push_back({nx > 1 ? grid.extent(0) * double(i) / double(nx - 1) : 0.5 * grid.extent(0),
-                           ny > 1 ? grid.extent(1) * double(j) / double(ny - 1) : 0.5 * grid.extent(1), depth});
+      receivers.push_back(
+          {grid.extent(0) * double(i) / double(nx - 1), grid.extent(1) * double(j) / double(ny - 1), depth});
   return receivers;
 }
 
-std::vector<Vec3> make_receivers(const ProblemOptions& o, const Grid& grid) {
+std::vector<Vec3> make_receivers(const ProblemOptions& o, const Grid& grid, std::vector<GridLayout>& layouts) {
   if (o.rec_points) {
     if (o.rec_points->empty()) throw InputError("rec: receivers must have shape (n, 3) with n >= 1");
     return *o.rec_points;
@@ -97,18 +92,20 @@ std::vector<Vec3> make_receivers(const ProblemOptions& o, const Grid& grid) {
       throw InputError(o.rec_file + ": receivers must have shape (n, 3) with n >= 1");
     }
     std::vector<Vec3> receivers;
-    for (std::int64_t i = 0; i < a.shape[0]; ++i) receivers.push_back({a.data[3 * i], a.data[3 * i + 1], a.data[3 * i + 2]});
+    for (std::int64_t i = 0; i < a.shape[0]; ++i)
+      receivers.push_back({a.data[3 * i], a.data[3 * i + 1], a.data[3 * i + 2]});
     return receivers;
   }
   if (!o.rec.empty()) return parse_points(o.rec, "--rec");
-  return receiver_grid(o, grid);
+  return receiver_grid(o, grid, layouts);
 }
 
 // The wavelet, sources (by default one near the top centre) and receivers, checked against the grid.
-Acquisition make_acquisition(const ProblemOptions& o, const Grid& grid) {
+Acquisition make_acquisition(const ProblemOptions& o, const Grid& grid, std::vector<GridLayout>& layouts) {
   Acquisition acq;
   acq.f0 = check_number("--f0", o.f0, positive(), "Hz");
   acq.t0 = default_wavelet_delay(o.f0);
+  if (o.wavelet_samples) acq.wavelet = *o.wavelet_samples;
   if (o.src_points) {
     if (o.src_points->empty()) throw InputError("src: sources must have shape (n, 3) with n >= 1");
     acq.sources = *o.src_points;
@@ -117,7 +114,7 @@ Acquisition make_acquisition(const ProblemOptions& o, const Grid& grid) {
   } else {
     acq.sources = parse_points(o.src, "--src");
   }
-  acq.receivers = make_receivers(o, grid);
+  acq.receivers = make_receivers(o, grid, layouts);
   // Check the points now so that a bad one fails before any work.
   trilinear_points(grid, acq.sources, "source");
   trilinear_points(grid, acq.receivers, "receiver");
@@ -141,9 +138,23 @@ std::vector<double> read_density(const ProblemOptions& o, const Grid& grid) {
   return a.data;
 }
 
+// A --shape given with a model must be the model's: the model sets the grid.
+void check_shape_agrees(const ProblemOptions& o, const std::array<index_t, 3>& model_shape, const std::string& model) {
+  if (!o.shape_given) return;
+  const std::vector<index_t> sh = parse_integers(o.shape, "--shape", 3, at_least(2));
+  if (sh[0] == model_shape[0] && sh[1] == model_shape[1] && sh[2] == model_shape[2]) return;
+  throw InputError("--shape " + o.shape + " disagrees with " + model + ", whose shape is (" +
+                   std::to_string(model_shape[0]) + ", " + std::to_string(model_shape[1]) + ", " +
+                   std::to_string(model_shape[2]) + "): the model sets the grid (leave --shape out)");
+}
+
 }  // namespace
 
 bool density_given(const ProblemOptions& o) { return !o.density_file.empty() || o.density_values != nullptr; }
+
+std::string shape_text(const std::array<index_t, 3>& shape) {
+  return std::to_string(shape[0]) + "," + std::to_string(shape[1]) + "," + std::to_string(shape[2]);
+}
 
 ProblemSetup make_setup(const ProblemOptions& o) {
   ProblemSetup s;
@@ -160,23 +171,27 @@ ProblemSetup make_setup(const ProblemOptions& o) {
     }
     s.model.shape = {a.shape[0], a.shape[1], a.shape[2]};
     s.model.velocity = a.data;
+    check_shape_agrees(o, s.model.shape, "--model " + o.model_file);
     s.grid.shape = s.model.shape;
   } else if (o.model_values) {
     s.model = *o.model_values;
+    check_shape_agrees(o, s.model.shape, "the model");
     s.grid.shape = s.model.shape;
   }
   validate(s.grid);  // also refuses a shape whose allocated grid does not fit 64-bit counts
   if (o.model_file.empty() && !o.model_values) {
     // The model holds one double per interior point: refuse a shape that cannot fit before making it.
-    require_memory(checked_bytes({static_cast<std::size_t>(s.grid.interior_points()), 8}, "the velocity model"),
-                   "the velocity model of " + std::to_string(s.grid.interior_points()) + " points (--shape " +
-                       o.shape + ")");
+    require_memory(
+        checked_bytes({static_cast<std::size_t>(s.grid.interior_points()), 8}, "the velocity model"),
+        "the velocity model of " + std::to_string(s.grid.interior_points()) + " points (--shape " + o.shape + ")");
     s.model = o.velocity ? homogeneous_model(s.grid.shape, *o.velocity) : default_true_model(s.grid.shape, o.spacing);
   }
   s.model.density = read_density(o, s.grid);
   validate(s.model);
+  if (o.velocity) check_velocity_floor(*o.velocity, "--velocity", o.precision);
+  check_velocity_floor(s.model, o.model_file.empty() ? "the model" : "--model " + o.model_file, o.precision);
 
-  s.acquisition = make_acquisition(o, s.grid);
+  s.acquisition = make_acquisition(o, s.grid, s.layouts);
   return s;
 }
 
@@ -207,11 +222,13 @@ TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double densit
 }
 
 std::size_t run_bytes(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies) {
-  const std::size_t field = checked_bytes({static_cast<std::size_t>(s.grid.alloc_points()), value_bytes}, "one wavefield");
+  const std::size_t field =
+      checked_bytes({static_cast<std::size_t>(s.grid.alloc_points()), value_bytes}, "one wavefield");
   const std::size_t nrec = s.acquisition.receivers.size();
   const std::size_t nt = static_cast<std::size_t>(t.nt());
   const std::size_t wavefields = checked_bytes({static_cast<std::size_t>(fields), field}, "the wavefields");
-  const std::size_t traces = checked_bytes({static_cast<std::size_t>(trace_copies), nt, nrec, value_bytes}, "the traces");
+  const std::size_t traces =
+      checked_bytes({static_cast<std::size_t>(trace_copies), nt, nrec, value_bytes}, "the traces");
   const std::size_t per_step = checked_bytes({nt, 3 * 8}, "the wavelet and the misfit per step");
   return checked_sum(checked_sum(wavefields, traces, "the run"), per_step, "the run");
 }
@@ -226,16 +243,17 @@ void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t va
 }
 
 BackendChoice resolve_backend(Backend requested) {
-  if (requested == Backend::cpu) return {Backend::cpu, ""};
+  if (requested == Backend::cpu) return {Backend::cpu, "", ""};
   const bool have_gpu = !cuda_devices().empty();
   if (requested == Backend::cuda) {
     if (!cuda_compiled()) throw NotCompiledError("--backend cuda: " + cuda_unavailable_reason());
     if (!have_gpu) throw InputError("--backend cuda: " + cuda_unavailable_reason());
-    return {Backend::cuda, ""};
+    return {Backend::cuda, "", ""};
   }
-  if (have_gpu) return {Backend::cuda, "auto: a CUDA device is present"};
-  return {Backend::cpu, std::string("auto: ") + (cuda_compiled() ? cuda_unavailable_reason() : "no CUDA backend in this build") +
-                     ", using the CPU"};
+  if (have_gpu) return {Backend::cuda, "auto: a CUDA device is present", ""};
+  // The usual case on a laptop or a CPU node: the report says "cpu (auto)"; why no GPU was usable
+  // (a driver message, a build without CUDA) is for --verbose and `revwave info`.
+  return {Backend::cpu, "auto", "no GPU is usable: " + cuda_unavailable_reason()};
 }
 
 CudaBudgets cuda_budgets(const ProblemOptions& o) {
@@ -248,7 +266,10 @@ CudaBudgets cuda_budgets(const ProblemOptions& o) {
 
 void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend) {
   if (backend == Backend::cuda) return;
-  const char* given = o.device_memory ? "--device-memory" : o.host_memory ? "--host-memory" : o.host_spacing ? "--host-spacing" : nullptr;
+  const char* given = o.device_memory  ? "--device-memory"
+                      : o.host_memory  ? "--host-memory"
+                      : o.host_spacing ? "--host-spacing"
+                                       : nullptr;
   if (given != nullptr) {
     throw InputError(std::string(given) + " does not apply: the run is on the CPU backend (" +
                      (o.backend == Backend::automatic ? std::string("--backend auto found no CUDA device")
@@ -258,7 +279,9 @@ void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend) {
 }
 
 void apply_threads(const std::optional<int>& threads) {
-  if (threads) omp_set_num_threads(*threads);
+  if (!threads) return;
+  check_thread_count("--threads", *threads);
+  omp_set_num_threads(*threads);
 }
 
 void check_problem_numbers(const ProblemOptions& o) {
@@ -269,7 +292,10 @@ void check_problem_numbers(const ProblemOptions& o) {
   check_number("--tn", o.tn, positive(), "s");
   if (o.dt) check_number("--dt", *o.dt, positive(), "s");
   check_number("--f0", o.f0, positive(), "Hz");
-  if (o.threads) check_integer("--threads", *o.threads, int_within(1, 65536));
+  if (o.threads) {
+    check_integer("--threads", *o.threads, int_within(1, 65536));
+    check_thread_count("--threads", *o.threads);
+  }
   if (o.host_spacing) check_integer("--host-spacing", *o.host_spacing, at_least(1));
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <sstream>
 
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
@@ -10,6 +9,7 @@
 #include "revwave/schedule/online.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/schedule_counts.hpp"
+#include "revwave/store/tier_spec.hpp"
 
 namespace revwave {
 namespace {
@@ -29,8 +29,7 @@ void validate(const ScheduleRequest& o) {
   keep(rule_violation("--steps", o.steps, at_least(1)));
   keep(rule_violation("--snaps", o.snaps, at_least(1)));
   if (o.slot_bytes) keep(rule_violation("--slot-bytes", *o.slot_bytes, non_negative()));
-  if (!o.tiers.empty() && o.strategy != Strategy::multilevel)
-    errors.push_back("--tier needs --strategy multilevel");
+  if (!o.tiers.empty() && o.strategy != Strategy::multilevel) errors.push_back("--tier needs --strategy multilevel");
   if (o.slot_bytes && o.strategy != Strategy::multilevel) errors.push_back("--slot-bytes needs --strategy multilevel");
   if (o.sweep && o.strategy != Strategy::online) errors.push_back("--sweep needs --strategy online");
   if (o.sweep) keep(rule_violation("--sweep", *o.sweep, int_within(1, 100000000)));
@@ -45,7 +44,8 @@ void validate(const ScheduleRequest& o) {
     const std::int64_t actions = c.advances + c.stores + c.restores + c.reverses;
     if (actions > max_listed_actions || c.advances > max_listed_actions) {
       errors.push_back("--actions would list over " + std::to_string(std::max(actions, c.advances)) +
-                       " actions; the limit is " + std::to_string(max_listed_actions) + " (drop --actions for the counts)");
+                       " actions; the limit is " + std::to_string(max_listed_actions) +
+                       " (drop --actions for the counts)");
     }
   }
   if (errors.empty()) return;
@@ -56,29 +56,21 @@ void validate(const ScheduleRequest& o) {
 
 namespace {
 
-// NAME:SLOTS:STORE_COST:RESTORE_COST; without --tier one zero-cost tier of --snaps slots.
+// NAME:SLOTS:STORE_COST:RESTORE_COST through the run's own parser (revwave/store/tier_spec.hpp), so
+// that `schedule` and `gradient` take the same tiers; without --tier one zero-cost tier of --snaps
+// slots. The schedule runs on no backend, so every tier name is taken (pinned too), and the costs
+// must be given: a run measures them at start-up, a count has nothing to measure.
 std::vector<Tier> parse_tiers(const ScheduleRequest& o) {
   if (o.tiers.empty()) return {Tier{"memory", o.snaps, 0.0, 0.0}};
   std::vector<Tier> tiers;
   for (const std::string& text : o.tiers) {
-    std::vector<std::string> f;
-    std::stringstream in(text);
-    for (std::string part; std::getline(in, part, ':');) f.push_back(part);
-    const std::string rule = "--tier " + text + " must be NAME:SLOTS:STORE_COST:RESTORE_COST";
-    if (f.size() != 4 || f[0].empty()) throw InputError(rule);
-    Tier t{f[0]};
-    try {
-      std::size_t used = 0;
-      t.slots = std::stoll(f[1], &used);
-      if (used != f[1].size()) throw InputError(rule);
-      t.store_cost = std::stod(f[2], &used);
-      if (used != f[2].size()) throw InputError(rule);
-      t.restore_cost = std::stod(f[3], &used);
-      if (used != f[3].size()) throw InputError(rule);
-    } catch (const std::logic_error&) {  // stoll/stod: not a number or out of range
-      throw InputError(rule + " (numbers)");
+    const TierSpec spec = parse_tier_spec(text, Backend::cuda);
+    if (!spec.costs_given) {
+      throw InputError("--tier '" + text +
+                       "' needs its costs for a schedule: NAME:SLOTS:STORE_COST:RESTORE_COST (in forward steps; "
+                       "a run measures them at start-up, a schedule has nothing to measure)");
     }
-    tiers.push_back(t);
+    tiers.push_back(Tier{to_string(spec.kind), spec.slots, spec.store_cost, spec.restore_cost});
   }
   validate_tiers(tiers);
   return tiers;
@@ -106,7 +98,8 @@ std::unique_ptr<Schedule> make_schedule(const ScheduleRequest& o) {
   if (o.strategy == Strategy::multilevel) return std::make_unique<MultilevelSchedule>(o.steps, parse_tiers(o));
   // Slots beyond N are never used: the schedule stores every step either way.
   if (o.strategy == Strategy::online) return std::make_unique<OnlineRun>(o.steps, std::min(o.snaps, o.steps));
-  throw InputError(std::string("--strategy ") + to_string(o.strategy) + " has no schedule to count: use revolve, multilevel or online");
+  throw InputError(std::string("--strategy ") + to_string(o.strategy) +
+                   " has no schedule to count: use revolve, multilevel or online");
 }
 
 }  // namespace
@@ -130,7 +123,7 @@ nlohmann::json schedule_summary(const ScheduleRequest& o) {
   }
   const ScheduleCounts c = o.strategy == Strategy::revolve      ? revolve_counts(o.steps, o.snaps)
                            : o.strategy == Strategy::multilevel ? multilevel.counts
-                                                        : count_schedule(*schedule);
+                                                                : count_schedule(*schedule);
   const std::int64_t snaps = o.strategy == Strategy::multilevel && schedule->slots() > 0 ? schedule->slots() : o.snaps;
   const std::int64_t offline = optimal_forward_steps(o.steps, snaps);
   // Griewank's r with s = S + 1 checkpoints; more than N slots change nothing.
@@ -151,10 +144,14 @@ nlohmann::json schedule_summary(const ScheduleRequest& o) {
     nlohmann::json rows = nlohmann::json::array();
     for (std::size_t t = 0; t < tiers.size(); ++t) {
       const TierCounts& tc = multilevel.tiers[t];
-      rows.push_back({{"name", tiers[t].name}, {"slots", tiers[t].slots},
-                      {"store_cost", tiers[t].store_cost}, {"restore_cost", tiers[t].restore_cost},
-                      {"stores", tc.stores}, {"restores", tc.restores},
-                      {"bytes_moved", tc.bytes_moved}, {"cost", tc.cost}});
+      rows.push_back({{"name", tiers[t].name},
+                      {"slots", tiers[t].slots},
+                      {"store_cost", tiers[t].store_cost},
+                      {"restore_cost", tiers[t].restore_cost},
+                      {"stores", tc.stores},
+                      {"restores", tc.restores},
+                      {"bytes_moved", tc.bytes_moved},
+                      {"cost", tc.cost}});
     }
     j["tiers"] = rows;
     j["slot_bytes"] = slot_bytes;

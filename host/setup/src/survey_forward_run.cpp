@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/io/segy.hpp"
 #include "revwave/setup/forward_run.hpp"
+#include "revwave/setup/plausibility.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 
 namespace revwave {
@@ -23,8 +25,10 @@ namespace fs = std::filesystem;
 TimeAxis survey_time(const ProblemOptions& o, const ProblemSetup& setup, SurveyFormat format) {
   ProblemOptions po = o;
   if (format == SurveyFormat::segy) {
-    if (!po.dt) po.dt = segy_dt_floor(default_dt(setup.grid, setup.model));
-    else po.dt = segy_dt(segy_interval_us(*po.dt));
+    if (!po.dt)
+      po.dt = segy_dt_floor(default_dt(setup.grid, setup.model));
+    else
+      po.dt = segy_dt(segy_interval_us(*po.dt));
   }
   return make_time(po, setup);
 }
@@ -34,7 +38,8 @@ TimeAxis survey_time(const ProblemOptions& o, const ProblemSetup& setup, SurveyF
 void fit_to_format(Survey& survey, const TimeAxis& time, SurveyFormat format, const std::array<double, 3>& origin,
                    const std::string& out) {
   if (format == SurveyFormat::segy) {
-    if (time.nt() > 32767) throw InputError("nt " + std::to_string(time.nt()) + " samples cannot be written to SEG-Y: at most 32767");
+    if (time.nt() > 32767)
+      throw InputError("nt " + std::to_string(time.nt()) + " samples cannot be written to SEG-Y: at most 32767");
     SegySurvey g = to_segy(survey);
     round_to_segy_coordinates(g, origin);
     for (std::size_t s = 0; s < survey.shots.size(); ++s) {
@@ -59,7 +64,8 @@ void write_record_directory(const std::string& dir, const Survey& survey, Precis
       const Shot& shot = survey.shots[s];
       char name[32];
       std::snprintf(name, sizeof name, "shot_%04zu.npy", s);
-      write_shot_record((fs::path(tmp) / name).string(), record_meta(shot.acquisition, shot.time, precision), shot.data);
+      write_shot_record((fs::path(tmp) / name).string(), record_meta(shot.acquisition, shot.time, precision),
+                        shot.data);
     }
     fs::rename(tmp, dir);
   } catch (...) {
@@ -73,7 +79,18 @@ void write_record_directory(const std::string& dir, const Survey& survey, Precis
 SurveyFormat survey_format(const std::string& out) {
   if (out.empty()) return SurveyFormat::none;
   if (is_segy_path(out)) return SurveyFormat::segy;
-  return fs::path(out).extension() == ".npy" ? SurveyFormat::record : SurveyFormat::directory;
+  if (is_npy_path(out)) return SurveyFormat::record;
+  if (fs::path(out).extension().empty()) return SurveyFormat::directory;
+  throw InputError(
+      "--out " + out + ": its ending " + fs::path(out).extension().string() +
+      " is none of revwave's: FILE.npy (one shot record and its sidecar), FILE.sgy or FILE.segy (SEG-Y), or a "
+      "new directory of records (a name without an ending, or ending in /)");
+}
+
+bool is_npy_path(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".npy";
 }
 
 template <class T>
@@ -81,9 +98,11 @@ SurveyForwardRun run_survey_forward_job(const ProblemOptions& o, const SurveyOpt
                                         const Progress& shots_done) {
   SurveyForwardRun r;
   r.format = survey_format(out);
-  if ((!so.wavelet.empty() || so.wavelet_samples) && (r.format == SurveyFormat::record || r.format == SurveyFormat::directory)) {
-    throw InputError("--wavelet: a record's sidecar cannot hold a sampled signature: write SEG-Y (--out FILE.sgy) and give "
-                     "gradient the same --wavelet");
+  if ((!so.wavelet.empty() || so.wavelet_samples) &&
+      (r.format == SurveyFormat::record || r.format == SurveyFormat::directory)) {
+    throw InputError(
+        "--wavelet: a record's sidecar cannot hold a sampled signature: write SEG-Y (--out FILE.sgy) and give "
+        "gradient the same --wavelet");
   }
   r.setup = make_setup(o);
   r.time = survey_time(o, r.setup, r.format);
@@ -94,13 +113,18 @@ SurveyForwardRun run_survey_forward_job(const ProblemOptions& o, const SurveyOpt
   r.survey = layout_survey(make_layout(so, r.setup, r.time), r.setup.grid);
   fit_to_format(r.survey, r.time, r.format, r.origin, out);
   check_survey(r.survey, r.setup.grid, r.setup.model);
-  r.step_seconds = survey_forward<T>(r.setup.grid, r.setup.model, r.survey, r.backend.kind, cuda_budgets(o), shots_done);
+  r.layouts = survey_layouts(so, r.setup);
+  r.warnings = survey_warnings(r.setup.grid, min_velocity(r.setup.model), r.survey);
+  r.step_seconds =
+      survey_forward<T>(r.setup.grid, r.setup.model, r.survey, r.backend.kind, cuda_budgets(o), shots_done);
   // A result that is not finite is never written as a success.
-  for (const Shot& shot : r.survey.shots) check_finite_result(shot.data.data(), shot.data.size(), "the shot record of " + shot.name);
+  for (const Shot& shot : r.survey.shots)
+    check_finite_result(shot.data.data(), shot.data.size(), "the shot record of " + shot.name);
   return r;
 }
 
-void write_survey_records(const SurveyForwardRun& r, const std::string& out, Precision precision, const std::function<void()>& also_write) {
+void write_survey_records(const SurveyForwardRun& r, const std::string& out, Precision precision,
+                          const std::function<void()>& also_write) {
   if (r.format == SurveyFormat::segy || r.format == SurveyFormat::record) {
     OutputTransaction outputs_together;
     if (r.format == SurveyFormat::segy) {
@@ -149,12 +173,18 @@ nlohmann::json survey_forward_summary(const SurveyForwardRun& r, const SurveyOpt
   j["format"] = r.format == SurveyFormat::segy ? "segy" : "npy-directory";
   j["origin"] = r.origin;
   j["seconds"] = r.step_seconds;
-  j["gpts_per_s"] = double(grid.interior_points()) * double(r.time.steps) * double(r.survey.shots.size()) / r.step_seconds / 1e9;
+  j["gpts_per_s"] =
+      double(grid.interior_points()) * double(r.time.steps) * double(r.survey.shots.size()) / r.step_seconds / 1e9;
   j["peak_rss_bytes"] = peak_rss_bytes();
+  j["peak_rss_counts"] = peak_rss_counts();
+  j["layouts"] = layouts_json(r.layouts);
+  j["warnings"] = r.warnings;
   return j;
 }
 
-template SurveyForwardRun run_survey_forward_job<float>(const ProblemOptions&, const SurveyOptions&, const std::string&, const Progress&);
-template SurveyForwardRun run_survey_forward_job<double>(const ProblemOptions&, const SurveyOptions&, const std::string&, const Progress&);
+template SurveyForwardRun run_survey_forward_job<float>(const ProblemOptions&, const SurveyOptions&, const std::string&,
+                                                        const Progress&);
+template SurveyForwardRun run_survey_forward_job<double>(const ProblemOptions&, const SurveyOptions&,
+                                                         const std::string&, const Progress&);
 
 }  // namespace revwave

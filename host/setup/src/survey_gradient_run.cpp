@@ -10,12 +10,32 @@
 namespace revwave {
 namespace {
 
+nlohmann::json phases_json(const ShotPhases& p) {
+  return {{"setup", p.setup},
+          {"upload", p.upload},
+          {"time_loop", p.time_loop},
+          {"accumulate", p.accumulate},
+          {"idle", p.idle}};
+}
+
 nlohmann::json per_shot(const ShotSummary& s, const Shot& shot) {
-  return {{"shot", s.shot}, {"name", shot.name}, {"rank", s.rank}, {"objective", s.objective}, {"seconds", s.seconds},
-          {"steps", s.steps}, {"dt", shot.time.dt}, {"forward_steps", s.forward_steps},
-          {"predicted_forward_steps", s.predicted_forward_steps}, {"reverse_steps", s.reverse_steps}, {"snaps", s.snaps},
-          {"stores", s.stores}, {"restores", s.restores}, {"wavefield_storage_bytes", s.wavefield_storage_bytes},
-          {"window_first", {s.window[0], s.window[1], s.window[2]}}, {"window_shape", {s.window[3], s.window[4], s.window[5]}}};
+  return {{"seconds_phases", phases_json(s.phases)},
+          {"shot", s.shot},
+          {"name", shot.name},
+          {"rank", s.rank},
+          {"objective", s.objective},
+          {"seconds", s.seconds},
+          {"steps", s.steps},
+          {"dt", shot.time.dt},
+          {"forward_steps", s.forward_steps},
+          {"predicted_forward_steps", s.predicted_forward_steps},
+          {"reverse_steps", s.reverse_steps},
+          {"snaps", s.snaps},
+          {"stores", s.stores},
+          {"restores", s.restores},
+          {"wavefield_storage_bytes", s.wavefield_storage_bytes},
+          {"window_first", {s.window[0], s.window[1], s.window[2]}},
+          {"window_shape", {s.window[3], s.window[4], s.window[5]}}};
 }
 
 }  // namespace
@@ -26,6 +46,7 @@ SurveyRunOptions survey_run_options(const GradientJobOptions& o, double aperture
   run.backend = backend;
   run.budgets = cuda_budgets(o.problem);
   run.aperture = aperture;
+  run.misfit = o.misfit;
   if (backend == Backend::cuda) {
     const auto devices = static_cast<int>(cuda_devices().size());
     run.budgets.device = devices > 0 ? local_rank % devices : 0;
@@ -43,6 +64,7 @@ SurveyTotals survey_totals(const SurveySum& sum) {
     t.forward_steps += s.forward_steps;
     t.reverse_steps += s.reverse_steps;
     t.compression += s.compression;
+    t.phases += s.phases;
   }
   return t;
 }
@@ -68,22 +90,34 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
     j["shot_objectives"].push_back(s.objective);
     j["per_shot"].push_back(per_shot(s, survey.shots[static_cast<std::size_t>(s.shot)]));
   }
-  j["seconds"] = {{"shots", t.shot_seconds}};
+  j["seconds"] = phases_json(t.phases);
+  j["seconds"]["shots"] = t.shot_seconds;
+  j["seconds"]["sum"] = sum.seconds_sum;  // the root's tree sums and the one read-back
   j["peak_rss_bytes"] = peak_rss_bytes();
+  j["peak_rss_counts"] = peak_rss_counts();
+  j["layouts"] = layouts_json(job.inputs.layouts);
+  j["warnings"] = job.inputs.warnings;
   j["shape"] = job.inputs.grid.shape;
   j["space_order"] = job.inputs.grid.space_order;
   j["backend"] = to_string(job.backend.kind);
   j["backend_note"] = job.backend.note;
   j["precision"] = to_string(precision);
+  // Only where chosen, so that an L2 run's fields stay those it always printed.
+  if (job.run.misfit.kind != MisfitKind::l2) j["misfit"] = to_string(job.run.misfit.kind);
+  if (job.estimate_wavelet) j["estimated_wavelet"] = estimated_wavelet_summary(job.wavelet);
   return j;
 }
 
-std::vector<std::string> write_survey_gradient_pictures(const std::string& prefix, const SurveyGradientJob& job, const SurveySum& sum) {
+std::vector<std::string> write_survey_gradient_pictures(const std::string& prefix, const SurveyGradientJob& job,
+                                                        const SurveySum& sum) {
   const Shot& first = job.inputs.survey.shots.front();
   std::vector<double> traces = first.data;
-  if (traces.empty()) traces.assign(static_cast<std::size_t>(first.time.nt()) * first.acquisition.receivers.size(), 0.0);
-  return write_gradient_pictures(prefix, job.inputs.grid, sum.gradient, traces, first.time.nt(),
-                                 static_cast<index_t>(first.acquisition.receivers.size()));
+  if (traces.empty())
+    traces.assign(static_cast<std::size_t>(first.time.nt()) * first.acquisition.receivers.size(), 0.0);
+  return write_gradient_pictures(
+      prefix, job.inputs.grid, sum.gradient, traces, first.time.nt(),
+      static_cast<index_t>(first.acquisition.receivers.size()), first.time.dt,
+      "observed data of shot 0 (first of " + std::to_string(job.inputs.survey.shots.size()) + ")");
 }
 
 }  // namespace revwave

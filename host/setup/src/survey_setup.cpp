@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/sparse_points.hpp"
@@ -57,7 +58,8 @@ std::array<double, 3> parse_origin(const SurveyOptions& o) {
 
 std::vector<double> read_wavelet(const std::string& path) {
   const NpyArray a = read_npy(path);
-  if (a.shape.size() != 1 || a.shape[0] < 2) throw InputError("--wavelet " + path + ": a source signature is a 1-D array of at least 2 samples");
+  if (a.shape.size() != 1 || a.shape[0] < 2)
+    throw InputError("--wavelet " + path + ": a source signature is a 1-D array of at least 2 samples");
   check_wavelet(a.data, "--wavelet " + path);
   return a.data;
 }
@@ -68,19 +70,22 @@ void check_aperture(double aperture) {
   }
 }
 
+void check_aperture_fits(double aperture, const Grid& grid) {
+  if (aperture < 0) return;
+  const double diagonal =
+      std::sqrt(grid.extent(0) * grid.extent(0) + grid.extent(1) * grid.extent(1) + grid.extent(2) * grid.extent(2));
+  if (aperture > diagonal) {
+    throw InputError("--aperture " + number_text(aperture) +
+                     " m is invalid: it must be at most the model's diagonal, " + number_text(diagonal) +
+                     " m (a wider aperture gives every shot the whole model: leave --aperture out)");
+  }
+}
+
 SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, const TimeAxis& time) {
   SurveyLayout l;
   const Grid& g = setup.grid;
   if (!o.src_grid.empty()) {
-    const Vec3 v = parse_points({o.src_grid}, "--src-grid").front();
-    if (v[0] < 1 || v[1] < 1 || v[0] != std::floor(v[0]) || v[1] != std::floor(v[1])) {
-      throw InputError("--src-grid '" + o.src_grid + "' is invalid: NX and NY must be integers >= 1");
-    }
-    const int nx = static_cast<int>(v[0]), ny = static_cast<int>(v[1]);
-    for (int i = 0; i < nx; ++i)
-      for (int j = 0; j < ny; ++j)
-        l.sources.push_back({nx > 1 ? g.extent(0) * i / (nx - 1) : 0.5 * g.extent(0),
-                             ny > 1 ? g.extent(1) * j / (ny - 1) : 0.5 * g.extent(1), v[2]});
+    l.sources = grid_layout("--src-grid", o.src_grid, g).points();
     trilinear_points(g, l.sources, "--src-grid source");
   } else {
     l.sources = setup.acquisition.sources;
@@ -98,18 +103,31 @@ SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, cons
   return l;
 }
 
-ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given, const std::vector<std::string>& observed,
-                                    const SurveyOptions& o) {
-  if (!o.src_grid.empty()) throw InputError("--src-grid lays out a modelled survey: the observed data bring their own geometry");
+std::vector<GridLayout> survey_layouts(const SurveyOptions& o, const ProblemSetup& setup) {
+  std::vector<GridLayout> layouts;
+  if (!o.src_grid.empty()) layouts.push_back(grid_layout("--src-grid", o.src_grid, setup.grid));
+  layouts.insert(layouts.end(), setup.layouts.begin(), setup.layouts.end());
+  return layouts;
+}
+
+ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given,
+                                    const std::vector<std::string>& observed, const SurveyOptions& o) {
+  if (!o.src_grid.empty())
+    throw InputError("--src-grid lays out a modelled survey: the observed data bring their own geometry");
   ObservedSurvey r;
   r.setup = make_survey_setup(problem);
   if (o.observed_records) {
     if (f0_given) throw InputError("--f0: the records carry their wavelets: leave --f0 out");
     r.survey = records_survey(*o.observed_records);
+    const std::vector<double> wavelet = given_wavelet(o);  // a sampled signature for every shot, if given
+    if (!wavelet.empty()) {
+      for (Shot& shot : r.survey.shots) shot.wavelet = wavelet;
+    }
     return r;
   }
   SurveyReadOptions ro;
   ro.origin = parse_origin(o);
+  ro.segy = o.segy;
   if (f0_given) ro.f0 = problem.f0;
   ro.wavelet = given_wavelet(o);
   r.survey = read_survey(observed, ro);

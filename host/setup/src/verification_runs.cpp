@@ -29,12 +29,18 @@ AdjtestRun run_adjtest(const ProblemOptions& o, std::uint32_t seed, std::optiona
 }
 
 nlohmann::json adjtest_summary(const AdjtestRun& r, Precision precision) {
-  return {{"forward_product", r.result.forward_product}, {"adjoint_product", r.result.adjoint_product},
-          {"relative_error", r.result.relative_error},   {"tolerance", r.tolerance},
-          {"pass", r.pass},                              {"precision", to_string(precision)},
-          {"backend", to_string(r.backend.kind)},        {"backend_note", r.backend.note},
-          {"steps", r.time.steps},                       {"shape", r.grid.shape},
-          {"peak_rss_bytes", peak_rss_bytes()}};
+  return {{"forward_product", r.result.forward_product},
+          {"adjoint_product", r.result.adjoint_product},
+          {"relative_error", r.result.relative_error},
+          {"tolerance", r.tolerance},
+          {"pass", r.pass},
+          {"precision", to_string(precision)},
+          {"backend", to_string(r.backend.kind)},
+          {"backend_note", r.backend.note},
+          {"steps", r.time.steps},
+          {"shape", r.grid.shape},
+          {"peak_rss_bytes", peak_rss_bytes()},
+          {"peak_rss_counts", peak_rss_counts()}};
 }
 
 template <class T>
@@ -56,7 +62,8 @@ GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
   model_observed(job, Backend::cpu, {});
   const ProblemSetup& start = job.start;
   const std::vector<double> dm = taylor_direction(start.model, start.grid.spacing, scale);
-  r.result = taylor_test<T>(start.grid, start.model, dm, start.acquisition, job.time, job.observed, o.strategy, halvings);
+  r.result = taylor_test<T>(start.grid, start.model, dm, start.acquisition, job.time, job.observed, o.strategy,
+                            halvings, Backend::cpu, {}, o.misfit.get<T>());
   r.steps = job.time.steps;
   const TaylorResult& t = r.result;
   check_finite_result(&t.objective, 1, "J(m)");
@@ -68,11 +75,21 @@ GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
 
 nlohmann::json gradtest_summary(const GradtestRun& r, const GradientJobOptions& o) {
   const TaylorResult& t = r.result;
-  return {{"objective", t.objective}, {"directional_derivative", t.directional},
-          {"h", t.h}, {"first_order", t.first}, {"second_order", t.second},
-          {"rate_first", t.rate_first}, {"rate_second", t.rate_second}, {"pass", r.pass},
-          {"strategy", to_string(o.strategy.strategy)}, {"precision", to_string(o.problem.precision)},
-          {"backend", to_string(r.backend.kind)}, {"backend_note", r.backend.note}, {"steps", r.steps}};
+  nlohmann::json j = {{"objective", t.objective},
+                      {"directional_derivative", t.directional},
+                      {"h", t.h},
+                      {"first_order", t.first},
+                      {"second_order", t.second},
+                      {"rate_first", t.rate_first},
+                      {"rate_second", t.rate_second},
+                      {"pass", r.pass},
+                      {"strategy", to_string(o.strategy.strategy)},
+                      {"precision", to_string(o.problem.precision)},
+                      {"backend", to_string(r.backend.kind)},
+                      {"backend_note", r.backend.note},
+                      {"steps", r.steps}};
+  if (o.misfit.kind != MisfitKind::l2) j["misfit"] = to_string(o.misfit.kind);  // only where chosen: L2's fields stay
+  return j;
 }
 
 template AdjtestRun run_adjtest<float>(const ProblemOptions&, std::uint32_t, std::optional<double>);

@@ -15,8 +15,8 @@
 
 namespace revwave {
 
-AsyncDiskStore::AsyncDiskStore(std::int64_t slots, HostFieldPool& pool, const std::string& dir,
-                               PrefetchHint* hint, std::int64_t first_global_slot)
+AsyncDiskStore::AsyncDiskStore(std::int64_t slots, HostFieldPool& pool, const std::string& dir, PrefetchHint* hint,
+                               std::int64_t first_global_slot)
     : pool_(pool), disk_(slots, pool, dir), hint_(hint), first_global_(first_global_slot) {
   worker_ = std::thread(&AsyncDiskStore::work, this);
 }
@@ -30,8 +30,7 @@ AsyncDiskStore::~AsyncDiskStore() {
     }
     work_cv_.notify_all();
     if (worker_.joinable()) worker_.join();
-  } catch (...) {
-  }
+  } catch (...) {}
   // The worker is gone: the fields go back to the pool here, on the caller's thread.
 }
 
@@ -42,8 +41,8 @@ AsyncDiskStore::Counters AsyncDiskStore::counters() const {
 
 void AsyncDiskStore::check(std::int64_t slot, const HostState& state) const {
   if (slot < 0 || slot >= slots()) {
-    throw std::out_of_range("AsyncDiskStore: slot " + std::to_string(slot) + " outside [0, " +
-                            std::to_string(slots()) + ")");
+    throw std::out_of_range("AsyncDiskStore: slot " + std::to_string(slot) + " outside [0, " + std::to_string(slots()) +
+                            ")");
   }
   const std::size_t fb = disk_.field_bytes();
   if (state.u.bytes() != fb || state.u_prev.bytes() != fb) {
@@ -88,7 +87,7 @@ void AsyncDiskStore::store(std::int64_t slot, const HostState& state) {
   Staging& s = staging_[free_entry()];
   s.busy = true;
   s.slot = slot;
-  s.state = state;  // held, not copied: the write reads these fields
+  s.state = state;               // held, not copied: the write reads these fields
   if (prefetch_slot_ == slot) {  // the prefetched content is about to be overwritten
     if (prefetch_status_ == Prefetch::ready) prefetch_status_ = Prefetch::idle;
     if (prefetch_status_ == Prefetch::in_flight) prefetch_stale_ = true;
@@ -161,8 +160,10 @@ void AsyncDiskStore::work() {
     std::string failure;
     try {
       // Field pointers only: holders change on the caller's thread.
-      if (job.write) disk_.write(job.slot, staging_[job.staging].state.u.data(), staging_[job.staging].state.u_prev.data());
-      else disk_.read(job.slot, prefetch_.u.data(), prefetch_.u_prev.data());
+      if (job.write)
+        disk_.write(job.slot, staging_[job.staging].state.u.data(), staging_[job.staging].state.u_prev.data());
+      else
+        disk_.read(job.slot, prefetch_.u.data(), prefetch_.u_prev.data());
     } catch (const IoError& e) {
       failure = e.what();  // names the directory already
     } catch (const std::exception& e) {
@@ -178,8 +179,8 @@ void AsyncDiskStore::work() {
       prefetch_stale_ = false;
     }
     if (!failure.empty() && error_.empty()) {
-      error_ = failure + " (background " + (job.write ? "write" : "prefetch") + " of slot " +
-               std::to_string(job.slot) + ")";
+      error_ =
+          failure + " (background " + (job.write ? "write" : "prefetch") + " of slot " + std::to_string(job.slot) + ")";
       // Nothing after a lost write can be trusted: drop the rest and free every entry (the caller
       // lets go of their fields).
       queue_.clear();

@@ -40,8 +40,9 @@ CompressedStore::CompressedStore(std::int64_t slots, HostFieldPool& pool, const 
     : pool_(pool), codec_(codec) {
   if (slots < 1) throw InputError("compressed checkpoint store: slots = " + std::to_string(slots) + " must be >= 1");
   if (codec.layout().field_bytes() != pool.field_bytes()) {
-    throw std::invalid_argument("CompressedStore: the codec's fields are " + std::to_string(codec.layout().field_bytes()) +
-                                " bytes, the pool's " + std::to_string(pool.field_bytes()));
+    throw std::invalid_argument("CompressedStore: the codec's fields are " +
+                                std::to_string(codec.layout().field_bytes()) + " bytes, the pool's " +
+                                std::to_string(pool.field_bytes()));
   }
   slots_.reserve(static_cast<std::size_t>(slots));
   for (std::int64_t i = 0; i < slots; ++i) slots_.emplace_back(codec_);
@@ -49,7 +50,8 @@ CompressedStore::CompressedStore(std::int64_t slots, HostFieldPool& pool, const 
 
 EncodedSlot& CompressedStore::checked(std::int64_t slot, const HostState& state) {
   if (slot < 0 || slot >= slots()) {
-    throw std::out_of_range("CompressedStore: slot " + std::to_string(slot) + " outside [0, " + std::to_string(slots()) + ")");
+    throw std::out_of_range("CompressedStore: slot " + std::to_string(slot) + " outside [0, " +
+                            std::to_string(slots()) + ")");
   }
   if (state.u.bytes() != pool_.field_bytes() || state.u_prev.bytes() != pool_.field_bytes()) {
     throw std::invalid_argument("CompressedStore: state fields of " + std::to_string(state.u.bytes()) + " and " +
@@ -67,7 +69,8 @@ void CompressedStore::store(std::int64_t slot, const HostState& state) {
 
 void CompressedStore::restore(std::int64_t slot, HostState& state, bool /*last_use*/) {
   const EncodedSlot& s = checked(slot, state);
-  if (s.empty()) throw std::logic_error("CompressedStore: restore of slot " + std::to_string(slot) + ", which holds nothing");
+  if (s.empty())
+    throw std::logic_error("CompressedStore: restore of slot " + std::to_string(slot) + ", which holds nothing");
   state = HostState{};  // its fields may go back to the pool before two are taken
   HostState fresh{pool_.acquire(), pool_.acquire()};
   stats_ += s.decode(codec_, fresh.u.data(), fresh.u_prev.data());

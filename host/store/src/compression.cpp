@@ -18,7 +18,8 @@
 namespace revwave {
 namespace {
 
-constexpr const char* modes_rule = "none, fp16, bf16, zfp-rate:R (bits per value, > 0) or zfp-accuracy:E (absolute error, > 0)";
+constexpr const char* modes_rule =
+    "none, fp16, bf16, zfp-rate:R (bits per value, > 0) or zfp-accuracy:E (absolute error, > 0)";
 
 // fp16 needs a header: the power-of-two exponent the field was scaled by.
 constexpr std::size_t fp16_header = 8;
@@ -127,13 +128,15 @@ struct ZfpHandles {
 void setup_zfp(ZfpHandles& z, const Compression& c, const FieldLayout& l, const void* base) {
   const zfp_type type = l.value_bytes == 4 ? zfp_type_float : zfp_type_double;
   auto* origin = static_cast<const std::byte*>(base) + static_cast<std::size_t>(l.origin) * l.value_bytes;
-  z.field = zfp_field_3d(const_cast<std::byte*>(origin), type, static_cast<size_t>(l.box[2]), static_cast<size_t>(l.box[1]),
-                         static_cast<size_t>(l.box[0]));
+  z.field = zfp_field_3d(const_cast<std::byte*>(origin), type, static_cast<size_t>(l.box[2]),
+                         static_cast<size_t>(l.box[1]), static_cast<size_t>(l.box[0]));
   zfp_field_set_stride_3d(z.field, 1, l.alloc[2], l.alloc[1] * l.alloc[2]);
   z.stream = zfp_stream_open(nullptr);
   if (!z.field || !z.stream) throw std::bad_alloc();
-  if (c.mode == CompressionMode::zfp_rate) zfp_stream_set_rate(z.stream, c.parameter, type, 3, zfp_false);
-  else zfp_stream_set_accuracy(z.stream, c.parameter);
+  if (c.mode == CompressionMode::zfp_rate)
+    zfp_stream_set_rate(z.stream, c.parameter, type, 3, zfp_false);
+  else
+    zfp_stream_set_accuracy(z.stream, c.parameter);
 }
 
 }  // namespace
@@ -158,11 +161,13 @@ Compression parse_compression(const std::string& text) {
   if (mode == "zfp-rate" || mode == "zfp-accuracy") {
     if (colon == std::string::npos) {
       throw InputError("--compress '" + text + "' is invalid: " + mode + " needs its number, " +
-                       (mode == "zfp-rate" ? "zfp-rate:R (bits per value, e.g. zfp-rate:8)" : "zfp-accuracy:E (e.g. zfp-accuracy:1e-6)"));
+                       (mode == "zfp-rate" ? "zfp-rate:R (bits per value, e.g. zfp-rate:8)"
+                                           : "zfp-accuracy:E (e.g. zfp-accuracy:1e-6)"));
     }
     const std::string number = text.substr(colon + 1);
     if (mode == "zfp-rate") {
-      return {CompressionMode::zfp_rate, parse_number("--compress " + mode + " rate (bits per value)", number, {0.0, 64.0, true, false})};
+      return {CompressionMode::zfp_rate,
+              parse_number("--compress " + mode + " rate (bits per value)", number, {0.0, 64.0, true, false})};
     }
     return {CompressionMode::zfp_accuracy, parse_number("--compress " + mode + " tolerance", number, positive())};
   }
@@ -174,7 +179,8 @@ std::size_t FieldLayout::field_bytes() const {
 }
 
 FieldCodec::FieldCodec(const Compression& c, const FieldLayout& layout) : c_(c), layout_(layout) {
-  if (layout.value_bytes != 4 && layout.value_bytes != 8) throw std::invalid_argument("FieldCodec: values of 4 or 8 bytes");
+  if (layout.value_bytes != 4 && layout.value_bytes != 8)
+    throw std::invalid_argument("FieldCodec: values of 4 or 8 bytes");
   const auto points = static_cast<std::size_t>(layout.box_points());
   switch (c.mode) {
     case CompressionMode::none: throw std::invalid_argument("FieldCodec: no codec for --compress none");
@@ -234,7 +240,8 @@ void FieldCodec::decode(const std::byte* in, std::size_t bytes, std::byte* field
   zfp_stream_set_bit_stream(z.stream, z.bits);
   zfp_stream_rewind(z.stream);
   // Debian's zfp 1.0 decompresses serially only (its OpenMP policy covers compression).
-  if (zfp_decompress(z.stream, z.field) == 0) throw std::runtime_error("zfp_decompress failed for --compress " + c_.text());
+  if (zfp_decompress(z.stream, z.field) == 0)
+    throw std::runtime_error("zfp_decompress failed for --compress " + c_.text());
 }
 
 CompressionStats& CompressionStats::operator+=(const CompressionStats& o) {

@@ -50,7 +50,8 @@ DiskSlotFile::DiskSlotFile(std::int64_t slots, std::size_t field_bytes, const st
     throw InputError("checkpoint directory '" + dir + "' must be writable (" + errno_text(errno) + ")");
   }
 
-  std::string name = dir + (dir.back() == '/' ? "" : "/") + "revwave-checkpoints-" + std::to_string(::getpid()) + "-XXXXXX";
+  std::string name =
+      dir + (dir.back() == '/' ? "" : "/") + "revwave-checkpoints-" + std::to_string(::getpid()) + "-XXXXXX";
   std::vector<char> tmpl(name.begin(), name.end());
   tmpl.push_back('\0');
   FdGuard guard{::mkostemp(tmpl.data(), O_CLOEXEC)};
@@ -59,7 +60,8 @@ DiskSlotFile::DiskSlotFile(std::int64_t slots, std::size_t field_bytes, const st
     // access() says yes to root everywhere; the create is the real test (read-only
     // mounts, /sys, /proc).
     if (err == EACCES || err == EPERM || err == EROFS || err == ENOENT) {
-      throw InputError("checkpoint directory '" + dir + "' must be writable (cannot create a file there: " + errno_text(err) + ")");
+      throw InputError("checkpoint directory '" + dir +
+                       "' must be writable (cannot create a file there: " + errno_text(err) + ")");
     }
     throw IoError(where + ": cannot create a scratch file: " + errno_text(err));
   }

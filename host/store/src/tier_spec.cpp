@@ -29,13 +29,15 @@ TierKind parse_kind(const std::string& name, const std::string& spec, Backend ba
   for (TierKind k : {TierKind::memory, TierKind::pinned, TierKind::disk}) {
     if (name != to_string(k)) continue;
     if (k == TierKind::pinned && !cuda) {
-      throw InputError("--tier '" + spec + "': tier 'pinned' is pinned host memory, which only the CUDA backend has: "
+      throw InputError("--tier '" + spec +
+                       "': tier 'pinned' is pinned host memory, which only the CUDA backend has: "
                        "use memory or disk on the CPU backend");
     }
     return k;
   }
-  throw InputError("--tier '" + spec + "': tier '" + name + "' is unknown on the " + (cuda ? "CUDA" : "CPU") +
-                   " backend: " + (cuda ? "memory (device memory), pinned (pinned host memory) or disk" : "memory or disk"));
+  throw InputError(
+      "--tier '" + spec + "': tier '" + name + "' is unknown on the " + (cuda ? "CUDA" : "CPU") +
+      " backend: " + (cuda ? "memory (device memory), pinned (pinned host memory) or disk" : "memory or disk"));
 }
 
 }  // namespace

@@ -11,6 +11,11 @@ ModelWindow shot_window(const Grid& grid, const Acquisition& acq, double apertur
   w.shape = grid.shape;
   if (aperture < 0) return w;
   const double h = grid.spacing;
+  // An aperture beyond the grid's diagonal opens the whole grid: clamp it there, so that the index
+  // arithmetic below stays in range (the window is the same).
+  double diagonal = 0;
+  for (int a = 0; a < 3; ++a) diagonal += grid.extent(a) * grid.extent(a);
+  aperture = std::min(aperture, std::sqrt(diagonal) + 2 * h);
   for (int a = 0; a < 3; ++a) {
     double lo = grid.extent(a), hi = 0;
     for (const auto* list : {&acq.sources, &acq.receivers}) {
@@ -28,8 +33,10 @@ ModelWindow shot_window(const Grid& grid, const Acquisition& acq, double apertur
     first = std::clamp<index_t>(first, 0, n - 1);
     last = std::clamp<index_t>(last, 0, n - 1);
     if (last - first < 1) {  // at least two points: grow inside the grid
-      if (last < n - 1) ++last;
-      else --first;
+      if (last < n - 1)
+        ++last;
+      else
+        --first;
     }
     w.first[a] = first;
     w.shape[a] = last - first + 1;
@@ -75,8 +82,10 @@ Acquisition window_acquisition(const Acquisition& acq, const Grid& grid, const M
   return out;
 }
 
-void add_window_gradient(const Grid& grid, const ModelWindow& w, const std::vector<double>& local, std::vector<double>& whole) {
-  if (static_cast<index_t>(local.size()) != w.points() || static_cast<index_t>(whole.size()) != grid.interior_points()) {
+void add_window_gradient(const Grid& grid, const ModelWindow& w, const std::vector<double>& local,
+                         std::vector<double>& whole) {
+  if (static_cast<index_t>(local.size()) != w.points() ||
+      static_cast<index_t>(whole.size()) != grid.interior_points()) {
     throw std::logic_error("add_window_gradient: sizes do not match the window and the grid");
   }
   const index_t ny = grid.shape[1], nz = grid.shape[2];

@@ -7,21 +7,55 @@
 
 namespace revwave {
 
-SurveySum SerialShotRunner::run(std::int64_t count, std::size_t gradient_size, const ShotTask& task, const Progress& shots_done) {
-  SummationTree tree(count, gradient_size);
+TiledSums::TiledSums(std::int64_t count, TileBlocks& sums)
+    : blocks_(sums), tree_(count, [](TiledPart& into, TiledPart&& other) { into.add(std::move(other)); }) {}
+
+void TiledSums::add(ShotOutput&& out, SurveySum& sum) {
+  const auto t = std::chrono::steady_clock::now();
+  const std::int64_t s = out.summary.shot;
+  if (!out.gradient.empty() && out.gradient.blocks() != &blocks_)
+    throw std::logic_error("TiledSums: a part lives elsewhere");
+  tree_.add(s, out.summary.objective, std::move(out.gradient));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  out.summary.phases.accumulate += seconds;
+  seconds_ += seconds;
+  sum.shots[static_cast<std::size_t>(s)] = out.summary;
+}
+
+void TiledSums::finish(SurveySum& sum) {
+  const auto t = std::chrono::steady_clock::now();
+  sum.objective = tree_.value();
+  sum.gradient = tree_.payload().dense();
+  tree_.payload().reset();
+  sum.peak_partial_sums = tree_.peak_held();
+  sum.seconds_sum = seconds_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+ShotOutput run_task(const ShotTask& task, std::int64_t s, int rank, const Progress& progress,
+                    std::chrono::steady_clock::time_point& last) {
+  const auto start = std::chrono::steady_clock::now();
+  ShotOutput out = task(s, progress);
+  out.summary.shot = s;
+  out.summary.rank = rank;
+  out.summary.phases.idle += std::chrono::duration<double>(start - last).count();
+  last = std::chrono::steady_clock::now();
+  return out;
+}
+
+SurveySum SerialShotRunner::run(std::int64_t count, TileBlocks& blocks, const ShotTask& task,
+                                const Progress& shots_done) {
+  TiledSums sums(count, blocks);
   SurveySum sum;
   sum.shots.resize(static_cast<std::size_t>(count));
+  auto last = std::chrono::steady_clock::now();
   for (std::int64_t s = 0; s < count; ++s) {
-    ShotOutput out = task(s, {});
-    out.summary.shot = s;
-    out.summary.rank = 0;
-    sum.shots[static_cast<std::size_t>(s)] = out.summary;
-    tree.add(s, out.summary.objective, std::move(out.gradient));
+    // Between a shot's time steps the caller hears which shot runs (its callback may cancel the run).
+    const Progress steps = shots_done ? Progress([&](index_t, index_t) { shots_done(s, count); }) : Progress{};
+    sums.add(run_task(task, s, 0, steps, last), sum);
+    last = std::chrono::steady_clock::now();  // the sum is the shot's accumulate phase, not the next one's wait
     if (shots_done) shots_done(s + 1, count);
   }
-  sum.objective = tree.value();
-  sum.gradient = std::move(tree.vector());
-  sum.peak_partial_sums = tree.peak_held();
+  sums.finish(sum);
   return sum;
 }
 

@@ -32,15 +32,16 @@ void set_wavelet(Shot& shot, bool file_has_wavelet, double file_f0, double file_
   }
   if (file_has_wavelet) {
     if (o.f0 != 0 && o.f0 != file_f0) {
-      throw InputError("--f0 " + number(o.f0) + " Hz contradicts the wavelet recorded in " + file + " (f0 = " +
-                       number(file_f0) + " Hz): leave --f0 out");
+      throw InputError("--f0 " + number(o.f0) + " Hz contradicts the wavelet recorded in " + file +
+                       " (f0 = " + number(file_f0) + " Hz): leave --f0 out");
     }
     shot.acquisition.f0 = file_f0;
     shot.acquisition.t0 = file_t0;
     return;
   }
   if (o.f0 == 0) {
-    throw InputError(file + " does not say what the source wavelet was: give --f0 HZ (Ricker, delay 1.5/f0) or --wavelet FILE.npy");
+    throw InputError(
+        file + " does not say what the source wavelet was: give --f0 HZ (Ricker, delay 1.5/f0) or --wavelet FILE.npy");
   }
   shot.acquisition.f0 = o.f0;
   shot.acquisition.t0 = 1.5 / o.f0;
@@ -92,13 +93,15 @@ Survey read_survey(const std::vector<std::string>& paths, const SurveyReadOption
         if (e.path().extension() == ".npy") records.push_back(e.path().string());
       }
       std::sort(records.begin(), records.end());
-      if (records.empty()) throw InputError(path + ": a survey directory must hold .npy shot records with their sidecars");
+      if (records.empty())
+        throw InputError(path + ": a survey directory must hold .npy shot records with their sidecars");
       for (const std::string& r : records) read_record(r, o, out);
       parts.push_back(path + ": " + std::to_string(records.size()) + " records");
     } else if (is_segy_path(path)) {
-      SegyReadOptions ro;
+      SegyReadOptions ro = o.segy;
       ro.origin = o.origin;
       const SegySurvey s = read_segy(path, ro);
+      out.warnings.insert(out.warnings.end(), s.warnings.begin(), s.warnings.end());
       from_segy(s, path, out);
       for (std::size_t k = before; k < out.shots.size(); ++k) set_wavelet(out.shots[k], s.f0 > 0, s.f0, s.t0, path, o);
       parts.push_back(path + ": " + std::to_string(s.shots.size()) + " shots grouped by " + s.grouping +
@@ -123,7 +126,8 @@ void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& m
     trilinear_points(grid, a.sources, shot.name + ": source");
     for (std::size_t r = 0; r < a.receivers.size(); ++r) {
       std::string what = shot.name + ": receiver";
-      if (r < shot.trace_numbers.size()) what = shot.name + ": trace " + std::to_string(shot.trace_numbers[r]) + ", receiver";
+      if (r < shot.trace_numbers.size())
+        what = shot.name + ": trace " + std::to_string(shot.trace_numbers[r]) + ", receiver";
       std::vector<Vec3> one{a.receivers[r]};
       try {
         trilinear_points(grid, one, what);
@@ -135,11 +139,13 @@ void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& m
         throw InputError(msg);
       }
     }
-    if (shot.time.steps < 1) throw InputError(shot.name + ": nt " + std::to_string(shot.time.nt()) + " is too short: at least 2 samples");
+    if (shot.time.steps < 1)
+      throw InputError(shot.name + ": nt " + std::to_string(shot.time.nt()) + " is too short: at least 2 samples");
     const auto expected = static_cast<std::size_t>(shot.time.nt()) * a.receivers.size();
     if (!shot.data.empty() && shot.data.size() != expected) {
-      throw InputError(shot.name + ": data have " + std::to_string(shot.data.size()) + " values, expected nt x nrec = " +
-                       std::to_string(shot.time.nt()) + " x " + std::to_string(a.receivers.size()));
+      throw InputError(shot.name + ": data have " + std::to_string(shot.data.size()) +
+                       " values, expected nt x nrec = " + std::to_string(shot.time.nt()) + " x " +
+                       std::to_string(a.receivers.size()));
     }
     if (!shot.wavelet.empty() && static_cast<index_t>(shot.wavelet.size()) != shot.time.nt()) {
       throw InputError(shot.name + ": the source signature has " + std::to_string(shot.wavelet.size()) +
@@ -172,7 +178,8 @@ Survey layout_survey(const SurveyLayout& l, const Grid& grid) {
     } else {
       for (const Vec3& r : l.receivers) {
         const Vec3 p{r[0] - l.spread_centre[0] + l.sources[s][0], r[1] - l.spread_centre[1] + l.sources[s][1], r[2]};
-        if (p[0] >= 0 && p[0] <= grid.extent(0) && p[1] >= 0 && p[1] <= grid.extent(1)) shot.acquisition.receivers.push_back(p);
+        if (p[0] >= 0 && p[0] <= grid.extent(0) && p[1] >= 0 && p[1] <= grid.extent(1))
+          shot.acquisition.receivers.push_back(p);
       }
       if (shot.acquisition.receivers.empty()) {
         throw InputError("shot " + std::to_string(s) + ": the moving spread has no receiver left inside the grid");
@@ -194,10 +201,12 @@ SegySurvey to_segy(const Survey& survey) {
   s.t0 = first.wavelet.empty() ? first.acquisition.t0 : 0.0;
   for (const Shot& shot : survey.shots) {
     if (shot.acquisition.sources.size() != 1) {
-      throw InputError(shot.name + " has " + std::to_string(shot.acquisition.sources.size()) +
-                       " simultaneous sources: a SEG-Y trace header holds one source position (write .npy records instead)");
+      throw InputError(
+          shot.name + " has " + std::to_string(shot.acquisition.sources.size()) +
+          " simultaneous sources: a SEG-Y trace header holds one source position (write .npy records instead)");
     }
-    if (shot.time.dt != s.dt || shot.time.nt() != s.nt) throw InputError(shot.name + ": every shot of a SEG-Y file has the same dt and nt");
+    if (shot.time.dt != s.dt || shot.time.nt() != s.nt)
+      throw InputError(shot.name + ": every shot of a SEG-Y file has the same dt and nt");
     SegyShot g;
     g.source = shot.acquisition.sources.front();
     g.receivers = shot.acquisition.receivers;

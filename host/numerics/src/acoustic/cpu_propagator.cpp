@@ -13,9 +13,20 @@
 namespace revwave {
 template <class T>
 CpuPropagator<T>::CpuPropagator(const Problem<T>& problem)
-    : p_(problem), physics_(make_cpu_physics(problem)), pool_(problem.grid.template field_bytes<T>()) {
+    : CpuPropagator(problem, problem.grid.template field_bytes<T>()) {}
+
+template <class T>
+CpuPropagator<T>::CpuPropagator(const Problem<T>& problem, std::size_t field_capacity)
+    : p_(problem), pool_(std::max(field_capacity, problem.grid.template field_bytes<T>())) {
   pool_.ensure_capacity(2);
   state_ = HostState{pool_.acquire(), pool_.acquire()};
+  layout_ = layout();
+  derive();
+}
+
+template <class T>
+void CpuPropagator<T>::derive() {
+  physics_ = make_cpu_physics(p_);  // the problem's (a window's, when retargeted)
   const double h3 = p_.grid.spacing * p_.grid.spacing * p_.grid.spacing;
   src_scale_.resize(p_.src.index.size());
   for (std::size_t c = 0; c < src_scale_.size(); ++c)
@@ -25,6 +36,30 @@ CpuPropagator<T>::CpuPropagator(const Problem<T>& problem)
   probes_ = make_next_field_probes(p_.src, p_.rec);
   next_.resize(probes_.size());
   saved_grad_.resize(probes_.source_targets.size());
+}
+
+template <class T>
+std::array<index_t, 6> CpuPropagator<T>::layout() const {
+  const Grid& g = p_.grid;
+  return {g.alloc(0), g.alloc(1), g.alloc(2), g.padded(0), g.padded(1), g.padded(2)};
+}
+
+template <class T>
+void CpuPropagator<T>::retarget() {
+  if (field_bytes() > pool_.field_bytes()) {
+    throw std::logic_error("CpuPropagator::retarget: the new problem's fields exceed the capacity it was built for");
+  }
+  history_.clear();
+  derive();
+  if (layout() == layout_) return;
+  layout_ = layout();
+  // Every field is back in the pool between shots but the state's two (reset_forward clears those).
+  std::vector<HostField> fields;
+  while (pool_.in_use() < pool_.capacity()) fields.push_back(pool_.acquire());
+  const std::size_t bytes = field_bytes();
+  const auto n = static_cast<std::int64_t>(fields.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t f = 0; f < n; ++f) std::memset(fields[static_cast<std::size_t>(f)].data(), 0, bytes);
 }
 
 // m, (u, u_prev), the reverse step's u[n+1], (lam, lam_prev) and the gradient, plus the gradient's
@@ -81,7 +116,8 @@ template <class T>
 T* CpuPropagator<T>::trace_row(std::vector<T>& rows, index_t sample, index_t width) {
   const std::size_t size = static_cast<std::size_t>(p_.time.nt() * width);
   if (rows.size() != size) rows.assign(size, T(0));
-  if (sample < 0 || sample >= p_.time.nt()) throw std::logic_error("trace sample " + std::to_string(sample) + " out of range");
+  if (sample < 0 || sample >= p_.time.nt())
+    throw std::logic_error("trace sample " + std::to_string(sample) + " out of range");
   return rows.data() + sample * width;
 }
 
@@ -99,7 +135,8 @@ void CpuPropagator<T>::record_next_trace(index_t n) {
 #pragma omp parallel for schedule(static) if (nrec > 1024)
   for (index_t r = 0; r < nrec; ++r) {
     T s = 0;
-    for (index_t k = 8 * r; k < 8 * r + 8; ++k) s += static_cast<T>(p_.rec.weight[k]) * next_[probes_.receiver_probe[k]];
+    for (index_t k = 8 * r; k < 8 * r + 8; ++k)
+      s += static_cast<T>(p_.rec.weight[k]) * next_[probes_.receiver_probe[k]];
     out[r] = s;
   }
 }
@@ -149,14 +186,16 @@ double CpuPropagator<T>::wavefield_energy() const {
 template <class T>
 void CpuPropagator<T>::reset_adjoint() {
   const std::size_t bytes = field_bytes();
-  if (lam_.bytes() != bytes) {
-    lam_ = HostBuffer(bytes);
-    lam_prev_ = HostBuffer(bytes);
-    grad_ = HostBuffer(bytes);
+  if (lam_.bytes() < bytes) {  // sized once for the largest problem the propagator serves
+    const std::size_t capacity = std::max(bytes, pool_.field_bytes());
+    lam_ = HostBuffer(capacity);
+    lam_prev_ = HostBuffer(capacity);
+    grad_ = HostBuffer(capacity);
+    return;  // mapped zero
   }
-  lam_.zero();
-  lam_prev_.zero();
-  grad_.zero();
+  std::memset(lam_.data(), 0, bytes);
+  std::memset(lam_prev_.data(), 0, bytes);
+  std::memset(grad_.data(), 0, bytes);
   physics_->reset_images();
 }
 
@@ -233,8 +272,9 @@ template <class T>
 std::size_t CpuPropagator<T>::allocate_history(index_t steps) {
   const std::size_t bytes = field_bytes();
   const std::size_t need = full_history_bytes(steps, bytes);  // u[0..N]
-  require_memory(need, "--strategy full (the wavefield history, " + std::to_string(steps + 1) + " fields of " +
-                           format_bytes(double(bytes)) + ")",
+  require_memory(need,
+                 "--strategy full (the wavefield history, " + std::to_string(steps + 1) + " fields of " +
+                     format_bytes(double(bytes)) + ")",
                  "use --strategy revolve with --snaps or --checkpoint-memory");
   history_.assign(static_cast<std::size_t>(steps) + 1, HostField{});
   // u[0..N] held at once; each step's u[n-1] is the history's, so it writes a free field: N + 1.
@@ -261,7 +301,7 @@ template <class T>
 void CpuPropagator<T>::release_history() {
   history_.clear();
   history_.shrink_to_fit();
-  pool_.release_unused();
+  if (!keep_fields_) pool_.release_unused();
 }
 
 template <class T>
@@ -287,6 +327,7 @@ std::vector<T> CpuPropagator<T>::source_traces(index_t samples) const {
 
 template <class T>
 std::vector<double> CpuPropagator<T>::interior_gradient() const {
+  if (defer_gradient_) return {};
   return fold_to_interior<T>(p_.grid, grad_.template as<T>());
 }
 

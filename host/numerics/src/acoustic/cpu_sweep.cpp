@@ -20,8 +20,17 @@ struct SweepConstants {
   const T *kx, *ky, *kz, *m;
 
   explicit SweepConstants(const Problem<T>& p)
-      : g(p.grid), nx(g.padded(0)), ny(g.padded(1)), nz(g.padded(2)), sx(g.stride_x()), sy(g.stride_y()),
-        c(p.coeffs), kx(p.kappa[0].data()), ky(p.kappa[1].data()), kz(p.kappa[2].data()), m(p.m.template as<T>()) {
+      : g(p.grid),
+        nx(g.padded(0)),
+        ny(g.padded(1)),
+        nz(g.padded(2)),
+        sx(g.stride_x()),
+        sy(g.stride_y()),
+        c(p.coeffs),
+        kx(p.kappa[0].data()),
+        ky(p.kappa[1].data()),
+        kz(p.kappa[2].data()),
+        m(p.m.template as<T>()) {
     for (int q = 0; q <= R; ++q) w[q] = p.weights[static_cast<std::size_t>(q)];
   }
 };
@@ -115,8 +124,10 @@ void next_at(const Problem<T>& p, const T* u, const T* up, const index_t* index,
 template <class T>
 void cpu_leapfrog_sweep(const Problem<T>& problem, const SweepFields<T>& fields) {
   dispatch_radius(problem.grid.radius(), [&](auto r) {
-    if (fields.grad != nullptr) sweep<T, decltype(r)::value, true>(problem, fields);
-    else sweep<T, decltype(r)::value, false>(problem, fields);
+    if (fields.grad != nullptr)
+      sweep<T, decltype(r)::value, true>(problem, fields);
+    else
+      sweep<T, decltype(r)::value, false>(problem, fields);
   });
 }
 
@@ -135,7 +146,8 @@ void cpu_next_at(const Problem<T>& problem, const T* u, const T* u_prev, const i
 #define REVWAVE_INSTANTIATE(T)                                                                     \
   template void cpu_leapfrog_sweep<T>(const Problem<T>&, const SweepFields<T>&);                   \
   template void cpu_reverse_sweep<T>(const Problem<T>&, const ReverseSweepFields<T>&);             \
-  template void cpu_next_at<T>(const Problem<T>&, const T*, const T*, const index_t*, std::size_t, T*);
+  template void cpu_next_at<T>(const Problem<T>&, const T*, const T*, const index_t*, std::size_t, \
+                               T*);  // NOLINT(bugprone-macro-parentheses): T is a type
 REVWAVE_INSTANTIATE(float)
 REVWAVE_INSTANTIATE(double)
 #undef REVWAVE_INSTANTIATE

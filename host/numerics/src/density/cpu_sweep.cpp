@@ -20,8 +20,15 @@ struct DensityConstants {
   const T *kx, *ky, *kz, *m, *s, *t;
 
   explicit DensityConstants(const Problem<T>& p)
-      : g(p.grid), nz(g.padded(2)), sx(g.stride_x()), sy(g.stride_y()), c(p.coeffs), kx(p.kappa[0].data()),
-        ky(p.kappa[1].data()), kz(p.kappa[2].data()), m(p.m.template as<T>()) {
+      : g(p.grid),
+        nz(g.padded(2)),
+        sx(g.stride_x()),
+        sy(g.stride_y()),
+        c(p.coeffs),
+        kx(p.kappa[0].data()),
+        ky(p.kappa[1].data()),
+        kz(p.kappa[2].data()),
+        m(p.m.template as<T>()) {
     if (!p.density) throw std::logic_error("a density sweep on a problem without a density");
     s = p.density->s.template as<T>();
     t = p.density->t.template as<T>();
@@ -47,8 +54,10 @@ void sweep(const Problem<T>& p, const T* u, const T* u_prev, T* out) {
 #pragma omp simd
     for (index_t z = 0; z < nz; ++z) {
       T op;
-      if constexpr (Adjoint) op = density_adjoint_operator<T, R, false>(w, ss + z, tt + z, uc + z, sy, sx).value;
-      else op = density_operator<T, R>(w, ss + z, tt[z], uc + z, sy, sx);
+      if constexpr (Adjoint)
+        op = density_adjoint_operator<T, R, false>(w, ss + z, tt + z, uc + z, sy, sx).value;
+      else
+        op = density_operator<T, R>(w, ss + z, tt[z], uc + z, sy, sx);
       o[z] = leapfrog_update(c, uc[z], up[z], op, mm[z], damping_eta(c, kxi, kyj, kz[z]));
     }
   });
@@ -113,14 +122,17 @@ void density_forward_sweep(const Problem<T>& problem, const T* u, const T* u_pre
 
 template <class T>
 void density_adjoint_sweep(const Problem<T>& problem, const T* lam, const T* lam_prev, T* out) {
-  dispatch_radius(problem.grid.radius(), [&](auto r) { sweep<T, decltype(r)::value, true>(problem, lam, lam_prev, out); });
+  dispatch_radius(problem.grid.radius(),
+                  [&](auto r) { sweep<T, decltype(r)::value, true>(problem, lam, lam_prev, out); });
 }
 
 template <class T>
 void density_reverse_sweep(const Problem<T>& problem, const DensityReverseFields<T>& fields) {
   dispatch_radius(problem.grid.radius(), [&](auto r) {
-    if (fields.image_g != nullptr) reverse_sweep<T, decltype(r)::value, true>(problem, fields);
-    else reverse_sweep<T, decltype(r)::value, false>(problem, fields);
+    if (fields.image_g != nullptr)
+      reverse_sweep<T, decltype(r)::value, true>(problem, fields);
+    else
+      reverse_sweep<T, decltype(r)::value, false>(problem, fields);
   });
 }
 
@@ -157,10 +169,10 @@ void density_y_at(const Problem<T>& problem, const T* lam, const index_t* index,
   });
 }
 
-#define REVWAVE_INSTANTIATE(T)                                                                               \
-  template void density_forward_sweep<T>(const Problem<T>&, const T*, const T*, T*);                         \
-  template void density_adjoint_sweep<T>(const Problem<T>&, const T*, const T*, T*);                         \
-  template void density_reverse_sweep<T>(const Problem<T>&, const DensityReverseFields<T>&);                 \
+#define REVWAVE_INSTANTIATE(T)                                                                              \
+  template void density_forward_sweep<T>(const Problem<T>&, const T*, const T*, T*);                        \
+  template void density_adjoint_sweep<T>(const Problem<T>&, const T*, const T*, T*);                        \
+  template void density_reverse_sweep<T>(const Problem<T>&, const DensityReverseFields<T>&);                \
   template void density_next_at<T>(const Problem<T>&, const T*, const T*, const index_t*, std::size_t, T*); \
   template void density_operator_at<T>(const Problem<T>&, const T*, const index_t*, std::size_t, T*);       \
   template void density_y_at<T>(const Problem<T>&, const T*, const index_t*, std::size_t, T*);

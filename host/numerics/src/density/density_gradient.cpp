@@ -5,8 +5,8 @@
 namespace revwave {
 
 template <class T>
-std::vector<double> density_gradient(const Grid& grid, const std::vector<T>& weights, const T* s, const T* t, const T* g,
-                                     const T* q) {
+std::vector<double> density_gradient(const Grid& grid, const std::vector<T>& weights, const T* s, const T* t,
+                                     const T* g, const T* q) {
   const index_t points = grid.alloc_points();
   const index_t strides[3] = {1, grid.stride_y(), grid.stride_x()};
   const int r = static_cast<int>(grid.radius());

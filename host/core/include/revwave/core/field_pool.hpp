@@ -33,7 +33,8 @@ class Field {
   Field(const Field& o) : pool_(o.pool_), id_(o.id_), buffer_(o.buffer_) { hold(); }
   Field(Field&& o) noexcept
       : pool_(std::exchange(o.pool_, nullptr)), id_(o.id_), buffer_(std::exchange(o.buffer_, nullptr)) {}
-  Field& operator=(const Field& o) {
+  // Copy and swap: a self-assignment copies, then swaps with the copy.
+  Field& operator=(const Field& o) {  // NOLINT(bugprone-unhandled-self-assignment): copy and swap is safe
     Field copy(o);
     swap(*this, copy);
     return *this;
@@ -80,7 +81,8 @@ template <class Buffer>
 class FieldPool {
  public:
   // make() allocates one field (it may throw OutOfMemoryError); nothing is allocated until asked.
-  FieldPool(std::size_t field_bytes, std::function<Buffer()> make) : field_bytes_(field_bytes), make_(std::move(make)) {}
+  FieldPool(std::size_t field_bytes, std::function<Buffer()> make)
+      : field_bytes_(field_bytes), make_(std::move(make)) {}
   FieldPool(const FieldPool&) = delete;
   FieldPool& operator=(const FieldPool&) = delete;
   ~FieldPool() = default;  // every Field must be gone by now

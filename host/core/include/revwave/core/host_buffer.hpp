@@ -47,7 +47,9 @@ class HostBuffer {
   HostBuffer(const HostBuffer&) = delete;
   HostBuffer& operator=(const HostBuffer&) = delete;
   HostBuffer(HostBuffer&& o) noexcept
-      : data_(std::exchange(o.data_, nullptr)), bytes_(std::exchange(o.bytes_, 0)), mapped_(std::exchange(o.mapped_, false)) {}
+      : data_(std::exchange(o.data_, nullptr)),
+        bytes_(std::exchange(o.bytes_, 0)),
+        mapped_(std::exchange(o.mapped_, false)) {}
   HostBuffer& operator=(HostBuffer&& o) noexcept {
     if (this != &o) {
       release();
@@ -62,9 +64,17 @@ class HostBuffer {
   std::byte* data() noexcept { return data_; }
   const std::byte* data() const noexcept { return data_; }
   std::size_t bytes() const noexcept { return bytes_; }
-  template <class T> T* as() noexcept { return reinterpret_cast<T*>(data_); }
-  template <class T> const T* as() const noexcept { return reinterpret_cast<const T*>(data_); }
-  void zero() noexcept { if (data_) std::memset(data_, 0, bytes_); }
+  template <class T>
+  T* as() noexcept {
+    return reinterpret_cast<T*>(data_);
+  }
+  template <class T>
+  const T* as() const noexcept {
+    return reinterpret_cast<const T*>(data_);
+  }
+  void zero() noexcept {
+    if (data_) std::memset(data_, 0, bytes_);
+  }
   friend void swap(HostBuffer& a, HostBuffer& b) noexcept {
     std::swap(a.data_, b.data_);
     std::swap(a.bytes_, b.bytes_);

@@ -13,8 +13,10 @@ std::size_t available_memory_bytes();
 // OutOfMemoryError "WHAT needs X, but only Y is available ..." unless bytes fit in what is
 // available now; `advice` (may be empty) ends the sentence.
 void require_memory(std::size_t bytes, const std::string& what, const std::string& advice = "");
-// Peak resident set size of this process so far.
+// Peak resident set size of this process so far: VmHWM, its own memory map's high-water mark.
 std::size_t peak_rss_bytes();
+// What peak_rss_bytes counts, in words (the JSON's "peak_rss_counts").
+const char* peak_rss_counts();
 // "1.50 GiB", "512.0 MiB", ...
 std::string format_bytes(double bytes);
 // Parses "512M", "8GiB", "1.5G", "1000000" (bytes; binary units, fractions of a byte dropped);

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "revwave/core/progress.hpp"
+#include "revwave/driver/dot_product.hpp"
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
-#include "revwave/driver/dot_product.hpp"
 #include "revwave/misfit/misfit.hpp"
 
 namespace revwave {

@@ -30,16 +30,14 @@ inline int working_fields(Backend backend, Workload w) {
 // call(prop) on a propagator of `problem` on `backend` (cpu or cuda: resolve `automatic` first).
 template <class T, class Call>
 typename Call::Result run_on_backend(Backend backend, const Problem<T>& problem, const CudaBudgets& budgets,
-                                    const Call& call) {
+                                     const Call& call) {
   switch (backend) {
     case Backend::cpu: {
       CpuPropagator<T> prop(problem);
       return call(prop);
     }
-    case Backend::cuda:
-      return run_on_cuda(problem, budgets, call);
-    case Backend::automatic:
-      break;
+    case Backend::cuda: return run_on_cuda(problem, budgets, call);
+    case Backend::automatic: break;
   }
   throw std::logic_error("run_on_backend: the backend must be resolved (cpu or cuda) before anything runs");
 }

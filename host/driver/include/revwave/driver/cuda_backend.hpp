@@ -4,6 +4,7 @@
 // calls these.
 #pragma once
 #include <cstddef>
+#include <memory>
 
 #include "revwave/driver/propagator.hpp"
 #include "revwave/numerics/problem.hpp"
@@ -32,5 +33,12 @@ typename Call::Result run_on_cuda(const Problem<T>& problem, const CudaBudgets& 
 
 // CudaPropagator::working_fields: host-memory fields of the grid's size a run holds.
 int cuda_working_fields(Workload w);
+
+// The CUDA backend's shot engine (revwave/driver/shot_engine.hpp) on the device `options.budgets` names.
+template <class T>
+class ShotEngine;
+struct EngineOptions;
+template <class T>
+std::unique_ptr<ShotEngine<T>> make_cuda_shot_engine(const EngineOptions& options);
 
 }  // namespace revwave

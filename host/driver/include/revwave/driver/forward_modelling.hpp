@@ -12,8 +12,8 @@ namespace revwave {
 template <class T>
 struct ShotData {
   index_t nt = 0, nrec = 0;
-  std::vector<T> traces;       // nt x nrec, C order
-  double step_seconds = 0;     // the time loop alone (and the traces' read-back)
+  std::vector<T> traces;    // nt x nrec, C order
+  double step_seconds = 0;  // the time loop alone (and the traces' read-back)
 };
 
 template <class P, class T = typename P::value_type>

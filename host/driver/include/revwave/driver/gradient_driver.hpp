@@ -70,11 +70,11 @@ GradientOutput gradient_full(P& prop, const Misfit<T>& misfit, const T* observed
 template <class P, class Store, class T = typename P::value_type>
 GradientOutput gradient_checkpointed(P& prop, const Misfit<T>& misfit, const T* observed, Schedule& schedule,
                                      Store& store, index_t expected_forward_steps = 0, const Progress& progress = {}) {
-  static_assert(is_gradient_propagator_v<P>, "gradient_checkpointed needs a propagator (revwave/driver/propagator.hpp)");
+  static_assert(is_gradient_propagator_v<P>,
+                "gradient_checkpointed needs a propagator (revwave/driver/propagator.hpp)");
   detail::ScheduleRunner<P, Store, T> run(prop, misfit, observed, store, prop.problem().time.steps,
                                           expected_forward_steps, progress);
-  while (run.execute(schedule.next(), schedule)) {
-  }
+  while (run.execute(schedule.next(), schedule)) {}
   return run.finish();
 }
 
@@ -114,8 +114,8 @@ GradientOutput gradient_checkpointed(P& prop, const T* observed, Schedule& sched
   return gradient_checkpointed(prop, l2_misfit<T>(), observed, schedule, store, expected_forward_steps, progress);
 }
 template <class P, class Store, class OnlineScheduleT, class StopRule, class T = typename P::value_type>
-GradientOutput gradient_online(P& prop, const T* observed, OnlineScheduleT& schedule, Store& store, StopRule&& last_step,
-                               const Progress& progress = {}) {
+GradientOutput gradient_online(P& prop, const T* observed, OnlineScheduleT& schedule, Store& store,
+                               StopRule&& last_step, const Progress& progress = {}) {
   return gradient_online(prop, l2_misfit<T>(), observed, schedule, store, std::forward<StopRule>(last_step), progress);
 }
 

@@ -34,14 +34,14 @@ namespace revwave {
 // is set is honoured or refused, never replaced, and refused where the strategy ignores it.
 struct StrategyOptions {
   Strategy strategy = Strategy::revolve;
-  std::optional<index_t> snaps;                 // revolve, online: slots (unset: from checkpoint_memory, else default_snaps)
-  std::optional<std::size_t> checkpoint_memory; // revolve, online: bytes that derive the slots
-  std::optional<StoreKind> store;               // revolve, online: memory (unset) or disk
-  std::string checkpoint_dir;                   // --store disk and multilevel disk tiers
-  std::vector<std::string> tiers;               // multilevel: NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first (parse_tier_spec)
-  std::optional<double> stop_energy;            // online: stop once the energy falls below this fraction of its peak
-  Backend backend = Backend::cpu;               // where the slots live: the CPU checks them against host memory
-  Compression compression;                      // --compress: memory slots hold encoded fields (lossy)
+  std::optional<index_t> snaps;  // revolve, online: slots (unset: from checkpoint_memory, else default_snaps)
+  std::optional<std::size_t> checkpoint_memory;  // revolve, online: bytes that derive the slots
+  std::optional<StoreKind> store;                // revolve, online: memory (unset) or disk
+  std::string checkpoint_dir;                    // --store disk and multilevel disk tiers
+  std::vector<std::string> tiers;  // multilevel: NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first (parse_tier_spec)
+  std::optional<double> stop_energy;  // online: stop once the energy falls below this fraction of its peak
+  Backend backend = Backend::cpu;     // where the slots live: the CPU checks them against host memory
+  Compression compression;            // --compress: memory slots hold encoded fields (lossy)
 };
 
 inline constexpr index_t default_snaps = 20;
@@ -62,18 +62,18 @@ struct StrategyPlan {
   // ZFP on the CUDA backend: only the slots spilled to pinned host memory are encoded (on the
   // host); slot_bytes is then a raw device slot's.
   bool compress_host_tier_only = false;
-  std::optional<FieldLayout> layout;    // the fields' layout, for the codec (set when compressing)
-  std::size_t raw_slot_bytes = 0;       // one uncompressed checkpoint (a disk tier's slot)
+  std::optional<FieldLayout> layout;  // the fields' layout, for the codec (set when compressing)
+  std::size_t raw_slot_bytes = 0;     // one uncompressed checkpoint (a disk tier's slot)
 };
 
 // What a run chose beyond the common statistics.
 struct StrategyReport {
-  std::vector<Tier> tiers;              // multilevel, with the costs used
-  double predicted_time = 0;            // multilevel: forward steps + tier costs, in forward steps
-  index_t offline_forward_steps = 0;    // online: the offline optimum for the N that turned out
+  std::vector<Tier> tiers;            // multilevel, with the costs used
+  double predicted_time = 0;          // multilevel: forward steps + tier costs, in forward steps
+  index_t offline_forward_steps = 0;  // online: the offline optimum for the N that turned out
   // The plan's prediction, or that of the backend's refinement of its schedule (CUDA: two levels).
   index_t predicted_forward_steps = 0;
-  TierReport placement;                 // where the backend put the slots or the history
+  TierReport placement;  // where the backend put the slots or the history
 };
 
 // Validates the options (unknown strategy or store, S < 1, a budget below one slot, an option

@@ -66,10 +66,10 @@ struct StrategyPlan;
 struct TierReport {
   index_t device_slots = 0;
   index_t host_slots = 0;
-  std::string history_tier;  // strategy full: "device" or "pinned-host"
-  std::string tier_choice;   // one sentence: where the checkpoints or the history live, and why
+  std::string history_tier;             // strategy full: "device" or "pinned-host"
+  std::string tier_choice;              // one sentence: where the checkpoints or the history live, and why
   index_t predicted_forward_steps = 0;  // of the schedule that ran (revolve: it may be two-level)
-  double seconds_spill = 0;  // time the compute stream waited on copies to/from pinned host
+  double seconds_spill = 0;             // time the compute stream waited on copies to/from pinned host
 };
 
 // A checkpointed run as a backend lays it out: the schedule the driver executes (the one the driver
@@ -88,42 +88,45 @@ template <class P>
 using value_t = typename P::value_type;
 
 template <class P>
-using forward_ops = std::void_t<
-    decltype(static_cast<const Problem<value_t<P>>&>(std::declval<P&>().problem())),
-    decltype(std::declval<P&>().reset_forward()), decltype(std::declval<P&>().forward_step(index_t{})),
-    decltype(std::declval<P&>().record_trace(index_t{})),
-    decltype(std::declval<std::vector<value_t<P>>&>() = std::declval<P&>().traces(index_t{}))>;
+using forward_ops =
+    std::void_t<decltype(static_cast<const Problem<value_t<P>>&>(std::declval<P&>().problem())),
+                decltype(std::declval<P&>().reset_forward()), decltype(std::declval<P&>().forward_step(index_t{})),
+                decltype(std::declval<P&>().record_trace(index_t{})),
+                decltype(std::declval<std::vector<value_t<P>>&>() = std::declval<P&>().traces(index_t{}))>;
 
 template <class P>
-using gradient_ops = std::void_t<
-    typename P::State, decltype(static_cast<typename P::State&>(std::declval<P&>().state())),
-    decltype(std::declval<P&>().reserve_fields(std::int64_t{})), decltype(std::declval<P&>().record_next_trace(index_t{})),
-    decltype(std::declval<P&>().set_adjoint_source(std::declval<std::vector<value_t<P>>>())),
-    decltype(std::declval<P&>().reset_adjoint()), decltype(std::declval<P&>().reverse_step(index_t{})),
-    decltype(std::declval<std::vector<double>&>() = std::declval<P&>().interior_gradient())>;
+using gradient_ops =
+    std::void_t<typename P::State, decltype(static_cast<typename P::State&>(std::declval<P&>().state())),
+                decltype(std::declval<P&>().reserve_fields(std::int64_t{})),
+                decltype(std::declval<P&>().record_next_trace(index_t{})),
+                decltype(std::declval<P&>().set_adjoint_source(std::declval<std::vector<value_t<P>>>())),
+                decltype(std::declval<P&>().reset_adjoint()), decltype(std::declval<P&>().reverse_step(index_t{})),
+                decltype(std::declval<std::vector<double>&>() = std::declval<P&>().interior_gradient())>;
 
 template <class P>
-using history_ops = std::void_t<
-    decltype(std::size_t{std::declval<P&>().allocate_history(index_t{})}),
-    decltype(std::declval<P&>().record_history(index_t{})), decltype(std::declval<P&>().reverse_step_from_history(index_t{})),
-    decltype(std::declval<P&>().release_history()),
-    decltype(std::uint64_t{std::declval<const P&>().history_copy_bytes()})>;
+using history_ops = std::void_t<decltype(std::size_t{std::declval<P&>().allocate_history(index_t{})}),
+                                decltype(std::declval<P&>().record_history(index_t{})),
+                                decltype(std::declval<P&>().reverse_step_from_history(index_t{})),
+                                decltype(std::declval<P&>().release_history()),
+                                decltype(std::uint64_t{std::declval<const P&>().history_copy_bytes()})>;
 
 template <class P>
-using backend_ops = std::void_t<
-    decltype(double{std::declval<P&>().wavefield_energy()}), decltype(int{P::working_fields(Workload::gradient)}),
-    decltype(std::declval<P&>().adjoint_data_step(index_t{})),
-    decltype(std::declval<std::vector<value_t<P>>&>() = std::declval<P&>().source_traces(index_t{})),
-    decltype(make_checkpoints(std::declval<P&>(), std::declval<const StrategyPlan&>(),
-                              std::declval<const StrategyOptions&>(), std::declval<std::unique_ptr<Schedule>>(),
-                              std::declval<PrefetchHint*>())
-                 .store),
-    decltype(static_cast<TierReport>(checkpoint_placement(std::declval<P&>())))>;
+using backend_ops =
+    std::void_t<decltype(double{std::declval<P&>().wavefield_energy()}),
+                decltype(int{P::working_fields(Workload::gradient)}),
+                decltype(std::declval<P&>().adjoint_data_step(index_t{})),
+                decltype(std::declval<std::vector<value_t<P>>&>() = std::declval<P&>().source_traces(index_t{})),
+                decltype(make_checkpoints(std::declval<P&>(), std::declval<const StrategyPlan&>(),
+                                          std::declval<const StrategyOptions&>(),
+                                          std::declval<std::unique_ptr<Schedule>>(), std::declval<PrefetchHint*>())
+                             .store),
+                decltype(static_cast<TierReport>(checkpoint_placement(std::declval<P&>())))>;
 
 template <class P, class = void>
 struct density_images : std::false_type {};
 template <class P>
-struct density_images<P, std::void_t<decltype(std::declval<std::vector<double>&>() = std::declval<P&>().density_gradient())>>
+struct density_images<
+    P, std::void_t<decltype(std::declval<std::vector<double>&>() = std::declval<P&>().density_gradient())>>
     : std::true_type {};
 
 template <class P, class = void>
@@ -148,8 +151,10 @@ struct backend<P, backend_ops<P>> : std::bool_constant<gradient<P>::value && his
 // dJ/drho where the propagator images it, read back once after the reverse sweep; empty otherwise.
 template <class P>
 std::vector<double> density_gradient_of(P& prop) {
-  if constexpr (concept_detail::density_images<P>::value) return prop.density_gradient();
-  else return {};
+  if constexpr (concept_detail::density_images<P>::value)
+    return prop.density_gradient();
+  else
+    return {};
 }
 
 template <class P>

@@ -28,7 +28,11 @@ class ScheduleRunner {
  public:
   ScheduleRunner(P& prop, const Misfit<T>& misfit, const T* observed, Store& store, index_t steps,
                  index_t expected_forward_steps, const Progress& progress)
-      : prop_(prop), misfit_(misfit), observed_(observed), store_(store), progress_(progress),
+      : prop_(prop),
+        misfit_(misfit),
+        observed_(observed),
+        store_(store),
+        progress_(progress),
         total_work_(expected_forward_steps > 0 ? expected_forward_steps + steps : 0) {
     set_steps(steps);
     out_.stats.wavefield_storage_bytes = static_cast<std::size_t>(store.slots()) * store.slot_bytes();
@@ -58,13 +62,15 @@ class ScheduleRunner {
         if (a.step < position_ || a.step > out_.stats.steps) throw std::logic_error("schedule: bad " + to_string(a));
         for (; position_ < a.step; ++position_) {
           prop_.forward_step(position_);
-          if (position_ + 1 > recorded_ && position_ + 1 < out_.stats.steps) prop_.record_trace(recorded_ = position_ + 1);
+          if (position_ + 1 > recorded_ && position_ + 1 < out_.stats.steps)
+            prop_.record_trace(recorded_ = position_ + 1);
           ++out_.stats.forward_steps;
           report();
         }
         return true;
       case ActionKind::store: {
-        if (a.step != position_) throw std::logic_error("schedule: " + to_string(a) + " at position " + std::to_string(position_));
+        if (a.step != position_)
+          throw std::logic_error("schedule: " + to_string(a) + " at position " + std::to_string(position_));
         const auto t = std::chrono::steady_clock::now();
         store_.store(a.slot, prop_.state());
         out_.stats.seconds_copies += elapsed(t);
@@ -73,8 +79,10 @@ class ScheduleRunner {
       }
       case ActionKind::restore: {
         const auto t = std::chrono::steady_clock::now();
-        if (a.slot == initial_slot) prop_.reset_forward();
-        else store_.restore(a.slot, prop_.state(), schedule.restore_is_last_use());
+        if (a.slot == initial_slot)
+          prop_.reset_forward();
+        else
+          store_.restore(a.slot, prop_.state(), schedule.restore_is_last_use());
         out_.stats.seconds_copies += elapsed(t);
         position_ = a.step;
         ++out_.stats.restores;
@@ -113,7 +121,8 @@ class ScheduleRunner {
   // At position N - 1, before reversing step N - 1: S u[N], then the misfit and its adjoint source.
   void between_sweeps() {
     const index_t steps = out_.stats.steps;
-    if (recorded_ != steps - 1) throw std::logic_error("schedule: the first reverse step came before the traces were recorded");
+    if (recorded_ != steps - 1)
+      throw std::logic_error("schedule: the first reverse step came before the traces were recorded");
     prop_.record_next_trace(steps);
     out_.stats.objective = adjoint_source_from_traces(prop_, misfit_, observed_, steps);
     t_rev_ = std::chrono::steady_clock::now();

@@ -27,17 +27,22 @@ DotProductResult dot_product_test(const Grid& grid, const VelocityModel& model, 
 
 // J(m) = misfit(S u, d) by forward modelling alone (the same order of summation as the gradient).
 template <class T>
-double forward_misfit(const Problem<T>& problem, const T* observed, Backend backend = Backend::cpu,
-                      const CudaBudgets& budgets = {}) {
+double forward_misfit(const Problem<T>& problem, const Misfit<T>& misfit, const T* observed,
+                      Backend backend = Backend::cpu, const CudaBudgets& budgets = {}) {
   const ShotData<T> shot = run_on_backend(backend, problem, budgets, ForwardCall<T>{});
   const Traces<T> synthetic{shot.nt, shot.nrec, problem.time.dt, shot.traces.data()};
-  return l2_misfit<T>().evaluate(synthetic, Traces<T>{shot.nt, shot.nrec, problem.time.dt, observed}, nullptr);
+  return misfit.evaluate(synthetic, Traces<T>{shot.nt, shot.nrec, problem.time.dt, observed}, nullptr);
+}
+template <class T>
+double forward_misfit(const Problem<T>& problem, const T* observed, Backend backend = Backend::cpu,
+                      const CudaBudgets& budgets = {}) {
+  return forward_misfit(problem, l2_misfit<T>(), observed, backend, budgets);
 }
 
 struct TaylorResult {
-  double objective = 0;              // J(m)
-  double directional = 0;            // <g, dm>
-  std::vector<double> h, first, second;  // |J(m+h dm) - J(m)|, |... - h <g, dm>|
+  double objective = 0;                    // J(m)
+  double directional = 0;                  // <g, dm>
+  std::vector<double> h, first, second;    // |J(m+h dm) - J(m)|, |... - h <g, dm>|
   double rate_first = 0, rate_second = 0;  // least-squares slopes of log error vs log h
 };
 
@@ -46,25 +51,25 @@ VelocityModel perturbed_model(const VelocityModel& model, const std::vector<doub
 // Least-squares slope of log e against log h, over the points with e > 0 (0 with fewer than two).
 double log_log_slope(const std::vector<double>& h, const std::vector<double>& e);
 
-// dm: perturbation of m = 1/c^2 at the interior points. The gradient and every J on `backend`.
+// dm: perturbation of m = 1/c^2 at the interior points. The gradient and every J on `backend`, of `misfit`.
 template <class T>
 TaylorResult taylor_test(const Grid& grid, const VelocityModel& model, const std::vector<double>& dm,
                          const Acquisition& acq, const TimeAxis& time, const std::vector<T>& observed,
                          const StrategyOptions& strategy, int halvings, Backend backend = Backend::cpu,
-                         const CudaBudgets& budgets = {}) {
+                         const CudaBudgets& budgets = {}, const Misfit<T>& misfit = l2_misfit<T>()) {
   TaylorResult t;
   {
     const Problem<T> p = make_problem<T>(grid, model, acq, time);
     const StrategyPlan plan = plan_strategy(strategy, time.steps, field_layout<T>(p.grid));
     const GradientOutput g =
-        run_on_backend(backend, p, budgets, GradientCall<T>{&l2_misfit<T>(), observed.data(), &strategy, &plan, {}, nullptr});
+        run_on_backend(backend, p, budgets, GradientCall<T>{&misfit, observed.data(), &strategy, &plan, {}, nullptr});
     t.objective = g.stats.objective;
     for (std::size_t i = 0; i < dm.size(); ++i) t.directional += g.gradient[i] * dm[i];
   }
   double h = 1.0;
   for (int k = 0; k <= halvings; ++k, h *= 0.5) {
     const Problem<T> p = make_problem<T>(grid, perturbed_model(model, dm, h), acq, time);
-    const double j = forward_misfit(p, observed.data(), backend, budgets);
+    const double j = forward_misfit(p, misfit, observed.data(), backend, budgets);
     t.h.push_back(h);
     t.first.push_back(std::abs(j - t.objective));
     t.second.push_back(std::abs(j - t.objective - h * t.directional));

@@ -17,4 +17,13 @@ namespace revwave {
 inline constexpr double band_lead_periods = 3.0;
 Survey band_survey(const Survey& survey, double cutoff_hz);
 
+// Every band against every shot, before any work: a cut-off below the shot's Nyquist frequency, and
+// of at least one period within its record (a lower one resolves nothing in it, and its lead, three
+// periods, would outgrow the record), so that the lead is at most three records long; and the
+// low-passed copy of the survey (its lead included) against the memory available. InputError naming
+// --bands, the shot and the rule; OutOfMemoryError naming the band.
+void check_bands(const Survey& survey, const std::vector<double>& cutoffs_hz);
+// Samples a shot's time axis gains in front in a band (three periods of the cut-off), in checked arithmetic.
+index_t band_lead(const Shot& shot, double cutoff_hz);
+
 }  // namespace revwave

@@ -22,13 +22,16 @@ namespace revwave {
 
 struct IterationRecord {
   int iteration = 0, band = 0;
-  double cutoff = 0;          // Hz, 0: no filter
-  double objective = 0;       // J after the step
+  double cutoff = 0;     // Hz, 0: no filter
+  double objective = 0;  // J after the step
   double objective_before = 0;
-  double gradient_norm = 0;   // |reduced dJ/dc| at the iterate the step started from
+  double gradient_norm = 0;  // |reduced dJ/dc| at the iterate the step started from
   double step = 0;
   int evaluations = 0;
   double seconds = 0;
+  // Of those, the share of this process's wall time its evaluations spent in time loops (the
+  // shots' time loops summed, over the processes); the rest is host work, waits and the optimiser.
+  double seconds_time_loops = 0;
   bool memory_reset = false;
 };
 
@@ -44,8 +47,19 @@ struct InversionHooks {
 // illumination sum over shots. Collective over the runner's processes.
 using VelocityObjective = std::function<double(const std::vector<double>& velocity, std::vector<double>& gradient)>;
 using Illumination = std::function<std::vector<double>(const std::vector<double>& velocity)>;
-// Makes the objective and illumination of a band (the caller binds the survey and the backend).
-using BandProblem = std::function<std::pair<VelocityObjective, Illumination>(double cutoff_hz)>;
+// A band's objective and illumination, and a clock of the seconds they spent in time loops so far
+// (empty: not measured).
+struct BandFunctions {
+  VelocityObjective objective;
+  Illumination illumination;
+  std::function<double()> time_loops;
+  BandFunctions(VelocityObjective o, Illumination i, std::function<double()> t = {})
+      : objective(std::move(o)), illumination(std::move(i)), time_loops(std::move(t)) {}
+  BandFunctions(std::pair<VelocityObjective, Illumination> p)  // NOLINT: a plain pair is a band without a clock
+      : objective(std::move(p.first)), illumination(std::move(p.second)) {}
+};
+// Makes the functions of a band (the caller binds the survey and the backend).
+using BandProblem = std::function<BandFunctions(double cutoff_hz)>;
 
 // Runs (or continues) the inversion from `state` (a fresh state: band 0 from `start`). Every
 // process runs it with the same arguments and takes the same steps.

@@ -11,11 +11,12 @@ enum class BandEnd { running, iterations, relative_decrease, line_search_failed,
 std::string to_string(BandEnd reason);
 
 struct InversionState {
-  std::string fingerprint;     // what the run inverts (grid, data, start, settings): resume refuses another
-  int band = 0;                // the band running (or next, after the last one ended)
-  int band_iteration = 0;      // iterations completed in this band
-  int iteration = 0;           // iterations completed in all
-  bool band_started = false;   // `optimizer` and `diagonal` belong to this band
+  std::string fingerprint;    // what the run inverts (grid, data, start, settings): resume refuses another
+  int band = 0;               // the band running (or next, after the last one ended)
+  int band_iteration = 0;     // iterations completed in this band
+  int iteration = 0;          // iterations completed in all
+  bool band_started = false;  // `optimizer` and `diagonal` belong to this band (else to the band that ended last,
+                              // so that more --iterations can take it further)
   BandEnd band_end = BandEnd::running;
   std::vector<BandEnd> ended;  // how each finished band ended
   OptimizerState optimizer;
@@ -23,8 +24,14 @@ struct InversionState {
   std::vector<double> model;     // the latest velocity (between bands: the next band's start)
 };
 
-// The state as one binary file (bit-exact doubles), written atomically; read back with checks.
+// The state as one binary file (bit-exact doubles and a checksum of every byte), written atomically;
+// read back with checks: the checksum, every count in its range, the sizes against each other and
+// against the file, every value finite. A state that fails one is an IoError naming `path` and the
+// rule; nothing of it is used.
 void save_inversion_state(const std::string& path, const InversionState& state);
 InversionState load_inversion_state(const std::string& path);
+// The same as bytes (the fuzzers' way in): encode, and decode with every check.
+std::string encode_inversion_state(const InversionState& state);
+InversionState decode_inversion_state(const std::string& bytes, const std::string& path);
 
 }  // namespace revwave

@@ -3,6 +3,7 @@
 // history.jsonl and state.bin, written as one transaction, so that a signal or a kill leaves the
 // previous iteration's files whole and --resume goes on from them.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,16 @@
 namespace revwave {
 
 std::string inversion_state_path(const std::string& dir);
-// What a run writes there that may not be an input: model.npy, state.bin, start_model.npy, true_model.npy.
-std::vector<NamedPath> inversion_outputs(const std::string& dir);
+// The configuration the CLI writes into the directory: `revwave invert --resume DIR` reads it.
+std::string inversion_config_path(const std::string& dir);
+// The name of a file the run may write in its directory, whatever the iteration: "the model of
+// iteration 3" for model_0003.npy, "the optimiser's state" for state.bin, ...; empty for any other.
+std::string inversion_output_role(const std::string& filename);
+// InputError naming the input and the output when an input (after symbolic links) is a file the run
+// may write in `dir` (every output of every iteration: model_NNNN.npy for any N, model.npy,
+// pictures, history, state, configuration), before anything is written. A resumed run keeps the
+// configuration it reads there.
+void refuse_inputs_in_run_directory(const std::string& dir, const std::vector<NamedPath>& inputs, bool resuming);
 // A new run needs a directory without an inversion in it, --resume one with its state (InputError
 // naming the option and the fix); either way `dir` must be a directory where it exists.
 void check_inversion_directory(const std::string& dir, bool resuming);
@@ -29,17 +38,21 @@ class RunDirectory {
   RunDirectory(std::string dir, const Grid& grid, Precision precision, const std::vector<double>& start, double clip);
 
   // start_model.npy, start_{xz,yz,xy}.png (start - its mean) and, when `truth` is given,
-  // true_model.npy and true_*.png (truth - start): together. Returns the truth's pictures.
-  std::vector<std::string> write_start(const std::vector<double>* truth) const;
+  // true_model.npy and true_*.png (truth - start), and what `also` writes: together. Returns the
+  // truth's pictures.
+  std::vector<std::string> write_start(const std::vector<double>* truth, const std::function<void()>& also = {}) const;
   // history.jsonl with `history` (every line, this one included) and state.bin; with `model`, also
-  // model_NNNN.npy (the state's iteration), model.npy and model_*.png (model - start): together.
+  // model_NNNN.npy (the state's iteration), model.npy, model_NNNN_*.png and model_*.png (model -
+  // start; the iteration's pictures are kept, model_*.png is the latest): together.
   // Returns the pictures written.
-  std::vector<std::string> write_step(const InversionState& state, const std::vector<std::string>& history, bool model) const;
+  std::vector<std::string> write_step(const InversionState& state, const std::vector<std::string>& history,
+                                      bool model) const;
 
  private:
   void write_model(const std::string& path, const std::vector<double>& velocity) const;
   std::vector<std::string> write_update(const std::string& prefix, const std::vector<double>& model,
-                                        const std::vector<double>& reference, double clip) const;
+                                        const std::vector<double>& reference, double clip,
+                                        const std::string& what) const;
 
   std::string dir_;
   Grid grid_;

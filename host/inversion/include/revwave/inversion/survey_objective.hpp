@@ -1,7 +1,8 @@
 // The inversion's band problem on a survey: J and dJ/dc by the survey gradient (shot-parallel over
 // the runner, summed on the root, broadcast so that every process steps alike), and the source-side
-// illumination by a forward sweep per shot.
+// illumination by a forward sweep per shot, on the run's shot engine (the device's, on a GPU).
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -15,10 +16,11 @@
 
 namespace revwave {
 
-// sum over steps n = 1..N of u[n]^2 at the interior points of the whole grid, for one shot, on the
-// CPU propagator (the CUDA backend has no such hook: the illumination sweep runs on the CPU).
+// sum over steps n = 1..N of u[n]^2 at the interior points of the whole grid, for one shot, on a
+// CPU propagator of its own: the reference the engines' illumination is tested against.
 template <class T>
-std::vector<double> shot_illumination(const Grid& grid, const VelocityModel& model, const Shot& shot, double aperture) {
+std::vector<double> shot_illumination(const Grid& grid, const VelocityModel& model, const Shot& shot, double aperture,
+                                      const Progress& progress = {}) {
   const ModelWindow w = shot_window(grid, shot.acquisition, aperture);
   const Problem<T> p = shot_problem<T>(grid, model, shot, w);
   CpuPropagator<T> prop(p);
@@ -27,6 +29,7 @@ std::vector<double> shot_illumination(const Grid& grid, const VelocityModel& mod
   for (index_t n = 0; n < p.time.steps; ++n) {
     prop.forward_step(n);
     prop.add_squared_interior(local);
+    if (progress) progress(n + 1, p.time.steps);
   }
   if (w.shape == grid.shape) return local;
   std::vector<double> whole(static_cast<std::size_t>(grid.interior_points()), 0.0);
@@ -34,23 +37,37 @@ std::vector<double> shot_illumination(const Grid& grid, const VelocityModel& mod
   return whole;
 }
 
+// The seconds of this process's wall time the shots of a sum spent in time loops: theirs summed over
+// every process, shared out over the processes.
+inline double time_loop_share(const SurveySum& sum) {
+  double loops = 0;
+  for (const ShotSummary& s : sum.shots) loops += s.phases.time_loop;
+  return loops / static_cast<double>(std::max(sum.processes, 1));
+}
+
 // `survey` must hold every shot's observed data; it must outlive the returned functions, as must
-// `runner` and `options`. `density`: the model's (empty: constant), known and fixed, carried by every
-// model the inversion tries.
+// `runner`, `options` and `progress` (called between shots and time steps; it may throw RunCancelled).
+// One shot engine serves every band, evaluation and illumination sweep; `time_loops` (if given)
+// counts the seconds they spend in time loops (time_loop_share, on the root). `density`: the
+// model's (empty: constant), known and fixed, carried by every model the inversion tries.
 template <class T>
-BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const SurveyRunOptions& options, ShotRunner& runner,
-                                std::vector<double> density = {}) {
+BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const SurveyRunOptions& options,
+                                ShotRunner& runner, const Progress& progress = {},
+                                std::shared_ptr<double> time_loops = nullptr, std::vector<double> density = {}) {
+  const std::shared_ptr<ShotEngine<T>> engine = make_survey_engine<T>(grid, survey, options);
+  if (!time_loops) time_loops = std::make_shared<double>(0.0);
   auto fixed = std::make_shared<const std::vector<double>>(std::move(density));
-  return [&grid, &survey, &options, &runner, fixed](double cutoff) {
+  return [&grid, &survey, &options, &runner, &progress, engine, time_loops, fixed](double cutoff) -> BandFunctions {
     auto banded = std::make_shared<Survey>(band_survey(survey, cutoff));
     const auto model_of = [&grid, fixed](const std::vector<double>& velocity) {
       VelocityModel m{grid.shape, velocity, *fixed};
       return m;
     };
-    VelocityObjective objective = [&grid, &options, &runner, banded, model_of](const std::vector<double>& c,
-                                                                               std::vector<double>& gradient) {
+    VelocityObjective objective = [&grid, &options, &runner, &progress, engine, banded, model_of, time_loops](
+                                      const std::vector<double>& c, std::vector<double>& gradient) {
       const VelocityModel m = model_of(c);
-      SurveySum sum = survey_gradient<T>(grid, m, *banded, options, runner);
+      SurveySum sum = survey_gradient<T>(*engine, grid, m, *banded, options, runner, progress);
+      if (sum.root) *time_loops += time_loop_share(sum);
       std::vector<double> packed;
       if (sum.root) {
         packed.reserve(sum.gradient.size() + 1);
@@ -62,21 +79,22 @@ BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const Su
       gradient = velocity_gradient(c, dj_dm);
       return packed.front();
     };
-    Illumination illumination = [&grid, &options, &runner, banded, model_of](const std::vector<double>& c) {
-      const VelocityModel m = model_of(c);
-      const ShotTask task = [&](std::int64_t s, const Progress&) {
+    Illumination illumination = [&grid, &options, &runner, &progress, engine, banded, model_of,
+                                 time_loops](const std::vector<double>& c) {
+      engine->set_model(model_of(c));
+      const ShotTask task = [&](std::int64_t s, const Progress& steps) {
         ShotOutput out;
-        out.summary.shot = s;
-        out.gradient = shot_illumination<T>(grid, m, banded->shots[static_cast<std::size_t>(s)], options.aperture);
+        const Shot& shot = banded->shots[static_cast<std::size_t>(s)];
+        out.gradient = engine->illumination(engine_shot(grid, shot, options.aperture), out.summary.phases, steps);
         return out;
       };
-      SurveySum sum = runner.run(static_cast<std::int64_t>(banded->shots.size()),
-                                 static_cast<std::size_t>(grid.interior_points()), task);
+      SurveySum sum = runner.run(static_cast<std::int64_t>(banded->shots.size()), engine->sums(), task, progress);
+      if (sum.root) *time_loops += time_loop_share(sum);
       std::vector<double> values = sum.root ? std::move(sum.gradient) : std::vector<double>{};
       runner.broadcast_from_root(values);
       return values;
     };
-    return std::make_pair(std::move(objective), std::move(illumination));
+    return BandFunctions(std::move(objective), std::move(illumination), [time_loops] { return *time_loops; });
   };
 }
 

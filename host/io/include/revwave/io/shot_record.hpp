@@ -10,13 +10,13 @@
 namespace revwave {
 
 struct ShotRecordMeta {
-  double dt = 0.0;  // s, > 0
-  std::int64_t nt = 0;  // samples per trace, >= 1
-  double f0 = 0.0;  // Ricker peak frequency, Hz, > 0
-  double t0 = 0.0;  // wavelet delay, s, finite
+  double dt = 0.0;                               // s, > 0
+  std::int64_t nt = 0;                           // samples per trace, >= 1
+  double f0 = 0.0;                               // Ricker peak frequency, Hz, > 0
+  double t0 = 0.0;                               // wavelet delay, s, finite
   std::vector<std::array<double, 3>> sources;    // m, at least one
   std::vector<std::array<double, 3>> receivers;  // m, at least one
-  std::string precision = "float32";  // of the .npy: "float32" or "float64"
+  std::string precision = "float32";             // of the .npy: "float32" or "float64"
 };
 
 struct ShotRecord {

@@ -12,10 +12,11 @@
 
 namespace revwave {
 
-// The misfits revwave knows by name (parsed where text enters, printed where it leaves).
-enum class MisfitKind { l2 };
+// The misfits revwave knows by name (parsed where text enters, printed where it leaves), and
+// `custom`: one the caller supplies (the Python bindings' callable), which no text names.
+enum class MisfitKind { l2, correlation, envelope, custom };
 const char* to_string(MisfitKind m);
-// InputError naming the value and the choices.
+// InputError naming the value and the choices (l2, correlation, envelope).
 MisfitKind parse_misfit(std::string_view text);
 
 template <class T>
@@ -26,10 +27,14 @@ class Misfit {
   // J(synthetic, observed), called once per shot with whole traces of the same shape; when
   // `adjoint_source` is not null it receives r = dJ/d(synthetic) (synthetic.size() values, the
   // same layout). J is summed in a fixed order, so the same traces give the same bits on every
-  // strategy and backend.
+  // strategy and backend. Called from several threads at once (shots side by side): const and
+  // reentrant.
   virtual double evaluate(const Traces<T>& synthetic, const Traces<T>& observed, T* adjoint_source) const = 0;
 };
 
+// A built-in misfit (not `custom`): one stateless instance per kind and precision.
+template <class T>
+const Misfit<T>& builtin_misfit(MisfitKind kind);
 template <class T>
 std::unique_ptr<Misfit<T>> make_misfit(MisfitKind kind);
 

@@ -17,7 +17,8 @@ bool launched_by_mpirun();
 int launched_size();
 int launched_rank();
 
-// MPI_Init when launched by mpirun (else a single process without MPI), MPI_Finalize at the end.
+// MPI_Init when launched by mpirun (else a single process without MPI) unless MPI runs already,
+// MPI_Finalize at the end if it was this session's MPI_Init.
 // NotCompiledError when launched by mpirun with more than one process and MPI is not compiled in.
 class MpiSession {
  public:
@@ -35,13 +36,14 @@ class MpiSession {
 
   // Collective: every process passes what it caught (or nullptr). If any failed, every process
   // throws the error of the lowest failing rank (same kind and message); else returns.
-  void agree(std::exception_ptr failure);
+  void agree(const std::exception_ptr& failure);
 
   // The runner for this session: serial without MPI or with one process.
   std::unique_ptr<ShotRunner> runner();
 
  private:
   bool active_ = false;
+  bool owns_ = false;  // this session called MPI_Init (and so calls MPI_Finalize)
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
 };
 

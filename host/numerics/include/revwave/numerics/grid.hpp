@@ -45,9 +45,7 @@ struct Grid {
     const index_t r = radius();
     return {idx / stride_x() - r, (idx % stride_x()) / stride_y() - r, idx % stride_y()};
   }
-  index_t interior_index(index_t ix, index_t iy, index_t iz) const {
-    return index(ix + nbl, iy + nbl, iz + nbl);
-  }
+  index_t interior_index(index_t ix, index_t iy, index_t iz) const { return index(ix + nbl, iy + nbl, iz + nbl); }
   // Extent of the interior box, metres: coordinates lie in [0, extent(axis)].
   double extent(int axis) const { return static_cast<double>(shape[axis] - 1) * spacing; }
   template <class T>

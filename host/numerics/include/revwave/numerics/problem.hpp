@@ -5,19 +5,20 @@
 #include <vector>
 
 #include "revwave/core/host_buffer.hpp"
-#include "revwave/numerics/grid.hpp"
-#include "revwave/numerics/model.hpp"
 #include "revwave/numerics/acoustic/point_formulas.hpp"
 #include "revwave/numerics/density/density_model.hpp"
+#include "revwave/numerics/grid.hpp"
+#include "revwave/numerics/model.hpp"
 #include "revwave/numerics/sparse_points.hpp"
 
 namespace revwave {
 
 struct Acquisition {
-  std::vector<Vec3> sources;    // metres from the first interior point
+  std::vector<Vec3> sources;  // metres from the first interior point
   std::vector<Vec3> receivers;
   double f0 = 10.0;             // Ricker peak frequency, Hz
   double t0 = 0.15;             // Ricker delay, s
+  std::vector<double> wavelet;  // a sampled source signature of nt samples instead of the Ricker (f0, t0); empty: none
 };
 
 // N steps take u[0] to u[N]; data and the wavelet have nt = N + 1 samples at n dt.
@@ -55,11 +56,11 @@ struct Problem {
   TimeAxis time;
   Acquisition acquisition;
   StepCoefficients<T> coeffs{};
-  HostBuffer m;                          // allocated grid, T
-  std::array<std::vector<T>, 3> kappa;   // per padded index on each axis
-  std::vector<T> weights;                // w[0] = 3 c0 / h^2, w[j] = c_j / h^2
+  HostBuffer m;                         // allocated grid, T
+  std::array<std::vector<T>, 3> kappa;  // per padded index on each axis
+  std::vector<T> weights;               // w[0] = 3 c0 / h^2, w[j] = c_j / h^2
   SparsePoints src, rec;
-  std::vector<T> wavelet;                // w(n dt), n = 0..nt-1
+  std::vector<T> wavelet;  // w(n dt), n = 0..nt-1
   // The variable-density physics' coefficients when the model has a density; without one the
   // problem is the constant-density equation's.
   std::optional<DensityFields> density;

@@ -14,8 +14,8 @@ using Vec3 = std::array<double, 3>;
 
 struct SparsePoints {
   index_t count = 0;
-  std::vector<index_t> index;   // 8 per point, linear indices into the allocated grid
-  std::vector<double> weight;   // 8 per point, summing to 1
+  std::vector<index_t> index;  // 8 per point, linear indices into the allocated grid
+  std::vector<double> weight;  // 8 per point, summing to 1
 };
 
 // Throws InputError naming the point (`what` i at (x, y, z) m) outside [0, (n-1) h] on any axis.

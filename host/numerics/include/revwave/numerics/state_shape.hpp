@@ -6,13 +6,12 @@
 #pragma once
 #include <cstddef>
 
-
 namespace revwave {
 
 struct StateShape {
-  int fields = 0;                 // whole fields of the allocated grid
-  std::size_t layer_values = 0;   // values per state in the absorbing layer only
-  const char* description = "";   // how messages name one slot's content: "two wavefields"
+  int fields = 0;                // whole fields of the allocated grid
+  std::size_t layer_values = 0;  // values per state in the absorbing layer only
+  const char* description = "";  // how messages name one slot's content: "two wavefields"
 
   // One state's bytes, its whole fields of `field_bytes` each and its layer values of `value_bytes`.
   std::size_t bytes(std::size_t field_bytes, std::size_t value_bytes) const {

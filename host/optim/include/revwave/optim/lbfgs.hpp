@@ -24,7 +24,10 @@ class LbfgsMemory {
   // Keeps the pair when s.y > 1e-10 |s| |y| (the curvature condition that keeps the
   // approximation positive definite), dropping the oldest pair beyond capacity; false if rejected.
   bool update(std::vector<double> s, std::vector<double> y);
-  void clear() { pairs_.clear(); }
+  void clear() {
+    pairs_.clear();
+    sy_.clear();
+  }
 
   // H g by the two-loop recursion with H0 = gamma M, gamma = s.y / (y.M y) of the newest pair
   // (gamma = 1 with no pair: then H g = M g).
@@ -39,8 +42,11 @@ class LbfgsMemory {
  private:
   int capacity_;
   std::deque<CurvaturePair> pairs_;  // oldest first
+  std::deque<double> sy_;            // s.y of each pair, computed once (the same bits every time)
 };
 
+// Left to right, on one thread: the order of its sum is part of every iterate's bits (a threaded
+// dot would change them), so it stays sequential while the element-wise updates run in parallel.
 double dot(const std::vector<double>& a, const std::vector<double>& b);
 
 }  // namespace revwave

@@ -48,8 +48,8 @@ struct OptimizerState {
   std::vector<double> x, g;  // the current (feasible) iterate and its gradient
   double f = 0;
   LbfgsMemory memory{5};
-  int iteration = 0;         // iterations completed
-  int evaluations = 0;       // objective evaluations so far, the first included
+  int iteration = 0;    // iterations completed
+  int evaluations = 0;  // objective evaluations so far, the first included
 };
 
 enum class StepOutcome { accepted, stationary, line_search_failed };
@@ -57,9 +57,9 @@ std::string to_string(StepOutcome outcome);
 
 struct IterationReport {
   StepOutcome outcome = StepOutcome::accepted;
-  double f_before = 0, f = 0;  // objective before and after
-  double step = 0;             // the accepted a
-  int evaluations = 0;         // objective evaluations in this iteration
+  double f_before = 0, f = 0;        // objective before and after
+  double step = 0;                   // the accepted a
+  int evaluations = 0;               // objective evaluations in this iteration
   double reduced_gradient_norm = 0;  // |r| at the iterate the iteration started from
   bool memory_reset = false;
 };

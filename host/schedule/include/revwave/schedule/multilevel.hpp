@@ -49,10 +49,10 @@ int tier_of_slot(const std::vector<Tier>& tiers, std::int64_t slot);
 struct TierCounts {
   std::string name;
   std::int64_t stores = 0;
-  std::int64_t restores = 0;    // not counting the recreated initial state
-  double bytes_moved = 0.0;     // (stores + restores) * slot bytes
-  double cost = 0.0;            // stores * store_cost + restores * restore_cost
-  std::int64_t peak_live = 0;   // most slots of this tier holding a checkpoint at once
+  std::int64_t restores = 0;   // not counting the recreated initial state
+  double bytes_moved = 0.0;    // (stores + restores) * slot bytes
+  double cost = 0.0;           // stores * store_cost + restores * restore_cost
+  std::int64_t peak_live = 0;  // most slots of this tier holding a checkpoint at once
 };
 
 struct MultilevelCounts {
@@ -62,8 +62,7 @@ struct MultilevelCounts {
 };
 
 // Pulls `schedule` to its end, reading its slot ids as global ids over `tiers`.
-MultilevelCounts count_multilevel(Schedule& schedule, const std::vector<Tier>& tiers,
-                                  double slot_bytes = 0.0);
+MultilevelCounts count_multilevel(Schedule& schedule, const std::vector<Tier>& tiers, double slot_bytes = 0.0);
 double predicted_time(Schedule& schedule, const std::vector<Tier>& tiers);
 
 // The two baselines: Revolve on the fastest tier alone (no slots if c0 = 0) and

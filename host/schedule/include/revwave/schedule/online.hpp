@@ -76,7 +76,7 @@ class OnlineSchedule final : public Schedule {
 
   std::int64_t slots_;
   std::int64_t steps_ = 0;
-  std::vector<Checkpoint> stack_;  // live checkpoints, increasing positions; [0] = initial
+  std::vector<Checkpoint> stack_;   // live checkpoints, increasing positions; [0] = initial
   std::vector<std::int64_t> free_;  // free slot ids
   std::int64_t position_ = 0;       // driver's position after all returned actions; -1 after a reverse
   std::int64_t decided_ = 0;        // the forward decision for positions < decided_ is made
@@ -90,7 +90,7 @@ class OnlineSchedule final : public Schedule {
   // place()'s sums over the checkpoint intervals, valid until the checkpoints change.
   bool sums_valid_ = false;
   std::vector<std::int64_t> pre_;
-  std::int64_t best_inner_ = -1;       // cheapest checkpoint to drop among 1..k-1
+  std::int64_t best_inner_ = -1;  // cheapest checkpoint to drop among 1..k-1
   std::int64_t best_inner_cost_ = 0;
 };
 

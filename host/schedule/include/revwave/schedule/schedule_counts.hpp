@@ -12,11 +12,11 @@ struct ScheduleCounts {
   std::int64_t forward_steps = 0;  // advances + reverses: what the forward operator costs
   std::int64_t advances = 0;       // sum of advance distances
   std::int64_t stores = 0;
-  std::int64_t restores = 0;       // including restores of the initial state
-  std::int64_t reverses = 0;       // first_reverse + reverse
-  std::int64_t peak_slots = 0;     // distinct slot ids stored into (stack-allocated
-                                   // schedules: the peak number of live checkpoints)
-  double recompute_ratio = 0.0;    // forward_steps / steps
+  std::int64_t restores = 0;     // including restores of the initial state
+  std::int64_t reverses = 0;     // first_reverse + reverse
+  std::int64_t peak_slots = 0;   // distinct slot ids stored into (stack-allocated
+                                 // schedules: the peak number of live checkpoints)
+  double recompute_ratio = 0.0;  // forward_steps / steps
 };
 
 // Pulls `schedule` to its `end` and counts. Trusts the stream (see validate_schedule)
@@ -35,7 +35,6 @@ using LastUseQuery = std::function<bool()>;
 // exactly once; `end` not repeated after the end; a restore announced as last use
 // (by `last_use` if given, else by schedule.restore_is_last_use()) followed by another
 // restore of the same slot content.
-void validate_schedule(Schedule& schedule, std::int64_t steps, std::int64_t slots,
-                       const LastUseQuery& last_use = {});
+void validate_schedule(Schedule& schedule, std::int64_t steps, std::int64_t slots, const LastUseQuery& last_use = {});
 
 }  // namespace revwave

@@ -12,7 +12,7 @@ namespace revwave {
 
 struct TierSplit {
   index_t device_slots = 0;
-  index_t host_slots = 0;  // slot ids [0, host_slots) live in pinned host memory
+  index_t host_slots = 0;         // slot ids [0, host_slots) live in pinned host memory
   std::size_t staging_bytes = 0;  // device staging for spills and prefetches (0 without host slots)
   std::string choice;             // one sentence for the run report
 };

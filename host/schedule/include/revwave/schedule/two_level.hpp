@@ -19,9 +19,9 @@
 namespace revwave {
 
 struct TwoLevelShape {
-  std::int64_t steps = 0;           // N
-  std::int64_t segment = 0;         // K: steps per segment (the last may be shorter)
-  std::int64_t inner_slots = 0;     // s: Revolve slots inside a segment
+  std::int64_t steps = 0;        // N
+  std::int64_t segment = 0;      // K: steps per segment (the last may be shorter)
+  std::int64_t inner_slots = 0;  // s: Revolve slots inside a segment
   std::int64_t segments() const { return (steps + segment - 1) / segment; }
   std::int64_t outer_slots() const { return segments() > 2 ? segments() - 2 : 0; }
 };
@@ -53,9 +53,9 @@ class TwoLevelSchedule final : public Schedule {
   Action inner_action();
 
   TwoLevelShape shape_;
-  std::int64_t outer_;         // H
-  std::int64_t inner_base_;    // id of Revolve's slot 0: H + 1 (after the segment base), 0 with one segment
-  std::int64_t inner_slots_;   // Revolve slots a full segment uses
+  std::int64_t outer_;        // H
+  std::int64_t inner_base_;   // id of Revolve's slot 0: H + 1 (after the segment base), 0 with one segment
+  std::int64_t inner_slots_;  // Revolve slots a full segment uses
   enum class Phase { sweep, segment_start, inner, done } phase_ = Phase::sweep;
   std::int64_t sweep_next_ = 1;  // the next segment start the sweep reaches
   bool pending_store_ = false;   // the sweep reached a segment start and owes its store

@@ -3,6 +3,8 @@
 // command line and the Python package so that both give the same record and the same refusals.
 #pragma once
 #include <functional>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -18,13 +20,15 @@ struct ForwardRun {
   BackendChoice backend;
   ProblemSetup setup;
   TimeAxis time;
-  ShotData<T> shot;  // checked finite
+  ShotData<T> shot;                   // checked finite
+  std::vector<std::string> warnings;  // revwave/setup/plausibility.hpp
 };
 
 // Resolves the backend, calls `before_inputs` (the CLI refuses outputs that would overwrite inputs
 // there), sets the problem up, checks its memory and models the record.
 template <class T>
-ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void()>& before_inputs, const Progress& progress = {});
+ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void()>& before_inputs,
+                              const Progress& progress = {});
 
 // The sidecar of a record modelled with `acquisition` on `time`, in `precision`.
 ShotRecordMeta record_meta(const Acquisition& acquisition, const TimeAxis& time, Precision precision);

@@ -17,6 +17,7 @@
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/io/shot_record.hpp"
+#include "revwave/misfit/misfit_choice.hpp"
 #include "revwave/setup/problem_setup.hpp"
 
 namespace revwave {
@@ -36,6 +37,9 @@ struct GradientJobOptions {
   std::shared_ptr<const VelocityModel> true_model_values;
   // dJ/drho as well (--density-gradient): needs a density (the problem's --density).
   bool density_gradient = false;
+  MisfitChoice misfit;            // --misfit (l2 by default), or the bindings' callable
+  bool estimate_wavelet = false;  // --estimate-wavelet: one signature fitted to the observed data first
+  bool keep_traces = false;       // the bindings': keep the synthetic traces and the adjoint source (GradientRun)
 };
 
 // Turns the text options into StrategyOptions fields (bytes).
@@ -43,30 +47,36 @@ void finish_strategy_options(GradientJobOptions& o);
 
 template <class T>
 struct GradientJob {
-  ProblemSetup start;        // grid, starting model, acquisition
+  ProblemSetup start;  // grid, starting model, acquisition
   TimeAxis time;
-  std::vector<T> observed;   // nt x nrec (empty until modelled when not read from a file)
-  VelocityModel truth;       // for modelled data
+  std::vector<T> observed;  // nt x nrec (empty until modelled when not read from a file)
+  VelocityModel truth;      // for modelled data
   double seconds_observed = 0;
   std::string observed_source;  // "file" or "modelled"
 };
 
-VelocityModel load_model(const std::string& path, const Grid& grid, const char* option);
+VelocityModel load_model(const std::string& path, const Grid& grid, const char* option, Precision precision);
 // The Taylor test's direction dm of m = 1/c^2 (`revwave gradtest`): towards the built-in true
 // model where it differs from `start`, else a smooth bump; max |dm| = scale x max m.
 std::vector<double> taylor_direction(const VelocityModel& start, double spacing, double scale);
 // A model in memory, checked against the grid's shape and validated; `name` names it.
-VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const std::string& name);
+VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const std::string& name, Precision precision);
+// A starting model of the user's (--model, or an array) with no data to fit (--observed, records,
+// --true-model) would be fitted to the built-in demo's data: InputError. `run` says what runs ("a
+// gradient", "an inversion"); `records_given` stands for observed records given elsewhere (a survey's).
+void require_data_for_user_model(const GradientJobOptions& o, bool records_given, const std::string& run);
 
 template <class T>
 GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   GradientJob<T> job;
   if (!o.observed.empty()) {
-    if (o.observed.size() != 1) throw InputError("this command takes one observed record, not a survey of " + std::to_string(o.observed.size()));
+    if (o.observed.size() != 1)
+      throw InputError("this command takes one observed record, not a survey of " + std::to_string(o.observed.size()));
   }
   if (!o.observed.empty() || o.observed_record) {
     const std::string& observed = o.observed_record ? o.observed_name : o.observed.front();
-    if (o.f0_given) throw InputError("--f0: the record " + observed + " carries its wavelet in its sidecar: leave --f0 out");
+    if (o.f0_given)
+      throw InputError("--f0: the record " + observed + " carries its wavelet in its sidecar: leave --f0 out");
     const ShotRecord rec = o.observed_record ? ShotRecord{} : read_shot_record(observed);
     const ShotRecord& record = o.observed_record ? *o.observed_record : rec;
     job.start = make_survey_setup(o.problem);  // the record brings the geometry
@@ -74,9 +84,11 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     job.start.acquisition.receivers = record.meta.receivers;
     job.start.acquisition.f0 = record.meta.f0;
     job.start.acquisition.t0 = record.meta.t0;
+    if (o.problem.wavelet_samples) job.start.acquisition.wavelet = *o.problem.wavelet_samples;
     trilinear_points(job.start.grid, record.meta.sources, "source (from " + observed + ")");
     trilinear_points(job.start.grid, record.meta.receivers, "receiver (from " + observed + ")");
-    if (record.meta.nt < 2) throw InputError(observed + ": nt " + std::to_string(record.meta.nt) + " is too short: at least 2 samples");
+    if (record.meta.nt < 2)
+      throw InputError(observed + ": nt " + std::to_string(record.meta.nt) + " is too short: at least 2 samples");
     job.time.dt = record.meta.dt;
     job.time.steps = record.meta.nt - 1;
     check_stable(job.time.dt, job.start.grid, job.start.model);
@@ -85,8 +97,8 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
       if (std::abs(record.traces[i]) > largest) {
         throw IoError(observed + ": sample " + std::to_string(i / record.meta.receivers.size()) + " of receiver " +
                       std::to_string(i % record.meta.receivers.size()) + " is " + number_text(record.traces[i]) +
-                      ", beyond the largest " + to_string(sizeof(T) == 4 ? Precision::float32 : Precision::float64) + " " + number_text(largest) +
-                      " (use --precision double)");
+                      ", beyond the largest " + to_string(sizeof(T) == 4 ? Precision::float32 : Precision::float64) +
+                      " " + number_text(largest) + " (use --precision double)");
       }
     }
     job.observed.assign(record.traces.begin(), record.traces.end());
@@ -97,9 +109,12 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   ProblemSetup truth = make_setup(o.problem);  // the grid follows --model when given
   const bool start_given = !o.problem.model_file.empty() || o.problem.model_values || o.problem.velocity.has_value();
   job.start = truth;
-  if (!o.true_model.empty()) truth.model = load_model(o.true_model, truth.grid, "--true-model");
-  else if (o.true_model_values) truth.model = checked_model(*o.true_model_values, truth.grid, "true_model");
-  else if (start_given) truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);
+  if (!o.true_model.empty())
+    truth.model = load_model(o.true_model, truth.grid, "--true-model", o.problem.precision);
+  else if (o.true_model_values)
+    truth.model = checked_model(*o.true_model_values, truth.grid, "true_model", o.problem.precision);
+  else if (start_given)
+    truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);
   truth.model.density = job.start.model.density;  // known and fixed: the data are modelled with it too
   if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
   validate(job.start.model);
@@ -115,11 +130,11 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
 // Models the observed data in the true model (no-op for data read from a file). Kept apart
 // from preparation so that everything is validated before the first expensive step.
 template <class T>
-void model_observed(GradientJob<T>& job, Backend backend, const CudaBudgets& budgets) {
+void model_observed(GradientJob<T>& job, Backend backend, const CudaBudgets& budgets, const Progress& progress = {}) {
   if (job.observed_source != "modelled" || !job.observed.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
   const Problem<T> p = make_problem<T>(job.start.grid, job.truth, job.start.acquisition, job.time);
-  job.observed = run_on_backend(backend, p, budgets, ForwardCall<T>{}).traces;
+  job.observed = run_on_backend(backend, p, budgets, ForwardCall<T>{progress}).traces;
   job.seconds_observed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -10,8 +10,10 @@
 #include "revwave/core/checks.hpp"
 #include "revwave/core/progress.hpp"
 #include "revwave/driver/backend_registry.hpp"
-#include "revwave/misfit/l2_misfit.hpp"
+#include "revwave/misfit/recording_misfit.hpp"
 #include "revwave/setup/gradient_job.hpp"
+#include "revwave/setup/plausibility.hpp"
+#include "revwave/setup/wavelet_estimation.hpp"
 
 namespace revwave {
 
@@ -24,11 +26,25 @@ struct GradientRun {
   CudaRunInfo cuda_info;                // the report's placement: where the CUDA backend put the slots
   GradientOutput output;                // objective, statistics, dJ/dm at the interior points
   index_t predicted_forward_steps = 0;  // the CUDA backend may run revolve as two levels
+  // With GradientJobOptions::keep_traces: the synthetic traces S u the misfit saw and its adjoint
+  // source (nt x nrec, sample-major; the residual S u - d for L2).
+  std::vector<T> synthetic, adjoint_source;
+  std::vector<std::string> warnings;  // revwave/setup/plausibility.hpp
 };
+
+// What the job's grid, time axis and wavelet warn of (the slowest of the starting and true models).
+template <class T>
+std::vector<std::string> job_warnings(const GradientJob<T>& job) {
+  double slowest = min_velocity(job.start.model);
+  if (job.observed_source == "modelled") slowest = std::min(slowest, min_velocity(job.truth));
+  const Acquisition& a = job.start.acquisition;
+  return sampling_warnings(job.start.grid, slowest, SourceSpectrum{a.f0, a.t0, {}}, job.time);
+}
 
 // Resolves the backend and threads, calls `before_inputs` (the CLI refuses outputs that would
 // overwrite inputs there), prepares and checks the job, plans the strategy, models the observed
-// data where none were given, and computes; every result is checked finite.
+// data where none were given, estimates the source signature when asked (then in
+// job.start.acquisition.wavelet), and computes; every result is checked finite.
 template <class T>
 GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void()>& before_inputs,
                                 const Progress& progress = {}) {
@@ -37,22 +53,28 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   r.backend = resolve_backend(o.problem.backend);
   refuse_cuda_options_on_cpu(o.problem, r.backend.kind);
   if (o.density_gradient && !density_given(o.problem)) {
-    throw InputError("--density-gradient needs --density: with a constant density there is no density model to "
-                     "differentiate");
+    throw InputError(
+        "--density-gradient needs --density: with a constant density there is no density model to "
+        "differentiate");
   }
   o.strategy.backend = r.backend.kind;
   apply_threads(o.problem.threads);
   if (before_inputs) before_inputs();
+  require_data_for_user_model(o, false, "a gradient");
   r.job = prepare_gradient_job<T>(o);
   GradientJob<T>& job = r.job;
   const Grid& grid = job.start.grid;
+  r.warnings = job_warnings(job);
   // nt x nrec records: the observed data, the synthetic traces read back for the misfit, its
   // adjoint source, and on the CPU the propagator's own traces.
   const int fields = working_fields(r.backend.kind, Workload::gradient), records = 4;
   require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
   r.plan = plan_strategy(o.strategy, job.time.steps, acoustic_state, field_layout<T>(grid), working);
-  model_observed(job, r.backend.kind, cuda_budgets(o.problem));
+  // The observed data's time loop hears `progress` too (a front end may cancel the run there); its bar
+  // stays the gradient's.
+  model_observed(job, r.backend.kind, cuda_budgets(o.problem),
+                 progress ? Progress([&](index_t, index_t) { progress(0, 1); }) : Progress{});
 
   Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
   if (o.density_gradient) problem.density->image = true;
@@ -61,9 +83,18 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
     throw InputError("observed data have " + std::to_string(job.observed.size()) + " values, expected nt x nrec = " +
                      std::to_string(job.time.nt()) + " x " + std::to_string(problem.rec.count));
   }
+  if (o.estimate_wavelet) {
+    job.start.acquisition.wavelet =
+        estimate_record_wavelet<T>(problem, job.observed.data(), r.backend.kind, cuda_budgets(o.problem));
+    problem.wavelet.assign(job.start.acquisition.wavelet.begin(), job.start.acquisition.wavelet.end());
+  }
   GradientOutput& g = r.output;
+  RecordingMisfit<T> recorded(o.misfit.get<T>());
+  const Misfit<T>* misfit = o.keep_traces ? &recorded : &o.misfit.get<T>();
   g = run_on_backend(r.backend.kind, problem, cuda_budgets(o.problem),
-                     GradientCall<T>{&l2_misfit<T>(), job.observed.data(), &o.strategy, &r.plan, progress, &r.report});
+                     GradientCall<T>{misfit, job.observed.data(), &o.strategy, &r.plan, progress, &r.report});
+  r.synthetic = std::move(recorded.synthetic());
+  r.adjoint_source = std::move(recorded.adjoint_source());
   r.cuda_info = r.report.placement;
   // A result that is not finite is never written as a success.
   check_finite_result(job.observed.data(), job.observed.size(), "the observed data (modelled in the true model)");
@@ -79,6 +110,9 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
 // `observed` is what the JSON names as the observed data.
 template <class T>
 nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOptions& o, const std::string& observed);
+
+// The JSON's "estimated_wavelet" block: samples, water level, peak and norm of the signature.
+nlohmann::json estimated_wavelet_summary(const std::vector<double>& wavelet);
 
 // The JSON's "compression" block: the mode, and what the checkpoint stores did (a survey's summed
 // over its shots).

@@ -14,6 +14,7 @@
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
+#include "revwave/setup/grid_layout.hpp"
 
 namespace revwave {
 
@@ -28,23 +29,27 @@ struct ProblemOptions {
   std::string density_file;
   std::shared_ptr<const NpyArray> density_values;
   std::string shape = "80,80,80";
+  bool shape_given = false;  // --shape was given: with a model it must be the model's shape
   double spacing = 10.0;
   index_t nbl = 10;
   int space_order = 8;
   double tn = 0.5;
-  std::optional<double> dt;        // unset: 0.9 x the stability bound
+  std::optional<double> dt;  // unset: 0.9 x the stability bound
   double f0 = 12.0;
-  std::vector<std::string> src;    // "x,y,z" each
+  // A sampled source signature of nt samples (the bindings' wavelet=) instead of the Ricker of f0.
+  std::optional<std::vector<double>> wavelet_samples;
+  std::vector<std::string> src;                 // "x,y,z" each
   std::optional<std::vector<Vec3>> src_points;  // sources given in memory (the bindings') instead of --src
   std::vector<std::string> rec;
   std::string rec_file;
-  std::string rec_grid;            // "NX,NY,Z": NX x NY receivers over the x-y extent at depth Z
+  std::string rec_grid;  // "NX,NY,Z": NX x NY receivers over the x-y extent at depth Z
   // Receivers given in memory (the bindings' (n, 3) array) instead of --rec / --rec-file.
   std::optional<std::vector<Vec3>> rec_points;
   Precision precision = Precision::float32;
   Backend backend = Backend::automatic;
-  std::optional<int> threads;      // unset: all cores
+  std::optional<int> threads;  // unset: all cores
   bool json = false;
+  bool verbose = false;                      // --verbose: also print why --backend auto chose its backend
   std::optional<std::string> device_memory;  // CUDA: checkpoint budget in device memory (e.g. 8GiB)
   std::optional<std::string> host_memory;    // CUDA: checkpoint budget in pinned host memory
   std::optional<index_t> host_spacing;       // CUDA: fewest steps between checkpoints in pinned host memory (50)
@@ -55,8 +60,11 @@ struct ProblemSetup {
   Grid grid;
   VelocityModel model;
   Acquisition acquisition;
+  std::vector<GridLayout> layouts;  // --rec-grid: where its receivers went
 };
 ProblemSetup make_setup(const ProblemOptions& o);
+// "NX,NY,NZ", as --shape is written (the effective configuration records a model's shape so).
+std::string shape_text(const std::array<index_t, 3>& shape);
 // A survey's grid and model: the problem without its shot geometry (sources, receivers and
 // their files or grids are dropped: every shot, or an observed record, brings its own).
 ProblemSetup make_survey_setup(ProblemOptions o);
@@ -67,10 +75,13 @@ TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double densit
 // Whether the options give a density (--density or one in memory).
 bool density_given(const ProblemOptions& o);
 
-// The backend that will run (cpu or cuda, never automatic) and, for auto, why it was chosen.
+// The backend that will run (cpu or cuda, never automatic) and, for auto, why it was chosen: `note`
+// is what every report prints ("auto" when no GPU is usable: a CPU run says nothing about CUDA
+// drivers), `reason` the detail (why no CUDA device is usable) that --verbose and `revwave info` print.
 struct BackendChoice {
   Backend kind = Backend::cpu;
   std::string note;
+  std::string reason;
 };
 BackendChoice resolve_backend(Backend requested);
 void apply_threads(const std::optional<int>& threads);

@@ -17,7 +17,8 @@ struct ScheduleRequest {
   std::int64_t snaps = 10;
   Strategy strategy = Strategy::revolve;  // revolve, multilevel or online (full has no schedule)
   bool actions = false;
-  std::vector<std::string> tiers;     // multilevel: NAME:SLOTS:STORE_COST:RESTORE_COST
+  std::vector<std::string>
+      tiers;  // multilevel: NAME:SLOTS:STORE_COST:RESTORE_COST (parse_tier_spec: NAME memory, pinned or disk)
   std::optional<double> slot_bytes;   // multilevel: bytes per checkpoint, for bytes moved (default 1 MiB)
   std::optional<std::int64_t> sweep;  // online: sweep N = 1..sweep, report the worst ratio
 };

@@ -14,9 +14,11 @@
 namespace revwave {
 
 // Where the records go, by the output's name: none (kept in memory), FILE.sgy / FILE.segy, FILE.npy
-// (one shot) or a new directory.
+// (one shot) or a new directory (a name without an ending, or ending in /); any other ending is an
+// InputError naming these.
 enum class SurveyFormat { none, segy, record, directory };
 SurveyFormat survey_format(const std::string& out);
+bool is_npy_path(const std::string& path);  // ends in .npy (any case)
 
 struct SurveyForwardRun {
   BackendChoice backend;
@@ -25,7 +27,9 @@ struct SurveyForwardRun {
   Survey survey;                   // every shot with its data, checked finite
   std::array<double, 3> origin{};  // SEG-Y: file coordinates of the model's first interior point
   SurveyFormat format = SurveyFormat::none;
-  double step_seconds = 0;         // the time loops
+  double step_seconds = 0;            // the time loops
+  std::vector<GridLayout> layouts;    // where --src-grid and --rec-grid put their points
+  std::vector<std::string> warnings;  // revwave/setup/plausibility.hpp
 };
 
 // Sets the survey up for `out`'s format (SEG-Y keeps whole microseconds: the default dt is rounded

@@ -13,6 +13,7 @@
 #include "revwave/core/progress.hpp"
 #include "revwave/setup/gradient_job.hpp"
 #include "revwave/setup/survey_setup.hpp"
+#include "revwave/setup/wavelet_estimation.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 
 namespace revwave {
@@ -21,6 +22,8 @@ struct SurveyGradientJob {
   BackendChoice backend;
   SurveyInputs inputs;
   SurveyRunOptions run;  // its true_model is set where the run needs it, not here
+  bool estimate_wavelet = false;
+  std::vector<double> wavelet;  // the estimated signature, once run_survey_gradient_job has run
 };
 
 // What every shot of a survey run shares: the strategy and budget, the aperture, and the GPU of
@@ -41,8 +44,11 @@ SurveyGradientJob prepare_survey_gradient(GradientJobOptions& o, const SurveyOpt
   o.strategy.backend = job.backend.kind;
   apply_threads(o.problem.threads);
   check_aperture(so.aperture);
+  require_data_for_user_model(o, so.observed_records != nullptr, "a gradient");
   job.run = survey_run_options(o, so.aperture, job.backend.kind, local_rank);
+  job.estimate_wavelet = o.estimate_wavelet;
   job.inputs = survey_inputs<T>(o, so);
+  check_aperture_fits(so.aperture, job.inputs.grid);
   SurveyRunOptions check = job.run;
   if (job.inputs.has_truth) check.true_model = &job.inputs.truth;
   check_survey_run<T>(job.inputs.survey, job.inputs.grid, job.inputs.model, check);
@@ -50,11 +56,18 @@ SurveyGradientJob prepare_survey_gradient(GradientJobOptions& o, const SurveyOpt
 }
 
 // J and g of the job's survey (collective over the runner's processes); on the root, checked finite.
+// With --estimate-wavelet the signature is estimated first (collective too; a modelled survey's data
+// are then modelled by every process before it) and every shot uses it.
 template <class T>
-SurveySum run_survey_gradient_job(const SurveyGradientJob& job, ShotRunner& runner, const Progress& shots_done = {}) {
+SurveySum run_survey_gradient_job(SurveyGradientJob& job, ShotRunner& runner, const Progress& shots_done = {}) {
   SurveyRunOptions run = job.run;
   if (job.inputs.has_truth) run.true_model = &job.inputs.truth;
-  const SurveyInputs& in = job.inputs;
+  SurveyInputs& in = job.inputs;
+  if (job.estimate_wavelet) {
+    if (in.has_truth) survey_forward<T>(in.grid, in.truth, in.survey, run.backend, run.budgets);
+    job.wavelet = estimate_survey_wavelet<T>(in.grid, in.model, in.survey, run, runner);
+    use_wavelet(in.survey, job.wavelet);
+  }
   SurveySum sum = survey_gradient<T>(in.grid, in.model, in.survey, run, runner, shots_done);
   if (sum.root) {
     // A result that is not finite is never written as a success.
@@ -70,17 +83,20 @@ struct SurveyTotals {
   std::int64_t forward_steps = 0, reverse_steps = 0;
   double shot_seconds = 0;
   CompressionStats compression;
+  ShotPhases phases;  // summed over the shots (every process's)
 };
 SurveyTotals survey_totals(const SurveySum& sum);
 
 // The fields of `revwave gradient --json` over a survey that describe the run (not its files, nor
 // the total time): survey, shots, processes, objective, gradient_norm, strategy, aperture, the step
 // counts, compression (summed over the shots), shot_objectives, per_shot, seconds.shots, memory,
-// grid, backend and precision.
+// grid, backend and precision. `seconds` holds the shots' phases summed (setup, upload, time_loop,
+// accumulate, idle) and each per_shot entry its own (seconds_phases).
 nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const SurveySum& sum, Precision precision);
 
 // `gradient --png PREFIX` over a survey: the summed gradient's slices and the first shot's record
 // (zeros where its data are modelled as it runs).
-std::vector<std::string> write_survey_gradient_pictures(const std::string& prefix, const SurveyGradientJob& job, const SurveySum& sum);
+std::vector<std::string> write_survey_gradient_pictures(const std::string& prefix, const SurveyGradientJob& job,
+                                                        const SurveySum& sum);
 
 }  // namespace revwave

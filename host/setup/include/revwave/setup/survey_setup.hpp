@@ -11,6 +11,7 @@
 
 #include "revwave/io/shot_record.hpp"
 #include "revwave/setup/gradient_job.hpp"
+#include "revwave/setup/plausibility.hpp"
 #include "revwave/setup/problem_setup.hpp"
 #include "revwave/survey/survey.hpp"
 
@@ -18,14 +19,15 @@ namespace revwave {
 
 // The survey options of forward, gradient and invert (the CLI's long options).
 struct SurveyOptions {
-  std::string origin;            // "X0,Y0,Z0": SEG-Y file coordinates of the model's first interior point
-  std::string wavelet;           // sampled source signature, .npy of nt samples
+  std::string origin;   // "X0,Y0,Z0": SEG-Y file coordinates of the model's first interior point
+  std::string wavelet;  // sampled source signature, .npy of nt samples
   std::optional<std::vector<double>> wavelet_samples;  // the same given in memory (the bindings')
-  std::string src_grid;          // "NX,NY,Z": a grid of NX x NY sources, every one a shot
-  std::string spread = "fixed";  // fixed, or moving with the source
-  double aperture = -1;          // m; < 0: every shot on the whole model
+  std::string src_grid;                                // "NX,NY,Z": a grid of NX x NY sources, every one a shot
+  std::string spread = "fixed";                        // fixed, or moving with the source
+  double aperture = -1;                                // m; < 0: every shot on the whole model
   // Observed records given in memory (the bindings') instead of --observed paths.
   std::shared_ptr<const std::vector<ShotRecord>> observed_records;
+  SegyReadOptions segy;  // --segy-endian, --segy-samples, --segy-units, --segy-*-scalar (its origin: --origin)
 };
 
 std::array<double, 3> parse_origin(const SurveyOptions& o);
@@ -33,8 +35,14 @@ std::array<double, 3> parse_origin(const SurveyOptions& o);
 std::vector<double> read_wavelet(const std::string& path);
 // --aperture: a finite distance >= 0, or -1 (not given).
 void check_aperture(double aperture);
-// Every source of the layout, one shot each: --src-grid, else the sources of `setup` (--src or the default).
+// --aperture at most the model's diagonal (a wider one is the whole model for every shot, and its window
+// arithmetic would overflow): InputError naming it.
+void check_aperture_fits(double aperture, const Grid& grid);
+// Every source of the layout, one shot each: --src-grid (at cell centres), else the sources of `setup`
+// (--src or the default).
 SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, const TimeAxis& time);
+// Where --src-grid and --rec-grid put their points, for the run's report.
+std::vector<GridLayout> survey_layouts(const SurveyOptions& o, const ProblemSetup& setup);
 
 // A survey read from observed data (the `observed` paths, or the records in memory) on the grid and
 // model of `problem`, whose own --src/--rec options are ignored (the data bring their geometry);
@@ -43,17 +51,19 @@ struct ObservedSurvey {
   ProblemSetup setup;
   Survey survey;
 };
-ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given, const std::vector<std::string>& observed,
-                                    const SurveyOptions& o);
+ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given,
+                                    const std::vector<std::string>& observed, const SurveyOptions& o);
 
 // A survey run's inputs: the grid, the starting model and the survey, with the true model where the
 // data are to be modelled.
 struct SurveyInputs {
   Grid grid;
   VelocityModel model;
-  Survey survey;         // with observed data, or without (modelled in `truth` where each shot runs)
+  Survey survey;  // with observed data, or without (modelled in `truth` where each shot runs)
   VelocityModel truth;
   bool has_truth = false;
+  std::vector<GridLayout> layouts;    // where --src-grid and --rec-grid put their points
+  std::vector<std::string> warnings;  // the survey's readers' and revwave/setup/plausibility.hpp's
 };
 
 // The observed data read (--observed, or records in memory), else a survey laid out on the problem
@@ -68,6 +78,7 @@ SurveyInputs survey_inputs(const GradientJobOptions& o, const SurveyOptions& so,
     in.grid = read.setup.grid;
     in.model = std::move(read.setup.model);
     in.survey = std::move(read.survey);
+    in.warnings = survey_warnings(in.grid, min_velocity(in.model), in.survey);
     return in;
   }
   GradientJob<T> single = prepare_gradient_job<T>(o);
@@ -83,6 +94,8 @@ SurveyInputs survey_inputs(const GradientJobOptions& o, const SurveyOptions& so,
   }
   in.survey = layout_survey(make_layout(so, single.start, time), in.grid);
   in.survey.description = "modelled in the true model, " + in.survey.description;
+  in.layouts = survey_layouts(so, single.start);
+  in.warnings = survey_warnings(in.grid, std::min(min_velocity(in.model), min_velocity(in.truth)), in.survey);
   return in;
 }
 

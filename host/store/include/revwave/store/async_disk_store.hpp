@@ -31,8 +31,8 @@ class AsyncDiskStore final : public CheckpointStore {
   // store's slot i is the schedule's global slot first_global_slot + i (a tier of a
   // TieredStore); global ids outside that range belong to other tiers and are ignored.
   // The hint is only used from the caller's thread and must outlive this store.
-  AsyncDiskStore(std::int64_t slots, HostFieldPool& pool, const std::string& dir,
-                 PrefetchHint* hint = nullptr, std::int64_t first_global_slot = 0);
+  AsyncDiskStore(std::int64_t slots, HostFieldPool& pool, const std::string& dir, PrefetchHint* hint = nullptr,
+                 std::int64_t first_global_slot = 0);
   // Drops queued work, waits for the operation in progress, joins the worker; never throws.
   ~AsyncDiskStore() override;
   AsyncDiskStore(const AsyncDiskStore&) = delete;
@@ -63,8 +63,8 @@ class AsyncDiskStore final : public CheckpointStore {
 
   enum class Prefetch { idle, in_flight, ready };
   struct Job {
-    bool write;          // else a prefetch read into prefetch_
-    std::int64_t slot;   // local id
+    bool write;           // else a prefetch read into prefetch_
+    std::int64_t slot;    // local id
     std::size_t staging;  // writes: the in-flight entry
   };
   struct Staging {

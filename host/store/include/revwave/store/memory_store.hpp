@@ -55,7 +55,8 @@ class BasicMemoryStore final : public BasicCheckpointStore<State> {
  private:
   State& checked(std::int64_t slot, const State& state) {
     if (slot < 0 || slot >= slots()) {
-      throw std::out_of_range("MemoryStore: slot " + std::to_string(slot) + " outside [0, " + std::to_string(slots()) + ")");
+      throw std::out_of_range("MemoryStore: slot " + std::to_string(slot) + " outside [0, " + std::to_string(slots()) +
+                              ")");
     }
     if (state.u.bytes() != field_bytes_ || state.u_prev.bytes() != field_bytes_) {
       throw std::invalid_argument("MemoryStore: state fields of " + std::to_string(state.u.bytes()) + " and " +

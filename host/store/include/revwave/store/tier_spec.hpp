@@ -18,8 +18,8 @@ const char* to_string(TierKind k);
 struct TierSpec {
   TierKind kind = TierKind::memory;
   std::int64_t slots = 0;
-  bool costs_given = false;   // STORE_COST:RESTORE_COST were given (else they are measured at start-up)
-  double store_cost = 0.0;    // in forward steps
+  bool costs_given = false;  // STORE_COST:RESTORE_COST were given (else they are measured at start-up)
+  double store_cost = 0.0;   // in forward steps
   double restore_cost = 0.0;
 };
 

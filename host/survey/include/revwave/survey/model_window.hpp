@@ -26,6 +26,7 @@ VelocityModel window_model(const VelocityModel& model, const ModelWindow& w);
 // against round-off).
 Acquisition window_acquisition(const Acquisition& acq, const Grid& grid, const ModelWindow& w);
 // whole[window point] += local[...]: the window's gradient into the whole model's.
-void add_window_gradient(const Grid& grid, const ModelWindow& w, const std::vector<double>& local, std::vector<double>& whole);
+void add_window_gradient(const Grid& grid, const ModelWindow& w, const std::vector<double>& local,
+                         std::vector<double>& whole);
 
 }  // namespace revwave

@@ -1,6 +1,8 @@
 // Who runs which shot: a runner calls a shot task for every shot index (here one after another;
-// revwave/mpi spreads them over processes) and sums the results with the fixed summation tree.
+// revwave/mpi spreads them over processes) and sums the results with the fixed summation tree, on
+// the tiles the shots' windows touch, where the run's engine keeps them (host or device memory).
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -8,49 +10,56 @@
 #include <vector>
 
 #include "revwave/core/progress.hpp"
+#include "revwave/driver/shot_engine.hpp"
+#include "revwave/driver/tile_sums.hpp"
 #include "revwave/store/compression.hpp"
+#include "revwave/survey/summation_tree.hpp"
 
 namespace revwave {
 
 // What one shot reports beside its gradient; trivially copyable, so it travels between processes as bytes.
 struct ShotSummary {
   std::int64_t shot = 0;
-  std::int64_t rank = 0;             // the process that ran it
-  double objective = 0;              // J_s
-  double seconds = 0;                // the whole shot: set-up, forward and reverse
+  std::int64_t rank = 0;  // the process that ran it
+  double objective = 0;   // J_s
+  double seconds = 0;     // the whole shot: set-up, forward and reverse
   std::int64_t steps = 0, forward_steps = 0, reverse_steps = 0, stores = 0, restores = 0;
   std::int64_t predicted_forward_steps = 0;
   std::int64_t window[6] = {0, 0, 0, 0, 0, 0};  // first interior point and shape of the shot's model window
   std::int64_t snaps = 0;
   double seconds_forward = 0, seconds_reverse = 0, seconds_copies = 0;
   std::uint64_t wavefield_storage_bytes = 0;
-  CompressionStats compression;  // --compress: what the shot's checkpoint store encoded and decoded
+  CompressionStats compression;        // --compress: what the shot's checkpoint store encoded and decoded
+  ShotPhases phases;                   // where its time went (the runner adds the tree's sums and the wait before it)
+  std::int64_t time_loop_ticket = -1;  // >= 0: phases.time_loop is yet to be read from its engine (a device's)
 };
 
 struct ShotOutput {
   ShotSummary summary;
-  std::vector<double> gradient;  // dJ_s/dm on the whole model's interior points
+  TiledPart gradient;  // dJ_s/dm on the tiles its window touches (zero elsewhere), in the runner's TileBlocks
 };
 
 // Runs shot `shot`; `progress` reports its time steps (and lets a runner serve others meanwhile).
 using ShotTask = std::function<ShotOutput(std::int64_t shot, const Progress& progress)>;
 
 struct SurveySum {
-  bool root = true;               // false on every process but the first: they hold nothing
-  double objective = 0;           // sum of J_s over the tree
-  std::vector<double> gradient;   // sum of g_s over the same tree
-  std::vector<ShotSummary> shots; // by shot index
+  bool root = true;                // false on every process but the first: they hold nothing
+  double objective = 0;            // sum of J_s over the tree
+  std::vector<double> gradient;    // sum of g_s over the same tree, on the whole model (read back once)
+  std::vector<ShotSummary> shots;  // by shot index
   int processes = 1;
   std::size_t peak_partial_sums = 0;  // gradients the summing process held at once
+  double seconds_sum = 0;             // the root's time in the tree's sums and the read-back
 };
 
 class ShotRunner {
  public:
   virtual ~ShotRunner() = default;
-  // Calls `task` once for each of shots 0..count-1 and sums J and g over the tree. `shots_done`
+  // Calls `task` once for each of shots 0..count-1 and sums J and g over the tree, the parts in
+  // `sums` (the tasks' parts live there; parts from other processes arrive there). `shots_done`
   // (shots finished, count) is called on the root only. A task's exception ends the run on every
   // process with that exception's kind and message.
-  virtual SurveySum run(std::int64_t count, std::size_t gradient_size, const ShotTask& task,
+  virtual SurveySum run(std::int64_t count, TileBlocks& sums, const ShotTask& task,
                         const Progress& shots_done = {}) = 0;
   virtual int rank() const = 0;
   virtual int size() const = 0;
@@ -66,7 +75,7 @@ class ShotRunner {
 // Shot after shot in this process.
 class SerialShotRunner final : public ShotRunner {
  public:
-  SurveySum run(std::int64_t count, std::size_t gradient_size, const ShotTask& task, const Progress& shots_done = {}) override;
+  SurveySum run(std::int64_t count, TileBlocks& sums, const ShotTask& task, const Progress& shots_done = {}) override;
   int rank() const override { return 0; }
   int size() const override { return 1; }
   void broadcast_from_root(std::vector<double>&) override {}
@@ -74,6 +83,27 @@ class SerialShotRunner final : public ShotRunner {
     if (failure) std::rethrow_exception(failure);
   }
 };
+
+// The tree of a run's parts, and the steps every runner takes: a shot's summary completed (its
+// index, rank, and the wait since the process's previous shot), its part added (timed into its
+// accumulate phase), the root read back once.
+class TiledSums {
+ public:
+  TiledSums(std::int64_t count, TileBlocks& sums);
+  void add(ShotOutput&& out, SurveySum& sum);
+  void finish(SurveySum& sum);
+  TileBlocks& blocks() { return blocks_; }
+
+ private:
+  TileBlocks& blocks_;
+  BasicSummationTree<TiledPart> tree_;
+  double seconds_ = 0;
+};
+
+// Calls `task(s, progress)`, completing the summary: shot, rank, and the idle time since `last`
+// (updated to the end of this shot; the caller moves it past the work it does for the shot after).
+ShotOutput run_task(const ShotTask& task, std::int64_t s, int rank, const Progress& progress,
+                    std::chrono::steady_clock::time_point& last);
 
 // Errors crossing process boundaries: the kind of a library exception (1 other, 2 InputError,
 // 3 IoError, 4 OutOfMemoryError, 5 NotCompiledError), and the exception of a kind with a message.

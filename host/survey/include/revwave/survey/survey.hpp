@@ -14,23 +14,25 @@
 namespace revwave {
 
 struct Shot {
-  std::string name;              // where it came from, for messages: "survey.sgy shot 3 (FieldRecord 4)"
-  Acquisition acquisition;       // metres from the model's first interior point; f0, t0 of the Ricker wavelet
-  TimeAxis time;                 // of its data
-  std::vector<double> wavelet;   // a sampled source signature, nt samples; empty: the Ricker wavelet (f0, t0)
-  std::vector<double> data;      // observed, (nt, nrec) C order; empty until modelled
+  std::string name;             // where it came from, for messages: "survey.sgy shot 3 (FieldRecord 4)"
+  Acquisition acquisition;      // metres from the model's first interior point; f0, t0 of the Ricker wavelet
+  TimeAxis time;                // of its data
+  std::vector<double> wavelet;  // a sampled source signature, nt samples; empty: the Ricker wavelet (f0, t0)
+  std::vector<double> data;     // observed, (nt, nrec) C order; empty until modelled
   std::vector<std::int64_t> trace_numbers;  // SEG-Y: each receiver's trace in the file
 };
 
 struct Survey {
   std::vector<Shot> shots;
-  std::string description;  // "survey.sgy: 8 shots grouped by FieldRecord", for reports
+  std::string description;            // "survey.sgy: 8 shots grouped by FieldRecord", for reports
+  std::vector<std::string> warnings;  // what its readers overrode (SEG-Y headers), one sentence each
 };
 
 struct SurveyReadOptions {
   std::array<double, 3> origin{0, 0, 0};  // SEG-Y: file coordinates of the model's first interior point
   double f0 = 0;                          // Ricker f0 for files that carry no wavelet (0: not given)
   std::vector<double> wavelet;            // a sampled signature for every shot (empty: not given)
+  SegyReadOptions segy;                   // SEG-Y: header overrides (its origin is `origin` above)
 };
 
 // Reads each path in turn (a SEG-Y file, a .npy record with its sidecar, or a directory of such
@@ -50,8 +52,8 @@ void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& m
 // grid are dropped, a shot left without receivers is an InputError). No data yet.
 struct SurveyLayout {
   std::vector<Vec3> sources;
-  std::vector<Vec3> receivers;        // fixed spread
-  bool moving_spread = false;         // receivers[i] - spread_centre + source (x, y only)
+  std::vector<Vec3> receivers;  // fixed spread
+  bool moving_spread = false;   // receivers[i] - spread_centre + source (x, y only)
   Vec3 spread_centre{0, 0, 0};
   double f0 = 0, t0 = 0;
   std::vector<double> wavelet;

@@ -5,13 +5,16 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/backend_registry.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/driver/shot_engine.hpp"
 #include "revwave/driver/verification.hpp"
+#include "revwave/misfit/misfit_choice.hpp"
 #include "revwave/survey/model_window.hpp"
 #include "revwave/survey/shot_runner.hpp"
 #include "revwave/survey/summation_tree.hpp"
@@ -22,16 +25,18 @@ namespace revwave {
 struct SurveyRunOptions {
   StrategyOptions strategy;
   Backend backend = Backend::cpu;
-  CudaBudgets budgets;          // cuda: its device is this process's GPU
-  double aperture = -1;         // m around each shot's sources and receivers; < 0: the whole model
+  CudaBudgets budgets;   // cuda: its device is this process's GPU
+  double aperture = -1;  // m around each shot's sources and receivers; < 0: the whole model
   // Shots without data get them modelled in this model (on the whole model) where they run.
   const VelocityModel* true_model = nullptr;
+  MisfitChoice misfit;  // what J_s is: l2 unless chosen (the same on every process)
 };
 
 // A shot's problem on its window: grid, time axis, its sampled signature if it has one.
 template <class T>
 Problem<T> shot_problem(const Grid& grid, const VelocityModel& model, const Shot& shot, const ModelWindow& w) {
-  Problem<T> p = make_problem<T>(window_grid(grid, w), window_model(model, w), window_acquisition(shot.acquisition, grid, w), shot.time);
+  Problem<T> p = make_problem<T>(window_grid(grid, w), window_model(model, w),
+                                 window_acquisition(shot.acquisition, grid, w), shot.time);
   if (!shot.wavelet.empty()) p.wavelet.assign(shot.wavelet.begin(), shot.wavelet.end());
   return p;
 }
@@ -62,25 +67,49 @@ inline void maybe_inject_failure(std::int64_t s, const Shot& shot) {
 // A shot's data modelled in `model` on the whole grid.
 template <class T>
 std::vector<double> model_shot_data(const Grid& grid, const VelocityModel& model, const Shot& shot, Backend backend,
-                                    const CudaBudgets& budgets, double* seconds = nullptr) {
+                                    const CudaBudgets& budgets, double* seconds = nullptr,
+                                    const Progress& progress = {}) {
   const Problem<T> p = shot_problem<T>(grid, model, shot, shot_window(grid, shot.acquisition, -1));
-  const ShotData<T> d = run_on_backend(backend, p, budgets, ForwardCall<T>{});
+  const ShotData<T> d = run_on_backend(backend, p, budgets, ForwardCall<T>{progress});
   if (seconds) *seconds += d.step_seconds;
   return std::vector<double>(d.traces.begin(), d.traces.end());
 }
 
-// One shot's J_s and g_s on the whole model's interior points.
+// The engine a survey's shots run on: fields for its largest window, the run's strategy, budgets and backend.
 template <class T>
-ShotOutput shot_gradient(const Grid& grid, const VelocityModel& model, const Shot& shot, const SurveyRunOptions& o,
+std::unique_ptr<ShotEngine<T>> make_survey_engine(const Grid& grid, const Survey& survey, const SurveyRunOptions& o) {
+  EngineOptions eo;
+  eo.grid = grid;
+  for (const Shot& shot : survey.shots)
+    eo.window_shapes.push_back(shot_window(grid, shot.acquisition, o.aperture).shape);
+  eo.strategy = o.strategy;
+  eo.budgets = o.budgets;
+  return make_shot_engine<T>(o.backend, eo);
+}
+
+// A shot as the engine runs it: its window, its acquisition in the window's frame, its data.
+inline EngineShot engine_shot(const Grid& grid, const Shot& shot, double aperture) {
+  const ModelWindow w = shot_window(grid, shot.acquisition, aperture);
+  EngineShot e;
+  e.first = w.first;
+  e.shape = w.shape;
+  e.acquisition = window_acquisition(shot.acquisition, grid, w);
+  e.time = shot.time;
+  e.wavelet = shot.wavelet.empty() ? nullptr : &shot.wavelet;
+  e.observed = &shot.data;
+  return e;
+}
+
+// One shot's J_s and g_s, g_s on the tiles its window touches, in the engine's sums.
+template <class T>
+ShotOutput shot_gradient(ShotEngine<T>& engine, const Grid& grid, const Shot& shot, const SurveyRunOptions& o,
                          const Progress& progress = {}) {
   const auto t0 = std::chrono::steady_clock::now();
-  const ModelWindow w = shot_window(grid, shot.acquisition, o.aperture);
-  const Problem<T> p = shot_problem<T>(grid, model, shot, w);
-  const std::vector<T> observed(shot.data.begin(), shot.data.end());
-  const StrategyPlan plan = plan_strategy(o.strategy, p.time.steps, field_layout<T>(p.grid));
-  GradientOutput g =
-      run_on_backend(o.backend, p, o.budgets, GradientCall<T>{&l2_misfit<T>(), observed.data(), &o.strategy, &plan, progress, nullptr});
-  if (!std::isfinite(g.stats.objective)) throw InputError(shot.name + ": the misfit is not finite (the data or the model overflow)");
+  const EngineShot es = engine_shot(grid, shot, o.aperture);
+  const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EngineGradient g = engine.gradient(es, o.misfit.get<T>(), progress);
+  if (!std::isfinite(g.stats.objective))
+    throw InputError(shot.name + ": the misfit is not finite (the data or the model overflow)");
   ShotOutput out;
   ShotSummary& s = out.summary;
   s.objective = g.stats.objective;
@@ -89,43 +118,68 @@ ShotOutput shot_gradient(const Grid& grid, const VelocityModel& model, const Sho
   s.reverse_steps = g.stats.reverse_steps;
   s.stores = g.stats.stores;
   s.restores = g.stats.restores;
-  s.predicted_forward_steps = plan.predicted_forward_steps;
-  s.snaps = plan.snaps;
+  s.predicted_forward_steps = g.predicted_forward_steps;
+  s.snaps = g.snaps;
   s.seconds_forward = g.stats.seconds_forward;
   s.seconds_reverse = g.stats.seconds_reverse;
   s.seconds_copies = g.stats.seconds_copies;
   s.wavefield_storage_bytes = g.stats.wavefield_storage_bytes;
   s.compression = g.stats.compression;
+  s.phases = g.phases;
+  s.phases.setup += setup;
+  s.time_loop_ticket = g.ticket;
   for (int a = 0; a < 3; ++a) {
-    s.window[a] = w.first[a];
-    s.window[3 + a] = w.shape[a];
+    s.window[a] = es.first[a];
+    s.window[3 + a] = es.shape[a];
   }
-  if (w.shape == grid.shape) {
-    out.gradient = std::move(g.gradient);  // the whole model: the shot's own bits, nothing added
-  } else {
-    out.gradient.assign(static_cast<std::size_t>(grid.interior_points()), 0.0);
-    add_window_gradient(grid, w, g.gradient, out.gradient);
-  }
+  out.gradient = std::move(g.gradient);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }
 
-// J and g of the whole survey. Every process calls it with the same arguments; the runner decides
-// who runs which shot. Checks everything first (check_survey_run).
+// A device's time loop, read from its events once it has run.
 template <class T>
-SurveySum survey_gradient(const Grid& grid, const VelocityModel& model, const Survey& survey, const SurveyRunOptions& o,
-                          ShotRunner& runner, const Progress& shots_done = {}) {
+void settle_time_loop(ShotEngine<T>& engine, ShotSummary& s) {
+  if (s.time_loop_ticket < 0) return;
+  s.phases.time_loop = engine.time_loop_seconds(s.time_loop_ticket);
+  s.time_loop_ticket = -1;
+}
+
+// J and g of the whole survey on `engine` (which outlives calls: an inversion's evaluations share
+// one). Every process calls it with the same arguments; the runner decides who runs which shot.
+// Checks everything first (check_survey_run).
+template <class T>
+SurveySum survey_gradient(ShotEngine<T>& engine, const Grid& grid, const VelocityModel& model, const Survey& survey,
+                          const SurveyRunOptions& o, ShotRunner& runner, const Progress& shots_done = {}) {
   check_survey_run<T>(survey, grid, model, o);
+  engine.set_model(model);
+  const bool worker = runner.rank() != 0;
   const ShotTask task = [&](std::int64_t s, const Progress& progress) {
     const Shot& shot = survey.shots[static_cast<std::size_t>(s)];
     detail::maybe_inject_failure(s, shot);
-    if (!shot.data.empty()) return shot_gradient<T>(grid, model, shot, o, progress);
-    Shot modelled = shot;
-    modelled.data = model_shot_data<T>(grid, *o.true_model, shot, o.backend, o.budgets);
-    return shot_gradient<T>(grid, model, modelled, o, progress);
+    ShotOutput out;
+    if (!shot.data.empty()) {
+      out = shot_gradient<T>(engine, grid, shot, o, progress);
+    } else {
+      Shot modelled = shot;
+      modelled.data = model_shot_data<T>(grid, *o.true_model, shot, o.backend, o.budgets, nullptr, progress);
+      out = shot_gradient<T>(engine, grid, modelled, o, progress);
+    }
+    if (worker) settle_time_loop(engine, out.summary);  // its tiles are read back for the message now anyway
+    return out;
   };
-  return runner.run(static_cast<std::int64_t>(survey.shots.size()), static_cast<std::size_t>(grid.interior_points()), task,
-                    shots_done);
+  SurveySum sum = runner.run(static_cast<std::int64_t>(survey.shots.size()), engine.sums(), task, shots_done);
+  for (ShotSummary& s : sum.shots)
+    if (s.rank == runner.rank()) settle_time_loop(engine, s);  // the root's own shots, after the one read-back
+  return sum;
+}
+
+// The same on an engine made for this call.
+template <class T>
+SurveySum survey_gradient(const Grid& grid, const VelocityModel& model, const Survey& survey, const SurveyRunOptions& o,
+                          ShotRunner& runner, const Progress& shots_done = {}) {
+  const std::unique_ptr<ShotEngine<T>> engine = make_survey_engine<T>(grid, survey, o);
+  return survey_gradient<T>(*engine, grid, model, survey, o, runner, shots_done);
 }
 
 // The survey's J by forward modelling alone on the CPU, summed over the same tree.
@@ -149,7 +203,11 @@ double survey_forward(const Grid& grid, const VelocityModel& model, Survey& surv
   double seconds = 0;
   for (std::size_t s = 0; s < survey.shots.size(); ++s) {
     Shot& shot = survey.shots[s];
-    shot.data = model_shot_data<T>(grid, model, shot, backend, budgets, &seconds);
+    const Progress steps = shots_done ? Progress([&](index_t, index_t) {
+      shots_done(static_cast<index_t>(s), static_cast<index_t>(survey.shots.size()));
+    })
+                                      : Progress{};
+    shot.data = model_shot_data<T>(grid, model, shot, backend, budgets, &seconds, steps);
     if (shots_done) shots_done(static_cast<index_t>(s + 1), static_cast<index_t>(survey.shots.size()));
   }
   return seconds;

@@ -1,17 +1,17 @@
-// The CUDA backend's propagator: the propagator concept (revwave/driver/propagator.hpp) as
-// CpuPropagator implements it, with the sweeps of the problem's physics (device_physics.hpp: the
-// constant-density acoustic equation, or the variable-density one), the fields in device memory
+// The CUDA backend's propagator of the constant-density acoustic equation: the propagator concept
+// (revwave/driver/propagator.hpp) as CpuPropagator implements it, with the fields in device memory
 // (the forward ones from a pool that checkpoints share), the traces and the adjoint source too,
 // and the work on a compute stream. No step waits for the device: the traces are read back once
 // (traces()), the adjoint source copied once, the gradient read back once; sample() to host
 // memory and wavefield_energy() wait.
 #pragma once
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "revwave/cuda/backend/device_physics.hpp"
 #include "revwave/cuda/backend/device_problem.hpp"
+#include "revwave/cuda/backend/upload_ring.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/cuda/runtime/cuda_streams.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
@@ -19,6 +19,7 @@
 #include "revwave/cuda/store/device_checkpoint_store.hpp"
 #include "revwave/cuda/store/device_store_factory.hpp"
 #include "revwave/cuda/store/field_history.hpp"
+#include "revwave/cuda/store/fused_codec.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/propagator.hpp"
@@ -26,6 +27,9 @@
 #include "revwave/schedule/tier_split.hpp"
 
 namespace revwave {
+
+// InputError when `has_density`: the CUDA backend has no variable-density kernels yet.
+void refuse_density_on_device(bool has_density);
 
 namespace detail {
 struct SelectDevice {
@@ -40,6 +44,16 @@ class CudaPropagator {
   using State = DeviceState;
 
   explicit CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets = {});
+  // A shot engine's: fields of `field_capacity` bytes, the problem's m cut from the resident model
+  // on the device, every upload through `ring`; re-targeted to each shot (retarget) without
+  // reallocating, its gradient left on the device (gradient_field), and no wait between shots.
+  CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets, std::size_t field_capacity,
+                 const ResidentWindow<T>& window, UploadRing& ring);
+  // The problem it holds a reference to now describes another shot (engine only): the device
+  // problem refilled, buffers grown only where the new shot needs more, the pool's fields zeroed on
+  // the compute stream where the grid's layout changed.
+  void retarget(const ResidentWindow<T>& window);
+  const T* gradient_field() const { return grad_.template as<T>(); }
   ~CudaPropagator();
   CudaPropagator(const CudaPropagator&) = delete;
   CudaPropagator& operator=(const CudaPropagator&) = delete;
@@ -54,8 +68,11 @@ class CudaPropagator {
   // ---- forward state ----
   void reset_forward();
   // Position n -> n+1: into u[n-1]'s field when the state alone holds it, else into a free one.
+  // With --compress fp16|bf16 on device slots, the step also does what a store or restore of the
+  // state left to it (fused_codec.hpp): its sweep writes the state's encoding, or the step reads
+  // the restored encoded fields directly.
   void forward_step(index_t n);
-  void sample(T* host_out);             // receivers of the current u[n] (tests; waits for the device)
+  void sample(T* host_out);  // receivers of the current u[n] (tests; waits for the device)
   DeviceState& state() { return state_; }
   DeviceFieldPool& field_pool() { return pool_; }
   // Sizes the pool for a store or history that holds up to `held` fields at once: 2 + held.
@@ -119,9 +136,10 @@ class CudaPropagator {
                                                         std::unique_ptr<Schedule> planned, PrefetchHint* hint);
   // Where the last run's slots or history went, and the time the compute stream waited on copies.
   TierReport placement();
+  // dJ/dm at the interior points, read back (an engine's: empty, the gradient stays on the device).
   std::vector<double> interior_gradient();
-  // dJ/drho at the interior points when the problem's density images it (read back once); else empty.
-  std::vector<double> density_gradient() { return physics_->density_gradient(streams_.compute); }
+  // dJ/drho: none (a problem with a density is refused on this backend; refuse_density_on_device).
+  std::vector<double> density_gradient() { return {}; }
 
   // ---- linear adjoint (dot-product test): the adjoint source as the data ----
   void adjoint_data_step(index_t j);
@@ -135,8 +153,11 @@ class CudaPropagator {
   void synchronize();
   // sum u[n]^2 over the grid, for the online stop rule (waits for the device).
   double wavefield_energy();
-  // Which sweep kernel every step launches (both give the same results; see sweep_kernels.hpp).
+  // Which sweep kernel every step launches (all give the same results; see sweep_kernels.hpp).
   void set_sweep_kernel(SweepKernel k) { sweep_kernel_ = k; }
+  // Whether stores and restores in encoded device slots leave their casts to the steps (default:
+  // yes); off, the cast kernels run at once. The bytes and the gradient are the same either way.
+  void set_fused_codec(bool on) { fuse_codec_ = on; }
 
   // ---- test access: whole allocated-grid fields to and from host memory (synchronous) ----
   void upload_state(const T* u, const T* u_prev);
@@ -146,6 +167,11 @@ class CudaPropagator {
 
  private:
   void reverse_from(index_t n, const T* u, const T* u_prev);
+  void size_buffers();  // the per-shot buffers for p_ (grown only)
+  // The state's fields hold their values (a restore's decode left to the next step is done now).
+  void settle_state();
+  // forward_step's sweep where a restore left its decode: u[n] and u[n-1] read encoded.
+  void restore_step(const FusedCodec::Decode& d, DeviceField& out);
   // u[n+1] at the probes from u[n], u[n-1]; with `save_gradient` the gradient there too (reverse steps).
   void next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient);
   T* trace_row(DeviceBuffer& rows, index_t sample, index_t width, const char* what);
@@ -155,14 +181,13 @@ class CudaPropagator {
   const Problem<T>& p_;
   CudaBudgets budgets_;
   DeviceProblem<T> dev_;
-  std::unique_ptr<DevicePhysics<T>> physics_;  // the problem's sweeps and its own images
   CudaStreams streams_;
   WriteFences fences_;
   SpillClock clock_;
   DeviceFieldPool pool_;  // before every handle to its fields
   DeviceState state_;
   DeviceBuffer lam_, lam_prev_, grad_;
-  DeviceBuffer next_, saved_;             // u[n+1] at the probes; the gradient there before the sweep
+  DeviceBuffer next_, saved_;                             // u[n+1] at the probes; the gradient there before the sweep
   DeviceBuffer traces_, adjoint_source_, source_traces_;  // nt x nrec, samples x nrec, nt x nsrc
   index_t adjoint_samples_ = 0;
   DeviceBuffer sample_, folded_;
@@ -170,9 +195,13 @@ class CudaPropagator {
   DeviceBuffer energy_;
   PinnedBuffer energy_host_;
   std::unique_ptr<FieldHistory> history_;
+  UploadRing* ring_ = nullptr;  // engine mode: uploads through it, nothing between shots waits
+  std::array<index_t, 6> layout_{};
   TierReport placement_;
   SweepKernel sweep_kernel_ = SweepKernel::columns;
   std::unique_ptr<DeviceCodec> codec_;  // --compress fp16|bf16 (outlives the stores made with it)
+  std::unique_ptr<FusedCodec> fused_;   // its casts left to the steps (before codec_'s end)
+  bool fuse_codec_ = true;
   std::unique_ptr<FieldCodec> host_codec_;  // --compress zfp-...: the pinned slots' (each store copies it)
 };
 

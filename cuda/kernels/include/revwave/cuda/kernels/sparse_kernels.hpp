@@ -15,10 +15,10 @@ namespace revwave {
 
 template <class T>
 struct PointsView {
-  index_t count = 0;                    // points
-  const index_t* index = nullptr;       // 8 per point
-  const T* weight = nullptr;            // 8 per point, cast to T as the CPU does
-  index_t targets = 0;                  // distinct grid indices among the corners
+  index_t count = 0;               // points
+  const index_t* index = nullptr;  // 8 per point
+  const T* weight = nullptr;       // 8 per point, cast to T as the CPU does
+  index_t targets = 0;             // distinct grid indices among the corners
   const index_t* target_index = nullptr;
   const index_t* target_begin = nullptr;  // targets + 1 offsets into `corner`
   const index_t* corner = nullptr;        // corner ids 8 p + c, ascending per target
@@ -37,10 +37,10 @@ void launch_inject(const PointsView<T>& pts, const T* values, index_t value_stri
 struct ProbesView {
   index_t count = 0;
   const index_t* index = nullptr;
-  const index_t* source_begin = nullptr;   // count + 1 offsets into source_corner
-  const index_t* source_corner = nullptr;  // source corner ids, ascending per probe
-  const index_t* receiver_probe = nullptr; // per receiver corner 8 r + c
-  const index_t* target_probe = nullptr;   // per receiver injection target (PointsView::target_index order)
+  const index_t* source_begin = nullptr;    // count + 1 offsets into source_corner
+  const index_t* source_corner = nullptr;   // source corner ids, ascending per probe
+  const index_t* receiver_probe = nullptr;  // per receiver corner 8 r + c
+  const index_t* target_probe = nullptr;    // per receiver injection target (PointsView::target_index order)
 };
 
 // next[p] = u[n+1] at probe p: the sweep's point formula from sweep.u = u[n], sweep.u_prev =
@@ -65,7 +65,8 @@ void launch_probes(const ProbeStep<T>& args, int radius, cudaStream_t stream);
 // out[r] = S u[n+1] at receiver r from the probes (each receiver's corners summed in
 // launch_sample's order): the trace of a step not taken.
 template <class T>
-void launch_sample_probes(const PointsView<T>& rec, const ProbesView& probes, const T* next, T* out, cudaStream_t stream);
+void launch_sample_probes(const PointsView<T>& rec, const ProbesView& probes, const T* next, T* out,
+                          cudaStream_t stream);
 
 // Where a source injects, the sweep imaged with u[n+1] less its source term: grad = saved +
 // imaging_term(lam[n+1], next, u[n], u[n-1]) at those probes (CpuPropagator's re-imaging).

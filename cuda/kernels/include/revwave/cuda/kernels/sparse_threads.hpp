@@ -1,20 +1,11 @@
 // One thread's work in each sparse kernel (sampling, gather injection, the reverse step's probes
-// and re-imaging, the probes' trace, adjoint-source injection, fold), host+device: the CUDA kernels and the
-// CPU emulation in tests/cudasim run these bodies. All are 1D launches of `sparse_block` threads;
+// and re-imaging, the probes' trace, adjoint-source injection, fold), host+device: their launch
+// structs (sparse_launch.hpp) run these bodies on a GPU and on cudasim alike. All are 1D launches;
 // t is the global thread index.
 #pragma once
-#include "revwave/cuda/kernels/launch_shape.hpp"
 #include "revwave/cuda/kernels/sparse_kernels.hpp"
 
 namespace revwave::sparse {
-
-inline constexpr unsigned sparse_block = 256;
-
-inline LaunchShape launch_shape(index_t items) { return {{blocks_covering(items, sparse_block), 1, 1}, {sparse_block, 1, 1}}; }
-
-REVWAVE_HD index_t global_index(const ThreadPlace& p) {
-  return static_cast<index_t>(p.block.x) * sparse_block + p.thread.x;
-}
 
 template <class T>
 REVWAVE_HD T sample_one(const PointsView<T>& pts, const T* field, index_t p) {

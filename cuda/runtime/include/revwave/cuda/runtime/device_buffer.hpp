@@ -7,9 +7,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include "revwave/cuda/runtime/cuda_error.hpp"
 #include "revwave/core/field_pool.hpp"
 #include "revwave/core/system_memory.hpp"
+#include "revwave/cuda/runtime/cuda_error.hpp"
 
 namespace revwave {
 
@@ -34,12 +34,19 @@ class DeviceBuffer {
     }
     REVWAVE_CUDA_CHECK(err);
     // Legacy-stream memset, then wait: later work runs on non-blocking streams that do not order with it.
-    REVWAVE_CUDA_CHECK(cudaMemset(data_, 0, bytes));
-    REVWAVE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    // A fault here leaves the constructor by an exception, so no destructor runs: free the memory first.
+    try {
+      REVWAVE_CUDA_CHECK(cudaMemset(data_, 0, bytes));
+      REVWAVE_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    } catch (...) {
+      release();
+      throw;
+    }
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       release();
@@ -53,9 +60,18 @@ class DeviceBuffer {
   void* data() noexcept { return data_; }
   const void* data() const noexcept { return data_; }
   std::size_t bytes() const noexcept { return bytes_; }
-  template <class T> T* as() noexcept { return static_cast<T*>(data_); }
-  template <class T> const T* as() const noexcept { return static_cast<const T*>(data_); }
-  template <class T> Span<T> span() noexcept { return {as<T>(), bytes_ / sizeof(T)}; }
+  template <class T>
+  T* as() noexcept {
+    return static_cast<T*>(data_);
+  }
+  template <class T>
+  const T* as() const noexcept {
+    return static_cast<const T*>(data_);
+  }
+  template <class T>
+  Span<T> span() noexcept {
+    return {as<T>(), bytes_ / sizeof(T)};
+  }
 
   // Synchronous upload of `bytes` from host memory (set-up only, never in a time loop).
   void upload(const void* host, std::size_t bytes) {
@@ -97,7 +113,8 @@ class PinnedBuffer {
   }
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  PinnedBuffer(PinnedBuffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+  PinnedBuffer(PinnedBuffer&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
   PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
     if (this != &o) {
       release();
@@ -111,8 +128,14 @@ class PinnedBuffer {
   void* data() noexcept { return data_; }
   const void* data() const noexcept { return data_; }
   std::size_t bytes() const noexcept { return bytes_; }
-  template <class T> T* as() noexcept { return static_cast<T*>(data_); }
-  template <class T> const T* as() const noexcept { return static_cast<const T*>(data_); }
+  template <class T>
+  T* as() noexcept {
+    return static_cast<T*>(data_);
+  }
+  template <class T>
+  const T* as() const noexcept {
+    return static_cast<const T*>(data_);
+  }
 
  private:
   void release() noexcept {

@@ -21,8 +21,10 @@ class WriteFences {
   void before_write(const void* buffer, const Stream& writer, SpillClock* clock = nullptr) {
     for (std::size_t i = 0; i < armed_.size();) {
       if (armed_[i].buffer == buffer) {
-        if (clock != nullptr && armed_[i].spill) clock->timed_wait(writer, armed_[i].done);
-        else writer.wait(armed_[i].done);
+        if (clock != nullptr && armed_[i].spill)
+          clock->timed_wait(writer, armed_[i].done);
+        else
+          writer.wait(armed_[i].done);
         release(i);
       } else {
         ++i;

@@ -5,7 +5,8 @@
 // places the slots:
 //   device_slots.hpp          device memory: handles to the pool's fields (no copy, no wait);
 //   pinned_slots.hpp          pinned host memory: PCIe copies on the transfer stream, fenced, prefetched;
-//   encoded_device_slots.hpp  --compress fp16|bf16 in device memory: cast kernels on the compute stream;
+//   encoded_device_slots.hpp  --compress fp16|bf16 in device memory: cast kernels on the compute
+//                             stream, or the steps themselves (fused_codec.hpp);
 //   encoded_pinned_slots.hpp  --compress fp16|bf16 in pinned host memory: encoded on the device, then copied;
 //   staged_host_tier.hpp      a host medium behind pinned staging and a host worker thread: the
 //                             ZFP-encoded pinned slots of --compress zfp-... (encoded_host_slots.hpp)
@@ -46,13 +47,17 @@ using DeviceCheckpointStore = BasicCheckpointStore<DeviceState>;
 using DeviceTieredStore = BasicTieredStore<DeviceState>;
 extern template class BasicTieredStore<DeviceState>;
 
+class FusedCodec;
+
 // What the device tiers share with the propagator: its pool of fields, its streams, the fences on
-// fields a copy still reads, and the clock of the compute stream's waits on copies.
+// fields a copy still reads, the clock of the compute stream's waits on copies, and the fused
+// codec through which encoded device slots leave their casts to the steps (null: none).
 struct DeviceStoreContext {
   DeviceFieldPool& pool;
   CudaStreams& streams;
   WriteFences& fences;
   SpillClock& clock;
+  FusedCodec* fused = nullptr;
 };
 
 // A tier's place in a composition: its slot 0 is the schedule's global slot `first`, and the hint

@@ -8,12 +8,30 @@
 #include <stdexcept>
 
 #include "revwave/cuda/kernels/cast_kernels.hpp"
-#include "revwave/cuda/runtime/device_buffer.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
+#include "revwave/cuda/runtime/device_buffer.hpp"
 #include "revwave/numerics/grid.hpp"
 #include "revwave/store/compression.hpp"
 
 namespace revwave {
+
+// What a store and a restore of a state in encoded device slots cost, in forward steps, modelled
+// from the bytes a point they move beyond a step's (the sweeps are bandwidth-bound; a forward step
+// of T-valued fields moves 4 sizeof(T): u, u_prev, m read, out written). Fused (fused_codec.hpp):
+// a store writes the two encodings in the next sweep (4 bytes), after fp16's peak reductions read
+// both fields (2 sizeof(T)); the first step after a restore reads 4 encoded bytes where it would
+// read 2 sizeof(T) and writes u[n] decoded (sizeof(T)): nothing in float. With the cast kernels a
+// store reads both fields for the peaks (fp16) and again to encode, and writes 4 bytes; a restore
+// reads 4 and writes 2 sizeof(T). A restore followed by a reverse step rather than an advance has
+// its decode done by the cast kernels, fused or not: the model counts the fused cost for it.
+struct CodecCosts {
+  double store = 0, restore = 0;
+};
+inline CodecCosts codec_costs(bool bf16, std::size_t value_bytes, bool fused) {
+  const double v = double(value_bytes), step = 4 * v, peaks = bf16 ? 0 : 2 * v;
+  if (fused) return {(peaks + 4) / step, (4 - v > 0 ? 4 - v : 0) / step};
+  return {(peaks + 2 * v + 4) / step, (4 + 2 * v) / step};
+}
 
 class DeviceCodec {
  public:
@@ -39,12 +57,25 @@ class DeviceCodec {
     }
     return done;
   }
+  bool bf16() const { return shape_.bf16; }
+  std::size_t value_bytes() const { return value_bytes_; }
   // Enqueued on `stream`: reads `field` (encode) or writes its padded points (decode).
-  virtual void encode(const void* field, void* out, cudaStream_t stream) = 0;
+  void encode(const void* field, void* out, cudaStream_t stream) {
+    measure_peak(field, 0, stream);
+    encode_measured(field, 0, out, stream);
+  }
   virtual void decode(const void* in, void* field, cudaStream_t stream) = 0;
+  // An encode in two parts, for the fused codec (fused_codec.hpp), which measures a state's peaks
+  // when it is stored and encodes it later: fp16's peak of `field` into peak slot `which` (0: the
+  // plain encode's; 2 and 3: the fused codec's), and the encode that uses it. bf16 needs no peak.
+  static constexpr int peak_slots = 4;
+  virtual void measure_peak(const void* field, int which, cudaStream_t stream) = 0;
+  virtual const double* peak(int which) const = 0;
+  virtual void encode_measured(const void* field, int which, void* out, cudaStream_t stream) = 0;
 
  protected:
-  DeviceCodec(const Compression& c, const CastShape& s, std::size_t value_bytes) : c_(c), shape_(s), value_bytes_(value_bytes) {}
+  DeviceCodec(const Compression& c, const CastShape& s, std::size_t value_bytes)
+      : c_(c), shape_(s), value_bytes_(value_bytes) {}
   Compression c_;
   CastShape shape_;
   std::size_t value_bytes_;
@@ -54,12 +85,18 @@ template <class T>
 class CastCodec final : public DeviceCodec {
  public:
   CastCodec(const Compression& c, const Grid& g)
-      : DeviceCodec(c, shape_of(c, g), sizeof(T)), alloc_points_(static_cast<std::size_t>(g.alloc_points())),
-        reducer_(alloc_points_), peak_(sizeof(double), "the peak of a checkpoint being compressed") {}
-  void encode(const void* field, void* out, cudaStream_t stream) override {
-    const T* f = static_cast<const T*>(field);
-    if (!shape_.bf16) reducer_.max_abs(f, alloc_points_, peak_.as<double>(), stream);  // the halo's zeros change nothing
-    launch_encode<T>(shape_, f, peak_.as<const double>(), out, stream);
+      : DeviceCodec(c, shape_of(c, g), sizeof(T)),
+        alloc_points_(static_cast<std::size_t>(g.alloc_points())),
+        reducer_(alloc_points_),
+        peaks_(peak_slots * sizeof(double), "the peaks of checkpoints being compressed") {}
+  void measure_peak(const void* field, int which, cudaStream_t stream) override {
+    // The whole allocation: the halo's zeros change nothing.
+    if (!shape_.bf16)
+      reducer_.max_abs(static_cast<const T*>(field), alloc_points_, peaks_.as<double>() + which, stream);
+  }
+  const double* peak(int which) const override { return peaks_.as<const double>() + which; }
+  void encode_measured(const void* field, int which, void* out, cudaStream_t stream) override {
+    launch_encode<T>(shape_, static_cast<const T*>(field), peak(which), out, stream);
   }
   void decode(const void* in, void* field, cudaStream_t stream) override {
     launch_decode<T>(shape_, in, static_cast<T*>(field), stream);
@@ -82,7 +119,7 @@ class CastCodec final : public DeviceCodec {
   }
   std::size_t alloc_points_;
   DeviceReducer<T> reducer_;
-  DeviceBuffer peak_;
+  DeviceBuffer peaks_;
 };
 
 }  // namespace revwave

@@ -17,6 +17,7 @@ namespace revwave {
 struct PlacedTier {
   TierKind kind = TierKind::memory;  // memory: device memory
   std::int64_t slots = 0;
+  bool raw = false;  // a memory tier that holds the fields as they are, whatever the plan's codec
 };
 
 // Where a CUDA run's checkpoint slots live, in slot-id order (the schedule's numbering), and what
@@ -27,8 +28,8 @@ struct DeviceStorePlan {
   DeviceCodec* codec = nullptr;
   // --compress zfp-...: the pinned slots are encoded on the host (memory and disk slots stay raw).
   const FieldCodec* host_codec = nullptr;
-  std::string checkpoint_dir;  // where disk tiers keep their files
-  std::string choice;          // one sentence for the run report: where the slots live and why
+  std::string checkpoint_dir;     // where disk tiers keep their files
+  std::string choice;             // one sentence for the run report: where the slots live and why
   bool split_by_budgets = false;  // revolve's or online's slots split by the device and host budgets
 
   std::int64_t slots_on(TierKind kind) const {
@@ -39,7 +40,7 @@ struct DeviceStorePlan {
 };
 
 // The tiers of `plan` composed (a tier without slots is left out): memory -> DeviceSlots or, with
-// a device codec, EncodedDeviceSlots; pinned -> PinnedSlots, EncodedPinnedSlots (device codec) or a
+// a device codec and unless the tier is raw, EncodedDeviceSlots; pinned -> PinnedSlots, EncodedPinnedSlots (device codec) or a
 // StagedHostTier on EncodedHostSlots (host codec); disk -> a StagedHostTier on DiskHostSlots. The
 // codecs must outlive the store; `hint` (null: nothing is read ahead) answers in the plan's slot
 // ids and must outlive it too. Allocation failures are CudaOutOfMemoryError (device) and

@@ -1,7 +1,8 @@
 // Checkpoint slots in device memory holding encoded fields (--compress fp16|bf16): each slot its
 // own compact buffer, written by the encode kernel on the compute stream (ordered before the next
 // step, so no handle and no fence is needed) and decoded on restore into free fields of the pool.
-// Lossy; it holds no pool fields.
+// With the context's fused codec (of this store's codec) the encode is the next forward sweep's and
+// the decode the next forward step's (fused_codec.hpp), the bytes the same. Lossy; it holds no pool fields.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -28,6 +29,7 @@ class EncodedDeviceSlots final : public DeviceCheckpointStore {
 
  private:
   DeviceBuffer& checked(std::int64_t slot);
+  FusedCodec* fused() const;  // the context's fused codec when it is of this store's codec
 
   DeviceStoreContext c_;
   DeviceCodec& codec_;
@@ -40,5 +42,7 @@ class EncodedDeviceSlots final : public DeviceCheckpointStore {
 // two free fields of the pool, which become the state; each waits first for the copies that may
 // still read it (a raw tier's spill, fenced). What EncodedDeviceSlots and EncodedPinnedSlots restore with.
 void decode_into_state(const DeviceStoreContext& c, DeviceCodec& codec, const unsigned char* in, DeviceState& state);
+// The state's two new fields, free ones of the pool, each once no copy still reads it.
+void take_fresh_fields(const DeviceStoreContext& c, DeviceState& state);
 
 }  // namespace revwave

@@ -15,7 +15,8 @@ namespace revwave {
 class EncodedPinnedSlots final : public DeviceCheckpointStore {
  public:
   // slots >= 1; the codec must outlive the store. Allocation failures are OutOfMemoryErrors.
-  EncodedPinnedSlots(std::int64_t slots, const DeviceStoreContext& context, DeviceCodec& codec, TierLookahead ahead = {});
+  EncodedPinnedSlots(std::int64_t slots, const DeviceStoreContext& context, DeviceCodec& codec,
+                     TierLookahead ahead = {});
 
   std::int64_t slots() const override { return static_cast<std::int64_t>(slots_.size()); }
   std::size_t slot_bytes() const override { return codec_.slot_bytes(); }

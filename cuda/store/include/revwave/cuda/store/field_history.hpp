@@ -9,9 +9,9 @@
 #include <deque>
 #include <vector>
 
+#include "revwave/core/config.hpp"
 #include "revwave/cuda/runtime/cuda_streams.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
-#include "revwave/core/config.hpp"
 #include "revwave/cuda/runtime/write_fences.hpp"
 
 namespace revwave {
@@ -47,10 +47,10 @@ class FieldHistory {
   index_t steps_;
   std::size_t field_bytes_;
   bool on_device_;
-  std::vector<DeviceField> device_;     // u[0..N], device tier
-  std::vector<PinnedBuffer> pinned_;    // u[1..N], pinned tier
-  std::deque<DeviceField> in_flight_;   // pinned tier: fields whose copies out may still run
-  DeviceBuffer zero_;                   // pinned tier: u[0] = u[-1] = 0
+  std::vector<DeviceField> device_;    // u[0..N], device tier
+  std::vector<PinnedBuffer> pinned_;   // u[1..N], pinned tier
+  std::deque<DeviceField> in_flight_;  // pinned tier: fields whose copies out may still run
+  DeviceBuffer zero_;                  // pinned tier: u[0] = u[-1] = 0
   std::array<DeviceBuffer, 4> ring_;
   std::array<index_t, 4> ring_tag_{{-1, -1, -1, -1}};
   std::array<Event, 4> ring_ready_, ring_free_;

@@ -53,8 +53,8 @@ class StagedHostTier final : public DeviceCheckpointStore {
   DeviceState spilling_;  // the fields the last spill reads
   DeviceState staged_;    // a slot's content, read ahead, once copied to the device
   Event prefetched_, restored_;
-  std::int64_t staged_slot_ = -1;  // the slot being read ahead (in the fetch staging or in staged_)
-  bool staged_uploaded_ = false;   // whether it has been copied into staged_ yet
+  std::int64_t staged_slot_ = -1;                      // the slot being read ahead (in the fetch staging or in staged_)
+  bool staged_uploaded_ = false;                       // whether it has been copied into staged_ yet
   std::uint64_t spill_ticket_ = 0, fetch_ticket_ = 0;  // the worker's jobs for the last spill and the read ahead
   std::int64_t prefetch_hits_ = 0;
   std::uint64_t copy_bytes_ = 0;

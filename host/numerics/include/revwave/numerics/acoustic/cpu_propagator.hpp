@@ -5,6 +5,7 @@
 // the gradient, and the traces it records: a propagator as the drivers see it
 // (revwave/driver/propagator.hpp), knowing no misfit, no plan and no schedule.
 #pragma once
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -24,6 +25,19 @@ class CpuPropagator {
   using value_type = T;
   using State = HostState;
   explicit CpuPropagator(const Problem<T>& problem);
+  // For a shot engine: fields of `field_capacity` bytes (at least the problem's), so that the
+  // propagator can be re-targeted to any window whose fields fit (retarget).
+  CpuPropagator(const Problem<T>& problem, std::size_t field_capacity);
+
+  // The problem it was built on now describes another shot (refilled in place by its owner, its
+  // fields no larger than the capacity): re-derives what the propagator keeps of it and reuses
+  // every buffer. Where the grid's layout changed, the pool's fields are zeroed once (their halos
+  // and row gaps must be zero in the new layout); the history is dropped.
+  void retarget();
+  // Keep the pool's fields when the history is released (an engine reuses them for the next shot).
+  void keep_fields(bool keep) { keep_fields_ = keep; }
+  // interior_gradient() returns nothing: the owner folds gradient_field() where it keeps its sums.
+  void defer_interior_gradient(bool defer) { defer_gradient_ = defer; }
 
   const Problem<T>& problem() const { return p_; }
   static const char* backend_name() { return "cpu"; }
@@ -32,7 +46,7 @@ class CpuPropagator {
   static int working_fields(Workload w);
 
   // ---- forward state ----
-  void reset_forward();             // position 0: u[0] = u[-1] = 0
+  void reset_forward();  // position 0: u[0] = u[-1] = 0
   // Position n -> n+1, injecting q[n]. u[n+1] goes into u[n-1]'s field when the state alone
   // holds it, else (a slot or a copy in flight holds it too) into a free field of the pool.
   void forward_step(index_t n);
@@ -50,7 +64,7 @@ class CpuPropagator {
   void reserve_fields(std::int64_t held);
 
   // ---- traces: sample n of the receivers, kept here (nt x nrec) until traces() ----
-  void record_trace(index_t n);       // S u[n], the current state being at position n
+  void record_trace(index_t n);  // S u[n], the current state being at position n
   // S u[n] from the state at position n - 1, without stepping: u[n] at the receivers' corners by
   // the sweep's point formula plus the source terms, the same bits a step and record_trace give.
   void record_next_trace(index_t n);
@@ -80,7 +94,7 @@ class CpuPropagator {
   // The adjoint field lam[k] last computed and the gradient on the allocated grid (tests).
   const T* adjoint_field() const { return lam_.template as<T>(); }
   const T* gradient_field() const { return grad_.template as<T>(); }
-  // dJ/dm at the interior points (the layer's share folded onto the edge points).
+  // dJ/dm at the interior points (the layer's share folded onto the edge points); empty when deferred.
   std::vector<double> interior_gradient() const;
   // dJ/drho at the interior points when the problem's density images it; empty otherwise.
   std::vector<double> density_gradient() const { return physics_->density_gradient(); }
@@ -103,22 +117,27 @@ class CpuPropagator {
   T* trace_row(std::vector<T>& rows, index_t sample, index_t width);
 
   const T* history_field(index_t k) const;
+  void derive();                          // what the propagator keeps of the problem (scales, probes)
+  std::array<index_t, 6> layout() const;  // allocated and padded extents: where halos lie
 
   const Problem<T>& p_;
   std::unique_ptr<CpuPhysics<T>> physics_;  // the problem's sweeps and its own images
-  HostFieldPool pool_;               // first: every handle below goes back to it
+  HostFieldPool pool_;                      // first: every handle below goes back to it
   HostState state_;
   std::vector<HostField> history_;  // u[0..N]
-  HostBuffer lam_, lam_prev_;     // lam[k+1], lam[k+2]
+  HostBuffer lam_, lam_prev_;       // lam[k+1], lam[k+2]
   HostBuffer grad_;
-  std::vector<T> src_scale_;      // per corner: 1 / (h^3 a)
-  std::vector<T> rec_scale_;      // per corner: 1 / a
-  std::vector<T> traces_;         // nt x nrec, as recorded
+  std::vector<T> src_scale_;       // per corner: 1 / (h^3 a)
+  std::vector<T> rec_scale_;       // per corner: 1 / a
+  std::vector<T> traces_;          // nt x nrec, as recorded
   std::vector<T> adjoint_source_;  // samples x nrec, as given
-  std::vector<T> source_traces_;  // nt x nsrc, P^T lam (dot-product test)
-  NextFieldProbes probes_;        // where the reverse step needs u[n+1] outside its sweep
-  std::vector<T> next_;           // u[n+1] at the probes
-  std::vector<T> saved_grad_;     // the gradient at the source probes before the sweep
+  std::vector<T> source_traces_;   // nt x nsrc, P^T lam (dot-product test)
+  NextFieldProbes probes_;         // where the reverse step needs u[n+1] outside its sweep
+  std::vector<T> next_;            // u[n+1] at the probes
+  std::vector<T> saved_grad_;      // the gradient at the source probes before the sweep
+  std::array<index_t, 6> layout_{};
+  bool keep_fields_ = false;
+  bool defer_gradient_ = false;
 };
 
 }  // namespace revwave

@@ -13,11 +13,11 @@
 namespace revwave {
 
 struct NextFieldProbes {
-  std::vector<index_t> index;            // distinct grid indices: receiver corners first, then source corners
-  std::vector<index_t> source_begin;     // index.size() + 1 offsets into source_corner
-  std::vector<index_t> source_corner;    // source corner ids 8 p + c landing on each probe, ascending
-  std::vector<index_t> receiver_probe;   // per receiver corner 8 r + c: its probe
-  std::vector<index_t> source_targets;   // probes with at least one source term, ascending
+  std::vector<index_t> index;           // distinct grid indices: receiver corners first, then source corners
+  std::vector<index_t> source_begin;    // index.size() + 1 offsets into source_corner
+  std::vector<index_t> source_corner;   // source corner ids 8 p + c landing on each probe, ascending
+  std::vector<index_t> receiver_probe;  // per receiver corner 8 r + c: its probe
+  std::vector<index_t> source_targets;  // probes with at least one source term, ascending
 
   std::size_t size() const { return index.size(); }
 };

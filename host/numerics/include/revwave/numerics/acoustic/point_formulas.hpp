@@ -10,9 +10,9 @@ namespace revwave {
 
 template <class T>
 struct StepCoefficients {
-  T inv_dt2;       // 1/dt^2
-  T half_inv_dt;   // 1/(2 dt)
-  T damping_m0;    // the fixed squared slowness that turns kappa (1/s) into eta (s/m^2)
+  T inv_dt2;      // 1/dt^2
+  T half_inv_dt;  // 1/(2 dt)
+  T damping_m0;   // the fixed squared slowness that turns kappa (1/s) into eta (s/m^2)
 };
 
 // eta at a point, from the three 1D rate profiles (1/s).

@@ -16,7 +16,7 @@ namespace revwave {
 
 // weights: the Laplacian's (w[0] the centre, unused); s, t, g, q: the allocated grid.
 template <class T>
-std::vector<double> density_gradient(const Grid& grid, const std::vector<T>& weights, const T* s, const T* t, const T* g,
-                                     const T* q);
+std::vector<double> density_gradient(const Grid& grid, const std::vector<T>& weights, const T* s, const T* t,
+                                     const T* g, const T* q);
 
 }  // namespace revwave

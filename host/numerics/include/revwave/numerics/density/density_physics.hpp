@@ -27,10 +27,10 @@ class DensityCpuPhysics final : public CpuPhysics<T> {
   bool imaging() const { return p_.density->image; }
 
   const Problem<T>& p_;
-  HostBuffer image_g_, image_q_;      // dJ/drho's accumulators on the allocated grid, when imaging
-  std::vector<T> k_u_;                // K u[n] at every probe, this reverse step's
-  std::vector<index_t> source_index_; // the grid index of each probe with a source term
-  std::vector<T> y_, saved_g_;        // there: y(lam[n+2]), and G before the sweep
+  HostBuffer image_g_, image_q_;       // dJ/drho's accumulators on the allocated grid, when imaging
+  std::vector<T> k_u_;                 // K u[n] at every probe, this reverse step's
+  std::vector<index_t> source_index_;  // the grid index of each probe with a source term
+  std::vector<T> y_, saved_g_;         // there: y(lam[n+2]), and G before the sweep
 };
 
 }  // namespace revwave

@@ -11,6 +11,18 @@ namespace revwave {
 
 inline constexpr int max_radius = 8;
 
+// The fused codec, forward only (sweep_encode.hpp): where the sweep of step n writes the encoding
+// of the state it reads, u[n] and u[n-1] (each packed as the cast kernels pack a field: the fp16
+// header, then a value per padded point), and for fp16 the two fields' peaks on the device.
+struct SweepEncode {
+  unsigned char* u = nullptr;  // null: no encoding
+  unsigned char* u_prev = nullptr;
+  const double* u_peak = nullptr;
+  const double* u_prev_peak = nullptr;
+  bool bf16 = false;
+  bool enabled() const { return u != nullptr; }
+};
+
 // Kernel arguments, passed by value. Forward: u, u_prev -> out. Reverse (grad set): u, u_prev
 // are u[n], u[n-1]; lam, lam_prev are lam[n+2], lam[n+3]; out receives lam[n+1];
 // grad += imaging_term(lam[n+1], u[n+1], u[n], u[n-1]) with u[n+1] from u, u_prev.
@@ -22,24 +34,38 @@ struct SweepArgs {
   const T* lam = nullptr;
   const T* lam_prev = nullptr;
   T* grad = nullptr;
-  const T* m = nullptr;                  // allocated grid
-  const T* kx = nullptr;                 // damping rates per padded index
+  const T* m = nullptr;   // allocated grid
+  const T* kx = nullptr;  // damping rates per padded index
   const T* ky = nullptr;
   const T* kz = nullptr;
   StepCoefficients<T> c{};
-  T w[max_radius + 1] = {};              // Laplacian weights, w[0] the centre
-  index_t nx = 0, ny = 0, nz = 0;        // padded extents
-  index_t sx = 0, sy = 0;                // strides of the allocated grid (Grid::index)
+  T w[max_radius + 1] = {};        // Laplacian weights, w[0] the centre
+  index_t nx = 0, ny = 0, nz = 0;  // padded extents
+  index_t sx = 0, sy = 0;          // strides of the allocated grid (Grid::index)
+  SweepEncode encode{};            // forward: the state's encoding written in passing
   bool reverse() const { return grad != nullptr; }
 };
 
-// Two kernels with the same contract and the same results: columns (sweep_columns.hpp) leaves
-// neighbour re-reads to the caches, tiled (sweep_tiled.hpp) stages them in shared memory and
-// registers. Columns stays the default until a GPU has measured both (profiling/gpu_bench.cu).
-enum class SweepKernel { columns, tiled };
+// Kernels with the same contract and the same results: columns (sweep_columns.hpp) leaves
+// neighbour re-reads to the caches, shuffle takes the column sweep's z neighbours from the warp's
+// other lanes (sweep_z_window.hpp), tiled (sweep_tiled.hpp) stages them in shared memory and
+// registers. Columns stays the default until a GPU has measured them all (profiling/gpu_bench.cu,
+// --sweep-variant; profiling/figures/gpu_h200/column_sweep_variants.md).
+enum class SweepKernel { columns, tiled, shuffle };
+inline constexpr SweepKernel sweep_kernels[] = {SweepKernel::columns, SweepKernel::tiled, SweepKernel::shuffle};
+inline const char* to_string(SweepKernel k) {
+  switch (k) {
+    case SweepKernel::columns: return "columns";
+    case SweepKernel::tiled: return "tiled";
+    case SweepKernel::shuffle: return "shuffle";
+  }
+  return "?";
+}
+// Whether a kernel can write the state's encoding in passing (SweepEncode): the column sweeps.
+inline bool encodes_in_passing(SweepKernel k) { return k != SweepKernel::tiled; }
 
-// Launches on `stream`; radius 1..8 (std::logic_error otherwise, and for planes too large for
-// 32-bit in-plane offsets).
+// Launches on `stream`; radius 1..8 (std::logic_error otherwise, for planes too large for 32-bit
+// in-plane offsets, and for an encoding asked of a kernel that cannot write one).
 template <class T>
 void launch_sweep(const SweepArgs<T>& args, int radius, cudaStream_t stream, SweepKernel kernel = SweepKernel::columns);
 

@@ -5,29 +5,23 @@
 // from DRAM about once per point, where the column sweep counts on L1/L2 to catch its neighbour
 // re-reads. The reverse sweep carries two stencil fields (u and lam) this way.
 //
-// The body is split into phases at the kernel's barriers. run_block is the one schedule: the
-// CUDA kernel runs it per thread with __syncthreads between phases; the CPU emulation in
-// tests/cudasim runs the phases queued since the last barrier thread by thread, in a shuffled
-// order, on poisoned shared memory, so that a missing barrier shows as wrong or NaN results.
+// The body is split into phases at the kernel's barriers; run_block is the one schedule, which
+// every thread runs with its block's barrier between phases (sweep_launch.hpp). On cudasim the
+// threads run as fibers resumed in a shuffled order at every barrier, on poisoned shared memory,
+// so that a missing barrier shows as wrong or NaN results. Constants: tuning/acoustic_sweep_policy.hpp.
 #pragma once
-#include "revwave/cuda/kernels/launch_shape.hpp"
+#include <stdexcept>
+
 #include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
+#include "revwave/cuda/kernels/launch/launch_shape.hpp"
+#include "revwave/cuda/kernels/tuning/acoustic_sweep_policy.hpp"
 
 namespace revwave::tiled {
 
-inline constexpr unsigned tile_z = 32;  // a warp along the contiguous axis: one aligned row segment
-inline constexpr unsigned tile_y = 16;  // 16 rather than 8: y halos cost 2R/16 extra rows, not 2R/8
-inline constexpr unsigned block_threads = tile_z * tile_y;
-// Each chunk reads 2R planes of u beyond its own to fill and drain its queue: 64 keeps that at
-// most 1/8 of u's traffic for R <= 4, and still gives a 256^3 grid 8 x 16 x 4 = 512 blocks,
-// ~4 per SM of an H100/H200.
-inline constexpr index_t chunk_x = 64;
-// Blocks of 512 threads per SM the kernels are compiled for (__launch_bounds__; 64K registers
-// an SM): in float the forward sweep 3 (at most 40 registers a thread; sm_90 needs 37-40 and
-// spills nothing for R <= 8), the reverse sweep, with two queues, 2 (at most 64: 54-64, no
-// spills). Double values take two registers each: one block less.
-template <class T, bool Reverse>
-inline constexpr int blocks_per_sm = (Reverse ? 2 : 3) - (sizeof(T) > 4 ? 1 : 0);
+using Policy = tuning::TiledPolicy;
+inline constexpr unsigned tile_z = Policy::tile_z;
+inline constexpr unsigned tile_y = Policy::tile_y;
+inline constexpr index_t chunk_x = Policy::chunk_x;
 
 template <class T>
 LaunchShape launch_shape(const SweepArgs<T>& a) {
@@ -82,7 +76,7 @@ struct Sweep {
 #pragma unroll
       for (int m = 0; m <= 2 * R; ++m) t.q[f][m] = T(0);
     if (!t.loads) return;
-    // Plane x.begin - R + m sits at allocated x index x.begin + m.
+      // Plane x.begin - R + m sits at allocated x index x.begin + m.
 #pragma unroll
     for (int f = 0; f < fields; ++f) {
       const T* __restrict__ u = field(a, f) + x.begin * a.sx + t.column;
@@ -109,7 +103,8 @@ struct Sweep {
       // a halo cell beyond ny + R (nz + R) has no padded point that reads it.
       if (ty < R && t.k < a.nz + R) {
         centre[-R * pitch] = u[t.column - R * sy];
-        if (t.j + static_cast<int>(tile_y) < a.ny + R) centre[tile_y * pitch] = u[t.column + static_cast<int>(tile_y) * sy];
+        if (t.j + static_cast<int>(tile_y) < a.ny + R)
+          centre[tile_y * pitch] = u[t.column + static_cast<int>(tile_y) * sy];
       }
       if (tz < R && t.j < a.ny + R) {
         centre[-R] = u[t.column - R];
@@ -136,9 +131,8 @@ struct Sweep {
       const index_t idx = (i + R) * a.sx + t.column;
       const T eta = damping_eta(a.c, a.kx[i], t.ky, t.kz);
       const T* cu = s.f[0] + offset;
-      const T u_next =
-          leapfrog_update(a.c, t.q[0][R], t.up, laplacian_axes<T, R, int>(w, t.q[0][R], cu, 1, cu, pitch, t.q[0] + R, 1),
-                          t.m, eta);
+      const T u_next = leapfrog_update(
+          a.c, t.q[0][R], t.up, laplacian_axes<T, R, int>(w, t.q[0][R], cu, 1, cu, pitch, t.q[0] + R, 1), t.m, eta);
       if constexpr (Reverse) {
         const T* cl = s.f[1] + offset;
         const T l = leapfrog_update(a.c, t.q[1][R], t.lp,
@@ -155,9 +149,8 @@ struct Sweep {
       for (int m = 0; m < 2 * R; ++m) t.q[f][m] = t.q[f][m + 1];
   }
 
-  // The block's schedule. each(phase) runs phase(Thread&, const ThreadPlace&) for the block's
-  // threads (on a GPU: the calling thread; in the emulation: queued until the next barrier);
-  // barrier() is __syncthreads. Phases capture the plane by value: the emulation may run them late.
+  // The block's schedule, run by each thread: each(phase) runs phase(Thread&, const ThreadPlace&)
+  // for the calling thread; barrier() is the block's __syncthreads.
   template <class Each, class Barrier>
   REVWAVE_HD static void run_block(const SweepArgs<T>& a, const Dim& block, Shared& s, Each&& each, Barrier&& barrier) {
     const Planes x = planes(a, block);

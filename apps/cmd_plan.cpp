@@ -1,0 +1,186 @@
+// revwave plan: what `revwave gradient` with the same options would do, without running it: the
+// slots, the step counts, the predicted peak memory and the predicted time.
+//
+// A subcommand of its own rather than more options on `revwave schedule`: schedule counts an
+// abstract schedule (--steps, --snaps), plan takes the gradient's own options (a model, a record,
+// --tn, --checkpoint-memory, ...) and goes through the gradient's own preparation and
+// plan_strategy, so that its slots and step counts are those the gradient will run.
+#include <omp.h>
+
+#include <unistd.h>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "gradient_job.hpp"
+#include "revwave/core/system_memory.hpp"
+#include "revwave/driver/backend_registry.hpp"
+#include "revwave/setup/gradient_run.hpp"
+#include "run_report.hpp"
+
+namespace revwave::app {
+namespace {
+
+// Throughput the time prediction assumes (docs/commands.md, "revwave plan"): measured with
+// profiling/forward_throughput.sh and profiling/checkpoint_bench.py (docs/benchmarks.md), float32,
+// space order 8. CPU: 0.99 GPts/s forward on 2 threads, so 0.5 GPts/s per thread; a reverse step
+// (adjoint + imaging) costs 2.5 forward steps. GPU (H200): forward 147, fused reverse 71 GPts/s.
+// Double precision is taken as twice as slow. A prediction, not a measurement of this machine.
+constexpr double cpu_forward_points_per_thread_second = 0.5e9;
+constexpr double cpu_reverse_cost = 2.5;
+constexpr double gpu_forward_points_per_second = 147e9;
+constexpr double gpu_reverse_points_per_second = 71e9;
+
+// This process's resident memory now (Linux: /proc/self/statm), 0 where it cannot be read.
+std::size_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::size_t pages = 0, resident = 0;
+  if (!(statm >> pages >> resident)) return 0;
+  return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+template <class T>
+nlohmann::json plan_summary(GradientJobOptions& o) {
+  // As run_gradient_job, up to the plan: the same backend, inputs, working set and strategy.
+  finish_strategy_options(o);
+  const BackendChoice backend = resolve_backend(o.problem.backend);
+  refuse_cuda_options_on_cpu(o.problem, backend.kind);
+  o.strategy.backend = backend.kind;
+  apply_threads(o.problem.threads);
+  require_data_for_user_model(o, false, "a gradient");
+  const GradientJob<T> job = prepare_gradient_job<T>(o);
+  const Grid& grid = job.start.grid;
+  const int fields = working_fields(backend.kind, Workload::gradient), records = 4;
+  require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
+  const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
+  const StrategyPlan plan = plan_strategy(o.strategy, job.time.steps, acoustic_state, field_layout<T>(grid), working);
+
+  const index_t steps = job.time.steps;
+  const index_t observed_steps = job.observed_source == "modelled" ? steps : 0;
+  const index_t forward = plan.predicted_forward_steps;
+  // A checkpointed reverse step applies the forward operator once and is counted in the forward
+  // steps; full's reverse steps read the stored history, and its forward steps are all advances.
+  const bool full = plan.strategy == Strategy::full;
+  const index_t advances = full ? forward : forward - steps;
+  // What this process holds now (the program, the models the gradient also holds) plus the working
+  // set plus the checkpoints held in memory (disk slots and tiers other than memory hold none here).
+  const bool slots_in_memory =
+      plan.strategy == Strategy::full ||
+      (plan.strategy != Strategy::multilevel && o.strategy.store.value_or(StoreKind::memory) == StoreKind::memory);
+  std::size_t checkpoint_memory = slots_in_memory ? plan.storage_bytes : 0;
+  if (plan.strategy == Strategy::multilevel) {
+    for (std::size_t t = 0; t < plan.tiers.size(); ++t)
+      if (plan.tier_kinds[t] == TierKind::memory)
+        checkpoint_memory += static_cast<std::size_t>(plan.tiers[t].slots) * plan.slot_bytes;
+  }
+  const std::size_t base = resident_bytes();
+  const double peak = double(base) + double(working) + double(checkpoint_memory);
+
+  const double points = double(grid.shape[0]) * double(grid.shape[1]) * double(grid.shape[2]);
+  const double slower = sizeof(T) == 8 ? 2.0 : 1.0;
+  double seconds = 0;
+  if (backend.kind == Backend::cuda) {
+    seconds = slower * points *
+              (double(observed_steps + advances) / gpu_forward_points_per_second +
+               double(steps) / gpu_reverse_points_per_second);
+  } else {
+    const double rate = cpu_forward_points_per_thread_second * omp_get_max_threads();
+    seconds = slower * points * (double(observed_steps + advances) + cpu_reverse_cost * double(steps)) / rate;
+  }
+
+  nlohmann::json j;
+  j["command"] = "plan";
+  j["shape"] = grid.shape;
+  j["space_order"] = grid.space_order;
+  j["precision"] = to_string(o.problem.precision);
+  j["backend"] = to_string(backend.kind);
+  j["backend_note"] = backend.note;
+  j["steps"] = steps;
+  j["dt"] = job.time.dt;
+  j["strategy"] = to_string(plan.strategy);
+  j["choice"] = plan.choice;
+  j["snaps"] = plan.snaps;
+  j["slots"] = plan.slots;
+  j["slot_bytes"] = plan.slot_bytes;
+  j["checkpoint_bytes"] = plan.strategy == Strategy::full ? 0 : plan.storage_bytes;
+  j["forward_steps"] = forward;
+  j["advances"] = advances;
+  j["reverse_steps"] = steps;
+  j["observed_steps"] = observed_steps;
+  j["step_counts"] =
+      full ? "forward_steps = advances (full's reverse_steps read the stored history and apply no "
+             "forward operator); observed_steps (modelling the observed data in the true model) come on top"
+           : "forward_steps = advances + reverse_steps (each reverse step applies the forward operator "
+             "once); observed_steps (modelling the observed data in the true model) come on top";
+  j["predicted_peak_bytes"] = peak;
+  j["predicted_peak_parts"] = {
+      {"process_now", base}, {"working_set", working}, {"checkpoints_in_memory", checkpoint_memory}};
+  j["predicted_seconds"] = seconds;
+  j["prediction"] =
+      "nothing was run: peak = this process's resident memory now + the working set + the checkpoints held in memory; "
+      "time from documented throughput (CPU 0.5 GPts/s per thread forward, reverse 2.5x; GPU 147 / 71 GPts/s), not measured here";
+  if (backend.kind == Backend::cuda) {
+    j["cuda_note"] =
+        "on the GPU the run may place slots in device and pinned host memory and refine the schedule to two levels";
+  }
+  return j;
+}
+
+template <class T>
+void run(GradientJobOptions& o) {
+  const nlohmann::json j = plan_summary<T>(o);
+  if (o.problem.json) {
+    print_json(j);
+    return;
+  }
+  const auto num = [](double v, int digits = 3) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*g", digits, v);
+    return std::string(text);
+  };
+  const auto shape = j["shape"];
+  const std::int64_t steps = j["steps"], forward = j["forward_steps"], advances = j["advances"],
+                     observed = j["observed_steps"];
+  const bool full_history = j["strategy"] == "full";
+  BackendChoice b{j["backend"] == "cuda" ? Backend::cuda : Backend::cpu, j["backend_note"], ""};
+  std::cout << "revwave plan (a prediction: nothing is run): " << shape[0] << " x " << shape[1] << " x " << shape[2]
+            << " points, " << steps << " time steps (N) of dt = " << num(j["dt"].get<double>() * 1e3, 6) << " ms, "
+            << j["precision"].get<std::string>() << " on " << backend_words(b, false) << "\n"
+            << "  strategy        " << j["choice"].get<std::string>() << "\n"
+            << "  slots           " << j["slots"] << " checkpoints of " << format_bytes(j["slot_bytes"].get<double>())
+            << " (" << format_bytes(j["checkpoint_bytes"].get<double>()) << ")\n"
+            << "  forward steps   " << forward << " = " << advances << " advances"
+            << (full_history
+                    ? ""
+                    : " + the " + std::to_string(steps) + " reverse steps (each also applies the forward operator)")
+            << "; " << num(double(forward) / double(steps), 4) << " x N\n"
+            << "  reverse steps   " << steps << " (one per time step, "
+            << (full_history ? "reading the stored history: not in the forward steps" : "counted in the forward steps")
+            << ")\n";
+  if (observed > 0)
+    std::cout << "  observed data   " << observed << " forward steps in the true model, beside the counts above\n";
+  std::cout << "  predicted peak  " << format_bytes(j["predicted_peak_bytes"].get<double>())
+            << " (this process now + working set + checkpoints in memory)\n"
+            << "  predicted time  " << num(j["predicted_seconds"].get<double>())
+            << " s (from documented throughput, not measured here)\n";
+}
+
+}  // namespace
+
+void register_plan(CLI::App& app) {
+  auto o = std::make_shared<GradientJobOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "plan",
+      "Predict what `revwave gradient` with these options would do (slots, step counts, peak memory, time) without running it");
+  add_gradient_job_options(cmd, *o, CudaOptions::all);
+  cmd->callback([o] {
+    if (o->problem.precision == Precision::float64)
+      run<double>(*o);
+    else
+      run<float>(*o);
+  });
+}
+
+}  // namespace revwave::app

@@ -1,0 +1,84 @@
+#include "revwave/driver/tile_sums.hpp"
+
+#include <stdexcept>
+
+namespace revwave {
+
+std::vector<index_t> TileGrid::touched(const std::array<index_t, 3>& first, const std::array<index_t, 3>& size) const {
+  std::array<index_t, 3> lo{}, hi{};
+  for (int a = 0; a < 3; ++a) {
+    if (size[a] < 1 || first[a] < 0 || first[a] + size[a] > shape[a])
+      throw std::logic_error("TileGrid::touched: the box leaves the grid");
+    lo[a] = first[a] / edge;
+    hi[a] = (first[a] + size[a] - 1) / edge;
+  }
+  std::vector<index_t> out;
+  out.reserve(static_cast<std::size_t>((hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1)));
+  for (index_t x = lo[0]; x <= hi[0]; ++x)
+    for (index_t y = lo[1]; y <= hi[1]; ++y)
+      for (index_t z = lo[2]; z <= hi[2]; ++z) out.push_back(id(x, y, z));
+  return out;
+}
+
+void TiledPart::reset() noexcept {
+  if (blocks_ != nullptr)
+    for (const TileEntry& e : entries_) blocks_->release(e.block);
+  blocks_ = nullptr;
+  entries_.clear();
+}
+
+void TiledPart::add(TiledPart&& other) {
+  if (other.empty()) return;
+  if (empty()) {
+    *this = std::move(other);
+    return;
+  }
+  if (other.blocks_ != blocks_) throw std::logic_error("TiledPart::add: the parts live in different places");
+  std::vector<TileEntry> merged;
+  merged.reserve(entries_.size() + other.entries_.size());
+  std::vector<BlockSum> sums;
+  const std::vector<TileEntry>& a = entries_;
+  const std::vector<TileEntry>& b = other.entries_;
+  std::size_t i = 0, j = 0;
+  // One side only: the block moves over, owing + 0.0 (the other side's +0.0 there).
+  auto alone = [&merged](TileEntry e) {
+    e.plus_zero = 1;
+    merged.push_back(e);
+  };
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].tile < b[j].tile)) {
+      alone(a[i++]);
+    } else if (i == a.size() || b[j].tile < a[i].tile) {
+      alone(b[j++]);
+    } else {
+      sums.push_back({a[i].block, b[j].block, a[i].plus_zero, b[j].plus_zero});
+      merged.push_back({a[i].tile, a[i].block, 0});
+      ++i;
+      ++j;
+    }
+  }
+  blocks_->add(sums);  // releases the source blocks
+  other.blocks_ = nullptr;
+  other.entries_.clear();
+  entries_ = std::move(merged);
+}
+
+std::vector<double> TiledPart::dense() const {
+  if (empty()) throw std::logic_error("TiledPart::dense: an empty part");
+  return blocks_->dense(entries_);
+}
+
+TiledPart part_from_values(TileBlocks& blocks, std::vector<TileEntry> entries, const double* values) {
+  std::size_t got = 0;
+  try {
+    for (; got < entries.size(); ++got) entries[got].block = blocks.acquire();
+  } catch (...) {
+    for (std::size_t k = 0; k < got; ++k) blocks.release(entries[k].block);
+    throw;
+  }
+  TiledPart part(blocks, std::move(entries));
+  blocks.write(part.entries(), values);
+  return part;
+}
+
+}  // namespace revwave

@@ -1,0 +1,146 @@
+#include "revwave/driver/window_problem.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "revwave/numerics/fd_coefficients.hpp"
+#include "revwave/numerics/wavelet.hpp"
+
+namespace revwave {
+
+template <class T>
+void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel& model) {
+  validate(model);
+  if (model.shape != grid.shape) throw std::logic_error("make_resident: the model's shape is not the grid's");
+  out.grid = grid;
+  out.vmin = min_velocity(model);
+  out.vmax = max_velocity(model);
+  out.density = model.density;  // validate() checked it
+  out.density_factor = density_dt_factor(grid, model);
+  out.m.resize(model.velocity.size());
+  const auto n = static_cast<std::int64_t>(out.m.size());
+  const double* c = model.velocity.data();
+  T* m = out.m.data();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) m[i] = static_cast<T>(1.0 / (c[i] * c[i]));
+}
+
+template <class T>
+void check_resident(const ResidentModel<T>& model, const TimeAxis& time, double f0) {
+  // The smallest problem make_problem accepts, holding the model's slowest and fastest velocities.
+  Grid g = model.grid;
+  g.shape = {2, 2, 2};
+  VelocityModel extremes{g.shape, std::vector<double>(8, model.vmax)};
+  extremes.velocity[0] = model.vmin;
+  Acquisition a;
+  a.sources = {{0, 0, 0}};
+  a.receivers = {{0, 0, 0}};
+  a.f0 = f0;
+  TimeAxis t = time;
+  t.steps = 1;
+  make_problem<T>(g, extremes, a, t);
+  if (!model.density.empty()) check_stable(time.dt, model.grid, model.vmax, model.density_factor);
+}
+
+namespace {
+
+// The window's density as window_model cuts it, and its coefficients as make_problem makes them.
+template <class T>
+void fill_window_density(Problem<T>& p, const ResidentModel<T>& model, const std::array<index_t, 3>& first,
+                         const std::array<index_t, 3>& shape) {
+  if (model.density.empty()) {
+    p.density.reset();
+    return;
+  }
+  VelocityModel w;
+  w.shape = shape;
+  w.density.resize(static_cast<std::size_t>(shape[0] * shape[1] * shape[2]));
+  const index_t NY = model.grid.shape[1], NZ = model.grid.shape[2];
+  std::size_t i = 0;
+  for (index_t x = 0; x < shape[0]; ++x)
+    for (index_t y = 0; y < shape[1]; ++y) {
+      const double* column = model.density.data() + ((first[0] + x) * NY + first[1] + y) * NZ + first[2];
+      std::copy(column, column + shape[2], w.density.begin() + static_cast<std::ptrdiff_t>(i));
+      i += static_cast<std::size_t>(shape[2]);
+    }
+  p.density = make_density_fields<T>(p.grid, w);
+}
+
+}  // namespace
+
+template <class T>
+void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std::array<index_t, 3>& first,
+                         const std::array<index_t, 3>& shape, const Acquisition& acq, const TimeAxis& time,
+                         const std::vector<double>& wavelet, bool with_m) {
+  const Grid& whole = model.grid;
+  for (int a = 0; a < 3; ++a)
+    if (first[a] < 0 || shape[a] < 2 || first[a] + shape[a] > whole.shape[a])
+      throw std::logic_error("fill_window_problem: the window leaves the model");
+  p.grid = whole;
+  p.grid.shape = shape;
+  p.time = time;
+  p.acquisition = acq;
+  p.coeffs.inv_dt2 = static_cast<T>(1.0 / (time.dt * time.dt));
+  p.coeffs.half_inv_dt = static_cast<T>(0.5 / time.dt);
+  p.coeffs.damping_m0 = static_cast<T>(damping_m0(whole.spacing, time.dt));
+  const Grid& g = p.grid;
+  const index_t nbl = g.nbl, NY = whole.shape[1], NZ = whole.shape[2];
+  if (with_m && p.m.bytes() < g.template field_bytes<T>()) p.m = HostBuffer(g.template field_bytes<T>());
+  // padded_squared_slowness: the layer copies the nearest interior edge point.
+  T* m = p.m.template as<T>();
+  const T* src = model.m.data();
+#pragma omp parallel for schedule(static) if (with_m)
+  for (index_t i = 0; i < (with_m ? g.padded(0) : 0); ++i)
+    for (index_t j = 0; j < g.padded(1); ++j) {
+      const index_t ix = first[0] + std::clamp<index_t>(i - nbl, 0, shape[0] - 1);
+      const index_t iy = first[1] + std::clamp<index_t>(j - nbl, 0, shape[1] - 1);
+      const T* column = src + (ix * NY + iy) * NZ + first[2];
+      T* out = m + g.index(i, j, 0);
+      for (index_t k = 0; k < nbl; ++k) out[k] = column[0];
+      std::copy(column, column + shape[2], out + nbl);
+      for (index_t k = nbl + shape[2]; k < g.padded(2); ++k) out[k] = column[shape[2] - 1];
+    }
+  for (int a = 0; a < 3; ++a) {
+    const std::vector<double> k = damping_profile(shape[a], nbl, time.dt);
+    p.kappa[a].assign(k.begin(), k.end());
+  }
+  const std::vector<double> c = second_derivative_weights(whole.space_order);
+  const double h2 = whole.spacing * whole.spacing;
+  p.weights.resize(c.size());
+  p.weights[0] = static_cast<T>(3.0 * c[0] / h2);
+  for (std::size_t j = 1; j < c.size(); ++j) p.weights[j] = static_cast<T>(c[j] / h2);
+  p.src = trilinear_points(g, acq.sources, "source");
+  p.rec = trilinear_points(g, acq.receivers, "receiver");
+  if (!wavelet.empty()) {
+    p.wavelet.assign(wavelet.begin(), wavelet.end());
+  } else {
+    const std::vector<double> w = ricker_samples(acq.f0, acq.t0, time.dt, time.nt());
+    p.wavelet.assign(w.begin(), w.end());
+  }
+  fill_window_density(p, model, first, shape);
+}
+
+template <class T>
+T window_a_at(const Problem<T>& p, const ResidentModel<T>& model, const std::array<index_t, 3>& first, index_t idx) {
+  const auto [i, j, k] = p.grid.coordinates(idx);
+  const index_t nbl = p.grid.nbl;
+  const index_t ix = first[0] + std::clamp<index_t>(i - nbl, 0, p.grid.shape[0] - 1);
+  const index_t iy = first[1] + std::clamp<index_t>(j - nbl, 0, p.grid.shape[1] - 1);
+  const index_t iz = first[2] + std::clamp<index_t>(k - nbl, 0, p.grid.shape[2] - 1);
+  const T m = model.m[static_cast<std::size_t>((ix * model.grid.shape[1] + iy) * model.grid.shape[2] + iz)];
+  const T eta = damping_eta(p.coeffs, p.kappa[0][i], p.kappa[1][j], p.kappa[2][k]);
+  return leapfrog_a(p.coeffs, m, eta);
+}
+
+#define REVWAVE_INSTANTIATE(T)                                                                              \
+  template void make_resident<T>(ResidentModel<T>&, const Grid&, const VelocityModel&);                     \
+  template void check_resident<T>(const ResidentModel<T>&, const TimeAxis&, double);                        \
+  template void fill_window_problem<T>(Problem<T>&, const ResidentModel<T>&, const std::array<index_t, 3>&, \
+                                       const std::array<index_t, 3>&, const Acquisition&, const TimeAxis&,  \
+                                       const std::vector<double>&, bool);                                   \
+  template T window_a_at<T>(const Problem<T>&, const ResidentModel<T>&, const std::array<index_t, 3>&, index_t);
+REVWAVE_INSTANTIATE(float)
+REVWAVE_INSTANTIATE(double)
+#undef REVWAVE_INSTANTIATE
+
+}  // namespace revwave

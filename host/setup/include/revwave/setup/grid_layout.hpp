@@ -1,0 +1,33 @@
+// Points laid out on a regular grid over the model's x-y extent (--src-grid, --rec-grid): at the
+// centres of NX x NY equal cells, so that none sits on the model's edge against the absorbing
+// layer (the nearest is half a cell inside), and what the run tells about where they went.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "revwave/numerics/grid.hpp"
+#include "revwave/numerics/problem.hpp"
+
+namespace revwave {
+
+struct GridLayout {
+  std::string option;                // "--src-grid", "--rec-grid"
+  std::string text;                  // as given, "2,2,20"
+  std::vector<double> x, y;          // cell centres, m
+  double z = 0;                      // m
+  std::vector<Vec3> points() const;  // x slowest, then y
+};
+
+// "NX,NY,Z" over `grid`: NX, NY whole numbers >= 1, Z a depth inside the model (InputError naming
+// `option` and the rule otherwise).
+GridLayout grid_layout(const std::string& option, const std::string& text, const Grid& grid);
+
+// "  sources       --src-grid 2,2,20: 2 x 2 at cell centres, x 197.5 and 592.5 m, y 197.5 and 592.5 m, z 20 m"
+std::string layout_line(const GridLayout& layout);
+// {"option", "given", "x", "y", "z"}
+nlohmann::json layout_json(const GridLayout& layout);
+nlohmann::json layouts_json(const std::vector<GridLayout>& layouts);
+
+}  // namespace revwave

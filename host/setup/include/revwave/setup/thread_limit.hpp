@@ -1,0 +1,20 @@
+// How many OpenMP threads this process can start. --threads above it is refused where it enters:
+// the runtime does not fail cleanly past it (libgomp lays a new team out on the calling thread's
+// stack, about 130 bytes a thread, and crashes past the stack's end; past the system's task or
+// memory-map limits it ends the process with "Thread creation failed").
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace revwave {
+
+struct ThreadLimit {
+  std::int64_t threads = 0;  // the most a run may ask for
+  std::string reason;        // what sets it, and how to raise it
+};
+ThreadLimit openmp_thread_limit();
+
+// InputError "OPTION N is more threads than ... can start here: at most M (REASON)" above the limit.
+void check_thread_count(const std::string& option, std::int64_t threads);
+
+}  // namespace revwave

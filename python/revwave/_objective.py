@@ -1,0 +1,67 @@
+"""revwave.Objective: J and its gradient as a function of a flat vector, scaled so that off-the-shelf
+optimisers (scipy.optimize.minimize with L-BFGS-B, ...) work with their default tolerances."""
+from __future__ import annotations
+
+from typing import Optional, Sequence, Tuple
+
+import numpy as np
+
+from ._revwave import InputError
+
+
+class Objective:
+    """``fun(x) -> (J(c) / J0, dJ/dx / J0)`` for x = c / velocity_scale, the velocity model c (m/s)
+    flattened, in float64 as scipy wants it.
+
+    Why: a seismic J is about 1e-5 and |dJ/dc| about 1e-9 per point, so an optimiser whose gradient
+    tolerance is 1e-5 (scipy's L-BFGS-B) stops before its first step. Dividing J by J0, the objective of
+    the first evaluation, and measuring the velocity in units of ``velocity_scale`` (default 1000 m/s)
+    makes J start at 1 and its gradient about 1 / (points) per unit, which such optimisers handle.
+
+    ``options`` are ``revwave.gradient``'s keywords (observed, spacing, misfit, strategy, ...), passed
+    on every evaluation; ``shape`` is the model's shape. ``evaluations`` counts the calls, ``history``
+    holds every J (unscaled). Typical use::
+
+        obj = revwave.Objective(start.shape, observed=obs, spacing=10.0, strategy="revolve", snaps=20)
+        res = scipy.optimize.minimize(obj, obj.x(start), jac=True, method="L-BFGS-B",
+                                      bounds=obj.bounds(1500.0, 3000.0))
+        model = obj.model(res.x)
+    """
+
+    def __init__(self, shape: Sequence[int], *, velocity_scale: float = 1000.0, normalize: bool = True, **options):
+        if "wrt" in options or "normalize" in options:
+            raise InputError("Objective: wrt and normalize are its own (the velocity, scaled by the first J)")
+        if not (np.isfinite(velocity_scale) and velocity_scale > 0):
+            raise InputError(f"velocity_scale {velocity_scale} is invalid: it must be a finite number > 0 (m/s)")
+        self.shape = tuple(int(n) for n in shape)
+        self.velocity_scale = float(velocity_scale)
+        self.normalize = bool(normalize)
+        self.options = options
+        self.j0: Optional[float] = None
+        self.evaluations = 0
+        self.history: list = []
+
+    def x(self, velocity: np.ndarray) -> np.ndarray:
+        """The optimiser's variable for a velocity model (m/s)."""
+        return np.asarray(velocity, dtype=np.float64).reshape(-1) / self.velocity_scale
+
+    def model(self, x: np.ndarray) -> np.ndarray:
+        """The velocity model (m/s) of an optimiser's variable."""
+        return (np.asarray(x, dtype=np.float64) * self.velocity_scale).reshape(self.shape)
+
+    def bounds(self, vmin: float, vmax: float) -> list:
+        """scipy's bounds for velocities within [vmin, vmax] m/s at every point."""
+        size = int(np.prod(self.shape))
+        return [(vmin / self.velocity_scale, vmax / self.velocity_scale)] * size
+
+    def __call__(self, x: np.ndarray) -> Tuple[float, np.ndarray]:
+        from . import gradient  # the package's function (imported late: this module is part of it)
+
+        r = gradient(self.model(x), wrt="velocity", **self.options)
+        j = float(r.objective)
+        self.evaluations += 1
+        self.history.append(j)
+        if self.j0 is None:
+            self.j0 = abs(j) if (self.normalize and j != 0) else 1.0
+        g = np.asarray(r.gradient, dtype=np.float64).reshape(-1) * (self.velocity_scale / self.j0)
+        return j / self.j0, g

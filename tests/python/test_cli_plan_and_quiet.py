@@ -1,0 +1,80 @@
+"""`revwave plan` against the gradient it predicts, and the quiet --backend auto on a machine without a GPU."""
+import re
+
+import pytest
+
+SMALL = ["--shape", "40,40,40", "--tn", "0.25"]
+
+
+@pytest.mark.parametrize("strategy", [["--snaps", "5"], ["--checkpoint-memory", "6MiB"], ["--strategy", "full"]])
+def test_plan_predicts_the_gradient_it_plans(cli, tmp_path, strategy):
+    args = [*SMALL, "--backend", "cpu", "--threads", "1", *strategy]
+    plan = cli.json("plan", *args)
+    run = cli.json("gradient", *args, "--out", tmp_path / "g.npy")
+    # The slots and the step counts are those the gradient ran.
+    for key in ("snaps", "steps", "forward_steps", "reverse_steps"):
+        assert plan[key] == run[key], key
+    if "full" in strategy:
+        # full's reverse steps read the stored history: its forward steps are all advances.
+        assert plan["advances"] == plan["forward_steps"] == plan["steps"]
+        assert "advances only" in run["step_counts"]
+    else:
+        assert plan["advances"] + plan["reverse_steps"] == plan["forward_steps"]
+        assert plan["advances"] > 0 and "advances and reverse steps" in run["step_counts"]
+    assert plan["checkpoint_bytes"] == run["checkpoint_bytes"]
+    # Peak memory: within 15% of the resident peak the run reports (the prediction is the plan's own
+    # resident memory, the working set and the checkpoints held in memory).
+    assert plan["predicted_peak_bytes"] == pytest.approx(run["peak_rss_bytes"], rel=0.15)
+    assert plan["predicted_seconds"] > 0
+    assert "nothing was run" in plan["prediction"]
+
+
+def test_plan_text_says_it_is_a_prediction_and_what_includes_what(cli):
+    _, out, _ = cli("plan", *SMALL, "--snaps", "5")
+    assert "a prediction: nothing is run" in out
+    assert re.search(r"forward steps\s+\d+ = \d+ advances \+ the \d+ reverse steps", out)
+    assert "predicted peak" in out and "predicted time" in out
+
+
+@pytest.mark.parametrize("bad, says", [(["--snaps", "0"], "--snaps"), (["--shape", "4,4"], "--shape"),
+                                       (["--checkpoint-memory", "1"], "--checkpoint-memory")])
+def test_plan_refuses_bad_input_in_one_line(cli, bad, says):
+    rc, out, err = cli("plan", *SMALL, *bad, check=False)
+    assert rc != 0 and out == ""
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert len(lines) == 1 and says in lines[0], err
+
+
+def test_schedule_takes_the_gradients_tier_names(cli):
+    j = cli.json("schedule", "--steps", "30", "--strategy", "multilevel", "--tier", "memory:2:0:0", "--tier", "disk:6:2:3")
+    assert [t["name"] for t in j["tiers"]] == ["memory", "disk"]
+    rc, out, err = cli("schedule", "--steps", "30", "--strategy", "multilevel", "--tier", "tape:2:0:0", check=False)
+    assert rc != 0 and "tier 'tape' is unknown" in err and len(err.strip().splitlines()) == 1
+    rc, out, err = cli("schedule", "--steps", "30", "--strategy", "multilevel", "--tier", "memory:2", check=False)
+    assert rc != 0 and "needs its costs" in err
+
+
+def no_gpu(cli):
+    info = cli.json("info")
+    if info["cuda_devices"]:
+        pytest.skip("a CUDA device is present: --backend auto runs on it")
+    return info
+
+
+def test_auto_on_a_machine_without_a_gpu_says_cpu_and_nothing_about_cuda(cli, tmp_path):
+    no_gpu(cli)
+    for args in (["forward", "--out", tmp_path / "s.npy"], ["gradient", "--out", tmp_path / "g.npy"]):
+        _, out, err = cli(*args, *SMALL, "--backend", "auto")
+        assert "on cpu (auto)" in out
+        for word in ("CUDA", "cuda", "driver"):
+            assert word not in out + err, (args, out, err)
+
+
+def test_the_reason_goes_to_verbose_and_info(cli, tmp_path):
+    info = no_gpu(cli)
+    _, out, _ = cli("gradient", *SMALL, "--backend", "auto", "--verbose", "--out", tmp_path / "g.npy")
+    assert "on cpu (auto: no GPU is usable: " in out
+    reason = info["cuda_unavailable_reason"]
+    assert reason and reason in out
+    _, text, _ = cli("info")
+    assert reason in text
