@@ -82,16 +82,18 @@ TEST_F(CliDensity, AConstantDensityGivesTheConstantDensityBytes) {
 }
 
 TEST_F(CliDensity, SurveysWithAperturesAndInversionsCarryTheDensity) {
-  write_density("rho.npy");
   const std::string layout = small + "--dt 0.001 --src-grid 2,1,20 --rec-grid 3,3,10 ";
+  // Refused before any output (so first: the directory holds nothing but the density it reads).
+  write_density("rho.npy");
+  expect_refused_reading("rho.npy", "gradient" + layout + "--density rho.npy --density-gradient r.npy --out g.npy",
+                         "--density-gradient applies to one shot's gradient, not to a survey's");
+  write_density("rho.npy");
   const Outcome plain = invoke("gradient" + layout + "--aperture 40 --out plain.npy --json");
   ASSERT_EQ(plain.code, 0) << plain.err;
   const Outcome dense = invoke("gradient" + layout + "--aperture 40 --density rho.npy --out dense.npy --json");
   ASSERT_EQ(dense.code, 0) << dense.err;
   EXPECT_NE(nlohmann::json::parse(plain.out)["objective"].get<double>(),
             nlohmann::json::parse(dense.out)["objective"].get<double>());
-  expect_refused("gradient" + layout + "--density rho.npy --density-gradient r.npy --out g.npy",
-                 "--density-gradient applies to one shot's gradient, not to a survey's");
   const Outcome inv = invoke("invert" + small +
                              "--src 50,50,10 --rec 30,30,10 --density rho.npy --vmin 1500 "
                              "--vmax 3000 --iterations 1 --out-dir inv --json");
