@@ -67,7 +67,7 @@ def marginal(binary, old, out, rounds, threads):
         dirs[n] = d
     sizes = [(64, 64, 40), (640, 640, 40), (1024, 1024, 40)]
     bins = [("new", binary)] + ([("old", old)] if old else [])
-    best, phases = {}, {}
+    best, best_shots, phases = {}, {}, {}
     print("before: " + load(), flush=True)
     for r in range(rounds):
         for s in sizes:
@@ -80,6 +80,8 @@ def marginal(binary, old, out, rounds, threads):
                     key = (name, s, n)
                     best[key] = min(best.get(key, 1e300), wall)
                     phases[key] = j["seconds"]
+                    if "shots" in j["seconds"]:  # the shots' own wall time, without the run's O(model) fixed cost
+                        best_shots[key] = min(best_shots.get(key, 1e300), j["seconds"]["shots"])
                     print("  round %d, %s, %s, %d shots: %.3f s" % (r + 1, name, "x".join(map(str, s)), n, wall), flush=True)
         print("after round %d: %s" % (r + 1, load()), flush=True)
     for name, _ in bins:
@@ -96,6 +98,18 @@ def marginal(binary, old, out, rounds, threads):
                 line += "  (8 shots: time loops %.3f s, outside them %.4f s)" % (
                     p["time_loop"], p["setup"] + p["upload"] + p["accumulate"] + p["idle"])
             print(line)
+        if all((name, s, n) in best_shots for s in sizes for n in (2, 8)):
+            # The whole process's T2 includes the model built, checked and converted and the gradient written,
+            # O(model) once per run: at 1024 x 1024 x 40 about 2 s that varies by tenths between runs, more than
+            # six small shots cost. The same difference over the shots' own wall time (seconds.shots: every
+            # shot's set-up, upload, time loop and accumulation, and waits between shots) leaves that out.
+            print("  in the process, (S8 - S2) / 6 over seconds.shots, fastest of %d:" % rounds)
+            base = None
+            for s in sizes:
+                m = (best_shots[(name, s, 8)] - best_shots[(name, s, 2)]) / 6
+                base = base if base is not None else m
+                print("  %-14s S2 %.3f s, S8 %.3f s, marginal %.4f s a shot, x%.3f of the small model's" % (
+                    "x".join(map(str, s)), best_shots[(name, s, 2)], best_shots[(name, s, 8)], m, m / base))
     if old:
         print("\nold/new, marginal cost per shot and 8-shot wall time, same rounds:")
         for s in sizes:

@@ -8,6 +8,7 @@
 namespace revwave {
 
 bool cuda_compiled() { return false; }
+int cuda_device_count() { return 0; }
 std::vector<CudaDeviceInfo> cuda_devices() { return {}; }
 std::string cuda_unavailable_reason() {
   return "this build of revwave has no CUDA backend (configure with -DREVWAVE_CUDA=ON)";

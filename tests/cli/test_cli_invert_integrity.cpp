@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cli_fixture.hpp"
-#include "revwave/inversion/fingerprint.hpp"
+#include "revwave/inversion/inversion_state.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/io/shot_record.hpp"
 
@@ -105,7 +105,7 @@ TEST_F(CliInvertIntegrity, AnEditedOrDamagedStateIsRefused) {
   const auto at = edited.find("\"band\":1");
   ASSERT_NE(at, std::string::npos);
   edited.replace(at, 8, "\"band\":4");
-  const std::uint64_t sum = revwave::fnv1a(edited.data(), edited.size() - 8);
+  const std::uint64_t sum = revwave::state_checksum(edited.data(), edited.size() - 8);
   for (int b = 0; b < 8; ++b) edited[edited.size() - 8 + b] = static_cast<char>((sum >> (8 * b)) & 0xff);
   std::ofstream(path, std::ios::binary) << edited;
   r = invoke("invert --resume inv");

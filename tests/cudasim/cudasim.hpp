@@ -60,6 +60,12 @@ std::uint64_t host_blocking_calls();
 // unlimited): cudaMalloc / cudaMallocHost fail past them, as on a GPU.
 void set_device_memory(std::size_t bytes);
 void set_pinned_limit(std::size_t bytes);
+// How many devices cudaGetDeviceCount reports (default 1; they share one memory), and the devices
+// a CUDA context was made on so far: by cudaSetDevice (as CUDA 12 does), or by an allocation, a
+// stream or a free-memory query on the current device.
+void set_device_count(int count);
+std::vector<int> devices_with_context();
+void forget_contexts();
 // For programs: at exit, print what the checker found to stderr and exit with status 70.
 // The simulated device's memory can also come from REVWAVE_CUDASIM_DEVICE_MEMORY (bytes).
 void exit_with_reports();

@@ -77,6 +77,8 @@ struct Simulator {
   std::set<std::string> reported;
   cudaError_t last_error = cudaSuccess;
   int device = 0;
+  int device_count = 1;
+  std::set<int> contexts;  // the devices a CUDA context was made on (CUDA 12: cudaSetDevice makes one)
   bool exit_with_reports = false;
   std::uint64_t blocking = 0;
 
@@ -315,6 +317,12 @@ std::vector<std::string> take_reports() {
 }
 
 void set_device_memory(std::size_t bytes) { sim().device_total = bytes; }
+void set_device_count(int count) { sim().device_count = count; }
+std::vector<int> devices_with_context() {
+  const std::set<int>& c = sim().contexts;
+  return {c.begin(), c.end()};
+}
+void forget_contexts() { sim().contexts.clear(); }
 void exit_with_reports() { sim().exit_with_reports = true; }
 void set_pinned_limit(std::size_t bytes) { sim().pinned_limit = bytes; }
 
@@ -327,13 +335,14 @@ using revwave::cudasim::writes;
 extern "C" {
 
 cudaError_t cudaGetDeviceCount(int* count) {
-  *count = 1;
+  *count = sim().device_count;
   return cudaSuccess;
 }
 
 cudaError_t cudaSetDevice(int device) {
-  if (device != 0) return sim().fail(cudaErrorInvalidDevice);
+  if (device < 0 || device >= sim().device_count) return sim().fail(cudaErrorInvalidDevice);
   sim().device = device;
+  sim().contexts.insert(device);
   return cudaSuccess;
 }
 
@@ -343,7 +352,7 @@ cudaError_t cudaGetDevice(int* device) {
 }
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
-  if (device != 0) return sim().fail(cudaErrorInvalidDevice);
+  if (device < 0 || device >= sim().device_count) return sim().fail(cudaErrorInvalidDevice);
   std::memset(prop, 0, sizeof(*prop));
   std::strncpy(prop->name, "cudasim (the CUDA runtime emulated on the CPU)", sizeof(prop->name) - 1);
   prop->totalGlobalMem = sim().device_total;
@@ -356,6 +365,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
 }
 
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
+  sim().contexts.insert(sim().device);
   *total = sim().device_total;
   *free_bytes = sim().device_total > sim().device_used ? sim().device_total - sim().device_used : 0;
   return cudaSuccess;
@@ -397,6 +407,7 @@ const char* cudaGetErrorString(cudaError_t error) {
 
 cudaError_t cudaMalloc(void** ptr, size_t size) {
   auto& s = sim();
+  s.contexts.insert(s.device);
   if (size > s.device_total - std::min(s.device_total, s.device_used)) return s.fail(cudaErrorMemoryAllocation);
   *ptr = s.allocate(size, false);
   if (*ptr == nullptr) return s.fail(cudaErrorMemoryAllocation);
@@ -447,6 +458,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
   auto& s = sim();
+  s.contexts.insert(s.device);
   if ((flags & cudaStreamNonBlocking) == 0) {
     s.report("a blocking stream: revwave's streams must not synchronise with the legacy stream");
   }

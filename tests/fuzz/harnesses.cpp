@@ -187,7 +187,8 @@ void segy(const std::uint8_t* data, std::size_t size) {
 void state(const std::uint8_t* data, std::size_t size) {
   std::string bytes(reinterpret_cast<const char*>(data), size);
   if (size > 8 && (data[size - 1] & 1)) {
-    const std::uint64_t sum = fnv1a(bytes.data(), bytes.size() - 8);
+    const int format = bytes.rfind("revwave-inversion-state 2", 0) == 0 ? 2 : 3;  // the corpus holds both
+    const std::uint64_t sum = state_checksum(bytes.data(), bytes.size() - 8, format);
     for (int k = 0; k < 8; ++k) bytes[bytes.size() - 8 + k] = static_cast<char>((sum >> (8 * k)) & 0xff);
   }
   try {

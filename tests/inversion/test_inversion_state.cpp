@@ -3,6 +3,7 @@
 // refused with one line before anything of it is used.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -42,8 +43,8 @@ std::string refusal(const std::string& bytes) {
 }
 
 // The bytes with their checksum made right again, as an editor who knew the format would leave them.
-std::string resealed(std::string bytes) {
-  const std::uint64_t sum = fnv1a(bytes.data(), bytes.size() - 8);
+std::string resealed(std::string bytes, int format = 3) {
+  const std::uint64_t sum = state_checksum(bytes.data(), bytes.size() - 8, format);
   for (int b = 0; b < 8; ++b) bytes[bytes.size() - 8 + b] = static_cast<char>((sum >> (8 * b)) & 0xff);
   return bytes;
 }
@@ -103,6 +104,71 @@ TEST(InversionStateIntegrity, AStateThatIsConsistentlySealedButWrongIsRefused) {
   running.optimizer.memory.clear();
   EXPECT_NE(refusal(encode_inversion_state(running)).find("a band that runs has no optimiser state"),
             std::string::npos);
+}
+
+// revwave 0.2.0 wrote format 2: the same bytes under "revwave-inversion-state 2", sealed with 64-bit
+// FNV-1a a byte at a time (written out here as that version computed it, the independent truth).
+std::uint64_t fnv1a_of_0_2_0(const std::string& bytes) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string as_format_2(const InversionState& s) {
+  std::string bytes = encode_inversion_state(s);
+  bytes.replace(0, std::string("revwave-inversion-state 3").size(), "revwave-inversion-state 2");
+  const std::uint64_t sum = fnv1a_of_0_2_0(bytes.substr(0, bytes.size() - 8));
+  for (int b = 0; b < 8; ++b) bytes[bytes.size() - 8 + b] = static_cast<char>((sum >> (8 * b)) & 0xff);
+  return bytes;
+}
+
+TEST(InversionStateFormats, FormatThreeIsWrittenAndSealedWithXxh3) {
+  const std::string bytes = encode_inversion_state(sample_state());
+  EXPECT_EQ(bytes.substr(0, bytes.find('\n')), "revwave-inversion-state 3");
+  std::uint64_t stored = 0;
+  for (int b = 0; b < 8; ++b)
+    stored |= std::uint64_t(static_cast<unsigned char>(bytes[bytes.size() - 8 + b])) << (8 * b);
+  EXPECT_EQ(stored, xxh3(bytes.data(), bytes.size() - 8));
+  EXPECT_NE(stored, fnv1a_of_0_2_0(bytes.substr(0, bytes.size() - 8)));
+  EXPECT_EQ(decode_inversion_state(bytes, "inv/state.bin").format, 3);
+}
+
+TEST(InversionStateFormats, AFormatTwoStateOfRevwave020IsReadAsItWas) {
+  const InversionState s = sample_state();
+  const InversionState r = decode_inversion_state(as_format_2(s), "inv/state.bin");
+  EXPECT_EQ(r.format, 2);
+  EXPECT_EQ(r.fingerprint, s.fingerprint);
+  EXPECT_EQ(r.model, s.model);
+  EXPECT_EQ(r.optimizer.g, s.optimizer.g);
+  EXPECT_EQ(r.diagonal, s.diagonal);
+  ASSERT_EQ(r.optimizer.memory.size(), 1u);
+  EXPECT_EQ(r.optimizer.memory.pairs().front().y, s.optimizer.memory.pairs().front().y);
+  // Each format's header with the other's checksum is damage, not a format.
+  std::string crossed = as_format_2(s);
+  crossed = resealed(crossed, 3);
+  EXPECT_NE(refusal(crossed).find("checksum does not match"), std::string::npos);
+  std::string other = encode_inversion_state(s);
+  other = resealed(other, 2);
+  EXPECT_NE(refusal(other).find("checksum does not match"), std::string::npos);
+}
+
+// The fingerprint of a format-2 state is 0.2.0's FNV-1a over the same pieces; the hasher's pieces
+// may be cut anywhere.
+TEST(InversionStateFormats, HashersGiveTheHashOfTheConcatenatedPieces) {
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text.push_back(static_cast<char>((i * 7919) % 251));
+  for (HashKind kind : {HashKind::fnv1a, HashKind::xxh3}) {
+    Hasher whole(kind), pieces(kind);
+    whole.add(text.data(), text.size());
+    for (std::size_t at = 0, step = 1; at < text.size(); at += step, step = step * 3 % 977 + 1)
+      pieces.add(text.data() + at, std::min(step, text.size() - at));
+    pieces.add(nullptr, 0);
+    EXPECT_EQ(whole.value(), pieces.value());
+    EXPECT_EQ(whole.value(), kind == HashKind::fnv1a ? fnv1a_of_0_2_0(text) : xxh3(text.data(), text.size()));
+  }
 }
 
 }  // namespace

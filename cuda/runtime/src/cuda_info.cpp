@@ -7,13 +7,21 @@ namespace revwave {
 
 bool cuda_compiled() { return true; }
 
+int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {  // needs the driver, not a context
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
 std::vector<CudaDeviceInfo> cuda_devices() {
   std::vector<CudaDeviceInfo> out;
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();
-    return out;
-  }
+  const int count = cuda_device_count();
+  if (count == 0) return out;
+  int current = 0;
+  if (cudaGetDevice(&current) != cudaSuccess) cudaGetLastError();
   for (int d = 0; d < count; ++d) {
     cudaDeviceProp prop{};
     if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) continue;
@@ -27,6 +35,7 @@ std::vector<CudaDeviceInfo> cuda_devices() {
     if (cudaSetDevice(d) == cudaSuccess && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) info.free_memory = free_b;
     out.push_back(info);
   }
+  if (cudaSetDevice(current) != cudaSuccess) cudaGetLastError();
   return out;
 }
 

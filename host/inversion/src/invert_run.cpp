@@ -89,11 +89,15 @@ void begin_invert(InvertJob& job, InversionState& state, std::vector<std::string
     return;
   }
   state = load_inversion_state(inversion_state_path(job.dir));
-  if (state.fingerprint != job.fingerprint) {
+  // A state of format 2 (revwave 0.2.0) holds the FNV-1a fingerprint; the next save writes format 3 with this one.
+  const std::string expected = state.format == 2 ? inversion_fingerprint(in.grid, in.model, in.survey, job.settings,
+                                                                         job.run.aperture, label, HashKind::fnv1a)
+                                                 : job.fingerprint;
+  if (state.fingerprint != expected) {
     throw InputError("--resume " + job.dir + ": that inversion ran on other inputs or settings (fingerprint " +
-                     state.fingerprint + ", this run's " + job.fingerprint +
-                     "): resume with the options it began with");
+                     state.fingerprint + ", this run's " + expected + "): resume with the options it began with");
   }
+  state.fingerprint = job.fingerprint;
   check_state_fits(state, job, inversion_state_path(job.dir));
   history = read_history(job.dir);
   reopen_band_for_more_iterations(job, state, history);

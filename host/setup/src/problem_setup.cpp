@@ -244,7 +244,7 @@ void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t va
 
 BackendChoice resolve_backend(Backend requested) {
   if (requested == Backend::cpu) return {Backend::cpu, "", ""};
-  const bool have_gpu = !cuda_devices().empty();
+  const bool have_gpu = cuda_device_count() > 0;
   if (requested == Backend::cuda) {
     if (!cuda_compiled()) throw NotCompiledError("--backend cuda: " + cuda_unavailable_reason());
     if (!have_gpu) throw InputError("--backend cuda: " + cuda_unavailable_reason());

@@ -48,7 +48,7 @@ SurveyRunOptions survey_run_options(const GradientJobOptions& o, double aperture
   run.aperture = aperture;
   run.misfit = o.misfit;
   if (backend == Backend::cuda) {
-    const auto devices = static_cast<int>(cuda_devices().size());
+    const int devices = cuda_device_count();
     run.budgets.device = devices > 0 ? local_rank % devices : 0;
   }
   return run;

@@ -16,7 +16,11 @@ struct CudaDeviceInfo {
 };
 
 bool cuda_compiled();
-// Empty when the backend is not compiled, no driver is loaded, or no device exists.
+// The devices a run may use; 0 when the backend is not compiled, no driver is loaded, or no device
+// exists. Creates no CUDA context: a run makes one only on the device it uses.
+int cuda_device_count();
+// Every device with its free memory (for `revwave info`). Empty where cuda_device_count() is 0.
+// Reading free memory creates a context on each device; the current device is left as it was.
 std::vector<CudaDeviceInfo> cuda_devices();
 // Why there is no usable device (driver missing, no device, not compiled), for messages.
 std::string cuda_unavailable_reason();

@@ -1,5 +1,7 @@
 // Everything an inversion needs to continue exactly where it stopped, and its file.
 #pragma once
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,7 +13,9 @@ enum class BandEnd { running, iterations, relative_decrease, line_search_failed,
 std::string to_string(BandEnd reason);
 
 struct InversionState {
-  std::string fingerprint;    // what the run inverts (grid, data, start, settings): resume refuses another
+  int format = 3;             // of the file it was read from: 2 (revwave 0.2.0: FNV-1a) or 3 (XXH3); written as 3
+  std::string fingerprint;    // what the run inverts (grid, data, start, settings), hashed as `format` says:
+                              // resume refuses another
   int band = 0;               // the band running (or next, after the last one ended)
   int band_iteration = 0;     // iterations completed in this band
   int iteration = 0;          // iterations completed in all
@@ -33,5 +37,7 @@ InversionState load_inversion_state(const std::string& path);
 // The same as bytes (the fuzzers' way in): encode, and decode with every check.
 std::string encode_inversion_state(const InversionState& state);
 InversionState decode_inversion_state(const std::string& bytes, const std::string& path);
+// The checksum a state file of `format` ends with, over the bytes before it.
+std::uint64_t state_checksum(const char* bytes, std::size_t size, int format = 3);
 
 }  // namespace revwave

@@ -1,0 +1,74 @@
+// A run makes a CUDA context on the device it uses and on no other (issue #23): choosing the
+// backend and spreading ranks over devices only count them. cudasim reports four devices here and
+// records where a context was made (cudaSetDevice, an allocation, a stream, a free-memory query).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "../cuda/cuda_test_support.hpp"
+#include "cudasim.hpp"
+#include "revwave/setup/problem_setup.hpp"
+#include "revwave/setup/survey_gradient_run.hpp"
+#include "revwave/survey/survey_gradient.hpp"
+
+namespace revwave {
+namespace {
+
+using namespace cuda_testing;
+
+class DeviceContexts : public CudaTest {
+ protected:
+  void SetUp() override {
+    cudasim::set_device_count(4);
+    CudaTest::SetUp();
+    cudasim::forget_contexts();
+  }
+  void TearDown() override {
+    cudaSetDevice(0);
+    cudasim::set_device_count(1);
+    cudasim::forget_contexts();
+    CudaTest::TearDown();
+  }
+};
+
+TEST_F(DeviceContexts, ChoosingTheBackendAndTheRanksDeviceMakesNone) {
+  EXPECT_EQ(cuda_device_count(), 4);
+  EXPECT_EQ(resolve_backend(Backend::automatic).kind, Backend::cuda);
+  EXPECT_EQ(resolve_backend(Backend::cuda).kind, Backend::cuda);
+  GradientJobOptions o;
+  EXPECT_EQ(survey_run_options(o, -1.0, Backend::cuda, 6).budgets.device, 2);  // rank 6 of a node: 6 mod 4
+  EXPECT_EQ(cudasim::devices_with_context(), std::vector<int>{});
+}
+
+TEST_F(DeviceContexts, ASurveyGradientMakesOneOnItsDeviceOnly) {
+  const Case c = awkward_case(4, 20, {21, 17, 15});
+  Survey survey;
+  for (int k = 0; k < 2; ++k) {
+    Shot shot;
+    shot.name = "shot " + std::to_string(k);
+    shot.acquisition = c.acq;
+    shot.time = c.time;
+    shot.data.assign(static_cast<std::size_t>(c.time.nt()) * c.acq.receivers.size(), 1e-3);
+    survey.shots.push_back(shot);
+  }
+  SurveyRunOptions o;
+  o.backend = Backend::cuda;
+  o.strategy = strategy("revolve", 4);
+  o.strategy.backend = Backend::cuda;
+  o.budgets.device = 2;
+  SerialShotRunner runner;
+  const SurveySum sum = survey_gradient<double>(c.grid, c.start_model, survey, o, runner);
+  EXPECT_GT(sum.objective, 0.0);
+  EXPECT_EQ(cudasim::devices_with_context(), std::vector<int>{2});
+}
+
+TEST_F(DeviceContexts, ListingTheDevicesForInfoLeavesTheCurrentOneAsItWas) {
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  EXPECT_EQ(cuda_devices().size(), 4u);
+  int current = -1;
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  EXPECT_EQ(current, 1);
+}
+
+}  // namespace
+}  // namespace revwave
