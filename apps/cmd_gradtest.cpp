@@ -49,7 +49,7 @@ void register_gradtest(CLI::App& app) {
   o->job.problem.tn = 0.3;
   o->job.problem.precision = Precision::float64;
   CLI::App* cmd = app.add_subcommand("gradtest", "Taylor test: J(m + h dm) - J(m) - h <g, dm> falls as h^2");
-  add_gradient_job_options(cmd, o->job, CudaOptions::none);
+  add_gradient_job_options(cmd, o->job, CudaOptions::all);
   add_integer(cmd, "--halvings", o->halvings, int_within(2, 40), "times h is halved");
   add_number(cmd, "--scale", o->scale, {0.0, 0.5, true, true}, "", "max |dm| at h = 1, as a fraction of max m");
   cmd->callback([o] {

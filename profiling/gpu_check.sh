@@ -9,7 +9,7 @@
 # ptxas.txt) skips the build when all three load on this machine, and builds as below if not.
 # Then --compress on the paper's problem (profiling/gpu_compress.sh: 2 and 1 GiB, none against fp16
 # and bf16), whose time-loop ratios go into summary.json as compression.fp16_over_none_time_loop.
-# The exit status is non-zero when a GPU test fails, the benchmark fails, the paper's problem
+# The exit status is non-zero when a GPU test fails, the Taylor test on the device fails, the benchmark fails, the paper's problem
 # gives `full` and `revolve` gradients that differ, or (where nsys is installed) one Revolve
 # gradient's NVTX ranges differ from the counts its schedule predicts (profiling/nsys_ranges.py).
 # REVWAVE_GPU_SWEEP_VARIANTS=columns,shuffle (say) limits the sweep kernels the benchmark measures.
@@ -82,6 +82,15 @@ fi
 tests_rc=$?
 set -e
 tail -25 "$OUT/tests.log"
+
+# The Taylor test of the device's gradient (revolve, double, 40^3), as a GPU runner's CI takes it.
+echo "== gradtest on the device"
+set +e
+timeout "$(limit GRADTEST 180)" "$BIN/revwave" gradtest --backend cuda --strategy revolve --json \
+  > "$OUT/gradtest.json" 2> "$OUT/gradtest.log"
+gradtest_rc=$?
+set -e
+echo "gradtest: rc=$gradtest_rc $(head -c 300 "$OUT/gradtest.json")"
 
 echo "== benchmark"
 set +e
@@ -275,6 +284,7 @@ passed=$(grep -Eo '[0-9]+% tests passed|\[  PASSED  \] [0-9]+ tests?|\[  SKIPPED
 {
   [[ -f "$OUT/sanitizer.txt" ]] && cat "$OUT/sanitizer.txt"
   echo "tests: rc=$tests_rc ${passed}"
+  echo "gradtest on the device: rc=$gradtest_rc"
   echo "bench: rc=$bench_rc"
   echo "paper's problem: rc=$headline_rc"
   echo "compression: rc=$compress_rc"
@@ -292,4 +302,4 @@ if os.path.exists(c):
 json.dump(j, open(p, "w"), indent=2)
 PY
 cat "$OUT/summary.txt" | tail -3
-exit $(( tests_rc != 0 || bench_rc != 0 || headline_rc != 0 || nsys_rc != 0 ))
+exit $(( tests_rc != 0 || gradtest_rc != 0 || bench_rc != 0 || headline_rc != 0 || nsys_rc != 0 ))

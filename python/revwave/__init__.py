@@ -276,7 +276,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
              stop_energy: Optional[float] = None, precision: str = "double", backend: str = "cpu",
              threads: Optional[int] = None, halvings: int = 6, scale: float = 0.02,
              misfit: Union[str, Callable] = "l2") -> dict:
-    """The Taylor test of J and its gradient, as ``revwave gradtest`` (CPU backend; 40^3, double):
+    """The Taylor test of J and its gradient, as ``revwave gradtest`` (on ``backend``; 40^3, double):
     |J(m + h dm) - J(m)| falls as h, |J(m + h dm) - J(m) - h <g, dm>| as h^2. Returns h, first_order,
     second_order, rate_first, rate_second and pass (the fields of ``revwave gradtest --json``).
     misfit: as for ``gradient`` (a name, or a callable: the test then checks its adjoint source)."""

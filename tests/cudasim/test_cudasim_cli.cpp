@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -54,6 +55,29 @@ TEST_F(CudaCli, AutoPicksTheDeviceAndAgreesWithTheCpu) {
   EXPECT_NEAR(jg, jc, 1e-5 * jc);
   const double ng = gpu["gradient_norm"], nc = cpu["gradient_norm"];
   EXPECT_NEAR(ng, nc, 1e-4 * nc);
+}
+
+// The Taylor test on the device: what a GPU runner's CI takes of the gradient it ships. Its J(m) is
+// the CPU's within float rounding, its rates pass, and a checkpointed strategy needs no more.
+TEST_F(CudaCli, GradtestRunsOnTheDeviceAndPasses) {
+  const std::string args = "gradtest --shape 16,15,14 --tn 0.1 --halvings 4 --json ";
+  const Outcome gpu = invoke(args + "--strategy revolve --snaps 5 --device-memory 64MiB");
+  const Outcome cpu = invoke(args + "--strategy revolve --snaps 5 --backend cpu");
+  ASSERT_EQ(gpu.code, 0) << gpu.err << gpu.out;
+  ASSERT_EQ(cpu.code, 0) << cpu.err << cpu.out;
+  const auto g = nlohmann::json::parse(gpu.out), c = nlohmann::json::parse(cpu.out);
+  EXPECT_EQ(g["backend"], "cuda");
+  EXPECT_EQ(c["backend"], "cpu");
+  EXPECT_TRUE(g["pass"].get<bool>()) << gpu.out;
+  EXPECT_GE(g["rate_second"].get<double>(), 1.9) << gpu.out;
+  const double jg = g["objective"], jc = c["objective"];
+  EXPECT_NEAR(jg, jc, 1e-9 * jc);  // double precision, gradtest's default
+  const double dg = g["directional_derivative"], dc = c["directional_derivative"];
+  EXPECT_NEAR(dg, dc, 1e-8 * std::abs(dc));
+  // A CUDA budget on the CPU is refused, as for gradient.
+  const Outcome refused = invoke(args + "--backend cpu --device-memory 64MiB");
+  EXPECT_NE(refused.code, 0);
+  EXPECT_NE(refused.err.find("--device-memory"), std::string::npos) << refused.err;
 }
 
 TEST_F(CudaCli, SurveyGradientOnTheDeviceAgreesWithTheCpu) {

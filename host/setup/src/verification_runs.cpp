@@ -46,24 +46,25 @@ nlohmann::json adjtest_summary(const AdjtestRun& r, Precision precision) {
 template <class T>
 GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
   finish_strategy_options(o);
-  // The Taylor test runs on the CPU reference backend (the GPU one is checked by its own suite).
-  if (o.problem.backend == Backend::cuda) {
-    throw InputError("gradtest runs on the CPU backend only: use --backend cpu (the GPU Taylor test is in tests/cuda)");
-  }
+  // On the backend the run chose (--backend auto: the GPU where one is usable), so that a GPU
+  // runner's CI can take the Taylor test of the gradient it ships.
   GradtestRun r;
-  r.backend = resolve_backend(Backend::cpu);
+  r.backend = resolve_backend(o.problem.backend);
+  refuse_cuda_options_on_cpu(o.problem, r.backend.kind);
+  o.strategy.backend = r.backend.kind;
+  const CudaBudgets budgets = cuda_budgets(o.problem);
   apply_threads(o.problem.threads);
   GradientJob<T> job = prepare_gradient_job<T>(o);
-  // The gradient's working set on the CPU and the direction dm.
-  const int fields = working_fields(Backend::cpu, Workload::gradient) + 1;
+  // The gradient's working set and the direction dm.
+  const int fields = working_fields(r.backend.kind, Workload::gradient) + 1;
   require_run_memory(job.start, job.time, sizeof(T), fields, 3, "the Taylor test");
   plan_strategy(o.strategy, job.time.steps, field_layout<T>(job.start.grid),
                 run_bytes(job.start, job.time, sizeof(T), fields, 3));  // refuse early
-  model_observed(job, Backend::cpu, {});
+  model_observed(job, r.backend.kind, budgets);
   const ProblemSetup& start = job.start;
   const std::vector<double> dm = taylor_direction(start.model, start.grid.spacing, scale);
   r.result = taylor_test<T>(start.grid, start.model, dm, start.acquisition, job.time, job.observed, o.strategy,
-                            halvings, Backend::cpu, {}, o.misfit.get<T>());
+                            halvings, r.backend.kind, budgets, o.misfit.get<T>());
   r.steps = job.time.steps;
   const TaylorResult& t = r.result;
   check_finite_result(&t.objective, 1, "J(m)");
