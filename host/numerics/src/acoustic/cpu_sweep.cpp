@@ -1,45 +1,14 @@
 #include "revwave/numerics/acoustic/cpu_sweep.hpp"
 
-#include <pmmintrin.h>
-#include <xmmintrin.h>
-
-#include <algorithm>
-#include <stdexcept>
+#include <utility>
 #include <vector>
+
+#include "../sweep_rows.hpp"
 
 namespace revwave {
 namespace {
 
-// Rows of y per block, so that the 2R+1 x-planes of each stencil field of a block (about
-// 1 MiB in all) stay in L2 while i advances and each plane comes from memory once.
-index_t block_rows(index_t ny, index_t nz, int radius, std::size_t value_bytes, int stencil_fields) {
-  const std::size_t budget = std::size_t(1) << 20;
-  const std::size_t per_row = static_cast<std::size_t>(stencil_fields) * static_cast<std::size_t>(2 * radius + 1) *
-                              static_cast<std::size_t>(nz) * value_bytes;
-  const index_t rows = static_cast<index_t>(budget / per_row) - 2 * radius;
-  return std::clamp<index_t>(rows, 8, ny);
-}
-
-// Subnormal numbers appear on a thin shell ahead of every wavefront, where the stencil's
-// numerical precursor decays through 1e-38 (float); on x86 each operation on one costs
-// about a hundred cycles, which made the whole sweep four times slower. They carry no
-// signal, so the sweeps flush them to zero (FTZ/DAZ, per thread, deterministic). This
-// is not fast-math: every other operation keeps IEEE semantics and its order. The mode is
-// the sweep's alone: each thread gets its own back when the sweep ends, so nothing after it
-// (a JSON number, a misfit sum, another library) runs with subnormals flushed.
-class FlushSubnormals {
- public:
-  FlushSubnormals() : saved_(_mm_getcsr()) {
-    _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
-    _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
-  }
-  ~FlushSubnormals() { _mm_setcsr(saved_); }
-  FlushSubnormals(const FlushSubnormals&) = delete;
-  FlushSubnormals& operator=(const FlushSubnormals&) = delete;
-
- private:
-  unsigned saved_;
-};
+using sweep_rows::dispatch_radius;
 
 // What every sweep reads besides its fields.
 template <class T, int R>
@@ -66,23 +35,10 @@ struct SweepConstants {
   }
 };
 
-// Calls row(i, j, base) for every z-row of the padded grid, blocked and on all threads, with
-// subnormals flushed.
+// The padded grid's rows, blocked and threaded (sweep_rows.hpp).
 template <class T, int R, class Row>
 void for_each_row(const SweepConstants<T, R>& k, int stencil_fields, Row&& row) {
-  const index_t block_y = block_rows(k.ny, k.nz, R, sizeof(T), stencil_fields);
-  const index_t nby = (k.ny + block_y - 1) / block_y;
-#pragma omp parallel
-  {
-    const FlushSubnormals flush;
-#pragma omp for collapse(2) schedule(static)
-    for (index_t jb = 0; jb < nby; ++jb) {
-      for (index_t i = 0; i < k.nx; ++i) {
-        const index_t j_end = std::min(k.ny, (jb + 1) * block_y);
-        for (index_t j = jb * block_y; j < j_end; ++j) row(i, j, k.g.index(i, j, 0));
-      }
-    }
-  }
+  sweep_rows::for_each_row(k.g, sizeof(T), stencil_fields, std::forward<Row>(row));
 }
 
 template <class T, int R, bool Imaging>
@@ -152,7 +108,7 @@ void next_at(const Problem<T>& p, const T* u, const T* up, const index_t* index,
   const auto n = static_cast<std::int64_t>(count);
 #pragma omp parallel if (n > 1024)
   {
-    const FlushSubnormals flush;
+    const sweep_rows::FlushSubnormals flush;
 #pragma omp for schedule(static)
     for (std::int64_t q = 0; q < n; ++q) {
       const index_t idx = index[q];
@@ -160,21 +116,6 @@ void next_at(const Problem<T>& p, const T* u, const T* up, const index_t* index,
       out[q] = leapfrog_update(s.c, u[idx], up[idx], laplacian<T, R>(s.w, u + idx, s.sy, s.sx), s.m[idx],
                                damping_eta(s.c, s.kx[i], s.ky[j], s.kz[k]));
     }
-  }
-}
-
-template <class F>
-void dispatch_radius(index_t radius, F&& f) {
-  switch (radius) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 5: return f(std::integral_constant<int, 5>{});
-    case 6: return f(std::integral_constant<int, 6>{});
-    case 7: return f(std::integral_constant<int, 7>{});
-    case 8: return f(std::integral_constant<int, 8>{});
-    default: throw std::logic_error("stencil radius out of range");
   }
 }
 
