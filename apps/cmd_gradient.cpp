@@ -33,11 +33,13 @@ struct GradientCmdOptions {
   SurveyOptions survey;
   std::string out = "gradient.npy";
   std::string png;
+  std::string density_out;  // --density-gradient
 };
 
 template <class T>
 void run(GradientCmdOptions& o, const CLI::App& cmd) {
   o.out = npy_output(o.out);
+  o.job.density_gradient = !o.density_out.empty();
   if (gradient_is_survey(o.job, o.survey)) {
     run_survey_gradient<T>(o.job, o.survey, o.out, o.png, cmd);
     return;
@@ -49,8 +51,11 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const GradientRun<T> run = run_gradient_job<T>(
       o.job,
       [&] {
-        refuse_overwriting_inputs(gradient_outputs(o.out, o.png, o.job.estimate_wavelet), job_inputs(o.job, cmd));
+        std::vector<NamedPath> outputs = gradient_outputs(o.out, o.png, o.job.estimate_wavelet);
+        if (!o.density_out.empty()) outputs.push_back({"--density-gradient", o.density_out});
+        refuse_overwriting_inputs(outputs, job_inputs(o.job, cmd));
         require_npy_ending("--out", o.out);
+        if (!o.density_out.empty()) require_npy_ending("--density-gradient", o.density_out);
       },
       progress);
   bar.finish();
@@ -68,6 +73,10 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   OutputTransaction outputs_together;
   const std::vector<T> out_values = values_in_precision<T>(g.gradient, "the gradient");
   write_npy(o.out, {grid.shape[0], grid.shape[1], grid.shape[2]}, out_values.data());
+  if (!o.density_out.empty()) {
+    const std::vector<T> rho_values = values_in_precision<T>(g.density_gradient, "the density gradient");
+    write_npy(o.density_out, {grid.shape[0], grid.shape[1], grid.shape[2]}, rho_values.data());
+  }
   write_effective_config(cmd, cfg, {{"shape", shape_text(grid.shape)}}, unused_defaults(cmd));
   const std::vector<double>& wavelet = job.start.acquisition.wavelet;
   if (o.job.estimate_wavelet)
@@ -91,6 +100,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     j["command"] = "gradient";
     j["seconds"]["total"] = total;
     j["out"] = o.out;
+    if (!o.density_out.empty()) j["density_gradient"] = o.density_out;
     j["config"] = cfg;
     j["png"] = pictures;
     if (o.job.estimate_wavelet) j["wavelet"] = wavelet_path_for(o.out);
@@ -123,6 +133,12 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
       std::cout << "  GPU tiers       " << cuda_info.tier_choice << "; the compute stream waited "
                 << cuda_info.seconds_spill << " s on pinned host copies\n";
     }
+    if (!o.density_out.empty()) {
+      double rho2 = 0;
+      for (double v : g.density_gradient) rho2 += v * v;
+      std::cout << "  density grad.   " << std::sqrt(rho2) << " (dJ/drho, misfit per kg/m^3), " << o.density_out
+                << "\n";
+    }
     std::cout << "  gradient        " << o.out << ", " << cfg << "\n";
     if (o.job.estimate_wavelet) std::cout << "  wavelet         " << wavelet_path_for(o.out) << " (estimated)\n";
     for (const auto& p : pictures) std::cout << "  picture         " << p << "\n";
@@ -139,6 +155,8 @@ void register_gradient(CLI::App& app) {
   add_estimate_wavelet_option(cmd, o->job);
   cmd->add_option("--out", o->out, "gradient .npy, shape (nx, ny, nz), s^2/m^2 units of dJ/dm")->capture_default_str();
   cmd->add_option("--png", o->png, "write PREFIX_gradient_{xz,yz,xy}.png and PREFIX_shot.png");
+  cmd->add_option("--density-gradient", o->density_out,
+                  "also write dJ/drho, .npy of the model's shape (needs --density)");
   add_origin_and_wavelet_options(cmd, o->survey);
   add_layout_options(cmd, o->survey);
   add_aperture_option(cmd, o->survey);

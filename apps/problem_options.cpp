@@ -21,6 +21,9 @@ namespace revwave::app {
 void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
   cmd->add_option("--model", o.model_file, "velocity model, .npy (nx, ny, nz), m/s")->check(CLI::ExistingFile);
   add_number(cmd, "--velocity", o.velocity, positive(), "m/s", "homogeneous velocity, m/s (instead of --model)");
+  cmd->add_option("--density", o.density_file,
+                  "density, .npy of the model's shape, kg/m^3: the variable-density equation (default: constant)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--shape", o.shape, "interior points NX,NY,NZ (z is depth; with --model, the model's shape)")
       ->capture_default_str()
       ->each([&o](const std::string&) { o.shape_given = true; });

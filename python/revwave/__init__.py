@@ -72,7 +72,7 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "float",
             backend: str = "auto", threads: Optional[int] = None,
             device_memory: Union[None, int, str] = None, wavelet: Optional[ArrayLike] = None,
-            progress: ProgressArg = None) -> ShotRecord:
+            progress: ProgressArg = None, density: Union[None, ArrayLike, str, os.PathLike] = None) -> ShotRecord:
     """Models one shot record, as ``revwave forward --out FILE.npy``.
 
     model: velocity (nx, ny, nz) in m/s (default: the built-in model of ``shape``, default 80^3, or
@@ -82,10 +82,11 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     fire at once: one shot of simultaneous sources (``forward_survey`` models one shot per source).
     dt: default 0.9 x the stability bound. wavelet: a sampled source signature of nt = tn / dt + 1
     samples (rounded up) instead of the Ricker wavelet of f0; the record then carries it (and f0, t0
-    are None). Returns the record in the run's precision.
+    are None). density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation
+    (default: constant density; CPU backend). Returns the record in the run's precision.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory, free_surface=free_surface)
+                 backend, threads, device_memory, free_surface=free_surface, density=density)
     w = _wavelet_input(wavelet)
     if w is not None:
         o.set_wavelet(w)
@@ -113,7 +114,8 @@ def gradient(model: Optional[ArrayLike] = None, *,
              host_memory: Union[None, int, str] = None, host_spacing: Optional[int] = None,
              aperture: float = -1, compress: str = "none", misfit: Union[str, Callable] = "l2",
              wrt: str = "m", wavelet: Optional[ArrayLike] = None, estimate_wavelet: bool = False,
-             normalize: Optional[float] = None, progress: ProgressArg = None) -> GradientResult:
+             normalize: Optional[float] = None, progress: ProgressArg = None,
+             density: Union[None, ArrayLike, str, os.PathLike] = None, density_gradient: Optional[bool] = None) -> GradientResult:
     """A misfit J and its gradient, as ``revwave gradient`` (the default: J(m) = 1/2 sum |S u - d|^2
     and dJ/dm, m = 1/c^2).
 
@@ -149,6 +151,12 @@ def gradient(model: Optional[ArrayLike] = None, *,
     bit for bit), fp16, bf16, zfp-rate:R or zfp-accuracy:E (lossy checkpoints, as ``--compress``).
     The result's ``gradient`` is in the run's precision
     (float32 for precision="float"), as the CLI writes it; ``stats`` holds its JSON fields.
+
+    density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation, the
+    density known and fixed, the data modelled with it too (default: constant; CPU backend). One
+    shot's result then holds dJ/drho as ``density_gradient`` (as ``--density-gradient`` writes it;
+    ``density_gradient=False`` skips it, True without a density is refused); a survey takes a density
+    but gives no dJ/drho (True is refused).
     """
     _refuse_with_observed(observed, true_model, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
     wrt = _choice("wrt", wrt, ("m", "velocity"))
@@ -162,7 +170,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
     p = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                  12.0 if f0 is None else f0, src, rec,
                  rec_grid, precision, backend, threads, device_memory, host_memory, host_spacing,
-                 free_surface=free_surface)
+                 free_surface=free_surface, density=density)
     o.problem = p
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)
@@ -177,6 +185,8 @@ def gradient(model: Optional[ArrayLike] = None, *,
     _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)
     o.compress = str(compress)
     o.keep_traces = not is_survey
+    wants_rho = (density is not None and not is_survey) if density_gradient is None else bool(density_gradient)
+    o.density_gradient = wants_rho
     try:
         with _reporting(progress, "gradient"):
             if is_survey:
@@ -194,7 +204,8 @@ def gradient(model: Optional[ArrayLike] = None, *,
     return GradientResult(objective=objective / scale, gradient=chosen if scale == 1.0 else chosen / chosen.dtype.type(scale),
                           stats=stats, observed=None if modelled is None else ShotRecord._from(modelled), dj_dm=dj_dm,
                           dj_dc=dj_dc, synthetic=extras["synthetic"], residual=extras["residual"],
-                          wavelet=extras["wavelet"], wrt=wrt, scale=scale)
+                          wavelet=extras["wavelet"], wrt=wrt, scale=scale,
+                          density_gradient=extras.get("density_gradient"))
 
 
 @_documented
@@ -207,7 +218,8 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
                    spread: str = "fixed", wavelet: Union[None, ArrayLike, str, os.PathLike] = None,
                    origin: Union[None, str, Sequence[float]] = None, out: Union[None, str, os.PathLike] = None,
                    precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
-                   device_memory: Union[None, int, str] = None, progress: ProgressArg = None) -> SurveyRecords:
+                   device_memory: Union[None, int, str] = None, progress: ProgressArg = None,
+                   density: Union[None, ArrayLike, str, os.PathLike] = None) -> SurveyRecords:
     """Models a survey, as ``revwave forward --src-grid ...``: every source a shot, shot after shot.
 
     src_grid=(NX, NY, Z): NX x NY sources at the centres of equal cells of the x-y extent, at depth Z
@@ -218,10 +230,10 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
     whole number of microseconds, the default rounded down to one, and the shots are modelled at the
     positions the file holds; ``origin`` (m) adds the file coordinates of the model's first interior
     point), FILE.npy (one shot) or a new directory of records; None writes nothing. Returns the
-    records (data in the run's precision) and the summary's fields.
+    records (data in the run's precision) and the summary's fields. density: as ``forward``'s.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory, free_surface=free_surface)
+                 backend, threads, device_memory, free_surface=free_surface, density=density)
     survey = _revwave.SurveyOptions()
     _set_survey_layout(survey, src_grid, spread, wavelet, origin)
     with _reporting(progress, "forward_survey"):
@@ -255,12 +267,14 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "double", backend: str = "auto",
             threads: Optional[int] = None, device_memory: Union[None, int, str] = None, seed: int = 1234,
-            tolerance: Optional[float] = None) -> dict:
+            tolerance: Optional[float] = None, density: Union[None, ArrayLike, str, os.PathLike] = None) -> dict:
     """The dot-product test <F w, d> = <w, F^T d>, as ``revwave adjtest`` (its defaults: 40^3, double).
     Returns the fields of ``revwave adjtest --json``: forward_product, adjoint_product, relative_error,
-    tolerance (default 1e-12 in double, 1e-5 in float), pass, steps, ..."""
+    tolerance (default 1e-12 in double, 1e-5 in float), pass, steps, ... With ``density`` (kg/m^3) it
+    tests the variable-density equation and its transpose."""
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory, default_shape="40,40,40", free_surface=free_surface)
+                 backend, threads, device_memory, default_shape="40,40,40", free_surface=free_surface,
+                 density=density)
     if not 0 <= int(seed) <= 4294967295:
         raise InputError(f"--seed {seed} is invalid: it must be an integer in [0, 4294967295]")
     r = _revwave.adjtest(o, int(seed), None if tolerance is None else float(tolerance))
@@ -281,11 +295,12 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
              store: Optional[str] = None, checkpoint_dir: str = "", tier: Sequence[str] = (),
              stop_energy: Optional[float] = None, precision: str = "double", backend: str = "cpu",
              threads: Optional[int] = None, halvings: int = 6, scale: float = 0.02,
-             misfit: Union[str, Callable] = "l2") -> dict:
+             misfit: Union[str, Callable] = "l2", density: Union[None, ArrayLike, str, os.PathLike] = None) -> dict:
     """The Taylor test of J and its gradient, as ``revwave gradtest`` (on ``backend``; 40^3, double):
     |J(m + h dm) - J(m)| falls as h, |J(m + h dm) - J(m) - h <g, dm>| as h^2. Returns h, first_order,
     second_order, rate_first, rate_second and pass (the fields of ``revwave gradtest --json``).
-    misfit: as for ``gradient`` (a name, or a callable: the test then checks its adjoint source)."""
+    misfit: as for ``gradient`` (a name, or a callable: the test then checks its adjoint source).
+    density: as for ``gradient`` (the test of J(m) with the density fixed)."""
     given = {"src": src, "rec": rec, "rec_grid": rec_grid, "tn": tn, "dt": dt}
     if observed is not None:
         for name, value in given.items():
@@ -295,7 +310,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
     o.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.3 if tn is None else tn, dt,
                          12.0 if f0 is None else f0, src,
                          rec, rec_grid, precision, backend, threads, default_shape="40,40,40",
-                         free_surface=free_surface)
+                         free_surface=free_surface, density=density)
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)
     if isinstance(observed, (ShotRecord, dict, np.ndarray)):

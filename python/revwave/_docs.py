@@ -49,6 +49,8 @@ _UNITS: Dict[str, str] = {
     "misfit": "'l2', 'correlation', 'envelope' or a callable fn(synthetic, observed) -> (J, adjoint source)",
     "wrt": "'m' (dJ/dm, m = 1/c^2 in s^2/m^2) or 'velocity' (dJ/dc, c in m/s)",
     "estimate_wavelet": "fit the source signature to the observed data first (bool)",
+    "density": "density in kg/m^3, (nx, ny, nz) array or .npy path: the variable-density equation (None: constant)",
+    "density_gradient": "return dJ/drho (misfit per kg/m^3) as density_gradient (bool; default: with a density)",
     "normalize": "a positive number J (and the gradient) is divided by (in the misfit's units)",
     "out": "output path: FILE.sgy / FILE.segy, FILE.npy or a new directory; None writes nothing",
     "steps": "time steps N to reverse (count)",

@@ -40,7 +40,7 @@ def _existing(path: Union[str, os.PathLike], option: str) -> str:
 
 def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision, backend,
              threads, device_memory=None, host_memory=None, host_spacing=None,
-             default_shape="80,80,80", free_surface=False) -> "_revwave.ProblemOptions":
+             default_shape="80,80,80", free_surface=False, density=None) -> "_revwave.ProblemOptions":
     o = _revwave.ProblemOptions()
     if model is not None and velocity is not None:
         raise InputError("--model excludes --velocity")
@@ -48,6 +48,10 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
         o.model_file = _existing(model, "--model")
     elif model is not None:
         o.set_model(_as_input(model, "model"))
+    if isinstance(density, (str, os.PathLike)):
+        o.density_file = _existing(density, "--density")
+    elif density is not None:
+        o.set_density(_as_input(density, "density"))
     o.velocity = None if velocity is None else float(velocity)
     # A shape given with a model must be the model's (the CLI's --shape); None: the default grid.
     o.shape_given = shape is not None

@@ -38,7 +38,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
            device_memory: Union[None, int, str] = None, host_memory: Union[None, int, str] = None,
            host_spacing: Optional[int] = None, misfit: str = "l2", estimate_wavelet: bool = False,
-           progress: ProgressArg = None) -> InversionResult:
+           progress: ProgressArg = None, density: Union[None, ArrayLike, str, os.PathLike] = None) -> InversionResult:
     """Full-waveform inversion, as ``revwave invert``: projected L-BFGS on the velocity (m/s) within
     [vmin, vmax] (required), band after band, the same bits as the CLI for the same options.
 
@@ -64,6 +64,9 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     every shot (low-passed with the data in each band); returned as ``wavelet``, written as
     DIR/wavelet.npy. Under ``mpiexec -n K python script.py`` the shots spread over the K processes and
     every process returns the same model; the first writes the run directory.
+
+    density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation, the
+    density known and fixed (only the velocity is inverted; modelled data use it too; CPU backend).
     """
     _refuse_with_observed(observed, None, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
     if observed is not None and true_model is not None:
@@ -74,7 +77,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     job = o.job
     job.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                            12.0 if f0 is None else f0, src, rec, rec_grid, precision, backend, threads,
-                           device_memory, host_memory, host_spacing, free_surface=free_surface)
+                           device_memory, host_memory, host_spacing, free_surface=free_surface, density=density)
     job.f0_given = f0 is not None
     if callable(misfit):
         raise InputError("invert takes a built-in misfit: l2, correlation or envelope")

@@ -67,7 +67,9 @@ class GradientResult:
     --json`` prints (``stats["objective"]`` is J unscaled). observed: the modelled data when none were
     given. synthetic, residual: one record's synthetic traces S u and the adjoint source the misfit
     gave (for L2 the residual S u - d), (nt, nrec); None for a survey. wavelet: the estimated source
-    signature (estimate_wavelet=True), else None. scale: the divisor ``normalize`` set (1 without)."""
+    signature (estimate_wavelet=True), else None. scale: the divisor ``normalize`` set (1 without).
+    density_gradient: dJ/drho (shaped like the model, in the run's precision) when one shot's gradient
+    ran with a density; else None."""
 
     objective: float
     gradient: np.ndarray
@@ -80,6 +82,7 @@ class GradientResult:
     wavelet: Optional[np.ndarray] = field(default=None, repr=False)
     wrt: str = "m"
     scale: float = 1.0
+    density_gradient: Optional[np.ndarray] = field(default=None, repr=False)
 
 
 @dataclass

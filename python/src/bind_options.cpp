@@ -54,6 +54,10 @@ void bind_problem(nb::module_& m) {
             o.model_values = model_of(a, "model");
           },
           "model"_a)
+      .def_rw("density_file", &ProblemOptions::density_file)
+      .def(
+          "set_density", [](ProblemOptions& o, const InArray& a) { o.density_values = npy_of(a, "density"); },
+          "density"_a)
       .def(
           "set_sources", [](ProblemOptions& o, const InArray& a) { o.src_points = points_of(a, "src"); }, "src"_a)
       .def(
@@ -132,7 +136,8 @@ void bind_gradient(nb::module_& m) {
           "set_misfit_callable", [](GradientJobOptions& o, nb::object fn) { o.misfit = python_misfit(std::move(fn)); },
           "fn"_a)
       .def_rw("estimate_wavelet", &GradientJobOptions::estimate_wavelet)
-      .def_rw("keep_traces", &GradientJobOptions::keep_traces);
+      .def_rw("keep_traces", &GradientJobOptions::keep_traces)
+      .def_rw("density_gradient", &GradientJobOptions::density_gradient);
   bind_strategy(c);
 }
 

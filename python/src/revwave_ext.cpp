@@ -112,6 +112,10 @@ nb::tuple gradient_impl(GradientJobOptions o) {
   extras["wavelet"] = o.estimate_wavelet ? wavelet_array(run.job.start.acquisition.wavelet) : nb::none();
   extras["synthetic"] = o.keep_traces ? nb::cast(owned(std::move(run.synthetic), record)) : nb::none();
   extras["residual"] = o.keep_traces ? nb::cast(owned(std::move(run.adjoint_source), record)) : nb::none();
+  extras["density_gradient"] =
+      o.density_gradient ? nb::cast(owned(values_in_precision<T>(run.output.density_gradient, "the density gradient"),
+                                          sizes(run.job.start.grid.shape)))
+                         : nb::none();
   nb::object observed = nb::none();
   if (run.job.observed_source == "modelled") {
     observed = record_dict(std::move(run.job.observed), run.job.start.acquisition, run.job.time);

@@ -14,6 +14,7 @@
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/verification.hpp"
+#include "revwave/driver/window_problem.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/wavelet.hpp"
 #include "temp_dir.hpp"
@@ -102,6 +103,17 @@ TEST(FreeSurface, ASourceOnOrAboveTheSurfaceIsRefusedWithOneLine) {
   c.grid.free_surface = false;
   c.acq.sources = {{50, 50, 0.0}};
   EXPECT_NO_THROW(make_problem<double>(c.grid, c.true_model, c.acq, c.time));
+}
+
+TEST(FreeSurface, WithADensityIsRefusedWithOneLine) {
+  const SmallCase c = surface_case();
+  VelocityModel m = c.true_model;
+  m.density.assign(m.velocity.size(), 1000.0);
+  const std::string e = testing::message_of([&] { make_problem<double>(c.grid, m, c.acq, c.time); });
+  EXPECT_NE(e.find("--free-surface with --density is refused"), std::string::npos) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  ResidentModel<double> resident;
+  EXPECT_THROW(make_resident(resident, c.grid, m), InputError);
 }
 
 TEST(FreeSurface, TheTopFaceHasNoLayer) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/cuda/kernels/acoustic/sweep_restore.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
@@ -18,9 +19,18 @@ void copy_sync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kin
 
 }  // namespace
 
+// The variable-density physics has no device kernels in this build: a run with a density is
+// refused on the CUDA backend rather than propagated with a constant density.
+void refuse_density_on_device(bool has_density) {
+  if (has_density) {
+    throw InputError(
+        "--density: the variable-density physics runs on the CPU backend only in this build (use --backend cpu)");
+  }
+}
+
 template <class T>
 CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets)
-    : select_(budgets.device),
+    : select_((refuse_density_on_device(problem.density.has_value()), budgets.device)),
       p_(problem),
       budgets_(budgets),
       dev_(problem),

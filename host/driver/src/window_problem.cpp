@@ -11,10 +11,13 @@ namespace revwave {
 template <class T>
 void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel& model) {
   validate(model);
+  check_boundaries(grid, model);
   if (model.shape != grid.shape) throw std::logic_error("make_resident: the model's shape is not the grid's");
   out.grid = grid;
   out.vmin = min_velocity(model);
   out.vmax = max_velocity(model);
+  out.density = model.density;  // validate() checked it
+  out.density_factor = density_dt_factor(grid, model);
   out.m.resize(model.velocity.size());
   const auto n = static_cast<std::int64_t>(out.m.size());
   const double* c = model.velocity.data();
@@ -38,7 +41,34 @@ void check_resident(const ResidentModel<T>& model, const TimeAxis& time, double 
   TimeAxis t = time;
   t.steps = 1;
   make_problem<T>(g, extremes, a, t);
+  if (!model.density.empty()) check_stable(time.dt, model.grid, model.vmax, model.density_factor);
 }
+
+namespace {
+
+// The window's density as window_model cuts it, and its coefficients as make_problem makes them.
+template <class T>
+void fill_window_density(Problem<T>& p, const ResidentModel<T>& model, const std::array<index_t, 3>& first,
+                         const std::array<index_t, 3>& shape) {
+  if (model.density.empty()) {
+    p.density.reset();
+    return;
+  }
+  VelocityModel w;
+  w.shape = shape;
+  w.density.resize(static_cast<std::size_t>(shape[0] * shape[1] * shape[2]));
+  const index_t NY = model.grid.shape[1], NZ = model.grid.shape[2];
+  std::size_t i = 0;
+  for (index_t x = 0; x < shape[0]; ++x)
+    for (index_t y = 0; y < shape[1]; ++y) {
+      const double* column = model.density.data() + ((first[0] + x) * NY + first[1] + y) * NZ + first[2];
+      std::copy(column, column + shape[2], w.density.begin() + static_cast<std::ptrdiff_t>(i));
+      i += static_cast<std::size_t>(shape[2]);
+    }
+  p.density = make_density_fields<T>(p.grid, w);
+}
+
+}  // namespace
 
 template <class T>
 void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std::array<index_t, 3>& first,
@@ -91,6 +121,7 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
     const std::vector<double> w = ricker_samples(acq.f0, acq.t0, time.dt, time.nt());
     p.wavelet.assign(w.begin(), w.end());
   }
+  fill_window_density(p, model, first, shape);
 }
 
 template <class T>

@@ -65,6 +65,7 @@ std::string inversion_fingerprint(const Grid& g, const VelocityModel& start, con
   h.add(s.bands.data(), s.bands.size() * sizeof(double));
   h.add(s.weights.data(), s.weights.size() * sizeof(double));
   h.add(start.velocity.data(), start.velocity.size() * sizeof(double));
+  h.add(start.density.data(), start.density.size() * sizeof(double));  // no bytes without a density
   for (const Shot& shot : survey.shots) {
     const double t[] = {shot.time.dt, double(shot.time.steps), shot.acquisition.f0, shot.acquisition.t0};
     h.add(t, sizeof t);

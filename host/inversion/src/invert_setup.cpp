@@ -40,10 +40,10 @@ void choose_directory(const InvertOptions& o, InvertJob& job) {
 }
 
 // --vmax must keep every shot's time step stable: the inversion may reach it anywhere.
-void check_vmax_stable(const Survey& survey, const Grid& grid, double vmax) {
+void check_vmax_stable(const Survey& survey, const Grid& grid, double vmax, double density_factor) {
   for (const Shot& shot : survey.shots) {
     try {
-      check_stable(shot.time.dt, grid, vmax);
+      check_stable(shot.time.dt, grid, vmax, density_factor);
     } catch (const InputError& e) {
       throw InputError("--vmax " + number_text(vmax) + " m/s is too fast for " + shot.name + ": " + e.what());
     }
@@ -191,7 +191,8 @@ InvertJob prepare_invert(InvertOptions& o) {
   SurveyRunOptions check = job.run;
   if (job.inputs.has_truth) check.true_model = &job.inputs.truth;
   check_survey_run<T>(job.inputs.survey, job.inputs.grid, job.inputs.model, check);
-  check_vmax_stable(job.inputs.survey, job.inputs.grid, job.settings.vmax);
+  check_vmax_stable(job.inputs.survey, job.inputs.grid, job.settings.vmax,
+                    density_dt_factor(job.inputs.grid, job.inputs.model));
   finish_settings<T>(o, job, job.settings);
   job.warnings = job.inputs.warnings;
   return job;

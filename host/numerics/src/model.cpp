@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "revwave/core/errors.hpp"
+#include "revwave/numerics/density/density_model.hpp"
 
 namespace revwave {
 
@@ -25,6 +26,7 @@ void validate(const VelocityModel& model) {
           throw InputError(os.str());
         }
       }
+  if (model.has_density()) validate_density(model);
 }
 
 double max_velocity(const VelocityModel& model) {

@@ -47,16 +47,37 @@ double max_stable_dt(const Grid& grid, double max_velocity) {
 
 double default_dt(const Grid& grid, double max_velocity) { return 0.9 * max_stable_dt(grid, max_velocity); }
 
-void check_stable(double dt, const Grid& grid, double max_velocity) {
-  const double limit = max_stable_dt(grid, max_velocity);
+void check_stable(double dt, const Grid& grid, double max_velocity) { check_stable(dt, grid, max_velocity, 1.0); }
+
+void check_stable(double dt, const Grid& grid, double max_velocity, double density_factor) {
+  const double limit = max_stable_dt(grid, max_velocity) * density_factor;
   if (!(std::isfinite(dt) && dt > 0) || dt > limit) {
     std::ostringstream os;
     os.precision(6);
     os << "dt " << dt << " s is ";
     os << ((std::isfinite(dt) && dt > 0) ? "unstable" : "invalid");
-    os << ": with max velocity " << max_velocity << " m/s, space order " << grid.space_order << " and spacing "
-       << grid.spacing << " m the largest stable dt is " << limit << " s";
+    os << ": with max velocity " << max_velocity << " m/s, " << (density_factor < 1 ? "the density's contrasts, " : "")
+       << "space order " << grid.space_order << " and spacing " << grid.spacing << " m the largest stable dt is "
+       << limit << " s";
     throw InputError(os.str());
+  }
+}
+
+double max_stable_dt(const Grid& grid, const VelocityModel& model) {
+  return max_stable_dt(grid, max_velocity(model)) * density_dt_factor(grid, model);
+}
+
+double default_dt(const Grid& grid, const VelocityModel& model) { return 0.9 * max_stable_dt(grid, model); }
+
+void check_stable(double dt, const Grid& grid, const VelocityModel& model) {
+  check_stable(dt, grid, max_velocity(model), density_dt_factor(grid, model));
+}
+
+void check_boundaries(const Grid& grid, const VelocityModel& model) {
+  if (grid.free_surface && model.has_density()) {
+    throw InputError(
+        "--free-surface with --density is refused: the free surface is the constant-density "
+        "equation's for now (leave out one of them)");
   }
 }
 
@@ -152,7 +173,8 @@ template <class T>
 Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acquisition& acq, const TimeAxis& time) {
   validate(grid);
   validate(model);
-  check_stable(time.dt, grid, max_velocity(model));
+  check_boundaries(grid, model);
+  check_stable(time.dt, grid, model);
   if (!(std::isfinite(acq.f0) && acq.f0 > 0)) {
     std::ostringstream os;
     os << "f0 " << acq.f0 << " Hz is invalid: the peak frequency must be finite and positive";
@@ -169,6 +191,7 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   p.coeffs.half_inv_dt = static_cast<T>(0.5 / time.dt);
   p.coeffs.damping_m0 = static_cast<T>(damping_m0(grid.spacing, time.dt));
   p.m = padded_squared_slowness<T>(grid, model);
+  if (model.has_density()) p.density = make_density_fields<T>(grid, model);
   for (int a = 0; a < 3; ++a) {
     const std::vector<double> k = damping_profile(grid.shape[a], grid.layer_lo(a), grid.layer_hi(a), grid.nbl, time.dt);
     p.kappa[a].assign(k.begin(), k.end());

@@ -28,6 +28,11 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   nlohmann::json j;
   j["objective"] = s.objective;
   j["gradient_norm"] = std::sqrt(norm2);
+  if (!r.output.density_gradient.empty()) {
+    double rho2 = 0;
+    for (double v : r.output.density_gradient) rho2 += v * v;
+    j["density_gradient_norm"] = std::sqrt(rho2);
+  }
   j["strategy"] = to_string(plan.strategy);
   j["steps"] = s.steps;
   j["nt"] = r.job.time.nt();

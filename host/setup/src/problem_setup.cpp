@@ -122,6 +122,23 @@ Acquisition make_acquisition(const ProblemOptions& o, const Grid& grid, std::vec
   return acq;
 }
 
+// --density (or the bindings' array), checked against the grid's shape; empty when not given.
+std::vector<double> read_density(const ProblemOptions& o, const Grid& grid) {
+  if (!o.density_values && o.density_file.empty()) return {};
+  const NpyArray a = o.density_values ? *o.density_values : read_npy(o.density_file);
+  const std::vector<std::int64_t> want = {grid.shape[0], grid.shape[1], grid.shape[2]};
+  if (a.shape != want) {
+    const auto text = [](const std::vector<std::int64_t>& shape) {
+      std::string t;
+      for (std::size_t i = 0; i < shape.size(); ++i) t += (i ? ", " : "") + std::to_string(shape[i]);
+      return "(" + t + ")";
+    };
+    throw InputError((o.density_values ? std::string("density") : "--density " + o.density_file) + " has shape " +
+                     text(a.shape) + ", the model is " + text(want) + ": a density must have the model's shape");
+  }
+  return a.data;
+}
+
 // A --shape given with a model must be the model's: the model sets the grid.
 void check_shape_agrees(const ProblemOptions& o, const std::array<index_t, 3>& model_shape, const std::string& model) {
   if (!o.shape_given) return;
@@ -133,6 +150,8 @@ void check_shape_agrees(const ProblemOptions& o, const std::array<index_t, 3>& m
 }
 
 }  // namespace
+
+bool density_given(const ProblemOptions& o) { return !o.density_file.empty() || o.density_values != nullptr; }
 
 std::string shape_text(const std::array<index_t, 3>& shape) {
   return std::to_string(shape[0]) + "," + std::to_string(shape[1]) + "," + std::to_string(shape[2]);
@@ -169,6 +188,7 @@ ProblemSetup make_setup(const ProblemOptions& o) {
         "the velocity model of " + std::to_string(s.grid.interior_points()) + " points (--shape " + o.shape + ")");
     s.model = o.velocity ? homogeneous_model(s.grid.shape, *o.velocity) : default_true_model(s.grid.shape, o.spacing);
   }
+  s.model.density = read_density(o, s.grid);
   validate(s.model);
   if (o.velocity) check_velocity_floor(*o.velocity, "--velocity", o.precision);
   check_velocity_floor(s.model, o.model_file.empty() ? "the model" : "--model " + o.model_file, o.precision);
@@ -188,13 +208,17 @@ ProblemSetup make_survey_setup(ProblemOptions o) {
 }
 
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s) {
+  return make_time(o, s, density_dt_factor(s.grid, s.model));
+}
+
+TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double density_factor) {
   const double vmax = max_velocity(s.model);
   double dt = 0;
   if (o.dt) {
     dt = *o.dt;
-    check_stable(dt, s.grid, vmax);
+    check_stable(dt, s.grid, vmax, density_factor);
   } else {
-    dt = default_dt(s.grid, vmax);
+    dt = default_dt(s.grid, vmax) * density_factor;
   }
   return make_time_axis(o.tn, dt);
 }

@@ -20,6 +20,7 @@ void refuse_overwriting_inputs(const std::vector<NamedPath>& outputs, const std:
 std::vector<NamedPath> problem_inputs(const ProblemOptions& o) {
   std::vector<NamedPath> in;
   if (!o.model_file.empty()) in.push_back({"--model", o.model_file});
+  if (!o.density_file.empty()) in.push_back({"--density", o.density_file});
   if (!o.rec_file.empty()) in.push_back({"--rec-file", o.rec_file});
   return in;
 }

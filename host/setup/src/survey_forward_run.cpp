@@ -26,7 +26,7 @@ TimeAxis survey_time(const ProblemOptions& o, const ProblemSetup& setup, SurveyF
   ProblemOptions po = o;
   if (format == SurveyFormat::segy) {
     if (!po.dt)
-      po.dt = segy_dt_floor(default_dt(setup.grid, max_velocity(setup.model)));
+      po.dt = segy_dt_floor(default_dt(setup.grid, setup.model));
     else
       po.dt = segy_dt(segy_interval_us(*po.dt));
   }

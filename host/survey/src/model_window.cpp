@@ -57,11 +57,16 @@ VelocityModel window_model(const VelocityModel& model, const ModelWindow& w) {
   VelocityModel out;
   out.shape = w.shape;
   out.velocity.resize(static_cast<std::size_t>(w.points()));
+  if (model.has_density()) out.density.resize(out.velocity.size());  // the window carries its density
   std::size_t i = 0;
   for (index_t x = 0; x < w.shape[0]; ++x)
     for (index_t y = 0; y < w.shape[1]; ++y)
-      for (index_t z = 0; z < w.shape[2]; ++z)
-        out.velocity[i++] = model.at(w.first[0] + x, w.first[1] + y, w.first[2] + z);
+      for (index_t z = 0; z < w.shape[2]; ++z, ++i) {
+        const auto at = static_cast<std::size_t>(((w.first[0] + x) * model.shape[1] + w.first[1] + y) * model.shape[2] +
+                                                 w.first[2] + z);
+        out.velocity[i] = model.velocity[at];
+        if (model.has_density()) out.density[i] = model.density[at];
+      }
   return out;
 }
 

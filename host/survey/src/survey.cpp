@@ -118,6 +118,7 @@ Survey read_survey(const std::vector<std::string>& paths, const SurveyReadOption
 void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& model) {
   if (survey.shots.empty()) throw InputError("the survey has no shots");
   const double vmax = max_velocity(model);
+  const double density_factor = density_dt_factor(grid, model);
   for (const Shot& shot : survey.shots) {
     const auto& a = shot.acquisition;
     if (a.sources.empty()) throw InputError(shot.name + ": no source");
@@ -155,7 +156,7 @@ void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& m
       if (!std::isfinite(w)) throw InputError(shot.name + ": the source signature has a sample that is not finite");
     }
     try {
-      check_stable(shot.time.dt, grid, vmax);
+      check_stable(shot.time.dt, grid, vmax, density_factor);
     } catch (const InputError& e) {
       throw InputError(shot.name + ": " + e.what());
     }

@@ -7,7 +7,6 @@
 
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/numerics/acoustic/cpu_sweep.hpp"
 #include "revwave/numerics/fold_to_interior.hpp"
 #include "revwave/store/memory_store.hpp"
 
@@ -27,6 +26,7 @@ CpuPropagator<T>::CpuPropagator(const Problem<T>& problem, std::size_t field_cap
 
 template <class T>
 void CpuPropagator<T>::derive() {
+  physics_ = make_cpu_physics(p_);  // the problem's (a window's, when retargeted)
   const double h3 = p_.grid.spacing * p_.grid.spacing * p_.grid.spacing;
   src_scale_.resize(p_.src.index.size());
   for (std::size_t c = 0; c < src_scale_.size(); ++c)
@@ -100,7 +100,7 @@ void CpuPropagator<T>::forward_step(index_t n) {
   // field's halo and row gaps are zero like any field's: zero-filled when allocated, and steps
   // write padded points only.
   HostField out = state_.u_prev.shared() ? pool_.acquire() : state_.u_prev;
-  cpu_leapfrog_sweep<T>(p_, {state_.u.template as<T>(), state_.u_prev.template as<T>(), out.template as<T>()});
+  physics_->forward_sweep(state_.u.template as<T>(), state_.u_prev.template as<T>(), out.template as<T>());
   const std::vector<T> q(static_cast<std::size_t>(p_.src.count), p_.wavelet[static_cast<std::size_t>(n)]);
   inject_points(p_.src, q.data(), src_scale_.data(), out.template as<T>());
   state_.u_prev = std::move(state_.u);
@@ -196,6 +196,7 @@ void CpuPropagator<T>::reset_adjoint() {
   std::memset(lam_.data(), 0, bytes);
   std::memset(lam_prev_.data(), 0, bytes);
   std::memset(grad_.data(), 0, bytes);
+  physics_->reset_images();
 }
 
 template <class T>
@@ -223,7 +224,7 @@ void CpuPropagator<T>::reverse_step(index_t n) {
 template <class T>
 void CpuPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev) {
   const NextFieldProbes& pr = probes_;
-  cpu_next_at(p_, u, u_prev, pr.index.data(), pr.size(), next_.data());
+  physics_->next_at(u, u_prev, pr.index.data(), pr.size(), next_.data());
   const T q = p_.wavelet[static_cast<std::size_t>(n)];
   for (index_t t : pr.source_targets)
     for (index_t e = pr.source_begin[t]; e < pr.source_begin[t + 1]; ++e) {
@@ -246,7 +247,8 @@ void CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   for (std::size_t i = 0; i < pr.source_targets.size(); ++i) saved_grad_[i] = grad[pr.index[pr.source_targets[i]]];
   T* lam = lam_.template as<T>();
   T* lam_next = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
-  cpu_reverse_sweep<T>(p_, {u, u_prev, lam, lam_next, lam_next, grad});
+  ReverseStepView<T> step{u, u_prev, lam, lam_next, lam_next, grad, &pr, next_.data(), r_next, rec_scale_.data()};
+  physics_->reverse_sweep(step);
   // Where a source injects, the sweep imaged with u[n+1] less its source term: image again from
   // the gradient as it was, with the whole u[n+1].
   for (std::size_t i = 0; i < pr.source_targets.size(); ++i) {
@@ -262,6 +264,7 @@ void CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
       lam_next[idx] += delta;
       grad[idx] += imaging_term(c, delta, next_[pr.receiver_probe[k]], u[idx], u_prev[idx]);
     }
+  physics_->after_adjoint_source(step);
   swap(lam_, lam_prev_);
 }
 
@@ -305,7 +308,7 @@ template <class T>
 void CpuPropagator<T>::adjoint_data_step(index_t j) {
   T* lam = lam_.template as<T>();
   T* lam_prev = lam_prev_.template as<T>();
-  cpu_leapfrog_sweep<T>(p_, {lam, lam_prev, lam_prev});
+  physics_->adjoint_sweep(lam, lam_prev, lam_prev);
   inject_points(p_.rec, adjoint_source(j), rec_scale_.data(), lam_prev);
   swap(lam_, lam_prev_);
   // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).

@@ -1,24 +1,16 @@
 #include "revwave/numerics/acoustic/cpu_sweep.hpp"
 
 #include <algorithm>
-#include <stdexcept>
+#include <utility>
 #include <vector>
 
+#include "../sweep_rows.hpp"
 #include "revwave/numerics/boundary/free_surface.hpp"
-#include "revwave/numerics/flush_subnormals.hpp"
 
 namespace revwave {
 namespace {
 
-// Rows of y per block, so that the 2R+1 x-planes of each stencil field of a block (about
-// 1 MiB in all) stay in L2 while i advances and each plane comes from memory once.
-index_t block_rows(index_t ny, index_t nz, int radius, std::size_t value_bytes, int stencil_fields) {
-  const std::size_t budget = std::size_t(1) << 20;
-  const std::size_t per_row = static_cast<std::size_t>(stencil_fields) * static_cast<std::size_t>(2 * radius + 1) *
-                              static_cast<std::size_t>(nz) * value_bytes;
-  const index_t rows = static_cast<index_t>(budget / per_row) - 2 * radius;
-  return std::clamp<index_t>(rows, 8, ny);
-}
+using sweep_rows::dispatch_radius;
 
 // What every sweep reads besides its fields.
 template <class T, int R>
@@ -51,23 +43,10 @@ struct SweepConstants {
   }
 };
 
-// Calls row(i, j, base) for every z-row of the padded grid, blocked and on all threads, with
-// subnormals flushed.
+// The padded grid's rows, blocked and threaded (sweep_rows.hpp).
 template <class T, int R, class Row>
 void for_each_row(const SweepConstants<T, R>& k, int stencil_fields, Row&& row) {
-  const index_t block_y = block_rows(k.ny, k.nz, R, sizeof(T), stencil_fields);
-  const index_t nby = (k.ny + block_y - 1) / block_y;
-#pragma omp parallel
-  {
-    const FlushSubnormals flush;
-#pragma omp for collapse(2) schedule(static)
-    for (index_t jb = 0; jb < nby; ++jb) {
-      for (index_t i = 0; i < k.nx; ++i) {
-        const index_t j_end = std::min(k.ny, (jb + 1) * block_y);
-        for (index_t j = jb * block_y; j < j_end; ++j) row(i, j, k.g.index(i, j, 0));
-      }
-    }
-  }
+  sweep_rows::for_each_row(k.g, sizeof(T), stencil_fields, std::forward<Row>(row));
 }
 
 template <class T, int R, bool Imaging>
@@ -160,7 +139,7 @@ void next_at(const Problem<T>& p, const T* u, const T* up, const index_t* index,
   const auto n = static_cast<std::int64_t>(count);
 #pragma omp parallel if (n > 1024)
   {
-    const FlushSubnormals flush;
+    const sweep_rows::FlushSubnormals flush;
 #pragma omp for schedule(static)
     for (std::int64_t q = 0; q < n; ++q) {
       const index_t idx = index[q];
@@ -169,21 +148,6 @@ void next_at(const Problem<T>& p, const T* u, const T* up, const index_t* index,
       const T v = leapfrog_update(s.c, u[idx], up[idx], laplacian<T, R>(s.w, u + idx, s.sy, s.sx), s.m[idx], eta);
       out[q] = k < s.top ? s.surface(u + (idx - k), k, v, s.m[idx], eta) : v;
     }
-  }
-}
-
-template <class F>
-void dispatch_radius(index_t radius, F&& f) {
-  switch (radius) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 5: return f(std::integral_constant<int, 5>{});
-    case 6: return f(std::integral_constant<int, 6>{});
-    case 7: return f(std::integral_constant<int, 7>{});
-    case 8: return f(std::integral_constant<int, 8>{});
-    default: throw std::logic_error("stencil radius out of range");
   }
 }
 

@@ -60,6 +60,7 @@ GradientOutput gradient_full(P& prop, const Misfit<T>& misfit, const T* observed
   out.stats.checkpoint_copy_bytes = prop.history_copy_bytes();
   prop.release_history();
   out.gradient = prop.interior_gradient();  // read back once (on a GPU the reverse sweep's only wait)
+  out.density_gradient = density_gradient_of(prop);
   out.stats.seconds_reverse = detail::elapsed(t1);
   return out;
 }

@@ -1,4 +1,5 @@
-// What a gradient run returns: J, dJ/dm at the interior points, and what the run cost.
+// What a gradient run returns: J, dJ/dm (and dJ/drho where asked) at the interior points, and what
+// the run cost.
 #pragma once
 #include <chrono>
 #include <cstddef>
@@ -29,7 +30,8 @@ struct GradientStats {
 
 struct GradientOutput {
   GradientStats stats;
-  std::vector<double> gradient;  // interior, C order
+  std::vector<double> gradient;          // interior, C order
+  std::vector<double> density_gradient;  // dJ/drho, interior, C order, where the run images it; else empty
 };
 
 namespace detail {

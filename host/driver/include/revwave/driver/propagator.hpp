@@ -38,6 +38,8 @@
 //   make_checkpoints(p, plan, options, planned, hint) -> CheckpointSet<Store>   (found by ADL)
 //   checkpoint_placement(p) -> TierReport                                    (found by ADL)
 //
+// optionally, a physics with parameters besides m (the variable density):
+//   std::vector<double> p.density_gradient()    dJ/drho at the interior points, or empty
 // A propagator knows no misfit: it records traces and injects the adjoint source it is given.
 #pragma once
 #include <cstdint>
@@ -121,6 +123,13 @@ using backend_ops =
                 decltype(static_cast<TierReport>(checkpoint_placement(std::declval<P&>())))>;
 
 template <class P, class = void>
+struct density_images : std::false_type {};
+template <class P>
+struct density_images<
+    P, std::void_t<decltype(std::declval<std::vector<double>&>() = std::declval<P&>().density_gradient())>>
+    : std::true_type {};
+
+template <class P, class = void>
 struct forward : std::false_type {};
 template <class P>
 struct forward<P, forward_ops<P>> : std::true_type {};
@@ -138,6 +147,15 @@ template <class P>
 struct backend<P, backend_ops<P>> : std::bool_constant<gradient<P>::value && history<P>::value> {};
 
 }  // namespace concept_detail
+
+// dJ/drho where the propagator images it, read back once after the reverse sweep; empty otherwise.
+template <class P>
+std::vector<double> density_gradient_of(P& prop) {
+  if constexpr (concept_detail::density_images<P>::value)
+    return prop.density_gradient();
+  else
+    return {};
+}
 
 template <class P>
 inline constexpr bool is_forward_propagator_v = concept_detail::forward<P>::value;

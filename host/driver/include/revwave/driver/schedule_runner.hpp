@@ -112,6 +112,7 @@ class ScheduleRunner {
     out_.stats.checkpoint_copy_bytes = store_.copy_bytes();
     out_.stats.compression = store_.compression();
     out_.gradient = prop_.interior_gradient();  // read back once (on a GPU the reverse sweep's only wait)
+    out_.density_gradient = density_gradient_of(prop_);
     out_.stats.seconds_reverse = elapsed(t_rev_);
     return std::move(out_);
   }

@@ -17,6 +17,10 @@ struct ResidentModel {
   Grid grid;         // the whole model's grid
   std::vector<T> m;  // 1/c^2 at the interior points, x, y, z (z fastest), as make_problem rounds it
   double vmin = 0, vmax = 0;
+  // kg/m^3 at the interior points (C order) when the model has one (empty: constant density), and
+  // the factor its contrasts put on the stable dt (density_dt_factor of the whole model).
+  std::vector<double> density;
+  double density_factor = 1.0;
 };
 
 // Validates the velocities (finite, positive) and computes m; O(model), once per model.
@@ -24,12 +28,15 @@ template <class T>
 void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel& model);
 
 // make_problem's checks of the numbers that do not depend on the points (grid, f0, dt stable and
-// representable in T) for the model's extreme velocities: every window's problem then passes them.
+// representable in T) for the model's extreme velocities (and dt against its density's contrasts):
+// every window's problem then passes them.
 template <class T>
 void check_resident(const ResidentModel<T>& model, const TimeAxis& time, double f0);
 
 // The problem of the window at `first` (interior point of the whole grid) of `shape` points, with
 // the acquisition in the window's frame, the time axis and, when not empty, a sampled signature.
+// A model with a density gives the window its density's coefficients (cut from the model's, as
+// window_model cuts it: make_problem's on the window, bit for bit); without one p.density is reset.
 // `p` keeps its buffers when they are large enough. Without `with_m` p.m is left as it is (a GPU
 // cuts the window's m from its resident copy; window_a_at gives a where the host needs it).
 template <class T>

@@ -1,5 +1,6 @@
-// Velocity models on the interior grid: validation, the built-in default, smoothing,
-// and the squared slowness m = 1/c^2 extended into the absorbing layer.
+// Velocity models on the interior grid (with an optional density: the variable-density physics,
+// numerics/density/): validation, the built-in default, smoothing, and the squared slowness
+// m = 1/c^2 extended into the absorbing layer.
 #pragma once
 #include <array>
 #include <vector>
@@ -13,12 +14,17 @@ namespace revwave {
 struct VelocityModel {
   std::array<index_t, 3> shape{};
   std::vector<double> velocity;  // m/s, C order (x, y, z), z fastest
+  // kg/m^3, C order like velocity; empty: constant density (the constant-density physics). It
+  // travels with the model (windows, inversions keep it fixed), so every run of the model sees it.
+  std::vector<double> density = {};
+  bool has_density() const { return !density.empty(); }
   double at(index_t ix, index_t iy, index_t iz) const {
     return velocity[static_cast<std::size_t>((ix * shape[1] + iy) * shape[2] + iz)];
   }
 };
 
-// Throws InputError naming the first velocity that is not finite and positive.
+// Throws InputError naming the first velocity (then density) that is not finite and positive,
+// or a density whose size is not the model's.
 void validate(const VelocityModel& model);
 double max_velocity(const VelocityModel& model);
 double min_velocity(const VelocityModel& model);

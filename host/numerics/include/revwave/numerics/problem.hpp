@@ -1,10 +1,12 @@
 // A problem ready to propagate: grid, time axis, m, damping profiles, sources, receivers, wavelet.
 #pragma once
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "revwave/core/host_buffer.hpp"
 #include "revwave/numerics/acoustic/point_formulas.hpp"
+#include "revwave/numerics/density/density_model.hpp"
 #include "revwave/numerics/grid.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/sparse_points.hpp"
@@ -32,6 +34,15 @@ double max_stable_dt(const Grid& grid, double max_velocity);
 double default_dt(const Grid& grid, double max_velocity);
 // Throws InputError naming dt and the largest stable value when dt is above the bound.
 void check_stable(double dt, const Grid& grid, double max_velocity);
+// Throws InputError for a free surface with a density: the surface is the constant-density
+// equation's (the variable-density operator has no mirror share yet).
+void check_boundaries(const Grid& grid, const VelocityModel& model);
+// The bound times a density's factor (density_dt_factor: 1 without a density).
+void check_stable(double dt, const Grid& grid, double max_velocity, double density_factor);
+// The same for a model, its density's contrasts included.
+double max_stable_dt(const Grid& grid, const VelocityModel& model);
+double default_dt(const Grid& grid, const VelocityModel& model);
+void check_stable(double dt, const Grid& grid, const VelocityModel& model);
 // N = ceil(tn / dt) steps, at least 1. InputError for tn or dt not finite and positive, and for
 // more than max_time_steps steps (naming the count and the limit).
 inline constexpr double max_time_steps = 9007199254740992.0;  // 2^53
@@ -56,6 +67,9 @@ struct Problem {
   std::vector<T> weights;               // w[0] = 3 c0 / h^2, w[j] = c_j / h^2
   SparsePoints src, rec;
   std::vector<T> wavelet;  // w(n dt), n = 0..nt-1
+  // The variable-density physics' coefficients when the model has a density; without one the
+  // problem is the constant-density equation's.
+  std::optional<DensityFields> density;
 };
 
 // a = m/dt^2 + eta/(2 dt) at an allocated-grid index (where sources and receivers inject).

@@ -35,6 +35,8 @@ struct GradientJobOptions {
   std::string observed_name = "observed";
   // A true model given in memory (the bindings') instead of --true-model.
   std::shared_ptr<const VelocityModel> true_model_values;
+  // dJ/drho as well (--density-gradient): needs a density (the problem's --density).
+  bool density_gradient = false;
   MisfitChoice misfit;            // --misfit (l2 by default), or the bindings' callable
   bool estimate_wavelet = false;  // --estimate-wavelet: one signature fitted to the observed data first
   bool keep_traces = false;       // the bindings': keep the synthetic traces and the adjoint source (GradientRun)
@@ -90,7 +92,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
       throw InputError(observed + ": nt " + std::to_string(record.meta.nt) + " is too short: at least 2 samples");
     job.time.dt = record.meta.dt;
     job.time.steps = record.meta.nt - 1;
-    check_stable(job.time.dt, job.start.grid, max_velocity(job.start.model));
+    check_stable(job.time.dt, job.start.grid, job.start.model);
     const double largest = static_cast<double>(std::numeric_limits<T>::max());
     for (std::size_t i = 0; i < record.traces.size(); ++i) {
       if (std::abs(record.traces[i]) > largest) {
@@ -114,12 +116,13 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     truth.model = checked_model(*o.true_model_values, truth.grid, "true_model", o.problem.precision);
   else if (start_given)
     truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);
+  truth.model.density = job.start.model.density;  // known and fixed: the data are modelled with it too
   if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
   validate(job.start.model);
   const double vmax = std::max(max_velocity(truth.model), max_velocity(job.start.model));
   ProblemSetup timing = truth;
   timing.model = homogeneous_model({2, 2, 2}, vmax);
-  job.time = make_time(o.problem, timing);
+  job.time = make_time(o.problem, timing, density_dt_factor(truth.grid, truth.model));
   job.truth = truth.model;
   job.observed_source = "modelled";
   return job;

@@ -52,6 +52,11 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   finish_strategy_options(o);
   r.backend = resolve_backend(o.problem.backend);
   refuse_cuda_options_on_cpu(o.problem, r.backend.kind);
+  if (o.density_gradient && !density_given(o.problem)) {
+    throw InputError(
+        "--density-gradient needs --density: with a constant density there is no density model to "
+        "differentiate");
+  }
   o.strategy.backend = r.backend.kind;
   apply_threads(o.problem.threads);
   if (before_inputs) before_inputs();
@@ -72,6 +77,7 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
                  progress ? Progress([&](index_t, index_t) { progress(0, 1); }) : Progress{});
 
   Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
+  if (o.density_gradient) problem.density->image = true;
   const index_t expected = static_cast<index_t>(job.observed.size());
   if (expected != job.time.nt() * problem.rec.count) {
     throw InputError("observed data have " + std::to_string(job.observed.size()) + " values, expected nt x nrec = " +
@@ -94,6 +100,7 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   check_finite_result(job.observed.data(), job.observed.size(), "the observed data (modelled in the true model)");
   check_finite_result(&g.stats.objective, 1, "the objective");
   check_finite_result(g.gradient.data(), g.gradient.size(), "the gradient");
+  check_finite_result(g.density_gradient.data(), g.density_gradient.size(), "the density gradient");
   r.predicted_forward_steps = r.report.predicted_forward_steps;
   return r;
 }

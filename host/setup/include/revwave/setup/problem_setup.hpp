@@ -11,6 +11,7 @@
 
 #include "revwave/core/choices.hpp"
 #include "revwave/driver/cuda_backend.hpp"
+#include "revwave/io/npy.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
 #include "revwave/setup/grid_layout.hpp"
@@ -23,6 +24,10 @@ struct ProblemOptions {
   // A model given in memory (the bindings' numpy array) instead of --model: its shape is the grid's.
   std::shared_ptr<const VelocityModel> model_values;
   std::optional<double> velocity;  // homogeneous model, m/s (unset: the built-in model)
+  // --density FILE.npy (kg/m^3, the model's shape), or a density in memory (the bindings'), C
+  // order: the variable-density physics. Neither: a constant density.
+  std::string density_file;
+  std::shared_ptr<const NpyArray> density_values;
   std::string shape = "80,80,80";
   bool shape_given = false;  // --shape was given: with a model it must be the model's shape
   double spacing = 10.0;
@@ -64,8 +69,12 @@ std::string shape_text(const std::array<index_t, 3>& shape);
 // A survey's grid and model: the problem without its shot geometry (sources, receivers and
 // their files or grids are dropped: every shot, or an observed record, brings its own).
 ProblemSetup make_survey_setup(ProblemOptions o);
-// The time axis from --dt/--tn, checked against the model's stability bound.
+// The time axis from --dt/--tn, checked against the model's stability bound (its density's
+// contrasts included); `density_factor`: density_dt_factor of the model that the run propagates in.
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
+TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double density_factor);
+// Whether the options give a density (--density or one in memory).
+bool density_given(const ProblemOptions& o);
 
 // The backend that will run (cpu or cuda, never automatic) and, for auto, why it was chosen: `note`
 // is what every report prints ("auto" when no GPU is usable: a CPU run says nothing about CUDA

@@ -36,6 +36,7 @@ template <class T>
 SurveyGradientJob prepare_survey_gradient(GradientJobOptions& o, const SurveyOptions& so, int local_rank,
                                           const std::function<void()>& before_inputs) {
   if (before_inputs) before_inputs();
+  if (o.density_gradient) throw InputError("--density-gradient applies to one shot's gradient, not to a survey's");
   SurveyGradientJob job;
   finish_strategy_options(o);
   job.backend = resolve_backend(o.problem.backend);

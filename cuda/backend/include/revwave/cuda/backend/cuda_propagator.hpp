@@ -29,6 +29,9 @@
 
 namespace revwave {
 
+// InputError when `has_density`: the CUDA backend has no variable-density kernels yet.
+void refuse_density_on_device(bool has_density);
+
 namespace detail {
 struct SelectDevice {
   explicit SelectDevice(int device) { REVWAVE_CUDA_CHECK(cudaSetDevice(device)); }
@@ -136,6 +139,8 @@ class CudaPropagator {
   TierReport placement();
   // dJ/dm at the interior points, read back (an engine's: empty, the gradient stays on the device).
   std::vector<double> interior_gradient();
+  // dJ/drho: none (a problem with a density is refused on this backend; refuse_density_on_device).
+  std::vector<double> density_gradient() { return {}; }
 
   // ---- linear adjoint (dot-product test): the adjoint source as the data ----
   void adjoint_data_step(index_t j);

@@ -1,5 +1,6 @@
-// The CPU reference backend of the constant-density acoustic equation: forward steps, fused
-// reverse (recompute + adjoint + imaging) steps, sparse ops. It owns the pool of forward fields
+// The CPU reference backend: forward steps, fused reverse (recompute + adjoint + imaging) steps,
+// sparse ops, with the sweeps of the problem's physics (cpu_physics.hpp: the constant-density
+// acoustic equation, or the variable-density one). It owns the pool of forward fields
 // (the state's and the checkpoints' alike), the forward state (u[n], u[n-1]), the adjoint pair,
 // the gradient, and the traces it records: a propagator as the drivers see it
 // (revwave/driver/propagator.hpp), knowing no misfit, no plan and no schedule.
@@ -12,6 +13,7 @@
 #include "revwave/core/host_buffer.hpp"
 #include "revwave/numerics/acoustic/acoustic_state.hpp"
 #include "revwave/numerics/acoustic/next_field_probes.hpp"
+#include "revwave/numerics/cpu_physics.hpp"
 #include "revwave/numerics/problem.hpp"
 #include "revwave/numerics/workload.hpp"
 
@@ -94,6 +96,8 @@ class CpuPropagator {
   const T* gradient_field() const { return grad_.template as<T>(); }
   // dJ/dm at the interior points (the layer's share folded onto the edge points); empty when deferred.
   std::vector<double> interior_gradient() const;
+  // dJ/drho at the interior points when the problem's density images it; empty otherwise.
+  std::vector<double> density_gradient() const { return physics_->density_gradient(); }
 
   // ---- linear adjoint of the modelling operator (dot-product test) ----
   // lam[j] from lam[j+1], lam[j+2] with S^T r[j] injected (the adjoint source as data); records
@@ -117,7 +121,8 @@ class CpuPropagator {
   std::array<index_t, 6> layout() const;  // allocated and padded extents: where halos lie
 
   const Problem<T>& p_;
-  HostFieldPool pool_;  // first: every handle below goes back to it
+  std::unique_ptr<CpuPhysics<T>> physics_;  // the problem's sweeps and its own images
+  HostFieldPool pool_;                      // first: every handle below goes back to it
   HostState state_;
   std::vector<HostField> history_;  // u[0..N]
   HostBuffer lam_, lam_prev_;       // lam[k+1], lam[k+2]

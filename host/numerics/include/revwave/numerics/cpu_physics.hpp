@@ -1,0 +1,55 @@
+// What a physics gives the CPU propagator (acoustic/cpu_propagator.hpp): its sweeps and its part of
+// the reverse step. The propagator owns the fields, the traces, the probes and the imaging of
+// dJ/dm, which every physics here shares (a and b of the leapfrog update, hence its m-derivative,
+// are common); a physics owns its operator and the images of its own parameters (the density's
+// dJ/drho). A virtual call per sweep costs nothing beside the sweep, and the drivers stay
+// instantiated once per backend. make_cpu_physics is the one place a problem's physics is chosen.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "revwave/numerics/acoustic/next_field_probes.hpp"
+#include "revwave/numerics/problem.hpp"
+
+namespace revwave {
+
+// One reverse step as the propagator holds it when the physics takes its part.
+template <class T>
+struct ReverseStepView {
+  const T* u = nullptr;         // u[n]
+  const T* u_prev = nullptr;    // u[n-1]
+  const T* lam = nullptr;       // lam[n+2]
+  const T* lam_prev = nullptr;  // lam[n+3]
+  T* lam_out = nullptr;         // lam[n+1]; may alias lam_prev
+  T* grad = nullptr;            // dJ/dm on the allocated grid
+  const NextFieldProbes* probes = nullptr;
+  const T* next = nullptr;       // u[n+1] at the probes, the source terms included
+  const T* r_next = nullptr;     // the adjoint source's sample n+1, one value per receiver
+  const T* rec_scale = nullptr;  // per receiver corner: 1 / a
+};
+
+template <class T>
+class CpuPhysics {
+ public:
+  virtual ~CpuPhysics() = default;
+  // The forward recurrence's new field from (u, u_prev) before any source term; out may alias u_prev.
+  virtual void forward_sweep(const T* u, const T* u_prev, T* out) = 0;
+  // The transposed recurrence's (the dot-product test's adjoint); out may alias lam_prev.
+  virtual void adjoint_sweep(const T* lam, const T* lam_prev, T* out) = 0;
+  // forward_sweep's value at `count` indices, the same bits.
+  virtual void next_at(const T* u, const T* u_prev, const index_t* index, std::size_t count, T* out) = 0;
+  // The fused reverse sweep: lam_out, grad += dJ/dm's share, and the physics' own images.
+  virtual void reverse_sweep(const ReverseStepView<T>& step) = 0;
+  // After the adjoint source went into lam_out at the receivers (lam += w r / a, dJ/dm imaged):
+  // its share of the physics' own images.
+  virtual void after_adjoint_source(const ReverseStepView<T>& /*step*/) {}
+  virtual void reset_images() {}
+  // dJ/drho at the interior points when the problem images it; empty otherwise.
+  virtual std::vector<double> density_gradient() const { return {}; }
+};
+
+template <class T>
+std::unique_ptr<CpuPhysics<T>> make_cpu_physics(const Problem<T>& problem);
+
+}  // namespace revwave

@@ -1,0 +1,17 @@
+#include "revwave/numerics/cpu_physics.hpp"
+
+#include "revwave/numerics/acoustic/acoustic_physics.hpp"
+#include "revwave/numerics/density/density_physics.hpp"
+
+namespace revwave {
+
+template <class T>
+std::unique_ptr<CpuPhysics<T>> make_cpu_physics(const Problem<T>& problem) {
+  if (problem.density) return std::make_unique<DensityCpuPhysics<T>>(problem);
+  return std::make_unique<AcousticCpuPhysics<T>>(problem);
+}
+
+template std::unique_ptr<CpuPhysics<float>> make_cpu_physics<float>(const Problem<float>&);
+template std::unique_ptr<CpuPhysics<double>> make_cpu_physics<double>(const Problem<double>&);
+
+}  // namespace revwave

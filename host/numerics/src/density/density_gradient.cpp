@@ -1,0 +1,34 @@
+#include "revwave/numerics/density/density_gradient.hpp"
+
+#include "revwave/numerics/density/density_model.hpp"
+
+namespace revwave {
+
+template <class T>
+std::vector<double> density_gradient(const Grid& grid, const std::vector<T>& weights, const T* s, const T* t,
+                                     const T* g, const T* q) {
+  const index_t points = grid.alloc_points();
+  const index_t strides[3] = {1, grid.stride_y(), grid.stride_x()};
+  const int r = static_cast<int>(grid.radius());
+  std::vector<double> out(static_cast<std::size_t>(points));
+  // Q is zero off the padded grid (the sweeps write padded points only), so the neighbours that
+  // C reaches outside the allocation contribute nothing and are skipped.
+#pragma omp parallel for schedule(static)
+  for (index_t j = 0; j < points; ++j) {
+    double z = 0;
+    for (int d = 1; d <= r; ++d)
+      for (index_t stride : strides)
+        for (index_t i : {j + d * stride, j - d * stride})
+          if (i >= 0 && i < points) z += double(weights[static_cast<std::size_t>(d)]) * double(t[i]) * double(q[i]);
+    const double sj = double(s[j]);
+    out[static_cast<std::size_t>(j)] = 0.5 * sj * sj * (double(g[j]) + sj * z);
+  }
+  return fold_allocated_to_interior(grid, out.data());
+}
+
+template std::vector<double> density_gradient<float>(const Grid&, const std::vector<float>&, const float*, const float*,
+                                                     const float*, const float*);
+template std::vector<double> density_gradient<double>(const Grid&, const std::vector<double>&, const double*,
+                                                      const double*, const double*, const double*);
+
+}  // namespace revwave

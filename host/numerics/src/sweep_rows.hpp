@@ -1,0 +1,86 @@
+// What every CPU sweep of every physics shares (private to host/numerics): the loop over the
+// padded grid's z rows, blocked in y and spread over the threads with subnormals flushed, and the
+// dispatch of the stencil radius to a compile-time constant.
+#pragma once
+#include <pmmintrin.h>
+#include <xmmintrin.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <type_traits>
+
+#include "revwave/numerics/grid.hpp"
+
+namespace revwave::sweep_rows {
+
+// Rows of y per block, so that the 2R+1 x-planes of each stencil field of a block (about
+// 1 MiB in all) stay in L2 while i advances and each plane comes from memory once.
+inline index_t block_rows(index_t ny, index_t nz, int radius, std::size_t value_bytes, int stencil_fields) {
+  const std::size_t budget = std::size_t(1) << 20;
+  const std::size_t per_row = static_cast<std::size_t>(stencil_fields) * static_cast<std::size_t>(2 * radius + 1) *
+                              static_cast<std::size_t>(nz) * value_bytes;
+  const index_t rows = static_cast<index_t>(budget / per_row) - 2 * radius;
+  return std::clamp<index_t>(rows, 8, ny);
+}
+
+// Subnormal numbers appear on a thin shell ahead of every wavefront, where the stencil's
+// numerical precursor decays through 1e-38 (float); on x86 each operation on one costs
+// about a hundred cycles, which made the whole sweep four times slower. They carry no
+// signal, so the sweeps flush them to zero (FTZ/DAZ, per thread, deterministic). This
+// is not fast-math: every other operation keeps IEEE semantics and its order. The mode is
+// the sweep's alone: each thread gets its own back when the sweep ends, so nothing after it
+// (a JSON number, a misfit sum, another library) runs with subnormals flushed.
+class FlushSubnormals {
+ public:
+  FlushSubnormals() : saved_(_mm_getcsr()) {
+    _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
+    _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
+  }
+  ~FlushSubnormals() { _mm_setcsr(saved_); }
+  FlushSubnormals(const FlushSubnormals&) = delete;
+  FlushSubnormals& operator=(const FlushSubnormals&) = delete;
+
+ private:
+  unsigned saved_;
+};
+
+// Calls row(i, j, base) for every z-row of the padded grid (base: the row's first padded point),
+// blocked and on all threads, with subnormals flushed. `stencil_fields`: the fields a sweep applies
+// a stencil to, which the blocking keeps in cache.
+template <class Row>
+void for_each_row(const Grid& g, std::size_t value_bytes, int stencil_fields, Row&& row) {
+  const index_t nx = g.padded(0), ny = g.padded(1), nz = g.padded(2);
+  const int radius = static_cast<int>(g.radius());
+  const index_t block_y = block_rows(ny, nz, radius, value_bytes, stencil_fields);
+  const index_t nby = (ny + block_y - 1) / block_y;
+#pragma omp parallel
+  {
+    const FlushSubnormals flush;
+#pragma omp for collapse(2) schedule(static)
+    for (index_t jb = 0; jb < nby; ++jb) {
+      for (index_t i = 0; i < nx; ++i) {
+        const index_t j_end = std::min(ny, (jb + 1) * block_y);
+        for (index_t j = jb * block_y; j < j_end; ++j) row(i, j, g.index(i, j, 0));
+      }
+    }
+  }
+}
+
+// f(std::integral_constant<int, R>{}) for the stencil radius R = radius (1..8).
+template <class F>
+void dispatch_radius(index_t radius, F&& f) {
+  switch (radius) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 6: return f(std::integral_constant<int, 6>{});
+    case 7: return f(std::integral_constant<int, 7>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    default: throw std::logic_error("stencil radius out of range");
+  }
+}
+
+}  // namespace revwave::sweep_rows

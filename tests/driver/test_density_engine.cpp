@@ -1,0 +1,118 @@
+// The shot engine with a density (surveys' --aperture windows): a window's problem carries the
+// density's coefficients of make_problem on the window's model (window_model cuts velocity and
+// density alike), and the CPU engine, re-targeted across windows, gives each shot the bits of a
+// propagator of its own built by make_problem on that window.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "density_case.hpp"
+#include "revwave/driver/backend_registry.hpp"
+#include "revwave/driver/shot_engine.hpp"
+#include "revwave/driver/window_problem.hpp"
+#include "revwave/survey/model_window.hpp"
+#include "test_helpers.hpp"
+
+namespace revwave {
+namespace {
+
+using testing::density_case;
+using testing::SmallCase;
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+ModelWindow window(const std::array<index_t, 3>& first, const std::array<index_t, 3>& shape) {
+  ModelWindow w;
+  w.first = first;
+  w.shape = shape;
+  return w;
+}
+
+template <class T>
+class DensityEngine : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(DensityEngine, Precisions);
+
+TYPED_TEST(DensityEngine, WindowProblemCarriesTheWindowsDensity) {
+  using T = TypeParam;
+  const SmallCase c = density_case(15, 13, 14, 20, 4);
+  ResidentModel<T> model;
+  make_resident(model, c.grid, c.true_model);
+  Problem<T> reused;
+  for (const ModelWindow& w :
+       {window({0, 0, 0}, {15, 13, 14}), window({4, 2, 0}, {9, 11, 14}), window({6, 5, 3}, {9, 8, 11})}) {
+    Grid g = c.grid;
+    g.shape = w.shape;
+    Acquisition acq = c.acq;
+    acq.sources = {{0.5 * g.extent(0), 0.5 * g.extent(1), 0.3 * g.extent(2)}};
+    acq.receivers = {{0, 0, 0}};
+    const Problem<T> expected = make_problem<T>(g, window_model(c.true_model, w), acq, c.time);
+    fill_window_problem(reused, model, w.first, w.shape, acq, c.time, {});
+    ASSERT_TRUE(expected.density.has_value());
+    ASSERT_TRUE(reused.density.has_value());
+    const std::size_t bytes = g.template field_bytes<T>();
+    ASSERT_GE(reused.density->s.bytes(), bytes);
+    EXPECT_EQ(std::memcmp(reused.density->s.data(), expected.density->s.data(), bytes), 0);
+    EXPECT_EQ(std::memcmp(reused.density->t.data(), expected.density->t.data(), bytes), 0);
+  }
+  // A model without a density leaves none behind in the reused problem.
+  make_resident(model, c.grid, homogeneous_model(c.grid.shape, 2000));
+  fill_window_problem(reused, model, {0, 0, 0}, c.grid.shape, c.acq, c.time, {});
+  EXPECT_FALSE(reused.density.has_value());
+}
+
+// Large window first, so that the smaller ones reuse its fields.
+TYPED_TEST(DensityEngine, CpuEngineGivesEveryWindowTheBitsOfItsOwnDensityProblem) {
+  using T = TypeParam;
+  const SmallCase c = density_case(15, 13, 14, 40, 4);
+  const std::vector<ModelWindow> windows{window({0, 0, 0}, {15, 13, 14}), window({3, 4, 1}, {10, 9, 13}),
+                                         window({5, 0, 0}, {10, 13, 14})};
+  EngineOptions eo;
+  eo.grid = c.grid;
+  for (const ModelWindow& w : windows) eo.window_shapes.push_back(w.shape);
+  eo.strategy = testing::strategy("revolve", 6);
+  const auto engine = make_shot_engine<T>(Backend::cpu, eo);
+  engine->set_model(c.start_model);
+  for (const ModelWindow& w : windows) {
+    Grid g = c.grid;
+    g.shape = w.shape;
+    EngineShot shot;
+    shot.first = w.first;
+    shot.shape = w.shape;
+    shot.acquisition = c.acq;
+    shot.acquisition.sources = {{0.5 * g.extent(0), 0.4 * g.extent(1), 0.2 * g.extent(2)}};
+    shot.acquisition.receivers = {{0.1 * g.extent(0), 0.5 * g.extent(1), 0.7 * g.extent(2)},
+                                  {g.extent(0), g.extent(1), 0.5 * g.extent(2)}};
+    shot.time = c.time;
+    const VelocityModel cut = window_model(c.start_model, w);
+    ASSERT_FALSE(cut.density.empty());
+    const std::vector<T> d =
+        testing::observed_in<T>(SmallCase{g, cut, cut, shot.acquisition, c.time}, homogeneous_model(g.shape, 1900.0));
+    const std::vector<double> observed(d.begin(), d.end());
+    shot.observed = &observed;
+    const EngineGradient got = engine->gradient(shot, l2_misfit<T>(), {});
+    const Problem<T> p = make_problem<T>(g, cut, shot.acquisition, shot.time);
+    const StrategyPlan plan = plan_strategy(eo.strategy, shot.time.steps, field_layout<T>(g));
+    const GradientOutput want = run_on_backend(
+        Backend::cpu, p, CudaBudgets{}, GradientCall<T>{&l2_misfit<T>(), d.data(), &eo.strategy, &plan, {}, nullptr});
+    EXPECT_EQ(got.stats.objective, want.stats.objective);
+    std::vector<double> leaf(got.gradient.dense().size(), 0.0);
+    const std::array<index_t, 3>& whole = c.grid.shape;
+    const bool is_whole = w.shape == whole;
+    std::size_t i = 0;
+    for (index_t x = 0; x < w.shape[0]; ++x)
+      for (index_t y = 0; y < w.shape[1]; ++y)
+        for (index_t z = 0; z < w.shape[2]; ++z, ++i) {
+          const auto at =
+              static_cast<std::size_t>(((w.first[0] + x) * whole[1] + w.first[1] + y) * whole[2] + w.first[2] + z);
+          leaf[at] = is_whole ? want.gradient[i] : leaf[at] + want.gradient[i];
+        }
+    EXPECT_TRUE(same_bits(got.gradient.dense(), leaf))
+        << "window at " << w.first[0] << "," << w.first[1] << "," << w.first[2];
+  }
+}
+
+}  // namespace
+}  // namespace revwave
