@@ -3,7 +3,7 @@
 // for the fused reverse step). Uses only CpuPropagator's public steps, so the same source builds
 // against an older revwave for an A/B comparison (profiling/reverse_step_ab.sh).
 //
-// Usage: revwave_cpu_step_bench [N=200] [REPS=12] [THREADS=all]   (space order 8, float, nbl 10)
+// Usage: revwave_cpu_step_bench [N=200] [REPS=12] [THREADS=all] [free-surface]   (space order 8, float, nbl 10)
 // Prints one JSON object: per-step seconds (min, median) and GPts/s of both steps.
 #include <omp.h>
 
@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
@@ -44,48 +45,82 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
+// One configuration's problem, propagator and step times (its fields random, its adjoint primed).
+struct Bench {
+  Bench(const Grid& g, int reps) : p(make(g, reps)), prop(p) {
+    const Grid& pg = p.grid;
+    observed.assign(static_cast<std::size_t>(p.time.nt() * p.rec.count), T(0.01));
+    prop.reset_forward();
+    randomize(pg, prop.state().u.template as<T>(), 1);
+    randomize(pg, prop.state().u_prev.template as<T>(), 2);
+    prop.reset_adjoint();
+    prop.set_adjoint_source(observed);
+    // Fill the adjoint with something non-zero before timing: one reverse step from random u.
+    prop.reverse_step(p.time.steps - 1);
+  }
+  static Problem<T> make(const Grid& g, int reps) {
+    const VelocityModel model = homogeneous_model(g.shape, 2000.0);
+    Acquisition acq;
+    acq.sources = {{0.5 * g.extent(0), 0.5 * g.extent(1), 20.0}};
+    for (int a = 0; a < 16; ++a)
+      for (int b = 0; b < 16; ++b)
+        acq.receivers.push_back({g.extent(0) * (a + 0.5) / 16, g.extent(1) * (b + 0.5) / 16, 20.0});
+    TimeAxis time{default_dt(g, 2000.0), 4 * index_t(reps) + 8};
+    return make_problem<T>(g, model, acq, time);
+  }
+  void rep() {
+    fwd.push_back(seconds_of([&] { prop.forward_step(step++); }));
+    rev.push_back(seconds_of([&] { prop.reverse_step(step); }));
+  }
+  const Problem<T> p;
+  CpuPropagator<T> prop;
+  std::vector<T> observed;
+  std::vector<double> fwd, rev;
+  index_t step = 0;
+};
+
+void print(const char* name, const Bench& b, const char* tail) {
+  const double points = double(b.p.grid.interior_points());
+  const double f_min = *std::min_element(b.fwd.begin(), b.fwd.end());
+  const double r_min = *std::min_element(b.rev.begin(), b.rev.end());
+  std::printf(
+      "%s{\"n\": %ld, \"threads\": %d, \"reps\": %d, \"forward_min\": %.6g, \"forward_median\": %.6g, "
+      "\"reverse_min\": %.6g, \"reverse_median\": %.6g, \"ratio_min\": %.4f, \"ratio_median\": %.4f, "
+      "\"forward_gpts\": %.4f, \"reverse_gpts\": %.4f}%s",
+      name, static_cast<long>(b.p.grid.shape[0]), omp_get_max_threads(), static_cast<int>(b.fwd.size()), f_min,
+      median(b.fwd), r_min, median(b.rev), r_min / f_min, median(b.rev) / median(b.fwd), points / f_min / 1e9,
+      points / r_min / 1e9, tail);
+}
+
 }  // namespace
 
+// A fourth argument `free-surface` times the same grid with --free-surface too, the two
+// alternating rep by rep, and prints both and the ratios (free surface / sponge) of their medians.
 int main(int argc, char** argv) {
   const index_t n = argc > 1 ? std::atol(argv[1]) : 200;
   const int reps = argc > 2 ? std::atoi(argv[2]) : 12;
   if (argc > 3) omp_set_num_threads(std::atoi(argv[3]));
+  const bool compare = argc > 4 && std::string(argv[4]) == "free-surface";
   Grid g;
   g.shape = {n, n, n};
   g.nbl = 10;
   g.spacing = 10.0;
   g.space_order = 8;
-  const VelocityModel model = homogeneous_model(g.shape, 2000.0);
-  Acquisition acq;
-  acq.sources = {{0.5 * g.extent(0), 0.5 * g.extent(1), 20.0}};
-  for (int a = 0; a < 16; ++a)
-    for (int b = 0; b < 16; ++b)
-      acq.receivers.push_back({g.extent(0) * (a + 0.5) / 16, g.extent(1) * (b + 0.5) / 16, 20.0});
-  TimeAxis time{default_dt(g, 2000.0), 4 * index_t(reps) + 8};
-  const Problem<T> p = make_problem<T>(g, model, acq, time);
-  std::vector<T> observed(static_cast<std::size_t>(time.nt() * p.rec.count), T(0.01));
-
-  CpuPropagator<T> prop(p);
-  prop.reset_forward();
-  randomize(g, prop.state().u.template as<T>(), 1);
-  randomize(g, prop.state().u_prev.template as<T>(), 2);
-  prop.reset_adjoint();
-  prop.set_adjoint_source(observed);
-  // Fill the adjoint with something non-zero before timing: one reverse step from random u.
-  prop.reverse_step(time.steps - 1);
-  std::vector<double> fwd, rev;
-  index_t step = 0;
-  for (int r = 0; r < reps; ++r) {  // alternate, so that drifts in the machine's load hit both alike
-    fwd.push_back(seconds_of([&] { prop.forward_step(step++); }));
-    rev.push_back(seconds_of([&] { prop.reverse_step(step); }));
+  Bench today(g, reps);
+  if (!compare) {
+    for (int r = 0; r < reps; ++r) today.rep();  // forward and reverse alternate: drifts in load hit both alike
+    print("", today, "\n");
+    return 0;
   }
-  const double points = double(g.interior_points());
-  const double f_min = *std::min_element(fwd.begin(), fwd.end()), r_min = *std::min_element(rev.begin(), rev.end());
-  std::printf(
-      "{\"n\": %ld, \"threads\": %d, \"reps\": %d, \"forward_min\": %.6g, \"forward_median\": %.6g, "
-      "\"reverse_min\": %.6g, \"reverse_median\": %.6g, \"ratio_min\": %.4f, \"ratio_median\": %.4f, "
-      "\"forward_gpts\": %.4f, \"reverse_gpts\": %.4f}\n",
-      static_cast<long>(n), omp_get_max_threads(), reps, f_min, median(fwd), r_min, median(rev), r_min / f_min,
-      median(rev) / median(fwd), points / f_min / 1e9, points / r_min / 1e9);
+  g.free_surface = true;
+  Bench surface(g, reps);
+  for (int r = 0; r < reps; ++r) {
+    today.rep();
+    surface.rep();
+  }
+  print("{\"sponge\": ", today, ", ");
+  print("\"free_surface\": ", surface, ", ");
+  std::printf("\"forward_ratio_median\": %.4f, \"reverse_ratio_median\": %.4f}\n",
+              median(surface.fwd) / median(today.fwd), median(surface.rev) / median(today.rev));
   return 0;
 }

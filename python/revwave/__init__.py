@@ -66,6 +66,7 @@ __all__ = [
 @_documented
 def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = None,
             shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
+            free_surface: bool = False,
             space_order: int = 8, tn: float = 0.5, dt: Optional[float] = None, f0: float = 12.0,
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "float",
@@ -85,7 +86,7 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     (default: constant density; CPU backend). Returns the record in the run's precision.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory, density=density)
+                 backend, threads, device_memory, free_surface=free_surface, density=density)
     w = _wavelet_input(wavelet)
     if w is not None:
         o.set_wavelet(w)
@@ -102,6 +103,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
              observed: Union[None, ShotRecord, str, os.PathLike, Sequence[Union[ShotRecord, str, os.PathLike]]] = None,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
              shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
+             free_surface: bool = False,
              space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
              f0: Optional[float] = None, src: Optional[Points] = None, rec: Optional[Points] = None,
              rec_grid: Union[None, str, Sequence[float]] = None, strategy: str = "revolve",
@@ -167,7 +169,8 @@ def gradient(model: Optional[ArrayLike] = None, *,
     o = _revwave.GradientOptions()
     p = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                  12.0 if f0 is None else f0, src, rec,
-                 rec_grid, precision, backend, threads, device_memory, host_memory, host_spacing, density=density)
+                 rec_grid, precision, backend, threads, device_memory, host_memory, host_spacing,
+                 free_surface=free_surface, density=density)
     o.problem = p
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)
@@ -208,6 +211,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
 @_documented
 def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, velocity: Optional[float] = None,
                    shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
+                   free_surface: bool = False,
                    space_order: int = 8, tn: float = 0.5, dt: Optional[float] = None, f0: float = 12.0,
                    src: Optional[Points] = None, src_grid: Union[None, str, Sequence[float]] = None,
                    rec: Optional[Points] = None, rec_grid: Union[None, str, Sequence[float]] = None,
@@ -229,7 +233,7 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
     records (data in the run's precision) and the summary's fields. density: as ``forward``'s.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory, density=density)
+                 backend, threads, device_memory, free_surface=free_surface, density=density)
     survey = _revwave.SurveyOptions()
     _set_survey_layout(survey, src_grid, spread, wavelet, origin)
     with _reporting(progress, "forward_survey"):
@@ -258,6 +262,7 @@ def schedule(*, steps: int = 1000, snaps: int = 10, strategy: str = "revolve", a
 @_documented
 def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = None,
             shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
+            free_surface: bool = False,
             space_order: int = 8, tn: float = 0.25, dt: Optional[float] = None, f0: float = 12.0,
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "double", backend: str = "auto",
@@ -268,7 +273,8 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     tolerance (default 1e-12 in double, 1e-5 in float), pass, steps, ... With ``density`` (kg/m^3) it
     tests the variable-density equation and its transpose."""
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory, default_shape="40,40,40", density=density)
+                 backend, threads, device_memory, default_shape="40,40,40", free_surface=free_surface,
+                 density=density)
     if not 0 <= int(seed) <= 4294967295:
         raise InputError(f"--seed {seed} is invalid: it must be an integer in [0, 4294967295]")
     r = _revwave.adjtest(o, int(seed), None if tolerance is None else float(tolerance))
@@ -280,6 +286,7 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
 def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRecord, str, os.PathLike] = None,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
              shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
+             free_surface: bool = False,
              space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
              f0: Optional[float] = None,
              src: Optional[Points] = None, rec: Optional[Points] = None,
@@ -302,7 +309,8 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
     o = _revwave.GradientOptions()
     o.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.3 if tn is None else tn, dt,
                          12.0 if f0 is None else f0, src,
-                         rec, rec_grid, precision, backend, threads, default_shape="40,40,40", density=density)
+                         rec, rec_grid, precision, backend, threads, default_shape="40,40,40",
+                         free_surface=free_surface, density=density)
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)
     if isinstance(observed, (ShotRecord, dict, np.ndarray)):

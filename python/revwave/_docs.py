@@ -17,6 +17,7 @@ _UNITS: Dict[str, str] = {
     "shape": "grid points (nx, ny, nz), a sequence or 'NX,NY,NZ' (count, no unit)",
     "spacing": "grid spacing h in m (the same on every axis)",
     "nbl": "absorbing boundary width in grid points per side",
+    "free_surface": "True: the plane z = 0 is pressure-free (no absorbing layer on top; sources at z > 0)",
     "space_order": "spatial order of the stencil (even, 2..16; no unit)",
     "tn": "recording time in s",
     "dt": "time step in s (default: 0.9 x the stability bound)",

@@ -24,7 +24,7 @@ tensor is accepted and its results returned on its device, but it is copied to t
 revwave's CUDA backend builds its problem from host arrays (UNTESTED on a device: no GPU was available
 when this was written).
 
-Options: ``revwave.forward``'s (spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, wavelet,
+Options: ``revwave.forward``'s (spacing, nbl, free_surface, space_order, tn, dt, f0, src, rec, rec_grid, wavelet,
 backend, threads, device_memory) and ``revwave.gradient``'s strategy options (strategy, snaps,
 checkpoint_memory, store, checkpoint_dir, tier, stop_energy, compress, host_memory, host_spacing).
 Importing this module needs torch (``import revwave`` does not).
@@ -41,9 +41,9 @@ from ._revwave import InputError
 
 __all__ = ["forward"]
 
-_FORWARD = {"spacing", "nbl", "space_order", "tn", "dt", "f0", "src", "rec", "rec_grid", "wavelet", "backend", "threads",
+_FORWARD = {"spacing", "nbl", "free_surface", "space_order", "tn", "dt", "f0", "src", "rec", "rec_grid", "wavelet", "backend", "threads",
             "device_memory"}
-_SHARED = {"spacing", "nbl", "space_order", "backend", "threads", "device_memory"}
+_SHARED = {"spacing", "nbl", "free_surface", "space_order", "backend", "threads", "device_memory"}
 _STRATEGY = {"strategy", "snaps", "checkpoint_memory", "store", "checkpoint_dir", "tier", "stop_energy", "compress",
              "host_memory", "host_spacing"}
 

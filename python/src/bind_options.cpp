@@ -31,6 +31,7 @@ void bind_problem(nb::module_& m) {
       .def_rw("shape_given", &ProblemOptions::shape_given)
       .def_rw("spacing", &ProblemOptions::spacing)
       .def_rw("nbl", &ProblemOptions::nbl)
+      .def_rw("free_surface", &ProblemOptions::free_surface)
       .def_rw("space_order", &ProblemOptions::space_order)
       .def_rw("tn", &ProblemOptions::tn)
       .def_rw("dt", &ProblemOptions::dt)

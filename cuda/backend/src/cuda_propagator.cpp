@@ -90,6 +90,29 @@ void CudaPropagator<T>::size_buffers() {
   size(adjoint_source_, nt * nrec * sizeof(T), "the adjoint source");
   size(source_traces_, nt * nsrc * sizeof(T), "the source traces");
   size(sample_, nrec * sizeof(T), "a sample of the receivers");
+  if (p_.grid.free_surface) {
+    const std::size_t top = static_cast<std::size_t>(free_surface_pass().points());
+    size(saved_top_, top * sizeof(T), "the gradient at the free surface's rows");
+  }
+}
+
+template <class T>
+FreeSurfacePass<T> CudaPropagator<T>::free_surface_pass() {
+  FreeSurfacePass<T> a;
+  a.s = dev_.sweep_base();
+  a.radius = p_.grid.radius();
+  a.rows = std::min(p_.grid.radius(), p_.grid.padded(2));
+  a.saved = saved_top_.template as<T>();
+  return a;
+}
+
+template <class T>
+void CudaPropagator<T>::free_surface_step(const T* field, T* out) {
+  if (!p_.grid.free_surface) return;
+  FreeSurfacePass<T> a = free_surface_pass();
+  a.field = field;
+  a.out = out;
+  launch_free_surface_step(a, static_cast<int>(p_.grid.radius()), streams_.compute);
 }
 
 template <class T>
@@ -178,6 +201,7 @@ void CudaPropagator<T>::forward_step(index_t n) {
     if (encoded) a.encode = encode;
     launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
   }
+  free_surface_step(state_.u.template as<T>(), out.template as<T>());
   launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), out.template as<T>(), streams_.compute);
   state_.u_prev = std::move(state_.u);
   state_.u = std::move(out);
@@ -289,6 +313,7 @@ void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, b
   ps.grad = save_gradient ? grad_.template as<T>() : nullptr;
   ps.next = next_.template as<T>();
   ps.saved = saved_.template as<T>();
+  ps.free_surface = p_.grid.free_surface;
   launch_probes(ps, static_cast<int>(p_.grid.radius()), streams_.compute);
 }
 
@@ -298,6 +323,11 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   const T* r_next = adjoint_source(n + 1);
   const ProbesView& probes = dev_.probes();
   next_at_probes(n, u, u_prev, true);
+  FreeSurfacePass<T> top = free_surface_pass();
+  if (p_.grid.free_surface) {
+    top.grad = grad_.template as<T>();
+    launch_free_surface_save(top, streams_.compute);
+  }
   SweepArgs<T> b = dev_.sweep_base();
   b.u = u;
   b.u_prev = u_prev;
@@ -306,6 +336,13 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   b.out = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
   b.grad = grad_.template as<T>();
   launch_sweep(b, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  if (p_.grid.free_surface) {
+    top.field = u;
+    top.u_prev = u_prev;
+    top.lam = lam_.template as<T>();
+    top.out = lam_prev_.template as<T>();
+    launch_free_surface_reverse(top, static_cast<int>(p_.grid.radius()), streams_.compute);
+  }
   SourceReimage<T> ri;
   ri.next = next_.template as<T>();
   ri.saved = saved_.template as<T>();
@@ -345,6 +382,7 @@ void CudaPropagator<T>::adjoint_data_step(index_t j) {
   a.u_prev = lam_prev_.template as<T>();
   a.out = lam_prev_.template as<T>();
   launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  free_surface_step(lam_.template as<T>(), lam_prev_.template as<T>());
   launch_inject(dev_.rec(), adjoint_source(j), 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
   swap(lam_, lam_prev_);
   // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).

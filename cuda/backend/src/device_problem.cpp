@@ -99,8 +99,8 @@ void DeviceProblem<T>::set_tables(const Problem<T>& p, const std::function<T(ind
 
 template <class T>
 FoldShape DeviceProblem<T>::fold_shape() const {
-  return {grid_.shape[0], grid_.shape[1],   grid_.shape[2],  grid_.nbl,
-          grid_.radius(), grid_.stride_x(), grid_.stride_y()};
+  return {grid_.shape[0], grid_.shape[1],   grid_.shape[2],   grid_.nbl,
+          grid_.radius(), grid_.stride_x(), grid_.stride_y(), grid_.layer_lo(2)};
 }
 
 template <class T>

@@ -142,15 +142,15 @@ TiledPart window_to_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>& 
 template <class T>
 TiledPart fold_to_tiles(HostTileBlocks& blocks, const Grid& g, const std::array<index_t, 3>& first, const T* padded,
                         bool plus_zero) {
-  const index_t nx = g.shape[0], ny = g.shape[1], nz = g.shape[2], nbl = g.nbl;
+  const index_t nx = g.shape[0], ny = g.shape[1], nz = g.shape[2];
   // fold_to_interior's extension: the padded indices that copy interior index i (the layer at the edges).
-  auto lo = [nbl](index_t i) { return i == 0 ? index_t(0) : i + nbl; };
-  auto hi = [nbl](index_t i, index_t n) { return i == n - 1 ? n + 2 * nbl - 1 : i + nbl; };
+  auto lo = [&g](int a, index_t i) { return i == 0 ? index_t(0) : i + g.layer_lo(a); };
+  auto hi = [&g](int a, index_t i) { return i == g.shape[a] - 1 ? g.padded(a) - 1 : i + g.layer_lo(a); };
   auto folded = [&](index_t ix, index_t iy, index_t iz) {
     double s = 0;
-    for (index_t i = lo(ix); i <= hi(ix, nx); ++i)
-      for (index_t j = lo(iy); j <= hi(iy, ny); ++j)
-        for (index_t k = lo(iz); k <= hi(iz, nz); ++k) s += static_cast<double>(padded[g.index(i, j, k)]);
+    for (index_t i = lo(0, ix); i <= hi(0, ix); ++i)
+      for (index_t j = lo(1, iy); j <= hi(1, iy); ++j)
+        for (index_t k = lo(2, iz); k <= hi(2, iz); ++k) s += static_cast<double>(padded[g.index(i, j, k)]);
     return s;
   };
   return fill_window_tiles(blocks, first, g.shape, plus_zero, [&](index_t x, index_t y, double* out) {
@@ -159,7 +159,7 @@ TiledPart fold_to_tiles(HostTileBlocks& blocks, const Grid& g, const std::array<
       return;
     }
     // Away from the window's faces a point extends to itself alone: s = 0 + u, as folded() sums it.
-    const T* in = padded + g.index(x + nbl, y + nbl, nbl);
+    const T* in = padded + g.interior_index(x, y, 0);
     for (index_t z = 1; z < nz - 1; ++z) out[z] = 0.0 + static_cast<double>(in[z]);
     out[0] = folded(x, y, 0);
     out[nz - 1] = folded(x, y, nz - 1);

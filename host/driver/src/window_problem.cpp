@@ -11,6 +11,7 @@ namespace revwave {
 template <class T>
 void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel& model) {
   validate(model);
+  check_boundaries(grid, model);
   if (model.shape != grid.shape) throw std::logic_error("make_resident: the model's shape is not the grid's");
   out.grid = grid;
   out.vmin = min_velocity(model);
@@ -30,6 +31,7 @@ void check_resident(const ResidentModel<T>& model, const TimeAxis& time, double 
   // The smallest problem make_problem accepts, holding the model's slowest and fastest velocities.
   Grid g = model.grid;
   g.shape = {2, 2, 2};
+  g.free_surface = false;  // its points sit at the origin; the surface changes no coefficient
   VelocityModel extremes{g.shape, std::vector<double>(8, model.vmax)};
   extremes.velocity[0] = model.vmin;
   Acquisition a;
@@ -78,13 +80,14 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
       throw std::logic_error("fill_window_problem: the window leaves the model");
   p.grid = whole;
   p.grid.shape = shape;
+  p.grid.free_surface = whole.free_surface && first[2] == 0;  // as window_grid keeps it
   p.time = time;
   p.acquisition = acq;
   p.coeffs.inv_dt2 = static_cast<T>(1.0 / (time.dt * time.dt));
   p.coeffs.half_inv_dt = static_cast<T>(0.5 / time.dt);
   p.coeffs.damping_m0 = static_cast<T>(damping_m0(whole.spacing, time.dt));
   const Grid& g = p.grid;
-  const index_t nbl = g.nbl, NY = whole.shape[1], NZ = whole.shape[2];
+  const index_t lx = g.layer_lo(0), ly = g.layer_lo(1), lz = g.layer_lo(2), NY = whole.shape[1], NZ = whole.shape[2];
   if (with_m && p.m.bytes() < g.template field_bytes<T>()) p.m = HostBuffer(g.template field_bytes<T>());
   // padded_squared_slowness: the layer copies the nearest interior edge point.
   T* m = p.m.template as<T>();
@@ -92,16 +95,16 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
 #pragma omp parallel for schedule(static) if (with_m)
   for (index_t i = 0; i < (with_m ? g.padded(0) : 0); ++i)
     for (index_t j = 0; j < g.padded(1); ++j) {
-      const index_t ix = first[0] + std::clamp<index_t>(i - nbl, 0, shape[0] - 1);
-      const index_t iy = first[1] + std::clamp<index_t>(j - nbl, 0, shape[1] - 1);
+      const index_t ix = first[0] + std::clamp<index_t>(i - lx, 0, shape[0] - 1);
+      const index_t iy = first[1] + std::clamp<index_t>(j - ly, 0, shape[1] - 1);
       const T* column = src + (ix * NY + iy) * NZ + first[2];
       T* out = m + g.index(i, j, 0);
-      for (index_t k = 0; k < nbl; ++k) out[k] = column[0];
-      std::copy(column, column + shape[2], out + nbl);
-      for (index_t k = nbl + shape[2]; k < g.padded(2); ++k) out[k] = column[shape[2] - 1];
+      for (index_t k = 0; k < lz; ++k) out[k] = column[0];
+      std::copy(column, column + shape[2], out + lz);
+      for (index_t k = lz + shape[2]; k < g.padded(2); ++k) out[k] = column[shape[2] - 1];
     }
   for (int a = 0; a < 3; ++a) {
-    const std::vector<double> k = damping_profile(shape[a], nbl, time.dt);
+    const std::vector<double> k = damping_profile(shape[a], g.layer_lo(a), g.layer_hi(a), g.nbl, time.dt);
     p.kappa[a].assign(k.begin(), k.end());
   }
   const std::vector<double> c = second_derivative_weights(whole.space_order);
@@ -109,6 +112,7 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
   p.weights.resize(c.size());
   p.weights[0] = static_cast<T>(3.0 * c[0] / h2);
   for (std::size_t j = 1; j < c.size(); ++j) p.weights[j] = static_cast<T>(c[j] / h2);
+  check_sources_below_free_surface(g, acq.sources, "source");
   p.src = trilinear_points(g, acq.sources, "source");
   p.rec = trilinear_points(g, acq.receivers, "receiver");
   if (!wavelet.empty()) {
@@ -123,10 +127,10 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
 template <class T>
 T window_a_at(const Problem<T>& p, const ResidentModel<T>& model, const std::array<index_t, 3>& first, index_t idx) {
   const auto [i, j, k] = p.grid.coordinates(idx);
-  const index_t nbl = p.grid.nbl;
-  const index_t ix = first[0] + std::clamp<index_t>(i - nbl, 0, p.grid.shape[0] - 1);
-  const index_t iy = first[1] + std::clamp<index_t>(j - nbl, 0, p.grid.shape[1] - 1);
-  const index_t iz = first[2] + std::clamp<index_t>(k - nbl, 0, p.grid.shape[2] - 1);
+  const Grid& g = p.grid;
+  const index_t ix = first[0] + std::clamp<index_t>(i - g.layer_lo(0), 0, g.shape[0] - 1);
+  const index_t iy = first[1] + std::clamp<index_t>(j - g.layer_lo(1), 0, g.shape[1] - 1);
+  const index_t iz = first[2] + std::clamp<index_t>(k - g.layer_lo(2), 0, g.shape[2] - 1);
   const T m = model.m[static_cast<std::size_t>((ix * model.grid.shape[1] + iy) * model.grid.shape[2] + iz)];
   const T eta = damping_eta(p.coeffs, p.kappa[0][i], p.kappa[1][j], p.kappa[2][k]);
   return leapfrog_a(p.coeffs, m, eta);

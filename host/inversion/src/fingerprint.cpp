@@ -60,6 +60,8 @@ std::string inversion_fingerprint(const Grid& g, const VelocityModel& start, con
                             aperture};
   h.add(scalars, sizeof scalars);
   h.add(precision.data(), precision.size());
+  // A free surface changes the physics; without one the fingerprint is what it was.
+  if (g.free_surface) h.add("free-surface", 12);
   h.add(s.bands.data(), s.bands.size() * sizeof(double));
   h.add(s.weights.data(), s.weights.size() * sizeof(double));
   h.add(start.velocity.data(), start.velocity.size() * sizeof(double));

@@ -13,12 +13,16 @@ namespace revwave {
 
 std::vector<double> fold_counts(const Grid& grid) {
   const index_t nx = grid.shape[0], ny = grid.shape[1], nz = grid.shape[2];
-  auto count = [&grid](index_t i, index_t n) { return (i == 0 || i == n - 1) ? double(1 + grid.nbl) : 1.0; };
+  // fold_to_interior's multiplicities: an edge point copies the layer beyond it (none on a free surface).
+  auto count = [&grid](int a, index_t i) {
+    if (i == 0) return double(1 + grid.layer_lo(a));
+    return i == grid.shape[a] - 1 ? double(1 + grid.layer_hi(a)) : 1.0;
+  };
   std::vector<double> f(static_cast<std::size_t>(grid.interior_points()));
   for (index_t i = 0; i < nx; ++i)
     for (index_t j = 0; j < ny; ++j)
       for (index_t k = 0; k < nz; ++k)
-        f[static_cast<std::size_t>((i * ny + j) * nz + k)] = count(i, nx) * count(j, ny) * count(k, nz);
+        f[static_cast<std::size_t>((i * ny + j) * nz + k)] = count(0, i) * count(1, j) * count(2, k);
   return f;
 }
 

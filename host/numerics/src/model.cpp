@@ -96,14 +96,14 @@ HostBuffer padded_squared_slowness(const Grid& grid, const VelocityModel& model)
   }
   HostBuffer buf(grid.field_bytes<T>());
   T* m = buf.as<T>();
-  const index_t nbl = grid.nbl;
+  const index_t lx = grid.layer_lo(0), ly = grid.layer_lo(1), lz = grid.layer_lo(2);
 #pragma omp parallel for schedule(static)
   for (index_t i = 0; i < grid.padded(0); ++i)
     for (index_t j = 0; j < grid.padded(1); ++j)
       for (index_t k = 0; k < grid.padded(2); ++k) {
-        const index_t ix = std::clamp<index_t>(i - nbl, 0, grid.shape[0] - 1);
-        const index_t iy = std::clamp<index_t>(j - nbl, 0, grid.shape[1] - 1);
-        const index_t iz = std::clamp<index_t>(k - nbl, 0, grid.shape[2] - 1);
+        const index_t ix = std::clamp<index_t>(i - lx, 0, grid.shape[0] - 1);
+        const index_t iy = std::clamp<index_t>(j - ly, 0, grid.shape[1] - 1);
+        const index_t iz = std::clamp<index_t>(k - lz, 0, grid.shape[2] - 1);
         const double c = model.at(ix, iy, iz);
         m[grid.index(i, j, k)] = static_cast<T>(1.0 / (c * c));
       }

@@ -73,6 +73,14 @@ void check_stable(double dt, const Grid& grid, const VelocityModel& model) {
   check_stable(dt, grid, max_velocity(model), density_dt_factor(grid, model));
 }
 
+void check_boundaries(const Grid& grid, const VelocityModel& model) {
+  if (grid.free_surface && model.has_density()) {
+    throw InputError(
+        "--free-surface with --density is refused: the free surface is the constant-density "
+        "equation's for now (leave out one of them)");
+  }
+}
+
 TimeAxis make_time_axis(double tn, double dt) {
   if (!(std::isfinite(tn) && tn > 0)) {
     std::ostringstream os;
@@ -97,7 +105,11 @@ TimeAxis make_time_axis(double tn, double dt) {
 double damping_m0(double spacing, double dt) { return (dt / spacing) * (dt / spacing); }
 
 std::vector<double> damping_profile(index_t interior, index_t nbl, double dt) {
-  std::vector<double> k(static_cast<std::size_t>(interior + 2 * nbl), 0.0);
+  return damping_profile(interior, nbl, nbl, nbl, dt);
+}
+
+std::vector<double> damping_profile(index_t interior, index_t lo, index_t hi, index_t nbl, double dt) {
+  std::vector<double> k(static_cast<std::size_t>(interior + lo + hi), 0.0);
   if (nbl == 0) return k;
   // Quadratic ramp to kappa_max = 12 / (nbl dt). At Courant number C = c dt / h the amplitude's
   // decay rate eta/(2m) = kappa C^2 / 2 peaks at 6 C c / (nbl h), and the two-way trip through the
@@ -105,12 +117,12 @@ std::vector<double> damping_profile(index_t interior, index_t nbl, double dt) {
   // layer turns into a wall (kappa_max = 60 / (nbl dt), exp(-20 C), echoed 21% of the direct wave
   // at nbl 10 and 5% at nbl 20 where this echoes 6% and 0.8%: tests/numerics/test_absorbing_layer.cpp).
   const double kappa_max = 12.0 / (static_cast<double>(nbl) * dt);
-  for (index_t i = 0; i < interior + 2 * nbl; ++i) {
+  for (index_t i = 0; i < interior + lo + hi; ++i) {
     index_t d = 0;
-    if (i < nbl)
-      d = nbl - i;
-    else if (i > nbl + interior - 1)
-      d = i - (nbl + interior - 1);
+    if (i < lo)
+      d = lo - i;
+    else if (i > lo + interior - 1)
+      d = i - (lo + interior - 1);
     const double x = static_cast<double>(d) / static_cast<double>(nbl);
     k[static_cast<std::size_t>(i)] = kappa_max * x * x;
   }
@@ -161,6 +173,7 @@ template <class T>
 Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acquisition& acq, const TimeAxis& time) {
   validate(grid);
   validate(model);
+  check_boundaries(grid, model);
   check_stable(time.dt, grid, model);
   if (!(std::isfinite(acq.f0) && acq.f0 > 0)) {
     std::ostringstream os;
@@ -180,7 +193,7 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   p.m = padded_squared_slowness<T>(grid, model);
   if (model.has_density()) p.density = make_density_fields<T>(grid, model);
   for (int a = 0; a < 3; ++a) {
-    const std::vector<double> k = damping_profile(grid.shape[a], grid.nbl, time.dt);
+    const std::vector<double> k = damping_profile(grid.shape[a], grid.layer_lo(a), grid.layer_hi(a), grid.nbl, time.dt);
     p.kappa[a].assign(k.begin(), k.end());
   }
   const std::vector<double> c = second_derivative_weights(grid.space_order);
@@ -188,6 +201,7 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   p.weights.resize(c.size());
   p.weights[0] = static_cast<T>(3.0 * c[0] / h2);
   for (std::size_t j = 1; j < c.size(); ++j) p.weights[j] = static_cast<T>(c[j] / h2);
+  check_sources_below_free_surface(grid, acq.sources, "source");
   p.src = trilinear_points(grid, acq.sources, "source");
   p.rec = trilinear_points(grid, acq.receivers, "receiver");
   if (!acq.wavelet.empty()) {

@@ -8,6 +8,20 @@
 
 namespace revwave {
 
+void check_sources_below_free_surface(const Grid& grid, const std::vector<Vec3>& sources, const std::string& what) {
+  if (!grid.free_surface) return;
+  for (std::size_t p = 0; p < sources.size(); ++p) {
+    const double z = sources[p][2];
+    if (!(std::isfinite(z) && z <= 0)) continue;
+    std::ostringstream os;
+    os.precision(17);
+    os << what << " " << p << " at (" << sources[p][0] << ", " << sources[p][1] << ", " << z << ") m lies "
+       << (z < 0 ? "above" : "on") << " the free surface z = 0, where the pressure is zero: with --free-surface "
+       << "a source must lie below it (z > 0)";
+    throw InputError(os.str());
+  }
+}
+
 SparsePoints trilinear_points(const Grid& grid, const std::vector<Vec3>& coords, const std::string& what) {
   SparsePoints pts;
   pts.count = static_cast<index_t>(coords.size());
@@ -32,12 +46,15 @@ SparsePoints trilinear_points(const Grid& grid, const std::vector<Vec3>& coords,
       // out is the zero halo, where m = 0 and the stencil's 1/a would be infinite).
       const double s = x / grid.spacing;
       const index_t i0 = std::clamp<index_t>(static_cast<index_t>(std::floor(s)), 0, grid.shape[a] - 2);
-      base[a] = i0 + grid.nbl;
+      base[a] = i0 + grid.layer_lo(a);
       frac[a] = std::clamp(s - static_cast<double>(i0), 0.0, 1.0);
     }
     for (int c = 0; c < 8; ++c) {
       const int dx = (c >> 2) & 1, dy = (c >> 1) & 1, dz = c & 1;
-      const double w = (dx ? frac[0] : 1 - frac[0]) * (dy ? frac[1] : 1 - frac[1]) * (dz ? frac[2] : 1 - frac[2]);
+      double w = (dx ? frac[0] : 1 - frac[0]) * (dy ? frac[1] : 1 - frac[1]) * (dz ? frac[2] : 1 - frac[2]);
+      // The free surface's plane z = 0 holds no unknown (u = 0 there): nothing is injected into it
+      // or read from it, so a receiver on it records zero and injection stays sampling's adjoint.
+      if (grid.free_surface && base[2] + dz == 0) w = 0;
       pts.index.push_back(grid.index(base[0] + dx, base[1] + dy, base[2] + dz));
       pts.weight.push_back(w);
     }

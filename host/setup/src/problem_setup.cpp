@@ -116,6 +116,7 @@ Acquisition make_acquisition(const ProblemOptions& o, const Grid& grid, std::vec
   }
   acq.receivers = make_receivers(o, grid, layouts);
   // Check the points now so that a bad one fails before any work.
+  check_sources_below_free_surface(grid, acq.sources, "source");
   trilinear_points(grid, acq.sources, "source");
   trilinear_points(grid, acq.receivers, "receiver");
   return acq;
@@ -162,6 +163,7 @@ ProblemSetup make_setup(const ProblemOptions& o) {
   for (int a = 0; a < 3; ++a) s.grid.shape[a] = sh[a];
   s.grid.spacing = o.spacing;
   s.grid.nbl = o.nbl;
+  s.grid.free_surface = o.free_surface;
   s.grid.space_order = o.space_order;
   if (!o.model_file.empty()) {
     const NpyArray a = read_npy(o.model_file);

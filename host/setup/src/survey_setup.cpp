@@ -86,6 +86,7 @@ SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, cons
   const Grid& g = setup.grid;
   if (!o.src_grid.empty()) {
     l.sources = grid_layout("--src-grid", o.src_grid, g).points();
+    check_sources_below_free_surface(g, l.sources, "--src-grid source");
     trilinear_points(g, l.sources, "--src-grid source");
   } else {
     l.sources = setup.acquisition.sources;

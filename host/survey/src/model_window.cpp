@@ -47,6 +47,8 @@ ModelWindow shot_window(const Grid& grid, const Acquisition& acq, double apertur
 Grid window_grid(const Grid& grid, const ModelWindow& w) {
   Grid g = grid;
   g.shape = w.shape;
+  // A window keeps the free surface where it reaches z = 0; below it its top face is a layer.
+  g.free_surface = grid.free_surface && w.first[2] == 0;
   return g;
 }
 

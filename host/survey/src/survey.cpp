@@ -123,6 +123,7 @@ void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& m
     const auto& a = shot.acquisition;
     if (a.sources.empty()) throw InputError(shot.name + ": no source");
     if (a.receivers.empty()) throw InputError(shot.name + ": no receiver");
+    check_sources_below_free_surface(grid, a.sources, shot.name + ": source");
     trilinear_points(grid, a.sources, shot.name + ": source");
     for (std::size_t r = 0; r < a.receivers.size(); ++r) {
       std::string what = shot.name + ": receiver";

@@ -1,9 +1,11 @@
 #include "revwave/numerics/acoustic/cpu_sweep.hpp"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
 #include "../sweep_rows.hpp"
+#include "revwave/numerics/boundary/free_surface.hpp"
 
 namespace revwave {
 namespace {
@@ -18,6 +20,7 @@ struct SweepConstants {
   StepCoefficients<T> c;
   T w[R + 1];
   const T *kx, *ky, *kz, *m;
+  index_t top;  // rows the free surface completes at the start of each (boundary/free_surface.hpp); 0 without
 
   explicit SweepConstants(const Problem<T>& p)
       : g(p.grid),
@@ -30,8 +33,13 @@ struct SweepConstants {
         kx(p.kappa[0].data()),
         ky(p.kappa[1].data()),
         kz(p.kappa[2].data()),
-        m(p.m.template as<T>()) {
+        m(p.m.template as<T>()),
+        top(g.free_surface ? std::min<index_t>(R, nz) : 0) {
     for (int q = 0; q <= R; ++q) w[q] = p.weights[static_cast<std::size_t>(q)];
+  }
+  // The new value at row k < top of a column whose z = 0 value is column[0], from the sweep's v.
+  T surface(const T* column, index_t k, T v, T mk, T eta) const {
+    return free_surface_value<T, R>(w, column, k, v, leapfrog_a(c, mk, eta));
   }
 };
 
@@ -54,11 +62,14 @@ void sweep(const Problem<T>& p, const SweepFields<T>& f) {
     const T* kz = s.kz;
     T* o = f.out + base;
     const T kxi = s.kx[i], kyj = s.ky[j];
+    const index_t top = s.top;
     if constexpr (Imaging) {
       const T* fn = f.fwd_next + base;
       const T* fc = f.fwd + base;
       const T* fp = f.fwd_prev + base;
       T* gr = f.grad + base;
+      T saved[R] = {};  // the gradient at the free surface's rows, imaged again below
+      for (index_t k = 0; k < top; ++k) saved[k] = gr[k];
 #pragma omp simd
       for (index_t k = 0; k < nz; ++k) {
         const T v = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k],
@@ -66,11 +77,18 @@ void sweep(const Problem<T>& p, const SweepFields<T>& f) {
         gr[k] += imaging_term(c, v, fn[k], fc[k], fp[k]);
         o[k] = v;
       }
+      for (index_t k = 0; k < top; ++k) {
+        const T v = s.surface(uc, k, o[k], mm[k], damping_eta(c, kxi, kyj, kz[k]));
+        gr[k] = saved[k] + imaging_term(c, v, fn[k], fc[k], fp[k]);
+        o[k] = v;
+      }
     } else {
 #pragma omp simd
       for (index_t k = 0; k < nz; ++k)
         o[k] = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k],
                                damping_eta(c, kxi, kyj, kz[k]));
+      // The free surface's rows: the sweep's value completed (in place: u_prev there is read already).
+      for (index_t k = 0; k < top; ++k) o[k] = s.surface(uc, k, o[k], mm[k], damping_eta(c, kxi, kyj, kz[k]));
     }
   });
 }
@@ -91,12 +109,25 @@ void reverse_sweep(const Problem<T>& p, const ReverseSweepFields<T>& f) {
     T* lo = f.lam_out + base;
     T* gr = f.grad + base;
     const T kxi = s.kx[i], kyj = s.ky[j];
+    T saved[R] = {};  // the gradient at the free surface's rows, imaged again below
+    for (index_t k = 0; k < s.top; ++k) saved[k] = gr[k];
 #pragma omp simd
     for (index_t k = 0; k < nz; ++k) {
       const T eta = damping_eta(c, kxi, kyj, kz[k]);
       const T u_next = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k], eta);
       const T lam = leapfrog_update(c, lc[k], lp[k], laplacian<T, R>(w, lc + k, sy, sx), mm[k], eta);
       gr[k] += imaging_term(c, lam, u_next, uc[k], up[k]);
+      lo[k] = lam;
+    }
+    // The free surface's rows, after the vector loop (which keeps its alignment): u[n+1] recomputed
+    // and both fields completed with the mirror's share, imaged again from the saved gradient (the
+    // CUDA backend's reverse pass does the same).
+    for (index_t k = 0; k < s.top; ++k) {
+      const T eta = damping_eta(c, kxi, kyj, kz[k]);
+      const T u_next = s.surface(
+          uc, k, leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k], eta), mm[k], eta);
+      const T lam = s.surface(lc, k, lo[k], mm[k], eta);
+      gr[k] = saved[k] + imaging_term(c, lam, u_next, uc[k], up[k]);
       lo[k] = lam;
     }
   });
@@ -113,8 +144,9 @@ void next_at(const Problem<T>& p, const T* u, const T* up, const index_t* index,
     for (std::int64_t q = 0; q < n; ++q) {
       const index_t idx = index[q];
       const auto [i, j, k] = s.g.coordinates(idx);
-      out[q] = leapfrog_update(s.c, u[idx], up[idx], laplacian<T, R>(s.w, u + idx, s.sy, s.sx), s.m[idx],
-                               damping_eta(s.c, s.kx[i], s.ky[j], s.kz[k]));
+      const T eta = damping_eta(s.c, s.kx[i], s.ky[j], s.kz[k]);
+      const T v = leapfrog_update(s.c, u[idx], up[idx], laplacian<T, R>(s.w, u + idx, s.sy, s.sx), s.m[idx], eta);
+      out[q] = k < s.top ? s.surface(u + (idx - k), k, v, s.m[idx], eta) : v;
     }
   }
 }

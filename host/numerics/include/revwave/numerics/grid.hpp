@@ -8,6 +8,9 @@
 // every row's first padded point starts on a 128-byte boundary (float: one warp's 32 values are
 // four whole 32-byte sectors; CPU: aligned AVX2/AVX-512 loads). The gaps stay zero: sweeps write
 // padded points only.
+//
+// With free_surface the top face (z = 0) has no layer: padded k = 0 is interior z = 0, the
+// pressure-free plane (boundary/free_surface.hpp), and the row gap above it is the mirror's.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -20,12 +23,16 @@ struct Grid {
   static constexpr index_t row_align = 32;  // elements
 
   std::array<index_t, 3> shape{};  // interior points (nx, ny, nz); z is depth, fastest varying
-  index_t nbl = 0;                 // absorbing points per side
+  index_t nbl = 0;                 // absorbing points per side (the free surface's face has none)
   double spacing = 0;              // h, metres (same on all axes)
   int space_order = 8;             // even, 2..16
+  bool free_surface = false;       // u = 0 at z = 0, the field odd across it; no layer above
 
   index_t radius() const { return space_order / 2; }
-  index_t padded(int axis) const { return shape[axis] + 2 * nbl; }
+  // Layer points before the interior (low side) and after it (high side) along an axis.
+  index_t layer_lo(int axis) const { return axis == 2 && free_surface ? 0 : nbl; }
+  index_t layer_hi(int /*axis*/) const { return nbl; }
+  index_t padded(int axis) const { return shape[axis] + layer_lo(axis) + layer_hi(axis); }
   // Allocated extent per axis: planes (x), rows (y), elements of a row (z, = stride_y()).
   index_t alloc(int axis) const {
     if (axis < 2) return padded(axis) + 2 * radius();
@@ -45,7 +52,9 @@ struct Grid {
     const index_t r = radius();
     return {idx / stride_x() - r, (idx % stride_x()) / stride_y() - r, idx % stride_y()};
   }
-  index_t interior_index(index_t ix, index_t iy, index_t iz) const { return index(ix + nbl, iy + nbl, iz + nbl); }
+  index_t interior_index(index_t ix, index_t iy, index_t iz) const {
+    return index(ix + layer_lo(0), iy + layer_lo(1), iz + layer_lo(2));
+  }
   // Extent of the interior box, metres: coordinates lie in [0, extent(axis)].
   double extent(int axis) const { return static_cast<double>(shape[axis] - 1) * spacing; }
   template <class T>

@@ -34,6 +34,9 @@ double max_stable_dt(const Grid& grid, double max_velocity);
 double default_dt(const Grid& grid, double max_velocity);
 // Throws InputError naming dt and the largest stable value when dt is above the bound.
 void check_stable(double dt, const Grid& grid, double max_velocity);
+// Throws InputError for a free surface with a density: the surface is the constant-density
+// equation's (the variable-density operator has no mirror share yet).
+void check_boundaries(const Grid& grid, const VelocityModel& model);
 // The bound times a density's factor (density_dt_factor: 1 without a density).
 void check_stable(double dt, const Grid& grid, double max_velocity, double density_factor);
 // The same for a model, its density's contrasts included.
@@ -47,6 +50,9 @@ TimeAxis make_time_axis(double tn, double dt);
 
 // Damping rate profile (1/s) along one axis of the padded grid, zero in the interior.
 std::vector<double> damping_profile(index_t interior, index_t nbl, double dt);
+// The same with `lo` layer points below the interior and `hi` above (a face without a layer, the
+// free surface's, has none); nbl sets the ramp.
+std::vector<double> damping_profile(index_t interior, index_t lo, index_t hi, index_t nbl, double dt);
 // The fixed squared slowness that scales kappa into eta: (dt/h)^2, from the grid and dt only.
 double damping_m0(double spacing, double dt);
 

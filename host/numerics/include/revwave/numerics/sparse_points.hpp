@@ -20,6 +20,9 @@ struct SparsePoints {
 
 // Throws InputError naming the point (`what` i at (x, y, z) m) outside [0, (n-1) h] on any axis.
 SparsePoints trilinear_points(const Grid& grid, const std::vector<Vec3>& coords, const std::string& what);
+// With a free surface, throws InputError for a source on or above the plane z = 0 (it would inject
+// nothing: the pressure is zero there); call it before trilinear_points on sources.
+void check_sources_below_free_surface(const Grid& grid, const std::vector<Vec3>& sources, const std::string& what);
 
 // out[p] = sum_c w_pc field[i_pc]
 template <class T>

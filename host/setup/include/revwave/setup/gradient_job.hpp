@@ -85,6 +85,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     job.start.acquisition.f0 = record.meta.f0;
     job.start.acquisition.t0 = record.meta.t0;
     if (o.problem.wavelet_samples) job.start.acquisition.wavelet = *o.problem.wavelet_samples;
+    check_sources_below_free_surface(job.start.grid, record.meta.sources, "source (from " + observed + ")");
     trilinear_points(job.start.grid, record.meta.sources, "source (from " + observed + ")");
     trilinear_points(job.start.grid, record.meta.receivers, "receiver (from " + observed + ")");
     if (record.meta.nt < 2)

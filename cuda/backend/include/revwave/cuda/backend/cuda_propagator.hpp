@@ -12,6 +12,7 @@
 
 #include "revwave/cuda/backend/device_problem.hpp"
 #include "revwave/cuda/backend/upload_ring.hpp"
+#include "revwave/cuda/kernels/boundary/free_surface_kernels.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/cuda/runtime/cuda_streams.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
@@ -174,6 +175,9 @@ class CudaPropagator {
   void restore_step(const FusedCodec::Decode& d, DeviceField& out);
   // u[n+1] at the probes from u[n], u[n-1]; with `save_gradient` the gradient there too (reverse steps).
   void next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient);
+  // --free-surface: the top rows' pass after a forward or adjoint step's sweep and sources.
+  void free_surface_step(const T* field, T* out);
+  FreeSurfacePass<T> free_surface_pass();
   T* trace_row(DeviceBuffer& rows, index_t sample, index_t width, const char* what);
   const T* adjoint_source(index_t sample) const;
 
@@ -187,7 +191,8 @@ class CudaPropagator {
   DeviceFieldPool pool_;  // before every handle to its fields
   DeviceState state_;
   DeviceBuffer lam_, lam_prev_, grad_;
-  DeviceBuffer next_, saved_;                             // u[n+1] at the probes; the gradient there before the sweep
+  DeviceBuffer next_, saved_;  // u[n+1] at the probes; the gradient there before the sweep
+  DeviceBuffer saved_top_;     // --free-surface: the gradient at the top rows before the sweep
   DeviceBuffer traces_, adjoint_source_, source_traces_;  // nt x nrec, samples x nrec, nt x nsrc
   index_t adjoint_samples_ = 0;
   DeviceBuffer sample_, folded_;

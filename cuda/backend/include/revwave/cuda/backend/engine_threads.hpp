@@ -13,7 +13,9 @@ REVWAVE_HD double* block_at(const BlockTable& t, std::int32_t b) {
   return t.chunks[b / blocks_per_chunk] + static_cast<index_t>(b % blocks_per_chunk) * tile_points;
 }
 REVWAVE_HD index_t clamp_index(index_t v, index_t lo, index_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
-REVWAVE_HD index_t padded_extent(const WindowPlace& w, int a) { return w.shape[a] + 2 * w.nbl; }
+// Layer points before the interior along an axis (Grid::layer_lo), and the padded extent.
+REVWAVE_HD index_t layer_lo(const WindowPlace& w, int a) { return a == 2 ? w.nbl_top : w.nbl; }
+REVWAVE_HD index_t padded_extent(const WindowPlace& w, int a) { return w.shape[a] + layer_lo(w, a) + w.nbl; }
 // Grid::index of padded coordinates.
 REVWAVE_HD index_t padded_index(const WindowPlace& w, index_t i, index_t j, index_t k) {
   return (i + w.radius) * w.sx + (j + w.radius) * w.sy + k;
@@ -28,18 +30,19 @@ REVWAVE_HD void window_cut_thread(const WindowCut<T>& a, index_t t) {
   const index_t k = t % pz, j = (t / pz) % py, i = t / (pz * py);
   const index_t ix = w.first[0] + clamp_index(i - w.nbl, 0, w.shape[0] - 1);
   const index_t iy = w.first[1] + clamp_index(j - w.nbl, 0, w.shape[1] - 1);
-  const index_t iz = w.first[2] + clamp_index(k - w.nbl, 0, w.shape[2] - 1);
+  const index_t iz = w.first[2] + clamp_index(k - w.nbl_top, 0, w.shape[2] - 1);
   a.m[padded_index(w, i, j, k)] = a.whole_m[(ix * w.whole[1] + iy) * w.whole[2] + iz];
 }
 
 // fold_to_interior at the window's interior point (x, y, z): the padded points that copy it.
 template <class T>
 REVWAVE_HD double folded(const WindowPlace& w, const T* padded, index_t x, index_t y, index_t z) {
-  const index_t nbl = w.nbl;
-  const index_t lo[3] = {x == 0 ? 0 : x + nbl, y == 0 ? 0 : y + nbl, z == 0 ? 0 : z + nbl};
-  const index_t hi[3] = {x == w.shape[0] - 1 ? w.shape[0] + 2 * nbl - 1 : x + nbl,
-                         y == w.shape[1] - 1 ? w.shape[1] + 2 * nbl - 1 : y + nbl,
-                         z == w.shape[2] - 1 ? w.shape[2] + 2 * nbl - 1 : z + nbl};
+  const index_t c[3] = {x, y, z};
+  index_t lo[3], hi[3];
+  for (int a = 0; a < 3; ++a) {
+    lo[a] = c[a] == 0 ? 0 : c[a] + layer_lo(w, a);
+    hi[a] = c[a] == w.shape[a] - 1 ? padded_extent(w, a) - 1 : c[a] + layer_lo(w, a);
+  }
   double s = 0;
   for (index_t i = lo[0]; i <= hi[0]; ++i)
     for (index_t j = lo[1]; j <= hi[1]; ++j)
@@ -107,7 +110,7 @@ REVWAVE_HD void square_add_thread(const SquareAdd<T>& a, index_t t) {
   const WindowPlace& w = a.w;
   if (t >= w.shape[0] * w.shape[1] * w.shape[2]) return;
   const index_t z = t % w.shape[2], y = (t / w.shape[2]) % w.shape[1], x = t / (w.shape[2] * w.shape[1]);
-  const double u = static_cast<double>(a.u[padded_index(w, x + w.nbl, y + w.nbl, z + w.nbl)]);
+  const double u = static_cast<double>(a.u[padded_index(w, x + w.nbl, y + w.nbl, z + w.nbl_top)]);
   a.illumination[t] += u * u;
 }
 

@@ -56,8 +56,9 @@ struct ProbeStep {
   const T* wavelet = nullptr;
   index_t n = 0;
   const T* grad = nullptr;
-  T* next = nullptr;   // per probe
-  T* saved = nullptr;  // per probe
+  T* next = nullptr;          // per probe
+  T* saved = nullptr;         // per probe
+  bool free_surface = false;  // the free surface's pass at probes in the top R rows (boundary/free_surface.hpp)
 };
 template <class T>
 void launch_probes(const ProbeStep<T>& args, int radius, cudaStream_t stream);
@@ -105,6 +106,7 @@ struct FoldShape {
   index_t nx = 0, ny = 0, nz = 0;  // interior
   index_t nbl = 0, radius = 0;
   index_t sx = 0, sy = 0;
+  index_t nbl_top = 0;  // the layer above z = 0 (0 with a free surface: Grid::layer_lo(2))
 };
 template <class T>
 void launch_fold(const FoldShape& shape, const T* padded, double* out, cudaStream_t stream);

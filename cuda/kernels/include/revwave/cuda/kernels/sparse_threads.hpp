@@ -4,6 +4,7 @@
 // t is the global thread index.
 #pragma once
 #include "revwave/cuda/kernels/sparse_kernels.hpp"
+#include "revwave/numerics/boundary/free_surface.hpp"
 
 namespace revwave::sparse {
 
@@ -44,8 +45,10 @@ REVWAVE_HD void probe_thread(const ProbeStep<T>& a, index_t p) {
   const index_t i = idx / g.sx - R, j = (idx % g.sx) / g.sy - R, k = idx % g.sy;  // Grid::coordinates
   T w[R + 1];
   for (int q = 0; q <= R; ++q) w[q] = g.w[q];
-  T v = leapfrog_update(g.c, g.u[idx], g.u_prev[idx], laplacian<T, R>(w, g.u + idx, g.sy, g.sx), g.m[idx],
-                        damping_eta(g.c, g.kx[i], g.ky[j], g.kz[k]));
+  const T eta = damping_eta(g.c, g.kx[i], g.ky[j], g.kz[k]);
+  T v = leapfrog_update(g.c, g.u[idx], g.u_prev[idx], laplacian<T, R>(w, g.u + idx, g.sy, g.sx), g.m[idx], eta);
+  // The free surface's share before the sources, as the CPU's next_at and the forward step add it.
+  if (a.free_surface && k < R) v = free_surface_value<T, R>(g.w, g.u + (idx - k), k, v, leapfrog_a(g.c, g.m[idx], eta));
   const index_t e0 = a.probes.source_begin[p], e1 = a.probes.source_begin[p + 1];
   if (e0 == e1) {
     a.next[p] = v;
@@ -97,13 +100,13 @@ template <class T>
 REVWAVE_HD void fold_thread(const FoldShape& s, const T* padded, double* out, index_t t) {
   if (t >= s.nx * s.ny * s.nz) return;
   const index_t iz = t % s.nz, iy = (t / s.nz) % s.ny, ix = t / (s.nz * s.ny);
-  const index_t nbl = s.nbl;
-  auto lo = [nbl](index_t i) { return i == 0 ? index_t(0) : i + nbl; };
-  auto hi = [nbl](index_t i, index_t n) { return i == n - 1 ? n + 2 * nbl - 1 : i + nbl; };
+  const index_t nbl = s.nbl, top = s.nbl_top;
+  auto lo = [](index_t i, index_t layer) { return i == 0 ? index_t(0) : i + layer; };
+  auto hi = [nbl](index_t i, index_t n, index_t layer) { return i == n - 1 ? n + layer + nbl - 1 : i + layer; };
   double sum = 0;
-  for (index_t i = lo(ix); i <= hi(ix, s.nx); ++i)
-    for (index_t j = lo(iy); j <= hi(iy, s.ny); ++j)
-      for (index_t k = lo(iz); k <= hi(iz, s.nz); ++k)
+  for (index_t i = lo(ix, nbl); i <= hi(ix, s.nx, nbl); ++i)
+    for (index_t j = lo(iy, nbl); j <= hi(iy, s.ny, nbl); ++j)
+      for (index_t k = lo(iz, top); k <= hi(iz, s.nz, top); ++k)
         sum += static_cast<double>(padded[(i + s.radius) * s.sx + (j + s.radius) * s.sy + k]);  // Grid::index
   out[t] = sum;
 }

@@ -1,5 +1,6 @@
 // The CPU leapfrog sweeps over the padded grid: blocked in y, vectorised along z, OpenMP over
-// blocks. The forward sweep (also the adjoint of the dot-product test), and the reverse step's
+// blocks. With a free surface each row's first R points then take the mirror's share
+// (boundary/free_surface.hpp), u = 0 on the plane, after the vector loop over the row. The forward sweep (also the adjoint of the dot-product test), and the reverse step's
 // fused sweep, which recomputes u[n+1] in registers, steps the adjoint and images in one pass.
 #pragma once
 #include <cstddef>
