@@ -22,8 +22,11 @@ CALLS = {
               "strategy='full', out_dir=OUT + '/inv')",
 }
 
+# The child handles Ctrl-C as an interactive Python does (KeyboardInterrupt), whatever it inherited:
+# a runner that starts the suite as a background job without job control hands it SIGINT ignored.
 CHILD = """
-import sys, time, revwave
+import signal, sys, time, revwave
+signal.signal(signal.SIGINT, signal.default_int_handler)
 OUT = sys.argv[1]
 print("go", flush=True)
 start = time.monotonic()
