@@ -1,6 +1,6 @@
 // What every CPU sweep of every physics shares (private to host/numerics): the loop over the
-// padded grid's z rows, blocked in y and spread over the threads with subnormals flushed, and the
-// dispatch of the stencil radius to a compile-time constant.
+// padded grid's z rows, blocked in y and spread over the threads with subnormals flushed (the
+// stencil radius's dispatch is revwave/core/dispatch_radius.hpp, shared with the CUDA launches).
 #pragma once
 #include <pmmintrin.h>
 #include <xmmintrin.h>
@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "revwave/core/dispatch_radius.hpp"
 #include "revwave/numerics/grid.hpp"
 
 namespace revwave::sweep_rows {
@@ -64,22 +65,6 @@ void for_each_row(const Grid& g, std::size_t value_bytes, int stencil_fields, Ro
         for (index_t j = jb * block_y; j < j_end; ++j) row(i, j, g.index(i, j, 0));
       }
     }
-  }
-}
-
-// f(std::integral_constant<int, R>{}) for the stencil radius R = radius (1..8).
-template <class F>
-void dispatch_radius(index_t radius, F&& f) {
-  switch (radius) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 5: return f(std::integral_constant<int, 5>{});
-    case 6: return f(std::integral_constant<int, 6>{});
-    case 7: return f(std::integral_constant<int, 7>{});
-    case 8: return f(std::integral_constant<int, 8>{});
-    default: throw std::logic_error("stencil radius out of range");
   }
 }
 

@@ -10,8 +10,6 @@
 namespace revwave {
 namespace {
 
-using sweep_rows::dispatch_radius;
-
 // What every sweep reads besides its fields.
 template <class T, int R>
 struct SweepConstants {

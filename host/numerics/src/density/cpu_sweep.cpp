@@ -8,8 +8,6 @@
 namespace revwave {
 namespace {
 
-using sweep_rows::dispatch_radius;
-
 // What every density sweep reads besides its fields.
 template <class T, int R>
 struct DensityConstants {

@@ -12,15 +12,7 @@
 
 namespace revwave::engine {
 
-struct LinearKernel {
-  using Policy = tuning::EnginePolicy;
-  using Shared = launch::NoShared;
-  static constexpr launch::Sync sync = launch::Sync::none;
-  static constexpr unsigned max_threads = Policy::block_threads;
-  static constexpr int min_blocks = Policy::blocks_per_sm;
-  static LaunchShape shape_for(index_t items) { return linear_shape(items, Policy::block_threads); }
-  REVWAVE_HD static index_t item(const ThreadPlace& p) { return linear_index(p, Policy::block_threads); }
-};
+using LinearKernel = launch::LinearKernel<tuning::EnginePolicy>;
 
 inline index_t padded_points(const WindowPlace& w) {
   return (w.shape[0] + 2 * w.nbl) * (w.shape[1] + 2 * w.nbl) * (w.shape[2] + w.nbl_top + w.nbl);

@@ -8,15 +8,7 @@
 
 namespace revwave::cast {
 
-struct LinearKernel {
-  using Policy = tuning::CastPolicy;
-  using Shared = launch::NoShared;
-  static constexpr launch::Sync sync = launch::Sync::none;
-  static constexpr unsigned max_threads = Policy::block_threads;
-  static constexpr int min_blocks = Policy::blocks_per_sm;
-  static LaunchShape shape_for(index_t items) { return linear_shape(items, Policy::block_threads); }
-  REVWAVE_HD static index_t item(const ThreadPlace& p) { return linear_index(p, Policy::block_threads); }
-};
+using LinearKernel = launch::LinearKernel<tuning::CastPolicy>;
 
 // Bytes of a field up to its last padded point.
 template <class T>

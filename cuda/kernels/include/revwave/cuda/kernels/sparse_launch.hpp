@@ -14,15 +14,7 @@ using launch::reads;
 using launch::writes;
 
 // What every sparse kernel shares: the policy's 1D shape, no collectives.
-struct LinearKernel {
-  using Policy = tuning::SparsePolicy;
-  using Shared = launch::NoShared;
-  static constexpr launch::Sync sync = launch::Sync::none;
-  static constexpr unsigned max_threads = Policy::block_threads;
-  static constexpr int min_blocks = Policy::blocks_per_sm;
-  static LaunchShape shape_for(index_t items) { return linear_shape(items, Policy::block_threads); }
-  REVWAVE_HD static index_t item(const ThreadPlace& p) { return linear_index(p, Policy::block_threads); }
-};
+using LinearKernel = launch::LinearKernel<tuning::SparsePolicy>;
 
 // What a kernel reads of a PointsView (gather: the injection's target tables too).
 template <class T>

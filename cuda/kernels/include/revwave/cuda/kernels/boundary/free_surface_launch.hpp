@@ -35,15 +35,7 @@ REVWAVE_HD T top_eta(const FreeSurfacePass<T>& a, const TopPoint& p) {
   return damping_eta(a.s.c, a.s.kx[p.i], a.s.ky[p.j], a.s.kz[p.k]);
 }
 
-struct LinearKernel {
-  using Policy = tuning::SparsePolicy;
-  using Shared = launch::NoShared;
-  static constexpr launch::Sync sync = launch::Sync::none;
-  static constexpr unsigned max_threads = Policy::block_threads;
-  static constexpr int min_blocks = Policy::blocks_per_sm;
-  static LaunchShape shape_for(index_t items) { return linear_shape(items, Policy::block_threads); }
-  REVWAVE_HD static index_t item(const ThreadPlace& p) { return linear_index(p, Policy::block_threads); }
-};
+using LinearKernel = launch::LinearKernel<tuning::SparsePolicy>;
 
 template <class T>
 void damping_reads(const FreeSurfacePass<T>& a, MemoryAccesses& acc) {

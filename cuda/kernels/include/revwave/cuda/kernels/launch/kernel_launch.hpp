@@ -45,6 +45,19 @@ struct NoShared {};
 inline constexpr unsigned warp_size = 32;
 inline constexpr unsigned full_mask = 0xffffffffu;
 
+// What every 1D kernel of a policy shares: a thread per item in blocks of Policy::block_threads, no
+// shared memory, no collectives. A kernel struct derives from it and gives shape() and run().
+template <class P>
+struct LinearKernel {
+  using Policy = P;
+  using Shared = NoShared;
+  static constexpr Sync sync = Sync::none;
+  static constexpr unsigned max_threads = Policy::block_threads;
+  static constexpr int min_blocks = Policy::blocks_per_sm;
+  static LaunchShape shape_for(index_t items) { return linear_shape(items, Policy::block_threads); }
+  REVWAVE_HD static index_t item(const ThreadPlace& p) { return linear_index(p, Policy::block_threads); }
+};
+
 }  // namespace revwave::launch
 
 #if defined(REVWAVE_CUDASIM)

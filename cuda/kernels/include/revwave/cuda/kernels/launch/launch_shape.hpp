@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "revwave/core/config.hpp"
+#include "revwave/core/dispatch_radius.hpp"
 
 namespace revwave {
 
@@ -40,22 +41,6 @@ inline LaunchShape linear_shape(index_t items, unsigned block) {
 }
 REVWAVE_HD index_t linear_index(const ThreadPlace& p, unsigned block) {
   return static_cast<index_t>(p.block.x) * block + p.thread.x;
-}
-
-// Calls f(std::integral_constant<int, R>{}) for the stencil radius R = radius (1..8).
-template <class F>
-void dispatch_radius(int radius, F&& f) {
-  switch (radius) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 5: return f(std::integral_constant<int, 5>{});
-    case 6: return f(std::integral_constant<int, 6>{});
-    case 7: return f(std::integral_constant<int, 7>{});
-    case 8: return f(std::integral_constant<int, 8>{});
-    default: throw std::logic_error("stencil radius out of range");
-  }
 }
 
 }  // namespace revwave
