@@ -73,7 +73,9 @@ class CountingPropagator {
   void reverse_step(index_t n) {
     counted(w_.reverse, [&] { p_.reverse_step(n); });
   }
-  std::size_t allocate_history(index_t steps) { return p_.allocate_history(steps); }
+  std::size_t allocate_history(index_t steps, const std::function<void()>& between = {}) {
+    return p_.allocate_history(steps, between);
+  }
   void record_history(index_t n) {
     counted(w_.history, [&] { p_.record_history(n); });
   }

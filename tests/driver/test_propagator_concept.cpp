@@ -88,7 +88,7 @@ class MockPropagator {
   std::vector<double> interior_gradient() const { return injected; }
   double wavefield_energy() const { return 1.0; }
 
-  std::size_t allocate_history(index_t steps) {
+  std::size_t allocate_history(index_t steps, const std::function<void()>& /*between*/ = {}) {
     history_.assign(static_cast<std::size_t>(steps + 1), MockState{});
     return 0;
   }

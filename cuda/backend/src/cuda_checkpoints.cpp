@@ -11,13 +11,13 @@
 namespace revwave {
 
 template <class T>
-std::size_t CudaPropagator<T>::allocate_history(index_t steps) {
+std::size_t CudaPropagator<T>::allocate_history(index_t steps, const std::function<void()>& between) {
   history_.reset();
   const std::size_t budget = device_budget();  // the one that decides, before the history takes its share
   const HistoryTier tier = place_history(steps, field_bytes(), budget, host_budget());
   const bool on_device = tier == HistoryTier::device;
   history_ = std::make_unique<FieldHistory>(steps, field_bytes(), on_device);
-  reserve_fields(history_->held_fields());
+  reserve_fields(history_->held_fields(), between);
   placement_.history_tier = to_string(tier);
   placement_.tier_choice =
       "the history of " + std::to_string(steps) + " wavefields (" + format_bytes(double(history_->bytes())) + ") in " +
@@ -93,13 +93,13 @@ TierReport CudaPropagator<T>::placement() {
 }
 
 // The members defined in this file (the class itself is instantiated in cuda_propagator.cpp).
-#define REVWAVE_INSTANTIATE(T)                                                                \
-  template std::size_t CudaPropagator<T>::allocate_history(index_t);                          \
-  template void CudaPropagator<T>::record_history(index_t);                                   \
-  template void CudaPropagator<T>::reverse_step_from_history(index_t);                        \
-  template void CudaPropagator<T>::release_history();                                         \
-  template CheckpointSet<DeviceCheckpointStore> CudaPropagator<T>::make_checkpoints(          \
-      const StrategyPlan&, const StrategyOptions&, std::unique_ptr<Schedule>, PrefetchHint*); \
+#define REVWAVE_INSTANTIATE(T)                                                                     \
+  template std::size_t CudaPropagator<T>::allocate_history(index_t, const std::function<void()>&); \
+  template void CudaPropagator<T>::record_history(index_t);                                        \
+  template void CudaPropagator<T>::reverse_step_from_history(index_t);                             \
+  template void CudaPropagator<T>::release_history();                                              \
+  template CheckpointSet<DeviceCheckpointStore> CudaPropagator<T>::make_checkpoints(               \
+      const StrategyPlan&, const StrategyOptions&, std::unique_ptr<Schedule>, PrefetchHint*);      \
   template TierReport CudaPropagator<T>::placement();
 REVWAVE_INSTANTIATE(float)
 REVWAVE_INSTANTIATE(double)

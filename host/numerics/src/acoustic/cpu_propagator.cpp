@@ -75,10 +75,10 @@ int CpuPropagator<T>::working_fields(Workload w) {
 }
 
 template <class T>
-void CpuPropagator<T>::reserve_fields(std::int64_t held) {
+void CpuPropagator<T>::reserve_fields(std::int64_t held, const std::function<void()>& between) {
   const std::int64_t fields = 2 + held;
   try {
-    pool_.ensure_capacity(fields);
+    pool_.ensure_capacity(fields, between);
   } catch (const OutOfMemoryError& e) {
     throw OutOfMemoryError("could not allocate " + std::to_string(fields) + " wavefields of " +
                            std::to_string(field_bytes()) + " bytes (the state and " + std::to_string(held) +
@@ -269,7 +269,7 @@ void CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
 }
 
 template <class T>
-std::size_t CpuPropagator<T>::allocate_history(index_t steps) {
+std::size_t CpuPropagator<T>::allocate_history(index_t steps, const std::function<void()>& between) {
   const std::size_t bytes = field_bytes();
   const std::size_t need = full_history_bytes(steps, bytes);  // u[0..N]
   require_memory(need,
@@ -278,7 +278,7 @@ std::size_t CpuPropagator<T>::allocate_history(index_t steps) {
                  "use --strategy revolve with --snaps or --checkpoint-memory");
   history_.assign(static_cast<std::size_t>(steps) + 1, HostField{});
   // u[0..N] held at once; each step's u[n-1] is the history's, so it writes a free field: N + 1.
-  reserve_fields(steps - 1);
+  reserve_fields(steps - 1, between);
   return need;
 }
 

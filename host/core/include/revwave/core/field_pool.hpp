@@ -88,8 +88,9 @@ class FieldPool {
   ~FieldPool() = default;  // every Field must be gone by now
 
   std::size_t field_bytes() const noexcept { return field_bytes_; }
-  // Allocates fields now until there are `fields` in all (never fewer than there are).
-  void ensure_capacity(std::int64_t fields) {
+  // Allocates fields now until there are `fields` in all (never fewer than there are), calling
+  // `between` after each: a whole history takes seconds, and a front end may cancel there.
+  void ensure_capacity(std::int64_t fields, const std::function<void()>& between = {}) {
     while (capacity() < fields) {
       std::size_t id = 0;
       while (id < buffers_.size() && buffers_[id]) ++id;
@@ -100,6 +101,7 @@ class FieldPool {
       buffers_[id] = std::make_unique<Buffer>(make_());
       free_.push_back(id);
       ++capacity_;
+      if (between) between();
     }
   }
   // Frees the fields nobody holds.

@@ -31,7 +31,10 @@ GradientOutput gradient_full(P& prop, const Misfit<T>& misfit, const T* observed
   GradientOutput out;
   out.stats.steps = N;
   const auto ta = std::chrono::steady_clock::now();
-  out.stats.wavefield_storage_bytes = prop.allocate_history(N);
+  // A long history takes seconds to allocate: the progress hears it field by field (0 steps done).
+  out.stats.wavefield_storage_bytes = prop.allocate_history(N, [&] {
+    if (progress) progress(0, 2 * N);
+  });
   out.stats.seconds_allocate = detail::elapsed(ta);
 
   auto t0 = std::chrono::steady_clock::now();

@@ -29,7 +29,7 @@
 //   p.reset_adjoint(); p.reverse_step(n)      step n reversed, S^T r[n+1] injected
 //   std::vector<double> p.interior_gradient()
 // `full`'s driver (keeps_history), besides:
-//   size_t p.allocate_history(N); p.record_history(n); p.reverse_step_from_history(n);
+//   size_t p.allocate_history(N, between); p.record_history(n); p.reverse_step_from_history(n);
 //   p.release_history(); uint64 p.history_copy_bytes()
 // a backend (is_propagator): all of the above and
 //   double p.wavefield_energy()       sum u[n]^2 (the online stop rule)
@@ -43,6 +43,7 @@
 // A propagator knows no misfit: it records traces and injects the adjoint source it is given.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -104,11 +105,11 @@ using gradient_ops =
                 decltype(std::declval<std::vector<double>&>() = std::declval<P&>().interior_gradient())>;
 
 template <class P>
-using history_ops = std::void_t<decltype(std::size_t{std::declval<P&>().allocate_history(index_t{})}),
-                                decltype(std::declval<P&>().record_history(index_t{})),
-                                decltype(std::declval<P&>().reverse_step_from_history(index_t{})),
-                                decltype(std::declval<P&>().release_history()),
-                                decltype(std::uint64_t{std::declval<const P&>().history_copy_bytes()})>;
+using history_ops = std::void_t<
+    decltype(std::size_t{std::declval<P&>().allocate_history(index_t{}, std::declval<const std::function<void()>&>())}),
+    decltype(std::declval<P&>().record_history(index_t{})),
+    decltype(std::declval<P&>().reverse_step_from_history(index_t{})), decltype(std::declval<P&>().release_history()),
+    decltype(std::uint64_t{std::declval<const P&>().history_copy_bytes()})>;
 
 template <class P>
 using backend_ops =

@@ -6,6 +6,7 @@
 // memory and wavefield_energy() wait.
 #pragma once
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,8 +77,11 @@ class CudaPropagator {
   void sample(T* host_out);  // receivers of the current u[n] (tests; waits for the device)
   DeviceState& state() { return state_; }
   DeviceFieldPool& field_pool() { return pool_; }
-  // Sizes the pool for a store or history that holds up to `held` fields at once: 2 + held.
-  void reserve_fields(std::int64_t held) { pool_.ensure_capacity(2 + held); }
+  // Sizes the pool for a store or history that holds up to `held` fields at once: 2 + held;
+  // `between` hears each field allocated (a progress callback may cancel the run there).
+  void reserve_fields(std::int64_t held, const std::function<void()>& between = {}) {
+    pool_.ensure_capacity(2 + held, between);
+  }
 
   // ---- traces, in device memory (nt x nrec) until traces() reads them back ----
   void record_trace(index_t n);
@@ -94,7 +98,7 @@ class CudaPropagator {
   void reverse_step(index_t n);
 
   // ---- the stored history (strategy full) ----
-  std::size_t allocate_history(index_t steps);
+  std::size_t allocate_history(index_t steps, const std::function<void()>& between = {});
   void record_history(index_t n);
   void reverse_step_from_history(index_t n);
   void release_history();

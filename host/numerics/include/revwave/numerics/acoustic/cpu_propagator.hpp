@@ -6,6 +6,7 @@
 // (revwave/driver/propagator.hpp), knowing no misfit, no plan and no schedule.
 #pragma once
 #include <array>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -60,8 +61,9 @@ class CpuPropagator {
   // The pool the state's fields come from, for the checkpoint stores that hold them.
   HostFieldPool& field_pool() { return pool_; }
   // Sizes the pool for a store that holds up to `held` fields at once: 2 + held (allocated now;
-  // OutOfMemoryError naming the sizes when the host has not that much).
-  void reserve_fields(std::int64_t held);
+  // OutOfMemoryError naming the sizes when the host has not that much); `between` hears each field
+  // allocated (a progress callback may cancel the run there).
+  void reserve_fields(std::int64_t held, const std::function<void()>& between = {});
 
   // ---- traces: sample n of the receivers, kept here (nt x nrec) until traces() ----
   void record_trace(index_t n);  // S u[n], the current state being at position n
@@ -81,8 +83,8 @@ class CpuPropagator {
 
   // ---- the stored history (strategy full) ----
   // Sizes the pool for u[0..N] (the steps write straight into it); refuses first if it does
-  // not fit. Returns the bytes of u[1..N].
-  std::size_t allocate_history(index_t steps);
+  // not fit. Returns the bytes of u[1..N]. `between` hears each field allocated.
+  std::size_t allocate_history(index_t steps, const std::function<void()>& between = {});
   void record_history(index_t n);  // keeps the current u (a handle, not a copy) as u[n], n = 0..N
   // The reverse step from u[n], u[n-1] of the history: u[n+1] is recomputed as by every other
   // strategy (not read back), so all strategies image with the same bits.

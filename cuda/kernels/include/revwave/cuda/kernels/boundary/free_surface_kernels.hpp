@@ -24,7 +24,7 @@ struct FreeSurfacePass {
   const T* lam = nullptr;     // reverse
   T* grad = nullptr;          // save (read), reverse (written)
   T* saved = nullptr;         // save (written), reverse (read): padded nx x ny x rows values
-  index_t points() const { return s.nx * s.ny * rows; }
+  REVWAVE_HD index_t points() const { return s.nx * s.ny * rows; }
 };
 
 template <class T>
