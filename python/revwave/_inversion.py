@@ -56,7 +56,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     aperture: each shot on its window of this many metres around its sources and receivers.
 
     out_dir: the run directory (every iteration's model_NNNN.npy, model.npy, pictures,
-    history.jsonl, state.bin, written together); None writes nothing. resume: the directory of an
+    history.jsonl, state.bin and state.d/, written together); None writes nothing. resume: the directory of an
     inversion begun with the same options, continued from its last iteration (bit for bit).
 
     misfit: "l2", "correlation" or "envelope" (a callable has no fingerprint for resume: refused).

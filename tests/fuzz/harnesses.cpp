@@ -187,7 +187,8 @@ void segy(const std::uint8_t* data, std::size_t size) {
 void state(const std::uint8_t* data, std::size_t size) {
   std::string bytes(reinterpret_cast<const char*>(data), size);
   if (size > 8 && (data[size - 1] & 1)) {
-    const int format = bytes.rfind("revwave-inversion-state 2", 0) == 0 ? 2 : 3;  // the corpus holds both
+    const int format = bytes.rfind("revwave-inversion-state 2", 0) == 0 ? 2 : 3;  // FNV-1a, or XXH3 (3 and 4)
+    // (a state of format 4 names vector files, which are not here: its decoding stops at the first)
     const std::uint64_t sum = state_checksum(bytes.data(), bytes.size() - 8, format);
     for (int k = 0; k < 8; ++k) bytes[bytes.size() - 8 + k] = static_cast<char>((sum >> (8 * k)) & 0xff);
   }
@@ -201,7 +202,7 @@ void state(const std::uint8_t* data, std::size_t size) {
     if (s.band_started && s.optimizer.x.empty()) broken("a running band without an iterate");
     for (double v : s.model)
       if (!std::isfinite(v)) broken("a model value");
-    const InversionState again = decode_inversion_state(encode_inversion_state(s), "fuzz/again.bin");
+    const InversionState again = decode_inversion_state(encode_inversion_state(s), "fuzz/again.bin");  // format 4
     if (again.model != s.model || again.optimizer.x != s.optimizer.x || again.band != s.band ||
         again.iteration != s.iteration || again.optimizer.memory.size() != s.optimizer.memory.size())
       broken("the state does not encode back to itself");

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <random>
 
 #include "revwave/core/errors.hpp"
@@ -210,8 +211,9 @@ TEST(InversionLoop, BoundsAndStartAreChecked) {
 }
 
 TEST(InversionState, SavedAndLoadedBitForBit) {
-  const std::string path =
-      (fs::temp_directory_path() / ("revwave_state_" + std::to_string(::getpid()) + ".bin")).string();
+  const fs::path dir = fs::temp_directory_path() / ("revwave_state_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "state.bin").string();
   InversionState s;
   s.fingerprint = "0123456789abcdef";
   s.band = 1;
@@ -250,7 +252,66 @@ TEST(InversionState, SavedAndLoadedBitForBit) {
   // A truncated file is refused.
   fs::resize_file(path, fs::file_size(path) - 8);
   EXPECT_THROW(load_inversion_state(path), IoError);
-  fs::remove(path);
+  fs::remove_all(dir);
+}
+
+// A save writes the vector files that state.d lacks and leaves the others as they are: the next
+// iteration's save writes its one new pair, and the pair it dropped goes once the save is in place.
+TEST(InversionStateFile, ASaveWritesOnlyTheNewPairAndTheDroppedOneGoes) {
+  const fs::path dir = fs::temp_directory_path() / ("revwave-state-pairs-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "state.bin").string();
+  InversionState s;
+  s.fingerprint = "0123456789abcdef";
+  s.band_started = true;
+  s.optimizer.x = {2000, 2100, 2200};
+  s.optimizer.g = {1e-9, 2e-9, 3e-9};
+  s.model = s.optimizer.x;
+  s.diagonal = {1, 2, 3};
+  s.optimizer.memory = LbfgsMemory(2);
+  ASSERT_TRUE(s.optimizer.memory.update({1, 0, 0}, {1, 0, 0}));
+  ASSERT_TRUE(s.optimizer.memory.update({0, 1, 0}, {0, 2, 0}));
+  const auto files = [&] {
+    std::map<std::string, fs::file_time_type> written;
+    for (const auto& e : fs::directory_iterator(dir / "state.d"))
+      written[e.path().filename().string()] = e.last_write_time();
+    return written;
+  };
+  const std::vector<std::string> first = save_inversion_state(path, s);
+  remove_unused_state_files(path, first);
+  ASSERT_EQ(first.size(), 3u);  // D and two pairs
+  const auto before = files();
+  ASSERT_EQ(before.size(), 3u);
+  ASSERT_TRUE(s.optimizer.memory.update({0, 0, 1}, {0, 0, 3}));  // the oldest pair is dropped
+  const std::vector<std::string> second = save_inversion_state(path, s);
+  const auto during = files();
+  EXPECT_EQ(during.size(), 4u);  // the dropped pair stays until the save is in place
+  remove_unused_state_files(path, second);
+  const auto after = files();
+  ASSERT_EQ(after.size(), 3u);
+  EXPECT_EQ(after.count(first[1] + ".bin"), 0u);  // the dropped pair
+  for (const std::string& kept : {first[0], first[2]}) {
+    ASSERT_EQ(after.count(kept + ".bin"), 1u);
+    EXPECT_EQ(after.at(kept + ".bin"), before.at(kept + ".bin")) << "rewritten: " << kept;
+  }
+  EXPECT_EQ(after.count(second[2] + ".bin"), 1u);
+  const InversionState t = load_inversion_state(path);
+  ASSERT_EQ(t.optimizer.memory.size(), 2);
+  EXPECT_EQ(t.optimizer.memory.pairs()[1].y, s.optimizer.memory.pairs()[1].y);
+  EXPECT_EQ(t.model, s.model);
+  EXPECT_EQ(t.diagonal, s.diagonal);
+  // A vector file gone is named.
+  fs::remove(dir / "state.d" / (second[2] + ".bin"));
+  try {
+    load_inversion_state(path);
+    ADD_FAILURE() << "a state without its newest pair was read";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("its curvature pair 1 (state.d/" + second[2] + ".bin) is missing"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove_all(dir);
 }
 
 // A band low-passes data and wavelet with the same filter: the data of the low-passed wavelet are

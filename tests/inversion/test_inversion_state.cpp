@@ -1,10 +1,12 @@
-// The inversion state's integrity: a checksum over every byte, then every count in its range and
-// the sizes against each other and the file, every value finite. A damaged or edited state.bin is
-// refused with one line before anything of it is used.
+// The inversion state's integrity: a checksum over every byte of every file, then every count in its
+// range and the sizes against each other and the files, every value finite. A damaged or edited
+// state.bin or vector file is refused with one line before anything of it is used.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "revwave/core/errors.hpp"
@@ -33,47 +35,126 @@ InversionState sample_state() {
   return s;
 }
 
-std::string refusal(const std::string& bytes) {
+template <class Files>
+std::string refusal(const Files& files) {
   try {
-    decode_inversion_state(bytes, "inv/state.bin");
+    decode_inversion_state(files, "inv/state.bin");
   } catch (const IoError& e) {
     return e.what();
   }
   return "(accepted)";
 }
 
-// The bytes with their checksum made right again, as an editor who knew the format would leave them.
-std::string resealed(std::string bytes, int format = 3) {
-  const std::uint64_t sum = state_checksum(bytes.data(), bytes.size() - 8, format);
+std::string sealed(std::string bytes, std::uint64_t sum) {
   for (int b = 0; b < 8; ++b) bytes[bytes.size() - 8 + b] = static_cast<char>((sum >> (8 * b)) & 0xff);
   return bytes;
 }
 
-// The header line's text with `from` replaced by `to`, resealed.
-std::string edited(const InversionState& s, const std::string& from, const std::string& to) {
-  std::string bytes = encode_inversion_state(s);
-  const auto at = bytes.find(from);
+// The bytes with their checksum made right again, as an editor who knew the format would leave them.
+std::string resealed(std::string bytes, int format = 4) {
+  const std::uint64_t sum = state_checksum(bytes.data(), bytes.size() - 8, format);
+  return sealed(std::move(bytes), sum);
+}
+
+// state.bin's header text with `from` replaced by `to`, resealed.
+StateFiles edited(const InversionState& s, const std::string& from, const std::string& to) {
+  StateFiles files = encode_inversion_state(s);
+  const auto at = files.state.find(from);
   EXPECT_NE(at, std::string::npos) << from;
-  bytes.replace(at, from.size(), to);
-  return resealed(bytes);
+  files.state.replace(at, from.size(), to);
+  files.state = resealed(files.state);
+  return files;
+}
+
+// revwave 0.3 wrote format 3, one file (written out here from its documentation, the independent
+// truth): the magic line, the JSON line without file names, f, the model, x, g, D, the pairs (s, y)
+// oldest first, and the XXH3-64 of every byte before it.
+std::string as_format_3(const InversionState& s) {
+  nlohmann::json j;
+  j["fingerprint"] = s.fingerprint;
+  j["band"] = s.band;
+  j["band_iteration"] = s.band_iteration;
+  j["iteration"] = s.iteration;
+  j["band_started"] = s.band_started;
+  j["band_end"] = static_cast<int>(s.band_end);
+  j["ended"] = nlohmann::json::array();
+  for (BandEnd e : s.ended) j["ended"].push_back(static_cast<int>(e));
+  j["optimizer_iteration"] = s.optimizer.iteration;
+  j["evaluations"] = s.optimizer.evaluations;
+  j["memory_capacity"] = s.optimizer.memory.capacity();
+  j["pairs"] = s.optimizer.memory.size();
+  j["n"] = s.model.size();
+  j["x"] = s.optimizer.x.size();
+  j["diagonal"] = s.diagonal.size();
+  std::string out = "revwave-inversion-state 3\n" + j.dump() + "\n";
+  const auto put = [&](const std::vector<double>& v) {
+    out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
+  };
+  put({s.optimizer.f});
+  put(s.model);
+  put(s.optimizer.x);
+  put(s.optimizer.g);
+  put(s.diagonal);
+  for (const CurvaturePair& p : s.optimizer.memory.pairs()) {
+    put(p.s);
+    put(p.y);
+  }
+  out.append(8, '\0');
+  return resealed(out, 3);
 }
 
 TEST(InversionStateIntegrity, AFlippedBitAnywhereIsFoundByTheChecksum) {
-  const std::string good = encode_inversion_state(sample_state());
+  const StateFiles good = encode_inversion_state(sample_state());
   EXPECT_EQ(decode_inversion_state(good, "inv/state.bin").model, sample_state().model);
+  const std::string& state = good.state;
   for (std::size_t at :
-       {std::size_t(30), good.find("\"band\":1") + 7, good.size() / 2, good.size() - 20, good.size() - 1}) {
-    std::string bad = good;
-    bad[at] = static_cast<char>(bad[at] ^ 0x10);
+       {std::size_t(30), state.find("\"band\":1") + 7, state.size() / 2, state.size() - 20, state.size() - 1}) {
+    StateFiles bad = good;
+    bad.state[at] = static_cast<char>(bad.state[at] ^ 0x10);
     const std::string m = refusal(bad);
     EXPECT_NE(m.find("inv/state.bin: the inversion state is invalid: its checksum does not match its contents"),
               std::string::npos)
         << at << ": " << m;
     EXPECT_EQ(m.find('\n'), std::string::npos);
   }
-  EXPECT_NE(refusal(good.substr(0, good.size() - 3)).find("checksum does not match"), std::string::npos);
-  EXPECT_NE(refusal("revwave-inversion-state 1\n{}\n").find("written by an older revwave, without a checksum"),
-            std::string::npos);
+  StateFiles cut = good;
+  cut.state.resize(cut.state.size() - 3);
+  EXPECT_NE(refusal(cut).find("checksum does not match"), std::string::npos);
+  EXPECT_NE(
+      refusal(std::string("revwave-inversion-state 1\n{}\n")).find("written by an older revwave, without a checksum"),
+      std::string::npos);
+}
+
+// The vector files state.bin names: each checked by its own checksum, against the name the state
+// gives it (another valid file in its place is found), and missing ones named.
+TEST(InversionStateIntegrity, AVectorFileDamagedMissingOrSwappedIsRefused) {
+  const InversionState s = sample_state();
+  const StateFiles good = encode_inversion_state(s);
+  ASSERT_EQ(good.vectors.size(), 2u);  // the preconditioner and one pair
+  const nlohmann::json header =
+      nlohmann::json::parse(good.state.substr(good.state.find('\n') + 1, good.state.find('\n', 26) - 26));
+  const std::string pair = header.at("pair_files").at(0).get<std::string>();
+  const std::string diagonal = header.at("diagonal_file").get<std::string>();
+  ASSERT_TRUE(good.vectors.count(pair) && good.vectors.count(diagonal));
+  for (std::size_t at : {std::size_t(3), good.vectors.at(pair).size() / 2, good.vectors.at(pair).size() - 1}) {
+    StateFiles bad = good;
+    bad.vectors[pair][at] = static_cast<char>(bad.vectors[pair][at] ^ 0x01);
+    EXPECT_NE(refusal(bad).find("inv/state.bin: the inversion state is invalid: its curvature pair 0 (state.d/" + pair +
+                                ".bin)"),
+              std::string::npos)
+        << at << ": " << refusal(bad);
+  }
+  StateFiles missing = good;
+  missing.vectors.erase(diagonal);
+  EXPECT_NE(refusal(missing).find("its preconditioner (state.d/" + diagonal + ".bin) is missing"), std::string::npos);
+  StateFiles swapped = good;
+  swapped.vectors[pair] = good.vectors.at(diagonal);
+  EXPECT_NE(refusal(swapped).find("is not the file the state names"), std::string::npos);
+  // The pair named by the preconditioner's file: a sound file, of other vectors.
+  StateFiles other = edited(s, pair, diagonal);
+  EXPECT_NE(refusal(other).find("holds other vectors than the state says"), std::string::npos);
+  // A name that would leave state.d is no vector file's name.
+  EXPECT_NE(refusal(edited(s, pair, "../../etc/passw")).find("that is not 16 hex digits"), std::string::npos);
 }
 
 TEST(InversionStateIntegrity, AStateThatIsConsistentlySealedButWrongIsRefused) {
@@ -85,8 +166,11 @@ TEST(InversionStateIntegrity, AStateThatIsConsistentlySealedButWrongIsRefused) {
                 .find("band iterations 9 exceed the iterations in all"),
             std::string::npos);
   EXPECT_NE(refusal(edited(s, "\"n\":3", "\"n\":4")).find("its vectors' sizes disagree"), std::string::npos);
-  EXPECT_NE(refusal(edited(s, "\"pairs\":1", "\"pairs\":3")).find("its size does not match its header"),
+  EXPECT_NE(refusal(edited(s, "\"pairs\":1", "\"pairs\":3")).find("it names 1 curvature pair files for 3 pairs"),
             std::string::npos);
+  EXPECT_NE(
+      refusal(edited(s, "\"model_is_x\":true", "\"model_is_x\":false")).find("its size does not match its header"),
+      std::string::npos);
   EXPECT_NE(refusal(edited(s, "\"pairs\":1", "\"pairs\":9")).find("'pairs' is 9, outside [0, 3]"), std::string::npos);
   EXPECT_NE(refusal(edited(s, "\"ended\":[1]", "\"ended\":[0]")).find("a band's end reason 0 is none of revwave's"),
             std::string::npos);
@@ -118,22 +202,58 @@ std::uint64_t fnv1a_of_0_2_0(const std::string& bytes) {
 }
 
 std::string as_format_2(const InversionState& s) {
-  std::string bytes = encode_inversion_state(s);
+  std::string bytes = as_format_3(s);
   bytes.replace(0, std::string("revwave-inversion-state 3").size(), "revwave-inversion-state 2");
-  const std::uint64_t sum = fnv1a_of_0_2_0(bytes.substr(0, bytes.size() - 8));
-  for (int b = 0; b < 8; ++b) bytes[bytes.size() - 8 + b] = static_cast<char>((sum >> (8 * b)) & 0xff);
-  return bytes;
+  return sealed(bytes, fnv1a_of_0_2_0(bytes.substr(0, bytes.size() - 8)));
 }
 
-TEST(InversionStateFormats, FormatThreeIsWrittenAndSealedWithXxh3) {
-  const std::string bytes = encode_inversion_state(sample_state());
-  EXPECT_EQ(bytes.substr(0, bytes.find('\n')), "revwave-inversion-state 3");
+// Format 4: state.bin holds f, x and g (the model is x here), sealed with XXH3; the preconditioner
+// and the pair are files named by the XXH3 of their bytes.
+TEST(InversionStateFormats, FormatFourIsWrittenWithItsVectorsInFilesOfTheirOwn) {
+  const InversionState s = sample_state();
+  const StateFiles files = encode_inversion_state(s);
+  const std::string& bytes = files.state;
+  EXPECT_EQ(bytes.substr(0, bytes.find('\n')), "revwave-inversion-state 4");
   std::uint64_t stored = 0;
   for (int b = 0; b < 8; ++b)
     stored |= std::uint64_t(static_cast<unsigned char>(bytes[bytes.size() - 8 + b])) << (8 * b);
   EXPECT_EQ(stored, xxh3(bytes.data(), bytes.size() - 8));
   EXPECT_NE(stored, fnv1a_of_0_2_0(bytes.substr(0, bytes.size() - 8)));
-  EXPECT_EQ(decode_inversion_state(bytes, "inv/state.bin").format, 3);
+  const std::size_t header_end = bytes.find('\n', bytes.find('\n') + 1) + 1;
+  EXPECT_EQ(bytes.size() - header_end - 8, (1 + 2 * s.model.size()) * sizeof(double));  // f, x, g
+  for (const auto& [name, vectors] : files.vectors) {
+    std::uint64_t sum = 0;
+    for (int b = 0; b < 8; ++b)
+      sum |= std::uint64_t(static_cast<unsigned char>(vectors[vectors.size() - 8 + b])) << (8 * b);
+    EXPECT_EQ(sum, xxh3(vectors.data(), vectors.size() - 8));
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(sum));
+    EXPECT_EQ(name, hex);
+  }
+  const InversionState r = decode_inversion_state(files, "inv/state.bin");
+  EXPECT_EQ(r.format, 4);
+  EXPECT_EQ(r.model, s.model);
+  EXPECT_EQ(r.diagonal, s.diagonal);
+  ASSERT_EQ(r.optimizer.memory.size(), 1);
+  EXPECT_EQ(r.optimizer.memory.pairs().front().s, s.optimizer.memory.pairs().front().s);
+  // A model that is not x is written out.
+  InversionState between = s;
+  between.model = {1900, 2000, 2100};
+  const StateFiles two = encode_inversion_state(between);
+  EXPECT_EQ(two.state.size(), bytes.size() + 3 * sizeof(double) + 1);  // and "model_is_x":false
+  EXPECT_EQ(decode_inversion_state(two, "inv/state.bin").model, between.model);
+}
+
+TEST(InversionStateFormats, AFormatThreeStateOfRevwave03IsReadAsItWas) {
+  const InversionState s = sample_state();
+  const InversionState r = decode_inversion_state(as_format_3(s), "inv/state.bin");
+  EXPECT_EQ(r.format, 3);
+  EXPECT_EQ(r.fingerprint, s.fingerprint);
+  EXPECT_EQ(r.model, s.model);
+  EXPECT_EQ(r.optimizer.g, s.optimizer.g);
+  EXPECT_EQ(r.diagonal, s.diagonal);
+  ASSERT_EQ(r.optimizer.memory.size(), 1);
+  EXPECT_EQ(r.optimizer.memory.pairs().front().y, s.optimizer.memory.pairs().front().y);
 }
 
 TEST(InversionStateFormats, AFormatTwoStateOfRevwave020IsReadAsItWas) {
@@ -144,15 +264,11 @@ TEST(InversionStateFormats, AFormatTwoStateOfRevwave020IsReadAsItWas) {
   EXPECT_EQ(r.model, s.model);
   EXPECT_EQ(r.optimizer.g, s.optimizer.g);
   EXPECT_EQ(r.diagonal, s.diagonal);
-  ASSERT_EQ(r.optimizer.memory.size(), 1u);
+  ASSERT_EQ(r.optimizer.memory.size(), 1);
   EXPECT_EQ(r.optimizer.memory.pairs().front().y, s.optimizer.memory.pairs().front().y);
   // Each format's header with the other's checksum is damage, not a format.
-  std::string crossed = as_format_2(s);
-  crossed = resealed(crossed, 3);
-  EXPECT_NE(refusal(crossed).find("checksum does not match"), std::string::npos);
-  std::string other = encode_inversion_state(s);
-  other = resealed(other, 2);
-  EXPECT_NE(refusal(other).find("checksum does not match"), std::string::npos);
+  EXPECT_NE(refusal(resealed(as_format_2(s), 3)).find("checksum does not match"), std::string::npos);
+  EXPECT_NE(refusal(resealed(as_format_3(s), 2)).find("checksum does not match"), std::string::npos);
 }
 
 // The fingerprint of a format-2 state is 0.2.0's FNV-1a over the same pieces; the hasher's pieces

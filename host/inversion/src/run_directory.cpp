@@ -160,8 +160,9 @@ std::vector<std::string> RunDirectory::write_step(const InversionState& s, const
   write_file_atomically(dir_ + "/history.jsonl", [&](std::ostream& os) {
     for (const std::string& l : history) os << l << "\n";
   });
-  save_inversion_state(inversion_state_path(dir_), s);
+  const std::vector<std::string> kept = save_inversion_state(inversion_state_path(dir_), s);
   together.commit();
+  remove_unused_state_files(inversion_state_path(dir_), kept);  // earlier saves' pairs and preconditioners
   return pictures;
 }
 

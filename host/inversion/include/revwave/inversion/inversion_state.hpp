@@ -2,6 +2,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +16,7 @@ enum class BandEnd { running, iterations, relative_decrease, line_search_failed,
 std::string to_string(BandEnd reason);
 
 struct InversionState {
-  int format = 3;             // of the file it was read from: 2 (revwave 0.2.0: FNV-1a) or 3 (XXH3); written as 3
+  int format = 4;             // of the file it was read from: 2 (revwave 0.2.0: FNV-1a), 3 or 4 (XXH3); written as 4
   std::string fingerprint;    // what the run inverts (grid, data, start, settings), hashed as `format` says:
                               // resume refuses another
   int band = 0;               // the band running (or next, after the last one ended)
@@ -28,15 +31,30 @@ struct InversionState {
   std::vector<double> model;     // the latest velocity (between bands: the next band's start)
 };
 
-// The state as one binary file (bit-exact doubles and a checksum of every byte), written atomically;
-// read back with checks: the checksum, every count in its range, the sizes against each other and
-// against the file, every value finite. A state that fails one is an IoError naming `path` and the
-// rule; nothing of it is used.
-void save_inversion_state(const std::string& path, const InversionState& state);
+// The state as files (format 4, see inversion_state.cpp): `state.bin` (bit-exact doubles and a
+// checksum of every byte) and the vector files it names in `state.d/` beside it (each curvature pair
+// and the band's preconditioner, named by the hash of their bytes, written once). A save writes the
+// vector files state.d lacks, then state.bin, each atomically (fsync, rename; inside an
+// OutputTransaction all are renamed at its commit, in that order), and returns the names state.bin
+// holds; remove_unused_state_files then removes the others, once the save is in place.
+std::vector<std::string> save_inversion_state(const std::string& path, const InversionState& state);
+void remove_unused_state_files(const std::string& path, const std::vector<std::string>& kept);
+// Read back with checks: every file's checksum, every count in its range, the sizes against each
+// other and against the files, every value finite. A state that fails one is an IoError naming
+// `path` and the rule; nothing of it is used. Formats 3 and 2 (one file) are read too.
 InversionState load_inversion_state(const std::string& path);
-// The same as bytes (the fuzzers' way in): encode, and decode with every check.
-std::string encode_inversion_state(const InversionState& state);
-InversionState decode_inversion_state(const std::string& bytes, const std::string& path);
+
+// The same as bytes (the tests' and fuzzers' way in): state.bin's bytes and its vector files' by name.
+struct StateFiles {
+  std::string state;
+  std::map<std::string, std::string> vectors;
+};
+// A vector file's bytes by its name (16 hex digits); nothing where there is none.
+using VectorFileReader = std::function<std::optional<std::string>(const std::string& name)>;
+StateFiles encode_inversion_state(const InversionState& state);
+InversionState decode_inversion_state(const std::string& bytes, const std::string& path,
+                                      const VectorFileReader& read = {});
+InversionState decode_inversion_state(const StateFiles& files, const std::string& path);
 // The checksum a state file of `format` ends with, over the bytes before it.
 std::uint64_t state_checksum(const char* bytes, std::size_t size, int format = 3);
 
