@@ -12,12 +12,14 @@ import pytest
 
 import revwave
 
-# Each call runs for many seconds uninterrupted (one thread, long records); the child says "go" just
-# before it, the test sends SIGINT a little later and times the KeyboardInterrupt.
+# Each call runs for many seconds uninterrupted (one thread, long records: 2 s was too short for a fast
+# machine, where a call could end before the signal); the child says "go" just before it, the test
+# sends SIGINT a little later and times the KeyboardInterrupt. Every call is interrupted at 1.5 s, so
+# their length costs nothing.
 CALLS = {
-    "forward": "revwave.forward(shape=(48, 48, 48), tn=8.0, threads=1)",
+    "forward": "revwave.forward(shape=(48, 48, 48), tn=40.0, threads=1)",
     "gradient": "revwave.gradient(shape=(40, 40, 40), tn=4.0, strategy='revolve', snaps=4, threads=1)",
-    "survey": "revwave.forward_survey(shape=(40, 40, 40), tn=3.0, src_grid=(2, 2, 20), threads=1, out=OUT + '/records')",
+    "survey": "revwave.forward_survey(shape=(40, 40, 40), tn=12.0, src_grid=(2, 2, 20), threads=1, out=OUT + '/records')",
     "invert": "revwave.invert(shape=(32, 32, 24), tn=2.0, src_grid=(2, 1, 20), vmin=1400, vmax=3200, threads=1, "
               "strategy='full', out_dir=OUT + '/inv')",
 }
