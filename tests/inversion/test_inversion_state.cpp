@@ -66,26 +66,14 @@ StateFiles edited(const InversionState& s, const std::string& from, const std::s
   return files;
 }
 
-// revwave 0.3 wrote format 3, one file (written out here from its documentation, the independent
-// truth): the magic line, the JSON line without file names, f, the model, x, g, D, the pairs (s, y)
-// oldest first, and the XXH3-64 of every byte before it.
+// revwave 0.3 wrote format 3, one file (its payload written out here from its documentation, the
+// independent truth): the magic line, format 4's JSON line without the file names, f, the model,
+// x, g, D, the pairs (s, y) oldest first, and the XXH3-64 of every byte before it.
 std::string as_format_3(const InversionState& s) {
-  nlohmann::json j;
-  j["fingerprint"] = s.fingerprint;
-  j["band"] = s.band;
-  j["band_iteration"] = s.band_iteration;
-  j["iteration"] = s.iteration;
-  j["band_started"] = s.band_started;
-  j["band_end"] = static_cast<int>(s.band_end);
-  j["ended"] = nlohmann::json::array();
-  for (BandEnd e : s.ended) j["ended"].push_back(static_cast<int>(e));
-  j["optimizer_iteration"] = s.optimizer.iteration;
-  j["evaluations"] = s.optimizer.evaluations;
-  j["memory_capacity"] = s.optimizer.memory.capacity();
-  j["pairs"] = s.optimizer.memory.size();
-  j["n"] = s.model.size();
-  j["x"] = s.optimizer.x.size();
-  j["diagonal"] = s.diagonal.size();
+  const std::string four = encode_inversion_state(s).state;
+  const std::size_t line = four.find('\n') + 1;
+  nlohmann::json j = nlohmann::json::parse(four.substr(line, four.find('\n', line) - line));
+  for (const char* key : {"model_is_x", "diagonal_file", "pair_files"}) EXPECT_EQ(j.erase(key), 1u) << key;
   std::string out = "revwave-inversion-state 3\n" + j.dump() + "\n";
   const auto put = [&](const std::vector<double>& v) {
     out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
