@@ -1,27 +1,30 @@
 #!/usr/bin/env bash
-# A/B of the CPU steps against another revwave commit (default dee22b9, the two-sweep reverse
-# step before the fused one): the same benchmark source (profiling/cpu_step_bench.cpp) built
-# against both libraries, run alternately ROUNDS times; prints each run and the min/median of the
-# reverse-step speed-up B/A (A = this tree, B = the other commit).
-# Usage: profiling/reverse_step_ab.sh [N=200] [ROUNDS=5] [REF=dee22b9] [REPS=8]
+# A/B of the CPU steps against another revwave commit: each tree's own benchmark
+# (profiling/cpu_step_bench.cpp, target revwave_cpu_step_bench) built against its own library, run
+# alternately ROUNDS times; prints each run and the min/median of the reverse-step speed-up B/A
+# (A = this tree, B = the other commit). REF must have the benchmark (it came with 2379cfb, the
+# fused reverse step; that A/B against dee22b9, docs/benchmarks.md, built today's
+# source against that old library, which the API has since left behind).
+# Usage: profiling/reverse_step_ab.sh [N=200] [ROUNDS=5] [REF=HEAD~1] [REPS=8]
 #   REVWAVE_BEFORE_RUN='cmd' runs cmd before every run (on a shared machine: wait for quiet).
 #   (build this tree first: cmake --build build --target revwave_cpu_step_bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-n=${1:-200}; rounds=${2:-5}; ref=${3:-dee22b9}; reps=${4:-8}
-here=$(pwd)
+n=${1:-200}; rounds=${2:-5}; ref=${3:-HEAD~1}; reps=${4:-8}
 a_bin=${REVWAVE_STEP_BENCH:-build/revwave_cpu_step_bench}
-[ -x "$a_bin" ] || { echo "build $a_bin first" >&2; exit 1; }
-ref_dir=${REVWAVE_REF_DIR:-/tmp/revwave-ref-$ref}  # a checkout of REF (made here as a git worktree when missing)
-if [ ! -d "$ref_dir" ]; then git worktree add --detach "$ref_dir" "$ref" >/dev/null; fi
-if [ ! -x "$ref_dir/build/cpu_step_bench" ]; then
-  cmake -S "$ref_dir" -B "$ref_dir/build" -DCMAKE_BUILD_TYPE=Release -DREVWAVE_CUDA=OFF -DREVWAVE_CUDASIM=OFF >/dev/null
-  cmake --build "$ref_dir/build" -j2 --target revwave_numerics revwave_store revwave_core >/dev/null
-  inc=(); for part in core numerics store; do inc+=(-I "$ref_dir/host/$part/include"); done
-  g++ -std=c++17 -O2 -fopenmp "${inc[@]}" "$here/profiling/cpu_step_bench.cpp" "$ref_dir/build/host/librevwave_numerics.a" \
-    "$ref_dir/build/host/librevwave_store.a" "$ref_dir/build/host/librevwave_core.a" -o "$ref_dir/build/cpu_step_bench"
+[ -x "$a_bin" ] || { echo "build $a_bin first (cmake --build build --target revwave_cpu_step_bench)" >&2; exit 1; }
+sha=$(git rev-parse --short "$ref^{commit}")
+if ! git cat-file -e "$sha:profiling/cpu_step_bench.cpp" 2>/dev/null; then
+  echo "reverse_step_ab.sh: $ref ($sha) has no profiling/cpu_step_bench.cpp: choose a REF that has the benchmark" >&2
+  exit 2
 fi
-b_bin=$ref_dir/build/cpu_step_bench
+ref_dir=${REVWAVE_REF_DIR:-/tmp/revwave-ref-$sha}  # a checkout of REF (made here as a git worktree when missing)
+if [ ! -d "$ref_dir" ]; then git worktree add --detach "$ref_dir" "$sha" >/dev/null; fi
+if [ ! -x "$ref_dir/build/revwave_cpu_step_bench" ]; then
+  cmake -S "$ref_dir" -B "$ref_dir/build" -DCMAKE_BUILD_TYPE=Release -DREVWAVE_CUDA=OFF -DREVWAVE_CUDASIM=OFF >/dev/null
+  cmake --build "$ref_dir/build" -j2 --target revwave_cpu_step_bench >/dev/null
+fi
+b_bin=$ref_dir/build/revwave_cpu_step_bench
 out=$(mktemp)
 before=${REVWAVE_BEFORE_RUN:-true}
 for r in $(seq "$rounds"); do
