@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "revwave/core/seconds_since.hpp"
 #include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/cuda/backend/device_tile_blocks.hpp"
 #include "revwave/cuda/backend/engine_kernels.hpp"
@@ -18,7 +19,6 @@ namespace revwave {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 template <class T>
 class CudaShotEngine final : public ShotEngine<T> {
@@ -48,20 +48,20 @@ class CudaShotEngine final : public ShotEngine<T> {
     auto t = Clock::now();
     target(shot);
     const StrategyPlan& plan = plan_for(shot);
-    out.phases.setup = since(t);
+    out.phases.setup = seconds_since(t);
     t = Clock::now();
     observed_.assign(shot.observed->begin(), shot.observed->end());
-    out.phases.upload = since(t);
+    out.phases.upload = seconds_since(t);
     t = Clock::now();
     Timing& timing = new_timing(out.ticket);
     const Stream& compute = prop_->streams().compute;
     timing.start.record(compute);
     GradientOutput g = run_gradient(*prop_, misfit, observed_.data(), o_.strategy, plan, progress);
     timing.end.record(compute);
-    out.phases.time_loop = since(t);  // the host's share; the device's replaces it (time_loop_seconds)
+    out.phases.time_loop = seconds_since(t);  // the host's share; the device's replaces it (time_loop_seconds)
     t = Clock::now();
     out.gradient = fill_tiles(shot, prop_->gradient_field(), nullptr);
-    out.phases.accumulate = since(t);
+    out.phases.accumulate = seconds_since(t);
     out.stats = g.stats;
     out.predicted_forward_steps = plan.predicted_forward_steps;
     out.snaps = plan.snaps;
@@ -78,7 +78,7 @@ class CudaShotEngine final : public ShotEngine<T> {
       illumination_ = DeviceBuffer(bytes + bytes / 4, "the illumination");
     }
     REVWAVE_CUDA_CHECK(cudaMemsetAsync(illumination_.data(), 0, bytes, compute));
-    phases.setup += since(t);
+    phases.setup += seconds_since(t);
     t = Clock::now();
     prop_->reset_forward();
     const SquareAdd<T> base{place(shot), nullptr, illumination_.as<double>()};
@@ -89,10 +89,10 @@ class CudaShotEngine final : public ShotEngine<T> {
       launch_square_add(a, compute);
       if (progress) progress(n + 1, problem_.time.steps);
     }
-    phases.time_loop += since(t);  // enqueued; the device's time shows in the next wait
+    phases.time_loop += seconds_since(t);  // enqueued; the device's time shows in the next wait
     t = Clock::now();
     TiledPart part = fill_tiles(shot, nullptr, illumination_.as<double>());
-    phases.accumulate += since(t);
+    phases.accumulate += seconds_since(t);
     return part;
   }
 

@@ -6,14 +6,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "revwave/core/seconds_since.hpp"
 #include "revwave/cuda/runtime/cuda_error.hpp"
 
 namespace revwave {
-namespace {
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-}  // namespace
 
 HostStagingWorker::HostStagingWorker(HostSlotMedium& medium) : medium_(medium) {
   const std::size_t field = medium_.field_bytes();

@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "revwave/core/seconds_since.hpp"
 #include "revwave/driver/cpu_checkpoints.hpp"
 #include "revwave/driver/host_tile_blocks.hpp"
 #include "revwave/driver/shot_engine.hpp"
@@ -16,7 +17,6 @@ namespace revwave {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 template <class T>
 class CpuShotEngine final : public ShotEngine<T> {
@@ -36,16 +36,16 @@ class CpuShotEngine final : public ShotEngine<T> {
     auto t = Clock::now();
     target(shot);
     const StrategyPlan& plan = plan_for(shot);
-    out.phases.setup = since(t);
+    out.phases.setup = seconds_since(t);
     t = Clock::now();
     observed_.assign(shot.observed->begin(), shot.observed->end());
-    out.phases.upload = since(t);
+    out.phases.upload = seconds_since(t);
     t = Clock::now();
     GradientOutput g = run_gradient(*prop_, misfit, observed_.data(), o_.strategy, plan, progress);
-    out.phases.time_loop = since(t);
+    out.phases.time_loop = seconds_since(t);
     t = Clock::now();
     out.gradient = fold_to_tiles(sums_, problem_.grid, shot.first, prop_->gradient_field(), !whole(shot));
-    out.phases.accumulate = since(t);
+    out.phases.accumulate = seconds_since(t);
     out.stats = g.stats;
     out.predicted_forward_steps = plan.predicted_forward_steps;
     out.snaps = plan.snaps;
@@ -56,7 +56,7 @@ class CpuShotEngine final : public ShotEngine<T> {
     auto t = Clock::now();
     target(shot);
     illumination_.assign(static_cast<std::size_t>(problem_.grid.interior_points()), 0.0);
-    phases.setup += since(t);
+    phases.setup += seconds_since(t);
     t = Clock::now();
     prop_->reset_forward();
     for (index_t n = 0; n < problem_.time.steps; ++n) {
@@ -64,10 +64,10 @@ class CpuShotEngine final : public ShotEngine<T> {
       prop_->add_squared_interior(illumination_);
       if (progress) progress(n + 1, problem_.time.steps);
     }
-    phases.time_loop += since(t);
+    phases.time_loop += seconds_since(t);
     t = Clock::now();
     TiledPart part = window_to_tiles(sums_, shot.first, shot.shape, illumination_.data(), !whole(shot));
-    phases.accumulate += since(t);
+    phases.accumulate += seconds_since(t);
     return part;
   }
 

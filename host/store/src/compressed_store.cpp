@@ -6,13 +6,9 @@
 #include <string>
 
 #include "revwave/core/errors.hpp"
+#include "revwave/core/seconds_since.hpp"
 
 namespace revwave {
-namespace {
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-}  // namespace
 
 CompressionStats EncodedSlot::encode(const FieldCodec& codec, const std::byte* u, const std::byte* u_prev) {
   const auto t0 = std::chrono::steady_clock::now();

@@ -12,6 +12,7 @@
 
 #include "revwave/core/errors.hpp"
 #include "revwave/core/progress.hpp"
+#include "revwave/core/seconds_since.hpp"
 #include "revwave/driver/gradient_output.hpp"
 #include "revwave/driver/propagator.hpp"
 #include "revwave/driver/schedule_runner.hpp"
@@ -35,7 +36,7 @@ GradientOutput gradient_full(P& prop, const Misfit<T>& misfit, const T* observed
   out.stats.wavefield_storage_bytes = prop.allocate_history(N, [&] {
     if (progress) progress(0, 2 * N);
   });
-  out.stats.seconds_allocate = detail::elapsed(ta);
+  out.stats.seconds_allocate = seconds_since(ta);
 
   auto t0 = std::chrono::steady_clock::now();
   prop.reset_forward();
@@ -52,7 +53,7 @@ GradientOutput gradient_full(P& prop, const Misfit<T>& misfit, const T* observed
     if (progress) progress(n + 1, 2 * N);
   }
   out.stats.objective = detail::adjoint_source_from_traces(prop, misfit, observed, N);
-  out.stats.seconds_forward = detail::elapsed(t0);
+  out.stats.seconds_forward = seconds_since(t0);
 
   auto t1 = std::chrono::steady_clock::now();
   for (index_t n = N - 1; n >= 0; --n) {
@@ -64,7 +65,7 @@ GradientOutput gradient_full(P& prop, const Misfit<T>& misfit, const T* observed
   prop.release_history();
   out.gradient = prop.interior_gradient();  // read back once (on a GPU the reverse sweep's only wait)
   out.density_gradient = density_gradient_of(prop);
-  out.stats.seconds_reverse = detail::elapsed(t1);
+  out.stats.seconds_reverse = seconds_since(t1);
   return out;
 }
 

@@ -1,7 +1,6 @@
 // What a gradient run returns: J, dJ/dm (and dJ/drho where asked) at the interior points, and what
 // the run cost.
 #pragma once
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -34,11 +33,4 @@ struct GradientOutput {
   std::vector<double> density_gradient;  // dJ/drho, interior, C order, where the run images it; else empty
 };
 
-namespace detail {
-
-inline double elapsed(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace detail
 }  // namespace revwave

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "revwave/core/progress.hpp"
+#include "revwave/core/seconds_since.hpp"
 #include "revwave/driver/gradient_output.hpp"
 #include "revwave/driver/misfit_phase.hpp"
 #include "revwave/schedule/schedule.hpp"
@@ -40,7 +41,7 @@ class ScheduleRunner {
     // the time loop then costs what the schedule says.
     const auto ta = std::chrono::steady_clock::now();
     prop_.reserve_fields(store.held_fields());
-    out_.stats.seconds_allocate = elapsed(ta);
+    out_.stats.seconds_allocate = seconds_since(ta);
     t0_ = std::chrono::steady_clock::now();
     prop_.reset_forward();
     prop_.reset_adjoint();
@@ -73,7 +74,7 @@ class ScheduleRunner {
           throw std::logic_error("schedule: " + to_string(a) + " at position " + std::to_string(position_));
         const auto t = std::chrono::steady_clock::now();
         store_.store(a.slot, prop_.state());
-        out_.stats.seconds_copies += elapsed(t);
+        out_.stats.seconds_copies += seconds_since(t);
         ++out_.stats.stores;
         return true;
       }
@@ -83,7 +84,7 @@ class ScheduleRunner {
           prop_.reset_forward();
         else
           store_.restore(a.slot, prop_.state(), schedule.restore_is_last_use());
-        out_.stats.seconds_copies += elapsed(t);
+        out_.stats.seconds_copies += seconds_since(t);
         position_ = a.step;
         ++out_.stats.restores;
         return true;
@@ -113,7 +114,7 @@ class ScheduleRunner {
     out_.stats.compression = store_.compression();
     out_.gradient = prop_.interior_gradient();  // read back once (on a GPU the reverse sweep's only wait)
     out_.density_gradient = density_gradient_of(prop_);
-    out_.stats.seconds_reverse = elapsed(t_rev_);
+    out_.stats.seconds_reverse = seconds_since(t_rev_);
     return std::move(out_);
   }
 
