@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <random>
@@ -301,6 +302,10 @@ TEST(InversionStateFile, ASaveWritesOnlyTheNewPairAndTheDroppedOneGoes) {
   EXPECT_EQ(t.optimizer.memory.pairs()[1].y, s.optimizer.memory.pairs()[1].y);
   EXPECT_EQ(t.model, s.model);
   EXPECT_EQ(t.diagonal, s.diagonal);
+  // A temporary that a killed save left goes with the next clean-up.
+  std::ofstream(dir / "state.d" / (second[2] + ".bin.tmp.12345.0")) << "half a file";
+  remove_unused_state_files(path, second);
+  EXPECT_EQ(files().size(), 3u);
   // A vector file gone is named.
   fs::remove(dir / "state.d" / (second[2] + ".bin"));
   try {
@@ -308,6 +313,17 @@ TEST(InversionStateFile, ASaveWritesOnlyTheNewPairAndTheDroppedOneGoes) {
     ADD_FAILURE() << "a state without its newest pair was read";
   } catch (const IoError& e) {
     EXPECT_NE(std::string(e.what()).find("its curvature pair 1 (state.d/" + second[2] + ".bin) is missing"),
+              std::string::npos)
+        << e.what();
+  }
+  // A file where the directory of vector files belongs: one line naming it.
+  fs::remove_all(dir / "state.d");
+  std::ofstream(dir / "state.d") << "not a directory";
+  try {
+    save_inversion_state(path, s);
+    ADD_FAILURE() << "a save went through a file named state.d";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("state.d: cannot make the directory of the inversion's vector files"),
               std::string::npos)
         << e.what();
   }

@@ -16,7 +16,7 @@ std::size_t CudaPropagator<T>::allocate_history(index_t steps, const std::functi
   const std::size_t budget = device_budget();  // the one that decides, before the history takes its share
   const HistoryTier tier = place_history(steps, field_bytes(), budget, host_budget());
   const bool on_device = tier == HistoryTier::device;
-  history_ = std::make_unique<FieldHistory>(steps, field_bytes(), on_device);
+  history_ = std::make_unique<FieldHistory>(steps, field_bytes(), on_device, between);
   reserve_fields(history_->held_fields(), between);
   placement_.history_tier = to_string(tier);
   placement_.tier_choice =

@@ -4,7 +4,7 @@
 
 namespace revwave {
 
-FieldHistory::FieldHistory(index_t steps, std::size_t field_bytes, bool on_device)
+FieldHistory::FieldHistory(index_t steps, std::size_t field_bytes, bool on_device, const std::function<void()>& between)
     : steps_(steps), field_bytes_(field_bytes), on_device_(on_device) {
   if (on_device_) {
     device_.resize(static_cast<std::size_t>(steps) + 1);
@@ -12,7 +12,10 @@ FieldHistory::FieldHistory(index_t steps, std::size_t field_bytes, bool on_devic
   }
   zero_ = DeviceBuffer(field_bytes, "a zero wavefield");
   pinned_.reserve(static_cast<std::size_t>(steps));
-  for (index_t n = 0; n < steps; ++n) pinned_.emplace_back(field_bytes, "the pinned-host wavefield history");
+  for (index_t n = 0; n < steps; ++n) {
+    pinned_.emplace_back(field_bytes, "the pinned-host wavefield history");
+    if (between) between();
+  }
   for (auto& r : ring_) r = DeviceBuffer(field_bytes, "the history read-back ring");
 }
 

@@ -37,8 +37,9 @@ std::string to_string(BandEnd reason) {
 // pair and the band's preconditioner are files of their own in `state.d/` beside it, written once:
 // "revwave-inversion-vectors 1\n", a JSON line {"vectors", "n"}, the doubles, and their XXH3-64,
 // whose 16 hex digits are the file's name. A pair lives for `memory` iterations and a preconditioner
-// for a band, so a save writes x, g and the newest pair (5 vectors of the model's size) where
-// format 3 wrote the model, x, g, D and every pair (14 with 5 pairs: about 1.9 GB at 256^3).
+// for a band, so a save after an iteration writes x, g and the newest pair (4 vectors of the
+// model's size; 5 with a band's new preconditioner) where format 3 wrote the model, x, g, D and
+// every pair (14 with 5 pairs: about 1.9 GB at 256^3).
 // Formats 3 (revwave 0.3: one file, the same header without file names, then f, model, x, g, D and
 // the pairs) and 2 (revwave 0.2.0: format 3 sealed with FNV-1a, a byte at a time) are read, and
 // rewritten as 4 by the next save.
@@ -404,7 +405,13 @@ std::uint64_t state_checksum(const char* bytes, std::size_t size, int format) {
 std::vector<std::string> save_inversion_state(const std::string& path, const InversionState& s) {
   const StateLayout l = layout_of(s);
   std::vector<std::string> names;
-  if (!l.files.empty()) std::filesystem::create_directories(vector_dir(path));
+  if (!l.files.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(vector_dir(path), ec);
+    if (ec || !std::filesystem::is_directory(vector_dir(path), ec))
+      throw IoError(vector_dir(path) + ": cannot make the directory of the inversion's vector files (" +
+                    (ec ? ec.message() : std::string("a file of that name is there")) + ")");
+  }
   for (const VectorFile& f : l.files) {
     names.push_back(f.name);
     const std::string file = vector_path(path, f.name);
@@ -425,15 +432,22 @@ std::vector<std::string> save_inversion_state(const std::string& path, const Inv
 }
 
 void remove_unused_state_files(const std::string& path, const std::vector<std::string>& kept) {
+  // Best effort: what cannot be listed or removed now goes at the next save. Temporaries that a
+  // killed save left are removed too (no save of this process is under way).
   std::error_code ec;
   std::vector<std::filesystem::path> unused;
-  for (const auto& entry : std::filesystem::directory_iterator(vector_dir(path), ec)) {
-    const std::filesystem::path& p = entry.path();
+  std::filesystem::directory_iterator it(vector_dir(path), ec);
+  for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::filesystem::path& p = it->path();
+    const std::string file = p.filename().string();
     const std::string name = p.stem().string();
-    if (p.extension() == ".bin" && is_vector_file_name(name) && std::find(kept.begin(), kept.end(), name) == kept.end())
+    const bool vector_file = p.extension() == ".bin" && is_vector_file_name(name);
+    if ((vector_file && std::find(kept.begin(), kept.end(), name) == kept.end()) ||
+        (file.find(".bin.tmp.") == 16 && is_vector_file_name(file.substr(0, 16)))) {
       unused.push_back(p);
+    }
   }
-  for (const std::filesystem::path& p : unused) std::filesystem::remove(p, ec);  // what fails goes at the next save
+  for (const std::filesystem::path& p : unused) std::filesystem::remove(p, ec);
 }
 
 InversionState load_inversion_state(const std::string& path) {

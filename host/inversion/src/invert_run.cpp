@@ -89,7 +89,7 @@ void begin_invert(InvertJob& job, InversionState& state, std::vector<std::string
     return;
   }
   state = load_inversion_state(inversion_state_path(job.dir));
-  // A state of format 2 (revwave 0.2.0) holds the FNV-1a fingerprint; the next save writes format 3 with this one.
+  // A state of format 2 (revwave 0.2.0) holds the FNV-1a fingerprint; the next save writes format 4 with this one.
   const std::string expected = state.format == 2 ? inversion_fingerprint(in.grid, in.model, in.survey, job.settings,
                                                                          job.run.aperture, label, HashKind::fnv1a)
                                                  : job.fingerprint;

@@ -31,11 +31,14 @@ std::string inversion_state_path(const std::string& dir) { return dir + "/state.
 std::string inversion_config_path(const std::string& dir) { return dir + "/invert.config.toml"; }
 
 std::string inversion_output_role(const std::string& name) {
-  static const std::map<std::string, std::string> fixed = {
-      {"model.npy", "the latest model"},       {"state.bin", "the optimiser's state"},
-      {"history.jsonl", "the history"},        {"start_model.npy", "the starting model"},
-      {"true_model.npy", "the true model"},    {"invert.config.toml", "the inversion's configuration"},
-      {"wavelet.npy", "the estimated wavelet"}};
+  static const std::map<std::string, std::string> fixed = {{"model.npy", "the latest model"},
+                                                           {"state.bin", "the optimiser's state"},
+                                                           {"state.d", "the optimiser's vector files"},
+                                                           {"history.jsonl", "the history"},
+                                                           {"start_model.npy", "the starting model"},
+                                                           {"true_model.npy", "the true model"},
+                                                           {"invert.config.toml", "the inversion's configuration"},
+                                                           {"wavelet.npy", "the estimated wavelet"}};
   if (const auto f = fixed.find(name); f != fixed.end()) return f->second;
   for (const char* prefix : {"model_", "start_", "true_"}) {
     for (const char* plane : {"xz", "yz", "xy"}) {

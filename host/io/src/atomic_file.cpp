@@ -80,6 +80,20 @@ void rename_into_place(const std::string& tmp, const std::string& path) {
   }
 }
 
+// Makes the renames into the directory holding `path` durable: after it, a power cut cannot undo
+// them, nor let a later rename elsewhere (state.bin naming the vector files renamed here) reach the
+// disk first. Best effort: a file system that cannot sync a directory (EINVAL) keeps its own order.
+void sync_directory_of(const std::string& path) {
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fsync(fd);
+  ::close(fd);
+}
+
+std::string directory_of(const std::string& path) { return std::filesystem::path(path).parent_path().string(); }
+
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 extern "C" void remove_and_reraise(int sig) {
@@ -126,6 +140,7 @@ void write_file_atomically_at(const std::string& path, const std::function<void(
       return;
     }
     rename_into_place(tmp, path);
+    sync_directory_of(path);
   } catch (...) {
     std::remove(tmp.c_str());
     throw;
@@ -174,7 +189,14 @@ void OutputTransaction::commit() {
   t_staged->clear();
   std::size_t done = 0;
   try {
-    for (; done < staged.size(); ++done) rename_into_place(staged[done].tmp, staged[done].path);
+    // In the order staged, each directory synced once its renames are done and before the next
+    // directory's: a file renamed after another (state.bin after the vector files it names) is
+    // never on the disk without it.
+    for (; done < staged.size(); ++done) {
+      rename_into_place(staged[done].tmp, staged[done].path);
+      if (done + 1 == staged.size() || directory_of(staged[done + 1].path) != directory_of(staged[done].path))
+        sync_directory_of(staged[done].path);
+    }
   } catch (...) {
     for (std::size_t i = done; i < staged.size(); ++i) std::remove(staged[i].tmp.c_str());
     ::pthread_sigmask(SIG_SETMASK, &old, nullptr);

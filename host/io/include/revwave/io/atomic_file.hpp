@@ -11,7 +11,7 @@ namespace revwave {
 
 // Calls `writer` on a binary stream opened on `path + ".tmp.<pid>.<n>"` (same directory,
 // so the rename cannot cross file systems), flushes and fsyncs it, then renames it
-// over `path`. If the writer throws, or any step fails, the temporary is removed and
+// over `path` and syncs the directory. If the writer throws, or any step fails, the temporary is removed and
 // `path` is left untouched: a writer exception propagates unchanged, an I/O failure
 // throws IoError naming the file and the system's reason. Inside an OutputTransaction
 // the rename waits for the transaction's commit.
@@ -23,7 +23,8 @@ void write_file_atomically_at(const std::string& path, const std::function<void(
 
 // Outputs that appear together or not at all. While one is alive on this thread,
 // write_file_atomically leaves each complete file under its temporary name; commit()
-// renames them all into place, with SIGINT, SIGTERM, SIGHUP and SIGQUIT held off meanwhile.
+// renames them all into place in the order written, syncing each directory before the next
+// one's renames, with SIGINT, SIGTERM, SIGHUP and SIGQUIT held off meanwhile.
 // Destroyed without commit() (an exception, an early return), it removes the temporaries:
 // every output path keeps what it held before the run, a file that existed included.
 // A transaction opened while another is alive joins it (only the outermost commits).

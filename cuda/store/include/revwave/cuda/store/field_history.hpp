@@ -7,6 +7,7 @@
 #pragma once
 #include <array>
 #include <deque>
+#include <functional>
 #include <vector>
 
 #include "revwave/core/config.hpp"
@@ -23,7 +24,8 @@ class FieldHistory {
     const void* prev;  // u[n-1]
   };
 
-  FieldHistory(index_t steps, std::size_t field_bytes, bool on_device);
+  // Pinned, the N host fields are allocated now, `between` hearing each (a run may be cancelled there).
+  FieldHistory(index_t steps, std::size_t field_bytes, bool on_device, const std::function<void()>& between = {});
   bool on_device() const { return on_device_; }
   std::size_t bytes() const;  // of u[1..N]
   // Pool fields held at once beyond the state's two: on the device u[0..N] (the state's two among
