@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -184,16 +187,48 @@ void segy(const std::uint8_t* data, std::size_t size) {
   } catch (const OutOfMemoryError&) {}
 }
 
+namespace {
+// The 8-byte little-endian checksum at the end of `bytes`, made right for its contents.
+void reseal(std::string& bytes, int format) {
+  const std::uint64_t sum = state_checksum(bytes.data(), bytes.size() - 8, format);
+  for (int k = 0; k < 8; ++k) bytes[bytes.size() - 8 + k] = static_cast<char>((sum >> (8 * k)) & 0xff);
+}
+}  // namespace
+
 void state(const std::uint8_t* data, std::size_t size) {
+  // A state, and after a "\n#vectors\n" line a vector file that the reader gives for every name the
+  // state asks for (format 4); the seeds hold both.
   std::string bytes(reinterpret_cast<const char*>(data), size);
-  if (size > 8 && (data[size - 1] & 1)) {
-    const int format = bytes.rfind("revwave-inversion-state 2", 0) == 0 ? 2 : 3;  // FNV-1a, or XXH3 (3 and 4)
-    // (a state of format 4 names vector files, which are not here: its decoding stops at the first)
-    const std::uint64_t sum = state_checksum(bytes.data(), bytes.size() - 8, format);
-    for (int k = 0; k < 8; ++k) bytes[bytes.size() - 8 + k] = static_cast<char>((sum >> (8 * k)) & 0xff);
+  std::optional<std::string> vectors;
+  const std::string cut = "\n#vectors\n";
+  if (const std::size_t at = bytes.find(cut); at != std::string::npos) {
+    vectors = bytes.substr(at + cut.size());
+    bytes.resize(at);
   }
+  if (size > 8 && (data[size - 1] & 1) && bytes.size() > 8) {
+    if (vectors && vectors->size() > 8) {
+      // The vector file sealed, and every name in the state's header made its name, so that the
+      // mutations reach the checks behind the checksum and the name.
+      reseal(*vectors, 3);
+      std::uint64_t sum = 0;
+      for (int k = 0; k < 8; ++k)
+        sum |= std::uint64_t(static_cast<unsigned char>((*vectors)[vectors->size() - 8 + k])) << (8 * k);
+      char name[17];
+      std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(sum));
+      const std::size_t header = bytes.find('\n');
+      const std::size_t header_end = header == std::string::npos ? header : bytes.find('\n', header + 1);
+      if (header_end != std::string::npos && header_end - header < 100000) {
+        std::string line = bytes.substr(header, header_end - header);
+        line = std::regex_replace(line, std::regex("\"[0-9a-f]{16}\""), std::string("\"") + name + "\"");
+        bytes.replace(header, header_end - header, line);
+      }
+    }
+    // FNV-1a for format 2; XXH3 for 3 and 4.
+    reseal(bytes, bytes.rfind("revwave-inversion-state 2", 0) == 0 ? 2 : 3);
+  }
+  const VectorFileReader read = [&](const std::string&) { return vectors; };
   try {
-    const InversionState s = decode_inversion_state(bytes, "fuzz/state.bin");
+    const InversionState s = decode_inversion_state(bytes, "fuzz/state.bin", read);
     const std::size_t n = s.model.size();
     if (n == 0 || (!s.optimizer.x.empty() && s.optimizer.x.size() != n) || s.optimizer.g.size() != s.optimizer.x.size())
       broken("sizes");

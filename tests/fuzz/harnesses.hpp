@@ -26,8 +26,10 @@ void schedule(const std::uint8_t* data, std::size_t size);
 // finite positions, a trace number per receiver, dt > 0.
 void segy(const std::uint8_t* data, std::size_t size);
 // The inversion state's reader. The checksum stops almost every mutation at the door, so every other
-// input has its checksum repaired first and reaches the checks behind it; a state it accepts is
-// consistent (sizes, bands, finite values) and encodes back to a state that decodes the same.
+// input has its checksum repaired first and reaches the checks behind it; an input may carry a vector
+// file after a "\n#vectors\n" line, which the reader gives for every name (repaired too, and the
+// state's names made its name). A state it accepts is consistent (sizes, bands, finite values) and
+// encodes back to a state that decodes the same.
 void state(const std::uint8_t* data, std::size_t size);
 
 }  // namespace revwave::fuzz
