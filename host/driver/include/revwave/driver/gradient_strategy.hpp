@@ -13,6 +13,7 @@
 
 #include "revwave/core/choices.hpp"
 #include "revwave/core/errors.hpp"
+#include "revwave/core/seconds_since.hpp"
 #include "revwave/driver/gradient_driver.hpp"
 #include "revwave/driver/lookahead_prefetch.hpp"
 #include "revwave/driver/propagator.hpp"
@@ -129,14 +130,13 @@ struct has_synchronize<P, std::void_t<decltype(std::declval<P&>().synchronize())
 // alike), so that the costs are the device's, not the time to enqueue them.
 template <class P, class Store>
 void measure_tier_costs(P& prop, Store& store, std::vector<Tier>& tiers) {
-  using clock = std::chrono::steady_clock;
-  auto best_of = [&prop](int tries, auto&& f) {
+  auto best_of = [&](int tries, auto&& f) {  // prop only where it synchronises
     double best = 1e300;
     for (int i = 0; i < tries; ++i) {
-      const auto t0 = clock::now();
+      const auto t0 = std::chrono::steady_clock::now();
       f();
       if constexpr (detail::has_synchronize<P>::value) prop.synchronize();
-      best = std::min(best, std::chrono::duration<double>(clock::now() - t0).count());
+      best = std::min(best, seconds_since(t0));
     }
     return best;
   };
