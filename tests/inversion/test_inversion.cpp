@@ -13,6 +13,7 @@
 
 #include "revwave/core/errors.hpp"
 #include "revwave/inversion/inversion.hpp"
+#include "revwave/inversion/run_directory.hpp"
 #include "revwave/inversion/survey_objective.hpp"
 #include "revwave/numerics/lowpass.hpp"
 #include "test_helpers.hpp"
@@ -327,6 +328,27 @@ TEST(InversionStateFile, ASaveWritesOnlyTheNewPairAndTheDroppedOneGoes) {
               std::string::npos)
         << e.what();
   }
+  fs::remove_all(dir);
+}
+
+// One inversion at a time on a run directory: a second hold (another process, or here a second
+// open file, which flock treats alike) is refused naming the directory; the first's end frees it.
+TEST(RunDirectoryLock, ASecondInversionOnTheDirectoryIsRefusedUntilTheFirstEnds) {
+  const fs::path dir = fs::temp_directory_path() / ("revwave-lock-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  {
+    const RunDirectoryLock first(dir.string());
+    try {
+      const RunDirectoryLock second(dir.string());
+      ADD_FAILURE() << "a second hold on a held run directory";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(dir.string() + " is in use by another inversion (a process holds " +
+                                           (dir / "invert.lock").string() + ")"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_NO_THROW(RunDirectoryLock again(dir.string()));
   fs::remove_all(dir);
 }
 

@@ -85,9 +85,14 @@ void begin_invert(InvertJob& job, InversionState& state, std::vector<std::string
   job.fingerprint = inversion_fingerprint(in.grid, in.model, in.survey, job.settings, job.run.aperture, label);
   if (!job.resuming) {
     state.fingerprint = job.fingerprint;
-    if (root && !job.dir.empty()) std::filesystem::create_directories(job.dir);
+    if (root && !job.dir.empty()) {
+      std::filesystem::create_directories(job.dir);
+      job.lock = std::make_shared<RunDirectoryLock>(job.dir);
+      check_inversion_directory(job.dir, false);  // again, held: another run may have begun there since
+    }
     return;
   }
+  if (root) job.lock = std::make_shared<RunDirectoryLock>(job.dir);
   state = load_inversion_state(inversion_state_path(job.dir));
   // A state of format 2 (revwave 0.2.0) holds the FNV-1a fingerprint; the next save writes format 4 with this one.
   const std::string expected = state.format == 2 ? inversion_fingerprint(in.grid, in.model, in.survey, job.settings,

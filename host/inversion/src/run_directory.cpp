@@ -1,6 +1,11 @@
 #include "revwave/inversion/run_directory.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -34,6 +39,7 @@ std::string inversion_output_role(const std::string& name) {
   static const std::map<std::string, std::string> fixed = {{"model.npy", "the latest model"},
                                                            {"state.bin", "the optimiser's state"},
                                                            {"state.d", "the optimiser's vector files"},
+                                                           {"invert.lock", "the run directory's lock"},
                                                            {"history.jsonl", "the history"},
                                                            {"start_model.npy", "the starting model"},
                                                            {"true_model.npy", "the true model"},
@@ -92,6 +98,26 @@ void check_inversion_directory(const std::string& dir, bool resuming) {
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
     throw InputError("--out-dir " + dir + " exists and is not a directory");
   }
+}
+
+RunDirectoryLock::RunDirectoryLock(const std::string& dir) {
+  const std::string path = (std::filesystem::path(dir) / "invert.lock").string();
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw IoError(path + ": cannot open the run directory's lock (" + std::strerror(errno) + ")");
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    ::close(fd_);
+    fd_ = -1;
+    if (err == EWOULDBLOCK) {
+      throw InputError(dir + " is in use by another inversion (a process holds " + path +
+                       "): wait for it to end, or choose another --out-dir");
+    }
+    throw IoError(path + ": cannot lock the run directory (" + std::strerror(err) + ")");
+  }
+}
+
+RunDirectoryLock::~RunDirectoryLock() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
 std::vector<std::string> read_history(const std::string& dir) {

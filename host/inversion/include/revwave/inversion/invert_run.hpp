@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "revwave/inversion/inversion.hpp"
+#include "revwave/inversion/run_directory.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/setup/problem_setup.hpp"
 #include "revwave/setup/run_files.hpp"
@@ -64,6 +65,7 @@ struct InvertJob {
   std::vector<double> wavelet;
   std::vector<std::string> warnings;  // revwave/setup/plausibility.hpp, the survey's readers'
   int reopened_band = -1;             // a resumed band that had ended after its --iterations, taken further (from 0)
+  std::shared_ptr<RunDirectoryLock> lock;  // the root's hold on `dir` while the run lives
 };
 
 // Resolves the backend, checks the bounds and the run directory (new, or --resume), refuses outputs

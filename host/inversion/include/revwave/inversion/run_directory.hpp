@@ -31,6 +31,21 @@ void check_inversion_directory(const std::string& dir, bool resuming);
 // history.jsonl's lines (empty when there is none yet).
 std::vector<std::string> read_history(const std::string& dir);
 
+// This process's hold on a run directory for as long as the object lives: an advisory lock (flock)
+// on DIR/invert.lock, which the system releases however the process ends. A second inversion on
+// the directory (two resumes of one run, two new runs on one --out-dir) is an InputError naming it:
+// each would overwrite the other's files and remove the vector files the other's state names.
+class RunDirectoryLock {
+ public:
+  explicit RunDirectoryLock(const std::string& dir);
+  ~RunDirectoryLock();
+  RunDirectoryLock(const RunDirectoryLock&) = delete;
+  RunDirectoryLock& operator=(const RunDirectoryLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 // Writes one directory's files in the run's precision; every picture of a model is drawn against
 // the starting model on one colour scale (`clip`: the truth's largest change, 0 when unknown).
 class RunDirectory {
