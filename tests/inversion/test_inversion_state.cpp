@@ -232,10 +232,11 @@ TEST(InversionStateFormats, FormatFourIsWrittenWithItsVectorsInFilesOfTheirOwn) 
   EXPECT_EQ(decode_inversion_state(two, "inv/state.bin").model, between.model);
 }
 
-TEST(InversionStateFormats, AFormatThreeStateOfRevwave03IsReadAsItWas) {
+// A state of an older format, decoded: the format it was, and what sample_state() holds.
+void expect_read_as_it_was(const std::string& bytes, int format) {
   const InversionState s = sample_state();
-  const InversionState r = decode_inversion_state(as_format_3(s), "inv/state.bin");
-  EXPECT_EQ(r.format, 3);
+  const InversionState r = decode_inversion_state(bytes, "inv/state.bin");
+  EXPECT_EQ(r.format, format);
   EXPECT_EQ(r.fingerprint, s.fingerprint);
   EXPECT_EQ(r.model, s.model);
   EXPECT_EQ(r.optimizer.g, s.optimizer.g);
@@ -244,16 +245,13 @@ TEST(InversionStateFormats, AFormatThreeStateOfRevwave03IsReadAsItWas) {
   EXPECT_EQ(r.optimizer.memory.pairs().front().y, s.optimizer.memory.pairs().front().y);
 }
 
+TEST(InversionStateFormats, AFormatThreeStateOfRevwave03IsReadAsItWas) {
+  expect_read_as_it_was(as_format_3(sample_state()), 3);
+}
+
 TEST(InversionStateFormats, AFormatTwoStateOfRevwave020IsReadAsItWas) {
   const InversionState s = sample_state();
-  const InversionState r = decode_inversion_state(as_format_2(s), "inv/state.bin");
-  EXPECT_EQ(r.format, 2);
-  EXPECT_EQ(r.fingerprint, s.fingerprint);
-  EXPECT_EQ(r.model, s.model);
-  EXPECT_EQ(r.optimizer.g, s.optimizer.g);
-  EXPECT_EQ(r.diagonal, s.diagonal);
-  ASSERT_EQ(r.optimizer.memory.size(), 1);
-  EXPECT_EQ(r.optimizer.memory.pairs().front().y, s.optimizer.memory.pairs().front().y);
+  expect_read_as_it_was(as_format_2(s), 2);
   // Each format's header with the other's checksum is damage, not a format.
   EXPECT_NE(refusal(resealed(as_format_2(s), 3)).find("checksum does not match"), std::string::npos);
   EXPECT_NE(refusal(resealed(as_format_3(s), 2)).find("checksum does not match"), std::string::npos);

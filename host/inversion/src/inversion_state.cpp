@@ -51,30 +51,30 @@ constexpr const char* format2_magic = "revwave-inversion-state 2";
 constexpr const char* old_magic = "revwave-inversion-state 1";
 constexpr const char* vectors_magic = "revwave-inversion-vectors 1";
 
-// Bytes out through the files' hash: to a stream, or only hashed (which names a vector file
-// before it is written).
+// Bytes out to a stream, or only hashed (which names a vector file before it is written). A vector
+// file's bytes are hashed once, when it is named: `hashing` false writes them without hashing again.
 class Emitter {
  public:
-  explicit Emitter(std::ostream* os) : hash_(HashKind::xxh3), os_(os) {}
+  explicit Emitter(std::ostream* os, bool hashing = true) : hash_(HashKind::xxh3), os_(os), hashing_(hashing) {}
   void put(const void* data, std::size_t bytes) {
     if (bytes == 0) return;  // an empty vector's data() may be null
-    hash_.add(data, bytes);
+    if (hashing_) hash_.add(data, bytes);
     if (os_ != nullptr) os_->write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
   }
   void put(const std::string& text) { put(text.data(), text.size()); }
   void put(const std::vector<double>& v) { put(v.data(), v.size() * sizeof(double)); }
-  // Appends the checksum of everything put (8 bytes, little-endian) and returns it.
-  std::uint64_t seal() {
-    const std::uint64_t sum = hash_.value();
+  std::uint64_t sum() const { return hash_.value(); }  // of everything put
+  // Appends the checksum that ends every file (8 bytes, little-endian).
+  void seal(std::uint64_t sum) {
     char b[8];
     for (int k = 0; k < 8; ++k) b[k] = static_cast<char>((sum >> (8 * k)) & 0xff);
     if (os_ != nullptr) os_->write(b, 8);
-    return sum;
   }
 
  private:
   Hasher hash_;
   std::ostream* os_;
+  bool hashing_;
 };
 
 std::uint64_t stored_checksum(const std::string& bytes) {
@@ -98,7 +98,8 @@ bool is_vector_file_name(const std::string& name) {
 // A vector file's vectors (a curvature pair's s and y, or a preconditioner), named by their hash.
 struct VectorFile {
   std::vector<const std::vector<double>*> vectors;
-  std::string name;
+  std::uint64_t sum = 0;  // the XXH3-64 of its bytes before the checksum
+  std::string name;       // hex16(sum)
 };
 
 void emit_vectors(Emitter& e, const VectorFile& f) {
@@ -110,11 +111,19 @@ void emit_vectors(Emitter& e, const VectorFile& f) {
 }
 
 VectorFile vector_file(std::vector<const std::vector<double>*> vectors) {
-  VectorFile f{std::move(vectors), {}};
+  VectorFile f{std::move(vectors), 0, {}};
   Emitter hashed(nullptr);
   emit_vectors(hashed, f);
-  f.name = hex16(hashed.seal());
+  f.sum = hashed.sum();
+  f.name = hex16(f.sum);
   return f;
+}
+
+// A vector file's bytes, sealed with the hash that named it.
+void write_vector_file(std::ostream& os, const VectorFile& f) {
+  Emitter e(&os, false);
+  emit_vectors(e, f);
+  e.seal(f.sum);
 }
 
 // What a save writes: state.bin's parts, and the vector files it names.
@@ -161,6 +170,12 @@ void emit_state(Emitter& e, const InversionState& s, const StateLayout& l) {
   if (!l.model_is_x) e.put(s.model);
   e.put(s.optimizer.x);
   e.put(s.optimizer.g);
+}
+
+void write_state_file(std::ostream& os, const InversionState& s, const StateLayout& l) {
+  Emitter e(&os);
+  emit_state(e, s, l);
+  e.seal(e.sum());
 }
 
 std::string vector_dir(const std::string& state_path) {
@@ -255,10 +270,11 @@ std::vector<std::vector<double>> read_vectors(const std::optional<std::string>& 
   const std::size_t line = bytes.find('\n');
   if (line == std::string::npos || bytes.compare(0, line, vectors_magic) != 0)
     bad(path, where + " is not a revwave vector file");
-  if (bytes.size() < line + 1 + 8 || xxh3(bytes.data(), bytes.size() - 8) != stored_checksum(bytes))
-    bad(path, where + ": its checksum does not match its contents");
-  if (hex16(stored_checksum(bytes)) != name)
-    bad(path, where + " is not the file the state names (its checksum is " + hex16(stored_checksum(bytes)) + ")");
+  if (bytes.size() < line + 1 + 8) bad(path, where + ": its checksum does not match its contents");
+  const std::uint64_t stored = stored_checksum(bytes);
+  if (xxh3(bytes.data(), bytes.size() - 8) != stored) bad(path, where + ": its checksum does not match its contents");
+  if (hex16(stored) != name)
+    bad(path, where + " is not the file the state names (its checksum is " + hex16(stored) + ")");
   const std::size_t end = bytes.find('\n', line + 1);
   if (end == std::string::npos) bad(path, where + ": its header has no end");
   const nlohmann::json j = nlohmann::json::parse(bytes.substr(line + 1, end - line - 1));
@@ -287,15 +303,11 @@ StateFiles encode_inversion_state(const InversionState& s) {
   StateFiles out;
   for (const VectorFile& f : l.files) {
     std::ostringstream os;
-    Emitter e(&os);
-    emit_vectors(e, f);
-    e.seal();
+    write_vector_file(os, f);
     out.vectors[f.name] = os.str();
   }
   std::ostringstream os;
-  Emitter e(&os);
-  emit_state(e, s, l);
-  e.seal();
+  write_state_file(os, s, l);
   out.state = os.str();
   return out;
 }
@@ -417,17 +429,9 @@ std::vector<std::string> save_inversion_state(const std::string& path, const Inv
     const std::string file = vector_path(path, f.name);
     std::error_code ec;
     if (std::filesystem::exists(file, ec)) continue;  // an earlier save's: the name is the hash of its bytes
-    write_file_atomically(file, [&](std::ostream& os) {
-      Emitter e(&os);
-      emit_vectors(e, f);
-      e.seal();
-    });
+    write_file_atomically(file, [&](std::ostream& os) { write_vector_file(os, f); });
   }
-  write_file_atomically(path, [&](std::ostream& os) {
-    Emitter e(&os);
-    emit_state(e, s, l);
-    e.seal();
-  });
+  write_file_atomically(path, [&](std::ostream& os) { write_state_file(os, s, l); });
   return names;
 }
 
