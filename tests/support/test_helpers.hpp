@@ -97,4 +97,19 @@ struct CpuGradientCase {
   GradientOutput ref;
 };
 
+// A Taylor test's direction in m from the starting model towards the true one, with a small
+// oscillation so that it is not along the model's own structure, scaled to 2% of max m at h = 1.
+inline std::vector<double> towards_true_model(const SmallCase& c) {
+  std::vector<double> dm(c.start_model.velocity.size());
+  double dm_max = 0, m_max = 0;
+  for (std::size_t i = 0; i < dm.size(); ++i) {
+    const double m0 = 1.0 / (c.start_model.velocity[i] * c.start_model.velocity[i]);
+    dm[i] = 1.0 / (c.true_model.velocity[i] * c.true_model.velocity[i]) - m0 + 0.05 * m0 * std::sin(0.3 * double(i));
+    dm_max = std::max(dm_max, std::abs(dm[i]));
+    m_max = std::max(m_max, m0);
+  }
+  for (double& v : dm) v *= 0.02 * m_max / dm_max;
+  return dm;
+}
+
 }  // namespace revwave::testing

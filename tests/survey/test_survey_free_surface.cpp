@@ -73,15 +73,7 @@ TEST(FreeSurfaceWindow, WindowedGradientsMatchTheWindowedObjective) {
   no_surface.grid.free_surface = false;
   EXPECT_NE(g.objective, survey_misfit<double>(no_surface.grid, c.start_model, survey, o.aperture));
   // Taylor: towards the true model, 2% of max m at h = 1; the second-order remainder falls as h^2.
-  std::vector<double> dm(c.start_model.velocity.size());
-  double dm_max = 0, m_max = 0;
-  for (std::size_t i = 0; i < dm.size(); ++i) {
-    const double m0 = 1.0 / (c.start_model.velocity[i] * c.start_model.velocity[i]);
-    dm[i] = 1.0 / (c.true_model.velocity[i] * c.true_model.velocity[i]) - m0 + 0.05 * m0 * std::sin(0.3 * double(i));
-    dm_max = std::max(dm_max, std::abs(dm[i]));
-    m_max = std::max(m_max, m0);
-  }
-  for (double& v : dm) v *= 0.02 * m_max / dm_max;
+  const std::vector<double> dm = revwave::testing::towards_true_model(c);
   double directional = 0;
   for (std::size_t i = 0; i < dm.size(); ++i) directional += g.gradient[i] * dm[i];
   std::vector<double> hs, es;
