@@ -26,6 +26,7 @@ std::vector<double> filled(std::size_t n, double seed) {
   return v;
 }
 
+// Its own: the library it is built against for the A/B (61495a7) predates revwave/core/seconds_since.hpp.
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

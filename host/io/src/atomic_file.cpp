@@ -80,19 +80,19 @@ void rename_into_place(const std::string& tmp, const std::string& path) {
   }
 }
 
+std::string directory_of(const std::string& path) { return std::filesystem::path(path).parent_path().string(); }
+
 // Makes the renames into the directory holding `path` durable: after it, a power cut cannot undo
 // them, nor let a later rename elsewhere (state.bin naming the vector files renamed here) reach the
 // disk first. Best effort: a file system that cannot sync a directory (EINVAL) keeps its own order.
 void sync_directory_of(const std::string& path) {
-  std::string dir = std::filesystem::path(path).parent_path().string();
+  std::string dir = directory_of(path);
   if (dir.empty()) dir = ".";
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
   (void)::fsync(fd);
   ::close(fd);
 }
-
-std::string directory_of(const std::string& path) { return std::filesystem::path(path).parent_path().string(); }
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
