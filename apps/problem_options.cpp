@@ -24,7 +24,9 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
   cmd->add_option("--density", o.density_file,
                   "density, .npy of the model's shape, kg/m^3: the variable-density equation (default: constant)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--shape", o.shape, "interior points NX,NY,NZ (z is depth; with --model, the model's shape)")
+  cmd->add_option(
+         "--shape", o.shape,
+         "interior points NX,NY,NZ (z is depth; NY = 1: a 2D model in x and z; with --model, the model's shape)")
       ->capture_default_str()
       ->each([&o](const std::string&) { o.shape_given = true; });
   add_number(cmd, "--spacing", o.spacing, positive(), "m", "grid spacing h, m");

@@ -112,9 +112,13 @@ TEST(InversionPreconditioner, IlluminationDiagonalAndMaskedSmoothingAreSymmetric
   EXPECT_LT(d[0], d[3]);
   EXPECT_LT(d[3], d[1]);
   EXPECT_THROW(illumination_diagonal({0, 0, 0, 0}, g1), InputError);
-  g1.nbl = 2;  // the two ends stand for three points each (and for 3 x 3 on the x, y edges too)
+  g1.nbl = 2;  // the two ends stand for three points each (and for 3 on the x edge too: ny = 1 is a
+               // plane, without a layer in y)
   const std::vector<double> f = fold_counts(g1);
-  EXPECT_EQ(f, (std::vector<double>{27, 9, 9, 27}));
+  EXPECT_EQ(f, (std::vector<double>{9, 3, 3, 9}));
+  Grid g2 = g1;
+  g2.shape = {1, 2, 4};  // two rows in y: each stands for its own and the layer beyond it
+  EXPECT_EQ(fold_counts(g2), (std::vector<double>{27, 9, 9, 27, 27, 9, 9, 27}));
   const std::vector<double> e = illumination_diagonal({1, 1, 1, 1}, g1);
   EXPECT_DOUBLE_EQ(e[1], 1.0);
   EXPECT_DOUBLE_EQ(e[0], 1.0 / 3.0);

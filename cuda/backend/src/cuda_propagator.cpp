@@ -385,10 +385,10 @@ void CudaPropagator<T>::adjoint_data_step(index_t j) {
   free_surface_step(lam_.template as<T>(), lam_prev_.template as<T>());
   launch_inject(dev_.rec(), adjoint_source(j), 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
   swap(lam_, lam_prev_);
-  // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).
-  const T inv_h3 = static_cast<T>(1.0 / (p_.grid.spacing * p_.grid.spacing * p_.grid.spacing));
+  // P^T: the source weights w / h^3 (h^2 on a plane), without 1/a (that belongs to A^{-T}).
+  const T inv_cell = static_cast<T>(1.0 / p_.grid.cell_volume());
   launch_sample(dev_.src(), lam_.template as<const T>(), trace_row(source_traces_, j, p_.src.count, "source trace"),
-                inv_h3, streams_.compute);
+                inv_cell, streams_.compute);
 }
 
 template <class T>

@@ -128,6 +128,7 @@ class CudaShotEngine final : public ShotEngine<T> {
     }
     w.nbl = g.nbl;
     w.nbl_top = g.free_surface && shot.first[2] == 0 ? 0 : g.nbl;  // window_grid's free surface
+    w.nbl_y = g.planar() ? 0 : g.nbl;
     w.radius = g.radius();
     w.sx = g.stride_x();
     w.sy = g.stride_y();

@@ -58,10 +58,10 @@ void DeviceProblem<T>::set_tables(const Problem<T>& p, const std::function<T(ind
   put_on_device(wavelet_, p.wavelet, "the wavelet", ring, stream);
   src_.assign(p.src, ring, stream);
   rec_.assign(p.rec, ring, stream);
-  const double h3 = p.grid.spacing * p.grid.spacing * p.grid.spacing;
+  const double cell = p.grid.cell_volume();  // h^3, or h^2 on a plane
   std::vector<T> src_scale(p.src.index.size()), rec_scale(p.rec.index.size());
   for (std::size_t c = 0; c < src_scale.size(); ++c)
-    src_scale[c] = static_cast<T>(1.0 / (h3 * static_cast<double>(a_at(p.src.index[c]))));
+    src_scale[c] = static_cast<T>(1.0 / (cell * static_cast<double>(a_at(p.src.index[c]))));
   for (std::size_t c = 0; c < rec_scale.size(); ++c) rec_scale[c] = T(1) / a_at(p.rec.index[c]);
   put_on_device(src_scale_, src_scale, "source scales", ring, stream);
   put_on_device(rec_scale_, rec_scale, "receiver scales", ring, stream);
@@ -99,8 +99,8 @@ void DeviceProblem<T>::set_tables(const Problem<T>& p, const std::function<T(ind
 
 template <class T>
 FoldShape DeviceProblem<T>::fold_shape() const {
-  return {grid_.shape[0], grid_.shape[1],   grid_.shape[2],   grid_.nbl,
-          grid_.radius(), grid_.stride_x(), grid_.stride_y(), grid_.layer_lo(2)};
+  return {grid_.shape[0],   grid_.shape[1],   grid_.shape[2],    grid_.nbl,        grid_.radius(),
+          grid_.stride_x(), grid_.stride_y(), grid_.layer_lo(2), grid_.layer_lo(1)};
 }
 
 template <class T>

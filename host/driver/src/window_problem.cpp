@@ -28,11 +28,12 @@ void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel&
 
 template <class T>
 void check_resident(const ResidentModel<T>& model, const TimeAxis& time, double f0) {
-  // The smallest problem make_problem accepts, holding the model's slowest and fastest velocities.
+  // The smallest problem make_problem accepts, holding the model's slowest and fastest velocities
+  // (planar if the model is: its time step's bound is the plane's).
   Grid g = model.grid;
-  g.shape = {2, 2, 2};
+  g.shape = {2, model.grid.planar() ? 1 : 2, 2};
   g.free_surface = false;  // its points sit at the origin; the surface changes no coefficient
-  VelocityModel extremes{g.shape, std::vector<double>(8, model.vmax)};
+  VelocityModel extremes{g.shape, std::vector<double>(static_cast<std::size_t>(g.interior_points()), model.vmax)};
   extremes.velocity[0] = model.vmin;
   Acquisition a;
   a.sources = {{0, 0, 0}};
@@ -76,7 +77,7 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
                          const std::vector<double>& wavelet, bool with_m) {
   const Grid& whole = model.grid;
   for (int a = 0; a < 3; ++a)
-    if (first[a] < 0 || shape[a] < 2 || first[a] + shape[a] > whole.shape[a])
+    if (first[a] < 0 || shape[a] < std::min<index_t>(2, whole.shape[a]) || first[a] + shape[a] > whole.shape[a])
       throw std::logic_error("fill_window_problem: the window leaves the model");
   p.grid = whole;
   p.grid.shape = shape;

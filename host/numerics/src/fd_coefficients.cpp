@@ -26,7 +26,7 @@ std::vector<double> second_derivative_weights(int space_order) {
   return c;
 }
 
-double laplacian_spectral_radius(int space_order, double spacing) {
+double laplacian_spectral_radius(int space_order, double spacing, int dimensions) {
   const std::vector<double> c = second_derivative_weights(space_order);
   auto symbol = [&](double theta) {
     double s = c[0];
@@ -53,7 +53,7 @@ double laplacian_spectral_radius(int space_order, double spacing) {
       lo = a;
   }
   best = std::max(best, symbol(0.5 * (lo + hi)));
-  return 3.0 * best / (spacing * spacing);
+  return dimensions * best / (spacing * spacing);
 }
 
 }  // namespace revwave

@@ -14,9 +14,9 @@ namespace revwave {
 
 void validate(const Grid& grid) {
   for (int a = 0; a < 3; ++a) {
-    if (grid.shape[a] < 2) {
+    if (grid.shape[a] < 2 && !(a == 1 && grid.shape[a] == 1)) {
       throw InputError("shape " + std::to_string(grid.shape[a]) + " on axis " + std::to_string(a) +
-                       " is too small: at least 2 interior points per axis");
+                       " is too small: at least 2 interior points per axis (ny = 1 makes a 2D model in x and z)");
     }
   }
   if (grid.nbl < 0) throw InputError("nbl " + std::to_string(grid.nbl) + " is negative: it must be >= 0");
@@ -42,7 +42,7 @@ void validate(const Grid& grid) {
 }
 
 double max_stable_dt(const Grid& grid, double max_velocity) {
-  return 2.0 / (max_velocity * std::sqrt(laplacian_spectral_radius(grid.space_order, grid.spacing)));
+  return 2.0 / (max_velocity * std::sqrt(laplacian_spectral_radius(grid.space_order, grid.spacing, grid.dimensions())));
 }
 
 double default_dt(const Grid& grid, double max_velocity) { return 0.9 * max_stable_dt(grid, max_velocity); }
@@ -74,6 +74,11 @@ void check_stable(double dt, const Grid& grid, const VelocityModel& model) {
 }
 
 void check_boundaries(const Grid& grid, const VelocityModel& model) {
+  if (grid.planar() && model.has_density()) {
+    throw InputError(
+        "--density with a 2D model (ny = 1) is refused: the variable-density equation is 3D-only for now "
+        "(give the model ny >= 2, or leave out --density)");
+  }
   if (grid.free_surface && model.has_density()) {
     throw InputError(
         "--free-surface with --density is refused: the free surface is the constant-density "

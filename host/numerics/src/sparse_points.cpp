@@ -44,10 +44,13 @@ SparsePoints trilinear_points(const Grid& grid, const std::vector<Vec3>& coords,
       // takes the last cell with weight 1 on its upper corner, so all 8 corners are interior
       // points and nothing outside the box is read, whatever nbl is (with nbl 0 the next point
       // out is the zero halo, where m = 0 and the stencil's 1/a would be infinite).
+      // A plane's one row (extent 0, so y = 0): weight 1 on it; the upper corner's weight 0 falls on
+      // the same point (a plane's y stride is 0).
       const double s = x / grid.spacing;
-      const index_t i0 = std::clamp<index_t>(static_cast<index_t>(std::floor(s)), 0, grid.shape[a] - 2);
+      const index_t i0 =
+          std::clamp<index_t>(static_cast<index_t>(std::floor(s)), 0, std::max<index_t>(grid.shape[a] - 2, 0));
       base[a] = i0 + grid.layer_lo(a);
-      frac[a] = std::clamp(s - static_cast<double>(i0), 0.0, 1.0);
+      frac[a] = grid.shape[a] == 1 ? 0.0 : std::clamp(s - static_cast<double>(i0), 0.0, 1.0);
     }
     for (int c = 0; c < 8; ++c) {
       const int dx = (c >> 2) & 1, dy = (c >> 1) & 1, dz = c & 1;

@@ -142,7 +142,7 @@ std::vector<double> read_density(const ProblemOptions& o, const Grid& grid) {
 // A --shape given with a model must be the model's: the model sets the grid.
 void check_shape_agrees(const ProblemOptions& o, const std::array<index_t, 3>& model_shape, const std::string& model) {
   if (!o.shape_given) return;
-  const std::vector<index_t> sh = parse_integers(o.shape, "--shape", 3, at_least(2));
+  const std::vector<index_t> sh = parse_integers(o.shape, "--shape", 3, at_least(1));
   if (sh[0] == model_shape[0] && sh[1] == model_shape[1] && sh[2] == model_shape[2]) return;
   throw InputError("--shape " + o.shape + " disagrees with " + model + ", whose shape is (" +
                    std::to_string(model_shape[0]) + ", " + std::to_string(model_shape[1]) + ", " +
@@ -159,7 +159,7 @@ std::string shape_text(const std::array<index_t, 3>& shape) {
 
 ProblemSetup make_setup(const ProblemOptions& o) {
   ProblemSetup s;
-  const std::vector<index_t> sh = parse_integers(o.shape, "--shape", 3, at_least(2));
+  const std::vector<index_t> sh = parse_integers(o.shape, "--shape", 3, at_least(1));
   for (int a = 0; a < 3; ++a) s.grid.shape[a] = sh[a];
   s.grid.spacing = o.spacing;
   s.grid.nbl = o.nbl;

@@ -32,7 +32,7 @@ ModelWindow shot_window(const Grid& grid, const Acquisition& acq, double apertur
     if (static_cast<double>(last) * h < hi + aperture) ++last;
     first = std::clamp<index_t>(first, 0, n - 1);
     last = std::clamp<index_t>(last, 0, n - 1);
-    if (last - first < 1) {  // at least two points: grow inside the grid
+    if (last - first < 1 && n > 1) {  // at least two points (a plane's y has one): grow inside the grid
       if (last < n - 1)
         ++last;
       else

@@ -26,11 +26,11 @@ CpuPropagator<T>::CpuPropagator(const Problem<T>& problem, std::size_t field_cap
 
 template <class T>
 void CpuPropagator<T>::derive() {
-  physics_ = make_cpu_physics(p_);  // the problem's (a window's, when retargeted)
-  const double h3 = p_.grid.spacing * p_.grid.spacing * p_.grid.spacing;
+  physics_ = make_cpu_physics(p_);            // the problem's (a window's, when retargeted)
+  const double cell = p_.grid.cell_volume();  // h^3, or h^2 on a plane
   src_scale_.resize(p_.src.index.size());
   for (std::size_t c = 0; c < src_scale_.size(); ++c)
-    src_scale_[c] = static_cast<T>(1.0 / (h3 * static_cast<double>(leapfrog_a_at(p_, p_.src.index[c]))));
+    src_scale_[c] = static_cast<T>(1.0 / (cell * static_cast<double>(leapfrog_a_at(p_, p_.src.index[c]))));
   rec_scale_.resize(p_.rec.index.size());
   for (std::size_t c = 0; c < rec_scale_.size(); ++c) rec_scale_[c] = T(1) / leapfrog_a_at(p_, p_.rec.index[c]);
   probes_ = make_next_field_probes(p_.src, p_.rec);
@@ -311,11 +311,11 @@ void CpuPropagator<T>::adjoint_data_step(index_t j) {
   physics_->adjoint_sweep(lam, lam_prev, lam_prev);
   inject_points(p_.rec, adjoint_source(j), rec_scale_.data(), lam_prev);
   swap(lam_, lam_prev_);
-  // P^T: the source weights w / h^3, without 1/a (that belongs to A^{-T}).
-  const T inv_h3 = static_cast<T>(1.0 / (p_.grid.spacing * p_.grid.spacing * p_.grid.spacing));
+  // P^T: the source weights w / h^3 (h^2 on a plane), without 1/a (that belongs to A^{-T}).
+  const T inv_cell = static_cast<T>(1.0 / p_.grid.cell_volume());
   T* source_out = trace_row(source_traces_, j, p_.src.count);
   sample_points(p_.src, lam_.template as<T>(), source_out);
-  for (index_t s = 0; s < p_.src.count; ++s) source_out[s] *= inv_h3;
+  for (index_t s = 0; s < p_.src.count; ++s) source_out[s] *= inv_cell;
 }
 
 template <class T>

@@ -8,8 +8,8 @@ namespace revwave {
 // f''(x) ~ c[0] f(x) + sum_j c[j] (f(x + j) + f(x - j)).
 std::vector<double> second_derivative_weights(int space_order);
 
-// Largest eigenvalue of -L (the 3D Laplacian stencil) on spacing h, over all
-// wavenumbers: 3 * max_theta -(c0 + 2 sum_j c_j cos(j theta)) / h^2.
-double laplacian_spectral_radius(int space_order, double spacing);
+// Largest eigenvalue of -L (the Laplacian stencil in 3, or on a plane 2, dimensions) on spacing
+// h, over all wavenumbers: dimensions * max_theta -(c0 + 2 sum_j c_j cos(j theta)) / h^2.
+double laplacian_spectral_radius(int space_order, double spacing, int dimensions = 3);
 
 }  // namespace revwave

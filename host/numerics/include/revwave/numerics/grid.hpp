@@ -11,6 +11,12 @@
 //
 // With free_surface the top face (z = 0) has no layer: padded k = 0 is interior z = 0, the
 // pressure-free plane (boundary/free_surface.hpp), and the row gap above it is the mirror's.
+//
+// A model with ny = 1 is planar, a 2D problem in (x, z): y has no layer and no halo (one row per
+// plane, alloc(1) = 1) and its stride is 0, so a stencil's y neighbours u[j +- q] are the point
+// itself. The Laplacian's y pairs then add 2 u w[q], which the centre weight's third c0 / h^2
+// cancels (c0 = -2 sum c_q): the operator is the 2D one, on every sweep unchanged, and a field
+// costs a plane's bytes.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -29,17 +35,27 @@ struct Grid {
   bool free_surface = false;       // u = 0 at z = 0, the field odd across it; no layer above
 
   index_t radius() const { return space_order / 2; }
+  // ny = 1: a 2D problem in the (x, z) plane (see above).
+  bool planar() const { return shape[1] == 1; }
+  // The axes the waves travel along: 2 on a plane, else 3.
+  int dimensions() const { return planar() ? 2 : 3; }
   // Layer points before the interior (low side) and after it (high side) along an axis.
-  index_t layer_lo(int axis) const { return axis == 2 && free_surface ? 0 : nbl; }
-  index_t layer_hi(int /*axis*/) const { return nbl; }
+  index_t layer_lo(int axis) const {
+    if (axis == 1 && planar()) return 0;
+    return axis == 2 && free_surface ? 0 : nbl;
+  }
+  index_t layer_hi(int axis) const { return axis == 1 && planar() ? 0 : nbl; }
   index_t padded(int axis) const { return shape[axis] + layer_lo(axis) + layer_hi(axis); }
-  // Allocated extent per axis: planes (x), rows (y), elements of a row (z, = stride_y()).
+  // Allocated extent per axis: planes (x), rows (y), elements of a row (z, = row_length()).
   index_t alloc(int axis) const {
+    if (axis == 1 && planar()) return 1;
     if (axis < 2) return padded(axis) + 2 * radius();
     return (padded(2) + radius() + row_align - 1) / row_align * row_align;
   }
+  index_t row_length() const { return alloc(2); }
   index_t stride_x() const { return alloc(1) * alloc(2); }
-  index_t stride_y() const { return alloc(2); }
+  // 0 on a plane: every y neighbour is the point itself.
+  index_t stride_y() const { return planar() ? 0 : alloc(2); }
   index_t alloc_points() const { return alloc(0) * alloc(1) * alloc(2); }
   index_t padded_points() const { return padded(0) * padded(1) * padded(2); }
   index_t interior_points() const { return shape[0] * shape[1] * shape[2]; }
@@ -50,11 +66,15 @@ struct Grid {
   // Padded coordinates (i, j, k) of a linear index of a padded point: index's inverse.
   std::array<index_t, 3> coordinates(index_t idx) const {
     const index_t r = radius();
+    if (planar()) return {idx / stride_x() - r, 0, idx % stride_x()};
     return {idx / stride_x() - r, (idx % stride_x()) / stride_y() - r, idx % stride_y()};
   }
   index_t interior_index(index_t ix, index_t iy, index_t iz) const {
     return index(ix + layer_lo(0), iy + layer_lo(1), iz + layer_lo(2));
   }
+  // The volume a point source's unit strength spreads over: h^3, or h^2 on a plane (a line source
+  // along y, of unit strength per metre).
+  double cell_volume() const { return planar() ? spacing * spacing : spacing * spacing * spacing; }
   // Extent of the interior box, metres: coordinates lie in [0, extent(axis)].
   double extent(int axis) const { return static_cast<double>(shape[axis] - 1) * spacing; }
   template <class T>

@@ -20,13 +20,14 @@ inline constexpr std::int32_t blocks_per_chunk = 256;
 
 // Where a window sits: its interior and padded extents, the layer, strides of its allocated grid,
 // and its first interior point in the whole model (whose interior is shape_whole). nbl_top: the
-// layer above z = 0 (nbl, or 0 where the window keeps a free surface: Grid::layer_lo(2)).
+// layer above z = 0 (nbl, or 0 where the window keeps a free surface: Grid::layer_lo(2)); nbl_y:
+// the layer on both y faces (nbl, or 0 on a plane: Grid::layer_lo(1)).
 struct WindowPlace {
   index_t first[3] = {0, 0, 0};
   index_t shape[3] = {0, 0, 0};
   index_t whole[3] = {0, 0, 0};
   index_t nbl = 0, radius = 0, sx = 0, sy = 0;
-  index_t nbl_top = 0;
+  index_t nbl_top = 0, nbl_y = 0;
 };
 
 // m on the window's padded points from the resident interior m (the layer copying the edges).

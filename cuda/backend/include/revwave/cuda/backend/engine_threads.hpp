@@ -13,9 +13,11 @@ REVWAVE_HD double* block_at(const BlockTable& t, std::int32_t b) {
   return t.chunks[b / blocks_per_chunk] + static_cast<index_t>(b % blocks_per_chunk) * tile_points;
 }
 REVWAVE_HD index_t clamp_index(index_t v, index_t lo, index_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
-// Layer points before the interior along an axis (Grid::layer_lo), and the padded extent.
-REVWAVE_HD index_t layer_lo(const WindowPlace& w, int a) { return a == 2 ? w.nbl_top : w.nbl; }
-REVWAVE_HD index_t padded_extent(const WindowPlace& w, int a) { return w.shape[a] + layer_lo(w, a) + w.nbl; }
+// Layer points before and after the interior along an axis (Grid::layer_lo, layer_hi), and the
+// padded extent.
+REVWAVE_HD index_t layer_lo(const WindowPlace& w, int a) { return a == 2 ? w.nbl_top : (a == 1 ? w.nbl_y : w.nbl); }
+REVWAVE_HD index_t layer_hi(const WindowPlace& w, int a) { return a == 1 ? w.nbl_y : w.nbl; }
+REVWAVE_HD index_t padded_extent(const WindowPlace& w, int a) { return w.shape[a] + layer_lo(w, a) + layer_hi(w, a); }
 // Grid::index of padded coordinates.
 REVWAVE_HD index_t padded_index(const WindowPlace& w, index_t i, index_t j, index_t k) {
   return (i + w.radius) * w.sx + (j + w.radius) * w.sy + k;
@@ -28,9 +30,9 @@ REVWAVE_HD void window_cut_thread(const WindowCut<T>& a, index_t t) {
   const index_t pz = padded_extent(w, 2), py = padded_extent(w, 1);
   if (t >= padded_extent(w, 0) * py * pz) return;
   const index_t k = t % pz, j = (t / pz) % py, i = t / (pz * py);
-  const index_t ix = w.first[0] + clamp_index(i - w.nbl, 0, w.shape[0] - 1);
-  const index_t iy = w.first[1] + clamp_index(j - w.nbl, 0, w.shape[1] - 1);
-  const index_t iz = w.first[2] + clamp_index(k - w.nbl_top, 0, w.shape[2] - 1);
+  const index_t ix = w.first[0] + clamp_index(i - layer_lo(w, 0), 0, w.shape[0] - 1);
+  const index_t iy = w.first[1] + clamp_index(j - layer_lo(w, 1), 0, w.shape[1] - 1);
+  const index_t iz = w.first[2] + clamp_index(k - layer_lo(w, 2), 0, w.shape[2] - 1);
   a.m[padded_index(w, i, j, k)] = a.whole_m[(ix * w.whole[1] + iy) * w.whole[2] + iz];
 }
 
@@ -110,7 +112,8 @@ REVWAVE_HD void square_add_thread(const SquareAdd<T>& a, index_t t) {
   const WindowPlace& w = a.w;
   if (t >= w.shape[0] * w.shape[1] * w.shape[2]) return;
   const index_t z = t % w.shape[2], y = (t / w.shape[2]) % w.shape[1], x = t / (w.shape[2] * w.shape[1]);
-  const double u = static_cast<double>(a.u[padded_index(w, x + w.nbl, y + w.nbl, z + w.nbl_top)]);
+  const double u =
+      static_cast<double>(a.u[padded_index(w, x + layer_lo(w, 0), y + layer_lo(w, 1), z + layer_lo(w, 2))]);
   a.illumination[t] += u * u;
 }
 

@@ -107,6 +107,7 @@ struct FoldShape {
   index_t nbl = 0, radius = 0;
   index_t sx = 0, sy = 0;
   index_t nbl_top = 0;  // the layer above z = 0 (0 with a free surface: Grid::layer_lo(2))
+  index_t nbl_y = 0;    // the layer on both y faces (0 on a plane: Grid::layer_lo(1))
 };
 template <class T>
 void launch_fold(const FoldShape& shape, const T* padded, double* out, cudaStream_t stream);

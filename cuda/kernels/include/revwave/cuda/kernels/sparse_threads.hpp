@@ -42,7 +42,9 @@ REVWAVE_HD void probe_thread(const ProbeStep<T>& a, index_t p) {
   if (p >= a.probes.count) return;
   const SweepArgs<T>& g = a.sweep;
   const index_t idx = a.probes.index[p];
-  const index_t i = idx / g.sx - R, j = (idx % g.sx) / g.sy - R, k = idx % g.sy;  // Grid::coordinates
+  // Grid::coordinates (a plane's sy is 0: its one row is j = 0)
+  const index_t i = idx / g.sx - R, in_plane = idx % g.sx;
+  const index_t j = g.sy ? in_plane / g.sy - R : 0, k = g.sy ? in_plane % g.sy : in_plane;
   T w[R + 1];
   for (int q = 0; q <= R; ++q) w[q] = g.w[q];
   const T eta = damping_eta(g.c, g.kx[i], g.ky[j], g.kz[k]);
@@ -100,13 +102,15 @@ template <class T>
 REVWAVE_HD void fold_thread(const FoldShape& s, const T* padded, double* out, index_t t) {
   if (t >= s.nx * s.ny * s.nz) return;
   const index_t iz = t % s.nz, iy = (t / s.nz) % s.ny, ix = t / (s.nz * s.ny);
-  const index_t nbl = s.nbl, top = s.nbl_top;
+  const index_t nbl = s.nbl, top = s.nbl_top, side = s.nbl_y;
   auto lo = [](index_t i, index_t layer) { return i == 0 ? index_t(0) : i + layer; };
-  auto hi = [nbl](index_t i, index_t n, index_t layer) { return i == n - 1 ? n + layer + nbl - 1 : i + layer; };
+  auto hi = [](index_t i, index_t n, index_t layer, index_t layer_hi) {
+    return i == n - 1 ? n + layer + layer_hi - 1 : i + layer;
+  };
   double sum = 0;
-  for (index_t i = lo(ix, nbl); i <= hi(ix, s.nx, nbl); ++i)
-    for (index_t j = lo(iy, nbl); j <= hi(iy, s.ny, nbl); ++j)
-      for (index_t k = lo(iz, top); k <= hi(iz, s.nz, top); ++k)
+  for (index_t i = lo(ix, nbl); i <= hi(ix, s.nx, nbl, nbl); ++i)
+    for (index_t j = lo(iy, side); j <= hi(iy, s.ny, side, side); ++j)
+      for (index_t k = lo(iz, top); k <= hi(iz, s.nz, top, nbl); ++k)
         sum += static_cast<double>(padded[(i + s.radius) * s.sx + (j + s.radius) * s.sy + k]);  // Grid::index
   out[t] = sum;
 }

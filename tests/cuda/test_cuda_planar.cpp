@@ -1,0 +1,147 @@
+// 2D (ny = 1) on the CUDA backend (and cudasim): the CPU's forward traces and gradient (bit for bit
+// on the emulation), the dot-product test, every checkpointed gradient == full, and the device's
+// shot engine with --aperture windows on the plane, with and without the free surface.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "cuda_gradient_test.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/driver/verification.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
+#include "revwave/survey/survey_gradient.hpp"
+#include "survey_reference.hpp"
+
+namespace revwave {
+namespace {
+
+using namespace cuda_testing;
+
+// The awkward case on a plane: two sources 13 m deep, eleven receivers, everything at y = 0.
+Case planar_case(int order, index_t steps, bool surface = false) {
+  Case c = testing::case_on({37, 1, 23}, 5, order, steps);
+  c.grid.free_surface = surface;
+  c.acq.sources = {{0.45 * c.grid.extent(0), 0.0, 13.0}, {0.45 * c.grid.extent(0) + 3.0, 0.0, 13.0}};
+  for (int i = 0; i < 11; ++i) c.acq.receivers.push_back({c.grid.extent(0) * (i + 0.5) / 11.0, 0.0, 21.0});
+  if (surface) c.acq.receivers.push_back({0.3 * c.grid.extent(0), 0.0, 0.0});
+  return c;
+}
+
+// Bitwise on the emulation (the same point formulas in the same order); 64 eps of the largest
+// value on a GPU, where nvcc may contract differently.
+template <class V>
+void expect_same(const V& gpu, const V& cpu, double tolerance, const std::string& what) {
+  ASSERT_EQ(gpu.size(), cpu.size()) << what;
+  if (on_emulated_runtime()) {
+    EXPECT_EQ(0, std::memcmp(gpu.data(), cpu.data(), cpu.size() * sizeof(cpu[0]))) << what;
+  } else {
+    EXPECT_LE(relative_to_max(gpu, cpu), tolerance) << what;
+  }
+}
+
+class CudaPlanar : public CudaTest {};
+
+TEST_F(CudaPlanar, ForwardTracesAndGradientAreTheCpus) {
+  for (bool surface : {false, true}) {
+    SCOPED_TRACE(surface ? "with the free surface" : "without the free surface");
+    const Case c = planar_case(8, 50, surface);
+    const Problem<double> truth = make_problem<double>(c.grid, c.true_model, c.acq, c.time);
+    CpuPropagator<double> cpu_truth(truth);
+    const std::vector<double> observed = run_forward(cpu_truth).traces;
+    expect_same(cuda_forward(truth, CudaBudgets{}).traces, observed, 1e-12, "forward traces");
+
+    const Problem<double> p = make_problem<double>(c.grid, c.start_model, c.acq, c.time);
+    CpuPropagator<double> cpu(p);
+    const StrategyOptions full = strategy("full");
+    const StrategyPlan plan = plan_strategy(full, p.time.steps, p.grid.field_bytes<double>());
+    const GradientOutput g_cpu = run_gradient(cpu, observed.data(), full, plan);
+    const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan, CudaBudgets{});
+    double norm = 0;
+    for (double v : g_cpu.gradient) norm += v * v;
+    ASSERT_GT(norm, 0.0);
+    // Double: nothing is subnormal here, so the emulation's gradient is the CPU's bits.
+    expect_same(g_gpu.gradient, g_cpu.gradient, 1e-12, "gradient");
+  }
+}
+
+TEST_F(CudaPlanar, DotProductTestDouble) {
+  for (bool surface : {false, true}) {
+    const Case c = planar_case(8, 50, surface);
+    const DotProductResult r =
+        dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
+    EXPECT_LT(r.relative_error, 1e-12) << r.forward_product << " vs " << r.adjoint_product;
+  }
+}
+
+class CudaPlanarCheckpointing : public CudaGradientTest {
+ protected:
+  CudaPlanarCheckpointing() : CudaGradientTest(planar_case(4, 60)) {}
+  GradientOutput run(const StrategyOptions& o, const CudaBudgets& b, CudaRunInfo* info = nullptr) override {
+    return cuda_gradient(*p_, observed_.data(), o, plan_strategy(o, p_->time.steps, p_->grid.field_bytes<T>()), b,
+                         info);
+  }
+};
+
+TEST_F(CudaPlanarCheckpointing, RevolveOnlineAndPinnedSlotsEqualFull) {
+  std::vector<std::pair<std::string, GradientOutput>> runs;
+  runs.emplace_back("revolve", run(strategy("revolve", 5), CudaBudgets{}));
+  runs.emplace_back("online", run(strategy("online", 4), CudaBudgets{}));
+  runs.emplace_back("online pinned", run(strategy("online", 4), pinned_only_budgets()));
+  runs.emplace_back("full, pinned history", run(strategy("full"), pinned_only_budgets()));
+  for (const auto& [what, g] : runs) {
+    ASSERT_EQ(g.gradient.size(), full_.gradient.size()) << what;
+    EXPECT_EQ(0, std::memcmp(g.gradient.data(), full_.gradient.data(), g.gradient.size() * sizeof(double))) << what;
+    EXPECT_EQ(g.stats.objective, full_.stats.objective) << what;
+  }
+}
+
+// The device's shot engine with --aperture windows on the plane (the y axis is the plane's one row
+// in every window; with the surface two windows reach z = 0 and one is below it): the bits of the
+// per-shot path.
+TEST_F(CudaPlanar, ShotEngineWindowsOnThePlane) {
+  using T = float;
+  for (bool surface : {false, true}) {
+    SCOPED_TRACE(surface ? "with the free surface" : "without the free surface");
+    Case c = testing::case_on({41, 1, 30}, 5, 4, 30);
+    c.grid.free_surface = surface;
+    Survey survey;
+    const double depths[] = {12.0, 25.0, 200.0};
+    for (int k = 0; k < 3; ++k) {
+      Shot shot;
+      shot.name = "shot " + std::to_string(k);
+      const double x = (0.2 + 0.3 * k) * c.grid.extent(0);
+      shot.acquisition = c.acq;
+      shot.acquisition.sources = {{x, 0.0, depths[k]}};
+      shot.acquisition.receivers = {{x + 20, 0.0, depths[k] + 10}, {x - 10, 0.0, depths[k] - 8}};
+      shot.time = c.time;
+      const Problem<T> truth = make_problem<T>(c.grid, c.true_model, shot.acquisition, c.time);
+      const std::vector<T> d = cuda_forward(truth, CudaBudgets{}).traces;
+      shot.data.assign(d.begin(), d.end());
+      survey.shots.push_back(shot);
+    }
+    SurveyRunOptions o;
+    o.backend = Backend::cuda;
+    o.strategy = strategy("revolve", 4);
+    o.strategy.backend = Backend::cuda;
+    o.aperture = 40.0;
+    SerialShotRunner runner;
+    const SurveySum sum = survey_gradient<T>(c.grid, c.start_model, survey, o, runner);
+    ASSERT_EQ(sum.shots.size(), 3u);
+    for (const auto& s : sum.shots) {  // window: first point, then shape
+      EXPECT_EQ(s.window[1], 0) << "a window on the plane holds its one row";
+      EXPECT_EQ(s.window[4], 1) << "a window on the plane holds its one row";
+      EXPECT_LT(s.window[3], c.grid.shape[0]) << "a window, not the whole model";
+    }
+    const auto [objective, gradient] = testing::reference_survey_gradient<T>(c.grid, c.start_model, survey, o);
+    EXPECT_EQ(sum.objective, objective);
+    ASSERT_EQ(sum.gradient.size(), gradient.size());
+    EXPECT_EQ(std::memcmp(sum.gradient.data(), gradient.data(), gradient.size() * sizeof(double)), 0);
+    double norm = 0;
+    for (double v : gradient) norm += v * v;
+    EXPECT_GT(norm, 0.0);
+  }
+}
+
+}  // namespace
+}  // namespace revwave
