@@ -3,6 +3,8 @@
 // shot engine with --aperture windows on the plane, with and without the free surface.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "cuda_gradient_test.hpp"
@@ -10,6 +12,7 @@
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/verification.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
+#include "revwave/store/compression.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 #include "survey_reference.hpp"
 
@@ -94,6 +97,43 @@ TEST_F(CudaPlanarCheckpointing, RevolveOnlineAndPinnedSlotsEqualFull) {
     EXPECT_EQ(0, std::memcmp(g.gradient.data(), full_.gradient.data(), g.gradient.size() * sizeof(double))) << what;
     EXPECT_EQ(g.stats.objective, full_.stats.objective) << what;
   }
+}
+
+// fp16 checkpoints on the plane, encoded on the device (device slots, and every slot spilled to
+// pinned memory): the first step after a restore decodes in the sweep (sweep_restore.hpp), whose y
+// neighbours on a plane are the point itself. The CPU codec's gradient, bit for bit on the emulation.
+TEST_F(CudaPlanarCheckpointing, Fp16SlotsGiveTheCpuCodecsGradient) {
+  StrategyOptions o = strategy("online", 6);
+  o.compression = parse_compression("fp16");
+  o.backend = Backend::cuda;
+  const StrategyPlan plan = plan_strategy(o, p_->time.steps, field_layout<T>(p_->grid));
+  CudaRunInfo spilled;
+  const GradientOutput d = cuda_gradient(*p_, observed_.data(), o, plan, CudaBudgets{});
+  const GradientOutput h = cuda_gradient(*p_, observed_.data(), o, plan, pinned_only_budgets(), &spilled);
+  EXPECT_EQ(spilled.device_slots, 0);
+  ASSERT_EQ(d.gradient.size(), h.gradient.size());
+  EXPECT_EQ(0, std::memcmp(d.gradient.data(), h.gradient.data(), d.gradient.size() * sizeof(double)))
+      << "the same encoded bytes wherever the slot lives";
+  StrategyOptions cpu_o = o;
+  cpu_o.backend = Backend::cpu;
+  CpuPropagator<T> cpu(*p_);
+  const GradientOutput c =
+      run_gradient(cpu, observed_.data(), cpu_o, plan_strategy(cpu_o, p_->time.steps, field_layout<T>(p_->grid)));
+  const auto relative_l2 = [](const std::vector<double>& a, const std::vector<double>& ref) {
+    double e2 = 0, r2 = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      e2 += (a[i] - ref[i]) * (a[i] - ref[i]);
+      r2 += ref[i] * ref[i];
+    }
+    return std::sqrt(e2 / r2);
+  };
+  // float: the CPU flushes subnormals and the kernels do not, and fp16 rounding can carry that
+  // apart; a restore that read zeros for the plane's y neighbours was 0.78 away.
+  const double to_cpu = relative_l2(d.gradient, c.gradient), to_full = relative_l2(d.gradient, full_.gradient);
+  std::printf("  fp16 on the plane: %.3e from the CPU codec's gradient, %.3e from full's\n", to_cpu, to_full);
+  EXPECT_LT(to_cpu, 1e-4);
+  EXPECT_GT(to_full, 0.0) << "fp16 is lossy";
+  EXPECT_LT(to_full, 1.5e-2) << "fp16's bound on the 3D case (test_cuda_compression.cpp)";
 }
 
 // The device's shot engine with --aperture windows on the plane (the y axis is the plane's one row

@@ -113,7 +113,8 @@ void decode_bf16(const std::byte* in, const FieldLayout& l, T* field) {
   });
 }
 
-// ZFP: the padded box as a strided 3D field over the allocation (z fastest).
+// ZFP: the padded box as a strided 3D field over the allocation (z fastest); a plane's (ny = 1, one
+// padded row) as a 2D field, where ZFP's 4 x 4 x 4 blocks would be three quarters padding.
 struct ZfpHandles {
   zfp_field* field = nullptr;
   zfp_stream* stream = nullptr;
@@ -128,13 +129,20 @@ struct ZfpHandles {
 void setup_zfp(ZfpHandles& z, const Compression& c, const FieldLayout& l, const void* base) {
   const zfp_type type = l.value_bytes == 4 ? zfp_type_float : zfp_type_double;
   auto* origin = static_cast<const std::byte*>(base) + static_cast<std::size_t>(l.origin) * l.value_bytes;
-  z.field = zfp_field_3d(const_cast<std::byte*>(origin), type, static_cast<size_t>(l.box[2]),
-                         static_cast<size_t>(l.box[1]), static_cast<size_t>(l.box[0]));
-  zfp_field_set_stride_3d(z.field, 1, l.alloc[2], l.alloc[1] * l.alloc[2]);
+  const bool plane = l.box[1] == 1;
+  if (plane) {
+    z.field = zfp_field_2d(const_cast<std::byte*>(origin), type, static_cast<size_t>(l.box[2]),
+                           static_cast<size_t>(l.box[0]));
+    if (z.field) zfp_field_set_stride_2d(z.field, 1, l.alloc[1] * l.alloc[2]);
+  } else {
+    z.field = zfp_field_3d(const_cast<std::byte*>(origin), type, static_cast<size_t>(l.box[2]),
+                           static_cast<size_t>(l.box[1]), static_cast<size_t>(l.box[0]));
+    if (z.field) zfp_field_set_stride_3d(z.field, 1, l.alloc[2], l.alloc[1] * l.alloc[2]);
+  }
   z.stream = zfp_stream_open(nullptr);
   if (!z.field || !z.stream) throw std::bad_alloc();
   if (c.mode == CompressionMode::zfp_rate)
-    zfp_stream_set_rate(z.stream, c.parameter, type, 3, zfp_false);
+    zfp_stream_set_rate(z.stream, c.parameter, type, plane ? 2 : 3, zfp_false);
   else
     zfp_stream_set_accuracy(z.stream, c.parameter);
 }

@@ -58,9 +58,10 @@ REVWAVE_HD void step_thread(const RestoreStep<T>& r, const ThreadPlace& t, unsig
   const Code<T> u(r.u_code, r.bf16, a.nx, a.ny, a.nz), up(r.u_prev_code, r.bf16, a.nx, a.ny, a.nz);
   T z[2 * R + 1], y[2 * R + 1], x[2 * R + 1], w[R + 1];
   for (int q = 0; q <= R; ++q) w[q] = a.w[q];
+  const index_t dy = a.sy == 0 ? 0 : 1;  // a plane's y neighbours are the point itself (Grid::stride_y)
   for (int d = -R; d <= R; ++d) {
     z[R + d] = u.at(i, j, k + d);
-    y[R + d] = u.at(i, j + d, k);
+    y[R + d] = u.at(i, j + d * dy, k);
     x[R + d] = u.at(i + d, j, k);
   }
   const T u0 = z[R];
