@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "cuda_gradient_test.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/verification.hpp"
@@ -65,6 +66,31 @@ TEST_F(CudaPlanar, ForwardTracesAndGradientAreTheCpus) {
     ASSERT_GT(norm, 0.0);
     // Double: nothing is subnormal here, so the emulation's gradient is the CPU's bits.
     expect_same(g_gpu.gradient, g_cpu.gradient, 1e-12, "gradient");
+  }
+}
+
+// Every sweep kernel (columns, the shuffle and tiled variants) on the plane, whose y neighbours are
+// the point itself (a y stride of 0, in shared-memory tiles too): revolve == full, and on the
+// emulation each kernel's gradient is the CPU's bits.
+TEST_F(CudaPlanar, EverySweepKernelGivesTheCpusGradient) {
+  using T = double;
+  const Case c = planar_case(8, 40, true);
+  const std::vector<T> observed = testing::observed_in<T>(c, c.true_model);
+  const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+  CpuPropagator<T> cpu(p);
+  const StrategyOptions full = strategy("full");
+  const GradientOutput ref =
+      run_gradient(cpu, observed.data(), full, plan_strategy(full, p.time.steps, cpu.field_bytes()));
+  for (SweepKernel kernel : sweep_kernels) {
+    const auto gradient = [&](const StrategyOptions& o) {
+      CudaPropagator<T> prop(p);
+      prop.set_sweep_kernel(kernel);
+      return run_gradient(prop, observed.data(), o, plan_strategy(o, p.time.steps, prop.field_bytes()));
+    };
+    const GradientOutput g = gradient(full), r = gradient(strategy("revolve", 5));
+    EXPECT_EQ(0, std::memcmp(g.gradient.data(), r.gradient.data(), g.gradient.size() * sizeof(double)))
+        << "revolve against full, " << to_string(kernel);
+    expect_same(g.gradient, ref.gradient, 1e-12, std::string("full against the CPU, ") + to_string(kernel));
   }
 }
 
