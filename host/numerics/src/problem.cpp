@@ -74,11 +74,6 @@ void check_stable(double dt, const Grid& grid, const VelocityModel& model) {
 }
 
 void check_boundaries(const Grid& grid, const VelocityModel& model) {
-  if (grid.planar() && model.has_density()) {
-    throw InputError(
-        "--density with a 2D model (ny = 1) is refused: the variable-density equation is 3D-only for now "
-        "(give the model ny >= 2, or leave out --density)");
-  }
   if (grid.free_surface && model.has_density()) {
     throw InputError(
         "--free-surface with --density is refused: the free surface is the constant-density "

@@ -17,9 +17,11 @@ std::vector<double> density_gradient(const Grid& grid, const std::vector<T>& wei
   for (index_t j = 0; j < points; ++j) {
     double z = 0;
     for (int d = 1; d <= r; ++d)
-      for (index_t stride : strides)
+      for (index_t stride : strides) {
+        if (stride == 0) continue;  // a plane's y: the point itself, no neighbour of C
         for (index_t i : {j + d * stride, j - d * stride})
           if (i >= 0 && i < points) z += double(weights[static_cast<std::size_t>(d)]) * double(t[i]) * double(q[i]);
+      }
     const double sj = double(s[j]);
     out[static_cast<std::size_t>(j)] = 0.5 * sj * sj * (double(g[j]) + sj * z);
   }

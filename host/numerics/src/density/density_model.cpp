@@ -80,10 +80,13 @@ double density_dt_factor(const Grid& g, const VelocityModel& model) {
   const std::vector<double> root = allocated_root_density(g, model);
   const std::vector<double> c = second_derivative_weights(g.space_order);
   const int r = static_cast<int>(g.radius());
-  double plain_sum = 0, plain_abs = 0;  // a constant density's row: |sum c_i| + sum |c_i|
+  // A constant density's row: |sum c_i| + sum |c_i| over the 6 neighbours at each distance (4 on a
+  // plane, whose y neighbours are the point itself: no pair of K).
+  const int neighbours = 2 * g.dimensions();
+  double plain_sum = 0, plain_abs = 0;
   for (int q = 1; q <= r; ++q) {
-    plain_sum += 6 * c[static_cast<std::size_t>(q)];
-    plain_abs += 6 * std::abs(c[static_cast<std::size_t>(q)]);
+    plain_sum += neighbours * c[static_cast<std::size_t>(q)];
+    plain_abs += neighbours * std::abs(c[static_cast<std::size_t>(q)]);
   }
   const double plain = std::abs(plain_sum) + plain_abs;
   const index_t sx = g.stride_x(), sy = g.stride_y();
@@ -97,12 +100,14 @@ double density_dt_factor(const Grid& g, const VelocityModel& model) {
         // K's row: off-diagonal w_i t_k s_i = w_i sqrt(rho_k / rho_i), diagonal minus their sum.
         double sum = 0, abs_sum = 0;
         for (int q = 1; q <= r; ++q)
-          for (index_t stride : {index_t(1), sy, sx})
+          for (index_t stride : {index_t(1), sy, sx}) {
+            if (stride == 0) continue;  // a plane's y: no neighbour
             for (index_t d : {q * stride, -q * stride}) {
               const double ratio = centre / root[static_cast<std::size_t>(idx + d)];
               sum += c[static_cast<std::size_t>(q)] * ratio;
               abs_sum += std::abs(c[static_cast<std::size_t>(q)]) * ratio;
             }
+          }
         kappa = std::max(kappa, (std::abs(sum) + abs_sum) / plain);
       }
   return 1.0 / std::sqrt(kappa);

@@ -18,7 +18,8 @@
 //
 // The leapfrog update (acoustic/point_formulas.hpp) takes K u in place of L u; a, b and the
 // imaging of dJ/dm are the constant-density ones. Sums run over the axes z, y, x per distance q,
-// nearest first, as laplacian_axes does.
+// nearest first, as laplacian_axes does. On a plane (ny = 1, sy = 0) the y "neighbours" are the
+// point itself: their pairs (s_k - s_k)(...) vanish exactly, and y below leaves them out.
 #pragma once
 #include "revwave/numerics/acoustic/point_formulas.hpp"
 
@@ -68,7 +69,10 @@ REVWAVE_HD DensityAdjoint<T> density_adjoint_operator(const T* w, const T* s, co
     const T py = (s[y] - s0) * (ay + tl0) + (s[-y] - s0) * (by + tl0);
     const T px = (s[x] - s0) * (ax + tl0) + (s[-x] - s0) * (bx + tl0);
     z_sum += w[q] * ((pz + py) + px);
-    if constexpr (WithY) y_sum += w[q] * (((az + bz) + (ay + by)) + (ax + bx));
+    if constexpr (WithY) {
+      const T pair_y = sy != 0 ? ay + by : T(0);  // a plane's y neighbours are the point: no pair
+      y_sum += w[q] * (((az + bz) + pair_y) + (ax + bx));
+    }
   }
   return {laplacian<T, R, Stride>(w, l, sy, sx) - z_sum, y_sum};
 }
