@@ -3,12 +3,13 @@
 // for the fused reverse step). Uses only CpuPropagator's public steps, so the same source builds
 // against an older revwave for an A/B comparison (profiling/reverse_step_ab.sh).
 //
-// Usage: revwave_cpu_step_bench [N=200] [REPS=12] [THREADS=all] [free-surface]   (space order 8, float, nbl 10)
+// Usage: revwave_cpu_step_bench [N=200] [REPS=12] [THREADS=all] [free-surface|plane]   (space order 8, float, nbl 10)
 // Prints one JSON object: per-step seconds (min, median) and GPts/s of both steps.
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -81,26 +82,35 @@ struct Bench {
 
 void print(const char* name, const Bench& b, const char* tail) {
   const double points = double(b.p.grid.interior_points());
+  const Grid& g = b.p.grid;
   const double f_min = *std::min_element(b.fwd.begin(), b.fwd.end());
   const double r_min = *std::min_element(b.rev.begin(), b.rev.end());
   std::printf(
       "%s{\"n\": %ld, \"threads\": %d, \"reps\": %d, \"forward_min\": %.6g, \"forward_median\": %.6g, "
       "\"reverse_min\": %.6g, \"reverse_median\": %.6g, \"ratio_min\": %.4f, \"ratio_median\": %.4f, "
-      "\"forward_gpts\": %.4f, \"reverse_gpts\": %.4f}%s",
-      name, static_cast<long>(b.p.grid.shape[0]), omp_get_max_threads(), static_cast<int>(b.fwd.size()), f_min,
-      median(b.fwd), r_min, median(b.rev), r_min / f_min, median(b.rev) / median(b.fwd), points / f_min / 1e9,
-      points / r_min / 1e9, tail);
+      "\"forward_gpts\": %.4f, \"reverse_gpts\": %.4f, \"shape\": [%ld, %ld, %ld], \"field_bytes\": %zu}%s",
+      name, static_cast<long>(g.shape[0]), omp_get_max_threads(), static_cast<int>(b.fwd.size()), f_min, median(b.fwd),
+      r_min, median(b.rev), r_min / f_min, median(b.rev) / median(b.fwd), points / f_min / 1e9, points / r_min / 1e9,
+      static_cast<long>(g.shape[0]), static_cast<long>(g.shape[1]), static_cast<long>(g.shape[2]), g.field_bytes<T>(),
+      tail);
 }
 
 }  // namespace
 
 // A fourth argument `free-surface` times the same grid with --free-surface too, the two
 // alternating rep by rep, and prints both and the ratios (free surface / sponge) of their medians.
+// `plane` times a 2D model (ny = 1) of as many interior points, N^(3/2) x 1 x N^(3/2), beside the
+// N^3 cube, alternating, and prints the ratios (plane / cube) of their medians per interior point.
 int main(int argc, char** argv) {
   const index_t n = argc > 1 ? std::atol(argv[1]) : 200;
   const int reps = argc > 2 ? std::atoi(argv[2]) : 12;
   if (argc > 3) omp_set_num_threads(std::atoi(argv[3]));
-  const bool compare = argc > 4 && std::string(argv[4]) == "free-surface";
+  const std::string mode = argc > 4 ? argv[4] : "";
+  if (!mode.empty() && mode != "free-surface" && mode != "plane") {
+    std::fprintf(stderr, "revwave_cpu_step_bench: unknown mode '%s' (free-surface or plane)\n", mode.c_str());
+    return 2;
+  }
+  const bool compare = !mode.empty();
   Grid g;
   g.shape = {n, n, n};
   g.nbl = 10;
@@ -112,15 +122,22 @@ int main(int argc, char** argv) {
     print("", today, "\n");
     return 0;
   }
-  g.free_surface = true;
-  Bench surface(g, reps);
+  if (mode == "plane") {
+    const auto side = static_cast<index_t>(std::llround(std::pow(double(n), 1.5)));
+    g.shape = {side, 1, side};
+  } else {
+    g.free_surface = true;
+  }
+  Bench other(g, reps);
   for (int r = 0; r < reps; ++r) {
     today.rep();
-    surface.rep();
+    other.rep();
   }
-  print("{\"sponge\": ", today, ", ");
-  print("\"free_surface\": ", surface, ", ");
+  // Per interior point: the plane's count is the cube's to within the rounding of its side.
+  const double per = double(today.p.grid.interior_points()) / double(other.p.grid.interior_points());
+  print(mode == "plane" ? "{\"cube\": " : "{\"sponge\": ", today, ", ");
+  print(mode == "plane" ? "\"plane\": " : "\"free_surface\": ", other, ", ");
   std::printf("\"forward_ratio_median\": %.4f, \"reverse_ratio_median\": %.4f}\n",
-              median(surface.fwd) / median(today.fwd), median(surface.rev) / median(today.rev));
+              per * median(other.fwd) / median(today.fwd), per * median(other.rev) / median(today.rev));
   return 0;
 }
