@@ -2,8 +2,8 @@
 
 The functions mirror the command-line tool: keyword arguments are its long options with ``-``
 as ``_`` and the same defaults, numpy arrays stand where the CLI reads files. Units are SI
-(m, s, m/s); models are velocity arrays of shape (nx, ny, nz) with z (depth) fastest; shot
-records are (nt, nrec). The gradient is dJ/dm of the L2 misfit, m = 1/c^2, exactly what
+(m, s, m/s); models are velocity arrays of shape (nx, ny, nz) with z (depth) fastest (ny = 1: a
+2D model in x and z, points at y = 0); shot records are (nt, nrec). The gradient is dJ/dm of the L2 misfit, m = 1/c^2, exactly what
 ``revwave gradient`` writes (bit for bit, for the same inputs); ``misfit=`` chooses another
 (correlation, envelope, or a Python callable), ``wrt="velocity"`` gives dJ/dc.
 
