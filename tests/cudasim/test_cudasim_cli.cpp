@@ -100,6 +100,28 @@ TEST_F(CudaCli, SurveyGradientOnTheDeviceAgreesWithTheCpu) {
   EXPECT_NEAR(ng, nc, 1e-4 * nc);
 }
 
+// A 2D model (ny = 1) on the device, in double: the CPU's gradient file byte for byte (the
+// emulation runs the kernels' point formulas in the CPU's order), from device slots and from
+// slots spilled to pinned host memory (two levels) alike.
+TEST_F(CudaCli, APlaneOnTheDeviceGivesTheCpusGradient) {
+  const std::string args =
+      "gradient --shape 40,1,30 --nbl 5 --tn 0.3 --precision double --src 150,0,40 --rec-grid 8,1,20 --json ";
+  const Outcome cpu = invoke(args + "--backend cpu --out c.npy");
+  ASSERT_EQ(cpu.code, 0) << cpu.err;
+  const Outcome device = invoke(args + "--backend cuda --strategy revolve --snaps 6 --out d.npy");
+  ASSERT_EQ(device.code, 0) << device.err;
+  const auto field = nlohmann::json::parse(device.out)["slot_bytes"].get<std::size_t>() / 2;
+  const Outcome spilled =
+      invoke(args + "--backend cuda --strategy revolve --snaps 30 --host-spacing 5 --device-memory " +
+             std::to_string(10 * field) + " --out s.npy");
+  ASSERT_EQ(spilled.code, 0) << spilled.err;
+  EXPECT_GT(nlohmann::json::parse(spilled.out)["cuda"]["host_slots"].get<int>(), 0);
+  const std::string c = slurp((dir_ / "c.npy").string());
+  ASSERT_FALSE(c.empty());
+  EXPECT_TRUE(slurp((dir_ / "d.npy").string()) == c) << "device slots";
+  EXPECT_TRUE(slurp((dir_ / "s.npy").string()) == c) << "pinned slots";
+}
+
 TEST_F(CudaCli, SpilledSlotsGiveTheSameBitsAndTheRunSaysWhere) {
   const auto device = gradient("--strategy revolve --snaps 6");
   const auto field = device["slot_bytes"].get<std::size_t>() / 2;
