@@ -43,3 +43,23 @@ def test_adjtest_holds_on_the_plane(free_surface):
 def test_a_point_off_the_plane_is_refused():
     with pytest.raises(revwave.InputError, match=r"lies outside the grid: coordinates must be within \[0, 290\] x \[0, 0\]"):
         revwave.forward(**SMALL, src=[(100.0, 5.0, 50.0)], rec=REC)
+
+
+def test_scipy_inverts_a_plane_with_the_free_surface():
+    """examples/fwi_2d.py in small: L-BFGS-B on a 2D line lowers J and the model error."""
+    optimize = pytest.importorskip("scipy.optimize", reason="scipy is optional (the examples use it)")
+    nx, nz, h = 61, 31, 10.0
+    x, z = np.meshgrid(np.arange(nx), np.arange(nz), indexing="ij")
+    start = (1800.0 + 15.0 * z)[:, None, :]
+    true = start - (300.0 * np.exp(-((x - 30) ** 2 + (z - 15) ** 2) / 20.0))[:, None, :]
+    rec = [(10.0 * i, 0.0, 10.0) for i in range(1, nx - 1, 2)]
+    shots = [revwave.forward(true, spacing=h, tn=0.6, f0=12.0, src=[(sx, 0.0, 10.0)], rec=rec, free_surface=True,
+                             precision="double") for sx in (100.0, 300.0, 500.0)]
+    f = revwave.Objective(true.shape, observed=shots, spacing=h, free_surface=True, precision="double",
+                          strategy="revolve", snaps=20)
+    r = optimize.minimize(f, f.x(start), jac=True, method="L-BFGS-B", bounds=f.bounds(1500.0, 2500.0),
+                          options=dict(maxiter=8))
+    model = f.model(r.x)
+    assert model.shape == (nx, 1, nz)
+    assert r.fun < 0.3  # J / J0
+    assert np.linalg.norm(model - true) < 0.8 * np.linalg.norm(start - true)
