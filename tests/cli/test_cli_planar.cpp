@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -64,6 +65,32 @@ TEST_F(CliPlanar, AdjointAndTaylorTestsPass) {
   const Outcome g = invoke("gradtest" + plane + "--tn 0.3 --src 150,0,40 --rec 100,0,20 --rec 250,0,60 --json");
   ASSERT_EQ(g.code, 0) << g.err << g.out;
   EXPECT_GE(nlohmann::json::parse(g.out)["rate_second"].get<double>(), 1.9);
+}
+
+// The built-in problem on a plane: a line of 16 receivers, not the 3D default's 16 x 16, which a
+// plane would stack 16 deep on each x (its model's anomaly: Planar.TheBuiltInModelKeepsItsAnomalyOnAPlane).
+TEST_F(CliPlanar, TheBuiltInProblemOnAPlaneHasALineOfDistinctReceivers) {
+  const Outcome r = invoke("forward --shape 60,1,40 --tn 0.3 --threads 1 --precision double --out d.npy");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const revwave::NpyArray a = revwave::read_npy((dir_ / "d.npy").string());
+  ASSERT_EQ(a.shape[1], 16);
+  // Sixteen places along x, each once (their traces pair up by the model's symmetry, not their places).
+  std::ifstream sidecar(dir_ / "d.json");
+  const nlohmann::json receivers = nlohmann::json::parse(sidecar)["receivers"];
+  ASSERT_EQ(receivers.size(), 16u);
+  for (std::size_t p = 0; p + 1 < receivers.size(); ++p) {
+    EXPECT_LT(receivers[p][0].get<double>(), receivers[p + 1][0].get<double>()) << p;
+    EXPECT_EQ(receivers[p][1].get<double>(), 0.0) << p;
+  }
+  const Outcome g = invoke("gradient --shape 60,1,40 --tn 0.3 --threads 1 --out g.npy --json");
+  ASSERT_EQ(g.code, 0) << g.err;
+  EXPECT_GT(nlohmann::json::parse(g.out)["objective"].get<double>(), 0.0);
+}
+
+TEST_F(CliPlanar, GridLayoutsOfMoreThanOneRowAreRefusedOnAPlane) {
+  expect_refused("forward" + plane + "--rec-grid 20,3,10 --out x.npy",
+                 "--rec-grid '20,3,10' NY 3 is invalid on a 2D model (ny = 1)");
+  expect_refused("forward" + plane + "--src-grid 3,2,20 --out xs", "--src-grid '3,2,20' NY 2 is invalid");
 }
 
 TEST_F(CliPlanar, PointsOffThePlaneAndOnePointInXOrZAreRefusedWithOneLine) {

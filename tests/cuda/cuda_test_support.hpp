@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -95,6 +96,18 @@ double relative_to_max(const A& a, const B& b) {
   EXPECT_EQ(a.size(), b.size());
   const double scale = max_abs(b);
   return scale > 0 ? max_abs_diff(a, b) / scale : max_abs_diff(a, b);
+}
+
+// Bitwise on the emulation (the same point formulas in the same order); within `tolerance` of the
+// largest value on a GPU, where nvcc may contract differently.
+template <class V>
+void expect_same(const V& gpu, const V& cpu, double tolerance, const std::string& what) {
+  ASSERT_EQ(gpu.size(), cpu.size()) << what;
+  if (on_emulated_runtime()) {
+    EXPECT_EQ(0, std::memcmp(gpu.data(), cpu.data(), cpu.size() * sizeof(cpu[0]))) << what;
+  } else {
+    EXPECT_LE(relative_to_max(gpu, cpu), tolerance) << what;
+  }
 }
 
 template <class T>

@@ -32,18 +32,6 @@ Case planar_case(int order, index_t steps, bool surface = false) {
   return c;
 }
 
-// Bitwise on the emulation (the same point formulas in the same order); 64 eps of the largest
-// value on a GPU, where nvcc may contract differently.
-template <class V>
-void expect_same(const V& gpu, const V& cpu, double tolerance, const std::string& what) {
-  ASSERT_EQ(gpu.size(), cpu.size()) << what;
-  if (on_emulated_runtime()) {
-    EXPECT_EQ(0, std::memcmp(gpu.data(), cpu.data(), cpu.size() * sizeof(cpu[0]))) << what;
-  } else {
-    EXPECT_LE(relative_to_max(gpu, cpu), tolerance) << what;
-  }
-}
-
 class CudaPlanar : public CudaTest {};
 
 TEST_F(CudaPlanar, ForwardTracesAndGradientAreTheCpus) {

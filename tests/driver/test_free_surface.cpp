@@ -198,14 +198,7 @@ TYPED_TEST(FreeSurfaceCheckpointed, EveryStrategyIsBitwiseEqualToFull) {
   const testing::TempDir dir("revwave-fs-test");
   testing::CpuGradientCase<TypeParam> b(surface_case(13, 11, 9, 41, 8));
   const GradientOutput& ref = b.ref;
-  std::vector<std::pair<std::string, StrategyOptions>> runs;
-  for (const char* store : {"memory", "disk"}) {
-    runs.emplace_back(std::string("revolve ") + store, testing::strategy("revolve", 3, store, dir.path().string()));
-    runs.emplace_back(std::string("online ") + store, testing::strategy("online", 4, store, dir.path().string()));
-  }
-  StrategyOptions ml = testing::strategy("multilevel", 0, "memory", dir.path().string());
-  ml.tiers = {"memory:2", "disk:3"};
-  runs.emplace_back("multilevel", ml);
+  const auto runs = testing::checkpointed_strategies(dir.path().string());
   for (const auto& [what, s] : runs) {
     const GradientOutput g = b.run(s);
     ASSERT_EQ(g.gradient.size(), ref.gradient.size()) << what;

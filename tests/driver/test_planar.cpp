@@ -176,6 +176,20 @@ TEST(Planar, OneStepEqualsTheMiddleRowOfAYInvariantSlab) {
   EXPECT_GT(scale, 0.0);
 }
 
+// The built-in true model's anomaly is 0.15 of the smallest side: on a plane of x and z, not of y's
+// one point (a radius of 1.5 m at h = 10 m, which no grid point fell inside).
+TEST(Planar, TheBuiltInModelKeepsItsAnomalyOnAPlane) {
+  const std::array<index_t, 3> shape{60, 1, 40};
+  const VelocityModel m = default_true_model(shape, 10.0);
+  const index_t k = static_cast<index_t>(0.55 * 39);  // the anomaly's depth
+  const double centre = m.at(30, 0, k), edge = m.at(0, 0, k);
+  EXPECT_GT(centre, edge) << "the faster anomaly in the middle";
+  index_t inside = 0;
+  for (index_t i = 0; i < shape[0]; ++i)
+    for (index_t z = 0; z < shape[2]; ++z) inside += m.at(i, 0, z) > m.at(0, 0, z) ? 1 : 0;
+  EXPECT_GT(inside, 50);
+}
+
 TEST(Planar, RefusalsNameTheValue) {
   SmallCase c = planar_case();
   c.acq.sources = {{50, 5, 13}};
@@ -271,14 +285,7 @@ TYPED_TEST(PlanarCheckpointed, EveryStrategyIsBitwiseEqualToFull) {
   for (bool surface : {false, true}) {
     testing::CpuGradientCase<TypeParam> b(planar_case(23, 19, 41, 8, surface));
     const GradientOutput& ref = b.ref;
-    std::vector<std::pair<std::string, StrategyOptions>> runs;
-    for (const char* store : {"memory", "disk"}) {
-      runs.emplace_back(std::string("revolve ") + store, testing::strategy("revolve", 3, store, dir.path().string()));
-      runs.emplace_back(std::string("online ") + store, testing::strategy("online", 4, store, dir.path().string()));
-    }
-    StrategyOptions ml = testing::strategy("multilevel", 0, "memory", dir.path().string());
-    ml.tiers = {"memory:2", "disk:3"};
-    runs.emplace_back("multilevel", ml);
+    const auto runs = testing::checkpointed_strategies(dir.path().string());
     for (const auto& [what, s] : runs) {
       const GradientOutput g = b.run(s);
       ASSERT_EQ(g.gradient.size(), ref.gradient.size()) << what;
@@ -470,14 +477,7 @@ TYPED_TEST(PlanarDensityCheckpointed, EveryStrategyEqualsFullBitForBit) {
   const SmallCase c = planar_density_case(31, 4);
   const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
   const GradientOutput ref = density_gradient_in<T>(c, d);
-  std::vector<std::pair<std::string, StrategyOptions>> runs;
-  for (const char* store : {"memory", "disk"}) {
-    runs.emplace_back(std::string("revolve ") + store, testing::strategy("revolve", 3, store, dir.path().string()));
-    runs.emplace_back(std::string("online ") + store, testing::strategy("online", 4, store, dir.path().string()));
-  }
-  StrategyOptions ml = testing::strategy("multilevel", 0, "memory", dir.path().string());
-  ml.tiers = {"memory:2", "disk:3"};
-  runs.emplace_back("multilevel", ml);
+  const auto runs = testing::checkpointed_strategies(dir.path().string());
   for (const auto& [what, s] : runs) {
     const GradientOutput g = density_gradient_in<T>(c, d, s);
     EXPECT_EQ(g.stats.objective, ref.stats.objective) << what;

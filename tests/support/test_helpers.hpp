@@ -67,6 +67,20 @@ inline StrategyOptions strategy(const std::string& name, index_t snaps = 0, cons
   return s;
 }
 
+// The checkpointed runs a physics' bitwise test compares with full: revolve (3 slots) and online
+// (4) in memory and on disk under `dir`, and multilevel over memory:2 and disk:3.
+inline std::vector<std::pair<std::string, StrategyOptions>> checkpointed_strategies(const std::string& dir) {
+  std::vector<std::pair<std::string, StrategyOptions>> runs;
+  for (const char* store : {"memory", "disk"}) {
+    runs.emplace_back(std::string("revolve ") + store, strategy("revolve", 3, store, dir));
+    runs.emplace_back(std::string("online ") + store, strategy("online", 4, store, dir));
+  }
+  StrategyOptions ml = strategy("multilevel", 0, "memory", dir);
+  ml.tiers = {"memory:2", "disk:3"};
+  runs.emplace_back("multilevel", ml);
+  return runs;
+}
+
 // A small case ready for gradients on the CPU reference backend: its observed data (modelled in
 // the true model), the problem in the start model with its propagator, and the gradient of
 // `full`, which every checkpointed strategy must equal bit for bit. Not copyable: prop holds p.

@@ -45,7 +45,9 @@ VelocityModel default_true_model(const std::array<index_t, 3>& shape, double spa
   VelocityModel m = homogeneous_model(shape, 0);
   const double cx = 0.5 * (shape[0] - 1) * spacing, cy = 0.5 * (shape[1] - 1) * spacing;
   const double cz = 0.55 * (shape[2] - 1) * spacing;
-  const double radius = 0.15 * std::min({shape[0], shape[1], shape[2]}) * spacing;
+  // 0.15 of the smallest side (on a plane, ny = 1, of x and z: a disc).
+  const index_t side = shape[1] == 1 ? std::min(shape[0], shape[2]) : std::min({shape[0], shape[1], shape[2]});
+  const double radius = 0.15 * static_cast<double>(side) * spacing;
   const double depth = (shape[2] - 1) * spacing;
   for (index_t ix = 0; ix < shape[0]; ++ix)
     for (index_t iy = 0; iy < shape[1]; ++iy)

@@ -160,9 +160,9 @@ void check_representable(const Grid& grid, const VelocityModel& model, const Tim
   } else if (!normal(1.0 / (dt * dt)) || !normal(0.5 / dt) || (grid.nbl > 0 && !normal(damping_m0(h, dt)))) {
     bad = "dt " + number_text(dt) + " s is out of range for " + type + " with spacing " + number_text(h) +
           " m: 1/dt^2, 1/(2 dt) and (dt/h)^2 must be normal numbers" + range;
-  } else if (!normal(1.0 / (h * h)) || !normal(1.0 / (h * h * h))) {
-    bad = "spacing " + number_text(h) + " m is out of range for " + type +
-          ": the stencil's 1/h^2 and the source's 1/h^3 must be normal numbers" + range;
+  } else if (!normal(1.0 / (h * h)) || !normal(1.0 / grid.cell_volume())) {
+    bad = "spacing " + number_text(h) + " m is out of range for " + type + ": the stencil's 1/h^2 and the source's " +
+          (grid.planar() ? "1/h^2 (a line source on a plane)" : "1/h^3") + " must be normal numbers" + range;
   }
   if (!bad.empty()) throw InputError(bad);
 }

@@ -22,7 +22,7 @@ inline index_t block_rows(index_t ny, index_t nz, int radius, std::size_t value_
   const std::size_t per_row = static_cast<std::size_t>(stencil_fields) * static_cast<std::size_t>(2 * radius + 1) *
                               static_cast<std::size_t>(nz) * value_bytes;
   const index_t rows = static_cast<index_t>(budget / per_row) - 2 * radius;
-  return std::clamp<index_t>(rows, 8, ny);
+  return std::min<index_t>(std::max<index_t>(rows, 8), ny);  // at least 8 (a plane has 1)
 }
 
 // Subnormal numbers appear on a thin shell ahead of every wavefront, where the stencil's

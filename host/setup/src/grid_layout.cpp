@@ -52,6 +52,10 @@ GridLayout grid_layout(const std::string& option, const std::string& text, const
   if (v.size() != 3 || (!text.empty() && text.back() == ',')) throw InputError(rule);
   const index_t nx = check_whole(option + " '" + text + "' NX", v[0], at_least(1));
   const index_t ny = check_whole(option + " '" + text + "' NY", v[1], at_least(1));
+  if (grid.planar() && ny != 1) {
+    throw InputError(option + " '" + text + "' NY " + std::to_string(ny) +
+                     " is invalid on a 2D model (ny = 1): its points lie on the plane y = 0, so NY must be 1");
+  }
   const std::string noun = option == "--src-grid" ? "sources" : "receivers";
   const index_t n = checked_product({nx, ny}, option + " '" + text + "' " + noun);
   // A point costs its coordinates and interpolation weights (216 bytes) before any trace.

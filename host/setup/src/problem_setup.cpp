@@ -65,19 +65,20 @@ std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std:
 namespace {
 
 // By default 16 x 16 receivers just below the top edge over the x-y extent, edges included (the
-// built-in problem's); --rec-grid NX,NY,Z at cell centres (revwave/setup/grid_layout.hpp).
+// built-in problem's; on a plane, ny = 1, a line of 16); --rec-grid NX,NY,Z at cell centres
+// (revwave/setup/grid_layout.hpp).
 std::vector<Vec3> receiver_grid(const ProblemOptions& o, const Grid& grid, std::vector<GridLayout>& layouts) {
   if (!o.rec_grid.empty()) {
     layouts.push_back(grid_layout("--rec-grid", o.rec_grid, grid));
     return layouts.back().points();
   }
-  const index_t nx = 16, ny = 16;
+  const index_t nx = 16, ny = grid.planar() ? 1 : 16;
   const double depth = std::min(2 * grid.spacing, grid.extent(2));
   std::vector<Vec3> receivers;
   for (index_t i = 0; i < nx; ++i)
     for (index_t j = 0; j < ny; ++j)
-      receivers.push_back(
-          {grid.extent(0) * double(i) / double(nx - 1), grid.extent(1) * double(j) / double(ny - 1), depth});
+      receivers.push_back({grid.extent(0) * double(i) / double(nx - 1),
+                           ny > 1 ? grid.extent(1) * double(j) / double(ny - 1) : 0.0, depth});
   return receivers;
 }
 
