@@ -44,45 +44,61 @@ std::vector<double> dense_leaf(const std::array<index_t, 3>& whole, const Box& b
   return out;
 }
 
+// A cube's tiles (8 x 8 x 8) and a plane's (ny = 1: 8 x 1 x 64, z long enough to cross them).
 TEST(TiledSums, EqualTheDenseTreeBitForBitInAnyArrivalOrder) {
-  const std::array<index_t, 3> whole{19, 13, 11};
-  std::mt19937_64 rng(7);
-  for (int trial = 0; trial < 12; ++trial) {
-    const index_t n = 1 + trial % 9;
-    std::vector<Box> boxes;
-    std::vector<std::vector<double>> values;
-    for (index_t s = 0; s < n; ++s) {
-      Box b;
-      const bool is_whole = (s + trial) % 5 == 0;
-      for (int a = 0; a < 3; ++a) {
-        b.shape[a] = is_whole ? whole[a] : 2 + static_cast<index_t>(rng() % static_cast<std::uint64_t>(whole[a] - 2));
-        b.first[a] = is_whole ? 0 : static_cast<index_t>(rng() % static_cast<std::uint64_t>(whole[a] - b.shape[a] + 1));
+  for (const std::array<index_t, 3> whole : {std::array<index_t, 3>{19, 13, 11}, std::array<index_t, 3>{19, 1, 150}}) {
+    std::mt19937_64 rng(7);
+    for (int trial = 0; trial < 12; ++trial) {
+      const index_t n = 1 + trial % 9;
+      std::vector<Box> boxes;
+      std::vector<std::vector<double>> values;
+      for (index_t s = 0; s < n; ++s) {
+        Box b;
+        const bool is_whole = (s + trial) % 5 == 0;
+        for (int a = 0; a < 3; ++a) {
+          b.shape[a] = is_whole || whole[a] == 1
+                           ? whole[a]
+                           : 2 + static_cast<index_t>(rng() % static_cast<std::uint64_t>(whole[a] - 2));
+          b.first[a] =
+              is_whole ? 0 : static_cast<index_t>(rng() % static_cast<std::uint64_t>(whole[a] - b.shape[a] + 1));
+        }
+        std::vector<double> v(static_cast<std::size_t>(b.shape[0] * b.shape[1] * b.shape[2]));
+        std::uniform_real_distribution<double> u(-1, 1);
+        for (double& x : v) {
+          const auto r = rng() % 8;
+          x = r == 0 ? -0.0 : (r == 1 ? 0.0 : u(rng));  // signed zeros too: the tree keeps their bits
+        }
+        boxes.push_back(b);
+        values.push_back(std::move(v));
       }
-      std::vector<double> v(static_cast<std::size_t>(b.shape[0] * b.shape[1] * b.shape[2]));
-      std::uniform_real_distribution<double> u(-1, 1);
-      for (double& x : v) {
-        const auto r = rng() % 8;
-        x = r == 0 ? -0.0 : (r == 1 ? 0.0 : u(rng));  // signed zeros too: the tree keeps their bits
+      std::vector<index_t> order(static_cast<std::size_t>(n));
+      std::iota(order.begin(), order.end(), index_t{0});
+      std::shuffle(order.begin(), order.end(), rng);
+      SummationTree dense(n, static_cast<std::size_t>(whole[0] * whole[1] * whole[2]));
+      HostTileBlocks blocks(TileGrid{whole});
+      BasicSummationTree<TiledPart> tiled(n, [](TiledPart& a, TiledPart&& b) { a.add(std::move(b)); });
+      for (index_t s : order) {
+        const Box& b = boxes[static_cast<std::size_t>(s)];
+        const bool is_whole = b.shape == whole;
+        dense.add(s, 1.0, dense_leaf(whole, b, values[static_cast<std::size_t>(s)], is_whole));
+        tiled.add(s, 1.0,
+                  window_to_tiles(blocks, b.first, b.shape, values[static_cast<std::size_t>(s)].data(), !is_whole));
       }
-      boxes.push_back(b);
-      values.push_back(std::move(v));
+      ASSERT_TRUE(same_bits(tiled.payload().dense(), dense.vector())) << "trial " << trial << ", ny " << whole[1];
+      EXPECT_EQ(tiled.peak_held(), dense.peak_held());
     }
-    std::vector<index_t> order(static_cast<std::size_t>(n));
-    std::iota(order.begin(), order.end(), index_t{0});
-    std::shuffle(order.begin(), order.end(), rng);
-    SummationTree dense(n, static_cast<std::size_t>(whole[0] * whole[1] * whole[2]));
-    HostTileBlocks blocks(TileGrid{whole});
-    BasicSummationTree<TiledPart> tiled(n, [](TiledPart& a, TiledPart&& b) { a.add(std::move(b)); });
-    for (index_t s : order) {
-      const Box& b = boxes[static_cast<std::size_t>(s)];
-      const bool is_whole = b.shape == whole;
-      dense.add(s, 1.0, dense_leaf(whole, b, values[static_cast<std::size_t>(s)], is_whole));
-      tiled.add(s, 1.0,
-                window_to_tiles(blocks, b.first, b.shape, values[static_cast<std::size_t>(s)].data(), !is_whole));
-    }
-    ASSERT_TRUE(same_bits(tiled.payload().dense(), dense.vector())) << "trial " << trial;
-    EXPECT_EQ(tiled.peak_held(), dense.peak_held());
   }
+}
+
+// A plane's tiles hold 512 of its points, as a cube's do: 8 x 1 x 64.
+TEST(TiledSums, APlanesTilesAreFullBlocks) {
+  const TileGrid plane{{20, 1, 150}};
+  EXPECT_EQ(plane.edge(0) * plane.edge(1) * plane.edge(2), TileGrid::points);
+  EXPECT_EQ(plane.edge(1), 1);
+  EXPECT_EQ(plane.count(), 3 * 1 * 3);
+  const TileGrid cube{{20, 9, 17}};
+  EXPECT_EQ(cube.edge(1), 8);
+  EXPECT_EQ(cube.count(), 3 * 2 * 3);
 }
 
 TEST(TiledSums, TravelAsValuesAndComeBackTheSame) {

@@ -25,7 +25,11 @@ std::int32_t DeviceTileBlocks::acquire() {
 TileList DeviceTileBlocks::upload_entries(const std::vector<TileEntry>& entries) {
   entries_.reserve(entries.size() * sizeof(TileEntry));
   ring_.upload(entries_.data(), entries.data(), entries.size() * sizeof(TileEntry), stream_);
-  return {entries_.as<const TileEntry>(), static_cast<index_t>(entries.size()), grid().tiles(1), grid().tiles(2)};
+  return {entries_.as<const TileEntry>(),
+          static_cast<index_t>(entries.size()),
+          grid().tiles(1),
+          grid().tiles(2),
+          {grid().edge(0), grid().edge(1), grid().edge(2)}};
 }
 
 void DeviceTileBlocks::add(const std::vector<BlockSum>& sums) {

@@ -43,11 +43,12 @@ namespace {
 template <class F>
 void for_each_run(const TileGrid& g, index_t id, F&& f) {
   const auto t = g.coordinates(id);
-  const index_t e = TileGrid::edge;
-  const index_t x0 = t[0] * e, y0 = t[1] * e, z0 = t[2] * e;
-  const index_t nx = std::min(e, g.shape[0] - x0), ny = std::min(e, g.shape[1] - y0), nz = std::min(e, g.shape[2] - z0);
+  const index_t ex = g.edge(0), ey = g.edge(1), ez = g.edge(2);
+  const index_t x0 = t[0] * ex, y0 = t[1] * ey, z0 = t[2] * ez;
+  const index_t nx = std::min(ex, g.shape[0] - x0), ny = std::min(ey, g.shape[1] - y0),
+                nz = std::min(ez, g.shape[2] - z0);
   for (index_t x = 0; x < nx; ++x)
-    for (index_t y = 0; y < ny; ++y) f(((x0 + x) * g.shape[1] + (y0 + y)) * g.shape[2] + z0, (x * e + y) * e, nz);
+    for (index_t y = 0; y < ny; ++y) f(((x0 + x) * g.shape[1] + (y0 + y)) * g.shape[2] + z0, (x * ey + y) * ez, nz);
 }
 }  // namespace
 
@@ -81,16 +82,17 @@ namespace {
 
 // The blocks of the tiles a window touches, filled row by row in the window's memory order:
 // row(x, y, out) writes the window's values along z at (x, y) into out[0..shape[2]), and each row
-// is cut into the tiles' runs of up to 8 (one cache line of a block). Blocks the window covers
+// is cut into the tiles' runs of up to edge(2) (8, one cache line of a block; 64 on a plane). Blocks the window covers
 // only in part are zeroed first; the others are written whole.
 template <class Row>
 TiledPart fill_window_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>& first,
                             const std::array<index_t, 3>& shape, bool plus_zero, Row&& row) {
-  const index_t e = TileGrid::edge;
+  const TileGrid& g = blocks.grid();
+  const std::array<index_t, 3> e{g.edge(0), g.edge(1), g.edge(2)};
   std::array<index_t, 3> t0{}, nt{};
   for (int a = 0; a < 3; ++a) {
-    t0[a] = first[a] / e;
-    nt[a] = (first[a] + shape[a] - 1) / e - t0[a] + 1;
+    t0[a] = first[a] / e[a];
+    nt[a] = (first[a] + shape[a] - 1) / e[a] - t0[a] + 1;
   }
   std::vector<TileEntry> entries;
   for (index_t t : blocks.grid().touched(first, shape)) entries.push_back({t, 0, plus_zero ? 1 : 0});
@@ -100,7 +102,7 @@ TiledPart fill_window_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>
   std::vector<double*> tile(part.entries().size());
   for (std::size_t k = 0; k < tile.size(); ++k) tile[k] = blocks.block(part.entries()[k].block);
   auto whole_tile = [&](int a, index_t i) {
-    return (t0[a] + i) * e >= first[a] && (t0[a] + i + 1) * e <= first[a] + shape[a];
+    return (t0[a] + i) * e[a] >= first[a] && (t0[a] + i + 1) * e[a] <= first[a] + shape[a];
   };
   for (index_t ix = 0; ix < nt[0]; ++ix)
     for (index_t iy = 0; iy < nt[1]; ++iy)
@@ -116,11 +118,11 @@ TiledPart fill_window_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>
       for (index_t y = 0; y < shape[1]; ++y) {
         row(x, y, values.data());
         const index_t gx = first[0] + x, gy = first[1] + y;
-        double* const* line = tile.data() + ((gx / e - t0[0]) * nt[1] + (gy / e - t0[1])) * nt[2];
-        const index_t offset = ((gx % e) * e + gy % e) * e;
+        double* const* line = tile.data() + ((gx / e[0] - t0[0]) * nt[1] + (gy / e[1] - t0[1])) * nt[2];
+        const index_t offset = ((gx % e[0]) * e[1] + gy % e[1]) * e[2];
         for (index_t z = 0; z < shape[2];) {
-          const index_t gz = first[2] + z, run = std::min(e - gz % e, shape[2] - z);
-          double* out = line[gz / e - t0[2]] + offset + gz % e;
+          const index_t gz = first[2] + z, run = std::min(e[2] - gz % e[2], shape[2] - z);
+          double* out = line[gz / e[2] - t0[2]] + offset + gz % e[2];
           for (index_t k = 0; k < run; ++k) out[k] = values[static_cast<std::size_t>(z + k)];
           z += run;
         }

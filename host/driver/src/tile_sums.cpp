@@ -9,8 +9,8 @@ std::vector<index_t> TileGrid::touched(const std::array<index_t, 3>& first, cons
   for (int a = 0; a < 3; ++a) {
     if (size[a] < 1 || first[a] < 0 || first[a] + size[a] > shape[a])
       throw std::logic_error("TileGrid::touched: the box leaves the grid");
-    lo[a] = first[a] / edge;
-    hi[a] = (first[a] + size[a] - 1) / edge;
+    lo[a] = first[a] / edge(a);
+    hi[a] = (first[a] + size[a] - 1) / edge(a);
   }
   std::vector<index_t> out;
   out.reserve(static_cast<std::size_t>((hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1)));

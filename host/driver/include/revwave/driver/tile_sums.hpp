@@ -12,14 +12,20 @@
 
 namespace revwave {
 
-// The whole model's interior points (x, y, z; z fastest) cut into cubes of `edge` points; a tile's
-// values are stored x, y, z (z fastest) inside it, the points beyond the model's edge kept zero.
+// The whole model's interior points (x, y, z; z fastest) cut into tiles of 8 x 8 x 8 points, or on
+// a plane (ny = 1) of 8 x 1 x 64, so that a block holds 512 of the model's values either way; a
+// tile's values are stored x, y, z (z fastest) inside it, the points beyond the model's edge kept
+// zero.
 struct TileGrid {
-  static constexpr index_t edge = 8;
-  static constexpr index_t points = edge * edge * edge;  // values per block
+  static constexpr index_t points = 512;  // values per block
   std::array<index_t, 3> shape{0, 0, 0};
 
-  index_t tiles(int axis) const { return (shape[axis] + edge - 1) / edge; }
+  // Points of a tile along `axis`.
+  index_t edge(int axis) const {
+    if (shape[1] == 1) return axis == 0 ? 8 : (axis == 1 ? 1 : 64);
+    return 8;
+  }
+  index_t tiles(int axis) const { return (shape[axis] + edge(axis) - 1) / edge(axis); }
   index_t count() const { return tiles(0) * tiles(1) * tiles(2); }
   index_t id(index_t tx, index_t ty, index_t tz) const { return (tx * tiles(1) + ty) * tiles(2) + tz; }
   std::array<index_t, 3> coordinates(index_t id) const {

@@ -45,6 +45,7 @@ struct TileList {
   const TileEntry* entries = nullptr;
   index_t count = 0;
   index_t tiles_y = 0, tiles_z = 0;  // of the whole model's tile grid
+  index_t edge[3] = {8, 8, 8};       // a tile's points per axis (TileGrid::edge: 8 x 1 x 64 on a plane)
 };
 
 // Blocks of the window's tiles from its gradient on the allocated grid, folded to the interior

@@ -7,7 +7,7 @@
 
 namespace revwave::engine {
 
-inline constexpr index_t tile_edge = 8, tile_points = 512;
+inline constexpr index_t tile_points = 512;  // TileGrid::points
 
 REVWAVE_HD double* block_at(const BlockTable& t, std::int32_t b) {
   return t.chunks[b / blocks_per_chunk] + static_cast<index_t>(b % blocks_per_chunk) * tile_points;
@@ -55,9 +55,9 @@ REVWAVE_HD double folded(const WindowPlace& w, const T* padded, index_t x, index
 // The whole model's interior point of value l of tile entry e, and whether it is in the model.
 REVWAVE_HD void tile_point(const TileList& l, const TileEntry& e, index_t v, index_t p[3]) {
   const index_t tz = e.tile % l.tiles_z, ty = (e.tile / l.tiles_z) % l.tiles_y, tx = e.tile / (l.tiles_z * l.tiles_y);
-  p[0] = tx * tile_edge + v / (tile_edge * tile_edge);
-  p[1] = ty * tile_edge + (v / tile_edge) % tile_edge;
-  p[2] = tz * tile_edge + v % tile_edge;
+  p[0] = tx * l.edge[0] + v / (l.edge[1] * l.edge[2]);
+  p[1] = ty * l.edge[1] + (v / l.edge[2]) % l.edge[1];
+  p[2] = tz * l.edge[2] + v % l.edge[2];
 }
 
 // t over entries x 512 values: the value of the window (folded, or given) or zero beyond it.
