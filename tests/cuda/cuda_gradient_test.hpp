@@ -2,7 +2,9 @@
 // awkward case, its observed data modelled on the device, and full's gradient on the device,
 // made before each test (and skipped with it where no device is usable).
 #pragma once
+#include <cstring>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -39,5 +41,29 @@ inline CudaBudgets pinned_only_budgets() {
   b.host_memory = std::size_t(1) << 30;
   return b;
 }
+
+// A physics' checkpointing on the device (the free surface's, a plane's): gradients planned on the
+// fields' bytes, and revolve, online (device and pinned slots) and full with a pinned history each
+// equal to full on the device, bit for bit.
+class CudaPhysicsCheckpointing : public CudaGradientTest {
+ protected:
+  using CudaGradientTest::CudaGradientTest;
+  GradientOutput run(const StrategyOptions& o, const CudaBudgets& b, CudaRunInfo* info = nullptr) override {
+    return cuda_gradient(*p_, observed_.data(), o, plan_strategy(o, p_->time.steps, p_->grid.field_bytes<T>()), b,
+                         info);
+  }
+  void expect_every_placement_equals_full() {
+    std::vector<std::pair<std::string, GradientOutput>> runs;
+    runs.emplace_back("revolve", run(strategy("revolve", 5), CudaBudgets{}));
+    runs.emplace_back("online", run(strategy("online", 4), CudaBudgets{}));
+    runs.emplace_back("online pinned", run(strategy("online", 4), pinned_only_budgets()));
+    runs.emplace_back("full, pinned history", run(strategy("full"), pinned_only_budgets()));
+    for (const auto& [what, g] : runs) {
+      ASSERT_EQ(g.gradient.size(), full_.gradient.size()) << what;
+      EXPECT_EQ(0, std::memcmp(g.gradient.data(), full_.gradient.data(), g.gradient.size() * sizeof(double))) << what;
+      EXPECT_EQ(g.stats.objective, full_.stats.objective) << what;
+    }
+  }
+};
 
 }  // namespace revwave::cuda_testing

@@ -58,27 +58,12 @@ TEST_F(CudaFreeSurface, DotProductTestDouble) {
   EXPECT_LT(r.relative_error, 1e-12) << r.forward_product << " vs " << r.adjoint_product;
 }
 
-class CudaFreeSurfaceCheckpointing : public CudaGradientTest {
+class CudaFreeSurfaceCheckpointing : public CudaPhysicsCheckpointing {
  protected:
-  CudaFreeSurfaceCheckpointing() : CudaGradientTest(surface_case(4, 60)) {}
-  GradientOutput run(const StrategyOptions& o, const CudaBudgets& b, CudaRunInfo* info = nullptr) override {
-    return cuda_gradient(*p_, observed_.data(), o, plan_strategy(o, p_->time.steps, p_->grid.field_bytes<T>()), b,
-                         info);
-  }
+  CudaFreeSurfaceCheckpointing() : CudaPhysicsCheckpointing(surface_case(4, 60)) {}
 };
 
-TEST_F(CudaFreeSurfaceCheckpointing, RevolveOnlineAndPinnedSlotsEqualFull) {
-  std::vector<std::pair<std::string, GradientOutput>> runs;
-  runs.emplace_back("revolve", run(strategy("revolve", 5), CudaBudgets{}));
-  runs.emplace_back("online", run(strategy("online", 4), CudaBudgets{}));
-  runs.emplace_back("online pinned", run(strategy("online", 4), pinned_only_budgets()));
-  runs.emplace_back("full, pinned history", run(strategy("full"), pinned_only_budgets()));
-  for (const auto& [what, g] : runs) {
-    ASSERT_EQ(g.gradient.size(), full_.gradient.size()) << what;
-    EXPECT_EQ(0, std::memcmp(g.gradient.data(), full_.gradient.data(), g.gradient.size() * sizeof(double))) << what;
-    EXPECT_EQ(g.stats.objective, full_.stats.objective) << what;
-  }
-}
+TEST_F(CudaFreeSurfaceCheckpointing, RevolveOnlineAndPinnedSlotsEqualFull) { expect_every_placement_equals_full(); }
 
 // The device's shot engine with --aperture windows, two reaching z = 0 (the surface kept: no layer
 // on top, nbl_top 0) and one below it (a layer on top): the per-shot device path's bits.

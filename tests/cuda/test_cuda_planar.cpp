@@ -91,27 +91,12 @@ TEST_F(CudaPlanar, DotProductTestDouble) {
   }
 }
 
-class CudaPlanarCheckpointing : public CudaGradientTest {
+class CudaPlanarCheckpointing : public CudaPhysicsCheckpointing {
  protected:
-  CudaPlanarCheckpointing() : CudaGradientTest(planar_case(4, 60)) {}
-  GradientOutput run(const StrategyOptions& o, const CudaBudgets& b, CudaRunInfo* info = nullptr) override {
-    return cuda_gradient(*p_, observed_.data(), o, plan_strategy(o, p_->time.steps, p_->grid.field_bytes<T>()), b,
-                         info);
-  }
+  CudaPlanarCheckpointing() : CudaPhysicsCheckpointing(planar_case(4, 60)) {}
 };
 
-TEST_F(CudaPlanarCheckpointing, RevolveOnlineAndPinnedSlotsEqualFull) {
-  std::vector<std::pair<std::string, GradientOutput>> runs;
-  runs.emplace_back("revolve", run(strategy("revolve", 5), CudaBudgets{}));
-  runs.emplace_back("online", run(strategy("online", 4), CudaBudgets{}));
-  runs.emplace_back("online pinned", run(strategy("online", 4), pinned_only_budgets()));
-  runs.emplace_back("full, pinned history", run(strategy("full"), pinned_only_budgets()));
-  for (const auto& [what, g] : runs) {
-    ASSERT_EQ(g.gradient.size(), full_.gradient.size()) << what;
-    EXPECT_EQ(0, std::memcmp(g.gradient.data(), full_.gradient.data(), g.gradient.size() * sizeof(double))) << what;
-    EXPECT_EQ(g.stats.objective, full_.stats.objective) << what;
-  }
-}
+TEST_F(CudaPlanarCheckpointing, RevolveOnlineAndPinnedSlotsEqualFull) { expect_every_placement_equals_full(); }
 
 // fp16 checkpoints on the plane, encoded on the device (device slots, and every slot spilled to
 // pinned memory): the first step after a restore decodes in the sweep (sweep_restore.hpp), whose y

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "analytic_run.hpp"
 #include "error_message.hpp"
 #include "precisions.hpp"
 #include "revwave/driver/forward_modelling.hpp"
@@ -36,23 +37,9 @@ SmallCase surface_case(index_t nx = 19, index_t ny = 17, index_t nz = 15, index_
 
 // Relative L2 errors of two receivers' traces against the direct wave minus its image in z = 0.
 std::vector<double> half_space_errors(double h, double* surface_peak) {
-  const double c = 1500, f0 = 10;
-  Grid g;
-  const index_t n = static_cast<index_t>(400 / h) + 1;
-  g.shape = {n, n, n};
-  g.nbl = static_cast<index_t>(100 / h);
-  g.spacing = h;
-  g.space_order = 8;
-  g.free_surface = true;
-  Acquisition acq;
-  acq.f0 = f0;
-  acq.t0 = default_wavelet_delay(f0);
-  acq.sources = {{200, 200, 60}};
-  acq.receivers = {{300, 200, 60}, {200, 280, 120}, {260, 200, 0}};
-  const TimeAxis t = make_time_axis(0.32, default_dt(g, c));
-  const Problem<double> p = make_problem<double>(g, homogeneous_model(g.shape, c), acq, t);
-  CpuPropagator<double> prop(p);
-  const ShotData<double> shot = run_forward(prop);
+  const testing::AnalyticRun run(400, h, false, true, {{200, 200, 60}},
+                                 {{300, 200, 60}, {200, 280, 120}, {260, 200, 0}}, 0.32);
+  const auto& acq = run.acq;
   std::vector<double> errors;
   for (index_t r = 0; r < 2; ++r) {
     double direct = 0, image = 0;
@@ -63,19 +50,13 @@ std::vector<double> half_space_errors(double h, double* surface_peak) {
     }
     direct = std::sqrt(direct);
     image = std::sqrt(image);
-    double e2 = 0, n2 = 0;
-    for (index_t k = 0; k < t.nt(); ++k) {
-      const double exact = ricker_value(k * t.dt - direct / c, f0, acq.t0) / (4 * M_PI * direct) -
-                           ricker_value(k * t.dt - image / c, f0, acq.t0) / (4 * M_PI * image);
-      const double d = shot.traces[static_cast<std::size_t>(k * 3 + r)] - exact;
-      e2 += d * d;
-      n2 += exact * exact;
-    }
-    errors.push_back(std::sqrt(e2 / n2));
+    errors.push_back(run.error(r, [&](double t) {
+      return ricker_value(t - direct / run.c, run.f0, acq.t0) / (4 * M_PI * direct) -
+             ricker_value(t - image / run.c, run.f0, acq.t0) / (4 * M_PI * image);
+    }));
   }
   *surface_peak = 0;
-  for (index_t k = 0; k < t.nt(); ++k)
-    *surface_peak = std::max(*surface_peak, std::abs(shot.traces[static_cast<std::size_t>(k * 3 + 2)]));
+  for (index_t k = 0; k < run.time.nt(); ++k) *surface_peak = std::max(*surface_peak, std::abs(run.sample(2, k)));
   return errors;
 }
 

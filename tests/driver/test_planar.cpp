@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "analytic_run.hpp"
 #include "density_case.hpp"
 #include "error_message.hpp"
 #include "precisions.hpp"
@@ -59,72 +60,31 @@ double green_2d(double t, double r, double c, double f0, double t0) {
 }
 
 // Relative L2 errors of two receivers' traces (100 m and 100 m diagonally from the source) at h.
+// The window ends before anything reflected from the absorbing layer can arrive (400 m away).
 std::vector<double> plane_errors(double h) {
-  const double c = 1500, f0 = 10;
-  Grid g;
-  const index_t n = static_cast<index_t>(800 / h) + 1;
-  g.shape = {n, 1, n};
-  g.nbl = static_cast<index_t>(100 / h);
-  g.spacing = h;
-  g.space_order = 8;
-  Acquisition acq;
-  acq.f0 = f0;
-  acq.t0 = default_wavelet_delay(f0);
-  acq.sources = {{400, 0, 400}};
-  acq.receivers = {{500, 0, 400}, {470, 0, 470}};
-  // The window ends before anything reflected from the absorbing layer can arrive (400 m away).
-  const TimeAxis t = make_time_axis(0.4, default_dt(g, c));
-  const Problem<double> p = make_problem<double>(g, homogeneous_model(g.shape, c), acq, t);
-  CpuPropagator<double> prop(p);
-  const ShotData<double> shot = run_forward(prop);
+  const testing::AnalyticRun run(800, h, true, false, {{400, 0, 400}}, {{500, 0, 400}, {470, 0, 470}}, 0.4);
   std::vector<double> errors;
   for (index_t r = 0; r < 2; ++r) {
-    const double dist = std::hypot(acq.receivers[r][0] - 400, acq.receivers[r][2] - 400);
-    double e2 = 0, n2 = 0;
-    for (index_t k = 0; k < t.nt(); ++k) {
-      const double exact = green_2d(k * t.dt, dist, c, f0, acq.t0);
-      const double d = shot.traces[static_cast<std::size_t>(k * 2 + r)] - exact;
-      e2 += d * d;
-      n2 += exact * exact;
-    }
-    errors.push_back(std::sqrt(e2 / n2));
+    const double dist = std::hypot(run.acq.receivers[r][0] - 400, run.acq.receivers[r][2] - 400);
+    errors.push_back(run.error(r, [&](double t) { return green_2d(t, dist, run.c, run.f0, run.acq.t0); }));
   }
   return errors;
 }
 
 // With the free surface: the 2D Green's function of the source minus that of its image in z = 0.
 TEST(Planar, HalfPlaneTraceMatchesTheImageSourceSolution) {
-  const double c = 1500, f0 = 10, h = 10;
-  Grid g;
-  const index_t n = static_cast<index_t>(800 / h) + 1;
-  g.shape = {n, 1, n};
-  g.nbl = static_cast<index_t>(100 / h);
-  g.spacing = h;
-  g.space_order = 8;
-  g.free_surface = true;
-  Acquisition acq;
-  acq.f0 = f0;
-  acq.t0 = default_wavelet_delay(f0);
-  acq.sources = {{400, 0, 60}};
-  acq.receivers = {{500, 0, 60}, {450, 0, 130}, {460, 0, 0}};
-  const TimeAxis t = make_time_axis(0.4, default_dt(g, c));
-  const Problem<double> p = make_problem<double>(g, homogeneous_model(g.shape, c), acq, t);
-  CpuPropagator<double> prop(p);
-  const ShotData<double> shot = run_forward(prop);
+  const testing::AnalyticRun run(800, 10, true, true, {{400, 0, 60}}, {{500, 0, 60}, {450, 0, 130}, {460, 0, 0}}, 0.4);
   for (index_t r = 0; r < 2; ++r) {
-    const double dx = acq.receivers[r][0] - 400;
-    const double direct = std::hypot(dx, acq.receivers[r][2] - 60), image = std::hypot(dx, acq.receivers[r][2] + 60);
-    double e2 = 0, n2 = 0;
-    for (index_t k = 0; k < t.nt(); ++k) {
-      const double exact = green_2d(k * t.dt, direct, c, f0, acq.t0) - green_2d(k * t.dt, image, c, f0, acq.t0);
-      const double d = shot.traces[static_cast<std::size_t>(k * 3 + r)] - exact;
-      e2 += d * d;
-      n2 += exact * exact;
-    }
-    std::cout << "half-plane receiver " << r << ": relative L2 error " << std::sqrt(e2 / n2) << "\n";
-    EXPECT_LT(std::sqrt(e2 / n2), 0.05) << "receiver " << r;
+    const double dx = run.acq.receivers[r][0] - 400;
+    const double direct = std::hypot(dx, run.acq.receivers[r][2] - 60),
+                 image = std::hypot(dx, run.acq.receivers[r][2] + 60);
+    const double error = run.error(r, [&](double t) {
+      return green_2d(t, direct, run.c, run.f0, run.acq.t0) - green_2d(t, image, run.c, run.f0, run.acq.t0);
+    });
+    std::cout << "half-plane receiver " << r << ": relative L2 error " << error << "\n";
+    EXPECT_LT(error, 0.05) << "receiver " << r;
   }
-  for (index_t k = 0; k < t.nt(); ++k) ASSERT_EQ(shot.traces[static_cast<std::size_t>(k * 3 + 2)], 0.0) << k;
+  for (index_t k = 0; k < run.time.nt(); ++k) ASSERT_EQ(run.sample(2, k), 0.0) << k;
 }
 
 TEST(Planar, HomogeneousTraceMatchesThe2DGreensFunctionAndConvergesUnderRefinement) {

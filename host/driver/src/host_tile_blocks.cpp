@@ -82,8 +82,8 @@ namespace {
 
 // The blocks of the tiles a window touches, filled row by row in the window's memory order:
 // row(x, y, out) writes the window's values along z at (x, y) into out[0..shape[2]), and each row
-// is cut into the tiles' runs of up to edge(2) (8, one cache line of a block; 64 on a plane). Blocks the window covers
-// only in part are zeroed first; the others are written whole.
+// is cut into the tiles' runs of up to edge(2) (8, one cache line of a block; 64 on a plane).
+// Blocks the window covers only in part are zeroed first; the others are written whole.
 template <class Row>
 TiledPart fill_window_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>& first,
                             const std::array<index_t, 3>& shape, bool plus_zero, Row&& row) {

@@ -14,7 +14,7 @@ namespace revwave {
 
 void validate(const Grid& grid) {
   for (int a = 0; a < 3; ++a) {
-    if (grid.shape[a] < 2 && !(a == 1 && grid.shape[a] == 1)) {
+    if (grid.shape[a] < (a == 1 ? 1 : 2)) {  // ny = 1 is a plane
       throw InputError("shape " + std::to_string(grid.shape[a]) + " on axis " + std::to_string(a) +
                        " is too small: at least 2 interior points per axis (ny = 1 makes a 2D model in x and z)");
     }

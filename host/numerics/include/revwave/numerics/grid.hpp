@@ -46,13 +46,12 @@ struct Grid {
   }
   index_t layer_hi(int axis) const { return axis == 1 && planar() ? 0 : nbl; }
   index_t padded(int axis) const { return shape[axis] + layer_lo(axis) + layer_hi(axis); }
-  // Allocated extent per axis: planes (x), rows (y), elements of a row (z, = row_length()).
+  // Allocated extent per axis: planes (x), rows (y), elements of a row (z; stride_y() off a plane).
   index_t alloc(int axis) const {
     if (axis == 1 && planar()) return 1;
     if (axis < 2) return padded(axis) + 2 * radius();
     return (padded(2) + radius() + row_align - 1) / row_align * row_align;
   }
-  index_t row_length() const { return alloc(2); }
   index_t stride_x() const { return alloc(1) * alloc(2); }
   // 0 on a plane: every y neighbour is the point itself.
   index_t stride_y() const { return planar() ? 0 : alloc(2); }

@@ -15,7 +15,7 @@ namespace revwave::engine {
 using LinearKernel = launch::LinearKernel<tuning::EnginePolicy>;
 
 inline index_t padded_points(const WindowPlace& w) {
-  return (w.shape[0] + 2 * w.nbl) * (w.shape[1] + 2 * w.nbl_y) * (w.shape[2] + w.nbl_top + w.nbl);
+  return padded_extent(w, 0) * padded_extent(w, 1) * padded_extent(w, 2);
 }
 
 // The block table and the chunks holding `blocks`, read or written.
