@@ -101,4 +101,37 @@ TEST_F(CliDensity, SurveysWithAperturesAndInversionsCarryTheDensity) {
   EXPECT_TRUE(fs::exists(dir_ / "inv" / "model.npy"));
 }
 
+// --free-surface with --density: a constant density gives the free surface's bytes; a layered one
+// runs gradient (dJ/drho too, its config repeating both), adjtest, a survey with --aperture and
+// invert.
+TEST_F(CliDensity, WithAFreeSurface) {
+  const std::string surface = small + "--free-surface --src 60,50,25 --rec 40,50,0 --rec 80,50,15 ";
+  const std::vector<double> constant(12 * 12 * 12, 1234.5);
+  revwave::write_npy((dir_ / "constant.npy").string(), {12, 12, 12}, constant.data());
+  ASSERT_EQ(invoke("gradient" + surface + "--out plain.npy").code, 0);
+  ASSERT_EQ(invoke("gradient" + surface + "--density constant.npy --out dense.npy").code, 0);
+  EXPECT_EQ(slurp((dir_ / "plain.npy").string()), slurp((dir_ / "dense.npy").string()));
+  write_density("rho.npy");
+  const Outcome r = invoke("gradient" + surface + "--density rho.npy --density-gradient rho_g.npy --out g.npy --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["free_surface"], true);
+  EXPECT_GT(j["density_gradient_norm"].get<double>(), 0.0);
+  EXPECT_NE(slurp((dir_ / "g.npy").string()), slurp((dir_ / "plain.npy").string()));
+  const Outcome again = invoke("gradient --config g.config.toml --out g2.npy --density-gradient rho_g2.npy");
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(slurp((dir_ / "rho_g.npy").string()), slurp((dir_ / "rho_g2.npy").string()));
+  const Outcome a = invoke("adjtest" + surface + "--density rho.npy --json");
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_LT(nlohmann::json::parse(a.out)["relative_error"].get<double>(), 1e-12);
+  const std::string layout = small + "--free-surface --dt 0.001 --src-grid 2,1,20 --rec-grid 3,3,10 --density rho.npy ";
+  const Outcome survey = invoke("gradient" + layout + "--aperture 40 --out survey.npy --json");
+  ASSERT_EQ(survey.code, 0) << survey.err;
+  EXPECT_GT(nlohmann::json::parse(survey.out)["gradient_norm"].get<double>(), 0.0);
+  const Outcome inv =
+      invoke("invert" + surface + "--density rho.npy --vmin 1500 --vmax 3000 --iterations 1 --out-dir inv --json");
+  ASSERT_EQ(inv.code, 0) << inv.err;
+  EXPECT_TRUE(fs::exists(dir_ / "inv" / "model.npy"));
+}
+
 }  // namespace

@@ -63,12 +63,10 @@ TYPED_TEST(DensityEngine, WindowProblemCarriesTheWindowsDensity) {
   EXPECT_FALSE(reused.density.has_value());
 }
 
-// Large window first, so that the smaller ones reuse its fields.
-TYPED_TEST(DensityEngine, CpuEngineGivesEveryWindowTheBitsOfItsOwnDensityProblem) {
-  using T = TypeParam;
-  const SmallCase c = density_case(15, 13, 14, 40, 4);
-  const std::vector<ModelWindow> windows{window({0, 0, 0}, {15, 13, 14}), window({3, 4, 1}, {10, 9, 13}),
-                                         window({5, 0, 0}, {10, 13, 14})};
+// The CPU engine, set once to the start model, gives each window the J and dJ/dm of make_problem on
+// the window's model, placed into the whole model.
+template <class T>
+void check_engine_windows(const SmallCase& c, const std::vector<ModelWindow>& windows) {
   EngineOptions eo;
   eo.grid = c.grid;
   for (const ModelWindow& w : windows) eo.window_shapes.push_back(w.shape);
@@ -111,6 +109,19 @@ TYPED_TEST(DensityEngine, CpuEngineGivesEveryWindowTheBitsOfItsOwnDensityProblem
         }
     EXPECT_TRUE(same_bits(got.gradient.dense(), leaf))
         << "window at " << w.first[0] << "," << w.first[1] << "," << w.first[2];
+  }
+}
+
+// Large window first, so that the smaller ones reuse its fields; with and without a free surface
+// (whose windows start at the surface).
+TYPED_TEST(DensityEngine, CpuEngineGivesEveryWindowTheBitsOfItsOwnDensityProblem) {
+  using T = TypeParam;
+  for (bool surface : {false, true}) {
+    SCOPED_TRACE(surface ? "free surface" : "absorbing top");
+    SmallCase c = density_case(15, 13, 14, 40, 4);
+    c.grid.free_surface = surface;
+    check_engine_windows<T>(c, {window({0, 0, 0}, {15, 13, 14}), window({3, 4, surface ? 0 : 1}, {10, 9, 13}),
+                                window({5, 0, 0}, {10, 13, 14})});
   }
 }
 

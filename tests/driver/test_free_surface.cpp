@@ -86,17 +86,6 @@ TEST(FreeSurface, ASourceOnOrAboveTheSurfaceIsRefusedWithOneLine) {
   EXPECT_NO_THROW(make_problem<double>(c.grid, c.true_model, c.acq, c.time));
 }
 
-TEST(FreeSurface, WithADensityIsRefusedWithOneLine) {
-  const SmallCase c = surface_case();
-  VelocityModel m = c.true_model;
-  m.density.assign(m.velocity.size(), 1000.0);
-  const std::string e = testing::message_of([&] { make_problem<double>(c.grid, m, c.acq, c.time); });
-  EXPECT_NE(e.find("--free-surface with --density is refused"), std::string::npos) << e;
-  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
-  ResidentModel<double> resident;
-  EXPECT_THROW(make_resident(resident, c.grid, m), InputError);
-}
-
 TEST(FreeSurface, TheTopFaceHasNoLayer) {
   SmallCase c = surface_case();
   EXPECT_EQ(c.grid.padded(2), c.grid.shape[2] + c.grid.nbl);

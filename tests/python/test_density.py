@@ -62,3 +62,22 @@ def test_bad_densities_are_refused_naming_the_value(bad, words):
 def test_a_density_gradient_without_a_density_is_refused():
     with pytest.raises(revwave.InputError, match="--density-gradient needs --density"):
         revwave.gradient(shape=SHAPE, tn=0.12, density_gradient=True)
+
+
+def test_a_free_surface_with_a_density_equals_the_cli(cli, tmp_path):
+    rho = layered_density()
+    rho[:, :, :3] = 1300.0  # a density that changes across the rows that read the surface's mirror
+    np.save(tmp_path / "rho.npy", rho)
+    j = cli.json("gradient", "--shape", "20,20,18", "--tn", "0.25", "--free-surface", "--density",
+                 tmp_path / "rho.npy", "--density-gradient", tmp_path / "drho.npy", "--out", tmp_path / "g.npy")
+    r = revwave.gradient(shape=SHAPE, tn=0.25, free_surface=True, density=rho)
+    assert j["free_surface"] is True
+    assert r.objective == j["objective"]
+    assert r.gradient.tobytes() == np.load(tmp_path / "g.npy").tobytes()
+    assert r.density_gradient.tobytes() == np.load(tmp_path / "drho.npy").tobytes()
+    assert np.all(np.isfinite(r.density_gradient)) and np.any(r.density_gradient != 0)
+    plain = revwave.gradient(shape=SHAPE, tn=0.25, free_surface=True)
+    constant = revwave.gradient(shape=SHAPE, tn=0.25, free_surface=True, density=np.full(SHAPE, 1234.5))
+    assert constant.gradient.tobytes() == plain.gradient.tobytes()
+    adj = revwave.adjtest(shape=(16, 14, 12), free_surface=True, density=layered_density((16, 14, 12)))
+    assert adj["pass"] and adj["relative_error"] < 1e-12

@@ -11,7 +11,6 @@ namespace revwave {
 template <class T>
 void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel& model) {
   validate(model);
-  check_boundaries(grid, model);
   if (model.shape != grid.shape) throw std::logic_error("make_resident: the model's shape is not the grid's");
   out.grid = grid;
   out.vmin = min_velocity(model);

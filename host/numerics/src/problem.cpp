@@ -73,14 +73,6 @@ void check_stable(double dt, const Grid& grid, const VelocityModel& model) {
   check_stable(dt, grid, max_velocity(model), density_dt_factor(grid, model));
 }
 
-void check_boundaries(const Grid& grid, const VelocityModel& model) {
-  if (grid.free_surface && model.has_density()) {
-    throw InputError(
-        "--free-surface with --density is refused: the free surface is the constant-density "
-        "equation's for now (leave out one of them)");
-  }
-}
-
 TimeAxis make_time_axis(double tn, double dt) {
   if (!(std::isfinite(tn) && tn > 0)) {
     std::ostringstream os;
@@ -173,7 +165,6 @@ template <class T>
 Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acquisition& acq, const TimeAxis& time) {
   validate(grid);
   validate(model);
-  check_boundaries(grid, model);
   check_stable(time.dt, grid, model);
   if (!(std::isfinite(acq.f0) && acq.f0 > 0)) {
     std::ostringstream os;

@@ -1,14 +1,23 @@
 #include "revwave/numerics/density/cpu_sweep.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "../sweep_rows.hpp"
+#include "revwave/numerics/boundary/free_surface.hpp"
 #include "revwave/numerics/density/point_formulas.hpp"
 
 namespace revwave {
 namespace {
 
 // What every density sweep reads besides its fields.
+//
+// With a free surface the top `top` rows of every column (depth k < R) read their z pairs from the
+// column mirrored across z = 0 (boundary/free_surface.hpp): u and lam odd, s and t even. That is K
+// and K^T of the odd extension, restricted to the points below the plane, and K_eff = diag(t^2)
+// S_eff with S_eff symmetric, so the adjoint stays the transpose (docs/physics/density.md). The
+// Laplacian part reads the row gap's zeros, as the constant-density sweeps do, and
+// free_surface_value adds its mirror share: a constant density gives their bits.
 template <class T, int R>
 struct DensityConstants {
   const Grid& g;
@@ -16,6 +25,7 @@ struct DensityConstants {
   StepCoefficients<T> c;
   T w[R + 1];
   const T *kx, *ky, *kz, *m, *s, *t;
+  index_t top;  // the free surface's rows at the start of each column; 0 without
 
   explicit DensityConstants(const Problem<T>& p)
       : g(p.grid),
@@ -26,11 +36,42 @@ struct DensityConstants {
         kx(p.kappa[0].data()),
         ky(p.kappa[1].data()),
         kz(p.kappa[2].data()),
-        m(p.m.template as<T>()) {
+        m(p.m.template as<T>()),
+        top(g.free_surface ? std::min<index_t>(R, nz) : 0) {
     if (!p.density) throw std::logic_error("a density sweep on a problem without a density");
     s = p.density->s.template as<T>();
     t = p.density->t.template as<T>();
     for (int q = 0; q <= R; ++q) w[q] = p.weights[static_cast<std::size_t>(q)];
+  }
+
+  // At depth k < top of the column starting at linear index col (u: that column's field):
+  // K u as the sweep computes it (the Laplacian's mirror share comes with free_surface_value) ...
+  T top_operator(index_t col, const T* u, index_t k) const {
+    T zs[2 * R + 1], zu[2 * R + 1];
+    free_surface_window<T, R>(s + col, k, T(1), zs);
+    free_surface_window<T, R>(u, k, T(-1), zu);
+    const index_t at = col + k;
+    return laplacian<T, R>(w, u + k, sy, sx) +
+           t[at] * density_pairs_axes<T, R>(w, s + at, u + k, zs + R, zu + R, sy, sx);
+  }
+  // ... the whole (K_eff u)_k, what dJ/drho images ...
+  T top_full_operator(index_t col, const T* u, index_t k) const {
+    return top_operator(col, u, k) + free_surface_mirror<T, R>(w, u, k);
+  }
+  // ... and K^T lam with y(lam).
+  template <bool WithY>
+  DensityAdjoint<T> top_adjoint(index_t col, const T* l, index_t k) const {
+    T zs[2 * R + 1], zt[2 * R + 1], zl[2 * R + 1];
+    free_surface_window<T, R>(s + col, k, T(1), zs);
+    free_surface_window<T, R>(t + col, k, T(1), zt);
+    free_surface_window<T, R>(l, k, T(-1), zl);
+    const index_t at = col + k;
+    return density_adjoint_operator_axes<T, R, WithY>(w, s + at, t + at, l + k, zs + R, zt + R, zl + R, sy, sx);
+  }
+  // The new value at depth k < top from the column's current and previous values and its operator.
+  T top_update(const T* column, const T* previous, index_t k, T op, T mk, T eta) const {
+    const T v = leapfrog_update(c, column[k], previous[k], op, mk, eta);
+    return free_surface_value<T, R>(w, column, k, v, leapfrog_a(c, mk, eta));
   }
 };
 
@@ -49,6 +90,12 @@ void sweep(const Problem<T>& p, const T* u, const T* u_prev, T* out) {
     const T* kz = k.kz;
     T* o = out + base;
     const T kxi = k.kx[i], kyj = k.ky[j];
+    // The free surface's rows first, while u_prev is whole (out may alias it).
+    T top[R] = {};
+    for (index_t z = 0; z < k.top; ++z) {
+      const T op = Adjoint ? k.template top_adjoint<false>(base, uc, z).value : k.top_operator(base, uc, z);
+      top[z] = k.top_update(uc, up, z, op, mm[z], damping_eta(c, kxi, kyj, kz[z]));
+    }
 #pragma omp simd
     for (index_t z = 0; z < nz; ++z) {
       T op;
@@ -58,6 +105,7 @@ void sweep(const Problem<T>& p, const T* u, const T* u_prev, T* out) {
         op = density_operator<T, R>(w, ss + z, tt[z], uc + z, sy, sx);
       o[z] = leapfrog_update(c, uc[z], up[z], op, mm[z], damping_eta(c, kxi, kyj, kz[z]));
     }
+    for (index_t z = 0; z < k.top; ++z) o[z] = top[z];
   });
 }
 
@@ -81,6 +129,24 @@ void reverse_sweep(const Problem<T>& p, const DensityReverseFields<T>& f) {
     T* ig = Image ? f.image_g + base : nullptr;
     T* iq = Image ? f.image_q + base : nullptr;
     const T kxi = k.kx[i], kyj = k.ky[j];
+    // The free surface's rows first (lam_out may alias lam_prev): u[n+1] and lam[n+1] completed,
+    // imaged from the accumulators' values before the sweep.
+    struct {
+      T lam, grad, g, q;
+    } top[R] = {};
+    for (index_t z = 0; z < k.top; ++z) {
+      const T eta = damping_eta(c, kxi, kyj, kz[z]);
+      const T k_u = k.top_operator(base, uc, z);
+      const T u_next = k.top_update(uc, up, z, k_u, mm[z], eta);
+      const DensityAdjoint<T> adj = k.template top_adjoint<Image>(base, lc, z);
+      const T lam = k.top_update(lc, lp, z, adj.value, mm[z], eta);
+      top[z].lam = lam;
+      top[z].grad = gr[z] + imaging_term(c, lam, u_next, uc[z], up[z]);
+      if constexpr (Image) {
+        top[z].g = ig[z] + density_image_g(lam, k_u + free_surface_mirror<T, R>(w, uc, z), ss[z], u_next, adj.y);
+        top[z].q = iq[z] + density_image_q(lam, uc[z]);
+      }
+    }
 #pragma omp simd
     for (index_t z = 0; z < nz; ++z) {
       const T eta = damping_eta(c, kxi, kyj, kz[z]);
@@ -94,6 +160,14 @@ void reverse_sweep(const Problem<T>& p, const DensityReverseFields<T>& f) {
         iq[z] += density_image_q(lam, uc[z]);
       }
       lo[z] = lam;
+    }
+    for (index_t z = 0; z < k.top; ++z) {
+      lo[z] = top[z].lam;
+      gr[z] = top[z].grad;
+      if constexpr (Image) {
+        ig[z] = top[z].g;
+        iq[z] = top[z].q;
+      }
     }
   });
 }
@@ -141,8 +215,14 @@ void density_next_at(const Problem<T>& problem, const T* u, const T* u_prev, con
     constexpr int R = decltype(r)::value;
     at_points<T, R>(problem, index, count, [&](const DensityConstants<T, R>& k, index_t idx, std::int64_t q) {
       const auto [i, j, z] = k.g.coordinates(idx);
+      const T eta = damping_eta(k.c, k.kx[i], k.ky[j], k.kz[z]);
+      if (z < k.top) {
+        const index_t col = idx - z;
+        out[q] = k.top_update(u + col, u_prev + col, z, k.top_operator(col, u + col, z), k.m[idx], eta);
+        return;
+      }
       const T k_u = density_operator<T, R>(k.w, k.s + idx, k.t[idx], u + idx, k.sy, k.sx);
-      out[q] = leapfrog_update(k.c, u[idx], u_prev[idx], k_u, k.m[idx], damping_eta(k.c, k.kx[i], k.ky[j], k.kz[z]));
+      out[q] = leapfrog_update(k.c, u[idx], u_prev[idx], k_u, k.m[idx], eta);
     });
   });
 }
@@ -152,7 +232,9 @@ void density_operator_at(const Problem<T>& problem, const T* u, const index_t* i
   dispatch_radius(problem.grid.radius(), [&](auto r) {
     constexpr int R = decltype(r)::value;
     at_points<T, R>(problem, index, count, [&](const DensityConstants<T, R>& k, index_t idx, std::int64_t q) {
-      out[q] = density_operator<T, R>(k.w, k.s + idx, k.t[idx], u + idx, k.sy, k.sx);
+      const index_t z = k.g.coordinates(idx)[2];
+      out[q] = z < k.top ? k.top_full_operator(idx - z, u + (idx - z), z)
+                         : density_operator<T, R>(k.w, k.s + idx, k.t[idx], u + idx, k.sy, k.sx);
     });
   });
 }
@@ -162,7 +244,9 @@ void density_y_at(const Problem<T>& problem, const T* lam, const index_t* index,
   dispatch_radius(problem.grid.radius(), [&](auto r) {
     constexpr int R = decltype(r)::value;
     at_points<T, R>(problem, index, count, [&](const DensityConstants<T, R>& k, index_t idx, std::int64_t q) {
-      out[q] = density_adjoint_operator<T, R, true>(k.w, k.s + idx, k.t + idx, lam + idx, k.sy, k.sx).y;
+      const index_t z = k.g.coordinates(idx)[2];
+      out[q] = z < k.top ? k.template top_adjoint<true>(idx - z, lam + (idx - z), z).y
+                         : density_adjoint_operator<T, R, true>(k.w, k.s + idx, k.t + idx, lam + idx, k.sy, k.sx).y;
     });
   });
 }

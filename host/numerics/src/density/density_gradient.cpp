@@ -11,16 +11,30 @@ std::vector<double> density_gradient(const Grid& grid, const std::vector<T>& wei
   const index_t strides[3] = {1, grid.stride_y(), grid.stride_x()};
   const int r = static_cast<int>(grid.radius());
   std::vector<double> out(static_cast<std::size_t>(points));
+  const index_t row = grid.alloc(2), padded_z = grid.padded(2);
+  const bool surface = grid.free_surface;
   // Q is zero off the padded grid (the sweeps write padded points only), so the neighbours that
-  // C reaches outside the allocation contribute nothing and are skipped.
+  // C reaches outside the allocation contribute nothing and are skipped. With a free surface the
+  // rows below it read the z pairs above it from their mirror image, not from the row gap: C
+  // reaches across z = 0 into the mirror (t and Q even; depth 0 is its own mirror, counted once),
+  // and a gap's s is read by its own row's last points only.
 #pragma omp parallel for schedule(static)
   for (index_t j = 0; j < points; ++j) {
+    const index_t k = j % row;  // the depth within j's row (padded while k < padded_z)
     double z = 0;
     for (int d = 1; d <= r; ++d)
       for (index_t stride : strides) {
         if (stride == 0) continue;  // a plane's y: the point itself, no neighbour of C
-        for (index_t i : {j + d * stride, j - d * stride})
+        for (index_t i : {j + d * stride, j - d * stride}) {
+          if (surface && stride == 1) {
+            if (i > j && k + d >= row) continue;  // the next row's top: it reads its mirror
+            if (i < j && k - d < 0) {
+              if (k == 0 || k >= padded_z) continue;
+              i = j - 2 * k + d;  // the mirror image of depth k - d
+            }
+          }
           if (i >= 0 && i < points) z += double(weights[static_cast<std::size_t>(d)]) * double(t[i]) * double(q[i]);
+        }
       }
     const double sj = double(s[j]);
     out[static_cast<std::size_t>(j)] = 0.5 * sj * sj * (double(g[j]) + sj * z);

@@ -33,11 +33,11 @@ namespace {
 // E: the interior index (C order) whose density allocated point (x, y, z) takes.
 struct Extension {
   const Grid& g;
-  index_t offset;  // radius + nbl: allocated x (or y) of interior 0; along z it is nbl
+  index_t offset;  // radius + nbl: allocated x (or y) of interior 0; along z it is the layer above
   std::size_t operator()(index_t x, index_t y, index_t z) const {
     const index_t ix = std::clamp<index_t>(x - offset, 0, g.shape[0] - 1);
     const index_t iy = std::clamp<index_t>(y - offset, 0, g.shape[1] - 1);
-    const index_t iz = std::clamp<index_t>(z - g.nbl, 0, g.shape[2] - 1);
+    const index_t iz = std::clamp<index_t>(z - g.layer_lo(2), 0, g.shape[2] - 1);
     return static_cast<std::size_t>((ix * g.shape[1] + iy) * g.shape[2] + iz);
   }
 };
@@ -103,7 +103,10 @@ double density_dt_factor(const Grid& g, const VelocityModel& model) {
           for (index_t stride : {index_t(1), sy, sx}) {
             if (stride == 0) continue;  // a plane's y: no neighbour
             for (index_t d : {q * stride, -q * stride}) {
-              const double ratio = centre / root[static_cast<std::size_t>(idx + d)];
+              // Above a free surface the neighbour is the mirror image's (K_eff's row sums are at
+              // most these: docs/physics/density.md).
+              const index_t at = g.free_surface && stride == 1 && k + d < 0 ? idx - 2 * k - d : idx + d;
+              const double ratio = centre / root[static_cast<std::size_t>(at)];
               sum += c[static_cast<std::size_t>(q)] * ratio;
               abs_sum += std::abs(c[static_cast<std::size_t>(q)]) * ratio;
             }
@@ -129,7 +132,7 @@ std::vector<double> fold_allocated_to_interior(const Grid& g, const T* allocated
         double sum = 0;
         for (index_t x = lo(ix, offset); x <= hi(ix, nx, ax, offset); ++x)
           for (index_t y = lo(iy, offset); y <= hi(iy, ny, ay, offset); ++y)
-            for (index_t z = lo(iz, g.nbl); z <= hi(iz, nz, az, g.nbl); ++z)
+            for (index_t z = lo(iz, g.layer_lo(2)); z <= hi(iz, nz, az, g.layer_lo(2)); ++z)
               sum += static_cast<double>(allocated[(x * ay + y) * az + z]);
         out[static_cast<std::size_t>((ix * ny + iy) * nz + iz)] = sum;
       }

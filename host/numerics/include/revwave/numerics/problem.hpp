@@ -34,9 +34,6 @@ double max_stable_dt(const Grid& grid, double max_velocity);
 double default_dt(const Grid& grid, double max_velocity);
 // Throws InputError naming dt and the largest stable value when dt is above the bound.
 void check_stable(double dt, const Grid& grid, double max_velocity);
-// Throws InputError for a free surface with a density: the surface is the constant-density
-// equation's (the variable-density operator has no mirror share yet).
-void check_boundaries(const Grid& grid, const VelocityModel& model);
 // The bound times a density's factor (density_dt_factor: 1 without a density).
 void check_stable(double dt, const Grid& grid, double max_velocity, double density_factor);
 // The same for a model, its density's contrasts included.

@@ -33,6 +33,14 @@ REVWAVE_HD T free_surface_mirror(const T* w, const T* column, index_t k) {
   return -m;
 }
 
+// The column's 2R + 1 values at depths k - R .. k + R around a depth k < R, those above z = 0 taken
+// from their mirror image: odd (sign -1: u, lam) or even (sign +1: a coefficient such as the
+// density's s and t). The variable-density physics reads its z pairs from it (density/cpu_sweep.cpp).
+template <class T, int R>
+REVWAVE_HD void free_surface_window(const T* column, index_t k, T sign, T* out) {
+  for (index_t d = -R; d <= R; ++d) out[d + R] = k + d >= 0 ? column[k + d] : sign * column[-(k + d)];
+}
+
 // The new value at depth k < R of a column after the sweep gave v there; a: the update's divisor.
 template <class T, int R>
 REVWAVE_HD T free_surface_value(const T* w, const T* column, index_t k, T v, T a) {
