@@ -12,6 +12,7 @@
 
 #include "analytic_run.hpp"
 #include "density_case.hpp"
+#include "dot_product_median.hpp"
 #include "error_message.hpp"
 #include "precisions.hpp"
 #include "revwave/driver/forward_modelling.hpp"
@@ -210,16 +211,9 @@ TYPED_TEST(PlanarAdjoint, DotProductTestHolds) {
   for (bool surface : {false, true})
     for (int order : {2, 8}) {
       const SmallCase c = planar_case(31, 23, 70, order, surface);
-      const double tol = std::is_same_v<T, double> ? 1e-12 : 1e-5;
-      std::vector<double> errors;
-      for (unsigned seed : {99u, 100u, 101u}) {
-        const DotProductResult r = dot_product_test<T>(c.grid, c.true_model, c.acq, c.time, seed);
-        EXPECT_GT(std::abs(r.forward_product), 0.0);
-        errors.push_back(r.relative_error);
-      }
-      std::nth_element(errors.begin(), errors.begin() + 1, errors.end());
-      std::cout << "surface " << surface << " order " << order << ": median dot-product error " << errors[1] << "\n";
-      EXPECT_LT(errors[1], tol) << "surface " << surface << " order " << order;
+      const double median = testing::median_dot_product_error<T>(c);
+      std::cout << "surface " << surface << " order " << order << ": median dot-product error " << median << "\n";
+      EXPECT_LT(median, testing::dot_product_tolerance<T>()) << "surface " << surface << " order " << order;
     }
 }
 
@@ -398,12 +392,8 @@ TYPED_TEST(PlanarDensityAdjoint, DotProductTestHolds) {
   using T = TypeParam;
   for (int order : {2, 8}) {
     const SmallCase c = planar_density_case(60, order);
-    std::vector<double> errors;
-    for (unsigned seed : {5u, 6u, 7u})
-      errors.push_back(dot_product_test<T>(c.grid, c.true_model, c.acq, c.time, seed).relative_error);
-    std::nth_element(errors.begin(), errors.begin() + 1, errors.end());
-    const double tol = std::is_same_v<T, double> ? 1e-12 : 1e-5;
-    EXPECT_LT(errors[1], tol) << "order " << order;
+    EXPECT_LT(testing::median_dot_product_error<T>(c, {5u, 6u, 7u}), testing::dot_product_tolerance<T>())
+        << "order " << order;
   }
 }
 

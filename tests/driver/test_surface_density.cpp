@@ -11,8 +11,10 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <utility>
 
 #include "density_case.hpp"
+#include "dot_product_median.hpp"
 #include "precisions.hpp"
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
@@ -65,6 +67,24 @@ bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
 // twice as deep, whose density and velocity are mirrored about its middle row, driven by the
 // source and its image of opposite sign (by linearity: two runs, subtracted). The open grid has
 // no surface code at all; its top layer is the mirror of the bottom one. Traces agree to rounding.
+// The open-topped grid twice as deep as a free surface's (its middle row is the surface, nz - 1
+// rows down) and the model mirrored about that row, density included.
+std::pair<Grid, VelocityModel> mirrored_about_the_surface(const Grid& g, const VelocityModel& model) {
+  const index_t nz = g.shape[2];
+  Grid twice = g;
+  twice.free_surface = false;
+  twice.shape[2] = 2 * nz - 1;
+  VelocityModel mirrored;
+  mirrored.shape = twice.shape;
+  for (index_t xy = 0; xy < g.shape[0] * g.shape[1]; ++xy)
+    for (index_t z = 0; z < twice.shape[2]; ++z) {
+      const auto from = static_cast<std::size_t>(xy * nz + std::abs(z - (nz - 1)));
+      mirrored.velocity.push_back(model.velocity[from]);
+      if (model.has_density()) mirrored.density.push_back(model.density[from]);
+    }
+  return {twice, mirrored};
+}
+
 std::vector<double> forward_traces(const Problem<double>& p) {
   CpuPropagator<double> prop(p);
   return run_forward(prop).traces;
@@ -74,18 +94,7 @@ double image_method_difference(int order, bool density) {
   SmallCase c = surface_density_case(9, 70, order);
   if (!density) c.start_model.density.clear();
   const VelocityModel& model = c.start_model;
-  const index_t nz = c.grid.shape[2];
-  Grid twice = c.grid;
-  twice.free_surface = false;
-  twice.shape[2] = 2 * nz - 1;
-  VelocityModel mirrored;
-  mirrored.shape = twice.shape;
-  for (index_t xy = 0; xy < c.grid.shape[0] * c.grid.shape[1]; ++xy)
-    for (index_t z = 0; z < twice.shape[2]; ++z) {
-      const auto from = static_cast<std::size_t>(xy * nz + std::abs(z - (nz - 1)));
-      mirrored.velocity.push_back(model.velocity[from]);
-      if (density) mirrored.density.push_back(model.density[from]);
-    }
+  const auto [twice, mirrored] = mirrored_about_the_surface(c.grid, model);
   const double plane = c.grid.extent(2);  // the surface's depth in the open grid
   const auto traces = [&](double source_z) {
     Acquisition acq = c.acq;
@@ -144,16 +153,8 @@ TYPED_TEST(SurfaceDensity, DotProductTestHolds) {
   for (index_t ny : {11, 1})
     for (int order : {2, 8}) {
       const SmallCase c = surface_density_case(ny, 60, order);
-      std::vector<double> errors;
-      for (unsigned seed : {7u, 8u, 9u}) {
-        const DotProductResult r = dot_product_test<T>(c.grid, c.true_model, c.acq, c.time, seed);
-        EXPECT_GT(std::abs(r.forward_product), 0.0);
-        errors.push_back(r.relative_error);
-      }
-      // The median of three draws, as the density's own test.
-      std::nth_element(errors.begin(), errors.begin() + 1, errors.end());
-      const double tol = std::is_same_v<T, double> ? 1e-12 : 1e-5;
-      EXPECT_LT(errors[1], tol) << "ny " << ny << ", order " << order;
+      EXPECT_LT(testing::median_dot_product_error<T>(c, {7u, 8u, 9u}), testing::dot_product_tolerance<T>())
+          << "ny " << ny << ", order " << order;
     }
 }
 
@@ -254,17 +255,7 @@ TEST(SurfaceDensityModel, TheStableStepIsTheMirroredDensitys) {
   const index_t nz = c.grid.shape[2];
   for (std::size_t i = 0; i < skin.density.size(); ++i)
     if (static_cast<index_t>(i) % nz < 2) skin.density[i] *= 10.0;
-  Grid twice = c.grid;
-  twice.free_surface = false;
-  twice.shape[2] = 2 * nz - 1;
-  VelocityModel mirrored;
-  mirrored.shape = twice.shape;
-  for (index_t xy = 0; xy < c.grid.shape[0] * c.grid.shape[1]; ++xy)
-    for (index_t z = 0; z < twice.shape[2]; ++z) {
-      const auto from = static_cast<std::size_t>(xy * nz + std::abs(z - (nz - 1)));
-      mirrored.velocity.push_back(skin.velocity[from]);
-      mirrored.density.push_back(skin.density[from]);
-    }
+  const auto [twice, mirrored] = mirrored_about_the_surface(c.grid, skin);
   const double factor = density_dt_factor(c.grid, skin);
   EXPECT_NEAR(factor, density_dt_factor(twice, mirrored), 1e-12 * factor);
   EXPECT_LT(factor, density_dt_factor(c.grid, c.true_model)) << "the skin shortens the step";
