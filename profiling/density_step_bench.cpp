@@ -3,9 +3,11 @@
 // density; variable density; variable density imaging dJ/drho), interleaved so that drifts in the
 // machine's load hit all alike, with the bytes each step moves per point in float.
 //
-// Usage: revwave_density_step_bench [N=120] [REPS=10] [THREADS=all]   (space order 8, float, nbl 10)
+// Usage: revwave_density_step_bench [N=120] [REPS=10] [THREADS=all] [surface]   (space order 8, float,
+// nbl 10). With `surface` the three run with a free surface and beside them the constant density
+// with an absorbing top, today's sweep, which the ratios then divide by.
 // Prints one JSON object: each physics' min and median seconds per step, and the ratios to the
-// constant density's.
+// first's (the constant density's).
 #include <omp.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
@@ -72,18 +75,23 @@ int main(int argc, char** argv) {
   for (int a = 0; a < 16; ++a)
     for (int b = 0; b < 16; ++b)
       acq.receivers.push_back({g.extent(0) * (a + 0.5) / 16, g.extent(1) * (b + 0.5) / 16, 20.0});
-  const TimeAxis time{default_dt(g, dense), 4 * index_t(reps) + 8};
+  const bool surface = argc > 4 && std::string(argv[4]) == "surface";
+  Grid top = g;  // the grid of the three physics
+  top.free_surface = surface;
+  const TimeAxis time{std::min(default_dt(g, dense), default_dt(top, dense)), 4 * index_t(reps) + 8};
   std::vector<Bench> benches;
-  benches.push_back({"constant", 16, 32, make_problem<T>(g, plain, acq, time), nullptr, {}, {}});
-  benches.push_back({"density", 24, 40, make_problem<T>(g, dense, acq, time), nullptr, {}, {}});
-  benches.push_back({"density_imaging", 24, 56, make_problem<T>(g, dense, acq, time), nullptr, {}, {}});
+  if (surface)
+    benches.push_back({"constant_absorbing_top", 16, 32, make_problem<T>(g, plain, acq, time), nullptr, {}, {}});
+  benches.push_back({"constant", 16, 32, make_problem<T>(top, plain, acq, time), nullptr, {}, {}});
+  benches.push_back({"density", 24, 40, make_problem<T>(top, dense, acq, time), nullptr, {}, {}});
+  benches.push_back({"density_imaging", 24, 56, make_problem<T>(top, dense, acq, time), nullptr, {}, {}});
   benches.back().problem.density->image = true;
   const std::vector<T> observed(static_cast<std::size_t>(time.nt() * benches[0].problem.rec.count), T(0.01));
   for (Bench& b : benches) {
     b.prop = std::make_unique<CpuPropagator<T>>(b.problem);
     b.prop->reset_forward();
-    randomize(g, b.prop->state().u.template as<T>(), 1);
-    randomize(g, b.prop->state().u_prev.template as<T>(), 2);
+    randomize(b.problem.grid, b.prop->state().u.template as<T>(), 1);
+    randomize(b.problem.grid, b.prop->state().u_prev.template as<T>(), 2);
     b.prop->reset_adjoint();
     b.prop->set_adjoint_source(observed);
     b.prop->reverse_step(time.steps - 1);
@@ -95,7 +103,8 @@ int main(int argc, char** argv) {
       b.rev.push_back(seconds_of([&] { b.prop->reverse_step(step + 1); }));
     }
   const double f0 = median(benches[0].fwd), r0 = median(benches[0].rev);
-  std::printf("{\"n\": %ld, \"threads\": %d, \"reps\": %d", static_cast<long>(n), omp_get_max_threads(), reps);
+  std::printf("{\"n\": %ld, \"threads\": %d, \"reps\": %d, \"free_surface\": %s", static_cast<long>(n),
+              omp_get_max_threads(), reps, surface ? "true" : "false");
   for (const Bench& b : benches) {
     std::printf(
         ", \"%s\": {\"forward_bytes\": %d, \"reverse_bytes\": %d, \"forward_median\": %.6g, \"reverse_median\": %.6g, "

@@ -44,29 +44,27 @@ struct DensityConstants {
     for (int q = 0; q <= R; ++q) w[q] = p.weights[static_cast<std::size_t>(q)];
   }
 
-  // At depth k < top of the column starting at linear index col (u: that column's field):
+  // At depth k < top of the column starting at linear index col (u: that column's field), the
+  // point formulas read the stencil cross with the column mirrored (MirroredCross):
   // K u as the sweep computes it (the Laplacian's mirror share comes with free_surface_value) ...
   T top_operator(index_t col, const T* u, index_t k) const {
-    T zs[2 * R + 1], zu[2 * R + 1];
-    free_surface_window<T, R>(s + col, k, T(1), zs);
-    free_surface_window<T, R>(u, k, T(-1), zu);
     const index_t at = col + k;
-    return laplacian<T, R>(w, u + k, sy, sx) +
-           t[at] * density_pairs_axes<T, R>(w, s + at, u + k, zs + R, zu + R, sy, sx);
+    const MirroredCross<T, R> cs(s + at, s + col, k, T(1), sy, sx), cu(u + k, u, k, T(-1), sy, sx);
+    return laplacian<T, R>(w, u + k, sy, sx) + t[at] * density_pairs<T, R>(w, cs.centre(), cu.centre(), cs.ly, cs.lx);
   }
   // ... the whole (K_eff u)_k, what dJ/drho images ...
   T top_full_operator(index_t col, const T* u, index_t k) const {
     return top_operator(col, u, k) + free_surface_mirror<T, R>(w, u, k);
   }
-  // ... and K^T lam with y(lam).
+  // ... and K^T lam with y(lam); its Laplacian part reads the field as the sweep does.
   template <bool WithY>
   DensityAdjoint<T> top_adjoint(index_t col, const T* l, index_t k) const {
-    T zs[2 * R + 1], zt[2 * R + 1], zl[2 * R + 1];
-    free_surface_window<T, R>(s + col, k, T(1), zs);
-    free_surface_window<T, R>(t + col, k, T(1), zt);
-    free_surface_window<T, R>(l, k, T(-1), zl);
     const index_t at = col + k;
-    return density_adjoint_operator_axes<T, R, WithY>(w, s + at, t + at, l + k, zs + R, zt + R, zl + R, sy, sx);
+    const MirroredCross<T, R> cs(s + at, s + col, k, T(1), sy, sx), ct(t + at, t + col, k, T(1), sy, sx),
+        cl(l + k, l, k, T(-1), sy, sx);
+    const DensityAdjoint<T> pairs =
+        density_adjoint_pairs<T, R, WithY>(w, cs.centre(), ct.centre(), cl.centre(), cs.ly, cs.lx);
+    return {laplacian<T, R>(w, l + k, sy, sx) - pairs.value, pairs.y};
   }
   // The new value at depth k < top from the column's current and previous values and its operator.
   T top_update(const T* column, const T* previous, index_t k, T op, T mk, T eta) const {

@@ -33,13 +33,36 @@ REVWAVE_HD T free_surface_mirror(const T* w, const T* column, index_t k) {
   return -m;
 }
 
-// The column's 2R + 1 values at depths k - R .. k + R around a depth k < R, those above z = 0 taken
-// from their mirror image: odd (sign -1: u, lam) or even (sign +1: a coefficient such as the
-// density's s and t). The variable-density physics reads its z pairs from it (density/cpu_sweep.cpp).
+// A point's stencil cross (the point and its neighbours at distances 1 .. R along z, y and x) at
+// a depth k < R, with the z neighbours above z = 0 taken from their mirror image: odd (sign -1:
+// u, lam) or even (sign +1: a coefficient such as the density's s and t). It lies in a local
+// buffer with strides (1, ly, lx), so that a point formula written for a field with strides (1,
+// sy, sx) reads it unchanged (the variable-density physics: density/cpu_sweep.cpp). ly is 0 on a
+// plane (sy = 0), as there.
 template <class T, int R>
-REVWAVE_HD void free_surface_window(const T* column, index_t k, T sign, T* out) {
-  for (index_t d = -R; d <= R; ++d) out[d + R] = k + d >= 0 ? column[k + d] : sign * column[-(k + d)];
-}
+struct MirroredCross {
+  static constexpr index_t line = 2 * R + 1;  // y stride; x's is (R + 1) lines, past y's farthest
+  static constexpr index_t lx = (R + 1) * line;
+  T v[2 * R * lx + 1];
+  index_t ly;
+
+  // field: the field at the point, column: the same column at depth 0, k: the point's depth.
+  MirroredCross(const T* field, const T* column, index_t k, T sign, index_t sy, index_t sx) : ly(sy == 0 ? 0 : line) {
+    T* c = v + R * lx;
+    c[0] = field[0];
+    for (index_t q = 1; q <= R; ++q) {
+      c[q] = column[k + q];
+      c[-q] = k >= q ? column[k - q] : sign * column[q - k];
+      if (ly != 0) {
+        c[q * ly] = field[q * sy];
+        c[-q * ly] = field[-q * sy];
+      }
+      c[q * lx] = field[q * sx];
+      c[-q * lx] = field[-q * sx];
+    }
+  }
+  const T* centre() const { return v + R * lx; }
+};
 
 // The new value at depth k < R of a column after the sweep gave v there; a: the update's divisor.
 template <class T, int R>

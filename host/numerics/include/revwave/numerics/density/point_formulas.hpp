@@ -25,27 +25,20 @@
 
 namespace revwave {
 
-// sum_i w_ki (s_i - s_k)(u_i - u_k) at the point s[0], u[0] of fields with strides (1, sy, sx),
-// the z neighbours read from sz and uz (each centred on the point; the fields themselves, or a
-// free surface's mirrored column: boundary/free_surface.hpp).
+// sum_i w_ki (s_i - s_k)(u_i - u_k) at the point s[0], u[0] of fields with strides (1, sy, sx).
 template <class T, int R, class Stride = index_t>
-REVWAVE_HD T density_pairs_axes(const T* w, const T* s, const T* u, const T* sz, const T* uz, Stride sy, Stride sx) {
+REVWAVE_HD T density_pairs(const T* w, const T* s, const T* u, Stride sy, Stride sx) {
   const T s0 = s[0], u0 = u[0];
   T sum = T(0);
 #pragma unroll
   for (int q = 1; q <= R; ++q) {
-    const Stride y = q * sy, x = q * sx;
-    const T pz = (sz[q] - s0) * (uz[q] - u0) + (sz[-q] - s0) * (uz[-q] - u0);
+    const Stride z = Stride(q), y = q * sy, x = q * sx;
+    const T pz = (s[z] - s0) * (u[z] - u0) + (s[-z] - s0) * (u[-z] - u0);
     const T py = (s[y] - s0) * (u[y] - u0) + (s[-y] - s0) * (u[-y] - u0);
     const T px = (s[x] - s0) * (u[x] - u0) + (s[-x] - s0) * (u[-x] - u0);
     sum += w[q] * ((pz + py) + px);
   }
   return sum;
-}
-
-template <class T, int R, class Stride = index_t>
-REVWAVE_HD T density_pairs(const T* w, const T* s, const T* u, Stride sy, Stride sx) {
-  return density_pairs_axes<T, R, Stride>(w, s, u, s, u, sy, sx);
 }
 
 // (K u)_k: the Laplacian plus the density's correction, t0 = t_k.
@@ -55,25 +48,27 @@ REVWAVE_HD T density_operator(const T* w, const T* s, T t0, const T* u, Stride s
 }
 
 // (K^T lam)_k, and with WithY also y = sum_i w_ki t_i lam_i (what dJ/drho images from lam).
+// With a free surface the rows below it evaluate the pairs on a mirrored stencil cross
+// (boundary/free_surface.hpp's MirroredCross) and the Laplacian on the field (density/cpu_sweep.cpp).
 template <class T>
 struct DensityAdjoint {
   T value;
   T y;
 };
 
-// With the z neighbours of s, t and l read from sz, tz and lz (as density_pairs_axes).
+// sum_i w_ki (s_i - s_k)(t_i lam_i + t_k lam_k), and with WithY also y (as .value and .y).
 template <class T, int R, bool WithY, class Stride = index_t>
-REVWAVE_HD DensityAdjoint<T> density_adjoint_operator_axes(const T* w, const T* s, const T* t, const T* l, const T* sz,
-                                                           const T* tz, const T* lz, Stride sy, Stride sx) {
+REVWAVE_HD DensityAdjoint<T> density_adjoint_pairs(const T* w, const T* s, const T* t, const T* l, Stride sy,
+                                                   Stride sx) {
   const T s0 = s[0], tl0 = t[0] * l[0];
   T z_sum = T(0), y_sum = T(0);
 #pragma unroll
   for (int q = 1; q <= R; ++q) {
-    const Stride y = q * sy, x = q * sx;
-    const T az = tz[q] * lz[q], bz = tz[-q] * lz[-q];
+    const Stride z = Stride(q), y = q * sy, x = q * sx;
+    const T az = t[z] * l[z], bz = t[-z] * l[-z];
     const T ay = t[y] * l[y], by = t[-y] * l[-y];
     const T ax = t[x] * l[x], bx = t[-x] * l[-x];
-    const T pz = (sz[q] - s0) * (az + tl0) + (sz[-q] - s0) * (bz + tl0);
+    const T pz = (s[z] - s0) * (az + tl0) + (s[-z] - s0) * (bz + tl0);
     const T py = (s[y] - s0) * (ay + tl0) + (s[-y] - s0) * (by + tl0);
     const T px = (s[x] - s0) * (ax + tl0) + (s[-x] - s0) * (bx + tl0);
     z_sum += w[q] * ((pz + py) + px);
@@ -82,13 +77,14 @@ REVWAVE_HD DensityAdjoint<T> density_adjoint_operator_axes(const T* w, const T* 
       y_sum += w[q] * (((az + bz) + pair_y) + (ax + bx));
     }
   }
-  return {laplacian<T, R, Stride>(w, l, sy, sx) - z_sum, y_sum};
+  return {z_sum, y_sum};
 }
 
 template <class T, int R, bool WithY, class Stride = index_t>
 REVWAVE_HD DensityAdjoint<T> density_adjoint_operator(const T* w, const T* s, const T* t, const T* l, Stride sy,
                                                       Stride sx) {
-  return density_adjoint_operator_axes<T, R, WithY, Stride>(w, s, t, l, s, t, l, sy, sx);
+  const DensityAdjoint<T> pairs = density_adjoint_pairs<T, R, WithY, Stride>(w, s, t, l, sy, sx);
+  return {laplacian<T, R, Stride>(w, l, sy, sx) - pairs.value, pairs.y};
 }
 
 // dJ/drho's share of one reverse step at a point, in two accumulators that the end of the reverse
