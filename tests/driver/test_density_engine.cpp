@@ -74,8 +74,7 @@ void check_engine_windows(const SmallCase& c, const std::vector<ModelWindow>& wi
   const auto engine = make_shot_engine<T>(Backend::cpu, eo);
   engine->set_model(c.start_model);
   for (const ModelWindow& w : windows) {
-    Grid g = c.grid;
-    g.shape = w.shape;
+    const Grid g = window_grid(c.grid, w);  // below a free surface, a layer on top
     EngineShot shot;
     shot.first = w.first;
     shot.shape = w.shape;
@@ -113,16 +112,23 @@ void check_engine_windows(const SmallCase& c, const std::vector<ModelWindow>& wi
 }
 
 // Large window first, so that the smaller ones reuse its fields; with and without a free surface
-// (whose windows start at the surface).
+// (a window that starts below it has a layer on top: window_grid).
 TYPED_TEST(DensityEngine, CpuEngineGivesEveryWindowTheBitsOfItsOwnDensityProblem) {
   using T = TypeParam;
   for (bool surface : {false, true}) {
     SCOPED_TRACE(surface ? "free surface" : "absorbing top");
     SmallCase c = density_case(15, 13, 14, 40, 4);
     c.grid.free_surface = surface;
-    check_engine_windows<T>(c, {window({0, 0, 0}, {15, 13, 14}), window({3, 4, surface ? 0 : 1}, {10, 9, 13}),
-                                window({5, 0, 0}, {10, 13, 14})});
+    check_engine_windows<T>(
+        c, {window({0, 0, 0}, {15, 13, 14}), window({3, 4, 1}, {10, 9, 13}), window({5, 0, 0}, {10, 13, 14})});
   }
+  // A window below the surface has a layer on top: with nbl 10 its rows (13 + 20 + 2 points) take
+  // 64 elements where the whole model's (14 + 10 + 2) take 32, so the engine's fields must be sized
+  // for it although the whole model is the larger window.
+  SmallCase c = density_case(15, 13, 14, 40, 4);
+  c.grid.free_surface = true;
+  c.grid.nbl = 10;
+  check_engine_windows<T>(c, {window({0, 0, 0}, {15, 13, 14}), window({0, 0, 1}, {15, 13, 13})});
 }
 
 }  // namespace

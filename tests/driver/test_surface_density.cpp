@@ -224,6 +224,34 @@ TEST(SurfaceDensityGradient, ComponentsMatchCentralDifferencesAtAndBelowTheSurfa
   }
 }
 
+// A grid shallower than the stencil (nz 3, no layer, order 8: 3 padded rows, R = 4): the top
+// rows' mirror images reach past the padded rows into the row gap, whose density (the bottom
+// row's, by extension) folds into the bottom row. Central differences at every depth.
+TEST(SurfaceDensityGradient, AGridShallowerThanTheStencilImagesItsGapThroughTheMirror) {
+  SmallCase c = testing::case_on({10, 1, 3}, 0, 8, 60);
+  c.grid.free_surface = true;
+  c.true_model.density = testing::layered_density(c.grid.shape);
+  c.start_model.density = c.true_model.density;
+  for (std::size_t i = 0; i < c.true_model.density.size(); ++i)
+    c.true_model.density[i] *= 1.0 + 0.05 * std::cos(0.7 * double(i));
+  c.acq.sources = {{0.45 * c.grid.extent(0), 0.0, 13.0}};
+  c.acq.receivers = {{0.2 * c.grid.extent(0), 0.0, 6.0}, {0.8 * c.grid.extent(0), 0.0, 20.0}};
+  c.time.dt = 0.9 * std::min(max_stable_dt(c.grid, c.true_model), max_stable_dt(c.grid, c.start_model));
+  const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
+  const GradientOutput g = gradient_in<double>(c, c.start_model, d);
+  const std::vector<double>& rho = c.start_model.density;
+  for (index_t z = 0; z < 3; ++z) {
+    const auto i = static_cast<std::size_t>(4 * 3 + z);
+    std::vector<double> unit(rho.size(), 0.0);
+    unit[i] = 1.0;
+    const double eps = 1e-4 * rho[i];
+    const double fd =
+        (misfit_in(c, c.start_model, d, unit, eps) - misfit_in(c, c.start_model, d, unit, -eps)) / (2 * eps);
+    EXPECT_NE(fd, 0.0) << "depth " << z;
+    EXPECT_NEAR(g.density_gradient[i], fd, 1e-4 * std::abs(fd)) << "dJ/drho at depth " << z;
+  }
+}
+
 REVWAVE_PRECISION_SUITE(SurfaceDensityCheckpointed, ::testing::Test);
 
 TYPED_TEST(SurfaceDensityCheckpointed, EveryStrategyEqualsFullBitForBit) {

@@ -11,16 +11,17 @@ std::vector<double> density_gradient(const Grid& grid, const std::vector<T>& wei
   const index_t strides[3] = {1, grid.stride_y(), grid.stride_x()};
   const int r = static_cast<int>(grid.radius());
   std::vector<double> out(static_cast<std::size_t>(points));
-  const index_t row = grid.alloc(2), padded_z = grid.padded(2);
+  const index_t row = grid.alloc(2);
   const bool surface = grid.free_surface;
   // Q is zero off the padded grid (the sweeps write padded points only), so the neighbours that
   // C reaches outside the allocation contribute nothing and are skipped. With a free surface the
   // rows below it read the z pairs above it from their mirror image, not from the row gap: C
   // reaches across z = 0 into the mirror (t and Q even; depth 0 is its own mirror, counted once),
-  // and a gap's s is read by its own row's last points only.
+  // and the next row's top points no longer read this row's gap (though where the padded depth is
+  // under R, this row's own top points read it as their mirror: that reach stays).
 #pragma omp parallel for schedule(static)
   for (index_t j = 0; j < points; ++j) {
-    const index_t k = j % row;  // the depth within j's row (padded while k < padded_z)
+    const index_t k = j % row;  // the depth within j's row (the gap past the padded points)
     double z = 0;
     for (int d = 1; d <= r; ++d)
       for (index_t stride : strides) {
@@ -29,8 +30,8 @@ std::vector<double> density_gradient(const Grid& grid, const std::vector<T>& wei
           if (surface && stride == 1) {
             if (i > j && k + d >= row) continue;  // the next row's top: it reads its mirror
             if (i < j && k - d < 0) {
-              if (k == 0 || k >= padded_z) continue;
-              i = j - 2 * k + d;  // the mirror image of depth k - d
+              if (k == 0) continue;  // depth 0 is its own mirror: its readers below are counted once
+              i = j - 2 * k + d;     // the reader at depth d - k reads depth k as its mirror image
             }
           }
           if (i >= 0 && i < points) z += double(weights[static_cast<std::size_t>(d)]) * double(t[i]) * double(q[i]);

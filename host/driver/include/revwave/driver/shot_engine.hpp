@@ -69,14 +69,18 @@ struct EngineOptions {
   CudaBudgets budgets;  // cuda: the device is budgets.device
 
   // Bytes of one field of the largest window: what each of the engine's fields is allocated for.
+  // A window below a free surface has a layer on top (window_grid), so with a surface each shape
+  // is sized both ways: a row one layer longer can round up to one more row_align.
   template <class T>
   std::size_t largest_field_bytes() const {
     std::size_t bytes = 0;
     Grid g = grid;
-    for (const auto& shape : window_shapes) {
-      g.shape = shape;
-      bytes = std::max(bytes, g.template field_bytes<T>());
-    }
+    for (const auto& shape : window_shapes)
+      for (bool surface : {grid.free_surface, false}) {
+        g.shape = shape;
+        g.free_surface = surface;
+        bytes = std::max(bytes, g.template field_bytes<T>());
+      }
     return bytes;
   }
 };
