@@ -24,9 +24,12 @@ tensor is accepted and its results returned on its device, but it is copied to t
 revwave's CUDA backend builds its problem from host arrays (UNTESTED on a device: no GPU was available
 when this was written).
 
-Options: ``revwave.forward``'s (spacing, nbl, free_surface, space_order, tn, dt, f0, src, rec, rec_grid, wavelet,
-backend, threads, device_memory) and ``revwave.gradient``'s strategy options (strategy, snaps,
+Options: ``revwave.forward``'s (spacing, nbl, free_surface, density, space_order, tn, dt, f0, src, rec, rec_grid,
+wavelet, backend, threads, device_memory) and ``revwave.gradient``'s strategy options (strategy, snaps,
 checkpoint_memory, store, checkpoint_dir, tier, stop_energy, compress, host_memory, host_spacing).
+A ``density`` (kg/m^3, the velocity's shape: a numpy array, a .npy path or a tensor, whose values are read
+once) is known and fixed, as everywhere in revwave: the record is the variable-density equation's, the
+backward differentiates it in the velocity only (the density gets no gradient), CPU backend only.
 Importing this module needs torch (``import revwave`` does not).
 """
 from __future__ import annotations
@@ -41,9 +44,9 @@ from ._revwave import InputError
 
 __all__ = ["forward"]
 
-_FORWARD = {"spacing", "nbl", "free_surface", "space_order", "tn", "dt", "f0", "src", "rec", "rec_grid", "wavelet", "backend", "threads",
-            "device_memory"}
-_SHARED = {"spacing", "nbl", "free_surface", "space_order", "backend", "threads", "device_memory"}
+_FORWARD = {"spacing", "nbl", "free_surface", "density", "space_order", "tn", "dt", "f0", "src", "rec", "rec_grid", "wavelet",
+            "backend", "threads", "device_memory"}
+_SHARED = {"spacing", "nbl", "free_surface", "density", "space_order", "backend", "threads", "device_memory"}
 _STRATEGY = {"strategy", "snaps", "checkpoint_memory", "store", "checkpoint_dir", "tier", "stop_energy", "compress",
              "host_memory", "host_spacing"}
 
@@ -93,6 +96,8 @@ class _Shot(torch.autograd.Function):
             return float(np.vdot(synthetic, g)), g
 
         options = {k: v for k, v in ctx.options.items() if k in _SHARED or k in _STRATEGY}
+        if "density" in options:
+            options["density_gradient"] = False  # the density is fixed: dJ/drho is not wanted
         c = _host_array(velocity)
         r = gradient(c, observed=ctx.record, misfit=adjoint_source, wrt="velocity", shape=c.shape,
                      precision=_precision(velocity), **options)
@@ -108,6 +113,8 @@ def forward(velocity: torch.Tensor, *, shots: Optional[Sequence[Sequence[float]]
         raise InputError(f"revwave.torch.forward: unknown option {', '.join(unknown)}")
     if not isinstance(velocity, torch.Tensor) or velocity.dim() != 3:
         raise InputError("velocity: a 3-D torch tensor (nx, ny, nz) of velocities in m/s")
+    if isinstance(options.get("density"), torch.Tensor):  # known and fixed: its values, not its graph
+        options["density"] = options["density"].detach().cpu().to(torch.float64).contiguous().numpy()
     if shots is None:
         return _Shot.apply(velocity, options)
     if "src" in options:

@@ -1,6 +1,7 @@
 """revwave.torch: the modelling inside PyTorch's autograd. gradcheck in double with Revolve, a float32
-loss's gradient equal to revwave.gradient's for the same L2 misfit, a C-contiguous tensor crossing
-without a copy, survey batches, and `import revwave` without torch."""
+loss's gradient equal to revwave.gradient's for the same L2 misfit (with a fixed density under a free
+surface too), a C-contiguous tensor crossing without a copy, survey batches, and `import revwave`
+without torch."""
 import subprocess
 import sys
 
@@ -46,6 +47,24 @@ def test_a_float32_losss_gradient_equals_revwave_gradient():
     assert c.grad.dtype == torch.float32
     assert c.grad.numpy().tobytes() == r.gradient.tobytes()  # the same residual, the same adjoint: the same bits
     assert abs(loss.item() - r.objective) <= 1e-6 * r.objective
+
+
+def test_a_fixed_density_under_a_free_surface_gives_revwave_gradients_bits():
+    rho = np.full(SHAPE, 1000.0)
+    rho[:, :, 2:] = 1500.0  # a contrast in the rows that read the surface's mirror
+    kw = dict(SMALL, free_surface=True)
+    observed = revwave.forward(np.full(SHAPE, 2000.0), shape=SHAPE, density=rho, precision="double", **kw)
+    c = blob(torch.float64).requires_grad_()
+    traces = rwt.forward(c, density=torch.from_numpy(rho), **kw)
+    mine = revwave.forward(c.detach().numpy(), shape=SHAPE, density=rho, precision="double", **kw)
+    assert traces.detach().numpy().tobytes() == mine.data.tobytes()
+    loss = 0.5 * ((traces - torch.from_numpy(observed.data)) ** 2).sum()
+    loss.backward()
+    shared = {k: v for k, v in kw.items() if k not in ("tn", "dt", "src", "rec")}
+    r = revwave.gradient(c.detach().numpy(), observed=observed, wrt="velocity", shape=SHAPE, density=rho,
+                         precision="double", **shared)
+    assert c.grad.numpy().tobytes() == r.gradient.tobytes()
+    assert np.any(r.gradient != 0)
 
 
 def test_a_c_contiguous_cpu_tensor_crosses_without_a_copy():
