@@ -40,6 +40,18 @@ if command -v mpirun >/dev/null; then
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -q --oversubscribe -n 2 "$bin" gradient --shape 40,30,20 --velocity 2000 --observed survey.sgy --aperture 100 \
     --threads 1 --out survey_g2.npy --json | stable_json >survey_gradient_mpi2.json
 fi
+# A layered density (kg/m^3 on the small shape, float64 .npy written without numpy), with and
+# without the free surface.
+python3 -c 'import struct,sys
+nx,ny,nz=28,24,20
+h="{\x27descr\x27: \x27<f8\x27, \x27fortran_order\x27: False, \x27shape\x27: (%d, %d, %d), }"%(nx,ny,nz)
+h+=" "*(117-len(h))+"\n"  # the header ends at byte 128, a multiple of 64
+v=[1000.0+40.0*(i%nz)+(600.0 if i%nz>12 else 0.0) for i in range(nx*ny*nz)]
+sys.stdout.buffer.write(b"\x93NUMPY\x01\x00"+struct.pack("<H",len(h))+h.encode()+struct.pack("<%dd"%len(v),*v))' >rho.npy
+run gradient_density gradient "${small[@]}" --density rho.npy --density-gradient gradient_density_rho.npy \
+  --snaps 4 --out gradient_density.npy
+run gradient_density_surface gradient "${small[@]}" --free-surface --density rho.npy \
+  --density-gradient gradient_density_surface_rho.npy --snaps 4 --out gradient_density_surface.npy
 run schedule schedule --steps 300 --snaps 7
 "$bin" schedule --steps 40 --snaps 3 --actions >schedule_actions.txt
 run adjtest adjtest "${small[@]}" --precision double
