@@ -17,11 +17,8 @@ namespace revwave {
 namespace {
 
 using testing::density_case;
+using testing::same_bits;
 using testing::SmallCase;
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
 
 ModelWindow window(const std::array<index_t, 3>& first, const std::array<index_t, 3>& shape) {
   ModelWindow w;

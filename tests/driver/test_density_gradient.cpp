@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 
 #include "density_case.hpp"
@@ -23,34 +22,15 @@ namespace revwave {
 namespace {
 
 using testing::density_case;
+using testing::density_gradient_in;
+using testing::misfit_with_density;
 using testing::observed_in;
+using testing::same_bits;
 using testing::SmallCase;
-
-// J, dJ/dm and (with `image`) dJ/drho in `model` on the CPU.
-template <class T>
-GradientOutput gradient_in(const SmallCase& c, const VelocityModel& model, const std::vector<T>& observed,
-                           const StrategyOptions& s = testing::strategy("full"), bool image = true) {
-  Problem<T> p = make_problem<T>(c.grid, model, c.acq, c.time);
-  if (p.density) p.density->image = image;
-  CpuPropagator<T> prop(p);
-  return run_gradient(prop, observed.data(), s, plan_strategy(s, c.time.steps, prop.field_bytes()));
-}
-
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
-}
 
 // J in `model` by forward modelling alone.
 double misfit_in(const SmallCase& c, const VelocityModel& model, const std::vector<double>& observed) {
   return forward_misfit(make_problem<double>(c.grid, model, c.acq, c.time), observed.data());
-}
-
-VelocityModel with_density(VelocityModel model, const std::vector<double>& rho, const std::vector<double>& drho,
-                           double h) {
-  model.density = rho;
-  for (std::size_t i = 0; i < rho.size(); ++i) model.density[i] += h * drho[i];
-  return model;
 }
 
 REVWAVE_PRECISION_SUITE(Density, ::testing::Test);
@@ -65,8 +45,8 @@ TYPED_TEST(Density, AConstantDensityGivesTheConstantDensityBits) {
     truth.density.assign(truth.velocity.size(), rho);
     start.density = truth.density;
     EXPECT_TRUE(same_bits(observed_in<T>(c, truth), d)) << "forward traces, rho " << rho;
-    const GradientOutput plain = gradient_in<T>(c, c.start_model, d);
-    const GradientOutput dense = gradient_in<T>(c, start, d);
+    const GradientOutput plain = density_gradient_in<T>(c, c.start_model, d);
+    const GradientOutput dense = density_gradient_in<T>(c, start, d);
     EXPECT_EQ(plain.stats.objective, dense.stats.objective) << rho;
     EXPECT_TRUE(same_bits(plain.gradient, dense.gradient)) << "dJ/dm, rho " << rho;
     EXPECT_TRUE(plain.density_gradient.empty());
@@ -108,16 +88,16 @@ TEST(DensityGradient, TaylorTestInRhoIsSecondOrder) {
   const std::vector<double> rho = c.start_model.density;
   std::vector<double> drho(rho.size());
   for (std::size_t i = 0; i < rho.size(); ++i) drho[i] = 0.03 * rho[i] * std::sin(0.37 * double(i));
-  c.true_model.density = with_density(c.true_model, rho, drho, 2.0).density;
+  for (std::size_t i = 0; i < rho.size(); ++i) c.true_model.density[i] = rho[i] + 2.0 * drho[i];
   const std::vector<double> d = observed_in<double>(c, c.true_model);
   for (const char* name : {"full", "revolve"}) {
     const GradientOutput g =
-        gradient_in<double>(c, c.start_model, d, testing::strategy(name, std::string(name) == "full" ? 0 : 4));
+        density_gradient_in<double>(c, c.start_model, d, testing::strategy(name, std::string(name) == "full" ? 0 : 4));
     double directional = 0;
     for (std::size_t i = 0; i < drho.size(); ++i) directional += g.density_gradient[i] * drho[i];
     std::vector<double> h, second;
     for (double step = 1.0; step > 1.0 / 128; step *= 0.5) {
-      const double j = misfit_in(c, with_density(c.start_model, rho, drho, step), d);
+      const double j = misfit_with_density(c, c.start_model, d, drho, step);
       h.push_back(step);
       second.push_back(std::abs(j - g.stats.objective - step * directional));
     }
@@ -134,7 +114,7 @@ TEST(DensityGradient, ComponentsMatchCentralDifferences) {
   for (std::size_t i = 0; i < rho.size(); ++i)
     c.true_model.density[i] = rho[i] * (1.0 + 0.05 * std::cos(0.21 * double(i)));
   const std::vector<double> d = observed_in<double>(c, c.true_model);
-  const GradientOutput g = gradient_in<double>(c, c.start_model, d);
+  const GradientOutput g = density_gradient_in<double>(c, c.start_model, d);
   const auto& s = c.grid.shape;
   for (const std::array<index_t, 3> ijk :
        {std::array<index_t, 3>{6, 5, 3}, std::array<index_t, 3>{6, 4, 7}, std::array<index_t, 3>{0, 5, 0}}) {
@@ -143,8 +123,8 @@ TEST(DensityGradient, ComponentsMatchCentralDifferences) {
     std::vector<double> unit(rho.size(), 0.0);
     unit[i] = 1.0;
     const double eps_rho = 1e-3 * rho[i];
-    const double fd_rho = (misfit_in(c, with_density(c.start_model, rho, unit, eps_rho), d) -
-                           misfit_in(c, with_density(c.start_model, rho, unit, -eps_rho), d)) /
+    const double fd_rho = (misfit_with_density(c, c.start_model, d, unit, eps_rho) -
+                           misfit_with_density(c, c.start_model, d, unit, -eps_rho)) /
                           (2 * eps_rho);
     EXPECT_NEAR(g.density_gradient[i], fd_rho, 1e-4 * std::abs(fd_rho)) << "dJ/drho at " << where;
     EXPECT_NE(fd_rho, 0.0) << where;
@@ -161,7 +141,7 @@ TYPED_TEST(Density, EveryStrategyEqualsFullBitForBit) {
   const testing::TempDir dir("revwave-density-ckpt");
   const SmallCase c = density_case(11, 9, 10, 31, 4);
   const std::vector<T> d = observed_in<T>(c, c.true_model);
-  const GradientOutput ref = gradient_in<T>(c, c.start_model, d);
+  const GradientOutput ref = density_gradient_in<T>(c, c.start_model, d);
   ASSERT_EQ(ref.density_gradient.size(), ref.gradient.size());
   const std::string where = dir.path().string();
   std::vector<std::pair<std::string, StrategyOptions>> runs;
@@ -177,7 +157,7 @@ TYPED_TEST(Density, EveryStrategyEqualsFullBitForBit) {
       runs.push_back(
           {"online S=" + std::to_string(snaps) + " " + store, testing::strategy("online", snaps, store, where)});
   for (const auto& [what, s] : runs) {
-    const GradientOutput g = gradient_in<T>(c, c.start_model, d, s);
+    const GradientOutput g = density_gradient_in<T>(c, c.start_model, d, s);
     EXPECT_EQ(g.stats.objective, ref.stats.objective) << what;
     EXPECT_TRUE(same_bits(g.gradient, ref.gradient)) << "dJ/dm, " << what;
     EXPECT_TRUE(same_bits(g.density_gradient, ref.density_gradient)) << "dJ/drho, " << what;
@@ -188,8 +168,8 @@ TYPED_TEST(Density, EveryStrategyEqualsFullBitForBit) {
 TEST(DensityGradient, IsNotImagedUnlessAskedAndLeavesDJdmAsItIs) {
   const SmallCase c = density_case(13, 11, 12, 30, 4);
   const std::vector<float> d = observed_in<float>(c, c.true_model);
-  const GradientOutput with = gradient_in<float>(c, c.start_model, d);
-  const GradientOutput without = gradient_in<float>(c, c.start_model, d, testing::strategy("full"), false);
+  const GradientOutput with = density_gradient_in<float>(c, c.start_model, d);
+  const GradientOutput without = density_gradient_in<float>(c, c.start_model, d, testing::strategy("full"), false);
   EXPECT_TRUE(without.density_gradient.empty());
   EXPECT_TRUE(same_bits(with.gradient, without.gradient));
 }

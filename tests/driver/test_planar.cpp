@@ -363,21 +363,6 @@ SmallCase planar_density_case(index_t steps = 60, int order = 4) {
   return c;
 }
 
-double misfit_with(const SmallCase& c, VelocityModel model, const std::vector<double>& observed,
-                   const std::vector<double>& drho, double h) {
-  for (std::size_t i = 0; i < drho.size(); ++i) model.density[i] += h * drho[i];
-  return forward_misfit(make_problem<double>(c.grid, model, c.acq, c.time), observed.data());
-}
-
-template <class T>
-GradientOutput density_gradient_in(const SmallCase& c, const std::vector<T>& d,
-                                   const StrategyOptions& s = testing::strategy("full")) {
-  Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-  p.density->image = true;
-  CpuPropagator<T> prop(p);
-  return run_gradient(prop, d.data(), s, plan_strategy(s, c.time.steps, prop.field_bytes()));
-}
-
 TEST(PlanarDensity, AConstantDensityGivesTheConstantDensityBits) {
   const SmallCase c = planar_case(31, 23, 50, 8);
   VelocityModel dense = c.true_model;
@@ -427,7 +412,7 @@ TEST(PlanarDensity, GradientsMatchCentralDifferences) {
   for (std::size_t i = 0; i < rho.size(); ++i)
     c.true_model.density[i] = rho[i] * (1.0 + 0.05 * std::cos(0.21 * double(i)));
   const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
-  const GradientOutput g = density_gradient_in<double>(c, d);
+  const GradientOutput g = testing::density_gradient_in<double>(c, c.start_model, d);
   ASSERT_EQ(g.density_gradient.size(), rho.size());
   const index_t nz = c.grid.shape[2];
   // Between source and receivers, by the sharp layer, and at an x edge (the layer folds in).
@@ -439,8 +424,9 @@ TEST(PlanarDensity, GradientsMatchCentralDifferences) {
     // 1e-4: at the edge point J's curvature in rho leaves 2e-4 at 1e-3 (the difference falls as
     // eps^2: 2e-2, 2e-4, 2e-6 at 1e-2, 1e-3, 1e-4).
     const double eps = 1e-4 * rho[i];
-    const double fd_rho =
-        (misfit_with(c, c.start_model, d, unit, eps) - misfit_with(c, c.start_model, d, unit, -eps)) / (2 * eps);
+    const double fd_rho = (testing::misfit_with_density(c, c.start_model, d, unit, eps) -
+                           testing::misfit_with_density(c, c.start_model, d, unit, -eps)) /
+                          (2 * eps);
     EXPECT_NE(fd_rho, 0.0);
     EXPECT_NEAR(g.density_gradient[i], fd_rho, 1e-4 * std::abs(fd_rho)) << "dJ/drho at " << ik[0] << ",0," << ik[1];
     const double m0 = 1.0 / std::pow(c.start_model.velocity[i], 2), eps_m = 1e-3 * m0;
@@ -461,10 +447,10 @@ TYPED_TEST(PlanarDensityCheckpointed, EveryStrategyEqualsFullBitForBit) {
   const testing::TempDir dir("revwave-planar-density");
   const SmallCase c = planar_density_case(31, 4);
   const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
-  const GradientOutput ref = density_gradient_in<T>(c, d);
+  const GradientOutput ref = testing::density_gradient_in<T>(c, c.start_model, d);
   const auto runs = testing::checkpointed_strategies(dir.path().string());
   for (const auto& [what, s] : runs) {
-    const GradientOutput g = density_gradient_in<T>(c, d, s);
+    const GradientOutput g = testing::density_gradient_in<T>(c, c.start_model, d, s);
     EXPECT_EQ(g.stats.objective, ref.stats.objective) << what;
     EXPECT_EQ(0, std::memcmp(g.gradient.data(), ref.gradient.data(), ref.gradient.size() * sizeof(double))) << what;
     ASSERT_EQ(g.density_gradient.size(), ref.density_gradient.size()) << what;

@@ -19,11 +19,8 @@
 namespace revwave {
 namespace {
 
+using testing::same_bits;
 using testing::SmallCase;
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
 
 struct Box {
   std::array<index_t, 3> first, shape;

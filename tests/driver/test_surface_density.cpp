@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <utility>
@@ -26,6 +25,9 @@
 namespace revwave {
 namespace {
 
+using testing::density_gradient_in;
+using testing::misfit_with_density;
+using testing::same_bits;
 using testing::SmallCase;
 
 // The layered density case (its density varies from the surface down) with a free surface, a
@@ -43,30 +45,6 @@ SmallCase surface_density_case(index_t ny = 11, index_t steps = 60, int order = 
   return c;
 }
 
-template <class T>
-GradientOutput gradient_in(const SmallCase& c, const VelocityModel& model, const std::vector<T>& d,
-                           const StrategyOptions& s = testing::strategy("full")) {
-  Problem<T> p = make_problem<T>(c.grid, model, c.acq, c.time);
-  if (p.density) p.density->image = true;
-  CpuPropagator<T> prop(p);
-  return run_gradient(prop, d.data(), s, plan_strategy(s, c.time.steps, prop.field_bytes()));
-}
-
-double misfit_in(const SmallCase& c, VelocityModel model, const std::vector<double>& d, const std::vector<double>& drho,
-                 double h) {
-  for (std::size_t i = 0; i < drho.size(); ++i) model.density[i] += h * drho[i];
-  return forward_misfit(make_problem<double>(c.grid, model, c.acq, c.time), d.data());
-}
-
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
-}
-
-// The method of images, on the grid: the field below a free surface is the field of an open grid
-// twice as deep, whose density and velocity are mirrored about its middle row, driven by the
-// source and its image of opposite sign (by linearity: two runs, subtracted). The open grid has
-// no surface code at all; its top layer is the mirror of the bottom one. Traces agree to rounding.
 // The open-topped grid twice as deep as a free surface's (its middle row is the surface, nz - 1
 // rows down) and the model mirrored about that row, density included.
 std::pair<Grid, VelocityModel> mirrored_about_the_surface(const Grid& g, const VelocityModel& model) {
@@ -90,6 +68,10 @@ std::vector<double> forward_traces(const Problem<double>& p) {
   return run_forward(prop).traces;
 }
 
+// The method of images, on the grid: the field below a free surface is the field of an open grid
+// twice as deep, whose density and velocity are mirrored about its middle row, driven by the
+// source and its image of opposite sign (by linearity: two runs, subtracted). The open grid has
+// no surface code at all; its top layer is the mirror of the bottom one. Traces agree to rounding.
 double image_method_difference(int order, bool density) {
   SmallCase c = surface_density_case(9, 70, order);
   if (!density) c.start_model.density.clear();
@@ -140,8 +122,8 @@ TYPED_TEST(SurfaceDensity, AConstantDensityGivesTheFreeSurfacesBits) {
     start.density = truth.density;
     EXPECT_EQ(density_dt_factor(c.grid, truth), 1.0);
     EXPECT_TRUE(same_bits(testing::observed_in<T>(c, truth), d)) << "traces, order " << order;
-    const GradientOutput plain = gradient_in<T>(c, c.start_model, d);
-    const GradientOutput dense = gradient_in<T>(c, start, d);
+    const GradientOutput plain = density_gradient_in<T>(c, c.start_model, d);
+    const GradientOutput dense = density_gradient_in<T>(c, start, d);
     EXPECT_EQ(plain.stats.objective, dense.stats.objective) << order;
     EXPECT_TRUE(same_bits(plain.gradient, dense.gradient)) << "dJ/dm, order " << order;
     EXPECT_EQ(dense.density_gradient.size(), dense.gradient.size());
@@ -172,14 +154,15 @@ TEST(SurfaceDensityGradient, TaylorTestsInMAndRhoAreSecondOrder) {
     const StrategyOptions s = testing::strategy(name, std::string(name) == "full" ? 0 : 4);
     const TaylorResult t = taylor_test<double>(c.grid, c.start_model, dm, c.acq, c.time, d, s, 6);
     EXPECT_GE(t.rate_second, 1.9) << "m, " << name;
-    const GradientOutput g = gradient_in<double>(c, c.start_model, d, s);
+    const GradientOutput g = density_gradient_in<double>(c, c.start_model, d, s);
     double directional = 0;
     for (std::size_t i = 0; i < drho.size(); ++i) directional += g.density_gradient[i] * drho[i];
     EXPECT_NE(directional, 0.0);
     std::vector<double> h, second;
     for (double step = 1.0; step > 1.0 / 128; step *= 0.5) {
       h.push_back(step);
-      second.push_back(std::abs(misfit_in(c, c.start_model, d, drho, step) - g.stats.objective - step * directional));
+      second.push_back(
+          std::abs(misfit_with_density(c, c.start_model, d, drho, step) - g.stats.objective - step * directional));
     }
     EXPECT_GE(log_log_slope(h, second), 1.9) << "rho, " << name;
   }
@@ -196,7 +179,7 @@ TEST(SurfaceDensityGradient, ComponentsMatchCentralDifferencesAtAndBelowTheSurfa
     for (std::size_t i = 0; i < rho.size(); ++i)
       c.true_model.density[i] = rho[i] * (1.0 + 0.05 * std::cos(0.21 * double(i)));
     const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
-    const GradientOutput g = gradient_in<double>(c, c.start_model, d);
+    const GradientOutput g = density_gradient_in<double>(c, c.start_model, d);
     const auto& s = c.grid.shape;
     const index_t r = c.grid.radius();
     std::vector<std::array<index_t, 3>> points = {{6, 5, 0}, {0, 5, 0}, {5, 5, r}, {6, 4, s[2] - 1}};
@@ -209,7 +192,8 @@ TEST(SurfaceDensityGradient, ComponentsMatchCentralDifferencesAtAndBelowTheSurfa
       unit[i] = 1.0;
       const double eps = 1e-4 * rho[i];
       const double fd_rho =
-          (misfit_in(c, c.start_model, d, unit, eps) - misfit_in(c, c.start_model, d, unit, -eps)) / (2 * eps);
+          (misfit_with_density(c, c.start_model, d, unit, eps) - misfit_with_density(c, c.start_model, d, unit, -eps)) /
+          (2 * eps);
       EXPECT_NE(fd_rho, 0.0) << where;
       EXPECT_NEAR(g.density_gradient[i], fd_rho, 1e-4 * std::abs(fd_rho)) << "dJ/drho " << where;
       if (ijk[2] == 0) continue;  // m at the surface: u = 0 there, dJ/dm is 0 (the free surface's test)
@@ -238,7 +222,7 @@ TEST(SurfaceDensityGradient, AGridShallowerThanTheStencilImagesItsGapThroughTheM
   c.acq.receivers = {{0.2 * c.grid.extent(0), 0.0, 6.0}, {0.8 * c.grid.extent(0), 0.0, 20.0}};
   c.time.dt = 0.9 * std::min(max_stable_dt(c.grid, c.true_model), max_stable_dt(c.grid, c.start_model));
   const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
-  const GradientOutput g = gradient_in<double>(c, c.start_model, d);
+  const GradientOutput g = density_gradient_in<double>(c, c.start_model, d);
   const std::vector<double>& rho = c.start_model.density;
   for (index_t z = 0; z < 3; ++z) {
     const auto i = static_cast<std::size_t>(4 * 3 + z);
@@ -246,7 +230,8 @@ TEST(SurfaceDensityGradient, AGridShallowerThanTheStencilImagesItsGapThroughTheM
     unit[i] = 1.0;
     const double eps = 1e-4 * rho[i];
     const double fd =
-        (misfit_in(c, c.start_model, d, unit, eps) - misfit_in(c, c.start_model, d, unit, -eps)) / (2 * eps);
+        (misfit_with_density(c, c.start_model, d, unit, eps) - misfit_with_density(c, c.start_model, d, unit, -eps)) /
+        (2 * eps);
     EXPECT_NE(fd, 0.0) << "depth " << z;
     EXPECT_NEAR(g.density_gradient[i], fd, 1e-4 * std::abs(fd)) << "dJ/drho at depth " << z;
   }
@@ -260,10 +245,10 @@ TYPED_TEST(SurfaceDensityCheckpointed, EveryStrategyEqualsFullBitForBit) {
   for (index_t ny : {9, 1}) {
     const SmallCase c = surface_density_case(ny, 31, 4);
     const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
-    const GradientOutput ref = gradient_in<T>(c, c.start_model, d);
+    const GradientOutput ref = density_gradient_in<T>(c, c.start_model, d);
     ASSERT_EQ(ref.density_gradient.size(), ref.gradient.size());
     for (const auto& [what, s] : testing::checkpointed_strategies(dir.path().string())) {
-      const GradientOutput g = gradient_in<T>(c, c.start_model, d, s);
+      const GradientOutput g = density_gradient_in<T>(c, c.start_model, d, s);
       EXPECT_EQ(g.stats.objective, ref.stats.objective) << what << ", ny " << ny;
       EXPECT_TRUE(same_bits(g.gradient, ref.gradient)) << "dJ/dm, " << what << ", ny " << ny;
       EXPECT_TRUE(same_bits(g.density_gradient, ref.density_gradient)) << "dJ/drho, " << what << ", ny " << ny;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "revwave/driver/verification.hpp"
 #include "revwave/numerics/model.hpp"
 #include "test_helpers.hpp"
 
@@ -34,6 +35,23 @@ inline SmallCase density_case(index_t nx = 13, index_t ny = 11, index_t nz = 12,
   const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
   c.time.dt = default_dt(c.grid, vmax) * density_dt_factor(c.grid, c.true_model);
   return c;
+}
+
+// J, dJ/dm and (with `image`) dJ/drho of c's shot in `model` on the CPU under strategy s.
+template <class T>
+GradientOutput density_gradient_in(const SmallCase& c, const VelocityModel& model, const std::vector<T>& observed,
+                                   const StrategyOptions& s = strategy("full"), bool image = true) {
+  Problem<T> p = make_problem<T>(c.grid, model, c.acq, c.time);
+  if (p.density) p.density->image = image;
+  CpuPropagator<T> prop(p);
+  return run_gradient(prop, observed.data(), s, plan_strategy(s, c.time.steps, prop.field_bytes()));
+}
+
+// J by forward modelling alone (double) in `model` with its density moved by h drho.
+inline double misfit_with_density(const SmallCase& c, VelocityModel model, const std::vector<double>& observed,
+                                  const std::vector<double>& drho, double h) {
+  for (std::size_t i = 0; i < drho.size(); ++i) model.density[i] += h * drho[i];
+  return forward_misfit(make_problem<double>(c.grid, model, c.acq, c.time), observed.data());
 }
 
 }  // namespace revwave::testing

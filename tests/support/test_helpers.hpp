@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +54,12 @@ std::vector<T> observed_in(const SmallCase& c, const VelocityModel& model) {
   const Problem<T> p = make_problem<T>(c.grid, model, c.acq, c.time);
   CpuPropagator<T> prop(p);
   return run_forward(prop).traces;
+}
+
+// Whether two vectors hold the same bits (a NaN equals itself, -0 differs from 0).
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
 // Options as a user gives them: snaps 0 means not given, and the store and directory are given
