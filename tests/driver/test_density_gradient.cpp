@@ -122,10 +122,7 @@ TEST(DensityGradient, ComponentsMatchCentralDifferences) {
     const std::string where = std::to_string(ijk[0]) + "," + std::to_string(ijk[1]) + "," + std::to_string(ijk[2]);
     std::vector<double> unit(rho.size(), 0.0);
     unit[i] = 1.0;
-    const double eps_rho = 1e-3 * rho[i];
-    const double fd_rho = (misfit_with_density(c, c.start_model, d, unit, eps_rho) -
-                           misfit_with_density(c, c.start_model, d, unit, -eps_rho)) /
-                          (2 * eps_rho);
+    const double fd_rho = testing::density_central_difference(c, d, i, 1e-3);
     EXPECT_NEAR(g.density_gradient[i], fd_rho, 1e-4 * std::abs(fd_rho)) << "dJ/drho at " << where;
     EXPECT_NE(fd_rho, 0.0) << where;
     const double m0 = 1.0 / std::pow(c.start_model.velocity[i], 2), eps_m = 1e-3 * m0;

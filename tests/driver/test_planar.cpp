@@ -423,10 +423,7 @@ TEST(PlanarDensity, GradientsMatchCentralDifferences) {
     unit[i] = 1.0;
     // 1e-4: at the edge point J's curvature in rho leaves 2e-4 at 1e-3 (the difference falls as
     // eps^2: 2e-2, 2e-4, 2e-6 at 1e-2, 1e-3, 1e-4).
-    const double eps = 1e-4 * rho[i];
-    const double fd_rho = (testing::misfit_with_density(c, c.start_model, d, unit, eps) -
-                           testing::misfit_with_density(c, c.start_model, d, unit, -eps)) /
-                          (2 * eps);
+    const double fd_rho = testing::density_central_difference(c, d, i, 1e-4);
     EXPECT_NE(fd_rho, 0.0);
     EXPECT_NEAR(g.density_gradient[i], fd_rho, 1e-4 * std::abs(fd_rho)) << "dJ/drho at " << ik[0] << ",0," << ik[1];
     const double m0 = 1.0 / std::pow(c.start_model.velocity[i], 2), eps_m = 1e-3 * m0;

@@ -188,15 +188,12 @@ TEST(SurfaceDensityGradient, ComponentsMatchCentralDifferencesAtAndBelowTheSurfa
       const std::size_t i = static_cast<std::size_t>((ijk[0] * s[1] + ijk[1]) * s[2] + ijk[2]);
       const std::string where = "order " + std::to_string(order) + " at " + std::to_string(ijk[0]) + "," +
                                 std::to_string(ijk[1]) + "," + std::to_string(ijk[2]);
-      std::vector<double> unit(rho.size(), 0.0);
-      unit[i] = 1.0;
-      const double eps = 1e-4 * rho[i];
-      const double fd_rho =
-          (misfit_with_density(c, c.start_model, d, unit, eps) - misfit_with_density(c, c.start_model, d, unit, -eps)) /
-          (2 * eps);
+      const double fd_rho = testing::density_central_difference(c, d, i, 1e-4);
       EXPECT_NE(fd_rho, 0.0) << where;
       EXPECT_NEAR(g.density_gradient[i], fd_rho, 1e-4 * std::abs(fd_rho)) << "dJ/drho " << where;
       if (ijk[2] == 0) continue;  // m at the surface: u = 0 there, dJ/dm is 0 (the free surface's test)
+      std::vector<double> unit(rho.size(), 0.0);
+      unit[i] = 1.0;
       const double m0 = 1.0 / std::pow(c.start_model.velocity[i], 2), eps_m = 1e-3 * m0;
       const auto misfit_m = [&](double h) {
         return forward_misfit(make_problem<double>(c.grid, perturbed_model(c.start_model, unit, h), c.acq, c.time),
@@ -223,15 +220,9 @@ TEST(SurfaceDensityGradient, AGridShallowerThanTheStencilImagesItsGapThroughTheM
   c.time.dt = 0.9 * std::min(max_stable_dt(c.grid, c.true_model), max_stable_dt(c.grid, c.start_model));
   const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
   const GradientOutput g = density_gradient_in<double>(c, c.start_model, d);
-  const std::vector<double>& rho = c.start_model.density;
   for (index_t z = 0; z < 3; ++z) {
     const auto i = static_cast<std::size_t>(4 * 3 + z);
-    std::vector<double> unit(rho.size(), 0.0);
-    unit[i] = 1.0;
-    const double eps = 1e-4 * rho[i];
-    const double fd =
-        (misfit_with_density(c, c.start_model, d, unit, eps) - misfit_with_density(c, c.start_model, d, unit, -eps)) /
-        (2 * eps);
+    const double fd = testing::density_central_difference(c, d, i, 1e-4);
     EXPECT_NE(fd, 0.0) << "depth " << z;
     EXPECT_NEAR(g.density_gradient[i], fd, 1e-4 * std::abs(fd)) << "dJ/drho at depth " << z;
   }

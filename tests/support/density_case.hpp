@@ -54,4 +54,16 @@ inline double misfit_with_density(const SmallCase& c, VelocityModel model, const
   return forward_misfit(make_problem<double>(c.grid, model, c.acq, c.time), observed.data());
 }
 
+// dJ/drho at interior point i of c's start model by central differences of J, the density moved by
+// +- rel_step rho_i there.
+inline double density_central_difference(const SmallCase& c, const std::vector<double>& observed, std::size_t i,
+                                         double rel_step) {
+  std::vector<double> unit(c.start_model.density.size(), 0.0);
+  unit[i] = 1.0;
+  const double eps = rel_step * c.start_model.density[i];
+  return (misfit_with_density(c, c.start_model, observed, unit, eps) -
+          misfit_with_density(c, c.start_model, observed, unit, -eps)) /
+         (2 * eps);
+}
+
 }  // namespace revwave::testing
