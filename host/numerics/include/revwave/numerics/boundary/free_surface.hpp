@@ -47,7 +47,8 @@ struct MirroredCross {
   index_t ly;
 
   // field: the field at the point, column: the same column at depth 0, k: the point's depth.
-  MirroredCross(const T* field, const T* column, index_t k, T sign, index_t sy, index_t sx) : ly(sy == 0 ? 0 : line) {
+  REVWAVE_HD MirroredCross(const T* field, const T* column, index_t k, T sign, index_t sy, index_t sx)
+      : ly(sy == 0 ? 0 : line) {
     T* c = v + R * lx;
     c[0] = field[0];
     for (index_t q = 1; q <= R; ++q) {
@@ -61,7 +62,7 @@ struct MirroredCross {
       c[-q * lx] = field[-q * sx];
     }
   }
-  const T* centre() const { return v + R * lx; }
+  REVWAVE_HD const T* centre() const { return v + R * lx; }
 };
 
 // The new value at depth k < R of a column after the sweep gave v there; a: the update's divisor.
