@@ -123,8 +123,7 @@ REVWAVE_HD void top_compute_thread(const DensityTopPass<T>& a, index_t n) {
   const SweepArgs<T>& b = a.sweep.base;
   const boundary::TopPoint p = top_point(a, n);
   const index_t idx = p.idx, k = p.k, col = idx - k;
-  T w[R + 1] = {};
-  for (int q = 0; q <= R; ++q) w[q] = b.w[q];
+  const T* w = b.w;  // the kernel argument's (max_radius + 1) weights, as the free surface's pass reads them
   const T* s = a.sweep.s;
   const T* t = a.sweep.t;
   const T eta = damping_eta(b.c, b.kx[p.i], b.ky[p.j], b.kz[k]);
@@ -210,8 +209,7 @@ REVWAVE_HD void probe_thread(const DensityProbeStep<T>& a, index_t p) {
   const index_t idx = ps.probes.index[p];
   const index_t i = idx / g.sx - R, in_plane = idx % g.sx;  // Grid::coordinates
   const index_t j = g.sy ? in_plane / g.sy - R : 0, k = g.sy ? in_plane % g.sy : in_plane;
-  T w[R + 1] = {};
-  for (int q = 0; q <= R; ++q) w[q] = g.w[q];
+  const T* w = g.w;
   const T eta = damping_eta(g.c, g.kx[i], g.ky[j], g.kz[k]);
   const bool top = ps.free_surface && k < R;
   const index_t col = idx - k;
