@@ -218,7 +218,8 @@ if command -v nsys > /dev/null && [[ -x "$BIN/revwave" ]]; then
 fi
 
 # What cudasim cannot see: races, barrier misuse and bad accesses inside a kernel (the tiled
-# sweep's shared tiles, the shuffle sweep's lanes). compute-sanitizer works on some GPU machines' runtimes only; small
+# sweep's shared tiles, the shuffle sweep's lanes; the density's sweeps and surface rows, whose
+# threads hold mirrored stencil crosses in local memory). compute-sanitizer works on some GPU machines' runtimes only; small
 # cases; float (CudaKernels/0) and double (CudaKernels/1). The six runs go side by side (the
 # sanitizers' cost is on the host), each boxed in its own time limit.
 if command -v compute-sanitizer > /dev/null; then
@@ -229,7 +230,7 @@ if command -v compute-sanitizer > /dev/null; then
       (
         log="$OUT/sanitizer-$tool-$precision.log"
         timeout "$(limit SANITIZER 120)" compute-sanitizer --tool "$tool" --error-exitcode 9 "$BIN/revwave_cuda_tests" \
-          --gtest_filter="CudaKernels/$precision.BothSweeps*:CudaKernels/$precision.TiledReverse*:CudaKernels/$precision.ShuffleReverse*:CudaFusedCodec/$precision.*" \
+          --gtest_filter="CudaKernels/$precision.BothSweeps*:CudaKernels/$precision.TiledReverse*:CudaKernels/$precision.ShuffleReverse*:CudaFusedCodec/$precision.*:CudaDensity/$precision.ForwardTraces*" \
           > "$log" 2>&1
         echo "compute-sanitizer $tool CudaKernels/$precision: rc=$? (log: $(basename "$log"))" > "$log.rc"
       ) &

@@ -83,7 +83,7 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     dt: default 0.9 x the stability bound. wavelet: a sampled source signature of nt = tn / dt + 1
     samples (rounded up) instead of the Ricker wavelet of f0; the record then carries it (and f0, t0
     are None). density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation
-    (default: constant density; CPU backend). Returns the record in the run's precision.
+    (default: constant density). Returns the record in the run's precision.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
                  backend, threads, device_memory, free_surface=free_surface, density=density)
@@ -153,7 +153,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
     (float32 for precision="float"), as the CLI writes it; ``stats`` holds its JSON fields.
 
     density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation, the
-    density known and fixed, the data modelled with it too (default: constant; CPU backend). One
+    density known and fixed, the data modelled with it too (default: constant). One
     shot's result then holds dJ/drho as ``density_gradient`` (as ``--density-gradient`` writes it;
     ``density_gradient=False`` skips it, True without a density is refused); a survey takes a density
     but gives no dJ/drho (True is refused).

@@ -66,7 +66,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     every process returns the same model; the first writes the run directory.
 
     density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation, the
-    density known and fixed (only the velocity is inverted; modelled data use it too; CPU backend).
+    density known and fixed (only the velocity is inverted; modelled data use it too).
     """
     _refuse_with_observed(observed, None, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
     if observed is not None and true_model is not None:

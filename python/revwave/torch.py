@@ -29,7 +29,7 @@ wavelet, backend, threads, device_memory) and ``revwave.gradient``'s strategy op
 checkpoint_memory, store, checkpoint_dir, tier, stop_energy, compress, host_memory, host_spacing).
 A ``density`` (kg/m^3, the velocity's shape: a numpy array, a .npy path or a tensor, whose values are read
 once) is known and fixed, as everywhere in revwave: the record is the variable-density equation's, the
-backward differentiates it in the velocity only (the density gets no gradient), CPU backend only.
+backward differentiates it in the velocity only (the density gets no gradient).
 Importing this module needs torch (``import revwave`` does not).
 """
 from __future__ import annotations

@@ -1,48 +1,208 @@
-// The CUDA backend has no variable-density kernels yet (docs/physics/density.md): a problem or a
-// survey model with a density is refused with one line, never propagated with a constant density.
+// --density on the CUDA backend (and cudasim): the CPU backend's forward traces, J, dJ/dm and
+// dJ/drho (bit for bit on the emulation), open and with --free-surface, in 3D and on a plane;
+// every checkpointed gradient equal to full's on the device, bit for bit; the dot-product test;
+// and the shot engine's --aperture windows carrying their density.
 #include <gtest/gtest.h>
 
-#include <functional>
+#include <cstring>
+#include <filesystem>
 #include <string>
 
-#include "cuda_test_support.hpp"
+#include "cuda_gradient_test.hpp"
 #include "density_case.hpp"
-#include "revwave/core/errors.hpp"
-#include "revwave/cuda/backend/cuda_propagator.hpp"
-#include "revwave/driver/shot_engine.hpp"
+#include "precisions.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/driver/verification.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
+#include "revwave/numerics/density/density_model.hpp"
+#include "revwave/store/compression.hpp"
+#include "revwave/survey/survey_gradient.hpp"
+#include "survey_reference.hpp"
+#include "temp_dir.hpp"
 
 namespace revwave {
 namespace {
 
 using namespace cuda_testing;
 
-class CudaDensity : public CudaTest {};
+// The layered density case (density_case.hpp), open or with a free surface (a receiver in the
+// rows that read the mirror), in 3D or on a plane (ny = 1); dt from the density as make_time takes it.
+Case density_on(index_t ny, bool surface, index_t steps = 24) {
+  Case c = testing::density_case(13, ny, 12, steps, 4);
+  c.grid.free_surface = surface;
+  c.acq.receivers.push_back({0.6 * c.grid.extent(0), 0.5 * c.grid.extent(1), 3.0});
+  const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
+  c.time.dt = default_dt(c.grid, vmax) * density_dt_factor(c.grid, c.true_model);
+  return c;
+}
 
-void expect_density_refused(const std::function<void()>& run) {
-  try {
-    run();
-    ADD_FAILURE() << "a density ran on the CUDA backend";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--density"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("--backend cpu"), std::string::npos) << e.what();
+std::string name_of(index_t ny, bool surface) {
+  return std::string(ny == 1 ? "plane" : "3D") + (surface ? ", free surface" : ", open");
+}
+
+template <class T>
+Problem<T> imaging_problem(const Case& c) {
+  Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+  p.density->image = true;
+  return p;
+}
+
+template <class T>
+GradientOutput gradient_on_device(const Problem<T>& p, const std::vector<T>& observed, const StrategyOptions& s,
+                                  const CudaBudgets& b = {}) {
+  return cuda_gradient(p, observed.data(), s, plan_strategy(s, p.time.steps, p.grid.template field_bytes<T>()), b);
+}
+
+// In double the CPU's bits on the emulation. In float the CPU's sweeps flush subnormals and the
+// kernels do not (as CudaFreeSurface notes for the constant density): the traces and J still agree
+// bit for bit, the gradients to a few ulps of their largest value (measured on cudasim: at most
+// 1.2e-24 of it, in dJ/drho of the open 3D case).
+template <class T>
+void expect_gradient_is_the_cpus(const std::vector<double>& gpu, const std::vector<double>& cpu,
+                                 const std::string& what) {
+  if (sizeof(T) == sizeof(double))
+    expect_same(gpu, cpu, run_tolerance<T>(), what);
+  else
+    EXPECT_LE(relative_to_max(gpu, cpu), 64 * eps<float>()) << what;
+}
+
+REVWAVE_PRECISION_SUITE(CudaDensity, CudaTest);
+
+TYPED_TEST(CudaDensity, ForwardTracesAndBothGradientsAreTheCpus) {
+  using T = TypeParam;
+  for (index_t ny : {index_t(11), index_t(1)})
+    for (bool surface : {false, true}) {
+      const std::string what = name_of(ny, surface);
+      const Case c = density_on(ny, surface);
+      const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
+      ASSERT_TRUE(truth.density.has_value());
+      CpuPropagator<T> cpu_truth(truth);
+      const std::vector<T> observed = run_forward(cpu_truth).traces;
+      expect_same(cuda_forward(truth, CudaBudgets{}).traces, observed, run_tolerance<T>(), "traces, " + what);
+
+      const Problem<T> p = imaging_problem<T>(c);
+      const StrategyOptions full = strategy("full");
+      CpuPropagator<T> cpu(p);
+      const GradientOutput g_cpu =
+          run_gradient(cpu, observed.data(), full, plan_strategy(full, p.time.steps, p.grid.template field_bytes<T>()));
+      const GradientOutput g_gpu = gradient_on_device(p, observed, full);
+      ASSERT_FALSE(g_cpu.density_gradient.empty()) << what;
+      expect_same(std::vector<double>{g_gpu.stats.objective}, std::vector<double>{g_cpu.stats.objective},
+                  run_tolerance<T>(), "J, " + what);
+      expect_gradient_is_the_cpus<T>(g_gpu.gradient, g_cpu.gradient, "dJ/dm, " + what);
+      expect_gradient_is_the_cpus<T>(g_gpu.density_gradient, g_cpu.density_gradient, "dJ/drho, " + what);
+    }
+}
+
+// revolve and online in memory and on disk, multilevel (memory:2, disk:3), online on pinned slots
+// and full with a pinned history: dJ/dm and dJ/drho equal full's on the device, bit for bit.
+TYPED_TEST(CudaDensity, EveryStrategyEqualsFullBitForBit) {
+  using T = TypeParam;
+  const testing::TempDir dir("revwave-cuda-density");
+  for (bool surface : {false, true}) {
+    const Case c = density_on(11, surface, 21);
+    const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
+    const std::vector<T> observed = cuda_forward(truth, CudaBudgets{}).traces;
+    const Problem<T> p = imaging_problem<T>(c);
+    const GradientOutput full = gradient_on_device(p, observed, strategy("full"));
+    ASSERT_FALSE(full.density_gradient.empty());
+    std::vector<std::pair<std::string, StrategyOptions>> runs = testing::checkpointed_strategies(dir.path().string());
+    runs.emplace_back("online pinned", strategy("online", 4));
+    runs.emplace_back("full, pinned history", strategy("full"));
+    for (const auto& [name, s] : runs) {
+      const std::string what = name + (surface ? ", free surface" : ", open");
+      const bool pinned = name.find("pinned") != std::string::npos;
+      const GradientOutput g = gradient_on_device(p, observed, s, pinned ? pinned_only_budgets() : CudaBudgets{});
+      EXPECT_EQ(g.stats.objective, full.stats.objective) << what;
+      EXPECT_TRUE(testing::same_bits(g.gradient, full.gradient)) << "dJ/dm, " << what;
+      EXPECT_TRUE(testing::same_bits(g.density_gradient, full.density_gradient)) << "dJ/drho, " << what;
+    }
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
+}
+
+// --compress fp16|bf16 with a density: the fused codec is off (the density's sweep neither encodes
+// nor decodes), the cast kernels encode the CPU codec's bytes, so in double the device's compressed
+// gradients are the CPU backend's.
+TEST(CudaDensityCompression, CompressedSlotsGiveTheCpusBits) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
+  using T = double;
+  const Case c = density_on(11, true, 21);
+  const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
+  CpuPropagator<T> cpu_truth(truth);
+  const std::vector<T> observed = run_forward(cpu_truth).traces;
+  const Problem<T> p = imaging_problem<T>(c);
+  for (const char* mode : {"fp16", "bf16"}) {
+    StrategyOptions o = strategy("online", 4);
+    o.compression = parse_compression(mode);
+    const StrategyPlan plan = plan_strategy(o, p.time.steps, field_layout<T>(p.grid));
+    CpuPropagator<T> cpu(p);
+    const GradientOutput g_cpu = run_gradient(cpu, observed.data(), o, plan);
+    o.backend = Backend::cuda;
+    const GradientOutput g_gpu = cuda_gradient(p, observed.data(), o, plan, CudaBudgets{});
+    EXPECT_GT(g_gpu.stats.compression.fields_decompressed, 0u) << mode;
+    expect_same(g_gpu.gradient, g_cpu.gradient, run_tolerance<T>(), std::string("dJ/dm, ") + mode);
+    expect_same(g_gpu.density_gradient, g_cpu.density_gradient, run_tolerance<T>(), std::string("dJ/drho, ") + mode);
   }
 }
 
-TEST_F(CudaDensity, APropagatorWithADensityIsRefused) {
-  const testing::SmallCase c = testing::density_case(13, 11, 12, 10, 4);
-  const Problem<double> p = make_problem<double>(c.grid, c.start_model, c.acq, c.time);
-  ASSERT_TRUE(p.density.has_value());
-  expect_density_refused([&] { CudaPropagator<double> prop(p, CudaBudgets{}); });
+// K^T on the device is the transpose of its K: the adjoint sweep (and the surface's rows) in double.
+TEST(CudaDensityAdjoint, DotProductTestDouble) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
+  for (bool surface : {false, true}) {
+    const Case c = density_on(11, surface);
+    const DotProductResult r =
+        dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
+    EXPECT_LT(r.relative_error, 1e-12) << name_of(11, surface) << ": " << r.forward_product << " vs "
+                                       << r.adjoint_product;
+  }
 }
 
-TEST_F(CudaDensity, AnEngineGivenAModelWithADensityRefusesIt) {
-  const testing::SmallCase c = testing::density_case(13, 11, 12, 10, 4);
-  EngineOptions eo;
-  eo.grid = c.grid;
-  eo.window_shapes = {c.grid.shape};
-  eo.strategy = testing::strategy("full");
-  const auto engine = make_shot_engine<float>(Backend::cuda, eo);
-  expect_density_refused([&] { engine->set_model(c.start_model); });
+// The device's shot engine with --aperture windows (two reaching z = 0 under the surface, one
+// below it): each window's density cut with its velocities, the bits of a propagator per shot on
+// make_problem's window problem.
+TEST(CudaDensityEngine, ShotEngineWindowsCarryTheirDensity) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
+  using T = float;
+  for (bool surface : {false, true}) {
+    Case c = awkward_case(4, 20, {29, 23, 30});
+    c.grid.free_surface = surface;
+    c.true_model.density = testing::layered_density(c.grid.shape);
+    c.start_model.density = c.true_model.density;
+    const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
+    c.time.dt = default_dt(c.grid, vmax) * density_dt_factor(c.grid, c.true_model);
+    Survey survey;
+    const double depths[] = {12.0, 25.0, 200.0};
+    for (int k = 0; k < 3; ++k) {
+      Shot shot;
+      shot.name = "shot " + std::to_string(k);
+      shot.acquisition = c.acq;
+      const double x = (0.2 + 0.3 * k) * c.grid.extent(0), y = 0.5 * c.grid.extent(1);
+      shot.acquisition.sources = {{x, y, depths[k]}};
+      shot.acquisition.receivers = {{x + 20, y, depths[k] + 10}, {x - 10, y + 10, depths[k] - 8}};
+      shot.time = c.time;
+      const Problem<T> truth = make_problem<T>(c.grid, c.true_model, shot.acquisition, c.time);
+      const std::vector<T> d = cuda_forward(truth, CudaBudgets{}).traces;
+      shot.data.assign(d.begin(), d.end());
+      survey.shots.push_back(shot);
+    }
+    SurveyRunOptions o;
+    o.backend = Backend::cuda;
+    o.strategy = strategy("revolve", 4);
+    o.strategy.backend = Backend::cuda;
+    o.aperture = 40.0;
+    SerialShotRunner runner;
+    const SurveySum sum = survey_gradient<T>(c.grid, c.start_model, survey, o, runner);
+    ASSERT_EQ(sum.shots.size(), 3u);
+    EXPECT_EQ(sum.shots[0].window[2], 0);
+    EXPECT_GT(sum.shots[2].window[2], 0);
+    const auto [objective, gradient] = testing::reference_survey_gradient<T>(c.grid, c.start_model, survey, o);
+    EXPECT_EQ(sum.objective, objective) << (surface ? "free surface" : "open");
+    ASSERT_EQ(sum.gradient.size(), gradient.size());
+    EXPECT_EQ(std::memcmp(sum.gradient.data(), gradient.data(), gradient.size() * sizeof(double)), 0)
+        << (surface ? "free surface" : "open");
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cli_fixture.hpp"
+#include "revwave/io/npy.hpp"
 
 namespace revwave {
 namespace {
@@ -120,6 +121,35 @@ TEST_F(CudaCli, APlaneOnTheDeviceGivesTheCpusGradient) {
   ASSERT_FALSE(c.empty());
   EXPECT_TRUE(slurp((dir_ / "d.npy").string()) == c) << "device slots";
   EXPECT_TRUE(slurp((dir_ / "s.npy").string()) == c) << "pinned slots";
+}
+
+// --density on the device (no longer refused), in double: dJ/dm and dJ/drho the CPU's files byte
+// for byte, open and with --free-surface, from device slots; a survey with --aperture windows runs.
+TEST_F(CudaCli, ADensityOnTheDeviceGivesTheCpusGradients) {
+  std::vector<double> rho(12 * 12 * 12);
+  for (std::size_t i = 0; i < rho.size(); ++i) rho[i] = (i % 12) > 6 ? 1800.0 : 1000.0 + 10.0 * double(i % 7);
+  write_npy((dir_ / "rho.npy").string(), {12, 12, 12}, rho.data());
+  for (const std::string surface : {"", "--free-surface "}) {
+    const std::string args =
+        "gradient --shape 12,12,12 --tn 0.05 --precision double --src 60,50,25 --rec 40,50,0 "
+        "--rec 80,50,15 --density rho.npy " +
+        surface;
+    const Outcome cpu = invoke(args + "--backend cpu --out c.npy --density-gradient c_rho.npy");
+    ASSERT_EQ(cpu.code, 0) << cpu.err;
+    const Outcome device =
+        invoke(args + "--backend cuda --strategy revolve --snaps 4 --out d.npy --density-gradient d_rho.npy");
+    ASSERT_EQ(device.code, 0) << device.err;
+    const std::string c = slurp((dir_ / "c.npy").string()), c_rho = slurp((dir_ / "c_rho.npy").string());
+    ASSERT_FALSE(c.empty());
+    ASSERT_FALSE(c_rho.empty());
+    EXPECT_TRUE(slurp((dir_ / "d.npy").string()) == c) << "dJ/dm " << surface;
+    EXPECT_TRUE(slurp((dir_ / "d_rho.npy").string()) == c_rho) << "dJ/drho " << surface;
+  }
+  const Outcome survey = invoke(
+      "gradient --shape 12,12,12 --tn 0.05 --free-surface --dt 0.001 --src-grid 2,1,20 --rec-grid 3,3,10 "
+      "--density rho.npy --aperture 40 --backend cuda --out survey.npy --json");
+  ASSERT_EQ(survey.code, 0) << survey.err;
+  EXPECT_GT(nlohmann::json::parse(survey.out)["gradient_norm"].get<double>(), 0.0);
 }
 
 TEST_F(CudaCli, SpilledSlotsGiveTheSameBitsAndTheRunSaysWhere) {

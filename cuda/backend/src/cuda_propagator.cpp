@@ -19,18 +19,9 @@ void copy_sync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kin
 
 }  // namespace
 
-// The variable-density physics has no device kernels in this build: a run with a density is
-// refused on the CUDA backend rather than propagated with a constant density.
-void refuse_density_on_device(bool has_density) {
-  if (has_density) {
-    throw InputError(
-        "--density: the variable-density physics runs on the CPU backend only in this build (use --backend cpu)");
-  }
-}
-
 template <class T>
 CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets)
-    : select_((refuse_density_on_device(problem.density.has_value()), budgets.device)),
+    : select_(budgets.device),
       p_(problem),
       budgets_(budgets),
       dev_(problem),
@@ -43,6 +34,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
   grad_ = DeviceBuffer(bytes, "the gradient");
   size_buffers();
+  assign_density();
   folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
   energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
   energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
@@ -65,6 +57,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
   grad_ = DeviceBuffer(bytes, "the gradient");
   size_buffers();
+  assign_density();
   energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
   energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
   const Grid& g = p_.grid;
@@ -97,6 +90,31 @@ void CudaPropagator<T>::size_buffers() {
 }
 
 template <class T>
+void CudaPropagator<T>::assign_density() {
+  if (!p_.density) {
+    if (density_) streams_.compute.synchronize();  // the last steps may still read its buffers
+    density_.reset();
+    return;
+  }
+  if (!density_) density_ = std::make_unique<DensityDevicePhysics<T>>(p_, dev_, pool_.field_bytes());
+  density_->assign(ring_, streams_.compute);
+}
+
+template <class T>
+void CudaPropagator<T>::physics_sweep(const T* u, const T* u_prev, T* out, bool adjoint) {
+  if (density_) {
+    density_->sweep(u, u_prev, out, adjoint, streams_.compute);
+    return;
+  }
+  SweepArgs<T> a = dev_.sweep_base();
+  a.u = u;
+  a.u_prev = u_prev;
+  a.out = out;
+  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  free_surface_step(u, out);
+}
+
+template <class T>
 FreeSurfacePass<T> CudaPropagator<T>::free_surface_pass() {
   FreeSurfacePass<T> a;
   a.s = dev_.sweep_base();
@@ -124,6 +142,7 @@ void CudaPropagator<T>::retarget(const ResidentWindow<T>& window) {
   placement_ = TierReport{};
   dev_.assign(p_, window, *ring_, streams_.compute);
   size_buffers();
+  assign_density();
   const Grid& g = p_.grid;
   const std::array<index_t, 6> layout{g.alloc(0), g.alloc(1), g.alloc(2), g.padded(0), g.padded(1), g.padded(2)};
   if (layout == layout_) return;
@@ -193,15 +212,18 @@ void CudaPropagator<T>::forward_step(index_t n) {
   fences_.before_write(out.data(), streams_.compute, &clock_);  // a copy out of it may still run
   if (decode) {
     restore_step(restored, out);
-  } else {
+    free_surface_step(state_.u.template as<T>(), out.template as<T>());
+  } else if (encoded) {
     SweepArgs<T> a = dev_.sweep_base();
     a.u = state_.u.template as<T>();
     a.u_prev = state_.u_prev.template as<T>();
     a.out = out.template as<T>();
-    if (encoded) a.encode = encode;
+    a.encode = encode;
     launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+    free_surface_step(state_.u.template as<T>(), out.template as<T>());
+  } else {
+    physics_sweep(state_.u.template as<T>(), state_.u_prev.template as<T>(), out.template as<T>(), false);
   }
-  free_surface_step(state_.u.template as<T>(), out.template as<T>());
   launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), out.template as<T>(), streams_.compute);
   state_.u_prev = std::move(state_.u);
   state_.u = std::move(out);
@@ -268,6 +290,7 @@ void CudaPropagator<T>::reset_adjoint() {
   lam_.zero_async(streams_.compute);
   lam_prev_.zero_async(streams_.compute);
   grad_.zero_async(streams_.compute);
+  if (density_) density_->reset_images(streams_.compute);
 }
 
 template <class T>
@@ -300,7 +323,7 @@ void CudaPropagator<T>::reverse_step(index_t n) {
 }
 
 template <class T>
-void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient) {
+void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient, const T* lam) {
   ProbeStep<T> ps;
   ps.probes = dev_.probes();
   ps.sweep = dev_.sweep_base();
@@ -314,7 +337,35 @@ void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, b
   ps.next = next_.template as<T>();
   ps.saved = saved_.template as<T>();
   ps.free_surface = p_.grid.free_surface;
-  launch_probes(ps, static_cast<int>(p_.grid.radius()), streams_.compute);
+  if (density_)
+    density_->probes(ps, lam, streams_.compute);
+  else
+    launch_probes(ps, static_cast<int>(p_.grid.radius()), streams_.compute);
+}
+
+// The constant-density reverse sweep, with the free surface's passes around it.
+template <class T>
+void CudaPropagator<T>::acoustic_reverse_sweep(const DeviceReverseStep<T>& step) {
+  FreeSurfacePass<T> top = free_surface_pass();
+  if (p_.grid.free_surface) {
+    top.grad = step.grad;
+    launch_free_surface_save(top, streams_.compute);
+  }
+  SweepArgs<T> b = dev_.sweep_base();
+  b.u = step.u;
+  b.u_prev = step.u_prev;
+  b.lam = step.lam;
+  b.lam_prev = step.lam_prev;
+  b.out = step.lam_out;
+  b.grad = step.grad;
+  launch_sweep(b, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+  if (p_.grid.free_surface) {
+    top.field = step.u;
+    top.u_prev = step.u_prev;
+    top.lam = step.lam;
+    top.out = step.lam_out;
+    launch_free_surface_reverse(top, static_cast<int>(p_.grid.radius()), streams_.compute);
+  }
 }
 
 // CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
@@ -322,27 +373,19 @@ template <class T>
 void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   const T* r_next = adjoint_source(n + 1);
   const ProbesView& probes = dev_.probes();
-  next_at_probes(n, u, u_prev, true);
-  FreeSurfacePass<T> top = free_surface_pass();
-  if (p_.grid.free_surface) {
-    top.grad = grad_.template as<T>();
-    launch_free_surface_save(top, streams_.compute);
-  }
-  SweepArgs<T> b = dev_.sweep_base();
-  b.u = u;
-  b.u_prev = u_prev;
-  b.lam = lam_.template as<T>();
-  b.lam_prev = lam_prev_.template as<T>();
-  b.out = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
-  b.grad = grad_.template as<T>();
-  launch_sweep(b, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
-  if (p_.grid.free_surface) {
-    top.field = u;
-    top.u_prev = u_prev;
-    top.lam = lam_.template as<T>();
-    top.out = lam_prev_.template as<T>();
-    launch_free_surface_reverse(top, static_cast<int>(p_.grid.radius()), streams_.compute);
-  }
+  next_at_probes(n, u, u_prev, true, lam_.template as<T>());
+  const DeviceReverseStep<T> step{u,
+                                  u_prev,
+                                  lam_.template as<T>(),
+                                  lam_prev_.template as<T>(),
+                                  lam_prev_.template as<T>(),  // lam[n+3] in, lam[n+1] out
+                                  grad_.template as<T>(),
+                                  next_.template as<T>(),
+                                  r_next};
+  if (density_)
+    density_->reverse_sweep(step, streams_.compute);  // its free-surface rows included
+  else
+    acoustic_reverse_sweep(step);
   SourceReimage<T> ri;
   ri.next = next_.template as<T>();
   ri.saved = saved_.template as<T>();
@@ -363,6 +406,7 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   r.u_prev = u_prev;
   r.c = p_.coeffs;
   launch_inject_adjoint_source(dev_.rec(), r, streams_.compute);
+  if (density_) density_->after_adjoint_source(step, streams_.compute);
   swap(lam_, lam_prev_);
 }
 
@@ -376,13 +420,13 @@ std::vector<double> CudaPropagator<T>::interior_gradient() {
 }
 
 template <class T>
+std::vector<double> CudaPropagator<T>::density_gradient() {
+  return density_ ? density_->density_gradient(streams_.compute) : std::vector<double>{};
+}
+
+template <class T>
 void CudaPropagator<T>::adjoint_data_step(index_t j) {
-  SweepArgs<T> a = dev_.sweep_base();
-  a.u = lam_.template as<T>();
-  a.u_prev = lam_prev_.template as<T>();
-  a.out = lam_prev_.template as<T>();
-  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
-  free_surface_step(lam_.template as<T>(), lam_prev_.template as<T>());
+  physics_sweep(lam_.template as<T>(), lam_prev_.template as<T>(), lam_prev_.template as<T>(), true);
   launch_inject(dev_.rec(), adjoint_source(j), 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
   swap(lam_, lam_prev_);
   // P^T: the source weights w / h^3 (h^2 on a plane), without 1/a (that belongs to A^{-T}).

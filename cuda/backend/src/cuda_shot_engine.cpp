@@ -34,7 +34,6 @@ class CudaShotEngine final : public ShotEngine<T> {
   TileBlocks& sums() override { return sums_; }
 
   void set_model(const VelocityModel& model) override {
-    refuse_density_on_device(model.has_density());
     make_resident(model_, o_.grid, model);
     const std::size_t bytes = model_.m.size() * sizeof(T);
     if (prop_) prop_->synchronize();  // the last shots may still read the previous model

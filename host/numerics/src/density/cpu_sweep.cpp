@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "../sweep_rows.hpp"
-#include "revwave/numerics/boundary/free_surface.hpp"
 #include "revwave/numerics/density/point_formulas.hpp"
+#include "revwave/numerics/density/surface_formulas.hpp"
 
 namespace revwave {
 namespace {
@@ -45,31 +45,22 @@ struct DensityConstants {
   }
 
   // At depth k < top of the column starting at linear index col (u: that column's field), the
-  // point formulas read the stencil cross with the column mirrored (MirroredCross):
-  // K u as the sweep computes it (the Laplacian's mirror share comes with free_surface_value) ...
+  // point formulas of density/surface_formulas.hpp: K u as the sweep computes it ...
   T top_operator(index_t col, const T* u, index_t k) const {
-    const index_t at = col + k;
-    const MirroredCross<T, R> cs(s + at, s + col, k, T(1), sy, sx), cu(u + k, u, k, T(-1), sy, sx);
-    return laplacian<T, R>(w, u + k, sy, sx) + t[at] * density_pairs<T, R>(w, cs.centre(), cu.centre(), cs.ly, cs.lx);
+    return density_top_operator<T, R>(w, s, t, col, u, k, sy, sx);
   }
   // ... the whole (K_eff u)_k, what dJ/drho images ...
   T top_full_operator(index_t col, const T* u, index_t k) const {
-    return top_operator(col, u, k) + free_surface_mirror<T, R>(w, u, k);
+    return density_top_full_operator<T, R>(w, s, t, col, u, k, sy, sx);
   }
-  // ... and K^T lam with y(lam); its Laplacian part reads the field as the sweep does.
+  // ... and K^T lam with y(lam).
   template <bool WithY>
   DensityAdjoint<T> top_adjoint(index_t col, const T* l, index_t k) const {
-    const index_t at = col + k;
-    const MirroredCross<T, R> cs(s + at, s + col, k, T(1), sy, sx), ct(t + at, t + col, k, T(1), sy, sx),
-        cl(l + k, l, k, T(-1), sy, sx);
-    const DensityAdjoint<T> pairs =
-        density_adjoint_pairs<T, R, WithY>(w, cs.centre(), ct.centre(), cl.centre(), cs.ly, cs.lx);
-    return {laplacian<T, R>(w, l + k, sy, sx) - pairs.value, pairs.y};
+    return density_top_adjoint<T, R, WithY>(w, s, t, col, l, k, sy, sx);
   }
   // The new value at depth k < top from the column's current and previous values and its operator.
   T top_update(const T* column, const T* previous, index_t k, T op, T mk, T eta) const {
-    const T v = leapfrog_update(c, column[k], previous[k], op, mk, eta);
-    return free_surface_value<T, R>(w, column, k, v, leapfrog_a(c, mk, eta));
+    return density_top_update<T, R>(c, w, column, previous, k, op, mk, eta);
   }
 };
 

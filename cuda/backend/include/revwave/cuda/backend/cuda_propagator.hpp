@@ -1,4 +1,5 @@
-// The CUDA backend's propagator of the constant-density acoustic equation: the propagator concept
+// The CUDA backend's propagator of the acoustic equation, constant density or, when the problem
+// carries one, variable density (DensityDevicePhysics): the propagator concept
 // (revwave/driver/propagator.hpp) as CpuPropagator implements it, with the fields in device memory
 // (the forward ones from a pool that checkpoints share), the traces and the adjoint source too,
 // and the work on a compute stream. No step waits for the device: the traces are read back once
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "revwave/cuda/backend/density_device_physics.hpp"
 #include "revwave/cuda/backend/device_problem.hpp"
 #include "revwave/cuda/backend/upload_ring.hpp"
 #include "revwave/cuda/kernels/boundary/free_surface_kernels.hpp"
@@ -29,9 +31,6 @@
 #include "revwave/schedule/tier_split.hpp"
 
 namespace revwave {
-
-// InputError when `has_density`: the CUDA backend has no variable-density kernels yet.
-void refuse_density_on_device(bool has_density);
 
 namespace detail {
 struct SelectDevice {
@@ -143,8 +142,9 @@ class CudaPropagator {
   TierReport placement();
   // dJ/dm at the interior points, read back (an engine's: empty, the gradient stays on the device).
   std::vector<double> interior_gradient();
-  // dJ/drho: none (a problem with a density is refused on this backend; refuse_density_on_device).
-  std::vector<double> density_gradient() { return {}; }
+  // dJ/drho at the interior points when the problem images it (--density-gradient: G and Q read
+  // back once, finished on the host as the CPU backend finishes them); else empty.
+  std::vector<double> density_gradient();
 
   // ---- linear adjoint (dot-product test): the adjoint source as the data ----
   void adjoint_data_step(index_t j);
@@ -161,7 +161,8 @@ class CudaPropagator {
   // Which sweep kernel every step launches (all give the same results; see sweep_kernels.hpp).
   void set_sweep_kernel(SweepKernel k) { sweep_kernel_ = k; }
   // Whether stores and restores in encoded device slots leave their casts to the steps (default:
-  // yes); off, the cast kernels run at once. The bytes and the gradient are the same either way.
+  // yes, but with a density, whose sweeps neither encode nor decode); off, the cast kernels run at
+  // once. The bytes and the gradient are the same either way.
   void set_fused_codec(bool on) { fuse_codec_ = on; }
 
   // ---- test access: whole allocated-grid fields to and from host memory (synchronous) ----
@@ -172,13 +173,20 @@ class CudaPropagator {
 
  private:
   void reverse_from(index_t n, const T* u, const T* u_prev);
+  void acoustic_reverse_sweep(const DeviceReverseStep<T>& step);
   void size_buffers();  // the per-shot buffers for p_ (grown only)
   // The state's fields hold their values (a restore's decode left to the next step is done now).
   void settle_state();
   // forward_step's sweep where a restore left its decode: u[n] and u[n-1] read encoded.
   void restore_step(const FusedCodec::Decode& d, DeviceField& out);
-  // u[n+1] at the probes from u[n], u[n-1]; with `save_gradient` the gradient there too (reverse steps).
-  void next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient);
+  // u[n+1] at the probes from u[n], u[n-1]; with `save_gradient` the gradient there too (reverse
+  // steps), and with a density imaging dJ/drho its share from lam = lam[n+2].
+  void next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient, const T* lam = nullptr);
+  // The physics' sweep without source terms: K or K^T with a density (its free-surface rows
+  // included), else the constant-density sweep and the free surface's pass.
+  void physics_sweep(const T* u, const T* u_prev, T* out, bool adjoint);
+  // The problem's density on the device (when it has one), or none.
+  void assign_density();
   // --free-surface: the top rows' pass after a forward or adjoint step's sweep and sources.
   void free_surface_step(const T* field, T* out);
   FreeSurfacePass<T> free_surface_pass();
@@ -190,6 +198,7 @@ class CudaPropagator {
   CudaBudgets budgets_;
   DeviceProblem<T> dev_;
   CudaStreams streams_;
+  std::unique_ptr<DensityDevicePhysics<T>> density_;  // with a density (after dev_, which it reads)
   WriteFences fences_;
   SpillClock clock_;
   DeviceFieldPool pool_;  // before every handle to its fields

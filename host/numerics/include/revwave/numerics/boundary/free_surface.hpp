@@ -41,13 +41,17 @@ REVWAVE_HD T free_surface_mirror(const T* w, const T* column, index_t k) {
 // plane (sy = 0), as there.
 template <class T, int R>
 struct MirroredCross {
-  static constexpr index_t line = 2 * R + 1;  // y stride; x's is (R + 1) lines, past y's farthest
-  static constexpr index_t lx = (R + 1) * line;
+  // Strides that keep the 6R + 1 values apart in (2R + 1)^2 slots (a kernel's thread holds three
+  // such crosses): y's steps past z's farthest, x's is one more, so q lx = q ly + q meets no y
+  // offset (q < ly) and no z one (q lx > R), and stays apart from z's alone on a plane (ly = 0).
+  static constexpr index_t line = 2 * R + 1;
+  static constexpr index_t lx = line + 1;
   T v[2 * R * lx + 1];
   index_t ly;
 
   // field: the field at the point, column: the same column at depth 0, k: the point's depth.
-  MirroredCross(const T* field, const T* column, index_t k, T sign, index_t sy, index_t sx) : ly(sy == 0 ? 0 : line) {
+  REVWAVE_HD MirroredCross(const T* field, const T* column, index_t k, T sign, index_t sy, index_t sx)
+      : ly(sy == 0 ? 0 : line) {
     T* c = v + R * lx;
     c[0] = field[0];
     for (index_t q = 1; q <= R; ++q) {
@@ -61,7 +65,7 @@ struct MirroredCross {
       c[-q * lx] = field[-q * sx];
     }
   }
-  const T* centre() const { return v + R * lx; }
+  REVWAVE_HD const T* centre() const { return v + R * lx; }
 };
 
 // The new value at depth k < R of a column after the sweep gave v there; a: the update's divisor.
