@@ -42,6 +42,23 @@ TEST_F(CliCpml, AdjointTestAndCheckpointedGradientPass) {
   EXPECT_TRUE(slurp((dir_ / "gf.npy").string()) == slurp((dir_ / "gr.npy").string()));
 }
 
+TEST_F(CliCpml, SurveyGradientWithAnApertureAndInvertRun) {
+  const std::string grid = " --shape 16,14,12 --nbl 5 --threads 1 --backend cpu --boundary cpml --space-order 4 ";
+  const Outcome f = invoke("forward" + grid + "--tn 0.15 --src-grid 2,1,10 --rec-grid 4,4,0 --out s.sgy --json");
+  ASSERT_EQ(f.code, 0) << f.err;
+  const Outcome g = invoke("gradient" + grid + "--velocity 2000 --observed s.sgy --aperture 40 --out g.npy --json");
+  ASSERT_EQ(g.code, 0) << g.err;
+  EXPECT_EQ(nlohmann::json::parse(g.out)["boundary"], "cpml");
+  const Outcome r = invoke("gradient" + grid +
+                           "--velocity 2000 --observed s.sgy --aperture 40 --strategy revolve --snaps 3 --out r.npy");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(slurp((dir_ / "g.npy").string()) == slurp((dir_ / "r.npy").string()));
+  const Outcome i = invoke("invert" + grid +
+                           "--velocity 2000 --observed s.sgy --vmin 1500 --vmax 2500 "
+                           "--iterations 1 --strategy full --out-dir inv --json");
+  ASSERT_EQ(i.code, 0) << i.err << i.out;
+}
+
 TEST_F(CliCpml, RefusalsNameTheValue) {
   expect_refused("forward --shape 14,12,12 --tn 0.08 --nbl 3 --backend cpu --boundary cpml --out x.npy",
                  "--nbl 3 is too thin for --boundary cpml");

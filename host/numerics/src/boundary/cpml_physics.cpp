@@ -10,6 +10,10 @@
 namespace revwave {
 namespace {
 
+// Passes over fewer points run on one thread: on small grids a team's start and barrier cost
+// more than the pass (and much more where another process holds a core).
+constexpr std::int64_t parallel_from = 32768;
+
 // What the passes read: the grid's strides and the profile, with the radius fixed.
 template <class T, int R>
 struct Cpml {
@@ -28,11 +32,23 @@ struct Cpml {
     if (g.free_surface && at[2] == 0) return false;
     return near(0, at[0]) || near(1, at[1]) || near(2, at[2]);
   }
-  // The slab offset of the point q steps along axis a from `at`, -1 outside the slabs.
-  index_t offset(int a, std::array<index_t, 3> at, index_t q) const {
-    at[a] += q;
-    if (at[a] < 0 || at[a] >= l.padded[a]) return -1;
-    return l.slab_offset(a, at);
+  // Axis a's slab offsets along the line through a point: that of coordinate x on the axis, -1
+  // outside the slabs (CpmlLayout::slab_offset, which is linear in the coordinate along a).
+  struct Line {
+    index_t base, step, lo, hi, n;
+    index_t at(index_t x) const {
+      if (x < 0 || x >= n) return -1;
+      if (x < lo) return base + x * step;
+      if (x >= n - hi) return base + (lo + x - (n - hi)) * step;
+      return -1;
+    }
+  };
+  Line line(int a, std::array<index_t, 3> at) const {
+    std::array<index_t, 3> ext = l.padded;
+    ext[a] = l.lo[a] + l.hi[a];
+    at[a] = 0;
+    const index_t step = a == 0 ? ext[1] * ext[2] : a == 1 ? ext[2] : 1;
+    return {(at[0] * ext[1] + at[1]) * ext[2] + at[2], step, l.lo[a], l.hi[a], l.padded[a]};
   }
   T coef_a(int a, index_t x) const { return x < 0 || x >= l.padded[a] ? T(0) : c.a[a][static_cast<std::size_t>(x)]; }
   // D1 of field f along axis a at grid index idx.
@@ -44,29 +60,28 @@ struct Cpml {
     }
     return cpml_d1<T, R>(c.d1.data(), fp, fm);
   }
-  // psi[n] at slab offset o of axis a (padded point at, grid index idx) from u[n] and psi[n-1].
-  T psi_new(int a, const T* u, const T* tail_old, index_t o, const std::array<index_t, 3>& at, index_t idx) const {
-    const std::size_t x = static_cast<std::size_t>(at[a]);
-    return cpml_psi(c.b[a][x], c.a[a][x], tail_old[l.psi[a] + o], d1_field(a, u, idx));
+  // psi[n] at slab offset o of axis a (coordinate x on a, grid index idx) from u[n] and psi[n-1].
+  T psi_new(int a, const T* u, const T* tail_old, index_t o, index_t x, index_t idx) const {
+    const auto i = static_cast<std::size_t>(x);
+    return cpml_psi(c.b[a][i], c.a[a][i], tail_old[l.psi[a] + o], d1_field(a, u, idx));
   }
-  // C at the point (at, idx): psi(a, offset, at, idx) gives psi[n]; zeta[n] goes to zeta_out if set.
+  // C at the point (at, idx): psi(a, offset, x, idx) gives psi[n]; zeta[n] goes to zeta_out if set.
   template <class Psi>
   T correction(const T* u, const T* tail_old, const std::array<index_t, 3>& at, index_t idx, Psi&& psi,
                T* zeta_out) const {
     T sum = T(0);
     for (int a = 0; a < 3; ++a) {
       if (!near(a, at[a])) continue;
+      const Line ln = line(a, at);
+      const index_t x = at[a];
       T fp[R], fm[R];
       for (int q = 1; q <= R; ++q) {
-        const index_t op = offset(a, at, q), om = offset(a, at, -q);
-        std::array<index_t, 3> ap = at, am = at;
-        ap[a] += q;
-        am[a] -= q;
-        fp[q - 1] = op < 0 ? T(0) : psi(a, op, ap, idx + q * stride[a]);
-        fm[q - 1] = om < 0 ? T(0) : psi(a, om, am, idx - q * stride[a]);
+        const index_t op = ln.at(x + q), om = ln.at(x - q);
+        fp[q - 1] = op < 0 ? T(0) : psi(a, op, x + q, idx + q * stride[a]);
+        fm[q - 1] = om < 0 ? T(0) : psi(a, om, x - q, idx - q * stride[a]);
       }
       const T d1psi = cpml_d1<T, R>(c.d1.data(), fp, fm);
-      const index_t o = l.slab_offset(a, at);
+      const index_t o = ln.at(x);
       T zeta = T(0);
       if (o >= 0) {
         for (int q = 1; q <= R; ++q) {
@@ -74,8 +89,8 @@ struct Cpml {
           fm[q - 1] = u[idx - q * stride[a]];
         }
         const T d2u = cpml_d2<T, R>(c.d2.data(), u[idx], fp, fm);
-        const std::size_t x = static_cast<std::size_t>(at[a]);
-        zeta = cpml_zeta(c.b[a][x], c.a[a][x], tail_old[l.zeta[a] + o], d2u, d1psi);
+        const auto i = static_cast<std::size_t>(x);
+        zeta = cpml_zeta(c.b[a][i], c.a[a][i], tail_old[l.zeta[a] + o], d2u, d1psi);
         if (zeta_out != nullptr) zeta_out[l.zeta[a] + o] = zeta;
       }
       sum += d1psi + zeta;
@@ -87,48 +102,58 @@ struct Cpml {
     T sum = T(0);
     for (int a = 0; a < 3; ++a) {
       if (!near(a, at[a])) continue;
+      const Line ln = line(a, at);
       T np[R], nm[R], mp[R], mm[R];
       for (int q = 1; q <= R; ++q) {
-        const index_t op = offset(a, at, q), om = offset(a, at, -q);
+        const index_t op = ln.at(at[a] + q), om = ln.at(at[a] - q);
         const T ap = coef_a(a, at[a] + q), am = coef_a(a, at[a] - q);
         np[q - 1] = op < 0 ? T(0) : ap * adj[l.zeta[a] + op];
         nm[q - 1] = om < 0 ? T(0) : am * adj[l.zeta[a] + om];
         mp[q - 1] = op < 0 ? T(0) : ap * adj[l.psi[a] + op];
         mm[q - 1] = om < 0 ? T(0) : am * adj[l.psi[a] + om];
       }
-      const index_t o = l.slab_offset(a, at);
+      const index_t o = ln.at(at[a]);
       const T centre = o < 0 ? T(0) : coef_a(a, at[a]) * adj[l.zeta[a] + o];
       sum += cpml_d2<T, R>(c.d2.data(), centre, np, nm) - cpml_d1<T, R>(c.d1.data(), mp, mm);
     }
     return sum;
   }
-  // f(at, idx, a, o) at every point of every slab, threaded over the slab's points.
+  // f(a, o, at, idx) at every point of every slab (o its slab offset, at its padded coordinates),
+  // in slab order, threaded over the slab's first axis.
   template <class F>
   void for_each_slab_point(F&& f) const {
     for (int a = 0; a < 3; ++a) {
-      const auto n = static_cast<std::int64_t>(l.slab_points(a));
-#pragma omp parallel
+      std::array<index_t, 3> ext = l.padded;
+      ext[a] = l.lo[a] + l.hi[a];
+      if (ext[a] == 0) continue;
+      const index_t shift = l.padded[a] - l.hi[a] - l.lo[a];  // from slab-local to padded, past lo
+#pragma omp parallel if (ext[0] * ext[1] * ext[2] > parallel_from)
       {
         const sweep_rows::FlushSubnormals flush;
 #pragma omp for schedule(static)
-        for (std::int64_t o = 0; o < n; ++o) {
-          const std::array<index_t, 3> at = l.slab_point(a, o);
-          f(a, static_cast<index_t>(o), at, g.index(at[0], at[1], at[2]));
-        }
+        for (std::int64_t i = 0; i < ext[0]; ++i)
+          for (index_t j = 0; j < ext[1]; ++j)
+            for (index_t z = 0; z < ext[2]; ++z) {
+              std::array<index_t, 3> at{static_cast<index_t>(i), j, z};
+              const index_t o = (at[0] * ext[1] + at[1]) * ext[2] + at[2];
+              if (at[a] >= l.lo[a]) at[a] += shift;
+              f(a, o, at, g.index(at[0], at[1], at[2]));
+            }
       }
     }
   }
-  // f(r, at, idx) at every region point.
+  // f(r, at, idx) at every region point (its index and padded coordinates).
   template <class F>
-  void for_each_region_point(const std::vector<index_t>& region, F&& f) const {
+  void for_each_region_point(const std::vector<index_t>& region, const std::vector<std::array<index_t, 3>>& at,
+                             F&& f) const {
     const auto n = static_cast<std::int64_t>(region.size());
-#pragma omp parallel
+#pragma omp parallel if (n > parallel_from)
     {
       const sweep_rows::FlushSubnormals flush;
 #pragma omp for schedule(static)
       for (std::int64_t r = 0; r < n; ++r) {
-        const index_t idx = region[static_cast<std::size_t>(r)];
-        f(static_cast<std::size_t>(r), g.coordinates(idx), idx);
+        const auto i = static_cast<std::size_t>(r);
+        f(i, at[i], region[i]);
       }
     }
   }
@@ -147,7 +172,7 @@ T* tail_of(T* field, const Problem<T>& p) {
 template <class T, int R>
 void psi_pass(const Cpml<T, R>& k, const T* u, const T* tail_old, T* psi_out) {
   k.for_each_slab_point([&](int a, index_t o, const std::array<index_t, 3>& at, index_t idx) {
-    psi_out[k.l.psi[a] + o] = k.psi_new(a, u, tail_old, o, at, idx);
+    psi_out[k.l.psi[a] + o] = k.psi_new(a, u, tail_old, o, at[a], idx);
   });
 }
 
@@ -159,9 +184,10 @@ void adjoint_passes(const Cpml<T, R>& k, const T* lam, T* adj) {
     nu = cpml_nu(k.c.b[a][static_cast<std::size_t>(at[a])], nu, lam[idx]);
   });
   k.for_each_slab_point([&](int a, index_t o, const std::array<index_t, 3>& at, index_t idx) {
+    const auto ln = k.line(a, at);
     T fp[R], fm[R];
     for (int q = 1; q <= R; ++q) {
-      const index_t op = k.offset(a, at, q), om = k.offset(a, at, -q);
+      const index_t op = ln.at(at[a] + q), om = ln.at(at[a] - q);
       fp[q - 1] = lam[idx + q * k.stride[a]] + (op < 0 ? T(0) : k.coef_a(a, at[a] + q) * adj[k.l.zeta[a] + op]);
       fm[q - 1] = lam[idx - q * k.stride[a]] + (om < 0 ? T(0) : k.coef_a(a, at[a] - q) * adj[k.l.zeta[a] + om]);
     }
@@ -185,7 +211,10 @@ CpmlCpuPhysics<T>::CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<Cpu
     for (index_t i = 0; i < g.padded(0); ++i)
       for (index_t j = 0; j < g.padded(1); ++j)
         for (index_t z = 0; z < g.padded(2); ++z)
-          if (k.in_region({i, j, z})) region_.push_back(g.index(i, j, z));
+          if (k.in_region({i, j, z})) {
+            region_.push_back(g.index(i, j, z));
+            region_at_.push_back({i, j, z});
+          }
   });
   divisor_.resize(region_.size());
   for (std::size_t r = 0; r < region_.size(); ++r) divisor_[r] = leapfrog_a_at(p_, region_[r]);
@@ -209,8 +238,8 @@ void CpmlCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const Cpml<T, decltype(r)::value> k(p_);
     psi_pass(k, u, old, tail);
-    const auto psi = [&](int a, index_t o, const std::array<index_t, 3>&, index_t) { return tail[k.l.psi[a] + o]; };
-    k.for_each_region_point(region_, [&](std::size_t i, const std::array<index_t, 3>& at, index_t idx) {
+    const auto psi = [&](int a, index_t o, index_t, index_t) { return tail[k.l.psi[a] + o]; };
+    k.for_each_region_point(region_, region_at_, [&](std::size_t i, const std::array<index_t, 3>& at, index_t idx) {
       out[idx] = cpml_value(out[idx], k.correction(u, old, at, idx, psi, tail), divisor_[i]);
     });
   });
@@ -222,7 +251,7 @@ void CpmlCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const Cpml<T, decltype(r)::value> k(p_);
     adjoint_passes(k, lam, adjoint_.data());
-    k.for_each_region_point(region_, [&](std::size_t i, const std::array<index_t, 3>& at, index_t idx) {
+    k.for_each_region_point(region_, region_at_, [&](std::size_t i, const std::array<index_t, 3>& at, index_t idx) {
       out[idx] = cpml_value(out[idx], k.adjoint_correction(adjoint_.data(), at), divisor_[i]);
     });
   });
@@ -235,9 +264,7 @@ void CpmlCpuPhysics<T>::next_at(const T* u, const T* u_prev, const index_t* inde
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const Cpml<T, decltype(r)::value> k(p_);
     const sweep_rows::FlushSubnormals flush;
-    const auto psi = [&](int a, index_t o, const std::array<index_t, 3>& at, index_t idx) {
-      return k.psi_new(a, u, old, o, at, idx);
-    };
+    const auto psi = [&](int a, index_t o, index_t x, index_t idx) { return k.psi_new(a, u, old, o, x, idx); };
     for (std::size_t q = 0; q < count; ++q) {
       const index_t idx = index[q];
       const std::array<index_t, 3> at = p_.grid.coordinates(idx);
@@ -258,8 +285,8 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
     const Cpml<T, decltype(r)::value> k(p_);
     psi_pass(k, v.u, old, psi_.data());
     adjoint_passes(k, v.lam, adjoint_.data());
-    const auto psi = [&](int a, index_t o, const std::array<index_t, 3>&, index_t) { return psi_[k.l.psi[a] + o]; };
-    k.for_each_region_point(region_, [&](std::size_t i, const std::array<index_t, 3>& at, index_t idx) {
+    const auto psi = [&](int a, index_t o, index_t, index_t) { return psi_[k.l.psi[a] + o]; };
+    k.for_each_region_point(region_, region_at_, [&](std::size_t i, const std::array<index_t, 3>& at, index_t idx) {
       const T u_next =
           cpml_value(next_[i], k.correction(v.u, old, at, idx, psi, static_cast<T*>(nullptr)), divisor_[i]);
       const T lam = cpml_value(v.lam_out[idx], k.adjoint_correction(adjoint_.data(), at), divisor_[i]);

@@ -10,6 +10,7 @@
 //             dJ/dm imaged again from its value before the sweep.
 // With a free surface the plane z = 0 stays zero (it has no C-PML share) and the top face has no layer.
 #pragma once
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -34,11 +35,12 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
  private:
   const Problem<T>& p_;
   std::unique_ptr<CpuPhysics<T>> inner_;
-  std::vector<index_t> region_;  // the points within R of a slab (the plane z = 0 left out)
-  std::vector<T> divisor_;       // the update's a at each of them
-  std::vector<T> psi_;           // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
-  std::vector<T> adjoint_;       // nu (zeta's places) and mu (psi's)
-  std::vector<T> grad0_, next_;  // per region point: dJ/dm before the sweep, u[n+1] less C / a
+  std::vector<index_t> region_;                    // the points within R of a slab (the plane z = 0 left out)
+  std::vector<std::array<index_t, 3>> region_at_;  // their padded coordinates
+  std::vector<T> divisor_;                         // the update's a at each of them
+  std::vector<T> psi_;                             // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
+  std::vector<T> adjoint_;                         // nu (zeta's places) and mu (psi's)
+  std::vector<T> grad0_, next_;                    // per region point: dJ/dm before the sweep, u[n+1] less C / a
 };
 
 }  // namespace revwave
