@@ -85,6 +85,12 @@ TEST(Cpml, TheStateCountsTheAuxiliaryValues) {
   EXPECT_EQ(g.field_bytes<float>(), static_cast<std::size_t>(g.alloc_points() + g.cpml_values()) * 4);
   const StrategyPlan p = plan_for(testing::strategy("revolve", 3), c, 4);
   EXPECT_EQ(p.slot_bytes, 2 * g.field_bytes<float>());
+  // --checkpoint-memory buys slots of that size: three slots' bytes give three, one byte less two.
+  StrategyOptions b = testing::strategy("revolve");
+  b.checkpoint_memory = 3 * p.slot_bytes;
+  EXPECT_EQ(plan_for(b, c, 4).snaps, 3);
+  b.checkpoint_memory = 3 * p.slot_bytes - 1;
+  EXPECT_EQ(plan_for(b, c, 4).snaps, 2);
   StrategyOptions z = testing::strategy("revolve", 3);
   z.compression = parse_compression("fp16");
   const std::string m = testing::message_of([&] { plan_for(z, c, 4); });
