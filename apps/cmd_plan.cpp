@@ -55,7 +55,8 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   const int fields = working_fields(backend.kind, Workload::gradient), records = 4;
   require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
-  const StrategyPlan plan = plan_strategy(o.strategy, job.time.steps, acoustic_state, field_layout<T>(grid), working);
+  const StrategyPlan plan =
+      plan_strategy(o.strategy, job.time.steps, acoustic_state_of(grid), field_layout<T>(grid), working);
 
   const index_t steps = job.time.steps;
   const index_t observed_steps = job.observed_source == "modelled" ? steps : 0;

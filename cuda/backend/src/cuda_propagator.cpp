@@ -19,9 +19,22 @@ void copy_sync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kin
 
 }  // namespace
 
+namespace {
+
+// The C-PML has no device kernels yet: refused rather than run without any absorbing layer.
+void refuse_cpml_on_device(bool cpml) {
+  if (cpml) {
+    throw InputError(
+        "--boundary cpml runs on the CPU backend only (the CUDA port comes later): use --backend cpu, or "
+        "--boundary sponge");
+  }
+}
+
+}  // namespace
+
 template <class T>
 CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets)
-    : select_(budgets.device),
+    : select_((refuse_cpml_on_device(problem.grid.cpml), budgets.device)),
       p_(problem),
       budgets_(budgets),
       dev_(problem),
@@ -43,7 +56,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
 template <class T>
 CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets, std::size_t field_capacity,
                                   const ResidentWindow<T>& window, UploadRing& ring)
-    : select_(budgets.device),
+    : select_((refuse_cpml_on_device(problem.grid.cpml), budgets.device)),
       p_(problem),
       budgets_(budgets),
       pool_(std::max(field_capacity, problem.grid.template field_bytes<T>())),

@@ -18,6 +18,7 @@ constexpr Names<Strategy, 4> strategies{{{Strategy::full, "full"},
                                          {Strategy::online, "online"}}};
 constexpr Names<StoreKind, 2> stores{{{StoreKind::memory, "memory"}, {StoreKind::disk, "disk"}}};
 constexpr Names<Precision, 2> precisions{{{Precision::float32, "float"}, {Precision::float64, "double"}}};
+constexpr Names<Boundary, 2> boundaries{{{Boundary::sponge, "sponge"}, {Boundary::cpml, "cpml"}}};
 
 template <class E, std::size_t N>
 const char* name_of(const Names<E, N>& names, E e) {
@@ -47,10 +48,12 @@ const char* to_string(Backend b) { return name_of(backends, b); }
 const char* to_string(Strategy s) { return name_of(strategies, s); }
 const char* to_string(StoreKind s) { return name_of(stores, s); }
 const char* to_string(Precision p) { return name_of(precisions, p); }
+const char* to_string(Boundary b) { return name_of(boundaries, b); }
 
 Backend parse_backend(std::string_view text) { return parse(backends, text, "--backend"); }
 Strategy parse_strategy(std::string_view text) { return parse(strategies, text, "--strategy"); }
 StoreKind parse_store(std::string_view text) { return parse(stores, text, "--store"); }
 Precision parse_precision(std::string_view text) { return parse(precisions, text, "--precision"); }
+Boundary parse_boundary(std::string_view text) { return parse(boundaries, text, "--boundary"); }
 
 }  // namespace revwave

@@ -186,7 +186,17 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
   plan.steps = steps;
   plan.slot_bytes = state_bytes(state, field_bytes, layout);
   plan.raw_slot_bytes = plan.slot_bytes;
-  if (o.compression.enabled() && o.strategy != Strategy::full) plan_compression(o, layout, plan);
+  if (o.compression.enabled() && o.strategy != Strategy::full) {
+    if (state.layer_values > 0) {
+      throw InputError("--compress " + o.compression.text() +
+                       " encodes the wavefields without the C-PML's auxiliary values: not with --boundary cpml "
+                       "(use --boundary sponge, or no --compress)");
+    }
+    plan_compression(o, layout, plan);
+  }
+  if (state.layer_values > 0 && layout != nullptr) {  // each history field carries its share of the layer's values
+    field_bytes += state.layer_values / static_cast<std::size_t>(std::max(state.fields, 1)) * layout->value_bytes;
+  }
   if (o.strategy == Strategy::full) {
     refuse_ignored(o, "stores every step in memory: it takes no slots, store, budget, tiers or stop rule");
     plan.storage_bytes = full_history_bytes(steps, field_bytes);

@@ -105,8 +105,15 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
     }
   for (int a = 0; a < 3; ++a) {
     const std::vector<double> k = damping_profile(shape[a], g.layer_lo(a), g.layer_hi(a), g.nbl, time.dt);
-    p.kappa[a].assign(k.begin(), k.end());
+    if (g.cpml)
+      p.kappa[a].assign(k.size(), T(0));  // as make_problem: the C-PML absorbs instead
+    else
+      p.kappa[a].assign(k.begin(), k.end());
   }
+  if (g.cpml)
+    p.cpml = make_cpml_profile<T>(g, time.dt);
+  else
+    p.cpml.reset();
   const std::vector<double> c = second_derivative_weights(whole.space_order);
   const double h2 = whole.spacing * whole.spacing;
   p.weights.resize(c.size());

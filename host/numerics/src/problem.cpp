@@ -26,6 +26,13 @@ void validate(const Grid& grid) {
     throw InputError(os.str());
   }
   second_derivative_weights(grid.space_order);  // throws on an unsupported order
+  if (grid.cpml && grid.nbl < grid.radius()) {
+    throw InputError("--nbl " + std::to_string(grid.nbl) +
+                     " is too thin for --boundary cpml: the C-PML needs at least " +
+                     "the stencil's radius, space order / 2 = " + std::to_string(grid.radius()) +
+                     " layer points per face (use --nbl " + std::to_string(std::max<index_t>(grid.radius(), 5)) +
+                     " or more, or --boundary sponge)");
+  }
   // The allocated grid (interior, two layers, two halos per axis) must be countable in bytes.
   index_t alloc[3];
   for (int a = 0; a < 3; ++a) {
@@ -185,8 +192,12 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   if (model.has_density()) p.density = make_density_fields<T>(grid, model);
   for (int a = 0; a < 3; ++a) {
     const std::vector<double> k = damping_profile(grid.shape[a], grid.layer_lo(a), grid.layer_hi(a), grid.nbl, time.dt);
-    p.kappa[a].assign(k.begin(), k.end());
+    if (grid.cpml)
+      p.kappa[a].assign(k.size(), T(0));  // the C-PML absorbs instead of the sponge
+    else
+      p.kappa[a].assign(k.begin(), k.end());
   }
+  if (grid.cpml) p.cpml = make_cpml_profile<T>(grid, time.dt);
   const std::vector<double> c = second_derivative_weights(grid.space_order);
   const double h2 = grid.spacing * grid.spacing;
   p.weights.resize(c.size());

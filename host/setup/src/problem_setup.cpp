@@ -165,6 +165,7 @@ ProblemSetup make_setup(const ProblemOptions& o) {
   s.grid.spacing = o.spacing;
   s.grid.nbl = o.nbl;
   s.grid.free_surface = o.free_surface;
+  s.grid.cpml = o.boundary == Boundary::cpml;
   s.grid.space_order = o.space_order;
   if (!o.model_file.empty()) {
     const NpyArray a = read_npy(o.model_file);
@@ -268,6 +269,11 @@ CudaBudgets cuda_budgets(const ProblemOptions& o) {
 }
 
 void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend) {
+  if (backend == Backend::cuda && o.boundary == Boundary::cpml) {
+    throw InputError(std::string("--boundary cpml runs on the CPU backend only (the CUDA port comes later): ") +
+                     (o.backend == Backend::automatic ? "--backend auto chose cuda; " : "") +
+                     "use --backend cpu, or --boundary sponge");
+  }
   if (backend == Backend::cuda) return;
   const char* given = o.device_memory  ? "--device-memory"
                       : o.host_memory  ? "--host-memory"

@@ -58,7 +58,7 @@ GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
   // The gradient's working set and the direction dm.
   const int fields = working_fields(r.backend.kind, Workload::gradient) + 1;
   require_run_memory(job.start, job.time, sizeof(T), fields, 3, "the Taylor test");
-  plan_strategy(o.strategy, job.time.steps, field_layout<T>(job.start.grid),
+  plan_strategy(o.strategy, job.time.steps, acoustic_state_of(job.start.grid), field_layout<T>(job.start.grid),
                 run_bytes(job.start, job.time, sizeof(T), fields, 3));  // refuse early
   model_observed(job, r.backend.kind, budgets);
   const ProblemSetup& start = job.start;

@@ -16,6 +16,8 @@ enum class Strategy { full, revolve, multilevel, online };
 // a GPU) or files in a directory.
 enum class StoreKind { memory, disk };
 enum class Precision { float32, float64 };
+// The absorbing layer: a sponge (damping in the update) or a convolutional PML.
+enum class Boundary { sponge, cpml };
 
 // The spelling the user writes and the JSON carries: "auto", "cpu", "cuda"; "full", ...; "memory",
 // "disk"; "float", "double".
@@ -23,6 +25,7 @@ const char* to_string(Backend b);
 const char* to_string(Strategy s);
 const char* to_string(StoreKind s);
 const char* to_string(Precision p);
+const char* to_string(Boundary b);
 
 // InputError naming the option, the value and the choices ("--strategy 'x' is unknown: use full,
 // revolve, multilevel or online").
@@ -30,6 +33,7 @@ Backend parse_backend(std::string_view text);
 Strategy parse_strategy(std::string_view text);
 StoreKind parse_store(std::string_view text);
 Precision parse_precision(std::string_view text);
+Boundary parse_boundary(std::string_view text);
 
 // Does the strategy take checkpoint slots (--snaps, --checkpoint-memory, --store)?
 inline bool takes_slots(Strategy s) { return s == Strategy::revolve || s == Strategy::online; }

@@ -33,6 +33,7 @@ struct Grid {
   double spacing = 0;              // h, metres (same on all axes)
   int space_order = 8;             // even, 2..16
   bool free_surface = false;       // u = 0 at z = 0, the field odd across it; no layer above
+  bool cpml = false;               // the layer is a C-PML (boundary/cpml_layout.hpp), not a sponge
 
   index_t radius() const { return space_order / 2; }
   // ny = 1: a 2D problem in the (x, z) plane (see above).
@@ -76,9 +77,18 @@ struct Grid {
   double cell_volume() const { return planar() ? spacing * spacing : spacing * spacing * spacing; }
   // Extent of the interior box, metres: coordinates lie in [0, extent(axis)].
   double extent(int axis) const { return static_cast<double>(shape[axis] - 1) * spacing; }
+  // With a C-PML every field carries a tail after its allocated grid: the auxiliary values psi and
+  // zeta of each axis at that axis' layer points (boundary/cpml_layout.hpp), so that whatever
+  // copies a field (a checkpoint) copies the state of the layer with it. 0 for a sponge.
+  index_t cpml_values() const {
+    if (!cpml) return 0;
+    index_t n = 0;
+    for (int a = 0; a < 3; ++a) n += 2 * (layer_lo(a) + layer_hi(a)) * padded((a + 1) % 3) * padded((a + 2) % 3);
+    return n;
+  }
   template <class T>
   std::size_t field_bytes() const {
-    return static_cast<std::size_t>(alloc_points()) * sizeof(T);
+    return static_cast<std::size_t>(alloc_points() + cpml_values()) * sizeof(T);
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include "revwave/core/host_buffer.hpp"
 #include "revwave/numerics/acoustic/point_formulas.hpp"
+#include "revwave/numerics/boundary/cpml_layout.hpp"
 #include "revwave/numerics/density/density_model.hpp"
 #include "revwave/numerics/grid.hpp"
 #include "revwave/numerics/model.hpp"
@@ -67,6 +68,8 @@ struct Problem {
   // The variable-density physics' coefficients when the model has a density; without one the
   // problem is the constant-density equation's.
   std::optional<DensityFields> density;
+  // The C-PML's coefficients when the grid's layer is one (Grid::cpml); kappa is then zero.
+  std::optional<CpmlProfile<T>> cpml;
 };
 
 // a = m/dt^2 + eta/(2 dt) at an allocated-grid index (where sources and receivers inject).

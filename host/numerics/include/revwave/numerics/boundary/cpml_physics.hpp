@@ -1,0 +1,46 @@
+// A C-PML around any physics of the CPU propagator (cpu_physics.hpp): the physics' own sweeps run
+// as they are (its layer without a sponge: eta = 0), and then the points within the stencil's
+// radius R of a layer take the C-PML's share C / a of the update (boundary/cpml_formulas.hpp):
+//   forward:  psi[n] into the new field's tail (one pass over the slabs), then at every point
+//             near a slab zeta[n] into the tail and u[n+1] = v + C[n] / a;
+//   adjoint:  nu, then mu (two passes over the slabs, in a buffer of this physics: the adjoint is
+//             not checkpointed), then lam[k] = v' + C'[k] / a;
+//   next_at:  the physics' value plus C / a, psi recomputed where it is needed: the same bits;
+//   reverse:  the physics' fused sweep, then, near the slabs, u[n+1] and lam[n+1] completed and
+//             dJ/dm imaged again from its value before the sweep.
+// With a free surface the plane z = 0 stays zero (it has no C-PML share) and the top face has no layer.
+#pragma once
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "revwave/core/host_buffer.hpp"
+#include "revwave/numerics/boundary/cpml_layout.hpp"
+#include "revwave/numerics/cpu_physics.hpp"
+
+namespace revwave {
+
+template <class T>
+class CpmlCpuPhysics final : public CpuPhysics<T> {
+ public:
+  CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<CpuPhysics<T>> inner);
+  void forward_sweep(const T* u, const T* u_prev, T* out) override;
+  void adjoint_sweep(const T* lam, const T* lam_prev, T* out) override;
+  void next_at(const T* u, const T* u_prev, const index_t* index, std::size_t count, T* out) override;
+  void reverse_sweep(const ReverseStepView<T>& step) override;
+  void after_adjoint_source(const ReverseStepView<T>& step) override { inner_->after_adjoint_source(step); }
+  void reset_images() override;
+  std::vector<double> density_gradient() const override { return inner_->density_gradient(); }
+
+ private:
+  const Problem<T>& p_;
+  std::unique_ptr<CpuPhysics<T>> inner_;
+  std::vector<index_t> region_;                    // the points within R of a slab (the plane z = 0 left out)
+  std::vector<std::array<index_t, 3>> region_at_;  // their padded coordinates
+  std::vector<T> divisor_;                         // the update's a at each of them
+  std::vector<T> psi_;                             // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
+  std::vector<T> adjoint_;                         // nu (zeta's places) and mu (psi's)
+  std::vector<T> grad0_, next_;                    // per region point: dJ/dm before the sweep, u[n+1] less C / a
+};
+
+}  // namespace revwave

@@ -1,0 +1,71 @@
+// --boundary cpml on the command line: forward (its config file repeats the run), the adjoint
+// test, a gradient under revolve with a memory budget equal to full's, and the one-line refusals
+// (a layer too thin, --compress, an unknown kind).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_fixture.hpp"
+
+namespace {
+
+using revwave::testing::Outcome;
+
+class CliCpml : public revwave::testing::CliFixture {};
+
+const std::string small = " --shape 14,12,12 --tn 0.08 --nbl 5 --threads 1 --backend cpu --boundary cpml ";
+
+TEST_F(CliCpml, ForwardDiffersFromTheSpongeAndItsConfigRepeatsTheRun) {
+  const Outcome r = invoke("forward" + small + "--src 60,50,20 --rec 0,50,20 --rec 80,50,15 --out pml.npy --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["boundary"], "cpml");
+  const Outcome again = invoke("forward --config pml.config.toml --out again.npy");
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_TRUE(slurp((dir_ / "again.npy").string()) == slurp((dir_ / "pml.npy").string()));
+  const std::string plain = " --shape 14,12,12 --tn 0.08 --nbl 5 --threads 1 --backend cpu ";
+  const Outcome sponge = invoke("forward" + plain + "--src 60,50,20 --rec 0,50,20 --rec 80,50,15 --out sp.npy --json");
+  ASSERT_EQ(sponge.code, 0) << sponge.err;
+  EXPECT_FALSE(nlohmann::json::parse(sponge.out).contains("boundary"));
+  EXPECT_FALSE(slurp((dir_ / "sp.npy").string()) == slurp((dir_ / "pml.npy").string()));
+}
+
+TEST_F(CliCpml, AdjointTestAndCheckpointedGradientPass) {
+  const Outcome a = invoke("adjtest" + small + "--src 60,50,20 --rec 0,50,20 --rec 30,40,7 --json --precision double");
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_LT(nlohmann::json::parse(a.out)["relative_error"].get<double>(), 1e-12);
+  const Outcome full = invoke("gradient" + small + "--src 60,50,20 --rec 0,50,20 --out gf.npy --json");
+  ASSERT_EQ(full.code, 0) << full.err;
+  const Outcome rev =
+      invoke("gradient" + small + "--src 60,50,20 --rec 0,50,20 --strategy revolve --snaps 3 --out gr.npy --json");
+  ASSERT_EQ(rev.code, 0) << rev.err;
+  EXPECT_TRUE(slurp((dir_ / "gf.npy").string()) == slurp((dir_ / "gr.npy").string()));
+}
+
+TEST_F(CliCpml, SurveyGradientWithAnApertureAndInvertRun) {
+  const std::string grid = " --shape 16,14,12 --nbl 5 --threads 1 --backend cpu --boundary cpml --space-order 4 ";
+  const Outcome f = invoke("forward" + grid + "--tn 0.15 --src-grid 2,1,10 --rec-grid 4,4,0 --out s.sgy --json");
+  ASSERT_EQ(f.code, 0) << f.err;
+  const Outcome g = invoke("gradient" + grid + "--velocity 2000 --observed s.sgy --aperture 40 --out g.npy --json");
+  ASSERT_EQ(g.code, 0) << g.err;
+  EXPECT_EQ(nlohmann::json::parse(g.out)["boundary"], "cpml");
+  const Outcome r = invoke("gradient" + grid +
+                           "--velocity 2000 --observed s.sgy --aperture 40 --strategy revolve --snaps 3 --out r.npy");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(slurp((dir_ / "g.npy").string()) == slurp((dir_ / "r.npy").string()));
+  const Outcome i = invoke("invert" + grid +
+                           "--velocity 2000 --observed s.sgy --vmin 1500 --vmax 2500 "
+                           "--iterations 1 --strategy full --out-dir inv --json");
+  ASSERT_EQ(i.code, 0) << i.err << i.out;
+}
+
+TEST_F(CliCpml, RefusalsNameTheValue) {
+  expect_refused("forward --shape 14,12,12 --tn 0.08 --nbl 3 --backend cpu --boundary cpml --out x.npy",
+                 "--nbl 3 is too thin for --boundary cpml");
+  expect_refused(
+      "gradient" + small + "--src 60,50,20 --rec 40,50,10 --strategy revolve --snaps 3 --compress fp16 --out x.npy",
+      "not with --boundary cpml");
+  expect_refused("forward --boundary pml --out x.npy", "--boundary: pml not in {sponge,cpml}");
+}
+
+}  // namespace

@@ -1,0 +1,185 @@
+// --boundary cpml: the C-PML's exact discrete adjoint (dot-product, Taylor, central differences)
+// and checkpointed == full bit for bit, the auxiliary fields being part of the state a checkpoint
+// holds; on its own, with the free surface, with a density and on a plane (ny = 1). The echo is
+// measured by profiling/cpml_echo (docs/physics/boundaries.md).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "density_case.hpp"
+#include "dot_product_median.hpp"
+#include "error_message.hpp"
+#include "precisions.hpp"
+#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/driver/verification.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
+#include "temp_dir.hpp"
+#include "test_helpers.hpp"
+
+namespace revwave {
+namespace {
+
+using testing::SmallCase;
+
+enum class Variant { open, surface, density, planar };
+const char* name(Variant v) {
+  switch (v) {
+    case Variant::open: return "3D";
+    case Variant::surface: return "free surface";
+    case Variant::density: return "density";
+    case Variant::planar: return "2D";
+  }
+  return "?";
+}
+constexpr Variant variants[] = {Variant::open, Variant::surface, Variant::density, Variant::planar};
+
+// Small cases with a C-PML of 6 points; receivers near a face and in the layer's reach.
+SmallCase cpml_case(Variant v, index_t steps = 60, int order = 4) {
+  SmallCase c;
+  if (v == Variant::density) {
+    c = testing::density_case(13, 11, 12, steps, order);
+  } else if (v == Variant::planar) {
+    c = testing::case_on({27, 1, 19}, 6, order, steps);
+    c.acq.sources = {{0.45 * c.grid.extent(0), 0.0, 13.0}};
+    for (int i = 0; i < 7; ++i) c.acq.receivers.push_back({c.grid.extent(0) * (i + 0.5) / 7.0, 0.0, 21.0});
+  } else {
+    c = testing::small_case(15, 13, 12, steps, order);
+  }
+  c.grid.cpml = true;
+  c.acq.receivers.push_back({0.0, 0.5 * c.grid.extent(1), 0.5 * c.grid.extent(2)});  // on the x = 0 face
+  c.acq.receivers.push_back({c.grid.extent(0), 0.5 * c.grid.extent(1), c.grid.extent(2) - 3.0});
+  if (v == Variant::surface) {
+    c.grid.free_surface = true;
+    c.acq.receivers.push_back({0.3 * c.grid.extent(0), 0.5 * c.grid.extent(1), 0.0});
+    c.acq.receivers.push_back({0.6 * c.grid.extent(0), 0.5 * c.grid.extent(1), 4.0});
+  }
+  return c;
+}
+
+StrategyPlan plan_for(const StrategyOptions& s, const SmallCase& c, std::size_t value_bytes) {
+  FieldLayout l = value_bytes == 4 ? field_layout<float>(c.grid) : field_layout<double>(c.grid);
+  return plan_strategy(s, c.time.steps, acoustic_state_of(c.grid), l);
+}
+
+TEST(Cpml, ATooThinLayerIsRefusedWithOneLine) {
+  SmallCase c = cpml_case(Variant::open, 10, 8);
+  c.grid.nbl = 3;
+  const std::string m = testing::message_of([&] { make_problem<double>(c.grid, c.true_model, c.acq, c.time); });
+  EXPECT_NE(m.find("--nbl 3"), std::string::npos) << m;
+  EXPECT_NE(m.find("cpml"), std::string::npos) << m;
+  EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  c.grid.nbl = 4;
+  EXPECT_NO_THROW(make_problem<double>(c.grid, c.true_model, c.acq, c.time));
+}
+
+TEST(Cpml, TheStateCountsTheAuxiliaryValues) {
+  const SmallCase c = cpml_case(Variant::open);
+  const Grid& g = c.grid;
+  const index_t px = g.padded(0), py = g.padded(1), pz = g.padded(2), n = g.nbl;
+  EXPECT_EQ(g.cpml_values(), 2 * (2 * n * py * pz + 2 * n * px * pz + 2 * n * px * py));
+  EXPECT_EQ(g.field_bytes<float>(), static_cast<std::size_t>(g.alloc_points() + g.cpml_values()) * 4);
+  const StrategyPlan p = plan_for(testing::strategy("revolve", 3), c, 4);
+  EXPECT_EQ(p.slot_bytes, 2 * g.field_bytes<float>());
+  // --checkpoint-memory buys slots of that size: three slots' bytes give three, one byte less two.
+  StrategyOptions b = testing::strategy("revolve");
+  b.checkpoint_memory = 3 * p.slot_bytes;
+  EXPECT_EQ(plan_for(b, c, 4).snaps, 3);
+  b.checkpoint_memory = 3 * p.slot_bytes - 1;
+  EXPECT_EQ(plan_for(b, c, 4).snaps, 2);
+  StrategyOptions z = testing::strategy("revolve", 3);
+  z.compression = parse_compression("fp16");
+  const std::string m = testing::message_of([&] { plan_for(z, c, 4); });
+  EXPECT_NE(m.find("cpml"), std::string::npos) << m;
+  Grid sponge = g;
+  sponge.cpml = false;
+  EXPECT_EQ(sponge.cpml_values(), 0);
+}
+
+REVWAVE_PRECISION_SUITE(CpmlAdjoint, ::testing::Test);
+
+TYPED_TEST(CpmlAdjoint, DotProductTestHolds) {
+  using T = TypeParam;
+  for (Variant v : variants) {
+    const SmallCase c = cpml_case(v, 50, v == Variant::open ? 8 : 4);
+    const double median = testing::median_dot_product_error<T>(c);
+    std::cout << name(v) << ": median dot-product relative error " << median << "\n";
+    EXPECT_LT(median, testing::dot_product_tolerance<T>()) << name(v);
+  }
+}
+
+TEST(CpmlGradient, TaylorTestIsSecondOrder) {
+  for (Variant v : variants) {
+    const SmallCase c = cpml_case(v, 50);
+    const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
+    const std::vector<double> dm = testing::towards_true_model(c);
+    const StrategyOptions s = testing::strategy(v == Variant::open ? "revolve" : "full", v == Variant::open ? 4 : 0);
+    const TaylorResult t = taylor_test<double>(c.grid, c.start_model, dm, c.acq, c.time, d, s, 5);
+    std::cout << name(v) << ": Taylor rates " << t.rate_first << ", " << t.rate_second << "\n";
+    EXPECT_GE(t.rate_second, 1.9) << name(v);
+  }
+}
+
+TEST(CpmlGradient, ComponentsMatchCentralDifferences) {
+  for (Variant v : variants) {
+    const SmallCase c = cpml_case(v, 50);
+    const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
+    const Problem<double> p = make_problem<double>(c.grid, c.start_model, c.acq, c.time);
+    CpuPropagator<double> prop(p);
+    const StrategyOptions full = testing::strategy("full");
+    const GradientOutput g = run_gradient(prop, d.data(), full, plan_for(full, c, 8));
+    const auto& s = c.grid.shape;
+    // Near the source's depth: on the x = 0 face (the layer's share folded onto it), one point
+    // inside it, on the far x face (on the plane, whose far face the wave barely reaches, two points
+    // inside the near one); and under the top face (a layer, or the free surface's rows).
+    const index_t zs = v == Variant::planar ? 1 : 2, ym = s[1] / 2;
+    for (const std::array<index_t, 3> ijk : {std::array<index_t, 3>{0, ym, zs}, std::array<index_t, 3>{1, ym, zs + 1},
+                                             std::array<index_t, 3>{v == Variant::planar ? 2 : s[0] - 1, ym, 3},
+                                             std::array<index_t, 3>{s[0] / 2, ym, 1}}) {
+      const std::size_t i = static_cast<std::size_t>((ijk[0] * s[1] + ijk[1]) * s[2] + ijk[2]);
+      const double eps = 1e-3 / std::pow(c.start_model.velocity[i], 2);
+      std::vector<double> dm(c.start_model.velocity.size(), 0.0);
+      dm[i] = 1.0;
+      auto J = [&](double e) {
+        return forward_misfit(make_problem<double>(c.grid, perturbed_model(c.start_model, dm, e), c.acq, c.time),
+                              d.data());
+      };
+      const double fd = (J(eps) - J(-eps)) / (2 * eps);
+      std::cout << name(v) << " " << ijk[0] << "," << ijk[1] << "," << ijk[2] << ": gradient " << g.gradient[i]
+                << " central difference " << fd << " relative " << std::abs(g.gradient[i] - fd) / std::abs(fd) << "\n";
+      EXPECT_NE(fd, 0.0);
+      EXPECT_NEAR(g.gradient[i], fd, 1e-4 * std::abs(fd)) << name(v) << " " << ijk[0] << "," << ijk[1] << "," << ijk[2];
+    }
+  }
+}
+
+REVWAVE_PRECISION_SUITE(CpmlCheckpointed, ::testing::Test);
+
+TYPED_TEST(CpmlCheckpointed, EveryStrategyIsBitwiseEqualToFull) {
+  using T = TypeParam;
+  const testing::TempDir dir("revwave-cpml-test");
+  for (Variant v : variants) {
+    const SmallCase c = cpml_case(v, 41, 8);
+    const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
+    const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+    CpuPropagator<T> prop(p);
+    const StrategyOptions full = testing::strategy("full");
+    const GradientOutput ref = run_gradient(prop, d.data(), full, plan_for(full, c, sizeof(T)));
+    for (const auto& [what, s] : testing::checkpointed_strategies(dir.path().string())) {
+      const GradientOutput g = run_gradient(prop, d.data(), s, plan_for(s, c, sizeof(T)));
+      EXPECT_TRUE(testing::same_bits(g.gradient, ref.gradient)) << name(v) << " " << what;
+      EXPECT_EQ(g.stats.objective, ref.stats.objective) << name(v) << " " << what;
+    }
+    double norm = 0;
+    for (double x : ref.gradient) norm += x * x;
+    EXPECT_GT(norm, 0.0) << name(v);
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
+}
+
+}  // namespace
+}  // namespace revwave
