@@ -67,6 +67,7 @@ __all__ = [
 def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = None,
             shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
             free_surface: bool = False,
+            boundary: str = "sponge",
             space_order: int = 8, tn: float = 0.5, dt: Optional[float] = None, f0: float = 12.0,
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "float",
@@ -86,7 +87,7 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     (default: constant density). Returns the record in the run's precision.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory, free_surface=free_surface, density=density)
+                 backend, threads, device_memory, free_surface=free_surface, boundary=boundary, density=density)
     w = _wavelet_input(wavelet)
     if w is not None:
         o.set_wavelet(w)
@@ -104,6 +105,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
              shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
              free_surface: bool = False,
+             boundary: str = "sponge",
              space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
              f0: Optional[float] = None, src: Optional[Points] = None, rec: Optional[Points] = None,
              rec_grid: Union[None, str, Sequence[float]] = None, strategy: str = "revolve",
@@ -170,7 +172,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
     p = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                  12.0 if f0 is None else f0, src, rec,
                  rec_grid, precision, backend, threads, device_memory, host_memory, host_spacing,
-                 free_surface=free_surface, density=density)
+                 free_surface=free_surface, boundary=boundary, density=density)
     o.problem = p
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)
@@ -212,6 +214,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
 def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, velocity: Optional[float] = None,
                    shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
                    free_surface: bool = False,
+                   boundary: str = "sponge",
                    space_order: int = 8, tn: float = 0.5, dt: Optional[float] = None, f0: float = 12.0,
                    src: Optional[Points] = None, src_grid: Union[None, str, Sequence[float]] = None,
                    rec: Optional[Points] = None, rec_grid: Union[None, str, Sequence[float]] = None,
@@ -233,7 +236,7 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
     records (data in the run's precision) and the summary's fields. density: as ``forward``'s.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory, free_surface=free_surface, density=density)
+                 backend, threads, device_memory, free_surface=free_surface, boundary=boundary, density=density)
     survey = _revwave.SurveyOptions()
     _set_survey_layout(survey, src_grid, spread, wavelet, origin)
     with _reporting(progress, "forward_survey"):
@@ -263,6 +266,7 @@ def schedule(*, steps: int = 1000, snaps: int = 10, strategy: str = "revolve", a
 def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = None,
             shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
             free_surface: bool = False,
+            boundary: str = "sponge",
             space_order: int = 8, tn: float = 0.25, dt: Optional[float] = None, f0: float = 12.0,
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "double", backend: str = "auto",
@@ -273,7 +277,7 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     tolerance (default 1e-12 in double, 1e-5 in float), pass, steps, ... With ``density`` (kg/m^3) it
     tests the variable-density equation and its transpose."""
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory, default_shape="40,40,40", free_surface=free_surface,
+                 backend, threads, device_memory, default_shape="40,40,40", free_surface=free_surface, boundary=boundary,
                  density=density)
     if not 0 <= int(seed) <= 4294967295:
         raise InputError(f"--seed {seed} is invalid: it must be an integer in [0, 4294967295]")
@@ -287,6 +291,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
              true_model: Optional[ArrayLike] = None, velocity: Optional[float] = None,
              shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
              free_surface: bool = False,
+             boundary: str = "sponge",
              space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
              f0: Optional[float] = None,
              src: Optional[Points] = None, rec: Optional[Points] = None,
@@ -310,7 +315,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
     o.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.3 if tn is None else tn, dt,
                          12.0 if f0 is None else f0, src,
                          rec, rec_grid, precision, backend, threads, default_shape="40,40,40",
-                         free_surface=free_surface, density=density)
+                         free_surface=free_surface, boundary=boundary, density=density)
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)
     if isinstance(observed, (ShotRecord, dict, np.ndarray)):

@@ -40,7 +40,7 @@ def _existing(path: Union[str, os.PathLike], option: str) -> str:
 
 def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision, backend,
              threads, device_memory=None, host_memory=None, host_spacing=None,
-             default_shape="80,80,80", free_surface=False, density=None) -> "_revwave.ProblemOptions":
+             default_shape="80,80,80", free_surface=False, boundary="sponge", density=None) -> "_revwave.ProblemOptions":
     o = _revwave.ProblemOptions()
     if model is not None and velocity is not None:
         raise InputError("--model excludes --velocity")
@@ -61,6 +61,7 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
     if not isinstance(free_surface, (bool, np.bool_)):
         raise InputError(f"free_surface {free_surface!r} is not a bool: give True or False")
     o.free_surface = bool(free_surface)
+    o.boundary = _choice("--boundary", boundary, ("sponge", "cpml"))
     o.space_order = int(space_order)
     o.tn = float(tn)
     o.dt = None if dt is None else float(dt)

@@ -28,6 +28,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            out_dir: Union[None, str, os.PathLike] = None, resume: Union[None, str, os.PathLike] = None,
            shape: Union[None, str, Sequence[int]] = None, spacing: float = 10.0, nbl: int = 10,
            free_surface: bool = False,
+           boundary: str = "sponge",
            space_order: int = 8, tn: Optional[float] = None, dt: Optional[float] = None,
            f0: Optional[float] = None, src: Optional[Points] = None, src_grid: Union[None, str, Sequence[float]] = None,
            rec: Optional[Points] = None, rec_grid: Union[None, str, Sequence[float]] = None, spread: str = "fixed",
@@ -77,7 +78,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     job = o.job
     job.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                            12.0 if f0 is None else f0, src, rec, rec_grid, precision, backend, threads,
-                           device_memory, host_memory, host_spacing, free_surface=free_surface, density=density)
+                           device_memory, host_memory, host_spacing, free_surface=free_surface, boundary=boundary, density=density)
     job.f0_given = f0 is not None
     if callable(misfit):
         raise InputError("invert takes a built-in misfit: l2, correlation or envelope")

@@ -24,7 +24,7 @@ tensor is accepted and its results returned on its device, but it is copied to t
 revwave's CUDA backend builds its problem from host arrays (UNTESTED on a device: no GPU was available
 when this was written).
 
-Options: ``revwave.forward``'s (spacing, nbl, free_surface, density, space_order, tn, dt, f0, src, rec, rec_grid,
+Options: ``revwave.forward``'s (spacing, nbl, free_surface, boundary, density, space_order, tn, dt, f0, src, rec, rec_grid,
 wavelet, backend, threads, device_memory) and ``revwave.gradient``'s strategy options (strategy, snaps,
 checkpoint_memory, store, checkpoint_dir, tier, stop_energy, compress, host_memory, host_spacing).
 A ``density`` (kg/m^3, the velocity's shape: a numpy array, a .npy path or a tensor, whose values are read
@@ -44,9 +44,9 @@ from ._revwave import InputError
 
 __all__ = ["forward"]
 
-_FORWARD = {"spacing", "nbl", "free_surface", "density", "space_order", "tn", "dt", "f0", "src", "rec", "rec_grid", "wavelet",
+_FORWARD = {"spacing", "nbl", "free_surface", "boundary", "density", "space_order", "tn", "dt", "f0", "src", "rec", "rec_grid", "wavelet",
             "backend", "threads", "device_memory"}
-_SHARED = {"spacing", "nbl", "free_surface", "density", "space_order", "backend", "threads", "device_memory"}
+_SHARED = {"spacing", "nbl", "free_surface", "boundary", "density", "space_order", "backend", "threads", "device_memory"}
 _STRATEGY = {"strategy", "snaps", "checkpoint_memory", "store", "checkpoint_dir", "tier", "stop_energy", "compress",
              "host_memory", "host_spacing"}
 

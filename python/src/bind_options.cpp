@@ -32,6 +32,9 @@ void bind_problem(nb::module_& m) {
       .def_rw("spacing", &ProblemOptions::spacing)
       .def_rw("nbl", &ProblemOptions::nbl)
       .def_rw("free_surface", &ProblemOptions::free_surface)
+      .def_prop_rw(
+          "boundary", [](const ProblemOptions& o) { return std::string(to_string(o.boundary)); },
+          [](ProblemOptions& o, const std::string& v) { o.boundary = parse_boundary(v); })
       .def_rw("space_order", &ProblemOptions::space_order)
       .def_rw("tn", &ProblemOptions::tn)
       .def_rw("dt", &ProblemOptions::dt)
