@@ -59,6 +59,26 @@ TEST_F(CliCpml, SurveyGradientWithAnApertureAndInvertRun) {
   ASSERT_EQ(i.code, 0) << i.err << i.out;
 }
 
+// The shot engine buys a window's slots at the C-PML state's size (two fields with their tails):
+// every shot's checkpoints fit --checkpoint-memory, and the gradient stays full's.
+TEST_F(CliCpml, SurveySlotsCountTheAuxiliaryValues) {
+  const std::string grid = " --shape 16,14,12 --nbl 5 --threads 1 --backend cpu --boundary cpml --space-order 4 ";
+  ASSERT_EQ(invoke("forward" + grid + "--tn 0.15 --src-grid 2,1,10 --rec-grid 4,4,0 --out s.sgy").code, 0);
+  const Outcome full = invoke("gradient" + grid + "--velocity 2000 --observed s.sgy --aperture 40 --out f.npy");
+  ASSERT_EQ(full.code, 0) << full.err;
+  const Outcome r = invoke("gradient" + grid +
+                           "--velocity 2000 --observed s.sgy --aperture 40 --strategy revolve "
+                           "--checkpoint-memory 1MiB --out r.npy --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto shots = nlohmann::json::parse(r.out)["per_shot"];
+  ASSERT_EQ(shots.size(), 2U);
+  for (const auto& shot : shots) {
+    EXPECT_GE(shot["snaps"].get<int>(), 1);
+    EXPECT_LE(shot["wavefield_storage_bytes"].get<double>(), 1048576.0) << shot.dump();
+  }
+  EXPECT_TRUE(slurp((dir_ / "f.npy").string()) == slurp((dir_ / "r.npy").string()));
+}
+
 TEST_F(CliCpml, RefusalsNameTheValue) {
   expect_refused("forward --shape 14,12,12 --tn 0.08 --nbl 3 --backend cpu --boundary cpml --out x.npy",
                  "--nbl 3 is too thin for --boundary cpml");

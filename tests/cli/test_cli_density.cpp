@@ -104,20 +104,6 @@ TEST_F(CliDensity, SurveysWithAperturesAndInversionsCarryTheDensity) {
 // --free-surface with --density: a constant density gives the free surface's bytes; a layered one
 // runs gradient (dJ/drho too, its config repeating both), adjtest, a survey with --aperture and
 // invert.
-// --backend cuda takes a density (it was refused until the CUDA backend had the kernels): with a
-// device the run writes its record; without one the only refusal is the missing device's, never
-// the density's (tests/cudasim/test_cudasim_cli.cpp runs it on the emulated runtime).
-TEST_F(CliDensity, TheCudaBackendTakesADensity) {
-  write_density("rho.npy");
-  const Outcome r = invoke("forward" + small + "--density rho.npy --backend cuda --out s.npy");
-  if (r.code == 0) {
-    EXPECT_TRUE(fs::exists(dir_ / "s.npy"));
-    return;
-  }
-  EXPECT_NE(r.err.find("--backend cuda"), std::string::npos) << r.err;
-  EXPECT_EQ(r.err.find("density"), std::string::npos) << r.err;
-}
-
 TEST_F(CliDensity, WithAFreeSurface) {
   const std::string surface = small + "--free-surface --src 60,50,25 --rec 40,50,0 --rec 80,50,15 ";
   const std::vector<double> constant(12 * 12 * 12, 1234.5);

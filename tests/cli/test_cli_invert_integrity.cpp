@@ -134,4 +134,16 @@ TEST_F(CliInvertIntegrity, TheConfigurationReplaysAndResumeNeedsNothingElse) {
   EXPECT_EQ(slurp((dir_ / "inv/model_0002.npy").string()), slurp((dir_ / "longer/model_0002.npy").string()));
 }
 
+// The boundary is part of the physics: a resume that names the other one is refused in one line
+// rather than carrying on with a C-PML where the run had a sponge (the fingerprint counts it).
+TEST_F(CliInvertIntegrity, AResumeWithAnotherBoundaryIsRefused) {
+  ASSERT_EQ(invoke(args() + "--boundary cpml --iterations 1 --out-dir inv").code, 0);
+  const Outcome other = invoke("invert --resume inv --boundary sponge --iterations 2");
+  EXPECT_EQ(other.code, 2) << other.err;
+  EXPECT_NE(other.err.find("that inversion ran on other inputs or settings"), std::string::npos) << other.err;
+  EXPECT_EQ(std::count(other.err.begin(), other.err.end(), '\n'), 1) << other.err;
+  const Outcome same = invoke("invert --resume inv --iterations 2");
+  EXPECT_EQ(same.code, 0) << same.err;
+}
+
 }  // namespace

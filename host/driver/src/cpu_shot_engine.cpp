@@ -97,7 +97,10 @@ class CpuShotEngine final : public ShotEngine<T> {
     const auto key = std::make_pair(shot.time.steps, shot.shape);
     auto it = plans_.find(key);
     if (it == plans_.end()) {
-      it = plans_.emplace(key, plan_strategy(o_.strategy, shot.time.steps, field_layout<T>(problem_.grid))).first;
+      it = plans_
+               .emplace(key, plan_strategy(o_.strategy, shot.time.steps, acoustic_state_of(problem_.grid),
+                                           field_layout<T>(problem_.grid)))
+               .first;
     }
     return it->second;
   }

@@ -62,6 +62,8 @@ std::string inversion_fingerprint(const Grid& g, const VelocityModel& start, con
   h.add(precision.data(), precision.size());
   // A free surface changes the physics; without one the fingerprint is what it was.
   if (g.free_surface) h.add("free-surface", 12);
+  // So does the C-PML (a resume that names another boundary is refused); the sponge adds nothing.
+  if (g.cpml) h.add("cpml", 4);
   h.add(s.bands.data(), s.bands.size() * sizeof(double));
   h.add(s.weights.data(), s.weights.size() * sizeof(double));
   h.add(start.velocity.data(), start.velocity.size() * sizeof(double));

@@ -30,8 +30,8 @@ void validate(const Grid& grid) {
     throw InputError("--nbl " + std::to_string(grid.nbl) +
                      " is too thin for --boundary cpml: the C-PML needs at least " +
                      "the stencil's radius, space order / 2 = " + std::to_string(grid.radius()) +
-                     " layer points per face (use --nbl " + std::to_string(std::max<index_t>(grid.radius(), 5)) +
-                     " or more, or --boundary sponge)");
+                     " layer points per face (use --nbl " + std::to_string(grid.radius()) +
+                     " or more, 10 for an echo below 0.1%, or --boundary sponge)");
   }
   // The allocated grid (interior, two layers, two halos per axis) must be countable in bytes.
   index_t alloc[3];

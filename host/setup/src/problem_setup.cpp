@@ -225,22 +225,41 @@ TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double densit
   return make_time_axis(o.tn, dt);
 }
 
+namespace {
+
+// One wavefield's bytes: its allocated grid and, with a C-PML, the auxiliary values in its tail.
+std::size_t wavefield_bytes(const Grid& g, std::size_t value_bytes) {
+  return checked_bytes({static_cast<std::size_t>(g.alloc_points() + g.cpml_values()), value_bytes}, "one wavefield");
+}
+
+// What the C-PML physics holds besides the fields (boundary/cpml_physics.hpp): two tails (the reverse
+// step's psi, the adjoint's nu and mu) and, per point near a layer, its index and padded
+// coordinates (8 + 24 bytes) and three values (the update's a, dJ/dm before the sweep, u[n+1]).
+std::size_t cpml_physics_bytes(const Grid& g, std::size_t value_bytes) {
+  const auto tails = checked_bytes({2, static_cast<std::size_t>(g.cpml_values()), value_bytes}, "the C-PML's tails");
+  const auto region = checked_bytes({static_cast<std::size_t>(g.cpml_region_points()), 32 + 3 * value_bytes},
+                                    "the C-PML's points near the layer");
+  return checked_sum(tails, region, "the C-PML");
+}
+
+}  // namespace
+
 std::size_t run_bytes(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies) {
-  const std::size_t field =
-      checked_bytes({static_cast<std::size_t>(s.grid.alloc_points()), value_bytes}, "one wavefield");
+  const std::size_t field = wavefield_bytes(s.grid, value_bytes);
   const std::size_t nrec = s.acquisition.receivers.size();
   const std::size_t nt = static_cast<std::size_t>(t.nt());
   const std::size_t wavefields = checked_bytes({static_cast<std::size_t>(fields), field}, "the wavefields");
   const std::size_t traces =
       checked_bytes({static_cast<std::size_t>(trace_copies), nt, nrec, value_bytes}, "the traces");
   const std::size_t per_step = checked_bytes({nt, 3 * 8}, "the wavelet and the misfit per step");
-  return checked_sum(checked_sum(wavefields, traces, "the run"), per_step, "the run");
+  const std::size_t run = checked_sum(checked_sum(wavefields, traces, "the run"), per_step, "the run");
+  return checked_sum(run, cpml_physics_bytes(s.grid, value_bytes), "the run");
 }
 
 void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies,
                         const std::string& what) {
   const std::size_t bytes = run_bytes(s, t, value_bytes, fields, trace_copies);
-  const std::size_t field = static_cast<std::size_t>(s.grid.alloc_points()) * value_bytes;
+  const std::size_t field = wavefield_bytes(s.grid, value_bytes);
   require_memory(bytes, what + " (" + std::to_string(fields) + " wavefields of " + format_bytes(double(field)) + ", " +
                             std::to_string(t.nt()) + " samples x " + std::to_string(s.acquisition.receivers.size()) +
                             " receivers of traces)");

@@ -86,6 +86,18 @@ struct Grid {
     for (int a = 0; a < 3; ++a) n += 2 * (layer_lo(a) + layer_hi(a)) * padded((a + 1) % 3) * padded((a + 2) % 3);
     return n;
   }
+  // With a C-PML, the padded points within the stencil's radius of a layer along some axis: where
+  // the C-PML adds its share to the update (0 for a sponge).
+  index_t cpml_region_points() const {
+    if (!cpml) return 0;
+    index_t away = 1;  // points away from every layer
+    for (int a = 0; a < 3; ++a) {
+      const index_t lo = layer_lo(a) > 0 ? layer_lo(a) + radius() : 0;
+      const index_t hi = layer_hi(a) > 0 ? layer_hi(a) + radius() : 0;
+      away *= padded(a) > lo + hi ? padded(a) - lo - hi : 0;
+    }
+    return padded_points() - away;
+  }
   template <class T>
   std::size_t field_bytes() const {
     return static_cast<std::size_t>(alloc_points() + cpml_values()) * sizeof(T);
