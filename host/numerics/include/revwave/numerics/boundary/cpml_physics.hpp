@@ -35,12 +35,12 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
  private:
   const Problem<T>& p_;
   std::unique_ptr<CpuPhysics<T>> inner_;
-  std::vector<index_t> region_;                    // the points within R of a slab (the plane z = 0 left out)
-  std::vector<std::array<index_t, 3>> region_at_;  // their padded coordinates
-  std::vector<T> divisor_;                         // the update's a at each of them
-  std::vector<T> psi_;                             // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
-  std::vector<T> adjoint_;                         // nu (zeta's places) and mu (psi's)
-  std::vector<T> grad0_, next_;                    // per region point: dJ/dm before the sweep, u[n+1] less C / a
+  std::vector<index_t> region_;     // the points within R of a slab (the plane z = 0 left out)
+  std::vector<T> divisor_;          // the update's a at each of them
+  std::vector<index_t> row_first_;  // per padded z row (x, y), then the end: where its points start in region_
+  std::vector<T> psi_;              // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
+  std::vector<T> adjoint_;          // nu (zeta's places) and mu (psi's)
+  std::vector<T> grad0_, next_;     // per region point: dJ/dm before the sweep, u[n+1] less C / a
 };
 
 }  // namespace revwave
