@@ -1,5 +1,6 @@
 #include "revwave/numerics/boundary/cpml_physics.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "../sweep_rows.hpp"
@@ -129,7 +130,7 @@ CpmlCpuPhysics<T>::CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<Cpu
   psi_.assign(static_cast<std::size_t>(p_.cpml->layout.values), T(0));
   adjoint_.assign(psi_.size(), T(0));
   grad0_.resize(region_.size());
-  next_.resize(region_.size());
+  next_.resize(static_cast<std::size_t>(p_.cpml->layout.tail + p_.cpml->layout.values));
 }
 
 template <class T>
@@ -153,9 +154,9 @@ void CpmlCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
       k.forward_row(x, y, u, tail, old, tail, s);
       T* o = out + p_.grid.index(x, y, 0);
       const T* a = divisor_.data() + row_first_[row];
-      k.region_spans(x, y, [&](index_t b, index_t e) {
+      for (const auto& [b, e] : k.ranges(x, y)) {
         for (index_t z = b; z < e; ++z, ++a) o[z] = cpml_value(o[z], s.sum[z], *a);
-      });
+      }
     });
   });
 }
@@ -175,9 +176,9 @@ void CpmlCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
       k.adjoint_row(x, y, adj, s);
       T* o = out + p_.grid.index(x, y, 0);
       const T* a = divisor_.data() + row_first_[row];
-      k.region_spans(x, y, [&](index_t b, index_t e) {
+      for (const auto& [b, e] : k.ranges(x, y)) {
         for (index_t z = b; z < e; ++z, ++a) o[z] = cpml_value(o[z], s.sum2[z], *a);
-      });
+      }
     });
   });
 }
@@ -202,15 +203,22 @@ void CpmlCpuPhysics<T>::next_at(const T* u, const T* u_prev, const index_t* inde
 template <class T>
 void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
   const T* old = tail_of(v.u, p_);
-  for (std::size_t r = 0; r < region_.size(); ++r) grad0_[r] = v.grad[region_[r]];
-  inner_->reverse_sweep(v);
-  inner_->next_at(v.u, v.u_prev, region_.data(), region_.size(), next_.data());
   const StepCoefficients<T> c = p_.coeffs;
   T* adj = adjoint_.data();
   T* psi = psi_.data();
+  T* next = next_.data();
   const auto points = static_cast<std::int64_t>(region_.size());
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const cpml_rows::Rows<T, decltype(r)::value> k(p_);
+    k.for_each_row(points, [&](index_t x, index_t y, auto&) {
+      const T* g = v.grad + p_.grid.index(x, y, 0);
+      T* saved = grad0_.data() + row_first_[static_cast<std::size_t>(x * k.py + y)];
+      for (const auto& [b, e] : k.ranges(x, y)) saved = std::copy(g + b, g + e, saved);
+    });
+    inner_->reverse_sweep(v);
+    // u[n+1] less C / a: the physics' whole sweep (its vector loop) is cheaper than next_at at
+    // the region's points, and gives the same bits.
+    inner_->forward_sweep(v.u, v.u_prev, next);
     k.for_each_row(points, [&](index_t x, index_t y, auto&) {
       k.psi_row(x, y, v.u, old, psi);
       k.nu_row(x, y, v.lam, adj);
@@ -223,15 +231,15 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
       k.adjoint_row(x, y, adj, s);
       const index_t base = p_.grid.index(x, y, 0);
       auto i = static_cast<std::size_t>(row_first_[row]);
-      k.region_spans(x, y, [&](index_t b, index_t e) {
+      for (const auto& [b, e] : k.ranges(x, y)) {
         for (index_t z = b; z < e; ++z, ++i) {
           const index_t idx = base + z;
-          const T u_next = cpml_value(next_[i], s.sum[z], divisor_[i]);
+          const T u_next = cpml_value(next[idx], s.sum[z], divisor_[i]);
           const T lam = cpml_value(v.lam_out[idx], s.sum2[z], divisor_[i]);
           v.grad[idx] = grad0_[i] + imaging_term(c, lam, u_next, v.u[idx], v.u_prev[idx]);
           v.lam_out[idx] = lam;
         }
-      });
+      }
     });
   });
 }

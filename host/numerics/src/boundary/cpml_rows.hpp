@@ -4,6 +4,8 @@
 // branches and vectorise. Every value is cpml_formulas.hpp's, summed in the order of the per-point
 // form (cpml_physics.cpp's next_at): axes x, y, z, q = 1..R; a neighbour outside the slabs adds
 // the T(0) the per-point form adds (zero rows and columns hold +0, their coefficient is +0).
+// The z loops are `ivdep`: what one writes (scratch, the row's own psi, zeta, nu or mu) never
+// overlaps what it reads, and with this many streams GCC's run-time alias checks would give up.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -43,9 +45,18 @@ struct Rows {
   const CpmlLayout& l;
   index_t px, py, pz, sx, sy;
   std::vector<Span> spans;  // the row's z in order, the plane z = 0 left out under a free surface
+  // The region's z in a row, as few ranges [begin, end) as can be (long loops vectorise well):
+  // in a whole row, and in a row near no x or y slab (the spans near z's slabs, merged).
+  std::vector<std::array<index_t, 2>> whole_ranges, near_ranges;
 
   explicit Rows(const Problem<T>& p)
-      : g(p.grid), c(*p.cpml), l(c.layout), px(l.padded[0]), py(l.padded[1]), pz(l.padded[2]), sx(g.stride_x()),
+      : g(p.grid),
+        c(*p.cpml),
+        l(c.layout),
+        px(l.padded[0]),
+        py(l.padded[1]),
+        pz(l.padded[2]),
+        sx(g.stride_x()),
         sy(g.stride_y()) {
     const index_t z0 = g.free_surface ? 1 : 0;
     std::vector<index_t> cut{z0, l.lo[2], l.lo[2] + R, pz - l.hi[2] - R, pz - l.hi[2], pz};
@@ -53,6 +64,14 @@ struct Rows {
     std::sort(cut.begin(), cut.end());
     for (std::size_t k = 0; k + 1 < cut.size(); ++k)
       if (cut[k] < cut[k + 1]) spans.push_back({cut[k], cut[k + 1], near(2, cut[k]), local(2, cut[k]) >= 0});
+    if (z0 < pz) whole_ranges.push_back({z0, pz});
+    for (const Span& sp : spans) {
+      if (!sp.near) continue;
+      if (!near_ranges.empty() && near_ranges.back()[1] == sp.begin)
+        near_ranges.back()[1] = sp.end;
+      else
+        near_ranges.push_back({sp.begin, sp.end});
+    }
   }
 
   bool near(int a, index_t x) const {
@@ -86,7 +105,8 @@ struct Rows {
     const T* v = f + at + slab_column(x, y);
     const T* a = c.a[2].data();
     for (index_t z = 0; z < l.lo[2]; ++z) col[R + z] = times_a ? a[z] * v[z] : v[z];
-    for (index_t k = 0, z = pz - l.hi[2]; z < pz; ++k, ++z) col[R + z] = times_a ? a[z] * v[l.lo[2] + k] : v[l.lo[2] + k];
+    for (index_t k = 0, z = pz - l.hi[2]; z < pz; ++k, ++z)
+      col[R + z] = times_a ? a[z] * v[l.lo[2] + k] : v[l.lo[2] + k];
   }
 
   // sum[z] += axis a's share of C (a = 0 or 1) on [b, e) of row (x, y): D1 psi + zeta, zeta[n]
@@ -106,6 +126,7 @@ struct Rows {
     T* sum = s.sum.data();
     const index_t o = slab_row(a, x, y);
     if (o < 0) {
+#pragma GCC ivdep
       for (index_t z = b; z < e; ++z) {
         T fp[R], fm[R];
         for (int q = 0; q < R; ++q) fp[q] = pp[q][z], fm[q] = pm[q][z];
@@ -118,6 +139,7 @@ struct Rows {
     const T* zo = old + l.zeta[a] + o;
     T* zn = zeta_out != nullptr ? zeta_out + l.zeta[a] + o : s.sink.data();
     const T* d2 = c.d2.data();
+#pragma GCC ivdep
     for (index_t z = b; z < e; ++z) {
       T fp[R], fm[R];
       for (int q = 0; q < R; ++q) fp[q] = pp[q][z], fm[q] = pm[q][z];
@@ -142,6 +164,7 @@ struct Rows {
     for (const Span& sp : spans) {
       if (!sp.near) continue;
       if (!sp.slab) {
+#pragma GCC ivdep
         for (index_t z = sp.begin; z < sp.end; ++z) {
           T fp[R], fm[R];
           for (int q = 1; q <= R; ++q) fp[q - 1] = col[R + z + q], fm[q - 1] = col[R + z - q];
@@ -154,6 +177,7 @@ struct Rows {
       T* zn = zeta_out != nullptr ? zeta_out + l.zeta[2] + base + shift : s.sink.data();
       const T* bz = c.b[2].data();
       const T* az = c.a[2].data();
+#pragma GCC ivdep
       for (index_t z = sp.begin; z < sp.end; ++z) {
         T fp[R], fm[R];
         for (int q = 1; q <= R; ++q) fp[q - 1] = col[R + z + q], fm[q - 1] = col[R + z - q];
@@ -168,13 +192,11 @@ struct Rows {
 
   // s.sum over the region's spans of row (x, y): C with psi[n] read from psi (tail layout).
   void forward_row(index_t x, index_t y, const T* u, const T* psi, const T* old, T* zeta_out, Scratch<T>& s) const {
-    const bool w = whole(x, y);
     const T* u_row = u + g.index(x, y, 0);
-    for (const Span& sp : spans) {
-      if (!w && !sp.near) continue;
-      std::fill(s.sum.begin() + sp.begin, s.sum.begin() + sp.end, T(0));
+    for (const auto& [b, e] : ranges(x, y)) {
+      std::fill(s.sum.begin() + b, s.sum.begin() + e, T(0));
       for (int a = 0; a < 2; ++a)
-        if (near(a, a == 0 ? x : y)) forward_axis(a, x, y, sp.begin, sp.end, u_row, psi, old, zeta_out, s);
+        if (near(a, a == 0 ? x : y)) forward_axis(a, x, y, b, e, u_row, psi, old, zeta_out, s);
     }
     forward_column(x, y, u_row, psi, old, zeta_out, s);
   }
@@ -200,6 +222,7 @@ struct Rows {
     const T* d1 = c.d1.data();
     const T* d2 = c.d2.data();
     T* sum = s.sum2.data();
+#pragma GCC ivdep
     for (index_t z = b; z < e; ++z) {
       T fp[R], fm[R], gp[R], gm[R];
       for (int q = 1; q <= R; ++q) {
@@ -222,6 +245,7 @@ struct Rows {
     T* sum = s.sum2.data();
     for (const Span& sp : spans) {
       if (!sp.near) continue;
+#pragma GCC ivdep
       for (index_t z = sp.begin; z < sp.end; ++z) {
         T fp[R], fm[R], gp[R], gm[R];
         for (int q = 1; q <= R; ++q) {
@@ -235,22 +259,17 @@ struct Rows {
 
   // s.sum2 over the region's spans of row (x, y): C'.
   void adjoint_row(index_t x, index_t y, const T* adj, Scratch<T>& s) const {
-    const bool w = whole(x, y);
-    for (const Span& sp : spans) {
-      if (!w && !sp.near) continue;
-      std::fill(s.sum2.begin() + sp.begin, s.sum2.begin() + sp.end, T(0));
+    for (const auto& [b, e] : ranges(x, y)) {
+      std::fill(s.sum2.begin() + b, s.sum2.begin() + e, T(0));
       for (int a = 0; a < 2; ++a)
-        if (near(a, a == 0 ? x : y)) adjoint_axis(a, x, y, sp.begin, sp.end, adj, s);
+        if (near(a, a == 0 ? x : y)) adjoint_axis(a, x, y, b, e, adj, s);
     }
     adjoint_column(x, y, adj, s);
   }
 
-  // f(b, e) for the region's spans of row (x, y), in order.
-  template <class F>
-  void region_spans(index_t x, index_t y, F&& f) const {
-    const bool w = whole(x, y);
-    for (const Span& sp : spans)
-      if (w || sp.near) f(sp.begin, sp.end);
+  // The region's z in row (x, y), in order.
+  const std::vector<std::array<index_t, 2>>& ranges(index_t x, index_t y) const {
+    return whole(x, y) ? whole_ranges : near_ranges;
   }
 
   // psi[n] at row (x, y)'s slab points into out (tail layout) from u[n] and the old tail.
@@ -264,6 +283,7 @@ struct Rows {
       const T bb = coef(c.b[a], at), aa = coef(c.a[a], at);
       const T* po = old + l.psi[a] + o;
       T* pn = out + l.psi[a] + o;
+#pragma GCC ivdep
       for (index_t z = 0; z < pz; ++z) {
         T fp[R], fm[R];
         for (int q = 1; q <= R; ++q) fp[q - 1] = u_row[z + q * st], fm[q - 1] = u_row[z - q * st];
@@ -277,6 +297,7 @@ struct Rows {
       const index_t shift = b < e ? column_local(b) - b : 0;
       const T* po = old + base + shift;
       T* pn = out + base + shift;
+#pragma GCC ivdep
       for (index_t z = b; z < e; ++z) {
         T fp[R], fm[R];
         for (int q = 1; q <= R; ++q) fp[q - 1] = u_row[z + q], fm[q - 1] = u_row[z - q];
@@ -295,12 +316,14 @@ struct Rows {
       if (o < 0) continue;
       const T bb = coef(c.b[a], a == 0 ? x : y);
       T* nu = adj + l.zeta[a] + o;
+#pragma GCC ivdep
       for (index_t z = 0; z < pz; ++z) nu[z] = cpml_nu(bb, nu[z], l_row[z]);
     }
     const T* bz = c.b[2].data();
     const index_t base = l.zeta[2] + slab_column(x, y);
     const auto span = [&](index_t b, index_t e) {
       T* nu = adj + base + (b < e ? column_local(b) - b : 0);
+#pragma GCC ivdep
       for (index_t z = b; z < e; ++z) nu[z] = cpml_nu(bz[z], nu[z], l_row[z]);
     };
     span(0, l.lo[2]);
@@ -328,6 +351,7 @@ struct Rows {
       }
       const T bb = coef(c.b[a], at);
       T* mu = adj + l.psi[a] + o;
+#pragma GCC ivdep
       for (index_t z = 0; z < pz; ++z) {
         T fp[R], fm[R];
         for (int q = 1; q <= R; ++q) {
@@ -344,9 +368,11 @@ struct Rows {
     const index_t base = l.psi[2] + slab_column(x, y);
     const auto span = [&](index_t b, index_t e) {
       T* mu = adj + base + (b < e ? column_local(b) - b : 0);
+#pragma GCC ivdep
       for (index_t z = b; z < e; ++z) {
         T fp[R], fm[R];
-        for (int q = 1; q <= R; ++q) fp[q - 1] = l_row[z + q] + col[R + z + q], fm[q - 1] = l_row[z - q] + col[R + z - q];
+        for (int q = 1; q <= R; ++q)
+          fp[q - 1] = l_row[z + q] + col[R + z + q], fm[q - 1] = l_row[z - q] + col[R + z - q];
         mu[z] = cpml_mu(bz[z], mu[z], cpml_d1<T, R>(d1, fp, fm));
       }
     };

@@ -6,7 +6,8 @@
 //   adjoint:  nu, then mu (two passes over the slabs, in a buffer of this physics: the adjoint is
 //             not checkpointed), then lam[k] = v' + C'[k] / a;
 //   next_at:  the physics' value plus C / a, psi recomputed where it is needed: the same bits;
-//   reverse:  the physics' fused sweep, then, near the slabs, u[n+1] and lam[n+1] completed and
+//   reverse:  the physics' fused sweep and its forward sweep (u[n+1] recomputed), then, near the
+//             slabs, u[n+1] and lam[n+1] completed and
 //             dJ/dm imaged again from its value before the sweep.
 // With a free surface the plane z = 0 stays zero (it has no C-PML share) and the top face has no layer.
 #pragma once
@@ -40,7 +41,8 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
   std::vector<index_t> row_first_;  // per padded z row (x, y), then the end: where its points start in region_
   std::vector<T> psi_;              // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
   std::vector<T> adjoint_;          // nu (zeta's places) and mu (psi's)
-  std::vector<T> grad0_, next_;     // per region point: dJ/dm before the sweep, u[n+1] less C / a
+  std::vector<T> grad0_;            // per region point: dJ/dm before the sweep
+  std::vector<T> next_;             // a field: the physics' u[n+1] (C / a not added) in the reverse step
 };
 
 }  // namespace revwave
