@@ -150,7 +150,6 @@ void CpmlCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
     k.for_each_row(points, [&](index_t x, index_t y, auto&) { k.psi_row(x, y, u, old, tail); });
     k.for_each_row(points, [&](index_t x, index_t y, auto& s) {
       const auto row = static_cast<std::size_t>(x * k.py + y);
-      if (row_first_[row] == row_first_[row + 1]) return;
       k.forward_row(x, y, u, tail, old, tail, s);
       T* o = out + p_.grid.index(x, y, 0);
       const T* a = divisor_.data() + row_first_[row];
@@ -172,7 +171,6 @@ void CpmlCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
     k.for_each_row(points, [&](index_t x, index_t y, auto& s) { k.mu_row(x, y, lam, adj, s); });
     k.for_each_row(points, [&](index_t x, index_t y, auto& s) {
       const auto row = static_cast<std::size_t>(x * k.py + y);
-      if (row_first_[row] == row_first_[row + 1]) return;
       k.adjoint_row(x, y, adj, s);
       T* o = out + p_.grid.index(x, y, 0);
       const T* a = divisor_.data() + row_first_[row];
@@ -226,7 +224,6 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
     k.for_each_row(points, [&](index_t x, index_t y, auto& s) { k.mu_row(x, y, v.lam, adj, s); });
     k.for_each_row(points, [&](index_t x, index_t y, auto& s) {
       const auto row = static_cast<std::size_t>(x * k.py + y);
-      if (row_first_[row] == row_first_[row + 1]) return;
       k.forward_row(x, y, v.u, psi, old, nullptr, s);
       k.adjoint_row(x, y, adj, s);
       const index_t base = p_.grid.index(x, y, 0);

@@ -151,12 +151,12 @@ struct Rows {
     }
   }
 
-  // sum[z] += z's share of C at the spans near z's slabs of row (x, y).
-  void forward_column(index_t x, index_t y, const T* u_row, const T* psi, const T* old, T* zeta_out,
-                      Scratch<T>& s) const {
+  // sum[z] += z's share of C at the spans near z's slabs of row (x, y), with psi[n] of the
+  // column's z slab points computed first (into psi and s.col: no other row reads them).
+  void forward_column(index_t x, index_t y, const T* u_row, T* psi, const T* old, T* zeta_out, Scratch<T>& s) const {
     if (l.lo[2] + l.hi[2] == 0) return;
     T* col = s.col.data();
-    fill_column(x, y, psi, l.psi[2], false, col);
+    psi_column(x, y, u_row, old, psi, col);
     const T* d1 = c.d1.data();
     const T* d2 = c.d2.data();
     T* sum = s.sum.data();
@@ -190,8 +190,9 @@ struct Rows {
     }
   }
 
-  // s.sum over the region's spans of row (x, y): C with psi[n] read from psi (tail layout).
-  void forward_row(index_t x, index_t y, const T* u, const T* psi, const T* old, T* zeta_out, Scratch<T>& s) const {
+  // s.sum over the region's spans of row (x, y): C, psi[n] of the x and y slabs read from psi
+  // (tail layout), z's computed into it. Every row runs it where z has a layer (psi_row leaves z's).
+  void forward_row(index_t x, index_t y, const T* u, T* psi, const T* old, T* zeta_out, Scratch<T>& s) const {
     const T* u_row = u + g.index(x, y, 0);
     for (const auto& [b, e] : ranges(x, y)) {
       std::fill(s.sum.begin() + b, s.sum.begin() + e, T(0));
@@ -272,7 +273,8 @@ struct Rows {
     return whole(x, y) ? whole_ranges : near_ranges;
   }
 
-  // psi[n] at row (x, y)'s slab points into out (tail layout) from u[n] and the old tail.
+  // psi[n] at row (x, y)'s x and y slab points into out (tail layout) from u[n] and the old tail
+  // (z's: psi_column, in forward_row).
   void psi_row(index_t x, index_t y, const T* u, const T* old, T* out) const {
     const T* u_row = u + g.index(x, y, 0);
     const T* d1 = c.d1.data();
@@ -290,6 +292,11 @@ struct Rows {
         pn[z] = cpml_psi(bb, aa, po[z], cpml_d1<T, R>(d1, fp, fm));
       }
     }
+  }
+
+  // psi[n] at column (x, y)'s z slab points into out (tail layout) and into col[R + z].
+  void psi_column(index_t x, index_t y, const T* u_row, const T* old, T* out, T* col) const {
+    const T* d1 = c.d1.data();
     const T* bz = c.b[2].data();
     const T* az = c.a[2].data();
     const index_t base = l.psi[2] + slab_column(x, y);
@@ -302,6 +309,7 @@ struct Rows {
         T fp[R], fm[R];
         for (int q = 1; q <= R; ++q) fp[q - 1] = u_row[z + q], fm[q - 1] = u_row[z - q];
         pn[z] = cpml_psi(bz[z], az[z], po[z], cpml_d1<T, R>(d1, fp, fm));
+        col[R + z] = pn[z];
       }
     };
     span(0, l.lo[2]);
