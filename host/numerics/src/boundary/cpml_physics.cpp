@@ -171,7 +171,7 @@ void CpmlCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
     k.for_each_row(points, [&](index_t x, index_t y, auto& s) { k.mu_row(x, y, lam, adj, s); });
     k.for_each_row(points, [&](index_t x, index_t y, auto& s) {
       const auto row = static_cast<std::size_t>(x * k.py + y);
-      k.adjoint_row(x, y, adj, s);
+      k.adjoint_row(x, y, lam, adj, s);
       T* o = out + p_.grid.index(x, y, 0);
       const T* a = divisor_.data() + row_first_[row];
       for (const auto& [b, e] : k.ranges(x, y)) {
@@ -225,7 +225,7 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
     k.for_each_row(points, [&](index_t x, index_t y, auto& s) {
       const auto row = static_cast<std::size_t>(x * k.py + y);
       k.forward_row(x, y, v.u, psi, old, nullptr, s);
-      k.adjoint_row(x, y, adj, s);
+      k.adjoint_row(x, y, v.lam, adj, s);
       const index_t base = p_.grid.index(x, y, 0);
       auto i = static_cast<std::size_t>(row_first_[row]);
       for (const auto& [b, e] : k.ranges(x, y)) {

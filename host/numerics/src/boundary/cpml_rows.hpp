@@ -99,16 +99,6 @@ struct Rows {
   index_t stride(int a) const { return a == 0 ? sx : sy; }
   T coef(const std::vector<T>& v, index_t x) const { return v[static_cast<std::size_t>(x)]; }
 
-  // Column (x, y) of z's slabs of f (tail layout, at offset `at`) times coefficient a, or not,
-  // into col[R + z] at the slab points (the other places stay +0).
-  void fill_column(index_t x, index_t y, const T* f, index_t at, bool times_a, T* col) const {
-    const T* v = f + at + slab_column(x, y);
-    const T* a = c.a[2].data();
-    for (index_t z = 0; z < l.lo[2]; ++z) col[R + z] = times_a ? a[z] * v[z] : v[z];
-    for (index_t k = 0, z = pz - l.hi[2]; z < pz; ++k, ++z)
-      col[R + z] = times_a ? a[z] * v[l.lo[2] + k] : v[l.lo[2] + k];
-  }
-
   // sum[z] += axis a's share of C (a = 0 or 1) on [b, e) of row (x, y): D1 psi + zeta, zeta[n]
   // into zeta_out (s.sink when null). u_row, psi, old, zeta_out: the row's u, tail-layout psi[n],
   // the old tail.
@@ -234,13 +224,41 @@ struct Rows {
     }
   }
 
-  // sum2[z] += z's share of C' at the spans near z's slabs of row (x, y).
-  void adjoint_column(index_t x, index_t y, const T* adj, Scratch<T>& s) const {
+  // nu then mu at column (x, y)'s z slab points (adj), with a nu into cn[R + z] and a mu into
+  // cm[R + z]: no other row reads them.
+  void nu_mu_column(index_t x, index_t y, const T* l_row, T* adj, T* cn, T* cm) const {
+    const T* d1 = c.d1.data();
+    const T* bz = c.b[2].data();
+    const T* az = c.a[2].data();
+    const index_t base = slab_column(x, y);
+    const std::array<std::array<index_t, 2>, 2> sides{{{0, l.lo[2]}, {pz - l.hi[2], pz}}};
+    for (const auto& [b, e] : sides) {
+      T* nu = adj + l.zeta[2] + base + (b < e ? column_local(b) - b : 0);
+#pragma GCC ivdep
+      for (index_t z = b; z < e; ++z) {
+        nu[z] = cpml_nu(bz[z], nu[z], l_row[z]);
+        cn[R + z] = az[z] * nu[z];
+      }
+    }
+    for (const auto& [b, e] : sides) {
+      T* mu = adj + l.psi[2] + base + (b < e ? column_local(b) - b : 0);
+#pragma GCC ivdep
+      for (index_t z = b; z < e; ++z) {
+        T fp[R], fm[R];
+        for (int q = 1; q <= R; ++q) fp[q - 1] = l_row[z + q] + cn[R + z + q], fm[q - 1] = l_row[z - q] + cn[R + z - q];
+        mu[z] = cpml_mu(bz[z], mu[z], cpml_d1<T, R>(d1, fp, fm));
+        cm[R + z] = az[z] * mu[z];
+      }
+    }
+  }
+
+  // sum2[z] += z's share of C' at the spans near z's slabs of row (x, y), nu and mu of the
+  // column's z slab points computed first.
+  void adjoint_column(index_t x, index_t y, const T* l_row, T* adj, Scratch<T>& s) const {
     if (l.lo[2] + l.hi[2] == 0) return;
     T* cn = s.col.data();
     T* cm = s.col2.data();
-    fill_column(x, y, adj, l.zeta[2], true, cn);
-    fill_column(x, y, adj, l.psi[2], true, cm);
+    nu_mu_column(x, y, l_row, adj, cn, cm);
     const T* d1 = c.d1.data();
     const T* d2 = c.d2.data();
     T* sum = s.sum2.data();
@@ -258,14 +276,15 @@ struct Rows {
     }
   }
 
-  // s.sum2 over the region's spans of row (x, y): C'.
-  void adjoint_row(index_t x, index_t y, const T* adj, Scratch<T>& s) const {
+  // s.sum2 over the region's spans of row (x, y): C' from lam[k+1] and adj (nu, mu; z's computed
+  // here). Every row runs it where z has a layer (nu_row and mu_row leave z's).
+  void adjoint_row(index_t x, index_t y, const T* lam, T* adj, Scratch<T>& s) const {
     for (const auto& [b, e] : ranges(x, y)) {
       std::fill(s.sum2.begin() + b, s.sum2.begin() + e, T(0));
       for (int a = 0; a < 2; ++a)
         if (near(a, a == 0 ? x : y)) adjoint_axis(a, x, y, b, e, adj, s);
     }
-    adjoint_column(x, y, adj, s);
+    adjoint_column(x, y, lam + g.index(x, y, 0), adj, s);
   }
 
   // The region's z in row (x, y), in order.
@@ -316,7 +335,8 @@ struct Rows {
     span(pz - l.hi[2], pz);
   }
 
-  // nu[k] = b nu[k+1] + lam[k+1] at row (x, y)'s slab points (adj: zeta's places).
+  // nu[k] = b nu[k+1] + lam[k+1] at row (x, y)'s x and y slab points (adj: zeta's places; z's:
+  // nu_mu_column, in adjoint_row).
   void nu_row(index_t x, index_t y, const T* lam, T* adj) const {
     const T* l_row = lam + g.index(x, y, 0);
     for (int a = 0; a < 2; ++a) {
@@ -327,19 +347,11 @@ struct Rows {
 #pragma GCC ivdep
       for (index_t z = 0; z < pz; ++z) nu[z] = cpml_nu(bb, nu[z], l_row[z]);
     }
-    const T* bz = c.b[2].data();
-    const index_t base = l.zeta[2] + slab_column(x, y);
-    const auto span = [&](index_t b, index_t e) {
-      T* nu = adj + base + (b < e ? column_local(b) - b : 0);
-#pragma GCC ivdep
-      for (index_t z = b; z < e; ++z) nu[z] = cpml_nu(bz[z], nu[z], l_row[z]);
-    };
-    span(0, l.lo[2]);
-    span(pz - l.hi[2], pz);
   }
 
-  // mu[k] = b mu[k+1] - D1 (lam[k+1] + a nu[k]) at row (x, y)'s slab points (adj: psi's places).
-  void mu_row(index_t x, index_t y, const T* lam, T* adj, Scratch<T>& s) const {
+  // mu[k] = b mu[k+1] - D1 (lam[k+1] + a nu[k]) at row (x, y)'s x and y slab points (adj: psi's
+  // places), every nu done.
+  void mu_row(index_t x, index_t y, const T* lam, T* adj, const Scratch<T>& s) const {
     const T* l_row = lam + g.index(x, y, 0);
     const T* d1 = c.d1.data();
     for (int a = 0; a < 2; ++a) {
@@ -369,23 +381,6 @@ struct Rows {
         mu[z] = cpml_mu(bb, mu[z], cpml_d1<T, R>(d1, fp, fm));
       }
     }
-    if (l.lo[2] + l.hi[2] == 0) return;
-    T* col = s.col.data();
-    fill_column(x, y, adj, l.zeta[2], true, col);
-    const T* bz = c.b[2].data();
-    const index_t base = l.psi[2] + slab_column(x, y);
-    const auto span = [&](index_t b, index_t e) {
-      T* mu = adj + base + (b < e ? column_local(b) - b : 0);
-#pragma GCC ivdep
-      for (index_t z = b; z < e; ++z) {
-        T fp[R], fm[R];
-        for (int q = 1; q <= R; ++q)
-          fp[q - 1] = l_row[z + q] + col[R + z + q], fm[q - 1] = l_row[z - q] + col[R + z - q];
-        mu[z] = cpml_mu(bz[z], mu[z], cpml_d1<T, R>(d1, fp, fm));
-      }
-    };
-    span(0, l.lo[2]);
-    span(pz - l.hi[2], pz);
   }
 
   // f(x, y, s) for every row of the padded grid, threaded over the rows when `points` (the
