@@ -1,14 +1,16 @@
 // A C-PML around any physics of the CPU propagator (cpu_physics.hpp): the physics' own sweeps run
 // as they are (its layer without a sponge: eta = 0), and then the points within the stencil's
 // radius R of a layer take the C-PML's share C / a of the update (boundary/cpml_formulas.hpp):
-//   forward:  psi[n] into the new field's tail (one pass over the slabs), then at every point
-//             near a slab zeta[n] into the tail and u[n+1] = v + C[n] / a;
-//   adjoint:  nu, then mu (two passes over the slabs, in a buffer of this physics: the adjoint is
-//             not checkpointed), then lam[k] = v' + C'[k] / a;
+//   forward:  psi[n] into the new field's tail (a pass over the x and y slabs; z's, which only
+//             their own column reads, in the next pass), then at every point near a slab
+//             zeta[n] into the tail and u[n+1] = v + C[n] / a;
+//   adjoint:  nu, then mu (passes over the x and y slabs, z's in the next pass, in a buffer of
+//             this physics: the adjoint is not checkpointed), then lam[k] = v' + C'[k] / a;
 //   next_at:  the physics' value plus C / a, psi recomputed where it is needed: the same bits;
 //   reverse:  the physics' fused sweep and its forward sweep (u[n+1] recomputed), then, near the
-//             slabs, u[n+1] and lam[n+1] completed and
-//             dJ/dm imaged again from its value before the sweep.
+//             slabs, u[n+1] and lam[n+1] completed and dJ/dm imaged again from its value before
+//             the sweep.
+// The passes walk z rows (src/boundary/cpml_rows.hpp); next_at is their per-point form.
 // With a free surface the plane z = 0 stays zero (it has no C-PML share) and the top face has no layer.
 #pragma once
 #include <array>
