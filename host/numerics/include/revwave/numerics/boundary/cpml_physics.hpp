@@ -1,13 +1,16 @@
 // A C-PML around any physics of the CPU propagator (cpu_physics.hpp): the physics' own sweeps run
 // as they are (its layer without a sponge: eta = 0), and then the points within the stencil's
 // radius R of a layer take the C-PML's share C / a of the update (boundary/cpml_formulas.hpp):
-//   forward:  psi[n] into the new field's tail (one pass over the slabs), then at every point
-//             near a slab zeta[n] into the tail and u[n+1] = v + C[n] / a;
-//   adjoint:  nu, then mu (two passes over the slabs, in a buffer of this physics: the adjoint is
-//             not checkpointed), then lam[k] = v' + C'[k] / a;
+//   forward:  psi[n] into the new field's tail (a pass over the x and y slabs; z's, which only
+//             their own column reads, in the next pass), then at every point near a slab
+//             zeta[n] into the tail and u[n+1] = v + C[n] / a;
+//   adjoint:  nu, then mu (passes over the x and y slabs, z's in the next pass, in a buffer of
+//             this physics: the adjoint is not checkpointed), then lam[k] = v' + C'[k] / a;
 //   next_at:  the physics' value plus C / a, psi recomputed where it is needed: the same bits;
-//   reverse:  the physics' fused sweep, then, near the slabs, u[n+1] and lam[n+1] completed and
-//             dJ/dm imaged again from its value before the sweep.
+//   reverse:  the physics' fused sweep and its forward sweep (u[n+1] recomputed), then, near the
+//             slabs, u[n+1] and lam[n+1] completed and dJ/dm imaged again from its value before
+//             the sweep.
+// The passes walk z rows (src/boundary/cpml_rows.hpp); next_at is their per-point form.
 // With a free surface the plane z = 0 stays zero (it has no C-PML share) and the top face has no layer.
 #pragma once
 #include <array>
@@ -35,12 +38,13 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
  private:
   const Problem<T>& p_;
   std::unique_ptr<CpuPhysics<T>> inner_;
-  std::vector<index_t> region_;                    // the points within R of a slab (the plane z = 0 left out)
-  std::vector<std::array<index_t, 3>> region_at_;  // their padded coordinates
-  std::vector<T> divisor_;                         // the update's a at each of them
-  std::vector<T> psi_;                             // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
-  std::vector<T> adjoint_;                         // nu (zeta's places) and mu (psi's)
-  std::vector<T> grad0_, next_;                    // per region point: dJ/dm before the sweep, u[n+1] less C / a
+  std::vector<index_t> region_;     // the points within R of a slab (the plane z = 0 left out)
+  std::vector<T> divisor_;          // the update's a at each of them
+  std::vector<index_t> row_first_;  // per padded z row (x, y), then the end: where its points start in region_
+  std::vector<T> psi_;              // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
+  std::vector<T> adjoint_;          // nu (zeta's places) and mu (psi's)
+  std::vector<T> grad0_;            // per region point: dJ/dm before the sweep
+  std::vector<T> next_;             // a field: the physics' u[n+1] (C / a not added) in the reverse step
 };
 
 }  // namespace revwave
