@@ -232,14 +232,18 @@ std::size_t wavefield_bytes(const Grid& g, std::size_t value_bytes) {
   return checked_bytes({static_cast<std::size_t>(g.alloc_points() + g.cpml_values()), value_bytes}, "one wavefield");
 }
 
-// What the C-PML physics holds besides the fields (boundary/cpml_physics.hpp): two tails (the reverse
-// step's psi, the adjoint's nu and mu) and, per point near a layer, its index and padded
-// coordinates (8 + 24 bytes) and three values (the update's a, dJ/dm before the sweep, u[n+1]).
+// What the C-PML physics holds besides the propagator's fields (boundary/cpml_physics.hpp): two
+// tails (the reverse step's psi, the adjoint's nu and mu), one wavefield (the reverse step's u[n+1]),
+// per point near a layer its index and two values (the update's a, dJ/dm before the sweep), and
+// per z row where its points start.
 std::size_t cpml_physics_bytes(const Grid& g, std::size_t value_bytes) {
+  if (!g.cpml) return 0;
   const auto tails = checked_bytes({2, static_cast<std::size_t>(g.cpml_values()), value_bytes}, "the C-PML's tails");
-  const auto region = checked_bytes({static_cast<std::size_t>(g.cpml_region_points()), 32 + 3 * value_bytes},
+  const auto region = checked_bytes({static_cast<std::size_t>(g.cpml_region_points()), 8 + 2 * value_bytes},
                                     "the C-PML's points near the layer");
-  return checked_sum(tails, region, "the C-PML");
+  const auto rows = checked_bytes({static_cast<std::size_t>(g.padded(0) * g.padded(1) + 1), 8}, "the C-PML's rows");
+  const std::size_t own = checked_sum(checked_sum(tails, region, "the C-PML"), rows, "the C-PML");
+  return checked_sum(own, wavefield_bytes(g, value_bytes), "the C-PML");
 }
 
 }  // namespace
