@@ -1,9 +1,10 @@
 // --boundary cpml on the CUDA backend (and cudasim): the CPU backend's forward traces, J and dJ/dm
 // (bit for bit on the emulation), in 3D, with --free-surface, with a density and on a plane (ny = 1);
 // every checkpointed gradient equal to full's on the device, bit for bit (psi and zeta ride in the
-// fields' tails); the dot-product test; --compress fp16 and the shot engine refused with one line.
+// fields' tails); the dot-product test; the shot engine's --aperture windows; --compress fp16 refused.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -17,6 +18,8 @@
 #include "revwave/numerics/acoustic/acoustic_state.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/store/compression.hpp"
+#include "revwave/survey/survey_gradient.hpp"
+#include "survey_reference.hpp"
 #include "temp_dir.hpp"
 #include "test_helpers.hpp"
 
@@ -151,6 +154,48 @@ TEST(CudaCpmlRefusals, CompressionIsRefusedWithOneLine) {
   });
   EXPECT_NE(m.find("cpml"), std::string::npos) << m;
   EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+}
+
+// The device's shot engine with --aperture windows (two reaching z = 0 under the surface, one
+// below it): each window's C-PML tables built for it, the bits of the per-shot path.
+TEST(CudaCpmlEngine, ShotEngineWindowsCarryTheirLayer) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
+  using T = float;
+  for (bool surface : {false, true}) {
+    Case c = awkward_case(4, 16, {29, 23, 30});
+    c.grid.cpml = true;
+    c.grid.free_surface = surface;
+    Survey survey;
+    const double depths[] = {12.0, 25.0, 200.0};
+    for (int k = 0; k < 3; ++k) {
+      Shot shot;
+      shot.name = "shot " + std::to_string(k);
+      shot.acquisition = c.acq;
+      const double x = (0.2 + 0.3 * k) * c.grid.extent(0), y = 0.5 * c.grid.extent(1);
+      shot.acquisition.sources = {{x, y, depths[k]}};
+      shot.acquisition.receivers = {{x + 20, y, depths[k] + 10}, {x - 10, y + 10, depths[k] - 8}};
+      shot.time = c.time;
+      const Problem<T> truth = make_problem<T>(c.grid, c.true_model, shot.acquisition, c.time);
+      const std::vector<T> d = cuda_forward(truth, CudaBudgets{}).traces;
+      shot.data.assign(d.begin(), d.end());
+      survey.shots.push_back(shot);
+    }
+    SurveyRunOptions o;
+    o.backend = Backend::cuda;
+    o.strategy = strategy("revolve", 4);
+    o.strategy.backend = Backend::cuda;
+    o.aperture = 40.0;
+    SerialShotRunner runner;
+    const SurveySum sum = survey_gradient<T>(c.grid, c.start_model, survey, o, runner);
+    ASSERT_EQ(sum.shots.size(), 3u);
+    EXPECT_EQ(sum.shots[0].window[2], 0);
+    EXPECT_GT(sum.shots[2].window[2], 0);
+    const auto [objective, gradient] = testing::reference_survey_gradient<T>(c.grid, c.start_model, survey, o);
+    EXPECT_EQ(sum.objective, objective) << (surface ? "free surface" : "open");
+    ASSERT_EQ(sum.gradient.size(), gradient.size());
+    EXPECT_EQ(std::memcmp(sum.gradient.data(), gradient.data(), gradient.size() * sizeof(double)), 0)
+        << (surface ? "free surface" : "open");
+  }
 }
 
 }  // namespace

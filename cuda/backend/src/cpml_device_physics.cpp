@@ -28,7 +28,7 @@ bool in_region(const CpmlLayout& l, bool free_surface, index_t r, const std::arr
 }  // namespace
 
 template <class T>
-CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem)
+CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem, const std::function<T(index_t)>& a_at)
     : p_(problem), radius_(static_cast<int>(problem.grid.radius())) {
   if (!p_.cpml) throw std::logic_error("the C-PML physics on a problem without a C-PML");
   if (p_.density && p_.density->image) {
@@ -85,7 +85,7 @@ CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem)
         if (in_region(l, g.free_surface, g.radius(), {i, j, z})) {
           region.push_back(g.index(i, j, z));
           region_at.insert(region_at.end(), {i, j, z});
-          divisor.push_back(leapfrog_a_at(p_, region.back()));
+          divisor.push_back(a_at(region.back()));
         }
   t_.region_count = static_cast<index_t>(region.size());
   region_index_ = upload(region, "the C-PML's region");

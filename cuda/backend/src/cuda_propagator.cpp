@@ -19,20 +19,6 @@ void copy_sync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kin
 
 }  // namespace
 
-namespace {
-
-// A shot engine re-targets its propagator to each shot's window: the C-PML's tables are built per
-// problem, not yet per window.
-void refuse_cpml_in_engine(bool cpml) {
-  if (cpml) {
-    throw InputError(
-        "--boundary cpml with the CUDA shot engine (a survey's shots on the device) is not ported yet: use "
-        "--backend cpu, or --boundary sponge");
-  }
-}
-
-}  // namespace
-
 template <class T>
 CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets)
     : select_(budgets.device),
@@ -49,7 +35,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   grad_ = DeviceBuffer(bytes, "the gradient");
   size_buffers();
   assign_density();
-  if (p_.cpml) cpml_ = std::make_unique<CpmlDevicePhysics<T>>(p_);
+  assign_cpml([this](index_t idx) { return leapfrog_a_at(p_, idx); });
   folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
   energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
   energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
@@ -58,7 +44,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
 template <class T>
 CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets, std::size_t field_capacity,
                                   const ResidentWindow<T>& window, UploadRing& ring)
-    : select_((refuse_cpml_in_engine(problem.grid.cpml), budgets.device)),
+    : select_(budgets.device),
       p_(problem),
       budgets_(budgets),
       pool_(std::max(field_capacity, problem.grid.template field_bytes<T>())),
@@ -73,6 +59,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   grad_ = DeviceBuffer(bytes, "the gradient");
   size_buffers();
   assign_density();
+  assign_cpml(window.a_at);
   energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
   energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
   const Grid& g = p_.grid;
@@ -113,6 +100,15 @@ void CudaPropagator<T>::assign_density() {
   }
   if (!density_) density_ = std::make_unique<DensityDevicePhysics<T>>(p_, dev_, pool_.field_bytes());
   density_->assign(ring_, streams_.compute);
+}
+
+// The C-PML's tables are the problem's (an engine's window's): rebuilt for each, after the last
+// steps that read the previous ones (an engine's shots with a C-PML wait for each other here).
+template <class T>
+void CudaPropagator<T>::assign_cpml(const std::function<T(index_t)>& a_at) {
+  if (cpml_) streams_.compute.synchronize();
+  cpml_.reset();
+  if (p_.cpml) cpml_ = std::make_unique<CpmlDevicePhysics<T>>(p_, a_at);
 }
 
 template <class T>
@@ -163,6 +159,7 @@ void CudaPropagator<T>::retarget(const ResidentWindow<T>& window) {
   dev_.assign(p_, window, *ring_, streams_.compute);
   size_buffers();
   assign_density();
+  assign_cpml(window.a_at);
   const Grid& g = p_.grid;
   const std::array<index_t, 6> layout{g.alloc(0), g.alloc(1), g.alloc(2), g.padded(0), g.padded(1), g.padded(2)};
   if (layout == layout_) return;

@@ -5,6 +5,8 @@
 // checkpointed); psi and zeta ride in every field's tail (Grid::cpml_values), so every store and
 // history that copies a field's field_bytes carries them. The propagator calls these in the CPU's order.
 #pragma once
+#include <functional>
+
 #include "revwave/cuda/backend/density_device_physics.hpp"
 #include "revwave/cuda/kernels/boundary/cpml_kernels.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
@@ -15,7 +17,8 @@ namespace revwave {
 template <class T>
 class CpmlDevicePhysics {
  public:
-  CpmlDevicePhysics(const Problem<T>& problem);
+  // `a_at`: the update's divisor a at an allocated-grid index (an engine's window reads it from the resident model).
+  CpmlDevicePhysics(const Problem<T>& problem, const std::function<T(index_t)>& a_at);
   // After the physics' forward sweep into out (before the sources): psi, zeta and C / a.
   void forward(const T* u, T* out, cudaStream_t stream);
   // After the physics' adjoint sweep into out (before the adjoint source): nu, mu and C' / a.

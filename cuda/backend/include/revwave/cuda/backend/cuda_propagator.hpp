@@ -190,6 +190,8 @@ class CudaPropagator {
   void physics_sweep(const T* u, const T* u_prev, T* out, bool adjoint);
   // The problem's density on the device (when it has one), or none.
   void assign_density();
+  // The problem's C-PML tables on the device (when its grid has one), or none; a_at: the update's divisor.
+  void assign_cpml(const std::function<T(index_t)>& a_at);
   // --free-surface: the top rows' pass after a forward or adjoint step's sweep and sources.
   void free_surface_step(const T* field, T* out);
   FreeSurfacePass<T> free_surface_pass();
@@ -202,7 +204,7 @@ class CudaPropagator {
   DeviceProblem<T> dev_;
   CudaStreams streams_;
   std::unique_ptr<DensityDevicePhysics<T>> density_;  // with a density (after dev_, which it reads)
-  std::unique_ptr<CpmlDevicePhysics<T>> cpml_;        // --boundary cpml (not in an engine)
+  std::unique_ptr<CpmlDevicePhysics<T>> cpml_;        // --boundary cpml
   WriteFences fences_;
   SpillClock clock_;
   DeviceFieldPool pool_;  // before every handle to its fields
