@@ -19,22 +19,9 @@ void copy_sync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kin
 
 }  // namespace
 
-namespace {
-
-// The C-PML has no device kernels yet: refused rather than run without any absorbing layer.
-void refuse_cpml_on_device(bool cpml) {
-  if (cpml) {
-    throw InputError(
-        "--boundary cpml runs on the CPU backend only (the CUDA port comes later): use --backend cpu, or "
-        "--boundary sponge");
-  }
-}
-
-}  // namespace
-
 template <class T>
 CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets)
-    : select_((refuse_cpml_on_device(problem.grid.cpml), budgets.device)),
+    : select_(budgets.device),
       p_(problem),
       budgets_(budgets),
       dev_(problem),
@@ -48,6 +35,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   grad_ = DeviceBuffer(bytes, "the gradient");
   size_buffers();
   assign_density();
+  assign_cpml([this](index_t idx) { return leapfrog_a_at(p_, idx); });
   folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
   energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
   energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
@@ -56,7 +44,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
 template <class T>
 CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets, std::size_t field_capacity,
                                   const ResidentWindow<T>& window, UploadRing& ring)
-    : select_((refuse_cpml_on_device(problem.grid.cpml), budgets.device)),
+    : select_(budgets.device),
       p_(problem),
       budgets_(budgets),
       pool_(std::max(field_capacity, problem.grid.template field_bytes<T>())),
@@ -71,6 +59,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   grad_ = DeviceBuffer(bytes, "the gradient");
   size_buffers();
   assign_density();
+  assign_cpml(window.a_at);
   energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
   energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
   const Grid& g = p_.grid;
@@ -113,18 +102,32 @@ void CudaPropagator<T>::assign_density() {
   density_->assign(ring_, streams_.compute);
 }
 
+// The C-PML's tables are the problem's (an engine's window's): rebuilt for each, after the last
+// steps that read the previous ones (an engine's shots with a C-PML wait for each other here).
+template <class T>
+void CudaPropagator<T>::assign_cpml(const std::function<T(index_t)>& a_at) {
+  if (cpml_) streams_.compute.synchronize();
+  cpml_.reset();
+  if (p_.cpml) cpml_ = std::make_unique<CpmlDevicePhysics<T>>(p_, a_at);
+}
+
 template <class T>
 void CudaPropagator<T>::physics_sweep(const T* u, const T* u_prev, T* out, bool adjoint) {
   if (density_) {
     density_->sweep(u, u_prev, out, adjoint, streams_.compute);
-    return;
+  } else {
+    SweepArgs<T> a = dev_.sweep_base();
+    a.u = u;
+    a.u_prev = u_prev;
+    a.out = out;
+    launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
+    free_surface_step(u, out);
   }
-  SweepArgs<T> a = dev_.sweep_base();
-  a.u = u;
-  a.u_prev = u_prev;
-  a.out = out;
-  launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
-  free_surface_step(u, out);
+  if (!cpml_) return;
+  if (adjoint)
+    cpml_->adjoint(u, out, streams_.compute);
+  else
+    cpml_->forward(u, out, streams_.compute);
 }
 
 template <class T>
@@ -156,6 +159,7 @@ void CudaPropagator<T>::retarget(const ResidentWindow<T>& window) {
   dev_.assign(p_, window, *ring_, streams_.compute);
   size_buffers();
   assign_density();
+  assign_cpml(window.a_at);
   const Grid& g = p_.grid;
   const std::array<index_t, 6> layout{g.alloc(0), g.alloc(1), g.alloc(2), g.padded(0), g.padded(1), g.padded(2)};
   if (layout == layout_) return;
@@ -304,6 +308,7 @@ void CudaPropagator<T>::reset_adjoint() {
   lam_prev_.zero_async(streams_.compute);
   grad_.zero_async(streams_.compute);
   if (density_) density_->reset_images(streams_.compute);
+  if (cpml_) cpml_->reset(streams_.compute);
 }
 
 template <class T>
@@ -350,6 +355,7 @@ void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, b
   ps.next = next_.template as<T>();
   ps.saved = saved_.template as<T>();
   ps.free_surface = p_.grid.free_surface;
+  if (cpml_) cpml_->probe_share(u, ps, streams_.compute);
   if (density_)
     density_->probes(ps, lam, streams_.compute);
   else
@@ -381,6 +387,27 @@ void CudaPropagator<T>::acoustic_reverse_sweep(const DeviceReverseStep<T>& step)
   }
 }
 
+// The C-PML's share of a reverse step, after the physics' sweep: u[n+1] at its region by the
+// physics' probe formula (no sources), then its completion (CpmlCpuPhysics::reverse_sweep).
+template <class T>
+void CudaPropagator<T>::cpml_reverse(const DeviceReverseStep<T>& step) {
+  ProbeStep<T> ps;
+  ps.probes = cpml_->region_probes();
+  ps.sweep = dev_.sweep_base();
+  ps.sweep.u = step.u;
+  ps.sweep.u_prev = step.u_prev;
+  ps.src_weight = dev_.src().weight;
+  ps.src_scale = dev_.src_scale();
+  ps.wavelet = dev_.wavelet();
+  ps.next = cpml_->region_next();
+  ps.free_surface = p_.grid.free_surface;
+  if (density_)
+    density_->probes(ps, nullptr, streams_.compute);
+  else
+    launch_probes(ps, static_cast<int>(p_.grid.radius()), streams_.compute);
+  cpml_->reverse(step, streams_.compute);
+}
+
 // CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
 template <class T>
 void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
@@ -395,10 +422,12 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
                                   grad_.template as<T>(),
                                   next_.template as<T>(),
                                   r_next};
+  if (cpml_) cpml_->save_gradient(step.grad, streams_.compute);
   if (density_)
     density_->reverse_sweep(step, streams_.compute);  // its free-surface rows included
   else
     acoustic_reverse_sweep(step);
+  if (cpml_) cpml_reverse(step);
   SourceReimage<T> ri;
   ri.next = next_.template as<T>();
   ri.saved = saved_.template as<T>();

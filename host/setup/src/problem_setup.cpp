@@ -292,11 +292,6 @@ CudaBudgets cuda_budgets(const ProblemOptions& o) {
 }
 
 void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend) {
-  if (backend == Backend::cuda && o.boundary == Boundary::cpml) {
-    throw InputError(std::string("--boundary cpml runs on the CPU backend only (the CUDA port comes later): ") +
-                     (o.backend == Backend::automatic ? "--backend auto chose cuda; " : "") +
-                     "use --backend cpu, or --boundary sponge");
-  }
   if (backend == Backend::cuda) return;
   const char* given = o.device_memory  ? "--device-memory"
                       : o.host_memory  ? "--host-memory"

@@ -1,5 +1,6 @@
 // The CUDA backend's propagator of the acoustic equation, constant density or, when the problem
-// carries one, variable density (DensityDevicePhysics): the propagator concept
+// carries one, variable density (DensityDevicePhysics), with the C-PML around either when the grid
+// has one (CpmlDevicePhysics): the propagator concept
 // (revwave/driver/propagator.hpp) as CpuPropagator implements it, with the fields in device memory
 // (the forward ones from a pool that checkpoints share), the traces and the adjoint source too,
 // and the work on a compute stream. No step waits for the device: the traces are read back once
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "revwave/cuda/backend/cpml_device_physics.hpp"
 #include "revwave/cuda/backend/density_device_physics.hpp"
 #include "revwave/cuda/backend/device_problem.hpp"
 #include "revwave/cuda/backend/upload_ring.hpp"
@@ -174,6 +176,7 @@ class CudaPropagator {
  private:
   void reverse_from(index_t n, const T* u, const T* u_prev);
   void acoustic_reverse_sweep(const DeviceReverseStep<T>& step);
+  void cpml_reverse(const DeviceReverseStep<T>& step);
   void size_buffers();  // the per-shot buffers for p_ (grown only)
   // The state's fields hold their values (a restore's decode left to the next step is done now).
   void settle_state();
@@ -187,6 +190,8 @@ class CudaPropagator {
   void physics_sweep(const T* u, const T* u_prev, T* out, bool adjoint);
   // The problem's density on the device (when it has one), or none.
   void assign_density();
+  // The problem's C-PML tables on the device (when its grid has one), or none; a_at: the update's divisor.
+  void assign_cpml(const std::function<T(index_t)>& a_at);
   // --free-surface: the top rows' pass after a forward or adjoint step's sweep and sources.
   void free_surface_step(const T* field, T* out);
   FreeSurfacePass<T> free_surface_pass();
@@ -199,6 +204,7 @@ class CudaPropagator {
   DeviceProblem<T> dev_;
   CudaStreams streams_;
   std::unique_ptr<DensityDevicePhysics<T>> density_;  // with a density (after dev_, which it reads)
+  std::unique_ptr<CpmlDevicePhysics<T>> cpml_;        // --boundary cpml
   WriteFences fences_;
   SpillClock clock_;
   DeviceFieldPool pool_;  // before every handle to its fields

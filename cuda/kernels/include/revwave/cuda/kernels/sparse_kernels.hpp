@@ -59,6 +59,9 @@ struct ProbeStep {
   T* next = nullptr;          // per probe
   T* saved = nullptr;         // per probe
   bool free_surface = false;  // the free surface's pass at probes in the top R rows (boundary/free_surface.hpp)
+  // --boundary cpml: share[p] (C / a) added before the sources at the probes with boundary_probe[p] >= 0.
+  const T* boundary_share = nullptr;
+  const index_t* boundary_probe = nullptr;
 };
 template <class T>
 void launch_probes(const ProbeStep<T>& args, int radius, cudaStream_t stream);

@@ -90,6 +90,7 @@ struct ProbeKernel : LinearKernel {
       acc.push_back(reads(a.grad));
       acc.push_back(writes(a.saved, bytes_of<T>(a.probes.count)));
     }
+    if (a.boundary_share != nullptr) acc.insert(acc.end(), {reads(a.boundary_share), reads(a.boundary_probe)});
     probe_tables(a.probes, acc);
   }
   template <class Thread>

@@ -51,6 +51,7 @@ REVWAVE_HD void probe_thread(const ProbeStep<T>& a, index_t p) {
   T v = leapfrog_update(g.c, g.u[idx], g.u_prev[idx], laplacian<T, R>(w, g.u + idx, g.sy, g.sx), g.m[idx], eta);
   // The free surface's share before the sources, as the CPU's next_at and the forward step add it.
   if (a.free_surface && k < R) v = free_surface_value<T, R>(g.w, g.u + (idx - k), k, v, leapfrog_a(g.c, g.m[idx], eta));
+  if (a.boundary_share != nullptr && a.boundary_probe[p] >= 0) v += a.boundary_share[p];
   const index_t e0 = a.probes.source_begin[p], e1 = a.probes.source_begin[p + 1];
   if (e0 == e1) {
     a.next[p] = v;

@@ -222,6 +222,7 @@ REVWAVE_HD void probe_thread(const DensityProbeStep<T>& a, index_t p) {
     k_u = density_operator<T, R>(w, a.s + idx, a.t[idx], g.u + idx, g.sy, g.sx);
     v = leapfrog_update(g.c, g.u[idx], g.u_prev[idx], k_u, g.m[idx], eta);
   }
+  if (ps.boundary_share != nullptr && ps.boundary_probe[p] >= 0) v += ps.boundary_share[p];
   if (a.lam != nullptr) a.k_u[p] = k_u;
   const index_t e0 = ps.probes.source_begin[p], e1 = ps.probes.source_begin[p + 1];
   if (e0 == e1) {
@@ -277,6 +278,7 @@ struct ProbeKernel : LinearKernel {
            reads(ps.wavelet), writes(ps.next, probes), reads(a.s),
            reads(a.t)};
     if (ps.grad != nullptr) acc.insert(acc.end(), {reads(ps.grad), writes(ps.saved, probes)});
+    if (ps.boundary_share != nullptr) acc.insert(acc.end(), {reads(ps.boundary_share), reads(ps.boundary_probe)});
     if (a.lam != nullptr)
       acc.insert(acc.end(), {reads(a.lam), reads(a.image_g), writes(a.k_u, probes), writes(a.y, probes),
                              writes(a.saved_g, probes)});

@@ -1,0 +1,166 @@
+#include "revwave/cuda/backend/cpml_device_physics.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "revwave/core/dispatch_radius.hpp"
+#include "revwave/core/errors.hpp"
+#include "revwave/numerics/acoustic/next_field_probes.hpp"
+
+namespace revwave {
+namespace {
+
+template <class V>
+DeviceBuffer upload(const std::vector<V>& host, const char* what) {
+  DeviceBuffer b(std::max<std::size_t>(host.size(), 1) * sizeof(V), what);
+  b.upload(host.data(), host.size() * sizeof(V));
+  return b;
+}
+
+// Whether padded coordinates `at` lie within R of a slab (CpmlCpuPhysics's region).
+bool in_region(const CpmlLayout& l, bool free_surface, index_t r, const std::array<index_t, 3>& at) {
+  if (free_surface && at[2] == 0) return false;
+  for (int a = 0; a < 3; ++a)
+    if ((l.lo[a] > 0 && at[a] < l.lo[a] + r) || (l.hi[a] > 0 && at[a] >= l.padded[a] - l.hi[a] - r)) return true;
+  return false;
+}
+
+}  // namespace
+
+template <class T>
+CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem, const std::function<T(index_t)>& a_at)
+    : p_(problem), radius_(static_cast<int>(problem.grid.radius())) {
+  if (!p_.cpml) throw std::logic_error("the C-PML physics on a problem without a C-PML");
+  if (p_.density && p_.density->image) {
+    throw InputError("--density-gradient is not imaged with --boundary cpml yet: use --boundary sponge for dJ/drho");
+  }
+  const Grid& g = p_.grid;
+  const CpmlProfile<T>& c = *p_.cpml;
+  const CpmlLayout& l = c.layout;
+  for (int a = 0; a < 3; ++a) {
+    t_.padded[a] = l.padded[a];
+    t_.lo[a] = l.lo[a];
+    t_.hi[a] = l.hi[a];
+    t_.psi[a] = l.psi[a];
+    t_.zeta[a] = l.zeta[a];
+    a_[a] = upload(c.a[a], "the C-PML's a");
+    b_[a] = upload(c.b[a], "the C-PML's b");
+    t_.a[a] = a_[a].template as<T>();
+    t_.b[a] = b_[a].template as<T>();
+  }
+  t_.stride[0] = g.stride_x();
+  t_.stride[1] = g.stride_y();
+  t_.stride[2] = 1;
+  t_.tail = l.tail;
+  t_.free_surface = g.free_surface;
+  d1_ = upload(c.d1, "the C-PML's weights");
+  d2_ = upload(c.d2, "the C-PML's weights");
+  t_.d1 = d1_.template as<T>();
+  t_.d2 = d2_.template as<T>();
+
+  std::vector<index_t> axis, offset, index, x;
+  for (int a = 0; a < 3; ++a)
+    for (index_t o = 0; o < l.slab_points(a); ++o) {
+      const std::array<index_t, 3> at = l.slab_point(a, o);
+      axis.push_back(a);
+      offset.push_back(o);
+      index.push_back(g.index(at[0], at[1], at[2]));
+      x.push_back(at[a]);
+    }
+  t_.slab_count = static_cast<index_t>(axis.size());
+  slab_axis_ = upload(axis, "the C-PML's slabs");
+  slab_offset_ = upload(offset, "the C-PML's slabs");
+  slab_index_ = upload(index, "the C-PML's slabs");
+  slab_x_ = upload(x, "the C-PML's slabs");
+  t_.slab_axis = slab_axis_.template as<index_t>();
+  t_.slab_offset = slab_offset_.template as<index_t>();
+  t_.slab_index = slab_index_.template as<index_t>();
+  t_.slab_x = slab_x_.template as<index_t>();
+
+  std::vector<index_t> region, region_at;
+  std::vector<T> divisor;
+  for (index_t i = 0; i < g.padded(0); ++i)
+    for (index_t j = 0; j < g.padded(1); ++j)
+      for (index_t z = 0; z < g.padded(2); ++z)
+        if (in_region(l, g.free_surface, g.radius(), {i, j, z})) {
+          region.push_back(g.index(i, j, z));
+          region_at.insert(region_at.end(), {i, j, z});
+          divisor.push_back(a_at(region.back()));
+        }
+  t_.region_count = static_cast<index_t>(region.size());
+  region_index_ = upload(region, "the C-PML's region");
+  region_at_ = upload(region_at, "the C-PML's region");
+  divisor_ = upload(divisor, "the C-PML's region");
+  region_sources_ = upload(std::vector<index_t>(region.size() + 1, 0), "the C-PML's region");
+  t_.region_index = region_index_.template as<index_t>();
+  t_.region_at = region_at_.template as<index_t>();
+  t_.divisor = divisor_.template as<T>();
+  region_probes_.count = t_.region_count;
+  region_probes_.index = t_.region_index;
+  region_probes_.source_begin = region_sources_.template as<index_t>();
+
+  // Which region point each probe is (region is ascending in the grid index), or -1.
+  const NextFieldProbes probes = make_next_field_probes(p_.src, p_.rec);
+  std::vector<index_t> probe_region(probes.index.size(), -1);
+  for (std::size_t p = 0; p < probes.index.size(); ++p) {
+    const auto it = std::lower_bound(region.begin(), region.end(), probes.index[p]);
+    if (it != region.end() && *it == probes.index[p]) probe_region[p] = static_cast<index_t>(it - region.begin());
+  }
+  probes_ = static_cast<index_t>(probe_region.size());
+  probe_region_ = upload(probe_region, "the C-PML's probes");
+  share_ = DeviceBuffer(std::max<std::size_t>(probe_region.size(), 1) * sizeof(T), "the C-PML's share at the probes");
+
+  const std::size_t values = static_cast<std::size_t>(std::max<index_t>(l.values, 1)) * sizeof(T);
+  psi_ = DeviceBuffer(values, "the reverse step's psi");
+  adjoint_ = DeviceBuffer(values, "the C-PML's nu and mu");
+  const std::size_t per_region = std::max<std::size_t>(region.size(), 1) * sizeof(T);
+  grad0_ = DeviceBuffer(per_region, "dJ/dm at the C-PML's region");
+  next_ = DeviceBuffer(per_region, "u[n+1] at the C-PML's region");
+}
+
+template <class T>
+void CpmlDevicePhysics<T>::forward(const T* u, T* out, cudaStream_t stream) {
+  launch_cpml_forward(t_, u, out, radius_, stream);
+}
+
+template <class T>
+void CpmlDevicePhysics<T>::adjoint(const T* lam, T* out, cudaStream_t stream) {
+  launch_cpml_adjoint_passes(t_, lam, adjoint_.template as<T>(), radius_, stream);
+  launch_cpml_adjoint(t_, adjoint_.template as<const T>(), out, radius_, stream);
+}
+
+template <class T>
+void CpmlDevicePhysics<T>::probe_share(const T* u, ProbeStep<T>& step, cudaStream_t stream) {
+  if (step.probes.count != probes_) throw std::logic_error("CpmlDevicePhysics: the probes changed");
+  launch_cpml_probe_share(t_, probes_, probe_region_.template as<index_t>(), u, share_.template as<T>(), radius_,
+                          stream);
+  step.boundary_share = share_.template as<T>();
+  step.boundary_probe = probe_region_.template as<index_t>();
+}
+
+template <class T>
+void CpmlDevicePhysics<T>::save_gradient(const T* grad, cudaStream_t stream) {
+  launch_cpml_save_gradient(t_, grad, grad0_.template as<T>(), stream);
+}
+
+template <class T>
+void CpmlDevicePhysics<T>::reverse(const DeviceReverseStep<T>& s, cudaStream_t stream) {
+  launch_cpml_psi(t_, s.u, psi_.template as<T>(), radius_, stream);
+  launch_cpml_adjoint_passes(t_, s.lam, adjoint_.template as<T>(), radius_, stream);
+  CpmlReverse<T> r;
+  r.u = s.u;
+  r.u_prev = s.u_prev;
+  r.psi = psi_.template as<T>();
+  r.adj = adjoint_.template as<T>();
+  r.next = next_.template as<T>();
+  r.grad0 = grad0_.template as<T>();
+  r.lam_out = s.lam_out;
+  r.grad = s.grad;
+  r.c = p_.coeffs;
+  launch_cpml_reverse(t_, r, radius_, stream);
+}
+
+template class CpmlDevicePhysics<float>;
+template class CpmlDevicePhysics<double>;
+
+}  // namespace revwave

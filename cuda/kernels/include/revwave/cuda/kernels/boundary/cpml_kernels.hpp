@@ -1,0 +1,74 @@
+// The C-PML's device passes (the CPU's boundary/cpml_physics.cpp, pass for pass): psi over the
+// slabs, the forward share C / a at the region's points, the adjoint's nu and mu over the slabs and
+// its share C' / a, the share at the probes (psi recomputed), and the reverse step's completion of
+// u[n+1], lam[n+1] and dJ/dm near the slabs. The tables (slab and region points, the profile) are
+// built on the host once per problem (cpml_device_physics.cpp).
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include "revwave/core/config.hpp"
+#include "revwave/numerics/acoustic/point_formulas.hpp"
+
+namespace revwave {
+
+template <class T>
+struct CpmlTables {
+  index_t padded[3] = {}, lo[3] = {}, hi[3] = {};
+  index_t psi[3] = {}, zeta[3] = {};  // offsets into a tail (CpmlLayout)
+  index_t stride[3] = {};             // the grid's strides: x, y, 1
+  index_t tail = 0;                   // the tail's offset in a field
+  bool free_surface = false;
+  const T* a[3] = {};  // per padded index on each axis
+  const T* b[3] = {};
+  const T* d1 = nullptr;  // [0] unused
+  const T* d2 = nullptr;
+  // Every slab point, axis by axis in tail order: its axis, slab offset, grid index and coordinate on the axis.
+  index_t slab_count = 0;
+  const index_t* slab_axis = nullptr;
+  const index_t* slab_offset = nullptr;
+  const index_t* slab_index = nullptr;
+  const index_t* slab_x = nullptr;
+  // The region (points within R of a slab, z = 0 left out under a free surface): grid index,
+  // padded coordinates (3 per point) and the update's divisor a.
+  index_t region_count = 0;
+  const index_t* region_index = nullptr;
+  const index_t* region_at = nullptr;
+  const T* divisor = nullptr;
+};
+
+// forward: psi[n] of every slab point into out's tail (from u[n] and u's tail).
+template <class T>
+void launch_cpml_psi(const CpmlTables<T>& t, const T* u, T* psi_out, int radius, cudaStream_t stream);
+// forward: at every region point zeta[n] into out's tail and out = v + C / a (psi[n] read from out's tail).
+template <class T>
+void launch_cpml_forward(const CpmlTables<T>& t, const T* u, T* out, int radius, cudaStream_t stream);
+// adjoint: nu then mu (adj: the tail-shaped buffer of nu and mu) from lam[k+1].
+template <class T>
+void launch_cpml_adjoint_passes(const CpmlTables<T>& t, const T* lam, T* adj, int radius, cudaStream_t stream);
+// adjoint: out = v' + C' / a at every region point.
+template <class T>
+void launch_cpml_adjoint(const CpmlTables<T>& t, const T* adj, T* out, int radius, cudaStream_t stream);
+// probes: share[p] = C / a at the probes in the region (probe_region[p] >= 0), psi recomputed.
+template <class T>
+void launch_cpml_probe_share(const CpmlTables<T>& t, index_t probes, const index_t* probe_region, const T* u, T* share,
+                             int radius, cudaStream_t stream);
+
+// The reverse step's completion at the region's points (CpmlCpuPhysics::reverse_sweep).
+template <class T>
+struct CpmlReverse {
+  const T* u = nullptr;
+  const T* u_prev = nullptr;
+  const T* psi = nullptr;    // psi[n+1] of the recomputed u[n+1] (tail layout)
+  const T* adj = nullptr;    // nu and mu
+  const T* next = nullptr;   // per region point: u[n+1] less C / a
+  const T* grad0 = nullptr;  // per region point: dJ/dm before the sweep
+  T* lam_out = nullptr;
+  T* grad = nullptr;
+  StepCoefficients<T> c;
+};
+template <class T>
+void launch_cpml_save_gradient(const CpmlTables<T>& t, const T* grad, T* grad0, cudaStream_t stream);
+template <class T>
+void launch_cpml_reverse(const CpmlTables<T>& t, const CpmlReverse<T>& r, int radius, cudaStream_t stream);
+
+}  // namespace revwave

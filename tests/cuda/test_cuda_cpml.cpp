@@ -1,0 +1,203 @@
+// --boundary cpml on the CUDA backend (and cudasim): the CPU backend's forward traces, J and dJ/dm
+// (bit for bit on the emulation), in 3D, with --free-surface, with a density and on a plane (ny = 1);
+// every checkpointed gradient equal to full's on the device, bit for bit (psi and zeta ride in the
+// fields' tails); the dot-product test; the shot engine's --aperture windows; --compress fp16 refused.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include "cuda_gradient_test.hpp"
+#include "density_case.hpp"
+#include "error_message.hpp"
+#include "precisions.hpp"
+#include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/forward_modelling.hpp"
+#include "revwave/driver/verification.hpp"
+#include "revwave/numerics/acoustic/acoustic_state.hpp"
+#include "revwave/numerics/acoustic/cpu_propagator.hpp"
+#include "revwave/store/compression.hpp"
+#include "revwave/survey/survey_gradient.hpp"
+#include "survey_reference.hpp"
+#include "temp_dir.hpp"
+#include "test_helpers.hpp"
+
+namespace revwave {
+namespace {
+
+using namespace cuda_testing;
+
+enum class Variant { open, surface, density, planar };
+const char* name(Variant v) {
+  switch (v) {
+    case Variant::open: return "3D";
+    case Variant::surface: return "free surface";
+    case Variant::density: return "density";
+    case Variant::planar: return "2D";
+  }
+  return "?";
+}
+
+// tests/driver/test_cpml.cpp's cases: a C-PML of 6 points, receivers on a face and in the layer's reach.
+Case cpml_case(Variant v, index_t steps, int order = 4) {
+  Case c;
+  if (v == Variant::density) {
+    c = testing::density_case(13, 11, 12, steps, order);
+  } else if (v == Variant::planar) {
+    c = testing::case_on({27, 1, 19}, 6, order, steps);
+    c.acq.sources = {{0.45 * c.grid.extent(0), 0.0, 13.0}};
+    for (int i = 0; i < 7; ++i) c.acq.receivers.push_back({c.grid.extent(0) * (i + 0.5) / 7.0, 0.0, 21.0});
+  } else {
+    c = testing::small_case(15, 13, 12, steps, order);
+  }
+  c.grid.cpml = true;
+  c.acq.receivers.push_back({0.0, 0.5 * c.grid.extent(1), 0.5 * c.grid.extent(2)});  // on the x = 0 face
+  c.acq.receivers.push_back({c.grid.extent(0), 0.5 * c.grid.extent(1), c.grid.extent(2) - 3.0});
+  if (v == Variant::surface) {
+    c.grid.free_surface = true;
+    c.acq.receivers.push_back({0.3 * c.grid.extent(0), 0.5 * c.grid.extent(1), 0.0});
+    c.acq.receivers.push_back({0.6 * c.grid.extent(0), 0.5 * c.grid.extent(1), 4.0});
+  }
+  return c;
+}
+
+// Planned on the state's bytes with the auxiliary values (as the CLI plans a C-PML run).
+template <class T>
+StrategyPlan plan_for(const StrategyOptions& s, const Case& c) {
+  return plan_strategy(s, c.time.steps, acoustic_state_of(c.grid), field_layout<T>(c.grid));
+}
+
+// In double the CPU's bits on the emulation; in float the CPU's passes flush subnormals and the
+// kernels do not (as the density's and the free surface's suites note): a few ulps of the largest
+// value (measured on cudasim: at most 4e-32 of it, in the 3D case; double: the same bits).
+template <class T>
+void expect_gradient_is_the_cpus(const std::vector<double>& gpu, const std::vector<double>& cpu,
+                                 const std::string& what) {
+  if (sizeof(T) == sizeof(double))
+    expect_same(gpu, cpu, run_tolerance<T>(), what);
+  else
+    EXPECT_LE(relative_to_max(gpu, cpu), 64 * eps<float>()) << what;
+}
+
+REVWAVE_PRECISION_SUITE(CudaCpml, CudaTest);
+
+TYPED_TEST(CudaCpml, ForwardTracesAndGradientAreTheCpus) {
+  using T = TypeParam;
+  for (Variant v : {Variant::open, Variant::surface, Variant::density, Variant::planar}) {
+    const Case c = cpml_case(v, 30);
+    const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
+    ASSERT_TRUE(truth.cpml.has_value());
+    CpuPropagator<T> cpu_truth(truth);
+    const std::vector<T> observed = run_forward(cpu_truth).traces;
+    expect_same(cuda_forward(truth, CudaBudgets{}).traces, observed, run_tolerance<T>(),
+                std::string("traces, ") + name(v));
+
+    const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+    const StrategyOptions full = strategy("full");
+    CpuPropagator<T> cpu(p);
+    const GradientOutput g_cpu = run_gradient(cpu, observed.data(), full, plan_for<T>(full, c));
+    const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan_for<T>(full, c), CudaBudgets{});
+    expect_same(std::vector<double>{g_gpu.stats.objective}, std::vector<double>{g_cpu.stats.objective},
+                run_tolerance<T>(), std::string("J, ") + name(v));
+    expect_gradient_is_the_cpus<T>(g_gpu.gradient, g_cpu.gradient, std::string("dJ/dm, ") + name(v));
+  }
+}
+
+// revolve and online in memory and on disk, multilevel (memory:2, disk:3), online on pinned slots
+// and full with a pinned history: dJ/dm equal to full's on the device, bit for bit.
+TYPED_TEST(CudaCpml, EveryStrategyEqualsFullBitForBit) {
+  using T = TypeParam;
+  const testing::TempDir dir("revwave-cuda-cpml");
+  for (Variant v : {Variant::open, Variant::surface}) {
+    const Case c = cpml_case(v, 21);
+    const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
+    const std::vector<T> observed = cuda_forward(truth, CudaBudgets{}).traces;
+    const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+    const GradientOutput full =
+        cuda_gradient(p, observed.data(), strategy("full"), plan_for<T>(strategy("full"), c), CudaBudgets{});
+    std::vector<std::pair<std::string, StrategyOptions>> runs = testing::checkpointed_strategies(dir.path().string());
+    runs.emplace_back("online pinned", strategy("online", 4));
+    runs.emplace_back("full, pinned history", strategy("full"));
+    for (const auto& [what, s] : runs) {
+      const bool pinned = what.find("pinned") != std::string::npos;
+      const GradientOutput g =
+          cuda_gradient(p, observed.data(), s, plan_for<T>(s, c), pinned ? pinned_only_budgets() : CudaBudgets{});
+      EXPECT_EQ(g.stats.objective, full.stats.objective) << name(v) << ", " << what;
+      EXPECT_TRUE(testing::same_bits(g.gradient, full.gradient)) << name(v) << ", " << what;
+    }
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
+}
+
+// The device's C' is the transpose of its C: the linearised forward and adjoint in double.
+TEST(CudaCpmlAdjoint, DotProductTestDouble) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
+  for (Variant v : {Variant::open, Variant::surface, Variant::planar}) {
+    const Case c = cpml_case(v, 30);
+    const DotProductResult r =
+        dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
+    EXPECT_LT(r.relative_error, 1e-12) << name(v) << ": " << r.forward_product << " vs " << r.adjoint_product;
+  }
+}
+
+// --compress fp16 encodes the fields without their tails: refused, as on the CPU.
+TEST(CudaCpmlRefusals, CompressionIsRefusedWithOneLine) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
+  const Case c = cpml_case(Variant::open, 10);
+  const Problem<float> p = make_problem<float>(c.grid, c.start_model, c.acq, c.time);
+  const std::vector<float> observed = cuda_forward(p, CudaBudgets{}).traces;
+  StrategyOptions o = strategy("online", 4);
+  o.compression = parse_compression("fp16");
+  o.backend = Backend::cuda;
+  const std::string m = testing::message_of([&] {
+    cuda_gradient(p, observed.data(), o, plan_strategy(o, p.time.steps, field_layout<float>(p.grid)), CudaBudgets{});
+  });
+  EXPECT_NE(m.find("cpml"), std::string::npos) << m;
+  EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+}
+
+// The device's shot engine with --aperture windows (two reaching z = 0 under the surface, one
+// below it): each window's C-PML tables built for it, the bits of the per-shot path.
+TEST(CudaCpmlEngine, ShotEngineWindowsCarryTheirLayer) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
+  using T = float;
+  for (bool surface : {false, true}) {
+    Case c = awkward_case(4, 16, {29, 23, 30});
+    c.grid.cpml = true;
+    c.grid.free_surface = surface;
+    Survey survey;
+    const double depths[] = {12.0, 25.0, 200.0};
+    for (int k = 0; k < 3; ++k) {
+      Shot shot;
+      shot.name = "shot " + std::to_string(k);
+      shot.acquisition = c.acq;
+      const double x = (0.2 + 0.3 * k) * c.grid.extent(0), y = 0.5 * c.grid.extent(1);
+      shot.acquisition.sources = {{x, y, depths[k]}};
+      shot.acquisition.receivers = {{x + 20, y, depths[k] + 10}, {x - 10, y + 10, depths[k] - 8}};
+      shot.time = c.time;
+      const Problem<T> truth = make_problem<T>(c.grid, c.true_model, shot.acquisition, c.time);
+      const std::vector<T> d = cuda_forward(truth, CudaBudgets{}).traces;
+      shot.data.assign(d.begin(), d.end());
+      survey.shots.push_back(shot);
+    }
+    SurveyRunOptions o;
+    o.backend = Backend::cuda;
+    o.strategy = strategy("revolve", 4);
+    o.strategy.backend = Backend::cuda;
+    o.aperture = 40.0;
+    SerialShotRunner runner;
+    const SurveySum sum = survey_gradient<T>(c.grid, c.start_model, survey, o, runner);
+    ASSERT_EQ(sum.shots.size(), 3u);
+    EXPECT_EQ(sum.shots[0].window[2], 0);
+    EXPECT_GT(sum.shots[2].window[2], 0);
+    const auto [objective, gradient] = testing::reference_survey_gradient<T>(c.grid, c.start_model, survey, o);
+    EXPECT_EQ(sum.objective, objective) << (surface ? "free surface" : "open");
+    ASSERT_EQ(sum.gradient.size(), gradient.size());
+    EXPECT_EQ(std::memcmp(sum.gradient.data(), gradient.data(), gradient.size() * sizeof(double)), 0)
+        << (surface ? "free surface" : "open");
+  }
+}
+
+}  // namespace
+}  // namespace revwave
