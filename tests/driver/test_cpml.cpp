@@ -10,6 +10,7 @@
 #include <iostream>
 #include <string>
 
+#include "cpml_case.hpp"
 #include "density_case.hpp"
 #include "dot_product_median.hpp"
 #include "error_message.hpp"
@@ -26,40 +27,8 @@ namespace {
 
 using testing::SmallCase;
 
-enum class Variant { open, surface, density, planar };
-const char* name(Variant v) {
-  switch (v) {
-    case Variant::open: return "3D";
-    case Variant::surface: return "free surface";
-    case Variant::density: return "density";
-    case Variant::planar: return "2D";
-  }
-  return "?";
-}
+using Variant = testing::CpmlVariant;
 constexpr Variant variants[] = {Variant::open, Variant::surface, Variant::density, Variant::planar};
-
-// Small cases with a C-PML of 6 points; receivers near a face and in the layer's reach.
-SmallCase cpml_case(Variant v, index_t steps = 60, int order = 4) {
-  SmallCase c;
-  if (v == Variant::density) {
-    c = testing::density_case(13, 11, 12, steps, order);
-  } else if (v == Variant::planar) {
-    c = testing::case_on({27, 1, 19}, 6, order, steps);
-    c.acq.sources = {{0.45 * c.grid.extent(0), 0.0, 13.0}};
-    for (int i = 0; i < 7; ++i) c.acq.receivers.push_back({c.grid.extent(0) * (i + 0.5) / 7.0, 0.0, 21.0});
-  } else {
-    c = testing::small_case(15, 13, 12, steps, order);
-  }
-  c.grid.cpml = true;
-  c.acq.receivers.push_back({0.0, 0.5 * c.grid.extent(1), 0.5 * c.grid.extent(2)});  // on the x = 0 face
-  c.acq.receivers.push_back({c.grid.extent(0), 0.5 * c.grid.extent(1), c.grid.extent(2) - 3.0});
-  if (v == Variant::surface) {
-    c.grid.free_surface = true;
-    c.acq.receivers.push_back({0.3 * c.grid.extent(0), 0.5 * c.grid.extent(1), 0.0});
-    c.acq.receivers.push_back({0.6 * c.grid.extent(0), 0.5 * c.grid.extent(1), 4.0});
-  }
-  return c;
-}
 
 StrategyPlan plan_for(const StrategyOptions& s, const SmallCase& c, std::size_t value_bytes) {
   FieldLayout l = value_bytes == 4 ? field_layout<float>(c.grid) : field_layout<double>(c.grid);
