@@ -1,6 +1,6 @@
 // --boundary cpml: the C-PML's exact discrete adjoint (dot-product, Taylor, central differences)
 // and checkpointed == full bit for bit, the auxiliary fields being part of the state a checkpoint
-// holds; on its own, with the free surface, with a density and on a plane (ny = 1). The echo is
+// holds; on its own, with the free surface, with a density (dJ/drho too) and on a plane (ny = 1). The echo is
 // measured by profiling/cpml_echo (docs/physics/boundaries.md).
 #include <gtest/gtest.h>
 
@@ -146,6 +146,94 @@ TYPED_TEST(CpmlCheckpointed, EveryStrategyIsBitwiseEqualToFull) {
     double norm = 0;
     for (double x : ref.gradient) norm += x * x;
     EXPECT_GT(norm, 0.0) << name(v);
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
+}
+
+// dJ/drho under the C-PML: the density physics' images completed at the points near the layer
+// (with the source there, its corners inside the top layer's reach), open and under a free surface.
+SmallCase density_cpml_case(bool surface, index_t steps = 50, int order = 4) {
+  SmallCase c = cpml_case(Variant::density, steps, order);
+  c.grid.free_surface = surface;
+  const std::vector<double> rho = c.start_model.density;
+  for (std::size_t i = 0; i < rho.size(); ++i)
+    c.true_model.density[i] = rho[i] * (1.0 + 0.05 * std::cos(0.21 * double(i)));
+  return c;
+}
+
+TEST(CpmlDensityGradient, TaylorTestInRhoIsSecondOrder) {
+  for (bool surface : {false, true}) {
+    const SmallCase c = density_cpml_case(surface);
+    const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
+    const std::vector<double>& rho = c.start_model.density;
+    std::vector<double> drho(rho.size());
+    for (std::size_t i = 0; i < rho.size(); ++i) drho[i] = 0.03 * rho[i] * std::sin(0.37 * double(i));
+    const GradientOutput g = testing::density_gradient_in<double>(c, c.start_model, d, testing::strategy("revolve", 4));
+    double directional = 0;
+    for (std::size_t i = 0; i < drho.size(); ++i) directional += g.density_gradient[i] * drho[i];
+    std::vector<double> h, second;
+    for (double step = 1.0; step > 1.0 / 128; step *= 0.5) {
+      h.push_back(step);
+      second.push_back(std::abs(testing::misfit_with_density(c, c.start_model, d, drho, step) - g.stats.objective -
+                                step * directional));
+    }
+    const double rate = log_log_slope(h, second);
+    std::cout << (surface ? "free surface" : "open") << ": Taylor rate in rho " << rate << "\n";
+    EXPECT_GE(rate, 1.9) << surface;
+    EXPECT_NE(directional, 0.0);
+  }
+}
+
+// At points the C-PML completes (within R of a layer: the x faces, the top's rows, a y face) and
+// one it does not, dJ/drho and dJ/dm against central differences of J.
+TEST(CpmlDensityGradient, ComponentsMatchCentralDifferences) {
+  for (bool surface : {false, true}) {
+    const SmallCase c = density_cpml_case(surface);
+    const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
+    const GradientOutput g = testing::density_gradient_in<double>(c, c.start_model, d);
+    const auto& s = c.grid.shape;
+    const index_t ym = s[1] / 2;
+    for (const std::array<index_t, 3> ijk :
+         {std::array<index_t, 3>{0, ym, 2}, std::array<index_t, 3>{1, ym, 4}, std::array<index_t, 3>{s[0] - 1, ym, 5},
+          std::array<index_t, 3>{6, ym, 1}, std::array<index_t, 3>{6, 0, 3}, std::array<index_t, 3>{6, 5, 6}}) {
+      const std::size_t i = static_cast<std::size_t>((ijk[0] * s[1] + ijk[1]) * s[2] + ijk[2]);
+      const std::string where = std::string(surface ? "free surface " : "open ") + std::to_string(ijk[0]) + "," +
+                                std::to_string(ijk[1]) + "," + std::to_string(ijk[2]);
+      const double fd_rho = testing::density_central_difference(c, d, i, 1e-3);
+      std::cout << where << ": dJ/drho " << g.density_gradient[i] << " central difference " << fd_rho << "\n";
+      EXPECT_NE(fd_rho, 0.0) << where;
+      EXPECT_NEAR(g.density_gradient[i], fd_rho, 1e-4 * std::abs(fd_rho)) << "dJ/drho at " << where;
+      std::vector<double> unit(c.start_model.velocity.size(), 0.0);
+      unit[i] = 1.0;
+      const double eps = 1e-3 / std::pow(c.start_model.velocity[i], 2);
+      const auto J = [&](double e) {
+        return forward_misfit(make_problem<double>(c.grid, perturbed_model(c.start_model, unit, e), c.acq, c.time),
+                              d.data());
+      };
+      const double fd_m = (J(eps) - J(-eps)) / (2 * eps);
+      EXPECT_NEAR(g.gradient[i], fd_m, 1e-4 * std::abs(fd_m)) << "dJ/dm at " << where;
+    }
+  }
+}
+
+REVWAVE_PRECISION_SUITE(CpmlDensityCheckpointed, ::testing::Test);
+
+TYPED_TEST(CpmlDensityCheckpointed, EveryStrategyGivesFullsDensityGradient) {
+  using T = TypeParam;
+  const testing::TempDir dir("revwave-cpml-density-test");
+  for (bool surface : {false, true}) {
+    const SmallCase c = density_cpml_case(surface, 31);
+    const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
+    const GradientOutput ref = testing::density_gradient_in<T>(c, c.start_model, d);
+    for (const auto& [what, s] : testing::checkpointed_strategies(dir.path().string())) {
+      const GradientOutput g = testing::density_gradient_in<T>(c, c.start_model, d, s);
+      EXPECT_TRUE(testing::same_bits(g.density_gradient, ref.density_gradient)) << surface << " " << what;
+      EXPECT_TRUE(testing::same_bits(g.gradient, ref.gradient)) << surface << " " << what;
+      EXPECT_EQ(g.stats.objective, ref.stats.objective) << surface << " " << what;
+    }
+    double norm = 0;
+    for (double x : ref.density_gradient) norm += x * x;
+    EXPECT_GT(norm, 0.0) << surface;
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
 }

@@ -6,7 +6,6 @@
 #include "../sweep_rows.hpp"
 #include "cpml_rows.hpp"
 #include "revwave/core/dispatch_radius.hpp"
-#include "revwave/core/errors.hpp"
 #include "revwave/numerics/boundary/cpml_formulas.hpp"
 
 namespace revwave {
@@ -111,9 +110,6 @@ template <class T>
 CpmlCpuPhysics<T>::CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<CpuPhysics<T>> inner)
     : p_(problem), inner_(std::move(inner)) {
   if (!p_.cpml) throw std::logic_error("the C-PML physics on a problem without a C-PML");
-  if (p_.density && p_.density->image) {
-    throw InputError("--density-gradient is not imaged with --boundary cpml yet: use --boundary sponge for dJ/drho");
-  }
   const Grid& g = p_.grid;
   dispatch_radius(g.radius(), [&](auto r) {
     const Cpml<T, decltype(r)::value> k(p_);
@@ -213,6 +209,8 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
       T* saved = grad0_.data() + row_first_[static_cast<std::size_t>(x * k.py + y)];
       for (const auto& [b, e] : k.ranges(x, y)) saved = std::copy(g + b, g + e, saved);
     });
+    const bool images = inner_->keep_images_at(region_.data(), region_.size());
+    if (images) next_region_.resize(region_.size());
     inner_->reverse_sweep(v);
     // u[n+1] less C / a: the physics' whole sweep (its vector loop) is cheaper than next_at at
     // the region's points, and gives the same bits.
@@ -235,9 +233,11 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
           const T lam = cpml_value(v.lam_out[idx], s.sum2[z], divisor_[i]);
           v.grad[idx] = grad0_[i] + imaging_term(c, lam, u_next, v.u[idx], v.u_prev[idx]);
           v.lam_out[idx] = lam;
+          if (images) next_region_[i] = u_next;
         }
       }
     });
+    if (images) inner_->reimage_at(v, next_region_.data());
   });
 }
 

@@ -1,5 +1,7 @@
 #include "revwave/numerics/density/density_physics.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 #include "revwave/numerics/density/cpu_sweep.hpp"
@@ -64,6 +66,53 @@ void DensityCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
     const index_t t = pr.source_targets[i], idx = source_index_[i];
     g[idx] = saved_g_[i] + density_image_g(v.lam_out[idx], k_u_[static_cast<std::size_t>(t)], s[idx],
                                            v.next[static_cast<std::size_t>(t)], y_[i]);
+  }
+}
+
+template <class T>
+bool DensityCpuPhysics<T>::keep_images_at(const index_t* index, std::size_t count) {
+  if (!imaging()) return false;
+  const T* g = image_g_.template as<T>();
+  const T* q = image_q_.template as<T>();
+  kept_ = index;
+  kept_g_.resize(count);
+  kept_q_.resize(count);
+  kept_k_u_.resize(count);
+  kept_y_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    kept_g_[i] = g[index[i]];
+    kept_q_[i] = q[index[i]];
+  }
+  return true;
+}
+
+// G and Q at the kept points from their values before the sweep, with the completed lam[n+1] and
+// u[n+1]; where a source injects, u[n+1] is the probes' (its source term included), as in
+// reverse_sweep. K u[n] and y(lam[n+2]) read only fields the completion does not change.
+template <class T>
+void DensityCpuPhysics<T>::reimage_at(const ReverseStepView<T>& v, const T* u_next) {
+  const std::size_t n = kept_g_.size();
+  T* g = image_g_.template as<T>();
+  T* q = image_q_.template as<T>();
+  const T* s = p_.density->s.template as<T>();
+  density_operator_at(p_, v.u, kept_, n, kept_k_u_.data());
+  density_y_at(p_, v.lam, kept_, n, kept_y_.data());
+  const auto count = static_cast<std::int64_t>(n);
+#pragma omp parallel for schedule(static) if (count > 4096)
+  for (std::int64_t i = 0; i < count; ++i) {
+    const index_t idx = kept_[i];
+    const T lam = v.lam_out[idx];
+    g[idx] = kept_g_[i] + density_image_g(lam, kept_k_u_[i], s[idx], u_next[i], kept_y_[i]);
+    q[idx] = kept_q_[i] + density_image_q(lam, v.u[idx]);
+  }
+  const NextFieldProbes& pr = *v.probes;
+  for (std::size_t k = 0; k < source_index_.size(); ++k) {
+    const index_t idx = source_index_[k];
+    const index_t* at = std::lower_bound(kept_, kept_ + n, idx);
+    if (at == kept_ + n || *at != idx) continue;
+    const auto i = static_cast<std::size_t>(at - kept_);
+    g[idx] = kept_g_[i] + density_image_g(v.lam_out[idx], kept_k_u_[i], s[idx],
+                                          v.next[static_cast<std::size_t>(pr.source_targets[k])], kept_y_[i]);
   }
 }
 

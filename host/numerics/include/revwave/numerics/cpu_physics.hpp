@@ -44,6 +44,12 @@ class CpuPhysics {
   // After the adjoint source went into lam_out at the receivers (lam += w r / a, dJ/dm imaged):
   // its share of the physics' own images.
   virtual void after_adjoint_source(const ReverseStepView<T>& /*step*/) {}
+  // For a boundary that completes lam[n+1] and u[n+1] after the sweep at some points (the C-PML):
+  // keep_images_at, before reverse_sweep, keeps the physics' own images at those ascending indices
+  // and says whether it has any; reimage_at, after the completion (lam[n+1] in step.lam_out,
+  // u[n+1] before source terms in u_next, one per index), takes them again from the kept values.
+  virtual bool keep_images_at(const index_t* /*index*/, std::size_t /*count*/) { return false; }
+  virtual void reimage_at(const ReverseStepView<T>& /*step*/, const T* /*u_next*/) {}
   virtual void reset_images() {}
   // dJ/drho at the interior points when the problem images it; empty otherwise.
   virtual std::vector<double> density_gradient() const { return {}; }
