@@ -1,9 +1,11 @@
 // --boundary cpml on the CUDA backend (and cudasim): the CPU backend's forward traces, J and dJ/dm
-// (bit for bit on the emulation), in 3D, with --free-surface, with a density and on a plane (ny = 1);
+// (bit for bit on the emulation), in 3D, with --free-surface, with a density (and dJ/drho) and on a
+// plane (ny = 1);
 // every checkpointed gradient equal to full's on the device, bit for bit (psi and zeta ride in the
 // fields' tails); the dot-product test; the shot engine's --aperture windows; --compress fp16 refused.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -94,6 +96,39 @@ TYPED_TEST(CudaCpml, EveryStrategyEqualsFullBitForBit) {
           cuda_gradient(p, observed.data(), s, plan_for<T>(s, c), pinned ? pinned_only_budgets() : CudaBudgets{});
       EXPECT_EQ(g.stats.objective, full.stats.objective) << name(v) << ", " << what;
       EXPECT_TRUE(testing::same_bits(g.gradient, full.gradient)) << name(v) << ", " << what;
+    }
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
+}
+
+// dJ/drho under the C-PML (the density's G and Q taken again near the layer): the CPU's in double
+// bits and within 64 eps in float, open and under a free surface; every strategy equal to full's on
+// the device, dJ/drho included, bit for bit.
+TYPED_TEST(CudaCpml, DensityGradientIsTheCpusAndEveryStrategyEqualsFull) {
+  using T = TypeParam;
+  const testing::TempDir dir("revwave-cuda-cpml-density");
+  for (bool surface : {false, true}) {
+    Case c = cpml_case(Variant::density, 21);
+    c.grid.free_surface = surface;
+    for (std::size_t i = 0; i < c.true_model.density.size(); ++i)
+      c.true_model.density[i] *= 1.0 + 0.05 * std::cos(0.21 * double(i));
+    const std::string where = surface ? "free surface" : "open";
+    const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
+    CpuPropagator<T> cpu_truth(truth);
+    const std::vector<T> observed = run_forward(cpu_truth).traces;
+    Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+    p.density->image = true;
+    const StrategyOptions full = strategy("full");
+    CpuPropagator<T> cpu(p);
+    const GradientOutput g_cpu = run_gradient(cpu, observed.data(), full, plan_for<T>(full, c));
+    const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan_for<T>(full, c), CudaBudgets{});
+    ASSERT_FALSE(g_cpu.density_gradient.empty()) << where;
+    expect_gradient_is_the_cpus<T>(g_gpu.density_gradient, g_cpu.density_gradient, "dJ/drho, " + where);
+    expect_gradient_is_the_cpus<T>(g_gpu.gradient, g_cpu.gradient, "dJ/dm, " + where);
+    for (const auto& [what, s] : testing::checkpointed_strategies(dir.path().string())) {
+      const GradientOutput g = cuda_gradient(p, observed.data(), s, plan_for<T>(s, c), CudaBudgets{});
+      EXPECT_TRUE(testing::same_bits(g.density_gradient, g_gpu.density_gradient)) << where << ", " << what;
+      EXPECT_TRUE(testing::same_bits(g.gradient, g_gpu.gradient)) << where << ", " << what;
     }
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";

@@ -1,5 +1,5 @@
-"""boundary= in the Python package: the CLI's --boundary cpml bit for bit, a Revolve gradient
-equal to the full history's, the adjoint test, torch's keyword, and bad values refused."""
+"""boundary= in the Python package: the CLI's --boundary cpml bit for bit (dJ/drho too), a Revolve
+gradient equal to the full history's, the adjoint test, torch's keyword, and bad values refused."""
 import numpy as np
 import pytest
 
@@ -50,3 +50,15 @@ def test_bad_values_are_refused():
         revwave.forward(**SMALL, boundary="pml", src=SRC, rec=REC)
     with pytest.raises(revwave.InputError, match="--nbl 3 is too thin for --boundary cpml"):
         revwave.forward(shape=(16, 14, 12), tn=0.08, nbl=3, boundary="cpml", src=SRC, rec=REC)
+
+
+def test_density_gradient_equals_the_cli(cli, tmp_path):
+    rho = np.full((16, 14, 12), 1000.0)
+    rho[:, :, 6:] = 1800.0
+    np.save(tmp_path / "rho.npy", rho)
+    cli("gradient", *CLI_SMALL, "--boundary", "cpml", "--density", tmp_path / "rho.npy", "--density-gradient",
+        tmp_path / "drho.npy", "--out", tmp_path / "g.npy")
+    r = revwave.gradient(**SMALL, boundary="cpml", density=rho)
+    assert r.density_gradient is not None and np.any(r.density_gradient != 0)
+    assert r.density_gradient.tobytes() == np.load(tmp_path / "drho.npy").tobytes()
+    assert r.gradient.tobytes() == np.load(tmp_path / "g.npy").tobytes()

@@ -4,7 +4,6 @@
 #include <stdexcept>
 
 #include "revwave/core/dispatch_radius.hpp"
-#include "revwave/core/errors.hpp"
 #include "revwave/numerics/acoustic/next_field_probes.hpp"
 
 namespace revwave {
@@ -31,9 +30,6 @@ template <class T>
 CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem, const std::function<T(index_t)>& a_at)
     : p_(problem), radius_(static_cast<int>(problem.grid.radius())) {
   if (!p_.cpml) throw std::logic_error("the C-PML physics on a problem without a C-PML");
-  if (p_.density && p_.density->image) {
-    throw InputError("--density-gradient is not imaged with --boundary cpml yet: use --boundary sponge for dJ/drho");
-  }
   const Grid& g = p_.grid;
   const CpmlProfile<T>& c = *p_.cpml;
   const CpmlLayout& l = c.layout;
@@ -116,6 +112,7 @@ CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem, const std::fu
   const std::size_t per_region = std::max<std::size_t>(region.size(), 1) * sizeof(T);
   grad0_ = DeviceBuffer(per_region, "dJ/dm at the C-PML's region");
   next_ = DeviceBuffer(per_region, "u[n+1] at the C-PML's region");
+  if (p_.density && p_.density->image) completed_ = DeviceBuffer(per_region, "u[n+1] completed at the C-PML's region");
 }
 
 template <class T>
@@ -157,6 +154,7 @@ void CpmlDevicePhysics<T>::reverse(const DeviceReverseStep<T>& s, cudaStream_t s
   r.lam_out = s.lam_out;
   r.grad = s.grad;
   r.c = p_.coeffs;
+  if (completed_.bytes() > 0) r.next_out = completed_.template as<T>();
   launch_cpml_reverse(t_, r, radius_, stream);
 }
 

@@ -388,7 +388,8 @@ void CudaPropagator<T>::acoustic_reverse_sweep(const DeviceReverseStep<T>& step)
 }
 
 // The C-PML's share of a reverse step, after the physics' sweep: u[n+1] at its region by the
-// physics' probe formula (no sources), then its completion (CpmlCpuPhysics::reverse_sweep).
+// physics' probe formula (no sources), then its completion (CpmlCpuPhysics::reverse_sweep) and,
+// imaging dJ/drho, the density's G and Q taken again there.
 template <class T>
 void CudaPropagator<T>::cpml_reverse(const DeviceReverseStep<T>& step) {
   ProbeStep<T> ps;
@@ -406,6 +407,8 @@ void CudaPropagator<T>::cpml_reverse(const DeviceReverseStep<T>& step) {
   else
     launch_probes(ps, static_cast<int>(p_.grid.radius()), streams_.compute);
   cpml_->reverse(step, streams_.compute);
+  if (density_ && cpml_->region_completed() != nullptr)  // dJ/drho's images completed there too
+    density_->reimage_at(cpml_->region_probes(), step, cpml_->region_completed(), streams_.compute);
 }
 
 // CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
@@ -422,7 +425,10 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
                                   grad_.template as<T>(),
                                   next_.template as<T>(),
                                   r_next};
-  if (cpml_) cpml_->save_gradient(step.grad, streams_.compute);
+  if (cpml_) {
+    cpml_->save_gradient(step.grad, streams_.compute);
+    if (density_) density_->keep_images_at(cpml_->region_probes(), streams_.compute);
+  }
   if (density_)
     density_->reverse_sweep(step, streams_.compute);  // its free-surface rows included
   else

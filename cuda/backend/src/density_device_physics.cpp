@@ -117,7 +117,11 @@ void DensityDevicePhysics<T>::reverse_sweep(const DeviceReverseStep<T>& s, cudaS
     a.image_q = image_q_.template as<T>();
   }
   sweep_with_top(a, stream);
-  if (!imaging()) return;
+  if (imaging()) reimage_sources(s, stream);
+}
+
+template <class T>
+void DensityDevicePhysics<T>::reimage_sources(const DeviceReverseStep<T>& s, cudaStream_t stream) {
   DensityReimage<T> r;
   r.lam = s.lam_out;
   r.s = s_.template as<T>();
@@ -127,6 +131,46 @@ void DensityDevicePhysics<T>::reverse_sweep(const DeviceReverseStep<T>& s, cudaS
   r.saved_g = saved_g_.template as<T>();
   r.image_g = image_g_.template as<T>();
   launch_density_reimage(dev_.probes(), r, stream);
+}
+
+template <class T>
+DensityRegionImages<T> DensityDevicePhysics<T>::region_images(const ProbesView& points) {
+  DensityRegionImages<T> a;
+  a.s = s_.template as<T>();
+  a.t = t_.template as<T>();
+  a.free_surface = p_.grid.free_surface;
+  a.points = points;
+  a.kept_g = kept_g_.template as<T>();
+  a.kept_q = kept_q_.template as<T>();
+  a.image_g = image_g_.template as<T>();
+  a.image_q = image_q_.template as<T>();
+  return a;
+}
+
+template <class T>
+void DensityDevicePhysics<T>::keep_images_at(const ProbesView& points, cudaStream_t stream) {
+  if (!imaging()) return;
+  const std::size_t bytes = static_cast<std::size_t>(std::max<index_t>(points.count, 1)) * sizeof(T);
+  if (kept_g_.bytes() < bytes) {  // grown only, after the work that still reads them (an engine's shots)
+    REVWAVE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    kept_g_ = DeviceBuffer(bytes, "G kept near a boundary");
+    kept_q_ = DeviceBuffer(bytes, "Q kept near a boundary");
+  }
+  launch_density_keep_images(region_images(points), stream);
+}
+
+template <class T>
+void DensityDevicePhysics<T>::reimage_at(const ProbesView& points, const DeviceReverseStep<T>& s, const T* u_next,
+                                         cudaStream_t stream) {
+  if (!imaging()) return;
+  DensityRegionImages<T> a = region_images(points);
+  a.sweep = dev_.sweep_base();
+  a.sweep.u = s.u;
+  a.sweep.lam = s.lam;
+  a.lam_out = s.lam_out;
+  a.u_next = u_next;
+  launch_density_region_reimage(a, static_cast<int>(p_.grid.radius()), stream);
+  reimage_sources(s, stream);
 }
 
 template <class T>

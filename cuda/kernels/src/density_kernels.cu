@@ -54,12 +54,24 @@ void launch_density_adjoint_source(const PointsView<T>& rec, const DensityAdjoin
   enqueue(density::AdjointSourceKernel<T>(rec, a), stream);
 }
 
+template <class T>
+void launch_density_keep_images(const DensityRegionImages<T>& a, cudaStream_t stream) {
+  enqueue(density::KeepImagesKernel<T>(a), stream);
+}
+
+template <class T>
+void launch_density_region_reimage(const DensityRegionImages<T>& a, int radius, cudaStream_t stream) {
+  dispatch_radius(radius, [&](auto r) { enqueue(density::RegionReimageKernel<T, decltype(r)::value>(a), stream); });
+}
+
 #define REVWAVE_INSTANTIATE(T)                                                                               \
   template void launch_density_sweep<T>(const DensitySweepArgs<T>&, int, cudaStream_t);                      \
   template void launch_density_top_compute<T>(const DensityTopPass<T>&, int, cudaStream_t);                  \
   template void launch_density_top_write<T>(const DensityTopPass<T>&, cudaStream_t);                         \
   template void launch_density_probes<T>(const DensityProbeStep<T>&, int, cudaStream_t);                     \
   template void launch_density_reimage<T>(const ProbesView&, const DensityReimage<T>&, cudaStream_t);        \
+  template void launch_density_keep_images<T>(const DensityRegionImages<T>&, cudaStream_t);                  \
+  template void launch_density_region_reimage<T>(const DensityRegionImages<T>&, int, cudaStream_t);          \
   template void launch_density_adjoint_source<T>(const PointsView<T>&, const DensityAdjointSourceImages<T>&, \
                                                  cudaStream_t);
 REVWAVE_INSTANTIATE(float)

@@ -44,6 +44,11 @@ class DensityDevicePhysics {
   void probes(const ProbeStep<T>& step, const T* lam, cudaStream_t stream);
   // The fused reverse sweep (lam[n+1], dJ/dm, dJ/drho's accumulators) and G re-imaged at the sources.
   void reverse_sweep(const DeviceReverseStep<T>& step, cudaStream_t stream);
+  // For a boundary that completes lam[n+1] and u[n+1] after the sweep at `points` (the C-PML's
+  // region): G and Q kept there before reverse_sweep, and taken again after the completion (u_next
+  // per point), then G at the sources again (DensityCpuPhysics::keep_images_at, reimage_at).
+  void keep_images_at(const ProbesView& points, cudaStream_t stream);
+  void reimage_at(const ProbesView& points, const DeviceReverseStep<T>& step, const T* u_next, cudaStream_t stream);
   // After the adjoint source went into lam at the receivers: its share of G and Q.
   void after_adjoint_source(const DeviceReverseStep<T>& step, cudaStream_t stream);
   void reset_images(cudaStream_t stream);
@@ -55,12 +60,16 @@ class DensityDevicePhysics {
   DensitySweepArgs<T> args(const T* u, const T* u_prev, T* out) const;
   // The sweep with the free surface's top rows around it (density/cpu_sweep.cpp's order).
   void sweep_with_top(const DensitySweepArgs<T>& a, cudaStream_t stream);
+  // G at the probes with a source term from its value before the sweep, with lam[n+1] as it stands.
+  void reimage_sources(const DeviceReverseStep<T>& step, cudaStream_t stream);
+  DensityRegionImages<T> region_images(const ProbesView& points);
 
   const Problem<T>& p_;
   const DeviceProblem<T>& dev_;
   DeviceBuffer s_, t_;
   DeviceBuffer image_g_, image_q_, k_u_, y_, saved_g_;  // when imaging
   DeviceBuffer top_;                                    // --free-surface: the top rows' new values
+  DeviceBuffer kept_g_, kept_q_;                        // keep_images_at's: G and Q at its points
 };
 
 }  // namespace revwave

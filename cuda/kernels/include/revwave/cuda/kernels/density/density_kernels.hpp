@@ -99,4 +99,28 @@ template <class T>
 void launch_density_adjoint_source(const PointsView<T>& rec, const DensityAdjointSourceImages<T>& args,
                                    cudaStream_t stream);
 
+// For a boundary that completes lam[n+1] and u[n+1] after the sweep at its points (the C-PML's
+// region, `points`, no source terms): keep copies G and Q there before the sweep (kept_g, kept_q);
+// reimage takes them again after the completion (DensityCpuPhysics::keep_images_at, reimage_at):
+//   G = kept_g + density_image_g(lam[n+1], K u[n], s, u[n+1], y(lam[n+2])),  Q = kept_q + lam[n+1] u[n],
+// K u and y by the probes' formulas (the surface's rows with free_surface).
+template <class T>
+struct DensityRegionImages {
+  SweepArgs<T> sweep;  // u = u[n], lam = lam[n+2]; the weights and strides
+  const T* s = nullptr;
+  const T* t = nullptr;
+  bool free_surface = false;
+  ProbesView points;
+  const T* lam_out = nullptr;  // lam[n+1], completed
+  const T* u_next = nullptr;   // per point: u[n+1], completed
+  T* kept_g = nullptr;         // per point
+  T* kept_q = nullptr;         // per point
+  T* image_g = nullptr;
+  T* image_q = nullptr;
+};
+template <class T>
+void launch_density_keep_images(const DensityRegionImages<T>& args, cudaStream_t stream);
+template <class T>
+void launch_density_region_reimage(const DensityRegionImages<T>& args, int radius, cudaStream_t stream);
+
 }  // namespace revwave

@@ -332,4 +332,69 @@ struct AdjointSourceKernel : LinearKernel {
   }
 };
 
+template <class T>
+struct KeepImagesKernel : LinearKernel {
+  static constexpr const char* name = "the density's images kept near a boundary";
+  DensityRegionImages<T> a;
+  explicit KeepImagesKernel(const DensityRegionImages<T>& args) : a(args) {}
+  LaunchShape shape() const { return shape_for(a.points.count); }
+  void accesses(MemoryAccesses& acc) const {
+    const std::size_t n = bytes_of<T>(a.points.count);
+    acc = {reads(a.points.index, bytes_of<index_t>(a.points.count)), reads(a.image_g), reads(a.image_q),
+           writes(a.kept_g, n), writes(a.kept_q, n)};
+  }
+  template <class Thread>
+  REVWAVE_HD void operator()(Thread& t) const {
+    const index_t r = item(t.place());
+    if (r >= a.points.count) return;
+    a.kept_g[r] = a.image_g[a.points.index[r]];
+    a.kept_q[r] = a.image_q[a.points.index[r]];
+  }
+};
+
+template <class T, int R>
+REVWAVE_HD void region_reimage_thread(const DensityRegionImages<T>& a, index_t r) {
+  if (r >= a.points.count) return;
+  const SweepArgs<T>& g = a.sweep;
+  const index_t idx = a.points.index[r];
+  const index_t in_plane = idx % g.sx;
+  const index_t k = g.sy ? in_plane % g.sy : in_plane;  // the depth (Grid::coordinates)
+  const index_t col = idx - k;
+  const T* w = g.w;
+  const bool top = a.free_surface && k < R;
+  const T k_u = top ? density_top_full_operator<T, R>(w, a.s, a.t, col, g.u + col, k, g.sy, g.sx)
+                    : density_operator<T, R>(w, a.s + idx, a.t[idx], g.u + idx, g.sy, g.sx);
+  const T y = top ? density_top_adjoint<T, R, true>(w, a.s, a.t, col, g.lam + col, k, g.sy, g.sx).y
+                  : density_adjoint_operator<T, R, true>(w, a.s + idx, a.t + idx, g.lam + idx, g.sy, g.sx).y;
+  const T lam = a.lam_out[idx];
+  a.image_g[idx] = a.kept_g[r] + density_image_g(lam, k_u, a.s[idx], a.u_next[r], y);
+  a.image_q[idx] = a.kept_q[r] + density_image_q(lam, g.u[idx]);
+}
+
+template <class T, int R>
+struct RegionReimageKernel : LinearKernel {
+  static constexpr const char* name = "the density's images near a boundary";
+  DensityRegionImages<T> a;
+  explicit RegionReimageKernel(const DensityRegionImages<T>& args) : a(args) {}
+  LaunchShape shape() const { return shape_for(a.points.count); }
+  void accesses(MemoryAccesses& acc) const {
+    const std::size_t n = bytes_of<T>(a.points.count);
+    acc = {reads(a.points.index, bytes_of<index_t>(a.points.count)),
+           reads(a.sweep.u),
+           reads(a.sweep.lam),
+           reads(a.s),
+           reads(a.t),
+           reads(a.lam_out),
+           reads(a.u_next, n),
+           reads(a.kept_g, n),
+           reads(a.kept_q, n),
+           writes(a.image_g),
+           writes(a.image_q)};
+  }
+  template <class Thread>
+  REVWAVE_HD void operator()(Thread& t) const {
+    region_reimage_thread<T, R>(a, item(t.place()));
+  }
+};
+
 }  // namespace revwave::density
