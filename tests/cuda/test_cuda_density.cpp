@@ -4,10 +4,10 @@
 // and the shot engine's --aperture windows carrying their density.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <filesystem>
 #include <string>
 
+#include "cuda_engine_windows.hpp"
 #include "cuda_gradient_test.hpp"
 #include "density_case.hpp"
 #include "precisions.hpp"
@@ -17,8 +17,6 @@
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/density/density_model.hpp"
 #include "revwave/store/compression.hpp"
-#include "revwave/survey/survey_gradient.hpp"
-#include "survey_reference.hpp"
 #include "temp_dir.hpp"
 
 namespace revwave {
@@ -172,36 +170,7 @@ TEST(CudaDensityEngine, ShotEngineWindowsCarryTheirDensity) {
     c.start_model.density = c.true_model.density;
     const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
     c.time.dt = default_dt(c.grid, vmax) * density_dt_factor(c.grid, c.true_model);
-    Survey survey;
-    const double depths[] = {12.0, 25.0, 200.0};
-    for (int k = 0; k < 3; ++k) {
-      Shot shot;
-      shot.name = "shot " + std::to_string(k);
-      shot.acquisition = c.acq;
-      const double x = (0.2 + 0.3 * k) * c.grid.extent(0), y = 0.5 * c.grid.extent(1);
-      shot.acquisition.sources = {{x, y, depths[k]}};
-      shot.acquisition.receivers = {{x + 20, y, depths[k] + 10}, {x - 10, y + 10, depths[k] - 8}};
-      shot.time = c.time;
-      const Problem<T> truth = make_problem<T>(c.grid, c.true_model, shot.acquisition, c.time);
-      const std::vector<T> d = cuda_forward(truth, CudaBudgets{}).traces;
-      shot.data.assign(d.begin(), d.end());
-      survey.shots.push_back(shot);
-    }
-    SurveyRunOptions o;
-    o.backend = Backend::cuda;
-    o.strategy = strategy("revolve", 4);
-    o.strategy.backend = Backend::cuda;
-    o.aperture = 40.0;
-    SerialShotRunner runner;
-    const SurveySum sum = survey_gradient<T>(c.grid, c.start_model, survey, o, runner);
-    ASSERT_EQ(sum.shots.size(), 3u);
-    EXPECT_EQ(sum.shots[0].window[2], 0);
-    EXPECT_GT(sum.shots[2].window[2], 0);
-    const auto [objective, gradient] = testing::reference_survey_gradient<T>(c.grid, c.start_model, survey, o);
-    EXPECT_EQ(sum.objective, objective) << (surface ? "free surface" : "open");
-    ASSERT_EQ(sum.gradient.size(), gradient.size());
-    EXPECT_EQ(std::memcmp(sum.gradient.data(), gradient.data(), gradient.size() * sizeof(double)), 0)
-        << (surface ? "free surface" : "open");
+    expect_engine_windows_are_the_per_shot_bits<T>(c, surface ? "free surface" : "open");
   }
 }
 
