@@ -70,6 +70,21 @@ TEST_F(CliDensity, GradientWritesDJdrhoAndItsConfigRepeatsTheRun) {
   EXPECT_NE(slurp((dir_ / "g.npy").string()), slurp((dir_ / "plain.npy").string()));
 }
 
+// The working set counts the density's s and t, two fields of the grid's size (a checkpoint slot
+// holds two wavefields: the same bytes within the tail's rounding).
+TEST_F(CliDensity, ThePlanCountsTheDensitysFields) {
+  write_density("rho.npy");
+  const Outcome plain = invoke("plan" + small + "--backend cpu --json");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  const Outcome dense = invoke("plan" + small + "--backend cpu --density rho.npy --json");
+  ASSERT_EQ(dense.code, 0) << dense.err;
+  const auto working = [](const Outcome& r) {
+    return nlohmann::json::parse(r.out)["predicted_peak_parts"]["working_set"].get<double>();
+  };
+  const double slot = nlohmann::json::parse(plain.out)["slot_bytes"].get<double>();
+  EXPECT_NEAR(working(dense) - working(plain), slot, 0.01 * slot);
+}
+
 TEST_F(CliDensity, AConstantDensityGivesTheConstantDensityBytes) {
   const std::vector<double> rho(12 * 12 * 12, 1234.5);
   revwave::write_npy((dir_ / "rho.npy").string(), {12, 12, 12}, rho.data());

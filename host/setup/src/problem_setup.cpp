@@ -246,9 +246,13 @@ std::size_t cpml_physics_bytes(const Grid& g, std::size_t value_bytes) {
   return checked_sum(own, wavefield_bytes(g, value_bytes), "the C-PML");
 }
 
+// A density's s = rho^-1/2 and t = rho^1/2: two fields of the grid's size beside the wavefields.
+int density_fields(const ProblemSetup& s) { return s.model.density.empty() ? 0 : 2; }
+
 }  // namespace
 
 std::size_t run_bytes(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies) {
+  fields += density_fields(s);
   const std::size_t field = wavefield_bytes(s.grid, value_bytes);
   const std::size_t nrec = s.acquisition.receivers.size();
   const std::size_t nt = static_cast<std::size_t>(t.nt());
@@ -264,9 +268,10 @@ void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t va
                         const std::string& what) {
   const std::size_t bytes = run_bytes(s, t, value_bytes, fields, trace_copies);
   const std::size_t field = wavefield_bytes(s.grid, value_bytes);
-  require_memory(bytes, what + " (" + std::to_string(fields) + " wavefields of " + format_bytes(double(field)) + ", " +
-                            std::to_string(t.nt()) + " samples x " + std::to_string(s.acquisition.receivers.size()) +
-                            " receivers of traces)");
+  const std::string density = density_fields(s) > 0 ? " and the density's s and t" : "";
+  require_memory(bytes, what + " (" + std::to_string(fields) + " wavefields" + density + " of " +
+                            format_bytes(double(field)) + ", " + std::to_string(t.nt()) + " samples x " +
+                            std::to_string(s.acquisition.receivers.size()) + " receivers of traces)");
 }
 
 BackendChoice resolve_backend(Backend requested) {

@@ -66,8 +66,8 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   const Grid& grid = job.start.grid;
   r.warnings = job_warnings(job);
   // nt x nrec records: the observed data, the synthetic traces read back for the misfit, its
-  // adjoint source, and on the CPU the propagator's own traces.
-  const int fields = working_fields(r.backend.kind, Workload::gradient), records = 4;
+  // adjoint source, and on the CPU the propagator's own traces; dJ/drho's accumulators G and Q.
+  const int fields = working_fields(r.backend.kind, Workload::gradient) + (o.density_gradient ? 2 : 0), records = 4;
   require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
   r.plan = plan_strategy(o.strategy, job.time.steps, acoustic_state_of(grid), field_layout<T>(grid), working);
