@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "../sweep_rows.hpp"
 #include "revwave/numerics/density/cpu_sweep.hpp"
 #include "revwave/numerics/density/density_gradient.hpp"
 #include "revwave/numerics/density/point_formulas.hpp"
@@ -79,9 +80,11 @@ bool DensityCpuPhysics<T>::keep_images_at(const index_t* index, std::size_t coun
   kept_q_.resize(count);
   kept_k_u_.resize(count);
   kept_y_.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    kept_g_[i] = g[index[i]];
-    kept_q_[i] = q[index[i]];
+  const auto n = static_cast<std::int64_t>(count);
+#pragma omp parallel for schedule(static) if (n > 4096)
+  for (std::int64_t i = 0; i < n; ++i) {
+    kept_g_[static_cast<std::size_t>(i)] = g[index[i]];
+    kept_q_[static_cast<std::size_t>(i)] = q[index[i]];
   }
   return true;
 }
@@ -98,12 +101,17 @@ void DensityCpuPhysics<T>::reimage_at(const ReverseStepView<T>& v, const T* u_ne
   density_operator_at(p_, v.u, kept_, n, kept_k_u_.data());
   density_y_at(p_, v.lam, kept_, n, kept_y_.data());
   const auto count = static_cast<std::int64_t>(n);
-#pragma omp parallel for schedule(static) if (count > 4096)
-  for (std::int64_t i = 0; i < count; ++i) {
-    const index_t idx = kept_[i];
-    const T lam = v.lam_out[idx];
-    g[idx] = kept_g_[i] + density_image_g(lam, kept_k_u_[i], s[idx], u_next[i], kept_y_[i]);
-    q[idx] = kept_q_[i] + density_image_q(lam, v.u[idx]);
+#pragma omp parallel if (count > 4096)
+  {
+    const sweep_rows::FlushSubnormals flush;  // as the sweep that imaged the other points
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < count; ++i) {
+      const index_t idx = kept_[i];
+      const auto k = static_cast<std::size_t>(i);
+      const T lam = v.lam_out[idx];
+      g[idx] = kept_g_[k] + density_image_g(lam, kept_k_u_[k], s[idx], u_next[i], kept_y_[k]);
+      q[idx] = kept_q_[k] + density_image_q(lam, v.u[idx]);
+    }
   }
   const NextFieldProbes& pr = *v.probes;
   for (std::size_t k = 0; k < source_index_.size(); ++k) {
