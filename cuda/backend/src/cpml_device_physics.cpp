@@ -16,14 +16,6 @@ DeviceBuffer upload(const std::vector<V>& host, const char* what) {
   return b;
 }
 
-// Whether padded coordinates `at` lie within R of a slab (CpmlCpuPhysics's region).
-bool in_region(const CpmlLayout& l, bool free_surface, index_t r, const std::array<index_t, 3>& at) {
-  if (free_surface && at[2] == 0) return false;
-  for (int a = 0; a < 3; ++a)
-    if ((l.lo[a] > 0 && at[a] < l.lo[a] + r) || (l.hi[a] > 0 && at[a] >= l.padded[a] - l.hi[a] - r)) return true;
-  return false;
-}
-
 }  // namespace
 
 template <class T>
@@ -33,22 +25,14 @@ CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem, const std::fu
   const Grid& g = p_.grid;
   const CpmlProfile<T>& c = *p_.cpml;
   const CpmlLayout& l = c.layout;
+  const CpmlPointTables<T> host = cpml_point_tables(g, c);  // the layout here, the profile uploaded below
+  static_cast<CpmlPointTables<T>&>(t_) = host;
   for (int a = 0; a < 3; ++a) {
-    t_.padded[a] = l.padded[a];
-    t_.lo[a] = l.lo[a];
-    t_.hi[a] = l.hi[a];
-    t_.psi[a] = l.psi[a];
-    t_.zeta[a] = l.zeta[a];
     a_[a] = upload(c.a[a], "the C-PML's a");
     b_[a] = upload(c.b[a], "the C-PML's b");
     t_.a[a] = a_[a].template as<T>();
     t_.b[a] = b_[a].template as<T>();
   }
-  t_.stride[0] = g.stride_x();
-  t_.stride[1] = g.stride_y();
-  t_.stride[2] = 1;
-  t_.tail = l.tail;
-  t_.free_surface = g.free_surface;
   d1_ = upload(c.d1, "the C-PML's weights");
   d2_ = upload(c.d2, "the C-PML's weights");
   t_.d1 = d1_.template as<T>();
@@ -75,14 +59,18 @@ CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem, const std::fu
 
   std::vector<index_t> region, region_at;
   std::vector<T> divisor;
-  for (index_t i = 0; i < g.padded(0); ++i)
-    for (index_t j = 0; j < g.padded(1); ++j)
-      for (index_t z = 0; z < g.padded(2); ++z)
-        if (in_region(l, g.free_surface, g.radius(), {i, j, z})) {
+  dispatch_radius(g.radius(), [&](auto r) {
+    const CpmlPoint<T, decltype(r)::value> k{host};
+    for (index_t i = 0; i < g.padded(0); ++i)
+      for (index_t j = 0; j < g.padded(1); ++j)
+        for (index_t z = 0; z < g.padded(2); ++z) {
+          const index_t at[3] = {i, j, z};
+          if (!k.in_region(at)) continue;
           region.push_back(g.index(i, j, z));
           region_at.insert(region_at.end(), {i, j, z});
           divisor.push_back(a_at(region.back()));
         }
+  });
   t_.region_count = static_cast<index_t>(region.size());
   region_index_ = upload(region, "the C-PML's region");
   region_at_ = upload(region_at, "the C-PML's region");

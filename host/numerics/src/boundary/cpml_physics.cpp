@@ -7,93 +7,10 @@
 #include "cpml_rows.hpp"
 #include "revwave/core/dispatch_radius.hpp"
 #include "revwave/numerics/boundary/cpml_formulas.hpp"
+#include "revwave/numerics/boundary/cpml_point.hpp"
 
 namespace revwave {
 namespace {
-
-// next_at's per-point form of the C-PML's share (the row passes, cpml_rows.hpp, are its bits).
-template <class T, int R>
-struct Cpml {
-  const Grid& g;
-  const CpmlProfile<T>& c;
-  const CpmlLayout& l;
-  std::array<index_t, 3> stride;
-
-  explicit Cpml(const Problem<T>& p) : g(p.grid), c(*p.cpml), l(c.layout), stride{g.stride_x(), g.stride_y(), 1} {}
-
-  // Whether padded coordinate x of axis a lies within R of one of a's slabs.
-  bool near(int a, index_t x) const {
-    return (l.lo[a] > 0 && x < l.lo[a] + R) || (l.hi[a] > 0 && x >= l.padded[a] - l.hi[a] - R);
-  }
-  bool in_region(const std::array<index_t, 3>& at) const {
-    if (g.free_surface && at[2] == 0) return false;
-    return near(0, at[0]) || near(1, at[1]) || near(2, at[2]);
-  }
-  // Axis a's slab offsets along the line through a point: that of coordinate x on the axis, -1
-  // outside the slabs (CpmlLayout::slab_offset, which is linear in the coordinate along a).
-  struct Line {
-    index_t base, step, lo, hi, n;
-    index_t at(index_t x) const {
-      if (x < 0 || x >= n) return -1;
-      if (x < lo) return base + x * step;
-      if (x >= n - hi) return base + (lo + x - (n - hi)) * step;
-      return -1;
-    }
-  };
-  Line line(int a, std::array<index_t, 3> at) const {
-    std::array<index_t, 3> ext = l.padded;
-    ext[a] = l.lo[a] + l.hi[a];
-    at[a] = 0;
-    const index_t step = a == 0 ? ext[1] * ext[2] : a == 1 ? ext[2] : 1;
-    return {(at[0] * ext[1] + at[1]) * ext[2] + at[2], step, l.lo[a], l.hi[a], l.padded[a]};
-  }
-  // D1 of field f along axis a at grid index idx.
-  T d1_field(int a, const T* f, index_t idx) const {
-    T fp[R], fm[R];
-    for (int q = 1; q <= R; ++q) {
-      fp[q - 1] = f[idx + q * stride[a]];
-      fm[q - 1] = f[idx - q * stride[a]];
-    }
-    return cpml_d1<T, R>(c.d1.data(), fp, fm);
-  }
-  // psi[n] at slab offset o of axis a (coordinate x on a, grid index idx) from u[n] and psi[n-1].
-  T psi_new(int a, const T* u, const T* tail_old, index_t o, index_t x, index_t idx) const {
-    const auto i = static_cast<std::size_t>(x);
-    return cpml_psi(c.b[a][i], c.a[a][i], tail_old[l.psi[a] + o], d1_field(a, u, idx));
-  }
-  // C at the point (at, idx): psi(a, offset, x, idx) gives psi[n]; zeta[n] goes to zeta_out if set.
-  template <class Psi>
-  T correction(const T* u, const T* tail_old, const std::array<index_t, 3>& at, index_t idx, Psi&& psi,
-               T* zeta_out) const {
-    T sum = T(0);
-    for (int a = 0; a < 3; ++a) {
-      if (!near(a, at[a])) continue;
-      const Line ln = line(a, at);
-      const index_t x = at[a];
-      T fp[R], fm[R];
-      for (int q = 1; q <= R; ++q) {
-        const index_t op = ln.at(x + q), om = ln.at(x - q);
-        fp[q - 1] = op < 0 ? T(0) : psi(a, op, x + q, idx + q * stride[a]);
-        fm[q - 1] = om < 0 ? T(0) : psi(a, om, x - q, idx - q * stride[a]);
-      }
-      const T d1psi = cpml_d1<T, R>(c.d1.data(), fp, fm);
-      const index_t o = ln.at(x);
-      T zeta = T(0);
-      if (o >= 0) {
-        for (int q = 1; q <= R; ++q) {
-          fp[q - 1] = u[idx + q * stride[a]];
-          fm[q - 1] = u[idx - q * stride[a]];
-        }
-        const T d2u = cpml_d2<T, R>(c.d2.data(), u[idx], fp, fm);
-        const auto i = static_cast<std::size_t>(x);
-        zeta = cpml_zeta(c.b[a][i], c.a[a][i], tail_old[l.zeta[a] + o], d2u, d1psi);
-        if (zeta_out != nullptr) zeta_out[l.zeta[a] + o] = zeta;
-      }
-      sum += d1psi + zeta;
-    }
-    return sum;
-  }
-};
 
 template <class T>
 const T* tail_of(const T* field, const Problem<T>& p) {
@@ -111,13 +28,16 @@ CpmlCpuPhysics<T>::CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<Cpu
     : p_(problem), inner_(std::move(inner)) {
   if (!p_.cpml) throw std::logic_error("the C-PML physics on a problem without a C-PML");
   const Grid& g = p_.grid;
+  const CpmlPointTables<T> tables = cpml_point_tables(g, *p_.cpml);
   dispatch_radius(g.radius(), [&](auto r) {
-    const Cpml<T, decltype(r)::value> k(p_);
+    const CpmlPoint<T, decltype(r)::value> k{tables};
     for (index_t i = 0; i < g.padded(0); ++i)
       for (index_t j = 0; j < g.padded(1); ++j) {
         row_first_.push_back(static_cast<index_t>(region_.size()));
-        for (index_t z = 0; z < g.padded(2); ++z)
-          if (k.in_region({i, j, z})) region_.push_back(g.index(i, j, z));
+        for (index_t z = 0; z < g.padded(2); ++z) {
+          const index_t at[3] = {i, j, z};
+          if (k.in_region(at)) region_.push_back(g.index(i, j, z));
+        }
       }
     row_first_.push_back(static_cast<index_t>(region_.size()));
   });
@@ -181,15 +101,15 @@ template <class T>
 void CpmlCpuPhysics<T>::next_at(const T* u, const T* u_prev, const index_t* index, std::size_t count, T* out) {
   inner_->next_at(u, u_prev, index, count, out);
   const T* old = tail_of(u, p_);
+  const CpmlPointTables<T> tables = cpml_point_tables(p_.grid, *p_.cpml);
   dispatch_radius(p_.grid.radius(), [&](auto r) {
-    const Cpml<T, decltype(r)::value> k(p_);
+    const CpmlPoint<T, decltype(r)::value> k{tables};
     const sweep_rows::FlushSubnormals flush;
-    const auto psi = [&](int a, index_t o, index_t x, index_t idx) { return k.psi_new(a, u, old, o, x, idx); };
     for (std::size_t q = 0; q < count; ++q) {
       const index_t idx = index[q];
       const std::array<index_t, 3> at = p_.grid.coordinates(idx);
-      if (!k.in_region(at)) continue;
-      out[q] = cpml_value(out[q], k.correction(u, old, at, idx, psi, static_cast<T*>(nullptr)), leapfrog_a_at(p_, idx));
+      if (!k.in_region(at.data())) continue;
+      out[q] = cpml_value(out[q], k.correction(u, old, at.data(), idx, nullptr, nullptr), leapfrog_a_at(p_, idx));
     }
   });
 }

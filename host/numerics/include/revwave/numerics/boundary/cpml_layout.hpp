@@ -7,6 +7,7 @@
 #include <array>
 #include <vector>
 
+#include "revwave/numerics/boundary/cpml_point.hpp"
 #include "revwave/numerics/grid.hpp"
 
 namespace revwave {
@@ -55,6 +56,31 @@ struct CpmlProfile {
   std::vector<T> d2;                   // one axis's second-derivative weights / h^2
   double d_max = 0, alpha_max = 0;     // the profile's peak damping and shift, 1/s
 };
+
+// The per-point tables of grid g's C-PML over the profile's host vectors (a device copy keeps the
+// layout and points a, b, d1 and d2 at its own).
+template <class T>
+CpmlPointTables<T> cpml_point_tables(const Grid& g, const CpmlProfile<T>& c) {
+  CpmlPointTables<T> t;
+  const CpmlLayout& l = c.layout;
+  for (int a = 0; a < 3; ++a) {
+    t.padded[a] = l.padded[a];
+    t.lo[a] = l.lo[a];
+    t.hi[a] = l.hi[a];
+    t.psi[a] = l.psi[a];
+    t.zeta[a] = l.zeta[a];
+    t.a[a] = c.a[a].data();
+    t.b[a] = c.b[a].data();
+  }
+  t.stride[0] = g.stride_x();
+  t.stride[1] = g.stride_y();
+  t.stride[2] = 1;
+  t.tail = l.tail;
+  t.free_surface = g.free_surface;
+  t.d1 = c.d1.data();
+  t.d2 = c.d2.data();
+  return t;
+}
 
 // The profile's peak damping d_max and shift alpha_max in units of 1 / (nbl dt) (cpml_profile.cpp).
 inline constexpr double cpml_d_scale = 4.0, cpml_alpha_scale = 0.75;

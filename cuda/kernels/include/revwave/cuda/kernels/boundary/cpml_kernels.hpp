@@ -8,20 +8,13 @@
 
 #include "revwave/core/config.hpp"
 #include "revwave/numerics/acoustic/point_formulas.hpp"
+#include "revwave/numerics/boundary/cpml_point.hpp"
 
 namespace revwave {
 
+// The per-point tables (numerics/boundary/cpml_point.hpp) in device memory, and the passes' lists.
 template <class T>
-struct CpmlTables {
-  index_t padded[3] = {}, lo[3] = {}, hi[3] = {};
-  index_t psi[3] = {}, zeta[3] = {};  // offsets into a tail (CpmlLayout)
-  index_t stride[3] = {};             // the grid's strides: x, y, 1
-  index_t tail = 0;                   // the tail's offset in a field
-  bool free_surface = false;
-  const T* a[3] = {};  // per padded index on each axis
-  const T* b[3] = {};
-  const T* d1 = nullptr;  // [0] unused
-  const T* d2 = nullptr;
+struct CpmlTables : CpmlPointTables<T> {
   // Every slab point, axis by axis in tail order: its axis, slab offset, grid index and coordinate on the axis.
   index_t slab_count = 0;
   const index_t* slab_axis = nullptr;
