@@ -52,7 +52,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   require_data_for_user_model(o, false, "a gradient");
   const GradientJob<T> job = prepare_gradient_job<T>(o);
   const Grid& grid = job.start.grid;
-  const int fields = working_fields(backend.kind, Workload::gradient) + (o.density_gradient ? 2 : 0), records = 4;
+  const int fields = gradient_working_fields(backend.kind, o), records = 4;
   require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
   const StrategyPlan plan =

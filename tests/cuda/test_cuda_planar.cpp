@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cuda_engine_windows.hpp"
 #include "cuda_gradient_test.hpp"
 #include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/driver/cuda_backend.hpp"
@@ -15,7 +16,6 @@
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/store/compression.hpp"
 #include "revwave/survey/survey_gradient.hpp"
-#include "survey_reference.hpp"
 
 namespace revwave {
 namespace {
@@ -144,40 +144,16 @@ TEST_F(CudaPlanar, ShotEngineWindowsOnThePlane) {
     SCOPED_TRACE(surface ? "with the free surface" : "without the free surface");
     Case c = testing::case_on({41, 1, 30}, 5, 4, 30);
     c.grid.free_surface = surface;
-    Survey survey;
-    const double depths[] = {12.0, 25.0, 200.0};
-    for (int k = 0; k < 3; ++k) {
-      Shot shot;
-      shot.name = "shot " + std::to_string(k);
-      const double x = (0.2 + 0.3 * k) * c.grid.extent(0);
-      shot.acquisition = c.acq;
-      shot.acquisition.sources = {{x, 0.0, depths[k]}};
-      shot.acquisition.receivers = {{x + 20, 0.0, depths[k] + 10}, {x - 10, 0.0, depths[k] - 8}};
-      shot.time = c.time;
-      const Problem<T> truth = make_problem<T>(c.grid, c.true_model, shot.acquisition, c.time);
-      const std::vector<T> d = cuda_forward(truth, CudaBudgets{}).traces;
-      shot.data.assign(d.begin(), d.end());
-      survey.shots.push_back(shot);
-    }
-    SurveyRunOptions o;
-    o.backend = Backend::cuda;
-    o.strategy = strategy("revolve", 4);
-    o.strategy.backend = Backend::cuda;
-    o.aperture = 40.0;
-    SerialShotRunner runner;
-    const SurveySum sum = survey_gradient<T>(c.grid, c.start_model, survey, o, runner);
+    SurveySum sum;
+    expect_engine_windows_are_the_per_shot_bits<T>(c, surface ? "free surface" : "open", &sum);
     ASSERT_EQ(sum.shots.size(), 3u);
     for (const auto& s : sum.shots) {  // window: first point, then shape
       EXPECT_EQ(s.window[1], 0) << "a window on the plane holds its one row";
       EXPECT_EQ(s.window[4], 1) << "a window on the plane holds its one row";
       EXPECT_LT(s.window[3], c.grid.shape[0]) << "a window, not the whole model";
     }
-    const auto [objective, gradient] = testing::reference_survey_gradient<T>(c.grid, c.start_model, survey, o);
-    EXPECT_EQ(sum.objective, objective);
-    ASSERT_EQ(sum.gradient.size(), gradient.size());
-    EXPECT_EQ(std::memcmp(sum.gradient.data(), gradient.data(), gradient.size() * sizeof(double)), 0);
     double norm = 0;
-    for (double v : gradient) norm += v * v;
+    for (double v : sum.gradient) norm += v * v;
     EXPECT_GT(norm, 0.0);
   }
 }

@@ -41,6 +41,12 @@ std::vector<std::string> job_warnings(const GradientJob<T>& job) {
   return sampling_warnings(job.start.grid, slowest, SourceSpectrum{a.f0, a.t0, {}}, job.time);
 }
 
+// The gradient's host fields of the grid's size on `backend` (run_bytes adds a density's s and t):
+// the propagator's working fields and, with --density-gradient, dJ/drho's accumulators G and Q.
+inline int gradient_working_fields(Backend backend, const GradientJobOptions& o) {
+  return working_fields(backend, Workload::gradient) + (o.density_gradient ? 2 : 0);
+}
+
 // Resolves the backend and threads, calls `before_inputs` (the CLI refuses outputs that would
 // overwrite inputs there), prepares and checks the job, plans the strategy, models the observed
 // data where none were given, estimates the source signature when asked (then in
@@ -66,8 +72,8 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   const Grid& grid = job.start.grid;
   r.warnings = job_warnings(job);
   // nt x nrec records: the observed data, the synthetic traces read back for the misfit, its
-  // adjoint source, and on the CPU the propagator's own traces; dJ/drho's accumulators G and Q.
-  const int fields = working_fields(r.backend.kind, Workload::gradient) + (o.density_gradient ? 2 : 0), records = 4;
+  // adjoint source, and on the CPU the propagator's own traces.
+  const int fields = gradient_working_fields(r.backend.kind, o), records = 4;
   require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
   r.plan = plan_strategy(o.strategy, job.time.steps, acoustic_state_of(grid), field_layout<T>(grid), working);
