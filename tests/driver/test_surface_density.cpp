@@ -76,9 +76,10 @@ double image_method_difference(int order, bool density) {
   SmallCase c = surface_density_case(9, 70, order);
   if (!density) c.start_model.density.clear();
   const VelocityModel& model = c.start_model;
-  const auto [twice, mirrored] = mirrored_about_the_surface(c.grid, model);
-  const double plane = c.grid.extent(2);  // the surface's depth in the open grid
+  const auto open = mirrored_about_the_surface(c.grid, model);  // the grid twice as deep, its model
+  const double plane = c.grid.extent(2);                        // the surface's depth in the open grid
   const auto traces = [&](double source_z) {
+    const auto& [twice, mirrored] = open;
     Acquisition acq = c.acq;
     acq.sources[0][2] = source_z;
     for (Vec3& r : acq.receivers) r[2] += plane;

@@ -29,6 +29,10 @@ std::uint32_t bits(float x) {
 }
 
 TEST(Compression, HalfConversionMatchesTheCompilersRoundToNearestEven) {
+#if !defined(__FLT16_MANT_DIG__)
+  GTEST_SKIP() << "this compiler has no _Float16 here (clang before 15 on x86, the ASan build's): "
+                  "the Release build's gcc runs this test";
+#else
   std::mt19937 rng(7);
   std::uniform_int_distribution<std::uint32_t> any;
   std::vector<float> xs = {0.0f,
@@ -67,6 +71,7 @@ TEST(Compression, HalfConversionMatchesTheCompilersRoundToNearestEven) {
     ASSERT_EQ(got, want) << "x = " << x << " (bits " << std::hex << bits(x) << ")";
     ASSERT_EQ(bits(half_to_float(got)), bits(static_cast<float>(ref))) << "x = " << x;
   }
+#endif
 }
 
 TEST(Compression, BfloatRoundsToNearestEven) {

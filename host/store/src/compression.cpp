@@ -128,7 +128,10 @@ struct ZfpHandles {
 
 void setup_zfp(ZfpHandles& z, const Compression& c, const FieldLayout& l, const void* base) {
   const zfp_type type = l.value_bytes == 4 ? zfp_type_float : zfp_type_double;
-  auto* origin = static_cast<const std::byte*>(base) + static_cast<std::size_t>(l.origin) * l.value_bytes;
+  // No base (the size query, which reads the field's shape only): no offset from a null pointer.
+  auto* origin = base == nullptr
+                     ? nullptr
+                     : static_cast<const std::byte*>(base) + static_cast<std::size_t>(l.origin) * l.value_bytes;
   const bool plane = l.box[1] == 1;
   if (plane) {
     z.field = zfp_field_2d(const_cast<std::byte*>(origin), type, static_cast<size_t>(l.box[2]),
