@@ -10,6 +10,7 @@
 
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/numerics/acoustic/acoustic_state.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
@@ -105,7 +106,9 @@ struct CpuGradientCase {
 
   // Planned on the fields' layout, which --compress needs; without it a plan is the one the
   // fields' byte size gives.
-  StrategyPlan plan(const StrategyOptions& s) const { return plan_strategy(s, c.time.steps, layout); }
+  StrategyPlan plan(const StrategyOptions& s) const {
+    return plan_strategy(s, c.time.steps, acoustic_state_of(c.grid), layout);
+  }
   GradientOutput run(const StrategyOptions& s, StrategyReport* report = nullptr) {
     return run_gradient(prop, d.data(), s, plan(s), {}, report);
   }

@@ -18,14 +18,9 @@ void CudaPropagator<T>::set_compression(const Compression& c) {
   codec_.reset();
   host_codec_.reset();
   if (!c.enabled()) return;
-  if (cpml_) {  // the planner refuses it first (gradient_strategy.cpp): the encodings leave out the tail
-    throw InputError("--compress " + c.text() +
-                     " encodes the wavefields without the C-PML's auxiliary values: "
-                     "not with --boundary cpml (use --boundary sponge, or no --compress)");
-  }
   if (c.mode == CompressionMode::fp16 || c.mode == CompressionMode::bf16) {
     codec_ = std::make_unique<CastCodec<T>>(c, p_.grid);
-    if (fuse_codec_ && !density_) fused_ = std::make_unique<FusedCodec>(*codec_, streams_.compute);
+    if (fuse_codec_ && !density_ && !cpml_) fused_ = std::make_unique<FusedCodec>(*codec_, streams_.compute);
   } else {  // ZFP: on the host, for the pinned slots only (Debian's libzfp has no CUDA execution)
     host_codec_ = std::make_unique<FieldCodec>(c, field_layout<T>(p_.grid));
   }

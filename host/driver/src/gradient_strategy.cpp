@@ -187,11 +187,6 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
   plan.slot_bytes = state_bytes(state, field_bytes, layout);
   plan.raw_slot_bytes = plan.slot_bytes;
   if (o.compression.enabled() && o.strategy != Strategy::full) {
-    if (state.layer_values > 0) {
-      throw InputError("--compress " + o.compression.text() +
-                       " encodes the wavefields without the C-PML's auxiliary values: not with --boundary cpml "
-                       "(use --boundary sponge, or no --compress)");
-    }
     plan_compression(o, layout, plan);
   }
   if (state.layer_values > 0 && layout != nullptr) {  // each history field carries its share of the layer's values
@@ -275,7 +270,7 @@ StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, const StateS
 
 StrategyPlan plan_strategy(const StrategyOptions& o, index_t steps, const StateShape& state, const FieldLayout& layout,
                            std::size_t working_bytes) {
-  return plan_impl(o, steps, state, layout.field_bytes(), working_bytes, &layout);
+  return plan_impl(o, steps, state, layout.alloc_bytes(), working_bytes, &layout);  // the tail: state.layer_values
 }
 
 std::unique_ptr<Schedule> make_schedule(const StrategyPlan& plan) {

@@ -17,7 +17,7 @@ CompressionStats EncodedSlot::encode(const FieldCodec& codec, const std::byte* u
   CompressionStats done;
   done.seconds_compress = seconds_since(t0);
   done.fields_compressed = 2;
-  done.raw_bytes = 2 * static_cast<std::uint64_t>(codec.layout().box_points()) * codec.layout().value_bytes;
+  done.raw_bytes = 2 * static_cast<std::uint64_t>(codec.layout().encoded_values()) * codec.layout().value_bytes;
   done.compressed_bytes = bytes();
   return done;
 }

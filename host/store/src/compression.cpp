@@ -114,7 +114,8 @@ void decode_bf16(const std::byte* in, const FieldLayout& l, T* field) {
 }
 
 // ZFP: the padded box as a strided 3D field over the allocation (z fastest); a plane's (ny = 1, one
-// padded row) as a 2D field, where ZFP's 4 x 4 x 4 blocks would be three quarters padding.
+// padded row) as a 2D field, where ZFP's 4 x 4 x 4 blocks would be three quarters padding; one row
+// (a C-PML's tail) as a 1D field.
 struct ZfpHandles {
   zfp_field* field = nullptr;
   zfp_stream* stream = nullptr;
@@ -126,14 +127,17 @@ struct ZfpHandles {
   }
 };
 
-void setup_zfp(ZfpHandles& z, const Compression& c, const FieldLayout& l, const void* base) {
+// zfp-accuracy holds the values to c.parameter x accuracy_scale (a tail's scale, 1 for a grid).
+void setup_zfp(ZfpHandles& z, const Compression& c, const FieldLayout& l, const void* base, double accuracy_scale) {
   const zfp_type type = l.value_bytes == 4 ? zfp_type_float : zfp_type_double;
   // No base (the size query, which reads the field's shape only): no offset from a null pointer.
   auto* origin = base == nullptr
                      ? nullptr
                      : static_cast<const std::byte*>(base) + static_cast<std::size_t>(l.origin) * l.value_bytes;
-  const bool plane = l.box[1] == 1;
-  if (plane) {
+  const bool row = l.box[0] == 1 && l.box[1] == 1, plane = !row && l.box[1] == 1;
+  if (row) {
+    z.field = zfp_field_1d(const_cast<std::byte*>(origin), type, static_cast<size_t>(l.box[2]));
+  } else if (plane) {
     z.field = zfp_field_2d(const_cast<std::byte*>(origin), type, static_cast<size_t>(l.box[2]),
                            static_cast<size_t>(l.box[0]));
     if (z.field) zfp_field_set_stride_2d(z.field, 1, l.alloc[1] * l.alloc[2]);
@@ -145,9 +149,9 @@ void setup_zfp(ZfpHandles& z, const Compression& c, const FieldLayout& l, const 
   z.stream = zfp_stream_open(nullptr);
   if (!z.field || !z.stream) throw std::bad_alloc();
   if (c.mode == CompressionMode::zfp_rate)
-    zfp_stream_set_rate(z.stream, c.parameter, type, plane ? 2 : 3, zfp_false);
+    zfp_stream_set_rate(z.stream, c.parameter, type, row ? 1 : plane ? 2 : 3, zfp_false);
   else
-    zfp_stream_set_accuracy(z.stream, c.parameter);
+    zfp_stream_set_accuracy(z.stream, c.parameter * accuracy_scale);
 }
 
 }  // namespace
@@ -185,47 +189,74 @@ Compression parse_compression(const std::string& text) {
   throw InputError("--compress '" + text + "' is unknown: use " + modes_rule);
 }
 
-std::size_t FieldLayout::field_bytes() const {
+std::size_t FieldLayout::alloc_bytes() const {
   return static_cast<std::size_t>(alloc[0] * alloc[1] * alloc[2]) * value_bytes;
 }
+
+std::size_t FieldLayout::field_bytes() const { return alloc_bytes() + static_cast<std::size_t>(tail) * value_bytes; }
+
+FieldLayout FieldLayout::tail_layout() const {
+  FieldLayout t;
+  t.value_bytes = value_bytes;
+  t.alloc = {1, 1, tail};
+  t.box = {1, 1, tail};
+  t.origin = alloc[0] * alloc[1] * alloc[2];
+  return t;
+}
+
+namespace {
+
+// The largest encoding of one part (the grid's padded box, or a tail) in mode c.
+std::size_t part_max_bytes(const Compression& c, const FieldLayout& part, double accuracy_scale) {
+  const auto points = static_cast<std::size_t>(part.box_points());
+  switch (c.mode) {
+    case CompressionMode::none: break;
+    case CompressionMode::fp16: return fp16_header + 2 * points;
+    case CompressionMode::bf16: return 2 * points;
+    case CompressionMode::zfp_rate:
+    case CompressionMode::zfp_accuracy: {
+      ZfpHandles z;
+      setup_zfp(z, c, part, nullptr, accuracy_scale);
+      return zfp_stream_maximum_size(z.stream, z.field);
+    }
+  }
+  throw std::invalid_argument("FieldCodec: no codec for --compress none");
+}
+
+}  // namespace
 
 FieldCodec::FieldCodec(const Compression& c, const FieldLayout& layout) : c_(c), layout_(layout) {
   if (layout.value_bytes != 4 && layout.value_bytes != 8)
     throw std::invalid_argument("FieldCodec: values of 4 or 8 bytes");
-  const auto points = static_cast<std::size_t>(layout.box_points());
-  switch (c.mode) {
-    case CompressionMode::none: throw std::invalid_argument("FieldCodec: no codec for --compress none");
-    case CompressionMode::fp16: max_bytes_ = fp16_header + 2 * points; break;
-    case CompressionMode::bf16: max_bytes_ = 2 * points; break;
-    case CompressionMode::zfp_rate:
-    case CompressionMode::zfp_accuracy: {
-      const double bits = 8.0 * double(layout.value_bytes);
-      if (c.mode == CompressionMode::zfp_rate && c.parameter > bits) {
-        throw InputError("--compress " + c.text() + " is invalid: the rate must be at most " + number_text(bits) +
-                         " bits per value for " + (layout.value_bytes == 4 ? "float" : "double") + " wavefields");
-      }
-      ZfpHandles z;
-      setup_zfp(z, c, layout, nullptr);
-      max_bytes_ = zfp_stream_maximum_size(z.stream, z.field);
-      break;
-    }
+  if (layout.tail < 0) throw std::invalid_argument("FieldCodec: a negative tail");
+  const double bits = 8.0 * double(layout.value_bytes);
+  if (c.mode == CompressionMode::zfp_rate && c.parameter > bits) {
+    throw InputError("--compress " + c.text() + " is invalid: the rate must be at most " + number_text(bits) +
+                     " bits per value for " + (layout.value_bytes == 4 ? "float" : "double") + " wavefields");
+  }
+  box_max_bytes_ = part_max_bytes(c, layout, 1.0);
+  max_bytes_ = box_max_bytes_;
+  if (layout.tail > 0) {
+    tail_offset_ = (box_max_bytes_ + 7) / 8 * 8;  // ZFP's bit streams are read in 64-bit words
+    max_bytes_ = tail_offset_ + part_max_bytes(c, layout.tail_layout(), layout.tail_accuracy_scale);
   }
 }
 
-std::size_t FieldCodec::encode(const std::byte* field, std::byte* out) const {
-  const bool single = layout_.value_bytes == 4;
+std::size_t FieldCodec::encode_part(const FieldLayout& part, double accuracy_scale, const std::byte* field,
+                                    std::byte* out, std::size_t capacity) const {
+  const bool single = part.value_bytes == 4;
   switch (c_.mode) {
     case CompressionMode::fp16:
-      return single ? encode_fp16(reinterpret_cast<const float*>(field), layout_, out)
-                    : encode_fp16(reinterpret_cast<const double*>(field), layout_, out);
+      return single ? encode_fp16(reinterpret_cast<const float*>(field), part, out)
+                    : encode_fp16(reinterpret_cast<const double*>(field), part, out);
     case CompressionMode::bf16:
-      return single ? encode_bf16(reinterpret_cast<const float*>(field), layout_, out)
-                    : encode_bf16(reinterpret_cast<const double*>(field), layout_, out);
+      return single ? encode_bf16(reinterpret_cast<const float*>(field), part, out)
+                    : encode_bf16(reinterpret_cast<const double*>(field), part, out);
     default: break;
   }
   ZfpHandles z;
-  setup_zfp(z, c_, layout_, field);
-  z.bits = stream_open(out, max_bytes_);
+  setup_zfp(z, c_, part, field, accuracy_scale);
+  z.bits = stream_open(out, capacity);
   zfp_stream_set_bit_stream(z.stream, z.bits);
   zfp_stream_rewind(z.stream);
   zfp_stream_set_execution(z.stream, zfp_exec_omp);  // falls back to serial where zfp lacks OpenMP
@@ -234,25 +265,40 @@ std::size_t FieldCodec::encode(const std::byte* field, std::byte* out) const {
   return bytes;
 }
 
-void FieldCodec::decode(const std::byte* in, std::size_t bytes, std::byte* field) const {
-  const bool single = layout_.value_bytes == 4;
+void FieldCodec::decode_part(const FieldLayout& part, double accuracy_scale, const std::byte* in, std::size_t bytes,
+                             std::byte* field) const {
+  const bool single = part.value_bytes == 4;
   switch (c_.mode) {
     case CompressionMode::fp16:
-      return single ? decode_fp16(in, layout_, reinterpret_cast<float*>(field))
-                    : decode_fp16(in, layout_, reinterpret_cast<double*>(field));
+      return single ? decode_fp16(in, part, reinterpret_cast<float*>(field))
+                    : decode_fp16(in, part, reinterpret_cast<double*>(field));
     case CompressionMode::bf16:
-      return single ? decode_bf16(in, layout_, reinterpret_cast<float*>(field))
-                    : decode_bf16(in, layout_, reinterpret_cast<double*>(field));
+      return single ? decode_bf16(in, part, reinterpret_cast<float*>(field))
+                    : decode_bf16(in, part, reinterpret_cast<double*>(field));
     default: break;
   }
   ZfpHandles z;
-  setup_zfp(z, c_, layout_, field);
+  setup_zfp(z, c_, part, field, accuracy_scale);
   z.bits = stream_open(const_cast<std::byte*>(in), bytes);
   zfp_stream_set_bit_stream(z.stream, z.bits);
   zfp_stream_rewind(z.stream);
   // Debian's zfp 1.0 decompresses serially only (its OpenMP policy covers compression).
   if (zfp_decompress(z.stream, z.field) == 0)
     throw std::runtime_error("zfp_decompress failed for --compress " + c_.text());
+}
+
+std::size_t FieldCodec::encode(const std::byte* field, std::byte* out) const {
+  const std::size_t box = encode_part(layout_, 1.0, field, out, box_max_bytes_);
+  if (layout_.tail == 0) return box;
+  std::memset(out + box, 0, tail_offset_ - box);  // the gap up to the tail: no stale bytes in a slot
+  return tail_offset_ + encode_part(layout_.tail_layout(), layout_.tail_accuracy_scale, field, out + tail_offset_,
+                                    max_bytes_ - tail_offset_);
+}
+
+void FieldCodec::decode(const std::byte* in, std::size_t bytes, std::byte* field) const {
+  if (layout_.tail == 0) return decode_part(layout_, 1.0, in, bytes, field);
+  decode_part(layout_, 1.0, in, tail_offset_, field);
+  decode_part(layout_.tail_layout(), layout_.tail_accuracy_scale, in + tail_offset_, bytes - tail_offset_, field);
 }
 
 CompressionStats& CompressionStats::operator+=(const CompressionStats& o) {

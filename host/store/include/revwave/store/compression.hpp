@@ -18,7 +18,10 @@
 //                   extra slots under --checkpoint-memory; it is there to bound the error).
 //
 // Every codec reads and writes the padded points only (the halo and the row gaps stay zero, as the
-// sweeps need them) and maps 0 to 0 exactly.
+// sweeps need them) and maps 0 to 0 exactly. A field with a tail (a C-PML's auxiliary values after
+// the allocation, FieldLayout::tail) has the tail encoded by the same mode as a run of values of
+// its own (fp16 with its own scale, ZFP as a 1D array, zfp-accuracy to E x tail_accuracy_scale),
+// after the grid's encoding.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -49,8 +52,16 @@ struct FieldLayout {
   std::array<std::int64_t, 3> alloc{};
   std::array<std::int64_t, 3> box{};
   std::int64_t origin = 0;
-  std::size_t field_bytes() const;
+  std::int64_t tail = 0;  // values after the allocation (a C-PML's auxiliary values), 0 for none
+  // zfp-accuracy:E holds the tail's values to E x tail_accuracy_scale: they are not in the
+  // wavefield's units (field_layout gives 1 / h^2, see docs/physics/boundaries.md).
+  double tail_accuracy_scale = 1.0;
+  std::size_t alloc_bytes() const;  // the allocated grid's bytes, without the tail
+  std::size_t field_bytes() const;  // the whole field's: the allocation and the tail
   std::int64_t box_points() const { return box[0] * box[1] * box[2]; }
+  std::int64_t encoded_values() const { return box_points() + tail; }  // what a codec encodes
+  // The tail as a layout of its own: one row of `tail` values from the allocation's end.
+  FieldLayout tail_layout() const;
 };
 
 // One codec per store: encodes a field into at most max_bytes() bytes and decodes it back.
@@ -62,17 +73,24 @@ class FieldCodec {
   const Compression& compression() const { return c_; }
   const FieldLayout& layout() const { return layout_; }
   // The bytes one encoded field may take: exact for fp16, bf16 and zfp-rate (each encode
-  // returns it), the reserved worst case for zfp-accuracy.
+  // returns it), the reserved worst case for zfp-accuracy. With a tail, the tail's encoding
+  // starts at tail_offset(): the grid's largest encoding rounded up to 8 bytes.
   std::size_t max_bytes() const { return max_bytes_; }
+  std::size_t tail_offset() const { return tail_offset_; }
   // Encodes `field` (layout().field_bytes() bytes) into `out` (max_bytes()); returns the bytes used.
   std::size_t encode(const std::byte* field, std::byte* out) const;
   // Decodes into the padded points of `field`; the rest of `field` is left as it is (zeros).
   void decode(const std::byte* in, std::size_t bytes, std::byte* field) const;
 
  private:
+  std::size_t encode_part(const FieldLayout& part, double accuracy_scale, const std::byte* field, std::byte* out,
+                          std::size_t capacity) const;
+  void decode_part(const FieldLayout& part, double accuracy_scale, const std::byte* in, std::size_t bytes,
+                   std::byte* field) const;
+
   Compression c_;
   FieldLayout layout_;
-  std::size_t max_bytes_ = 0;
+  std::size_t max_bytes_ = 0, box_max_bytes_ = 0, tail_offset_ = 0;
 };
 
 // What a compressing store did so far.

@@ -3,6 +3,7 @@
 // libzfp has no CUDA execution): with zfp modes the device slots stay raw and only the pinned host
 // slots are encoded, on the host (encoded_host_slots.hpp, behind staged_host_tier.hpp).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -39,10 +40,15 @@ class DeviceCodec {
   const Compression& compression() const { return c_; }
   // Bytes of one encoded field, and what a slot (two of them, each rounded up to 128 bytes) takes:
   // the same as the CPU's compressed slots (CompressedStore::slot_bytes_of), what plan_strategy charges.
-  std::size_t encoded_bytes() const { return shape_.encoded_bytes(); }
+  // With a tail (a C-PML's values) its encoding follows the grid's at tail_offset(), as on the CPU
+  // (FieldCodec): the grid's encoding rounded up to 8 bytes.
+  std::size_t tail_offset() const { return (shape_.encoded_bytes() + 7) / 8 * 8; }
+  std::size_t encoded_bytes() const {
+    return tail_.points() > 0 ? tail_offset() + tail_.encoded_bytes() : shape_.encoded_bytes();
+  }
   std::size_t stride() const { return (encoded_bytes() + 127) / 128 * 128; }
   std::size_t slot_bytes() const { return 2 * stride(); }
-  std::size_t raw_bytes() const { return static_cast<std::size_t>(shape_.points()) * value_bytes_; }
+  std::size_t raw_bytes() const { return static_cast<std::size_t>(shape_.points() + tail_.points()) * value_bytes_; }
   // What encoding (or decoding) `fields` fields did, for a store's statistics (the kernels' time is
   // the compute stream's: not measured apart).
   CompressionStats counted(int fields, bool encode) const {
@@ -74,10 +80,10 @@ class DeviceCodec {
   virtual void encode_measured(const void* field, int which, void* out, cudaStream_t stream) = 0;
 
  protected:
-  DeviceCodec(const Compression& c, const CastShape& s, std::size_t value_bytes)
-      : c_(c), shape_(s), value_bytes_(value_bytes) {}
+  DeviceCodec(const Compression& c, const CastShape& s, const CastShape& tail, std::size_t value_bytes)
+      : c_(c), shape_(s), tail_(tail), value_bytes_(value_bytes) {}
   Compression c_;
-  CastShape shape_;
+  CastShape shape_, tail_;  // tail_: no points without a C-PML
   std::size_t value_bytes_;
 };
 
@@ -85,21 +91,32 @@ template <class T>
 class CastCodec final : public DeviceCodec {
  public:
   CastCodec(const Compression& c, const Grid& g)
-      : DeviceCodec(c, shape_of(c, g), sizeof(T)),
+      : DeviceCodec(c, shape_of(c, g), tail_of(c, g), sizeof(T)),
         alloc_points_(static_cast<std::size_t>(g.alloc_points())),
-        reducer_(alloc_points_),
-        peaks_(peak_slots * sizeof(double), "the peaks of checkpoints being compressed") {}
+        reducer_(std::max(alloc_points_, static_cast<std::size_t>(g.cpml_values()))),
+        peaks_(2 * peak_slots * sizeof(double), "the peaks of checkpoints being compressed") {}
   void measure_peak(const void* field, int which, cudaStream_t stream) override {
-    // The whole allocation: the halo's zeros change nothing.
-    if (!shape_.bf16)
-      reducer_.max_abs(static_cast<const T*>(field), alloc_points_, peaks_.as<double>() + which, stream);
+    if (shape_.bf16) return;
+    // The whole allocation: the halo's zeros change nothing. A tail has a peak (and a scale) of its
+    // own, in peak slot which + peak_slots.
+    reducer_.max_abs(static_cast<const T*>(field), alloc_points_, peaks_.as<double>() + which, stream);
+    if (tail_.points() > 0) {
+      reducer_.max_abs(static_cast<const T*>(field) + alloc_points_, static_cast<std::size_t>(tail_.points()),
+                       peaks_.as<double>() + peak_slots + which, stream);
+    }
   }
   const double* peak(int which) const override { return peaks_.as<const double>() + which; }
   void encode_measured(const void* field, int which, void* out, cudaStream_t stream) override {
     launch_encode<T>(shape_, static_cast<const T*>(field), peak(which), out, stream);
+    if (tail_.points() > 0) {
+      launch_encode<T>(tail_, static_cast<const T*>(field), peak(peak_slots + which),
+                       static_cast<unsigned char*>(out) + tail_offset(), stream);
+    }
   }
   void decode(const void* in, void* field, cudaStream_t stream) override {
     launch_decode<T>(shape_, in, static_cast<T*>(field), stream);
+    if (tail_.points() > 0)
+      launch_decode<T>(tail_, static_cast<const unsigned char*>(in) + tail_offset(), static_cast<T*>(field), stream);
   }
 
  private:
@@ -114,6 +131,16 @@ class CastCodec final : public DeviceCodec {
     s.sx = g.stride_x();
     s.sy = g.stride_y();
     s.origin = g.origin();
+    s.bf16 = c.mode == CompressionMode::bf16;
+    return s;
+  }
+  // A C-PML's tail as one row of values from the allocation's end (no points without one).
+  static CastShape tail_of(const Compression& c, const Grid& g) {
+    CastShape s;
+    if (g.cpml_values() == 0) return s;
+    s.box0 = s.box1 = 1;
+    s.box2 = s.sx = s.sy = g.cpml_values();
+    s.origin = g.alloc_points();
     s.bf16 = c.mode == CompressionMode::bf16;
     return s;
   }
