@@ -34,7 +34,7 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
   cmd->add_flag("--free-surface", o.free_surface,
                 "the plane z = 0 is pressure-free (u = 0, no absorbing layer on the top face); sources below it");
   add_choice(cmd, "--boundary", o.boundary, parse_boundary, {"sponge", "cpml"},
-             "absorbing layer: sponge (damping) or cpml (convolutional PML)");
+             "absorbing layer: cpml (convolutional PML, the default) or sponge (damping)");
   add_integer(cmd, "--space-order", o.space_order, int_within(2, 16), "even order of the Laplacian, 2..16");
   add_number(cmd, "--tn", o.tn, positive(), "s", "simulated time, s");
   add_number(cmd, "--dt", o.dt, positive(), "s", "time step, s (default: 0.9 x the stability bound)");

@@ -15,8 +15,9 @@ mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-args=(gradient --backend cuda --shape 230,230,230 --spacing 10 --nbl 10 --space-order 8 --precision float
-      --dt 0.0012 --tn 1.938 --json)
+# The sponge, as the earlier figures were measured (the default is the C-PML since #24).
+args=(gradient --backend cuda --shape 230,230,230 --spacing 10 --nbl 10 --boundary sponge --space-order 8
+      --precision float --dt 0.0012 --tn 1.938 --json)
 for budget in 2GiB 1GiB; do
   for mode in none fp16 bf16; do
     [[ $budget == 1GiB && $mode == bf16 ]] && continue

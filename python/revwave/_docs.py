@@ -18,7 +18,7 @@ _UNITS: Dict[str, str] = {
     "spacing": "grid spacing h in m (the same on every axis)",
     "nbl": "absorbing boundary width in grid points per side",
     "free_surface": "True: the plane z = 0 is pressure-free (no absorbing layer on top; sources at z > 0)",
-    "boundary": "the absorbing layer: 'sponge' (damping) or 'cpml' (convolutional PML)",
+    "boundary": "the absorbing layer: 'cpml' (convolutional PML, the default) or 'sponge' (damping)",
     "space_order": "spatial order of the stencil (even, 2..16; no unit)",
     "tn": "recording time in s",
     "dt": "time step in s (default: 0.9 x the stability bound)",

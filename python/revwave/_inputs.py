@@ -40,7 +40,7 @@ def _existing(path: Union[str, os.PathLike], option: str) -> str:
 
 def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision, backend,
              threads, device_memory=None, host_memory=None, host_spacing=None,
-             default_shape="80,80,80", free_surface=False, boundary="sponge", density=None) -> "_revwave.ProblemOptions":
+             default_shape="80,80,80", free_surface=False, boundary="cpml", density=None) -> "_revwave.ProblemOptions":
     o = _revwave.ProblemOptions()
     if model is not None and velocity is not None:
         raise InputError("--model excludes --velocity")

@@ -19,6 +19,7 @@ class CliCpml : public revwave::testing::CliFixture {};
 
 const std::string small = " --shape 14,12,12 --tn 0.08 --nbl 5 --threads 1 --backend cpu --boundary cpml ";
 
+// The C-PML is the default: a run without --boundary gives its bytes, the sponge others.
 TEST_F(CliCpml, ForwardDiffersFromTheSpongeAndItsConfigRepeatsTheRun) {
   const Outcome r = invoke("forward" + small + "--src 60,50,20 --rec 0,50,20 --rec 80,50,15 --out pml.npy --json");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -27,10 +28,17 @@ TEST_F(CliCpml, ForwardDiffersFromTheSpongeAndItsConfigRepeatsTheRun) {
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_TRUE(slurp((dir_ / "again.npy").string()) == slurp((dir_ / "pml.npy").string()));
   const std::string plain = " --shape 14,12,12 --tn 0.08 --nbl 5 --threads 1 --backend cpu ";
-  const Outcome sponge = invoke("forward" + plain + "--src 60,50,20 --rec 0,50,20 --rec 80,50,15 --out sp.npy --json");
+  const std::string geometry = "--src 60,50,20 --rec 0,50,20 --rec 80,50,15 ";
+  const Outcome by_default = invoke("forward" + plain + geometry + "--out default.npy --json");
+  ASSERT_EQ(by_default.code, 0) << by_default.err;
+  EXPECT_EQ(nlohmann::json::parse(by_default.out)["boundary"], "cpml");
+  EXPECT_TRUE(slurp((dir_ / "default.npy").string()) == slurp((dir_ / "pml.npy").string()));
+  const Outcome sponge = invoke("forward" + plain + geometry + "--boundary sponge --out sp.npy --json");
   ASSERT_EQ(sponge.code, 0) << sponge.err;
-  EXPECT_FALSE(nlohmann::json::parse(sponge.out).contains("boundary"));
+  EXPECT_EQ(nlohmann::json::parse(sponge.out)["boundary"], "sponge");
   EXPECT_FALSE(slurp((dir_ / "sp.npy").string()) == slurp((dir_ / "pml.npy").string()));
+  const std::string config = slurp((dir_ / "sp.config.toml").string());
+  EXPECT_NE(config.find("boundary = \"sponge\""), std::string::npos) << config;
 }
 
 TEST_F(CliCpml, AdjointTestAndCheckpointedGradientPass) {
@@ -130,6 +138,16 @@ TEST_F(CliCpml, CompressedCheckpointsCarryTheLayer) {
     EXPECT_GT(e2, 0.0) << mode;
     EXPECT_LT(std::sqrt(e2 / r2), 5e-2) << mode;
   }
+}
+
+// --nbl 0 is no layer at all: the C-PML's run is the sponge's, byte for byte (nothing to absorb).
+TEST_F(CliCpml, NoLayerIsTheSpongesRun) {
+  const std::string run =
+      "gradient --shape 14,12,12 --tn 0.08 --nbl 0 --threads 1 --backend cpu --src 60,50,20 "
+      "--rec 0,50,20 --strategy revolve --snaps 3 ";
+  ASSERT_EQ(invoke(run + "--boundary cpml --out c.npy").code, 0);
+  ASSERT_EQ(invoke(run + "--boundary sponge --out s.npy").code, 0);
+  EXPECT_TRUE(slurp((dir_ / "c.npy").string()) == slurp((dir_ / "s.npy").string()));
 }
 
 TEST_F(CliCpml, RefusalsNameTheValue) {

@@ -6,9 +6,10 @@ import pytest
 SMALL = ["--shape", "40,40,40", "--tn", "0.25"]
 
 
+@pytest.mark.parametrize("boundary", ["cpml", "sponge"])
 @pytest.mark.parametrize("strategy", [["--snaps", "5"], ["--checkpoint-memory", "6MiB"], ["--strategy", "full"]])
-def test_plan_predicts_the_gradient_it_plans(cli, tmp_path, strategy):
-    args = [*SMALL, "--backend", "cpu", "--threads", "1", *strategy]
+def test_plan_predicts_the_gradient_it_plans(cli, tmp_path, strategy, boundary):
+    args = [*SMALL, "--backend", "cpu", "--threads", "1", "--boundary", boundary, *strategy]
     plan = cli.json("plan", *args)
     run = cli.json("gradient", *args, "--out", tmp_path / "g.npy")
     # The slots and the step counts are those the gradient ran.
@@ -23,8 +24,11 @@ def test_plan_predicts_the_gradient_it_plans(cli, tmp_path, strategy):
         assert plan["advances"] > 0 and "advances and reverse steps" in run["step_counts"]
     assert plan["checkpoint_bytes"] == run["checkpoint_bytes"]
     # Peak memory: within 15% of the resident peak the run reports (the prediction is the plan's own
-    # resident memory, the working set and the checkpoints held in memory).
-    assert plan["predicted_peak_bytes"] == pytest.approx(run["peak_rss_bytes"], rel=0.15)
+    # resident memory, the working set and the checkpoints held in memory). The plan counts what is
+    # allocated; with the C-PML about 5 MB of it is never touched at this size (measured: 1.16x the
+    # resident peak under 6 MiB of slots, the sponge's 1.10x): within 20% there, and never below.
+    assert plan["predicted_peak_bytes"] == pytest.approx(run["peak_rss_bytes"], rel=0.2 if boundary == "cpml" else 0.15)
+    assert plan["predicted_peak_bytes"] >= run["peak_rss_bytes"]
     assert plan["predicted_seconds"] > 0
     assert "nothing was run" in plan["prediction"]
 

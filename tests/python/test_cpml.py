@@ -17,7 +17,8 @@ def test_forward_equals_cli_and_differs_from_the_sponge(cli, tmp_path):
         "140,50,100", "--out", tmp_path / "cpml.npy")
     theirs = revwave.ShotRecord.load(tmp_path / "cpml.npy")
     assert theirs.data.tobytes() == rec.data.tobytes()
-    sponge = revwave.forward(**SMALL, src=SRC, rec=REC)
+    assert revwave.forward(**SMALL, src=SRC, rec=REC).data.tobytes() == rec.data.tobytes()  # the default
+    sponge = revwave.forward(**SMALL, boundary="sponge", src=SRC, rec=REC)
     assert sponge.data.tobytes() != rec.data.tobytes()
 
 

@@ -58,8 +58,10 @@ def test_scipy_inverts_a_plane_with_the_free_surface():
                              precision="double") for sx in (100.0, 300.0, 500.0)]
     f = revwave.Objective(true.shape, observed=shots, spacing=h, free_surface=True, precision="double",
                           strategy="revolve", snaps=20)
+    # 20 iterations: under the C-PML (the default) 8 took the model error to 0.88 of the start's, 12 to
+    # 0.85 (the sponge's echoes had lit the blob from below); 20 pass the bound.
     r = optimize.minimize(f, f.x(start), jac=True, method="L-BFGS-B", bounds=f.bounds(1500.0, 2500.0),
-                          options=dict(maxiter=8))
+                          options=dict(maxiter=20))
     model = f.model(r.x)
     assert model.shape == (nx, 1, nz)
     assert r.fun < 0.3  # J / J0

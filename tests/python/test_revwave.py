@@ -91,7 +91,7 @@ def test_every_strategy_equals_full(tmp_path):
     start = np.full(shape, 2000.0)
     full = revwave.gradient(start, observed=obs, strategy="full")
     assert np.abs(full.gradient).max() > 0
-    runs = [dict(strategy="revolve", snaps=3), dict(strategy="revolve", checkpoint_memory="1M"),
+    runs = [dict(strategy="revolve", snaps=3), dict(strategy="revolve", checkpoint_memory="5M"),
             dict(strategy="revolve", snaps=5, store="disk", checkpoint_dir=str(tmp_path)),
             dict(strategy="online", snaps=4), dict(strategy="multilevel", tier=["memory:2:0:0", "disk:20:1:1"],
                                                    checkpoint_dir=str(tmp_path))]

@@ -25,13 +25,13 @@ void validate(const Grid& grid) {
     os << "spacing " << grid.spacing << " m is invalid: it must be finite and positive";
     throw InputError(os.str());
   }
-  second_derivative_weights(grid.space_order);  // throws on an unsupported order
-  if (grid.cpml && grid.nbl < grid.radius()) {
+  second_derivative_weights(grid.space_order);                  // throws on an unsupported order
+  if (grid.cpml && grid.nbl > 0 && grid.nbl < grid.radius()) {  // nbl 0: no layer, the faces reflect
     throw InputError("--nbl " + std::to_string(grid.nbl) +
                      " is too thin for --boundary cpml: the C-PML needs at least " +
                      "the stencil's radius, space order / 2 = " + std::to_string(grid.radius()) +
                      " layer points per face (use --nbl " + std::to_string(grid.radius()) +
-                     " or more, 10 for an echo below 0.1%, or --boundary sponge)");
+                     " or more, 10 for an echo below 0.1%, 0 for no layer, or --boundary sponge)");
   }
   // The allocated grid (interior, two layers, two halos per axis) must be countable in bytes.
   index_t alloc[3];

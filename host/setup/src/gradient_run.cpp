@@ -82,7 +82,7 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["shape"] = r.job.start.grid.shape;
   j["space_order"] = r.job.start.grid.space_order;
   if (r.job.start.grid.free_surface) j["free_surface"] = true;
-  if (r.job.start.grid.cpml) j["boundary"] = "cpml";
+  j["boundary"] = r.job.start.grid.cpml ? "cpml" : "sponge";
   j["backend"] = to_string(r.backend.kind);
   j["backend_note"] = r.backend.note;
   j["precision"] = to_string(o.problem.precision);

@@ -166,7 +166,7 @@ nlohmann::json survey_forward_summary(const SurveyForwardRun& r, const SurveyOpt
   j["spacing"] = grid.spacing;
   j["nbl"] = grid.nbl;
   if (grid.free_surface) j["free_surface"] = true;
-  if (grid.cpml) j["boundary"] = "cpml";
+  j["boundary"] = grid.cpml ? "cpml" : "sponge";
   j["space_order"] = grid.space_order;
   j["backend"] = to_string(r.backend.kind);
   j["backend_note"] = r.backend.note;

@@ -100,7 +100,7 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
   j["shape"] = job.inputs.grid.shape;
   j["space_order"] = job.inputs.grid.space_order;
   if (job.inputs.grid.free_surface) j["free_surface"] = true;
-  if (job.inputs.grid.cpml) j["boundary"] = "cpml";
+  j["boundary"] = job.inputs.grid.cpml ? "cpml" : "sponge";
   j["backend"] = to_string(job.backend.kind);
   j["backend_note"] = job.backend.note;
   j["precision"] = to_string(precision);

@@ -32,8 +32,8 @@ struct ProblemOptions {
   bool shape_given = false;  // --shape was given: with a model it must be the model's shape
   double spacing = 10.0;
   index_t nbl = 10;
-  bool free_surface = false;             // --free-surface: u = 0 at z = 0, no layer on the top face
-  Boundary boundary = Boundary::sponge;  // --boundary: the absorbing layer's kind
+  bool free_surface = false;           // --free-surface: u = 0 at z = 0, no layer on the top face
+  Boundary boundary = Boundary::cpml;  // --boundary: the absorbing layer's kind
   int space_order = 8;
   double tn = 0.5;
   std::optional<double> dt;  // unset: 0.9 x the stability bound
