@@ -1,4 +1,5 @@
 #include "revwave/setup/forward_run.hpp"
+#include "revwave/setup/problem_setup.hpp"
 
 #include "revwave/core/checks.hpp"
 #include "revwave/core/system_memory.hpp"
@@ -51,7 +52,7 @@ nlohmann::json forward_summary(const ForwardRun<T>& r, Precision precision) {
   j["spacing"] = grid.spacing;
   j["nbl"] = grid.nbl;
   if (grid.free_surface) j["free_surface"] = true;
-  j["boundary"] = grid.cpml ? "cpml" : "sponge";
+  j["boundary"] = to_string(boundary_of(grid));
   j["space_order"] = grid.space_order;
   j["backend"] = to_string(r.backend.kind);
   j["backend_note"] = r.backend.note;

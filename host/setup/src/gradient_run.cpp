@@ -1,4 +1,5 @@
 #include "revwave/setup/gradient_run.hpp"
+#include "revwave/setup/problem_setup.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -82,7 +83,7 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["shape"] = r.job.start.grid.shape;
   j["space_order"] = r.job.start.grid.space_order;
   if (r.job.start.grid.free_surface) j["free_surface"] = true;
-  j["boundary"] = r.job.start.grid.cpml ? "cpml" : "sponge";
+  j["boundary"] = to_string(boundary_of(r.job.start.grid));
   j["backend"] = to_string(r.backend.kind);
   j["backend_note"] = r.backend.note;
   j["precision"] = to_string(o.problem.precision);

@@ -1,4 +1,5 @@
 #include "revwave/setup/survey_forward_run.hpp"
+#include "revwave/setup/problem_setup.hpp"
 
 #include <unistd.h>
 
@@ -166,7 +167,7 @@ nlohmann::json survey_forward_summary(const SurveyForwardRun& r, const SurveyOpt
   j["spacing"] = grid.spacing;
   j["nbl"] = grid.nbl;
   if (grid.free_surface) j["free_surface"] = true;
-  j["boundary"] = grid.cpml ? "cpml" : "sponge";
+  j["boundary"] = to_string(boundary_of(grid));
   j["space_order"] = grid.space_order;
   j["backend"] = to_string(r.backend.kind);
   j["backend_note"] = r.backend.note;

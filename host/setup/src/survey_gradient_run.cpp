@@ -1,4 +1,5 @@
 #include "revwave/setup/survey_gradient_run.hpp"
+#include "revwave/setup/problem_setup.hpp"
 
 #include <cmath>
 
@@ -100,7 +101,7 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
   j["shape"] = job.inputs.grid.shape;
   j["space_order"] = job.inputs.grid.space_order;
   if (job.inputs.grid.free_surface) j["free_surface"] = true;
-  j["boundary"] = job.inputs.grid.cpml ? "cpml" : "sponge";
+  j["boundary"] = to_string(boundary_of(job.inputs.grid));
   j["backend"] = to_string(job.backend.kind);
   j["backend_note"] = job.backend.note;
   j["precision"] = to_string(precision);

@@ -237,7 +237,7 @@ FieldCodec::FieldCodec(const Compression& c, const FieldLayout& layout) : c_(c),
   box_max_bytes_ = part_max_bytes(c, layout, 1.0);
   max_bytes_ = box_max_bytes_;
   if (layout.tail > 0) {
-    tail_offset_ = (box_max_bytes_ + 7) / 8 * 8;  // ZFP's bit streams are read in 64-bit words
+    tail_offset_ = tail_encoding_offset(box_max_bytes_);
     max_bytes_ = tail_offset_ + part_max_bytes(c, layout.tail_layout(), layout.tail_accuracy_scale);
   }
 }

@@ -18,6 +18,9 @@
 
 namespace revwave {
 
+// The absorbing layer's kind a grid was set up with (ProblemOptions::boundary's inverse).
+inline Boundary boundary_of(const Grid& g) { return g.cpml ? Boundary::cpml : Boundary::sponge; }
+
 // Unset optionals were not given: they take their defaults. A given value is honoured or refused.
 struct ProblemOptions {
   std::string model_file;

@@ -64,6 +64,10 @@ struct FieldLayout {
   FieldLayout tail_layout() const;
 };
 
+// Where a tail's encoding starts after a grid's encoding of `grid_bytes` (at most): rounded up to
+// 8 bytes, as ZFP reads its bit streams in 64-bit words. The CPU's codec and the device's alike.
+inline std::size_t tail_encoding_offset(std::size_t grid_bytes) { return (grid_bytes + 7) / 8 * 8; }
+
 // One codec per store: encodes a field into at most max_bytes() bytes and decodes it back.
 // Not thread-safe for concurrent calls (one scratch stream).
 class FieldCodec {

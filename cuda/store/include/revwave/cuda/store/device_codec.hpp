@@ -41,8 +41,8 @@ class DeviceCodec {
   // Bytes of one encoded field, and what a slot (two of them, each rounded up to 128 bytes) takes:
   // the same as the CPU's compressed slots (CompressedStore::slot_bytes_of), what plan_strategy charges.
   // With a tail (a C-PML's values) its encoding follows the grid's at tail_offset(), as on the CPU
-  // (FieldCodec): the grid's encoding rounded up to 8 bytes.
-  std::size_t tail_offset() const { return (shape_.encoded_bytes() + 7) / 8 * 8; }
+  // (FieldCodec).
+  std::size_t tail_offset() const { return tail_encoding_offset(shape_.encoded_bytes()); }
   std::size_t encoded_bytes() const {
     return tail_.points() > 0 ? tail_offset() + tail_.encoded_bytes() : shape_.encoded_bytes();
   }
