@@ -1,6 +1,6 @@
 // --boundary cpml on the CUDA backend (and cudasim): the CPU backend's forward traces, J and dJ/dm
-// (bit for bit on the emulation), in 3D, with --free-surface, with a density (and dJ/drho) and on a
-// plane (ny = 1);
+// (bit for bit on the emulation), in 3D, with --free-surface, with a density (and dJ/drho), on a
+// plane (ny = 1), and all together (a plane with a density under a free surface);
 // every checkpointed gradient equal to full's on the device, bit for bit (psi and zeta ride in the
 // fields' tails); the dot-product test; the shot engine's --aperture windows; --compress fp16|bf16 with the
 // tails encoded, as on the CPU.
@@ -53,7 +53,7 @@ REVWAVE_PRECISION_SUITE(CudaCpml, CudaTest);
 
 TYPED_TEST(CudaCpml, ForwardTracesAndGradientAreTheCpus) {
   using T = TypeParam;
-  for (Variant v : {Variant::open, Variant::surface, Variant::density, Variant::planar}) {
+  for (Variant v : {Variant::open, Variant::surface, Variant::density, Variant::planar, Variant::together}) {
     const Case c = cpml_case(v, 30);
     const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
     ASSERT_TRUE(truth.cpml.has_value());
@@ -78,7 +78,7 @@ TYPED_TEST(CudaCpml, ForwardTracesAndGradientAreTheCpus) {
 TYPED_TEST(CudaCpml, EveryStrategyEqualsFullBitForBit) {
   using T = TypeParam;
   const testing::TempDir dir("revwave-cuda-cpml");
-  for (Variant v : {Variant::open, Variant::surface}) {
+  for (Variant v : {Variant::open, Variant::surface, Variant::together}) {
     const Case c = cpml_case(v, 21);
     const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
     const std::vector<T> observed = cuda_forward(truth, CudaBudgets{}).traces;
@@ -100,17 +100,17 @@ TYPED_TEST(CudaCpml, EveryStrategyEqualsFullBitForBit) {
 }
 
 // dJ/drho under the C-PML (the density's G and Q taken again near the layer): the CPU's in double
-// bits and within 64 eps in float, open and under a free surface; every strategy equal to full's on
-// the device, dJ/drho included, bit for bit.
+// bits and within 64 eps in float, open, under a free surface, and all together (on a plane under a
+// free surface); every strategy equal to full's on the device, dJ/drho included, bit for bit.
 TYPED_TEST(CudaCpml, DensityGradientIsTheCpusAndEveryStrategyEqualsFull) {
   using T = TypeParam;
   const testing::TempDir dir("revwave-cuda-cpml-density");
-  for (bool surface : {false, true}) {
-    Case c = cpml_case(Variant::density, 21);
-    c.grid.free_surface = surface;
+  for (Variant v : {Variant::density, Variant::surface, Variant::together}) {
+    Case c = cpml_case(v == Variant::together ? v : Variant::density, 21);
+    c.grid.free_surface = v != Variant::density;
     for (std::size_t i = 0; i < c.true_model.density.size(); ++i)
       c.true_model.density[i] *= 1.0 + 0.05 * std::cos(0.21 * double(i));
-    const std::string where = surface ? "free surface" : "open";
+    const std::string where = v == Variant::density ? "open" : v == Variant::surface ? "free surface" : name(v);
     const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
     CpuPropagator<T> cpu_truth(truth);
     const std::vector<T> observed = run_forward(cpu_truth).traces;
@@ -135,7 +135,7 @@ TYPED_TEST(CudaCpml, DensityGradientIsTheCpusAndEveryStrategyEqualsFull) {
 // The device's C' is the transpose of its C: the linearised forward and adjoint in double.
 TEST(CudaCpmlAdjoint, DotProductTestDouble) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
-  for (Variant v : {Variant::open, Variant::surface, Variant::planar}) {
+  for (Variant v : {Variant::open, Variant::surface, Variant::planar, Variant::together}) {
     const Case c = cpml_case(v, 30);
     const DotProductResult r =
         dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
@@ -145,11 +145,11 @@ TEST(CudaCpmlAdjoint, DotProductTestDouble) {
 
 // --compress fp16|bf16 under the C-PML: the cast kernels encode each field's tail after its grid
 // (the fused codec is off), decoding to the CPU codec's values, so in double the device's compressed
-// gradients are the CPU backend's, in 3D, with the free surface and on a plane.
+// gradients are the CPU backend's, in 3D, with the free surface, on a plane, and all together.
 TEST(CudaCpmlCompression, CompressedSlotsGiveTheCpusBits) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
   using T = double;
-  for (Variant v : {Variant::open, Variant::surface, Variant::planar}) {
+  for (Variant v : {Variant::open, Variant::surface, Variant::planar, Variant::together}) {
     const Case c = cpml_case(v, 30);
     const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
     CpuPropagator<T> cpu_truth(truth);

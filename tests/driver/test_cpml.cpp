@@ -1,7 +1,8 @@
 // --boundary cpml: the C-PML's exact discrete adjoint (dot-product, Taylor, central differences)
 // and checkpointed == full bit for bit, the auxiliary fields being part of the state a checkpoint
-// holds; on its own, with the free surface, with a density (dJ/drho too) and on a plane (ny = 1). The echo is
-// measured by profiling/cpml_echo (docs/physics/boundaries.md).
+// holds; on its own, with the free surface, with a density (dJ/drho too), on a plane (ny = 1), and all
+// together (a plane with a density under a free surface). The echo is measured by profiling/cpml_echo
+// (docs/physics/boundaries.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,7 +30,9 @@ namespace {
 using testing::SmallCase;
 
 using Variant = testing::CpmlVariant;
-constexpr Variant variants[] = {Variant::open, Variant::surface, Variant::density, Variant::planar};
+constexpr Variant variants[] = {Variant::open, Variant::surface, Variant::density, Variant::planar, Variant::together};
+
+bool on_a_plane(Variant v) { return v == Variant::planar || v == Variant::together; }
 
 StrategyPlan plan_for(const StrategyOptions& s, const SmallCase& c, std::size_t value_bytes) {
   FieldLayout l = value_bytes == 4 ? field_layout<float>(c.grid) : field_layout<double>(c.grid);
@@ -112,10 +115,10 @@ TEST(CpmlGradient, ComponentsMatchCentralDifferences) {
     // Near the source's depth: on the x = 0 face (the layer's share folded onto it), one point
     // inside it, on the far x face (on the plane, whose far face the wave barely reaches, two points
     // inside the near one); and under the top face (a layer, or the free surface's rows).
-    const index_t zs = v == Variant::planar ? 1 : 2, ym = s[1] / 2;
-    for (const std::array<index_t, 3> ijk : {std::array<index_t, 3>{0, ym, zs}, std::array<index_t, 3>{1, ym, zs + 1},
-                                             std::array<index_t, 3>{v == Variant::planar ? 2 : s[0] - 1, ym, 3},
-                                             std::array<index_t, 3>{s[0] / 2, ym, 1}}) {
+    const index_t zs = on_a_plane(v) ? 1 : 2, ym = s[1] / 2;
+    for (const std::array<index_t, 3> ijk :
+         {std::array<index_t, 3>{0, ym, zs}, std::array<index_t, 3>{1, ym, zs + 1},
+          std::array<index_t, 3>{on_a_plane(v) ? 2 : s[0] - 1, ym, 3}, std::array<index_t, 3>{s[0] / 2, ym, 1}}) {
       const std::size_t i = static_cast<std::size_t>((ijk[0] * s[1] + ijk[1]) * s[2] + ijk[2]);
       const double eps = 1e-3 / std::pow(c.start_model.velocity[i], 2);
       std::vector<double> dm(c.start_model.velocity.size(), 0.0);
@@ -158,10 +161,20 @@ TYPED_TEST(CpmlCheckpointed, EveryStrategyIsBitwiseEqualToFull) {
 }
 
 // dJ/drho under the C-PML: the density physics' images completed at the points near the layer
-// (with the source there, its corners inside the top layer's reach), open and under a free surface.
-SmallCase density_cpml_case(bool surface, index_t steps = 50, int order = 4) {
-  SmallCase c = cpml_case(Variant::density, steps, order);
-  c.grid.free_surface = surface;
+// (with the source there, its corners inside the top layer's reach), open, under a free surface, and
+// all together (on a plane under a free surface, which has neither y faces nor a top layer: the
+// source moves beside the x = 0 face, within the layer's reach).
+enum class DensityCpml { open, surface, together };
+constexpr DensityCpml density_cpml_cases[] = {DensityCpml::open, DensityCpml::surface, DensityCpml::together};
+
+const char* name(DensityCpml w) {
+  return w == DensityCpml::open ? "open" : w == DensityCpml::surface ? "free surface" : "2D, free surface";
+}
+
+SmallCase density_cpml_case(DensityCpml w, index_t steps = 50, int order = 4) {
+  SmallCase c = cpml_case(w == DensityCpml::together ? Variant::together : Variant::density, steps, order);
+  c.grid.free_surface = w != DensityCpml::open;
+  if (w == DensityCpml::together) c.acq.sources = {{2.0 * c.grid.spacing, 0.0, 13.0}};
   const std::vector<double> rho = c.start_model.density;
   for (std::size_t i = 0; i < rho.size(); ++i)
     c.true_model.density[i] = rho[i] * (1.0 + 0.05 * std::cos(0.21 * double(i)));
@@ -169,8 +182,8 @@ SmallCase density_cpml_case(bool surface, index_t steps = 50, int order = 4) {
 }
 
 TEST(CpmlDensityGradient, TaylorTestInRhoIsSecondOrder) {
-  for (bool surface : {false, true}) {
-    const SmallCase c = density_cpml_case(surface);
+  for (DensityCpml w : density_cpml_cases) {
+    const SmallCase c = density_cpml_case(w);
     const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
     const std::vector<double>& rho = c.start_model.density;
     std::vector<double> drho(rho.size());
@@ -185,27 +198,30 @@ TEST(CpmlDensityGradient, TaylorTestInRhoIsSecondOrder) {
                                 step * directional));
     }
     const double rate = log_log_slope(h, second);
-    std::cout << (surface ? "free surface" : "open") << ": Taylor rate in rho " << rate << "\n";
-    EXPECT_GE(rate, 1.9) << surface;
+    std::cout << name(w) << ": Taylor rate in rho " << rate << "\n";
+    EXPECT_GE(rate, 1.9) << name(w);
     EXPECT_NE(directional, 0.0);
   }
 }
 
 // At points the C-PML completes (within R of a layer: the x faces, the top's rows, a y face) and
-// one it does not, dJ/drho and dJ/dm against central differences of J.
+// one it does not, dJ/drho and dJ/dm against central differences of J. On the plane, the far x face
+// (which the wave barely reaches) gives way to a point inside the near one, and every y is 0.
 TEST(CpmlDensityGradient, ComponentsMatchCentralDifferences) {
-  for (bool surface : {false, true}) {
-    const SmallCase c = density_cpml_case(surface);
+  for (DensityCpml w : density_cpml_cases) {
+    const SmallCase c = density_cpml_case(w);
     const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
     const GradientOutput g = testing::density_gradient_in<double>(c, c.start_model, d);
     const auto& s = c.grid.shape;
-    const index_t ym = s[1] / 2;
+    const bool plane = w == DensityCpml::together;
+    const index_t ym = s[1] / 2, y0 = 0, y5 = plane ? 0 : 5;
     for (const std::array<index_t, 3> ijk :
-         {std::array<index_t, 3>{0, ym, 2}, std::array<index_t, 3>{1, ym, 4}, std::array<index_t, 3>{s[0] - 1, ym, 5},
-          std::array<index_t, 3>{6, ym, 1}, std::array<index_t, 3>{6, 0, 3}, std::array<index_t, 3>{6, 5, 6}}) {
+         {std::array<index_t, 3>{0, ym, 2}, std::array<index_t, 3>{1, ym, 4},
+          std::array<index_t, 3>{plane ? 2 : s[0] - 1, ym, 5}, std::array<index_t, 3>{6, ym, 1},
+          std::array<index_t, 3>{6, y0, 3}, std::array<index_t, 3>{6, y5, 6}}) {
       const std::size_t i = static_cast<std::size_t>((ijk[0] * s[1] + ijk[1]) * s[2] + ijk[2]);
-      const std::string where = std::string(surface ? "free surface " : "open ") + std::to_string(ijk[0]) + "," +
-                                std::to_string(ijk[1]) + "," + std::to_string(ijk[2]);
+      const std::string where = std::string(name(w)) + " " + std::to_string(ijk[0]) + "," + std::to_string(ijk[1]) +
+                                "," + std::to_string(ijk[2]);
       const double fd_rho = testing::density_central_difference(c, d, i, 1e-3);
       std::cout << where << ": dJ/drho " << g.density_gradient[i] << " central difference " << fd_rho << "\n";
       EXPECT_NE(fd_rho, 0.0) << where;
@@ -228,19 +244,19 @@ REVWAVE_PRECISION_SUITE(CpmlDensityCheckpointed, ::testing::Test);
 TYPED_TEST(CpmlDensityCheckpointed, EveryStrategyGivesFullsDensityGradient) {
   using T = TypeParam;
   const testing::TempDir dir("revwave-cpml-density-test");
-  for (bool surface : {false, true}) {
-    const SmallCase c = density_cpml_case(surface, 31);
+  for (DensityCpml w : density_cpml_cases) {
+    const SmallCase c = density_cpml_case(w, 31);
     const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
     const GradientOutput ref = testing::density_gradient_in<T>(c, c.start_model, d);
     for (const auto& [what, s] : testing::checkpointed_strategies(dir.path().string())) {
       const GradientOutput g = testing::density_gradient_in<T>(c, c.start_model, d, s);
-      EXPECT_TRUE(testing::same_bits(g.density_gradient, ref.density_gradient)) << surface << " " << what;
-      EXPECT_TRUE(testing::same_bits(g.gradient, ref.gradient)) << surface << " " << what;
-      EXPECT_EQ(g.stats.objective, ref.stats.objective) << surface << " " << what;
+      EXPECT_TRUE(testing::same_bits(g.density_gradient, ref.density_gradient)) << name(w) << " " << what;
+      EXPECT_TRUE(testing::same_bits(g.gradient, ref.gradient)) << name(w) << " " << what;
+      EXPECT_EQ(g.stats.objective, ref.stats.objective) << name(w) << " " << what;
     }
     double norm = 0;
     for (double x : ref.density_gradient) norm += x * x;
-    EXPECT_GT(norm, 0.0) << surface;
+    EXPECT_GT(norm, 0.0) << name(w);
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
 }
