@@ -30,7 +30,9 @@ class CudaCli : public testing::CliFixture {
     EXPECT_EQ(r.code, 0) << args << "\n" << r.err;
     return r.code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json{};
   }
-  const std::string small = " --shape 23,19,17 --tn 0.12 ";
+  // The sponge: the runs through this grid are about the device's stores, tiers and budgets; the
+  // default C-PML runs in the gradtest, survey, plane and density cases below (and CudaCpml's suite).
+  const std::string small = " --shape 23,19,17 --tn 0.12 --boundary sponge ";
 };
 
 TEST_F(CudaCli, InfoListsTheBackendAndTheDevice) {
