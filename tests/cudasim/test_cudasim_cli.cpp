@@ -25,14 +25,17 @@ class CudaCli : public testing::CliFixture {
     unsetenv("REVWAVE_CUDASIM_DEVICE_MEMORY");
     CliFixture::TearDown();
   }
-  nlohmann::json gradient(const std::string& args) {
-    const Outcome r = invoke("gradient" + small + args + " --json");
+  nlohmann::json gradient(const std::string& args, const std::string& grid) {
+    const Outcome r = invoke("gradient" + grid + args + " --json");
     EXPECT_EQ(r.code, 0) << args << "\n" << r.err;
     return r.code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json{};
   }
-  // The sponge: the runs through this grid are about the device's stores, tiers and budgets; the
-  // default C-PML runs in the gradtest, survey, plane and density cases below (and CudaCpml's suite).
-  const std::string small = " --shape 23,19,17 --tn 0.12 --boundary sponge ";
+  nlohmann::json gradient(const std::string& args) { return gradient(args, small); }
+  // The sponge: most runs through this grid are about the device's stores, tiers and budgets; the
+  // default C-PML (the fields' tails in the slots) runs in the spill and ZFP cases on `shape`, and
+  // in the gradtest, survey, plane and density cases below (and CudaCpml's suite).
+  const std::string shape = " --shape 23,19,17 --tn 0.12 ";
+  const std::string small = shape + "--boundary sponge ";
 };
 
 TEST_F(CudaCli, InfoListsTheBackendAndTheDevice) {
@@ -155,12 +158,12 @@ TEST_F(CudaCli, ADensityOnTheDeviceGivesTheCpusGradients) {
 }
 
 TEST_F(CudaCli, SpilledSlotsGiveTheSameBitsAndTheRunSaysWhere) {
-  const auto device = gradient("--strategy revolve --snaps 6");
+  const auto device = gradient("--strategy revolve --snaps 6", shape);
   const auto field = device["slot_bytes"].get<std::size_t>() / 2;
   // Room for five slots (two staging, the segment base, two Revolve slots) of the 30 asked for:
   // two levels, with pinned host checkpoints at least 5 steps apart.
   const auto spilled =
-      gradient("--strategy revolve --snaps 30 --host-spacing 5 --device-memory " + std::to_string(10 * field));
+      gradient("--strategy revolve --snaps 30 --host-spacing 5 --device-memory " + std::to_string(10 * field), shape);
   ASSERT_FALSE(spilled.empty());
   EXPECT_EQ(spilled["cuda"]["device_slots"], 3);
   EXPECT_GT(spilled["cuda"]["host_slots"].get<int>(), 0);
@@ -170,7 +173,7 @@ TEST_F(CudaCli, SpilledSlotsGiveTheSameBitsAndTheRunSaysWhere) {
   EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0);
   const double na = device["gradient_norm"], nb = spilled["gradient_norm"];
   EXPECT_EQ(std::memcmp(&na, &nb, sizeof na), 0);
-  const auto full = gradient("--strategy full --device-memory 1");
+  const auto full = gradient("--strategy full --device-memory 1", shape);
   EXPECT_EQ(full["cuda"]["history_tier"], "pinned-host");
   const double nf = full["gradient_norm"];
   EXPECT_EQ(std::memcmp(&na, &nf, sizeof na), 0);
@@ -265,8 +268,8 @@ TEST_F(CudaCli, APinnedTierIsRefusedOnTheCpu) {
 // device encodes nothing and gives none's bits), the slots spilled to pinned host memory are
 // ZFP-encoded on the host, and the JSON counts those encodes. (zfp modes were refused before.)
 TEST_F(CudaCli, ZfpEncodesOnlyTheSlotsSpilledToPinnedHostMemory) {
-  const auto none = gradient("--strategy revolve --snaps 6");
-  const auto device = gradient("--strategy revolve --snaps 6 --compress zfp-rate:16");
+  const auto none = gradient("--strategy revolve --snaps 6", shape);
+  const auto device = gradient("--strategy revolve --snaps 6 --compress zfp-rate:16", shape);
   ASSERT_FALSE(device.empty());
   EXPECT_EQ(device["cuda"]["host_slots"], 0);
   EXPECT_EQ(device["compression"]["mode"], "zfp-rate:16");
@@ -278,8 +281,8 @@ TEST_F(CudaCli, ZfpEncodesOnlyTheSlotsSpilledToPinnedHostMemory) {
   const auto field = none["slot_bytes"].get<std::size_t>() / 2;
   const std::string spill =
       "--strategy revolve --snaps 30 --host-spacing 5 --device-memory " + std::to_string(10 * field);
-  const auto raw = gradient(spill);
-  const auto zfp = gradient(spill + " --compress zfp-rate:16");
+  const auto raw = gradient(spill, shape);
+  const auto zfp = gradient(spill + " --compress zfp-rate:16", shape);
   ASSERT_FALSE(zfp.empty());
   const std::int64_t host_slots = zfp["cuda"]["host_slots"];
   EXPECT_GT(host_slots, 0);
