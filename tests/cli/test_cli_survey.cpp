@@ -49,7 +49,8 @@ class CliSurvey : public revwave::testing::CliFixture {
   // The sponge: these runs are about surveys, records and processes, and on a grid this small the
   // default C-PML's layer is most of the points (test_cli_cpml.cpp runs a C-PML survey, and the MPI
   // gradient test below runs the default).
-  const std::string grid_ = " --shape 16,16,16 --threads 1 --boundary sponge ";
+  const std::string shape_ = " --shape 16,16,16 --threads 1 ";
+  const std::string grid_ = shape_ + "--boundary sponge ";
 };
 
 TEST_F(CliSurvey, ForwardWritesASegySurveyAndTheGradientSumsItsShots) {
@@ -221,7 +222,7 @@ TEST_F(CliSurvey, MpiGradientIsTheSerialOneBitForBitForOneTwoThreeProcesses) {
   ASSERT_EQ(f.code, 0) << f.err;
   // The gradient under the default boundary, the C-PML: the one MPI test of its shots summed
   // across processes (the others here name the sponge).
-  const std::string args = "gradient --shape 16,16,16 --threads 1 --velocity 2000 --observed s.sgy --json --out ";
+  const std::string args = "gradient" + shape_ + "--velocity 2000 --observed s.sgy --json --out ";
   const Outcome serial = invoke(args + "serial.npy");
   ASSERT_EQ(serial.code, 0) << serial.err;
   const std::string reference = slurp((dir_ / "serial.npy").string());

@@ -105,15 +105,9 @@ TYPED_TEST(CudaCpml, EveryStrategyEqualsFullBitForBit) {
 TYPED_TEST(CudaCpml, DensityGradientIsTheCpusAndEveryStrategyEqualsFull) {
   using T = TypeParam;
   const testing::TempDir dir("revwave-cuda-cpml-density");
-  for (Variant v : {Variant::density, Variant::surface, Variant::together}) {
-    Case c = cpml_case(v == Variant::together ? v : Variant::density, 21);
-    c.grid.free_surface = v != Variant::density;
-    // On the plane (no y faces, a surface for a top) the source beside the x = 0 face, where the
-    // images are taken again, as the CPU's suite has it.
-    if (v == Variant::together) c.acq.sources = {{2.0 * c.grid.spacing, 0.0, 13.0}};
-    for (std::size_t i = 0; i < c.true_model.density.size(); ++i)
-      c.true_model.density[i] *= 1.0 + 0.05 * std::cos(0.21 * double(i));
-    const std::string where = v == Variant::density ? "open" : v == Variant::surface ? "free surface" : name(v);
+  for (testing::DensityCpml w : testing::density_cpml_cases) {
+    const Case c = testing::density_cpml_case(w, 21);  // the CPU suite's cases
+    const std::string where = name(w);
     const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
     CpuPropagator<T> cpu_truth(truth);
     const std::vector<T> observed = run_forward(cpu_truth).traces;

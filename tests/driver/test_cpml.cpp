@@ -160,26 +160,10 @@ TYPED_TEST(CpmlCheckpointed, EveryStrategyIsBitwiseEqualToFull) {
   EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
 }
 
-// dJ/drho under the C-PML: the density physics' images completed at the points near the layer
-// (with the source there, its corners inside the top layer's reach), open, under a free surface, and
-// all together (on a plane under a free surface, which has neither y faces nor a top layer: the
-// source moves beside the x = 0 face, within the layer's reach).
-enum class DensityCpml { open, surface, together };
-constexpr DensityCpml density_cpml_cases[] = {DensityCpml::open, DensityCpml::surface, DensityCpml::together};
-
-const char* name(DensityCpml w) {
-  return w == DensityCpml::open ? "open" : w == DensityCpml::surface ? "free surface" : "2D, free surface";
-}
-
-SmallCase density_cpml_case(DensityCpml w, index_t steps = 50, int order = 4) {
-  SmallCase c = cpml_case(w == DensityCpml::together ? Variant::together : Variant::density, steps, order);
-  c.grid.free_surface = w != DensityCpml::open;
-  if (w == DensityCpml::together) c.acq.sources = {{2.0 * c.grid.spacing, 0.0, 13.0}};
-  const std::vector<double> rho = c.start_model.density;
-  for (std::size_t i = 0; i < rho.size(); ++i)
-    c.true_model.density[i] = rho[i] * (1.0 + 0.05 * std::cos(0.21 * double(i)));
-  return c;
-}
+// dJ/drho under the C-PML: testing::density_cpml_case (open, under a free surface, all together).
+using testing::density_cpml_case;
+using testing::density_cpml_cases;
+using testing::DensityCpml;
 
 TEST(CpmlDensityGradient, TaylorTestInRhoIsSecondOrder) {
   for (DensityCpml w : density_cpml_cases) {

@@ -40,8 +40,7 @@ SmallCase surface_density_case(index_t ny = 11, index_t steps = 60, int order = 
   c.acq.sources = {{0.45 * c.grid.extent(0), y, 13.0}};
   c.acq.receivers.push_back({0.3 * c.grid.extent(0), y, 0.0});
   c.acq.receivers.push_back({0.6 * c.grid.extent(0), y, 4.0});
-  const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
-  c.time.dt = default_dt(c.grid, vmax) * density_dt_factor(c.grid, c.true_model);
+  c.time.dt = testing::density_case_dt(c);
   return c;
 }
 

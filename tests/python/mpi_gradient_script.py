@@ -13,8 +13,9 @@ rank = revwave._revwave._mpi_rank()
 # The sponge, as test_mpi.py's CLI runs: the test is about processes, not the boundary.
 g = revwave.gradient(velocity=2000.0, shape=(40, 30, 20), observed=survey, aperture=100, threads=1, boundary="sponge")
 np.save(f"{out}/gradient_{rank}.npy", g.gradient)
+# Every process names the output folder, as under the CLI; rank 0 writes.
 inv = revwave.invert(velocity=2000.0, shape=(40, 30, 20), observed=survey, vmin=1500, vmax=2900, iterations=2,
-                     threads=1, boundary="sponge", out_dir=f"{out}/inv")  # every process names it, as under the CLI; rank 0 writes
+                     threads=1, boundary="sponge", out_dir=f"{out}/inv")
 np.save(f"{out}/model_{rank}.npy", inv.model)
 if rank == 0:
     with open(f"{out}/summary.json", "w") as f:

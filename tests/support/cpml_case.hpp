@@ -3,7 +3,8 @@
 // reach, in 3D, under a free surface, with a variable density, on a plane, and all together (a plane
 // with a variable density under a free surface).
 #pragma once
-#include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "density_case.hpp"
 #include "test_helpers.hpp"
@@ -43,10 +44,29 @@ inline SmallCase cpml_case(CpmlVariant v, index_t steps = 60, int order = 4) {
     c.acq.receivers.push_back({0.3 * c.grid.extent(0), 0.5 * c.grid.extent(1), 0.0});
     c.acq.receivers.push_back({0.6 * c.grid.extent(0), 0.5 * c.grid.extent(1), 4.0});
   }
-  if (v == CpmlVariant::together) {  // the stable step of the density mirrored about the surface
-    const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
-    c.time.dt = default_dt(c.grid, vmax) * density_dt_factor(c.grid, c.true_model);
-  }
+  if (v == CpmlVariant::together) c.time.dt = density_case_dt(c);  // the density mirrored about the surface
+  return c;
+}
+
+// dJ/drho under the C-PML, for both backends' suites: the density physics' images completed at the
+// points near the layer (with the source there, its corners inside the top layer's reach), open,
+// under a free surface, and all together (on a plane under a free surface, which has neither y
+// faces nor a top layer: the source moves beside the x = 0 face, within the layer's reach). The
+// true model's density differs from the start's by up to 5%.
+enum class DensityCpml { open, surface, together };
+constexpr DensityCpml density_cpml_cases[] = {DensityCpml::open, DensityCpml::surface, DensityCpml::together};
+
+inline const char* name(DensityCpml w) {
+  return w == DensityCpml::open ? "open" : w == DensityCpml::surface ? "free surface" : "2D, free surface";
+}
+
+inline SmallCase density_cpml_case(DensityCpml w, index_t steps = 50, int order = 4) {
+  SmallCase c = cpml_case(w == DensityCpml::together ? CpmlVariant::together : CpmlVariant::density, steps, order);
+  c.grid.free_surface = w != DensityCpml::open;
+  if (w == DensityCpml::together) c.acq.sources = {{2.0 * c.grid.spacing, 0.0, 13.0}};
+  const std::vector<double> rho = c.start_model.density;
+  for (std::size_t i = 0; i < rho.size(); ++i)
+    c.true_model.density[i] = rho[i] * (1.0 + 0.05 * std::cos(0.21 * double(i)));
   return c;
 }
 
