@@ -70,6 +70,10 @@ void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
     add_integer(cmd, "--host-spacing", o.host_spacing, at_least(1),
                 "CUDA, revolve: fewest forward steps between checkpoints spilled to pinned host memory (two-level "
                 "schedule; default 50)");
+    add_integer(cmd, "--shots-at-once", o.shots_at_once, int_within(1, max_shots_at_once),
+                "CUDA, surveys: shots run at once on the device, each on its own streams with its own fields and "
+                "1/N of the device budget, so that small windows share the device; the same bits for any N "
+                "(default 1)");
   }
   cmd->add_flag("--json", o.json, "print one JSON object with the run's summary");
   cmd->add_flag("--verbose", o.verbose, "also print why --backend auto chose its backend (e.g. why no GPU is usable)");

@@ -181,6 +181,30 @@ PY
   set -e
 fi
 
+# Two small shots at once against one at a time (issue #23): 64 shots on 64^3 windows, shots per
+# second, into summary.json as survey.shots_at_once (shots_at_once.sh says how).
+if [[ -x "$BIN/revwave" ]]; then
+  echo "== shots at once: 64 shots of 64^3, --shots-at-once 1 against 2"
+  set +e
+  timeout "$(limit AT_ONCE 240)" bash profiling/shots_at_once.sh "$BIN/revwave" "$OUT/shots_at_once" \
+    > "$OUT/shots_at_once.txt" 2>&1
+  echo "shots at once: rc=$?" >> "$OUT/shots_at_once.txt"
+  rm -f "$OUT/shots_at_once/"*.npy "$OUT/shots_at_once/survey.sgy"
+  python3 - "$OUT/summary.json" "$OUT/shots_at_once/shots_at_once.json" <<'PY' || true
+import json, os, sys
+p, f = sys.argv[1:]
+j = json.load(open(p)) if os.path.exists(p) else {}
+r = json.load(open(f))
+j.setdefault("survey", {})["shots_at_once"] = {"at_once": r["at_once"], "speedup_wall": r["speedup_wall"],
+                                               "speedup_shots": r["speedup_shots"],
+                                               "shots_per_second": [r["one"]["shots_per_second_wall"],
+                                                                    r["many"]["shots_per_second_wall"]]}
+json.dump(j, open(p, "w"), indent=2)
+PY
+  tail -2 "$OUT/shots_at_once.txt" | tee -a "$OUT/summary.txt"
+  set -e
+fi
+
 # --compress against none on the paper's problem (the fused codec's time loop).
 compress_rc=0
 if [[ -x "$BIN/revwave" ]]; then

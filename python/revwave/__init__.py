@@ -113,7 +113,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
              store: Optional[str] = None, checkpoint_dir: str = "", tier: Sequence[str] = (),
              stop_energy: Optional[float] = None, precision: str = "float", backend: str = "auto",
              threads: Optional[int] = None, device_memory: Union[None, int, str] = None,
-             host_memory: Union[None, int, str] = None, host_spacing: Optional[int] = None,
+             host_memory: Union[None, int, str] = None, host_spacing: Optional[int] = None, shots_at_once: Optional[int] = None,
              aperture: float = -1, compress: str = "none", misfit: Union[str, Callable] = "l2",
              wrt: str = "m", wavelet: Optional[ArrayLike] = None, estimate_wavelet: bool = False,
              normalize: Optional[float] = None, progress: ProgressArg = None,
@@ -172,7 +172,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
     p = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                  12.0 if f0 is None else f0, src, rec,
                  rec_grid, precision, backend, threads, device_memory, host_memory, host_spacing,
-                 free_surface=free_surface, boundary=boundary, density=density)
+                 shots_at_once=shots_at_once, free_surface=free_surface, boundary=boundary, density=density)
     o.problem = p
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)

@@ -35,6 +35,7 @@ _UNITS: Dict[str, str] = {
     "device_memory": "CUDA: device memory for checkpoint slots in bytes, or a size such as '8GiB'",
     "host_memory": "CUDA: pinned host memory for spilled slots in bytes, or a size such as '64GiB'",
     "host_spacing": "CUDA, revolve: fewest forward steps (count) between slots spilled to pinned host memory",
+    "shots_at_once": "CUDA, surveys: shots run at once on the device (count, 1 to 8; default 1), each with 1/N of the device budget",
     "wavelet": "a sampled source signature (nt samples, source units), or a .npy path, instead of the Ricker wavelet",
     "observed": "observed data: a ShotRecord (data (nt, nrec), dt in s, positions in m), a record path, or a survey",
     "true_model": "velocity model (nx, ny, nz) in m/s the observed data are modelled in",

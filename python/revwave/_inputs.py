@@ -39,7 +39,7 @@ def _existing(path: Union[str, os.PathLike], option: str) -> str:
 
 
 def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision, backend,
-             threads, device_memory=None, host_memory=None, host_spacing=None,
+             threads, device_memory=None, host_memory=None, host_spacing=None, shots_at_once=None,
              default_shape="80,80,80", free_surface=False, boundary="cpml", density=None) -> "_revwave.ProblemOptions":
     o = _revwave.ProblemOptions()
     if model is not None and velocity is not None:
@@ -79,6 +79,7 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
     o.device_memory = _memory(device_memory)
     o.host_memory = _memory(host_memory)
     o.host_spacing = None if host_spacing is None else int(host_spacing)
+    o.shots_at_once = None if shots_at_once is None else int(shots_at_once)
     return o
 
 

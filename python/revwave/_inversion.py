@@ -38,7 +38,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            tier: Sequence[str] = (), stop_energy: Optional[float] = None, compress: str = "none",
            precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
            device_memory: Union[None, int, str] = None, host_memory: Union[None, int, str] = None,
-           host_spacing: Optional[int] = None, misfit: str = "l2", estimate_wavelet: bool = False,
+           host_spacing: Optional[int] = None, shots_at_once: Optional[int] = None, misfit: str = "l2", estimate_wavelet: bool = False,
            progress: ProgressArg = None, density: Union[None, ArrayLike, str, os.PathLike] = None) -> InversionResult:
     """Full-waveform inversion, as ``revwave invert``: projected L-BFGS on the velocity (m/s) within
     [vmin, vmax] (required), band after band, the same bits as the CLI for the same options.
@@ -78,7 +78,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     job = o.job
     job.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                            12.0 if f0 is None else f0, src, rec, rec_grid, precision, backend, threads,
-                           device_memory, host_memory, host_spacing, free_surface=free_surface, boundary=boundary, density=density)
+                           device_memory, host_memory, host_spacing, shots_at_once=shots_at_once, free_surface=free_surface, boundary=boundary, density=density)
     job.f0_given = f0 is not None
     if callable(misfit):
         raise InputError("invert takes a built-in misfit: l2, correlation or envelope")

@@ -50,6 +50,7 @@ void bind_problem(nb::module_& m) {
       .def_rw("device_memory", &ProblemOptions::device_memory)
       .def_rw("host_memory", &ProblemOptions::host_memory)
       .def_rw("host_spacing", &ProblemOptions::host_spacing)
+      .def_rw("shots_at_once", &ProblemOptions::shots_at_once)
       .def(
           "set_model",
           [](ProblemOptions& o, const InArray& a) {

@@ -105,6 +105,10 @@ TEST_F(CliSurvey, CudaBudgetsOnTheCpuBackendAreRefused) {
                  "--device-memory does not apply");
   expect_refused("gradient" + grid_ + "--tn 0.05 --src-grid 2,1,20 --backend cpu --host-memory 1G --out g.npy",
                  "--host-memory does not apply");
+  expect_refused("gradient" + grid_ + "--tn 0.05 --src-grid 2,1,20 --backend cpu --shots-at-once 2 --out g.npy",
+                 "--shots-at-once does not apply");
+  expect_refused("gradient" + grid_ + "--tn 0.05 --src-grid 2,1,20 --shots-at-once 9 --out g.npy", "--shots-at-once 9");
+  expect_refused("gradient" + grid_ + "--tn 0.05 --src-grid 2,1,20 --shots-at-once 0 --out g.npy", "--shots-at-once 0");
   EXPECT_FALSE(fs::exists(dir_ / "s.sgy"));
 }
 

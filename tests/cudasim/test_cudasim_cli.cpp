@@ -104,6 +104,12 @@ TEST_F(CudaCli, SurveyGradientOnTheDeviceAgreesWithTheCpu) {
   }
   const double ng = jg["gradient_norm"], nc = jc["gradient_norm"];
   EXPECT_NEAR(ng, nc, 1e-4 * nc);
+  // Both shots at once on the device: the same file, byte for byte, and the run says so.
+  const Outcome two = invoke(args + "--backend cuda --shots-at-once 2 --out g2.npy");
+  ASSERT_EQ(two.code, 0) << two.err;
+  EXPECT_EQ(nlohmann::json::parse(two.out)["shots_at_once"], 2);
+  EXPECT_EQ(jg["shots_at_once"], 1);
+  EXPECT_TRUE(slurp((dir_ / "g2.npy").string()) == slurp((dir_ / "g.npy").string()));
 }
 
 // A 2D model (ny = 1) on the device, in double: the CPU's gradient file byte for byte (the

@@ -481,5 +481,11 @@ def test_invert_refusals_carry_the_cli_sentence(cli, tmp_path):
         assert str(e.value) == cli_error(cli, "invert", *cli_small, *args)
     with pytest.raises(revwave.InputError, match="--lbfgs-memory 0 is invalid"):
         revwave.invert(**small, vmin=1500, vmax=3000, lbfgs_memory=0)
+    # Several shots at once is the CUDA backend's: out of range, or on the CPU, refused as by the CLI.
+    for n, args in [(9, ["--shots-at-once", "9"]), (2, ["--backend", "cpu", "--shots-at-once", "2"])]:
+        kw = dict(backend="cpu") if "--backend" in args else {}
+        with pytest.raises(revwave.InputError) as e:
+            revwave.invert(**small, vmin=1500, vmax=3000, shots_at_once=n, **kw)
+        assert str(e.value) == cli_error(cli, "invert", *cli_small, "--vmin", "1500", "--vmax", "3000", *args)
     with pytest.raises(revwave.InputError, match=r"--mask \(an array\) has shape \(10\)"):
         revwave.invert(**small, vmin=1500, vmax=3000, mask=np.ones(10))

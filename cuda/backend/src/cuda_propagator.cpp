@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
@@ -120,6 +121,14 @@ void CudaPropagator<T>::physics_sweep(const T* u, const T* u_prev, T* out, bool 
     a.u = u;
     a.u_prev = u_prev;
     a.out = out;
+    if (illuminate_ != nullptr && !adjoint) {
+      const Grid& g = p_.grid;
+      a.illuminate.sum = std::exchange(illuminate_, nullptr);
+      for (int axis = 0; axis < 3; ++axis) {
+        a.illuminate.lo[axis] = g.layer_lo(axis);
+        a.illuminate.shape[axis] = g.shape[axis];
+      }
+    }
     launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
     free_surface_step(u, out);
   }
@@ -197,7 +206,7 @@ std::size_t CudaPropagator<T>::device_budget() const {
   if (budgets_.device_memory > 0) return budgets_.device_memory;
   const std::size_t free_b = cuda_free_memory();
   const std::size_t margin = std::max<std::size_t>(std::size_t(512) << 20, free_b / 20);
-  return free_b > margin ? free_b - margin : 0;
+  return free_b > margin ? (free_b - margin) / static_cast<std::size_t>(std::max(1, budgets_.device_share)) : 0;
 }
 
 template <class T>
@@ -241,6 +250,7 @@ void CudaPropagator<T>::forward_step(index_t n) {
   } else {
     physics_sweep(state_.u.template as<T>(), state_.u_prev.template as<T>(), out.template as<T>(), false);
   }
+  if (illuminate_ != nullptr) throw std::logic_error("forward_step: this step cannot add the illumination in passing");
   launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), out.template as<T>(), streams_.compute);
   state_.u_prev = std::move(state_.u);
   state_.u = std::move(out);

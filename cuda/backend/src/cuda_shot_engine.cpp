@@ -3,6 +3,13 @@
 // gradient folded into device tile blocks on a stream of the sums, and nothing waiting between
 // shots but the misfit's read-back of the traces (the data it needs). A shot's time loop is timed
 // by events and read when asked (time_loop_seconds).
+// Several shots at once (CudaBudgets::shots_at_once = K > 1): K lanes, each a propagator with its
+// own streams, fields and checkpoint budget (1/K of the device's), take the shots in turn. The host
+// enqueues a shot's sweeps and returns, so while lane A's reverse sweep runs, lane B's forward sweep
+// of the next shot is already queued: small windows that cannot fill the device share it. Each
+// shot's arithmetic is the same on any lane, and its part of the sums is still added in the tree's
+// fixed order (on the sums' stream), so J and g are the same bits for any K.
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <set>
@@ -27,7 +34,8 @@ class CudaShotEngine final : public ShotEngine<T> {
       : o_(o),
         select_(o.budgets.device),
         capacity_(o.largest_field_bytes<T>()),
-        sums_(TileGrid{o.grid.shape}, sums_stream_, ring_) {}
+        sums_(TileGrid{o.grid.shape}, sums_stream_, ring_),
+        lanes_(lane_count(o)) {}
 
   ~CudaShotEngine() override { cudaDeviceSynchronize(); }
 
@@ -36,7 +44,8 @@ class CudaShotEngine final : public ShotEngine<T> {
   void set_model(const VelocityModel& model) override {
     make_resident(model_, o_.grid, model);
     const std::size_t bytes = model_.m.size() * sizeof(T);
-    if (prop_) prop_->synchronize();  // the last shots may still read the previous model
+    for (Lane& lane : lanes_)
+      if (lane.prop) lane.prop->synchronize();  // the last shots may still read the previous model
     if (whole_m_.bytes() < bytes) whole_m_ = DeviceBuffer(bytes, "the resident model");
     whole_m_.upload(model_.m.data(), bytes);  // once per model
     checked_.clear();
@@ -45,21 +54,21 @@ class CudaShotEngine final : public ShotEngine<T> {
   EngineGradient gradient(const EngineShot& shot, const Misfit<T>& misfit, const Progress& progress) override {
     EngineGradient out;
     auto t = Clock::now();
-    target(shot);
-    const StrategyPlan& plan = plan_for(shot);
+    Lane& lane = target(shot);
+    const StrategyPlan& plan = plan_for(lane, shot);
     out.phases.setup = seconds_since(t);
     t = Clock::now();
-    observed_.assign(shot.observed->begin(), shot.observed->end());
+    lane.observed.assign(shot.observed->begin(), shot.observed->end());
     out.phases.upload = seconds_since(t);
     t = Clock::now();
     Timing& timing = new_timing(out.ticket);
-    const Stream& compute = prop_->streams().compute;
+    const Stream& compute = lane.prop->streams().compute;
     timing.start.record(compute);
-    GradientOutput g = run_gradient(*prop_, misfit, observed_.data(), o_.strategy, plan, progress);
+    GradientOutput g = run_gradient(*lane.prop, misfit, lane.observed.data(), o_.strategy, plan, progress);
     timing.end.record(compute);
     out.phases.time_loop = seconds_since(t);  // the host's share; the device's replaces it (time_loop_seconds)
     t = Clock::now();
-    out.gradient = fill_tiles(shot, prop_->gradient_field(), nullptr);
+    out.gradient = fill_tiles(lane, shot, lane.prop->gradient_field(), nullptr);
     out.phases.accumulate = seconds_since(t);
     out.stats = g.stats;
     out.predicted_forward_steps = plan.predicted_forward_steps;
@@ -69,28 +78,39 @@ class CudaShotEngine final : public ShotEngine<T> {
 
   TiledPart illumination(const EngineShot& shot, ShotPhases& phases, const Progress& progress) override {
     auto t = Clock::now();
-    target(shot);
-    const std::size_t bytes = static_cast<std::size_t>(problem_.grid.interior_points()) * sizeof(double);
-    const Stream& compute = prop_->streams().compute;
-    if (illumination_.bytes() < bytes) {
+    Lane& lane = target(shot);
+    CudaPropagator<T>& prop = *lane.prop;
+    const std::size_t bytes = static_cast<std::size_t>(lane.problem.grid.interior_points()) * sizeof(double);
+    const Stream& compute = prop.streams().compute;
+    if (lane.illumination.bytes() < bytes) {
       compute.synchronize();  // a fold may still read the old one
-      illumination_ = DeviceBuffer(bytes + bytes / 4, "the illumination");
+      lane.illumination = DeviceBuffer(bytes + bytes / 4, "the illumination");
     }
-    REVWAVE_CUDA_CHECK(cudaMemsetAsync(illumination_.data(), 0, bytes, compute));
+    REVWAVE_CUDA_CHECK(cudaMemsetAsync(lane.illumination.data(), 0, bytes, compute));
     phases.setup += seconds_since(t);
     t = Clock::now();
-    prop_->reset_forward();
-    const SquareAdd<T> base{place(shot), nullptr, illumination_.as<double>()};
-    for (index_t n = 0; n < problem_.time.steps; ++n) {
-      prop_->forward_step(n);
+    prop.reset_forward();
+    // The sum of u[1]^2 .. u[N]^2 in that order at each point: where the sweep can, step n's adds
+    // u[n]^2 in passing (n >= 1) and a square-add after the loop the last; elsewhere a square-add
+    // after every step. The same additions in the same order, so the same bits.
+    double* sum = lane.illumination.template as<double>();
+    const SquareAdd<T> base{place(lane, shot), nullptr, sum};
+    const auto square_add = [&] {
       SquareAdd<T> a = base;
-      a.u = prop_->state().u.template as<T>();
+      a.u = prop.state().u.template as<T>();
       launch_square_add(a, compute);
-      if (progress) progress(n + 1, problem_.time.steps);
+    };
+    const bool in_passing = prop.illuminates_in_passing() && !o_.square_add_illumination;
+    const index_t steps = lane.problem.time.steps;
+    for (index_t n = 0; n < steps; ++n) {
+      if (in_passing && n > 0) prop.illuminate_next_step(sum);
+      prop.forward_step(n);
+      if (!in_passing || n + 1 == steps) square_add();
+      if (progress) progress(n + 1, steps);
     }
     phases.time_loop += seconds_since(t);  // enqueued; the device's time shows in the next wait
     t = Clock::now();
-    TiledPart part = fill_tiles(shot, nullptr, illumination_.as<double>());
+    TiledPart part = fill_tiles(lane, shot, nullptr, lane.illumination.template as<double>());
     phases.accumulate += seconds_since(t);
     return part;
   }
@@ -108,6 +128,17 @@ class CudaShotEngine final : public ShotEngine<T> {
   struct Timing {
     Event start{true}, end{true};
   };
+  // One shot at a time runs on a lane: its window's problem, the propagator re-targeted to it (its
+  // streams, fields and stores), the observed data it reads and the events that order its
+  // gradient's fold with the sums' stream.
+  struct Lane {
+    Problem<T> problem;  // before the propagator, which refers to it
+    std::unique_ptr<CudaPropagator<T>> prop;
+    Event produced, consumed;
+    std::vector<T> observed;
+    DeviceBuffer illumination;
+  };
+
   Timing& new_timing(std::int64_t& ticket) {
     ticket = next_ticket_++;
     return timings_[ticket];
@@ -117,9 +148,9 @@ class CudaShotEngine final : public ShotEngine<T> {
     return shot.first == std::array<index_t, 3>{0, 0, 0} && shot.shape == o_.grid.shape;
   }
 
-  WindowPlace place(const EngineShot& shot) const {
+  WindowPlace place(const Lane& lane, const EngineShot& shot) const {
     WindowPlace w;
-    const Grid& g = problem_.grid;
+    const Grid& g = lane.problem.grid;
     for (int a = 0; a < 3; ++a) {
       w.first[a] = shot.first[a];
       w.shape[a] = shot.shape[a];
@@ -134,56 +165,78 @@ class CudaShotEngine final : public ShotEngine<T> {
     return w;
   }
 
-  // The window's problem (without m: the device cuts it) and the propagator re-targeted to it.
-  void target(const EngineShot& shot) {
+  // shots_at_once lanes, but no more than the run has shots (a lane costs a working set and a
+  // share of the budget).
+  static std::size_t lane_count(const EngineOptions& o) {
+    if (o.budgets.shots_at_once < 1) throw std::logic_error("CudaShotEngine: shots_at_once must be at least 1");
+    return std::max<std::size_t>(1,
+                                 std::min(static_cast<std::size_t>(o.budgets.shots_at_once), o.window_shapes.size()));
+  }
+
+  // Each lane's budgets: with K lanes, each plans its checkpoints within 1/K of the device memory
+  // given (--device-memory) or, where none is given, of what is free when it plans.
+  CudaBudgets lane_budgets() const {
+    CudaBudgets b = o_.budgets;
+    b.device_memory /= lanes_.size();
+    b.device_share = static_cast<int>(lanes_.size());
+    return b;
+  }
+
+  // The next lane (in turn) with the window's problem (without m: the device cuts it) and its
+  // propagator re-targeted to it. Re-targeting waits only for that lane's previous shot.
+  Lane& target(const EngineShot& shot) {
     if (model_.m.empty()) throw std::logic_error("ShotEngine: no model set");
     if (checked_.insert({shot.time.dt, shot.acquisition.f0}).second)
       check_resident(model_, shot.time, shot.acquisition.f0);
-    fill_window_problem(problem_, model_, shot.first, shot.shape, shot.acquisition, shot.time,
+    Lane& lane = lanes_[next_lane_];
+    next_lane_ = (next_lane_ + 1) % lanes_.size();
+    fill_window_problem(lane.problem, model_, shot.first, shot.shape, shot.acquisition, shot.time,
                         shot.wavelet != nullptr ? *shot.wavelet : no_wavelet_, false);
     ResidentWindow<T> w;
     w.whole_m = whole_m_.as<T>();
-    w.place = place(shot);
+    w.place = place(lane, shot);
     const std::array<index_t, 3> first = shot.first;
-    w.a_at = [this, first](index_t idx) { return window_a_at(problem_, model_, first, idx); };
-    if (!prop_) {
-      prop_ = std::make_unique<CudaPropagator<T>>(problem_, o_.budgets, capacity_, w, ring_);
+    const Problem<T>* problem = &lane.problem;
+    w.a_at = [this, problem, first](index_t idx) { return window_a_at(*problem, model_, first, idx); };
+    if (!lane.prop) {
+      lane.prop = std::make_unique<CudaPropagator<T>>(lane.problem, lane_budgets(), capacity_, w, ring_);
     } else {
-      prop_->retarget(w);
+      lane.prop->retarget(w);
     }
+    return lane;
   }
 
-  const StrategyPlan& plan_for(const EngineShot& shot) {
+  const StrategyPlan& plan_for(const Lane& lane, const EngineShot& shot) {
     const auto key = std::make_pair(shot.time.steps, shot.shape);
     auto it = plans_.find(key);
     if (it == plans_.end()) {
       it = plans_
-               .emplace(key, plan_strategy(o_.strategy, shot.time.steps, acoustic_state_of(problem_.grid),
-                                           field_layout<T>(problem_.grid)))
+               .emplace(key, plan_strategy(o_.strategy, shot.time.steps, acoustic_state_of(lane.problem.grid),
+                                           field_layout<T>(lane.problem.grid)))
                .first;
     }
     return it->second;
   }
 
-  // The window's tiles filled on the sums' stream once the compute stream has produced `padded`
-  // (folded) or `interior`; the compute stream's next writes of them wait for the fill.
-  TiledPart fill_tiles(const EngineShot& shot, const T* padded, const double* interior) {
-    const Stream& compute = prop_->streams().compute;
+  // The window's tiles filled on the sums' stream once the lane's compute stream has produced
+  // `padded` (folded) or `interior`; the compute stream's next writes of them wait for the fill.
+  TiledPart fill_tiles(Lane& lane, const EngineShot& shot, const T* padded, const double* interior) {
+    const Stream& compute = lane.prop->streams().compute;
     std::vector<TileEntry> entries;
     for (index_t tile : sums_.grid().touched(shot.first, shot.shape)) entries.push_back({tile, 0, whole(shot) ? 0 : 1});
     for (TileEntry& e : entries) e.block = sums_.acquire();
     TiledPart part(sums_, std::move(entries));
-    produced_.record(compute);
-    sums_stream_.wait(produced_);
+    lane.produced.record(compute);
+    sums_stream_.wait(lane.produced);
     TileFill<T> a;
-    a.w = place(shot);
+    a.w = place(lane, shot);
     a.tiles = sums_.upload_entries(part.entries());
     a.blocks = sums_.table();
     a.padded = padded;
     a.interior = interior;
     launch_tile_fill(a, sums_stream_);
-    consumed_.record(sums_stream_);
-    compute.wait(consumed_);
+    lane.consumed.record(sums_stream_);
+    compute.wait(lane.consumed);
     return part;
   }
 
@@ -195,15 +248,12 @@ class CudaShotEngine final : public ShotEngine<T> {
   DeviceTileBlocks sums_;
   ResidentModel<T> model_;  // on the host: the checks, and a at the points' corners
   DeviceBuffer whole_m_;    // on the device: every window's m is cut from it
-  Problem<T> problem_;      // before the propagator, which refers to it
-  std::unique_ptr<CudaPropagator<T>> prop_;
-  Event produced_, consumed_;
-  DeviceBuffer illumination_;
+  std::vector<Lane> lanes_;
+  std::size_t next_lane_ = 0;
   std::map<std::pair<index_t, std::array<index_t, 3>>, StrategyPlan> plans_;
   std::set<std::pair<double, double>> checked_;
   std::map<std::int64_t, Timing> timings_;
   std::int64_t next_ticket_ = 0;
-  std::vector<T> observed_;
   const std::vector<double> no_wavelet_;
 };
 

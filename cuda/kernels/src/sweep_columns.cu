@@ -1,5 +1,5 @@
 // The column sweep's launches (acoustic/sweep_launch.hpp), forward with or without the state's
-// encoding, and reverse.
+// encoding or the illumination, and reverse.
 #include "revwave/cuda/kernels/acoustic/sweep_launch.hpp"
 #include "revwave/cuda/kernels/acoustic/sweep_variants.hpp"
 
@@ -13,6 +13,8 @@ void launch_columns_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream
       launch::enqueue(ColumnsSweep<T, R, true>(a), stream);
     else if (a.encode.enabled())
       launch::enqueue(ColumnsSweep<T, R, false, true>(a), stream);
+    else if (a.illuminate.enabled())
+      launch::enqueue(ColumnsSweep<T, R, false, false, true>(a), stream);
     else
       launch::enqueue(ColumnsSweep<T, R, false>(a), stream);
   });

@@ -16,6 +16,10 @@ void launch_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream, SweepK
   if (a.encode.enabled() && (a.reverse() || !encodes_in_passing(kernel))) {
     throw std::logic_error(std::string("the ") + to_string(kernel) + " sweep cannot encode the state in passing");
   }
+  if (a.illuminate.enabled() && (a.reverse() || a.encode.enabled() || !illuminates_in_passing(kernel))) {
+    throw std::logic_error(std::string("the ") + to_string(kernel) + " sweep cannot add the illumination in passing" +
+                           (a.encode.enabled() ? " while it encodes the state" : ""));
+  }
   switch (kernel) {
     case SweepKernel::columns: return acoustic::launch_columns_sweep(a, radius, stream);
     case SweepKernel::shuffle: return acoustic::launch_shuffle_sweep(a, radius, stream);

@@ -295,20 +295,22 @@ CudaBudgets cuda_budgets(const ProblemOptions& o) {
   if (o.device_memory) b.device_memory = parse_bytes(*o.device_memory);
   if (o.host_memory) b.host_memory = parse_bytes(*o.host_memory);
   if (o.host_spacing) b.min_host_spacing = *o.host_spacing;
+  if (o.shots_at_once) b.shots_at_once = *o.shots_at_once;
   return b;
 }
 
 void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend) {
   if (backend == Backend::cuda) return;
-  const char* given = o.device_memory  ? "--device-memory"
-                      : o.host_memory  ? "--host-memory"
-                      : o.host_spacing ? "--host-spacing"
-                                       : nullptr;
+  const char* given = o.device_memory   ? "--device-memory"
+                      : o.host_memory   ? "--host-memory"
+                      : o.host_spacing  ? "--host-spacing"
+                      : o.shots_at_once ? "--shots-at-once"
+                                        : nullptr;
   if (given != nullptr) {
     throw InputError(std::string(given) + " does not apply: the run is on the CPU backend (" +
                      (o.backend == Backend::automatic ? std::string("--backend auto found no CUDA device")
                                                       : std::string("--backend ") + to_string(o.backend)) +
-                     "), and the option sets the CUDA backend's memory");
+                     "), and the option is the CUDA backend's");
   }
 }
 
@@ -331,6 +333,7 @@ void check_problem_numbers(const ProblemOptions& o) {
     check_thread_count("--threads", *o.threads);
   }
   if (o.host_spacing) check_integer("--host-spacing", *o.host_spacing, at_least(1));
+  if (o.shots_at_once) check_integer("--shots-at-once", *o.shots_at_once, int_within(1, max_shots_at_once));
 }
 
 }  // namespace revwave

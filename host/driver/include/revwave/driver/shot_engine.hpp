@@ -67,6 +67,9 @@ struct EngineOptions {
   std::vector<std::array<index_t, 3>> window_shapes;  // every window the engine will run (fields for the largest)
   StrategyOptions strategy;
   CudaBudgets budgets;  // cuda: the device is budgets.device
+  // cuda: the illumination by a square-add kernel after every step, never in the sweep (the tests'
+  // reference for the sweep's sum in passing; the same bits).
+  bool square_add_illumination = false;
 
   // Bytes of one field of the largest window: what each of the engine's fields is allocated for.
   // A window below a free surface has a layer on top (window_grid), so with a surface each shape

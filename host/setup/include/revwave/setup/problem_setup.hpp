@@ -58,6 +58,7 @@ struct ProblemOptions {
   std::optional<std::string> device_memory;  // CUDA: checkpoint budget in device memory (e.g. 8GiB)
   std::optional<std::string> host_memory;    // CUDA: checkpoint budget in pinned host memory
   std::optional<index_t> host_spacing;       // CUDA: fewest steps between checkpoints in pinned host memory (50)
+  std::optional<int> shots_at_once;          // CUDA, surveys: shots run at once on the device (1)
 };
 
 // Everything but the time axis; validated.
@@ -90,7 +91,7 @@ struct BackendChoice {
 };
 BackendChoice resolve_backend(Backend requested);
 void apply_threads(const std::optional<int>& threads);
-// --device-memory / --host-memory / --host-spacing as the CUDA backend's budgets.
+// --device-memory / --host-memory / --host-spacing / --shots-at-once as the CUDA backend's budgets.
 CudaBudgets cuda_budgets(const ProblemOptions& o);
 // Refuses the CUDA budget options when the run is on the CPU: they would be ignored.
 void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend);

@@ -75,6 +75,12 @@ class CudaPropagator {
   // state left to it (fused_codec.hpp): its sweep writes the state's encoding, or the step reads
   // the restored encoded fields directly.
   void forward_step(index_t n);
+  // Whether a forward step's sweep can add u[n]^2 into an illumination sum in passing: the column
+  // sweep without a density (whose sweeps are its own).
+  bool illuminates_in_passing() const { return !density_ && revwave::illuminates_in_passing(sweep_kernel_); }
+  // The next forward_step's sweep adds u[n]^2 (the state it steps from) at every interior point into
+  // sum (interior points, z fastest, doubles): as launch_square_add on u[n] before the step would.
+  void illuminate_next_step(double* sum) { illuminate_ = sum; }
   void sample(T* host_out);  // receivers of the current u[n] (tests; waits for the device)
   DeviceState& state() { return state_; }
   DeviceFieldPool& field_pool() { return pool_; }
@@ -226,6 +232,7 @@ class CudaPropagator {
   std::unique_ptr<DeviceCodec> codec_;  // --compress fp16|bf16 (outlives the stores made with it)
   std::unique_ptr<FusedCodec> fused_;   // its casts left to the steps (before codec_'s end)
   bool fuse_codec_ = true;
+  double* illuminate_ = nullptr;            // the next forward sweep's illumination sum (illuminate_next_step)
   std::unique_ptr<FieldCodec> host_codec_;  // --compress zfp-...: the pinned slots' (each store copies it)
 };
 

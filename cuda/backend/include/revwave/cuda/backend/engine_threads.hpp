@@ -4,6 +4,7 @@
 #pragma once
 #include "revwave/core/config.hpp"
 #include "revwave/cuda/backend/engine_kernels.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
 
 namespace revwave::engine {
 
@@ -106,7 +107,8 @@ REVWAVE_HD void block_copy_thread(const BlockCopy& a, index_t t) {
     *b = a.flat[t];
 }
 
-// t over the window's interior points, x, y, z: add_squared_interior's sum.
+// t over the window's interior points, x, y, z: add_squared_interior's sum, with the rounding of the
+// sweep that adds it in passing (add_square).
 template <class T>
 REVWAVE_HD void square_add_thread(const SquareAdd<T>& a, index_t t) {
   const WindowPlace& w = a.w;
@@ -114,7 +116,7 @@ REVWAVE_HD void square_add_thread(const SquareAdd<T>& a, index_t t) {
   const index_t z = t % w.shape[2], y = (t / w.shape[2]) % w.shape[1], x = t / (w.shape[2] * w.shape[1]);
   const double u =
       static_cast<double>(a.u[padded_index(w, x + layer_lo(w, 0), y + layer_lo(w, 1), z + layer_lo(w, 2))]);
-  a.illumination[t] += u * u;
+  a.illumination[t] = add_square(a.illumination[t], u);
 }
 
 }  // namespace revwave::engine

@@ -9,11 +9,12 @@
 // The z neighbours come from a policy (sweep_z_window.hpp): the field (the caches: the column
 // sweep) or the warp's other lanes (the shuffle sweep), the rest of the body being the same.
 // Forward, the sweep can also write the fp16 / bf16 encoding of the state it reads (the fused
-// codec: sweep_encode.hpp). Constants: tuning/acoustic_sweep_policy.hpp; launch structs: sweep_launch.hpp.
+// codec: sweep_encode.hpp), or add its square into the illumination (sweep_illuminate.hpp). Constants: tuning/acoustic_sweep_policy.hpp; launch structs: sweep_launch.hpp.
 #pragma once
 #include <stdexcept>
 
 #include "revwave/cuda/kernels/acoustic/sweep_encode.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_illuminate.hpp"
 #include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
 #include "revwave/cuda/kernels/acoustic/sweep_z_window.hpp"
 #include "revwave/cuda/kernels/launch/launch_shape.hpp"
@@ -88,7 +89,7 @@ struct Column {
 };
 
 // Forward, x neighbours from the queue (queue_fits) or the caches.
-template <class T, int R, class Z, bool Encode, class Thread>
+template <class T, int R, class Z, bool Encode, bool Illuminate, class Thread>
 REVWAVE_HD void forward(const SweepArgs<T>& a, const Column<T, R>& c, Thread& t) {
   constexpr bool queue = queue_fits<T, R, false>;
   // __restrict__ on every pointer but the pair an in-place update aliases (u_prev with out):
@@ -99,9 +100,11 @@ REVWAVE_HD void forward(const SweepArgs<T>& a, const Column<T, R>& c, Thread& t)
   T* out = a.out + c.plane + c.col;
   typename Z::template Window<T, R> zw(t, c.k);
   EncodeWalk<T, Encode> enc(a, c.i_begin, c.j, c.k, c.writes);
+  IlluminateWalk<T, Illuminate> ill(a, c.i_begin, c.j, c.k);
   XQueue<T, R> uq;
   if constexpr (queue) uq.fill(u, c.sx);
-  for (index_t i = c.i_begin; i < c.i_end; ++i, u += c.sx, up += c.sx, m += c.sx, out += c.sx, enc.advance()) {
+  for (index_t i = c.i_begin; i < c.i_end;
+       ++i, u += c.sx, up += c.sx, m += c.sx, out += c.sx, enc.advance(), ill.advance()) {
     const T up0 = *up, m0 = *m;  // issued before the stencil's loads and the division
     T u0;
     if constexpr (queue)
@@ -113,6 +116,7 @@ REVWAVE_HD void forward(const SweepArgs<T>& a, const Column<T, R>& c, Thread& t)
                         : laplacian_axes<T, R, int>(c.w, u0, z, 1, u, c.sy, u, c.sx);
     if (c.writes) {
       enc.put(u0, up0);
+      ill.put(u0);
       *out = leapfrog_update(a.c, u0, up0, lap, m0, damping_eta(a.c, a.kx[i], c.kyj, c.kzk));
     }
     if constexpr (queue) uq.advance();
@@ -196,12 +200,12 @@ REVWAVE_HD void reverse_plain(const SweepArgs<T>& a, const Column<T, R>& c, Thre
 
 // One thread's sweep: the column sweep with Z = ZFromMemory, the shuffle sweep with ZFromShuffles
 // (whose lanes past nz stay for the shuffles; a warp is one row, so a row past ny leaves whole).
-template <class P, class T, int R, bool Reverse, class Z, bool Encode = false, class Thread>
+template <class P, class T, int R, bool Reverse, class Z, bool Encode = false, bool Illuminate = false, class Thread>
 REVWAVE_HD void sweep_thread(const SweepArgs<T>& a, Thread& t) {
   const Column<T, R> c = Column<T, R>::template make<P, Reverse>(a, t.place());
   if (c.j >= a.ny || (!Z::all_lanes && !c.writes)) return;
   if constexpr (!Reverse)
-    forward<T, R, Z, Encode>(a, c, t);
+    forward<T, R, Z, Encode, Illuminate>(a, c, t);
   else if constexpr (queue_fits<T, R, true>)
     reverse_queued<T, R, Z>(a, c, t);
   else

@@ -5,6 +5,8 @@
 #pragma once
 #include <cuda_runtime_api.h>
 
+#include <cmath>
+
 #include "revwave/numerics/acoustic/point_formulas.hpp"
 
 namespace revwave {
@@ -22,6 +24,20 @@ struct SweepEncode {
   bool bf16 = false;
   bool enabled() const { return u != nullptr; }
 };
+
+// The illumination in passing, forward only (sweep_illuminate.hpp): where the sweep of step n adds
+// the square of the state it reads, u[n], into a sum over the interior points (x, y, z; z fastest),
+// as the square-add kernel of the shot engine does after each step.
+struct SweepIlluminate {
+  double* sum = nullptr;  // null: none
+  index_t lo[3] = {};     // the interior's first padded point (Grid::layer_lo)
+  index_t shape[3] = {};  // interior points
+  bool enabled() const { return sum != nullptr; }
+};
+
+// The illumination's running sum at a point after adding u^2: in double, with one rounding, so that
+// the sweep adding it in passing and the square-add kernel give the same bits.
+REVWAVE_HD double add_square(double sum, double u) { return fma(u, u, sum); }
 
 // Kernel arguments, passed by value. Forward: u, u_prev -> out. Reverse (grad set): u, u_prev
 // are u[n], u[n-1]; lam, lam_prev are lam[n+2], lam[n+3]; out receives lam[n+1];
@@ -43,6 +59,7 @@ struct SweepArgs {
   index_t nx = 0, ny = 0, nz = 0;  // padded extents
   index_t sx = 0, sy = 0;          // strides of the allocated grid (Grid::index)
   SweepEncode encode{};            // forward: the state's encoding written in passing
+  SweepIlluminate illuminate{};    // forward: u[n]^2 added in passing (the column sweep only)
   bool reverse() const { return grad != nullptr; }
 };
 
@@ -63,9 +80,11 @@ inline const char* to_string(SweepKernel k) {
 }
 // Whether a kernel can write the state's encoding in passing (SweepEncode): the column sweeps.
 inline bool encodes_in_passing(SweepKernel k) { return k != SweepKernel::tiled; }
+// Whether a kernel can add the illumination in passing (SweepIlluminate): the column sweep.
+inline bool illuminates_in_passing(SweepKernel k) { return k == SweepKernel::columns; }
 
 // Launches on `stream`; radius 1..8 (std::logic_error otherwise, for planes too large for 32-bit
-// in-plane offsets, and for an encoding asked of a kernel that cannot write one).
+// in-plane offsets, and for an encoding or an illumination asked of a kernel that cannot do it).
 template <class T>
 void launch_sweep(const SweepArgs<T>& args, int radius, cudaStream_t stream, SweepKernel kernel = SweepKernel::columns);
 

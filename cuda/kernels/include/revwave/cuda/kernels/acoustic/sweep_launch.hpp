@@ -28,6 +28,11 @@ void sweep_accesses(const SweepArgs<T>& a, MemoryAccesses& acc) {
     acc.push_back(writes(a.out, field));
     if (a.u_prev != a.out) acc.push_back(reads(a.u_prev, field));
   }
+  if (a.illuminate.enabled()) {
+    const SweepIlluminate& s = a.illuminate;
+    const std::size_t sum = launch::bytes_of<double>(s.shape[0] * s.shape[1] * s.shape[2]);
+    acc.insert(acc.end(), {reads(s.sum, sum), writes(s.sum, sum)});
+  }
   if (!a.encode.enabled()) return;
   const std::size_t code = (a.encode.bf16 ? 0 : 8) + launch::bytes_of<std::uint16_t>(a.nx * a.ny * a.nz);
   acc.insert(acc.end(), {writes(a.encode.u, code), writes(a.encode.u_prev, code)});
@@ -42,8 +47,9 @@ struct SweepKernelBase {
   void accesses(MemoryAccesses& acc) const { sweep_accesses<T, R>(a, acc); }
 };
 
-// Encode: forward, the state's encoding written in passing (SweepArgs::encode).
-template <class T, int R, bool Reverse, bool Encode = false>
+// Encode: forward, the state's encoding written in passing (SweepArgs::encode); Illuminate: forward,
+// u[n]^2 added in passing (SweepArgs::illuminate).
+template <class T, int R, bool Reverse, bool Encode = false, bool Illuminate = false>
 struct ColumnsSweep : SweepKernelBase<T, R, Reverse> {
   using Policy = tuning::ColumnsPolicy;
   using Shared = launch::NoShared;
@@ -54,7 +60,7 @@ struct ColumnsSweep : SweepKernelBase<T, R, Reverse> {
   LaunchShape shape() const { return columns::launch_shape<Policy>(this->a); }
   template <class Thread>
   REVWAVE_HD void operator()(Thread& t) const {
-    columns::sweep_thread<Policy, T, R, Reverse, columns::ZFromMemory, Encode>(this->a, t);
+    columns::sweep_thread<Policy, T, R, Reverse, columns::ZFromMemory, Encode, Illuminate>(this->a, t);
   }
 };
 
