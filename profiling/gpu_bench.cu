@@ -1,5 +1,5 @@
 // GPU measurements for profiling/gpu_check.sh: copy bandwidth (the denominator), forward and
-// fused reverse sweep rates of every sweep kernel (columns, shuffle, tiled: --sweep-variant picks
+// fused reverse sweep rates of every sweep kernel (columns, shuffle, tiled, vector: --sweep-variant picks
 // some) at 256^3 and 512^3 (space order 8, float), and the fused codec's steps (a forward sweep
 // that writes the state's fp16 encoding in passing, the first step after a restore), on
 // random fields, with the L2 cache flushed between repetitions, each as a fraction of the copy
@@ -9,7 +9,7 @@
 // reverse step, each step timed as the gradient runs it, sparse kernels included); and the cost
 // of spilling slots to pinned host.
 // Usage: revwave_gpu_bench [--sweep-variant NAME[,NAME...]] OUTDIR   (writes OUTDIR/summary.json
-//        and OUTDIR/summary.txt; variants: columns, shuffle, tiled; default all)
+//        and OUTDIR/summary.txt; variants: columns, shuffle, tiled, vector; default all)
 //        revwave_gpu_bench [--sweep-variant ...] --sweeps-only N   (one size's sweep rates as JSON
 //        on stdout, nothing else: for a profiler, e.g. ncu's DRAM byte counts of the sweep kernels)
 //        revwave_gpu_bench --revolve-scan   (Revolve gradients of several sizes against their
@@ -161,7 +161,7 @@ std::vector<SweepKernel> parse_variants(const std::string& list) {
         out.push_back(k);
         known = true;
       }
-    if (!known) throw std::invalid_argument("--sweep-variant " + name + ": not one of columns, shuffle, tiled");
+    if (!known) throw std::invalid_argument("--sweep-variant " + name + ": not one of columns, shuffle, tiled, vector");
     at = end + 1;
   }
   return out;

@@ -24,6 +24,7 @@ void launch_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream, SweepK
     case SweepKernel::columns: return acoustic::launch_columns_sweep(a, radius, stream);
     case SweepKernel::shuffle: return acoustic::launch_shuffle_sweep(a, radius, stream);
     case SweepKernel::tiled: return acoustic::launch_tiled_sweep(a, radius, stream);
+    case SweepKernel::vector: return acoustic::launch_pair_sweep(a, radius, stream);
   }
   throw std::logic_error("launch_sweep: unknown sweep kernel");
 }

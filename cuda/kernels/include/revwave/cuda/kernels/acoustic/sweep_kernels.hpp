@@ -65,21 +65,25 @@ struct SweepArgs {
 
 // Kernels with the same contract and the same results: columns (sweep_columns.hpp) leaves
 // neighbour re-reads to the caches, shuffle takes the column sweep's z neighbours from the warp's
-// other lanes (sweep_z_window.hpp), tiled (sweep_tiled.hpp) stages them in shared memory and
-// registers. Columns stays the default until a GPU has measured them all (profiling/gpu_bench.cu,
-// --sweep-variant; profiling/figures/gpu_h200/column_sweep_variants.md).
-enum class SweepKernel { columns, tiled, shuffle };
-inline constexpr SweepKernel sweep_kernels[] = {SweepKernel::columns, SweepKernel::tiled, SweepKernel::shuffle};
+// other lanes (sweep_z_window.hpp), vector (sweep_pairs.hpp) gives each thread two z points and
+// loads them in aligned pairs (forward; its reverse is the columns sweep), tiled (sweep_tiled.hpp)
+// stages them in shared memory and registers. Columns stays the default until a GPU has measured
+// them all (profiling/gpu_bench.cu, --sweep-variant;
+// profiling/figures/gpu_h200/column_sweep_variants.md).
+enum class SweepKernel { columns, tiled, shuffle, vector };
+inline constexpr SweepKernel sweep_kernels[] = {SweepKernel::columns, SweepKernel::tiled, SweepKernel::shuffle,
+                                                SweepKernel::vector};
 inline const char* to_string(SweepKernel k) {
   switch (k) {
     case SweepKernel::columns: return "columns";
     case SweepKernel::tiled: return "tiled";
     case SweepKernel::shuffle: return "shuffle";
+    case SweepKernel::vector: return "vector";
   }
   return "?";
 }
-// Whether a kernel can write the state's encoding in passing (SweepEncode): the column sweeps.
-inline bool encodes_in_passing(SweepKernel k) { return k != SweepKernel::tiled; }
+// Whether a kernel can write the state's encoding in passing (SweepEncode): the columns and shuffle sweeps.
+inline bool encodes_in_passing(SweepKernel k) { return k == SweepKernel::columns || k == SweepKernel::shuffle; }
 // Whether a kernel can add the illumination in passing (SweepIlluminate): the column sweep.
 inline bool illuminates_in_passing(SweepKernel k) { return k == SweepKernel::columns; }
 

@@ -1,9 +1,11 @@
 // The acoustic sweeps' launch structs (launch/kernel_launch.hpp): the column sweep (a thread per
-// column, no collectives), the shuffle sweep (the column sweep with warp shuffles), the tiled sweep
+// column, no collectives), the shuffle sweep (the column sweep with warp shuffles), the pair sweep
+// (two columns a thread, paired loads; forward), the tiled sweep
 // (a block program with barriers and a shared tile), the first step after a restore from encoded
 // slots, and what each reads and writes, declared once for all of them.
 #pragma once
 #include "revwave/cuda/kernels/acoustic/sweep_columns.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_pairs.hpp"
 #include "revwave/cuda/kernels/acoustic/sweep_restore.hpp"
 #include "revwave/cuda/kernels/acoustic/sweep_tiled.hpp"
 #include "revwave/cuda/kernels/launch/kernel_launch.hpp"
@@ -77,6 +79,22 @@ struct ShuffleSweep : SweepKernelBase<T, R, Reverse> {
   template <class Thread>
   REVWAVE_HD void operator()(Thread& t) const {
     columns::sweep_thread<Policy, T, R, Reverse, columns::ZFromShuffles, Encode>(this->a, t);
+  }
+};
+
+// Forward only (its reverse is the columns sweep's: sweep_pairs.hpp says why).
+template <class T, int R>
+struct PairSweep : SweepKernelBase<T, R, false> {
+  using Policy = tuning::PairPolicy;
+  using Shared = launch::NoShared;
+  static constexpr launch::Sync sync = launch::Sync::none;
+  static constexpr unsigned max_threads = Policy::block_threads;
+  static constexpr int min_blocks = Policy::blocks_per_sm;
+  explicit PairSweep(const SweepArgs<T>& args) : SweepKernelBase<T, R, false>{args} {}
+  LaunchShape shape() const { return pairs::launch_shape(this->a); }
+  template <class Thread>
+  REVWAVE_HD void operator()(Thread& t) const {
+    pairs::forward_thread<T, R>(this->a, t);
   }
 };
 

@@ -12,6 +12,8 @@ void launch_columns_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream
 template <class T>
 void launch_shuffle_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream);
 template <class T>
+void launch_pair_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream);
+template <class T>
 void launch_tiled_sweep(const SweepArgs<T>& a, int radius, cudaStream_t stream);
 
 }  // namespace revwave::acoustic

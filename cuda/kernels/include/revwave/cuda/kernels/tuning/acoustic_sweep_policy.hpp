@@ -33,6 +33,25 @@ struct ColumnsPolicy {
 // policy so that a GPU session can tune it apart (not measured yet).
 struct ShufflePolicy : ColumnsPolicy {};
 
+// The pair sweep (SweepKernel::vector), forward: the column sweep's shape with two z points a
+// thread (a warp spans 64 points of a row) and an x queue per point. Not measured yet on a GPU.
+struct PairPolicy {
+  static constexpr unsigned block_z = 32;  // threads; 64 points of a row
+  static constexpr unsigned block_y = 8;
+  static constexpr unsigned block_threads = block_z * block_y;
+  static constexpr index_t chunk_x = 16;
+  static constexpr int blocks_per_sm = 4;
+  // Two queues (one a point) within the 18 registers the columns sweep's count allows: float up to
+  // radius 4, double radius 1; beyond, the x neighbours come from the caches.
+  template <class T, int R>
+  static constexpr bool queue_fits = (2 * R + 1) * 2 * int(sizeof(T) / 4) <= 18;
+  // Where the sweep is compiled at all: ptxas (sm_90, CUDA 12) gives float radius 1-4 48-64
+  // registers and no spill, float radius 5-8 and every double 24-500 bytes of spills at the
+  // 64-register cap; there the columns sweep runs instead.
+  template <class T, int R>
+  static constexpr bool fits = sizeof(T) == 4 && R <= 4;
+};
+
 // The tiled sweep: a block owns a (y, z) tile and marches along x through a chunk of planes.
 struct TiledPolicy {
   static constexpr unsigned tile_z = 32;  // a warp along the contiguous axis: one aligned row segment
