@@ -47,6 +47,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   finish_strategy_options(o);
   const BackendChoice backend = resolve_backend(o.problem.backend);
   refuse_cuda_options_on_cpu(o.problem, backend.kind);
+  refuse_shots_at_once_for_one_shot(o.problem, "plan (of one shot's gradient)");
   o.strategy.backend = backend.kind;
   apply_threads(o.problem.threads);
   require_data_for_user_model(o, false, "a gradient");

@@ -8,6 +8,9 @@
 #include <cstring>
 
 #include "cuda_test_support.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
+#include "revwave/cuda/runtime/device_buffer.hpp"
 #include "revwave/inversion/survey_objective.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 #include "survey_reference.hpp"
@@ -68,6 +71,67 @@ void survey_matches_the_per_shot_path() {
 TEST_F(CudaShotEngine, SurveyGradientIsThePerShotDevicePathBitForBit) {
   survey_matches_the_per_shot_path<float>();
   survey_matches_the_per_shot_path<double>();
+}
+
+// Shots go to the engine's lanes in turn (one lane: every shot on it), each with the same schedule
+// (the same window and steps). cudasim's CLI suite checks the budget's share where it binds.
+TEST_F(CudaShotEngine, ShotsTakeTheLanesInTurn) {
+  using T = float;
+  const Case c = awkward_case(4, 30, {19, 17, 15});
+  const Survey survey = spread_survey<T>(c, 5);
+  for (int at_once : {1, 2, 3}) {
+    SurveyRunOptions o;
+    o.backend = Backend::cuda;
+    o.strategy = strategy("revolve", 4);
+    o.strategy.backend = Backend::cuda;
+    o.budgets.shots_at_once = at_once;
+    const auto engine = make_survey_engine<T>(c.grid, survey, o);
+    engine->set_model(c.start_model);
+    std::vector<EngineGradient> runs;
+    for (const Shot& shot : survey.shots)
+      runs.push_back(engine->gradient(engine_shot(c.grid, shot, -1), o.misfit.get<T>(), {}));
+    for (std::size_t s = 0; s < runs.size(); ++s) {
+      EXPECT_EQ(runs[s].lane, static_cast<int>(s % static_cast<std::size_t>(at_once)))
+          << "shot " << s << ", at once " << at_once;
+      EXPECT_EQ(runs[s].stats.forward_steps, runs[0].stats.forward_steps) << "shot " << s << ", at once " << at_once;
+    }
+  }
+}
+
+// The propagator's sum in passing itself: after illuminate_next_step, the next forward step adds
+// u[n]^2 (the state it steps from) at every interior point and at no other, the sum's earlier
+// values kept (add_square); with a free surface too, where the interior starts at the top row.
+TEST_F(CudaShotEngine, AForwardStepAddsTheSquareOfTheStateItStepsFrom) {
+  using T = double;
+  for (bool surface : {false, true}) {
+    Case c = awkward_case(4, 10, {13, 11, 9});
+    c.grid.free_surface = surface;
+    const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+    CudaPropagator<T> prop(p);
+    ASSERT_TRUE(prop.illuminates_in_passing());
+    const std::vector<T> u = random_field<T>(p.grid, 3), up = random_field<T>(p.grid, 4);
+    prop.upload_state(u.data(), up.data());
+    const std::size_t n = static_cast<std::size_t>(p.grid.interior_points());
+    std::vector<double> before(n);
+    for (std::size_t i = 0; i < n; ++i) before[i] = 0.25 + 1e-3 * static_cast<double>(i % 97);
+    DeviceBuffer sum(n * sizeof(double));
+    sum.upload(before.data(), n * sizeof(double));
+    prop.illuminate_next_step(sum.as<double>());
+    prop.forward_step(0);
+    prop.forward_step(1);  // no sum asked: none added
+    std::vector<double> got(n);
+    prop.streams().compute.synchronize();
+    REVWAVE_CUDA_CHECK(cudaMemcpy(got.data(), sum.data(), n * sizeof(double), cudaMemcpyDeviceToHost));
+    const Grid& g = p.grid;
+    std::size_t t = 0;
+    for (index_t x = 0; x < g.shape[0]; ++x)
+      for (index_t y = 0; y < g.shape[1]; ++y)
+        for (index_t z = 0; z < g.shape[2]; ++z, ++t) {
+          const double v = static_cast<double>(u[static_cast<std::size_t>(g.interior_index(x, y, z))]);
+          ASSERT_EQ(got[t], add_square(before[t], v))
+              << "surface " << surface << ", point " << x << "," << y << "," << z;
+        }
+  }
 }
 
 // The engine's illumination of every shot of `survey`, each read back after all were enqueued.

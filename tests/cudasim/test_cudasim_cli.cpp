@@ -112,6 +112,40 @@ TEST_F(CudaCli, SurveyGradientOnTheDeviceAgreesWithTheCpu) {
   EXPECT_TRUE(slurp((dir_ / "g2.npy").string()) == slurp((dir_ / "g.npy").string()));
 }
 
+// One shot has nothing to run at once with: --shots-at-once is refused there, not ignored.
+TEST_F(CudaCli, ARunOfOneShotRefusesShotsAtOnce) {
+  expect_refused("gradient --shape 14,13,12 --tn 0.06 --backend cuda --shots-at-once 2 --out one.npy",
+                 "--shots-at-once 2 does not apply: a single-shot gradient runs one shot");
+  expect_refused("gradtest --shape 14,13,12 --tn 0.06 --backend cuda --shots-at-once 2",
+                 "--shots-at-once 2 does not apply: gradtest runs one shot");
+}
+
+// Where the device budget is derived from what is free and binds, every shot of the same window
+// plans with the same share: fixed at the first shot, for one lane or two. Re-derived per shot, a
+// lane's later shots planned with less (the pool keeps the first shot's slots' fields), and took
+// more forward steps.
+TEST_F(CudaCli, EveryShotPlansWithTheSameShareOfADerivedBudget) {
+  const std::string layout = "--shape 16,16,16 --tn 0.1 --src-grid 2,1,20 --rec-grid 4,4,10 ";
+  ASSERT_EQ(invoke("forward " + layout + "--backend cpu --out s.sgy").code, 0);
+  // 600 MiB less the propagator's margin of 512: the first shot's 20 slots fit, and re-derived, the
+  // second shot's budget held 14 (181 forward steps against 175).
+  setenv("REVWAVE_CUDASIM_DEVICE_MEMORY", std::to_string(std::size_t(600) << 20).c_str(), 1);
+  for (const char* at_once : {"1", "2"}) {
+    const Outcome g = invoke(
+        "gradient --shape 16,16,16 --velocity 1900 --observed s.sgy --backend cuda --json "
+        "--shots-at-once " +
+        std::string(at_once) + " --out g" + at_once + ".npy");
+    ASSERT_EQ(g.code, 0) << g.err;
+    const auto j = nlohmann::json::parse(g.out);
+    ASSERT_EQ(j["per_shot"].size(), 2u);
+    for (const auto& s : j["per_shot"]) {
+      EXPECT_EQ(s["forward_steps"], j["per_shot"][0]["forward_steps"]) << at_once << " at once, " << s["name"];
+      EXPECT_EQ(s["wavefield_storage_bytes"], j["per_shot"][0]["wavefield_storage_bytes"]) << at_once << " at once";
+    }
+  }
+  EXPECT_TRUE(slurp((dir_ / "g1.npy").string()) == slurp((dir_ / "g2.npy").string()));
+}
+
 // A 2D model (ny = 1) on the device, in double: the CPU's gradient file byte for byte (the
 // emulation runs the kernels' point formulas in the CPU's order), from device slots and from
 // slots spilled to pinned host memory (two levels) alike.

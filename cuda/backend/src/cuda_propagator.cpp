@@ -206,7 +206,7 @@ std::size_t CudaPropagator<T>::device_budget() const {
   if (budgets_.device_memory > 0) return budgets_.device_memory;
   const std::size_t free_b = cuda_free_memory();
   const std::size_t margin = std::max<std::size_t>(std::size_t(512) << 20, free_b / 20);
-  return free_b > margin ? (free_b - margin) / static_cast<std::size_t>(std::max(1, budgets_.device_share)) : 0;
+  return free_b > margin ? free_b - margin : 0;
 }
 
 template <class T>
@@ -216,6 +216,7 @@ std::size_t CudaPropagator<T>::host_budget() const {
 
 template <class T>
 void CudaPropagator<T>::reset_forward() {
+  illuminate_ = nullptr;
   if (fused_) fused_->drop_decode();  // the state is replaced unread
   state_ = DeviceState{};
   state_ = DeviceState{pool_.acquire(), pool_.acquire()};
@@ -233,6 +234,10 @@ void CudaPropagator<T>::forward_step(index_t n) {
   if (fused_ && !encodes_in_passing(sweep_kernel_)) fused_->flush();
   const bool decode = fused_ && fused_->take_decode(state_, restored);
   const bool encoded = !decode && fused_ && fused_->take_encode(state_, encode);
+  if (illuminate_ != nullptr && (decode || encoded || !illuminates_in_passing())) {
+    illuminate_ = nullptr;
+    throw std::logic_error("forward_step: this step cannot add the illumination in passing");
+  }
   // In place (the update is point-wise in u[n-1]) unless u[n-1] is also a checkpoint's or the history's.
   DeviceField out = state_.u_prev.shared() ? pool_.acquire() : state_.u_prev;
   fences_.before_write(out.data(), streams_.compute, &clock_);  // a copy out of it may still run
@@ -250,7 +255,6 @@ void CudaPropagator<T>::forward_step(index_t n) {
   } else {
     physics_sweep(state_.u.template as<T>(), state_.u_prev.template as<T>(), out.template as<T>(), false);
   }
-  if (illuminate_ != nullptr) throw std::logic_error("forward_step: this step cannot add the illumination in passing");
   launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), out.template as<T>(), streams_.compute);
   state_.u_prev = std::move(state_.u);
   state_.u = std::move(out);

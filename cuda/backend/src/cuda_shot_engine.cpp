@@ -4,7 +4,8 @@
 // shots but the misfit's read-back of the traces (the data it needs). A shot's time loop is timed
 // by events and read when asked (time_loop_seconds).
 // Several shots at once (CudaBudgets::shots_at_once = K > 1): K lanes, each a propagator with its
-// own streams, fields and checkpoint budget (1/K of the device's), take the shots in turn. The host
+// own streams, fields and checkpoint budget (1/K of the device's, fixed at the first shot), take
+// the shots in turn. The host
 // enqueues a shot's sweeps and returns, so while lane A's reverse sweep runs, lane B's forward sweep
 // of the next shot is already queued: small windows that cannot fill the device share it. Each
 // shot's arithmetic is the same on any lane, and its part of the sums is still added in the tree's
@@ -54,6 +55,7 @@ class CudaShotEngine final : public ShotEngine<T> {
   EngineGradient gradient(const EngineShot& shot, const Misfit<T>& misfit, const Progress& progress) override {
     EngineGradient out;
     auto t = Clock::now();
+    out.lane = static_cast<int>(next_lane_);
     Lane& lane = target(shot);
     const StrategyPlan& plan = plan_for(lane, shot);
     out.phases.setup = seconds_since(t);
@@ -173,13 +175,35 @@ class CudaShotEngine final : public ShotEngine<T> {
                                  std::min(static_cast<std::size_t>(o.budgets.shots_at_once), o.window_shapes.size()));
   }
 
-  // Each lane's budgets: with K lanes, each plans its checkpoints within 1/K of the device memory
-  // given (--device-memory) or, where none is given, of what is free when it plans.
-  CudaBudgets lane_budgets() const {
-    CudaBudgets b = o_.budgets;
-    b.device_memory /= lanes_.size();
-    b.device_share = static_cast<int>(lanes_.size());
-    return b;
+  // Each lane's device budget, fixed for the run before the first shot plans: 1/K of the device
+  // memory given (--device-memory) or, where none is given, of what is free once every lane holds
+  // its working set (less the propagator's margin). Fixed, because what is free later leaves out
+  // the slots' fields each lane's pool keeps between shots: re-derived per shot, the second shot
+  // of a lane would plan with less than its first.
+  void fix_budgets(const EngineShot& shot) {
+    if (budgets_fixed_) return;
+    for (Lane& lane : lanes_)
+      if (!lane.prop) make_propagator(lane, shot);
+    const std::size_t total = o_.budgets.device_memory > 0 ? o_.budgets.device_memory : lanes_[0].prop->device_budget();
+    const std::size_t share = std::max<std::size_t>(total / lanes_.size(), 1);
+    for (Lane& lane : lanes_) lane.prop->set_device_budget(share);
+    budgets_fixed_ = true;
+  }
+
+  void make_propagator(Lane& lane, const EngineShot& shot) {
+    fill_window_problem(lane.problem, model_, shot.first, shot.shape, shot.acquisition, shot.time,
+                        shot.wavelet != nullptr ? *shot.wavelet : no_wavelet_, false);
+    lane.prop = std::make_unique<CudaPropagator<T>>(lane.problem, o_.budgets, capacity_, window(lane, shot), ring_);
+  }
+
+  ResidentWindow<T> window(const Lane& lane, const EngineShot& shot) {
+    ResidentWindow<T> w;
+    w.whole_m = whole_m_.as<T>();
+    w.place = place(lane, shot);
+    const std::array<index_t, 3> first = shot.first;
+    const Problem<T>* problem = &lane.problem;
+    w.a_at = [this, problem, first](index_t idx) { return window_a_at(*problem, model_, first, idx); };
+    return w;
   }
 
   // The next lane (in turn) with the window's problem (without m: the device cuts it) and its
@@ -188,21 +212,12 @@ class CudaShotEngine final : public ShotEngine<T> {
     if (model_.m.empty()) throw std::logic_error("ShotEngine: no model set");
     if (checked_.insert({shot.time.dt, shot.acquisition.f0}).second)
       check_resident(model_, shot.time, shot.acquisition.f0);
+    fix_budgets(shot);
     Lane& lane = lanes_[next_lane_];
     next_lane_ = (next_lane_ + 1) % lanes_.size();
     fill_window_problem(lane.problem, model_, shot.first, shot.shape, shot.acquisition, shot.time,
                         shot.wavelet != nullptr ? *shot.wavelet : no_wavelet_, false);
-    ResidentWindow<T> w;
-    w.whole_m = whole_m_.as<T>();
-    w.place = place(lane, shot);
-    const std::array<index_t, 3> first = shot.first;
-    const Problem<T>* problem = &lane.problem;
-    w.a_at = [this, problem, first](index_t idx) { return window_a_at(*problem, model_, first, idx); };
-    if (!lane.prop) {
-      lane.prop = std::make_unique<CudaPropagator<T>>(lane.problem, lane_budgets(), capacity_, w, ring_);
-    } else {
-      lane.prop->retarget(w);
-    }
+    lane.prop->retarget(window(lane, shot));
     return lane;
   }
 
@@ -250,6 +265,7 @@ class CudaShotEngine final : public ShotEngine<T> {
   DeviceBuffer whole_m_;    // on the device: every window's m is cut from it
   std::vector<Lane> lanes_;
   std::size_t next_lane_ = 0;
+  bool budgets_fixed_ = false;
   std::map<std::pair<index_t, std::array<index_t, 3>>, StrategyPlan> plans_;
   std::set<std::pair<double, double>> checked_;
   std::map<std::int64_t, Timing> timings_;

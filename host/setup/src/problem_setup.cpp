@@ -314,6 +314,13 @@ void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend) {
   }
 }
 
+void refuse_shots_at_once_for_one_shot(const ProblemOptions& o, const std::string& what) {
+  if (!o.shots_at_once) return;
+  throw InputError("--shots-at-once " + std::to_string(*o.shots_at_once) + " does not apply: " + what +
+                   " runs one shot (the option runs a survey's shots at once: --observed with several shots, "
+                   "--src-grid)");
+}
+
 void apply_threads(const std::optional<int>& threads) {
   if (!threads) return;
   check_thread_count("--threads", *threads);

@@ -104,7 +104,9 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
   j["boundary"] = to_string(boundary_of(job.inputs.grid));
   j["backend"] = to_string(job.backend.kind);
   j["backend_note"] = job.backend.note;
-  if (job.backend.kind == Backend::cuda) j["shots_at_once"] = job.run.budgets.shots_at_once;
+  if (job.backend.kind == Backend::cuda)  // the engine's lanes: never more than the shots
+    j["shots_at_once"] =
+        std::min<std::int64_t>(job.run.budgets.shots_at_once, static_cast<std::int64_t>(survey.shots.size()));
   j["precision"] = to_string(precision);
   // Only where chosen, so that an L2 run's fields stay those it always printed.
   if (job.run.misfit.kind != MisfitKind::l2) j["misfit"] = to_string(job.run.misfit.kind);

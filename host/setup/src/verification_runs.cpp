@@ -51,6 +51,7 @@ GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
   GradtestRun r;
   r.backend = resolve_backend(o.problem.backend);
   refuse_cuda_options_on_cpu(o.problem, r.backend.kind);
+  refuse_shots_at_once_for_one_shot(o.problem, "gradtest");
   o.strategy.backend = r.backend.kind;
   const CudaBudgets budgets = cuda_budgets(o.problem);
   apply_threads(o.problem.threads);

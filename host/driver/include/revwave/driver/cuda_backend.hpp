@@ -24,9 +24,6 @@ struct CudaBudgets {
   // Survey gradients and inversions: shots run at once on the device (the engine's lanes, each
   // with its own streams and fields and 1/shots_at_once of the device budget).
   int shots_at_once = 1;
-  // Where device_memory is derived: the share of what is free this run may plan with (set by the
-  // engine for each of its lanes, shots_at_once).
-  int device_share = 1;
 };
 
 // The most shots a device runs at once (--shots-at-once): each is a working set and a share of the budget.

@@ -60,6 +60,7 @@ struct EngineGradient {
   ShotPhases phases;
   // >= 0 where phases.time_loop is the device's, known once it has run (time_loop_seconds).
   std::int64_t ticket = -1;
+  int lane = 0;  // which of the engine's lanes ran it (CudaBudgets::shots_at_once; 0 with one)
 };
 
 struct EngineOptions {

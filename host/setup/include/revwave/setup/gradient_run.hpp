@@ -58,6 +58,7 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   finish_strategy_options(o);
   r.backend = resolve_backend(o.problem.backend);
   refuse_cuda_options_on_cpu(o.problem, r.backend.kind);
+  refuse_shots_at_once_for_one_shot(o.problem, "a single-shot gradient");
   if (o.density_gradient && !density_given(o.problem)) {
     throw InputError(
         "--density-gradient needs --density: with a constant density there is no density model to "

@@ -95,6 +95,8 @@ void apply_threads(const std::optional<int>& threads);
 CudaBudgets cuda_budgets(const ProblemOptions& o);
 // Refuses the CUDA budget options when the run is on the CPU: they would be ignored.
 void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend);
+// Refuses --shots-at-once for a run of one shot (`what`: "a gradient", ...): it would be ignored.
+void refuse_shots_at_once_for_one_shot(const ProblemOptions& o, const std::string& what);
 
 // Refuses up front a run whose host working set cannot fit: `fields` wavefields of the grid and
 // `trace_copies` copies of the nt x nrec record of T, with the count and the need in the message.

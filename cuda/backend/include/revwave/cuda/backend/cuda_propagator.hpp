@@ -162,6 +162,9 @@ class CudaPropagator {
   // Checkpoint budgets: as given, or derived (device: free memory now less a margin; host: half of what is available).
   std::size_t device_budget() const;
   std::size_t host_budget() const;
+  // The device budget from now on (an engine fixes its lanes' once: what is free depends on the
+  // fields its pool keeps between shots).
+  void set_device_budget(std::size_t bytes) { budgets_.device_memory = bytes; }
   double spill_seconds() { return clock_.seconds(); }
   void synchronize();
   // sum u[n]^2 over the grid, for the online stop rule (waits for the device).
