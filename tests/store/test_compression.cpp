@@ -286,11 +286,13 @@ TYPED_TEST(Codec, TheCpmlTailIsEncodedAfterTheGrid) {
     const FieldCodec with_tail(m.c, f.layout), without(m.c, box_only.layout);
     const std::size_t grid_max = without.max_bytes();
     EXPECT_EQ(with_tail.tail_offset(), (grid_max + 7) / 8 * 8) << what;
-    if (m.c.mode != CompressionMode::zfp_accuracy)  // its worst case depends on the tail's tolerance
+    if (m.c.mode != CompressionMode::zfp_accuracy) {  // its worst case depends on the tail's tolerance
       EXPECT_EQ(with_tail.max_bytes(), with_tail.tail_offset() + FieldCodec(m.c, f.layout.tail_layout()).max_bytes())
           << what;
-    if (m.c.mode == CompressionMode::fp16)
+    }
+    if (m.c.mode == CompressionMode::fp16) {
       EXPECT_EQ(with_tail.max_bytes(), (8 + 2 * points + 7) / 8 * 8 + 8 + 2 * tail);
+    }
     std::vector<std::byte> buf(with_tail.max_bytes()), plain_buf(without.max_bytes());
     const std::size_t n = with_tail.encode(reinterpret_cast<const std::byte*>(f.values.data()), buf.data());
     const std::size_t n_plain =

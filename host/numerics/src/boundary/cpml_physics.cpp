@@ -1,6 +1,7 @@
 #include "revwave/numerics/boundary/cpml_physics.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 #include "../sweep_rows.hpp"
@@ -21,6 +22,16 @@ T* tail_of(T* field, const Problem<T>& p) {
   return field + p.cpml->layout.tail;
 }
 
+// The region's points, their grid indices and the buffers' sizes depend on these only.
+template <class T>
+std::array<index_t, 15> region_key(const Problem<T>& p) {
+  const Grid& g = p.grid;
+  const CpmlLayout& l = p.cpml->layout;
+  return {l.padded[0], l.padded[1], l.padded[2], l.lo[0],    l.lo[1],
+          l.lo[2],     l.hi[0],     l.hi[1],     l.hi[2],    g.alloc(1),
+          g.alloc(2),  l.tail,      l.values,    g.radius(), g.free_surface ? 1 : 0};
+}
+
 }  // namespace
 
 template <class T>
@@ -28,6 +39,7 @@ CpmlCpuPhysics<T>::CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<Cpu
     : p_(problem), inner_(std::move(inner)) {
   if (!p_.cpml) throw std::logic_error("the C-PML physics on a problem without a C-PML");
   const Grid& g = p_.grid;
+  region_key_ = region_key(p_);
   const CpmlPointTables<T> tables = cpml_point_tables(g, *p_.cpml);
   dispatch_radius(g.radius(), [&](auto r) {
     const CpmlPoint<T, decltype(r)::value> k{tables};
@@ -42,11 +54,39 @@ CpmlCpuPhysics<T>::CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<Cpu
     row_first_.push_back(static_cast<index_t>(region_.size()));
   });
   divisor_.resize(region_.size());
-  for (std::size_t r = 0; r < region_.size(); ++r) divisor_[r] = leapfrog_a_at(p_, region_[r]);
+  take_divisors();
   psi_.assign(static_cast<std::size_t>(p_.cpml->layout.values), T(0));
   adjoint_.assign(psi_.size(), T(0));
   grad0_.resize(region_.size());
   next_.resize(static_cast<std::size_t>(p_.cpml->layout.tail + p_.cpml->layout.values));
+}
+
+// leapfrog_a_at at each region point, a row at a time (its x and y known, z its offset in the row).
+template <class T>
+void CpmlCpuPhysics<T>::take_divisors() {
+  const Grid& g = p_.grid;
+  const T* m = p_.m.template as<T>();
+  const index_t py = g.padded(1), rows = g.padded(0) * py;
+#pragma omp parallel for schedule(static) if (static_cast <std::int64_t>(region_.size()) >= cpml_rows::parallel_from)
+  for (index_t row = 0; row < rows; ++row) {
+    const index_t x = row / py, y = row % py, base = g.index(x, y, 0);
+    const auto end = static_cast<std::size_t>(row_first_[static_cast<std::size_t>(row) + 1]);
+    for (auto r = static_cast<std::size_t>(row_first_[static_cast<std::size_t>(row)]); r < end; ++r) {
+      const index_t idx = region_[r];
+      const T eta = damping_eta(p_.coeffs, p_.kappa[0][x], p_.kappa[1][y], p_.kappa[2][idx - base]);
+      divisor_[r] = leapfrog_a(p_.coeffs, m[idx], eta);
+    }
+  }
+}
+
+template <class T>
+bool CpmlCpuPhysics<T>::retarget() {
+  if (!p_.cpml || region_key(p_) != region_key_ || !inner_->retarget()) return false;
+  take_divisors();
+  std::fill(psi_.begin(), psi_.end(), T(0));
+  std::fill(adjoint_.begin(), adjoint_.end(), T(0));
+  std::fill(next_.begin(), next_.end(), T(0));
+  return true;
 }
 
 template <class T>

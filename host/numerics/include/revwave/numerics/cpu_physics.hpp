@@ -51,6 +51,10 @@ class CpuPhysics {
   virtual bool keep_images_at(const index_t* /*index*/, std::size_t /*count*/) { return false; }
   virtual void reimage_at(const ReverseStepView<T>& /*step*/, const T* /*u_next*/) {}
   virtual void reset_images() {}
+  // The problem it was built on was refilled in place (a shot engine's next window): true when the
+  // physics re-derived itself for it and is in the state a new one would start in, false when it
+  // must be made again (make_cpu_physics).
+  virtual bool retarget() { return false; }
   // dJ/drho at the interior points when the problem images it; empty otherwise.
   virtual std::vector<double> density_gradient() const { return {}; }
 };

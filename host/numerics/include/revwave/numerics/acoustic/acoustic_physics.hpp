@@ -20,6 +20,7 @@ class AcousticCpuPhysics final : public CpuPhysics<T> {
   void reverse_sweep(const ReverseStepView<T>& v) override {
     cpu_reverse_sweep<T>(p_, {v.u, v.u_prev, v.lam, v.lam_prev, v.lam_out, v.grad});
   }
+  bool retarget() override { return true; }  // it keeps nothing of the problem
 
  private:
   const Problem<T>& p_;

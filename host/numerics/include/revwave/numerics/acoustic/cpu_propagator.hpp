@@ -124,6 +124,7 @@ class CpuPropagator {
 
   const Problem<T>& p_;
   std::unique_ptr<CpuPhysics<T>> physics_;  // the problem's sweeps and its own images
+  std::array<bool, 2> physics_kind_{};      // what make_cpu_physics chose it by: a density, a C-PML
   HostFieldPool pool_;                      // first: every handle below goes back to it
   HostState state_;
   std::vector<HostField> history_;  // u[0..N]

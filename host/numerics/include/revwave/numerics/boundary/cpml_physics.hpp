@@ -33,19 +33,26 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
   void reverse_sweep(const ReverseStepView<T>& step) override;
   void after_adjoint_source(const ReverseStepView<T>& step) override { inner_->after_adjoint_source(step); }
   void reset_images() override;
+  // The region is kept where the window's padded layout, layers, radius and surface are the last
+  // one's (it depends on nothing else); the divisors are taken again from the new m, and the
+  // buffers zeroed as a new physics' are, without allocating.
+  bool retarget() override;
   std::vector<double> density_gradient() const override { return inner_->density_gradient(); }
 
  private:
+  void take_divisors();
+
   const Problem<T>& p_;
   std::unique_ptr<CpuPhysics<T>> inner_;
-  std::vector<index_t> region_;     // the points within R of a slab (the plane z = 0 left out)
-  std::vector<T> divisor_;          // the update's a at each of them
-  std::vector<index_t> row_first_;  // per padded z row (x, y), then the end: where its points start in region_
-  std::vector<T> psi_;              // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
-  std::vector<T> adjoint_;          // nu (zeta's places) and mu (psi's)
-  std::vector<T> grad0_;            // per region point: dJ/dm before the sweep
-  std::vector<T> next_;             // a field: the physics' u[n+1] (C / a not added) in the reverse step
-  std::vector<T> next_region_;      // per region point: u[n+1] completed, for the physics' own images
+  std::array<index_t, 15> region_key_{};  // what region_ depends on (region_key)
+  std::vector<index_t> region_;           // the points within R of a slab (the plane z = 0 left out)
+  std::vector<T> divisor_;                // the update's a at each of them
+  std::vector<index_t> row_first_;        // per padded z row (x, y), then the end: where its points start in region_
+  std::vector<T> psi_;                    // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
+  std::vector<T> adjoint_;                // nu (zeta's places) and mu (psi's)
+  std::vector<T> grad0_;                  // per region point: dJ/dm before the sweep
+  std::vector<T> next_;                   // a field: the physics' u[n+1] (C / a not added) in the reverse step
+  std::vector<T> next_region_;            // per region point: u[n+1] completed, for the physics' own images
 };
 
 }  // namespace revwave
