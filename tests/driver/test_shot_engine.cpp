@@ -116,18 +116,30 @@ TYPED_TEST_SUITE(WindowedEngine, Precisions);
 
 TYPED_TEST(WindowedEngine, FoldIntoTilesIsFoldToInteriorInTheWindow) {
   using T = TypeParam;
-  const Grid whole = testing::small_grid({23, 18, 21}, 4, 4);
-  Grid g = whole;
-  g.shape = {9, 18, 5};
-  const std::array<index_t, 3> first{11, 0, 16};
-  std::vector<T> padded(static_cast<std::size_t>(g.alloc_points()));
-  std::mt19937 rng(3);
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (T& x : padded) x = static_cast<T>(u(rng));
-  HostTileBlocks blocks(TileGrid{whole.shape});
-  const TiledPart part = fold_to_tiles(blocks, g, first, padded.data(), true);
-  const std::vector<double> folded = fold_to_interior(g, padded.data());
-  EXPECT_TRUE(same_bits(part.dense(), dense_leaf(whole.shape, {first, g.shape}, folded, false)));
+  struct Case {
+    std::array<index_t, 3> whole, shape, first;
+    bool free_surface;
+  };
+  // Layers on every face; none on top (a free surface); a plane (tiles of 8 x 1 x 64); rows of
+  // one and two points (no point between a row's ends).
+  for (const Case& k :
+       {Case{{23, 18, 21}, {9, 18, 5}, {11, 0, 16}, false}, Case{{23, 18, 21}, {12, 7, 13}, {3, 9, 0}, true},
+        Case{{30, 1, 70}, {17, 1, 66}, {5, 0, 2}, false}, Case{{23, 18, 21}, {9, 6, 1}, {2, 3, 7}, false},
+        Case{{23, 18, 21}, {4, 6, 2}, {2, 3, 19}, true}}) {
+    Grid whole = testing::small_grid(k.whole, 4, 4);
+    whole.free_surface = k.free_surface;
+    Grid g = whole;
+    g.shape = k.shape;
+    std::vector<T> padded(static_cast<std::size_t>(g.alloc_points()));
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (T& x : padded) x = static_cast<T>(u(rng));
+    HostTileBlocks blocks(TileGrid{whole.shape});
+    const TiledPart part = fold_to_tiles(blocks, g, k.first, padded.data(), true);
+    const std::vector<double> folded = fold_to_interior(g, padded.data());
+    EXPECT_TRUE(same_bits(part.dense(), dense_leaf(whole.shape, {k.first, g.shape}, folded, false)))
+        << "window " << k.shape[0] << " x " << k.shape[1] << " x " << k.shape[2] << (k.free_surface ? ", surface" : "");
+  }
 }
 
 TYPED_TEST(WindowedEngine, WindowProblemIsMakeProblemOnTheWindowsVelocities) {

@@ -144,5 +144,56 @@ TEST(SurveyOnTheEngineSums, StayTheSizeOfTheWindows) {
   EXPECT_LT(blocks.allocated(), static_cast<std::size_t>(tiles.count()) / 4);
 }
 
+// Overlapping windows, seven shots (a tree with an unpaired leaf): the blocks reserved before the
+// first shot are what the tree holds at most, exactly, and no shot allocates more.
+TEST(SurveyOnTheEngineSums, TheReservationIsWhatTheTreeHoldsAndNoShotAllocates) {
+  SmallCase c = testing::case_on({120, 64, 32}, 4, 4, 20);
+  c.start_model = homogeneous_model(c.grid.shape, 1900);
+  c.time.dt = default_dt(c.grid, 1900);
+  Survey survey;
+  for (int k = 0; k < 7; ++k) {
+    Shot shot;
+    shot.name = "shot " + std::to_string(k);
+    shot.acquisition.f0 = 15;
+    shot.acquisition.t0 = 0.1;
+    const double x = 200.0 + 130.0 * k, y = 250.0 + 60.0 * (k % 3);
+    shot.acquisition.sources = {{x, y, 30.0}};
+    shot.acquisition.receivers = {{x + 20.0, y, 10.0}};
+    shot.time = c.time;
+    shot.data.assign(static_cast<std::size_t>(shot.time.nt()), 1e-3 * k);
+    survey.shots.push_back(shot);
+  }
+  SurveyRunOptions o;
+  o.strategy = testing::strategy("revolve", 3);
+  o.aperture = 150;
+  const auto engine = make_survey_engine<float>(c.grid, survey, o);
+  auto& blocks = dynamic_cast<HostTileBlocks&>(engine->sums());
+  std::vector<std::vector<index_t>> tiles;
+  for (const Shot& shot : survey.shots) {
+    const ModelWindow w = shot_window(c.grid, shot.acquisition, o.aperture);
+    tiles.push_back(blocks.grid().touched(w.first, w.shape));
+  }
+  const std::size_t peak = tree_peak_blocks(tiles);
+  SerialShotRunner runner;
+  reserve_tree_blocks(blocks, c.grid, survey, o.aperture, runner);
+  const std::size_t reserved = blocks.allocated();
+  EXPECT_GE(reserved, peak);
+  EXPECT_LT(reserved, peak + TileBlocks::chunk_blocks);
+  const SurveySum sum = survey_gradient<float>(*engine, c.grid, c.start_model, survey, o, runner);
+  EXPECT_EQ(blocks.peak_held(), peak);
+  EXPECT_EQ(blocks.allocated(), reserved);
+  // The windows overlap: the peak is below the parts' blocks together, above the largest one's.
+  std::size_t all = 0, largest = 0;
+  for (const auto& t : tiles) all += t.size(), largest = std::max(largest, t.size());
+  EXPECT_LT(peak, all);
+  EXPECT_GT(peak, largest);
+  EXPECT_GT(peak, TileBlocks::chunk_blocks) << "more than one chunk, so that rounding up hides no error";
+  const auto [objective, gradient] = testing::reference_survey_gradient<float>(c.grid, c.start_model, survey, o);
+  EXPECT_TRUE(same_bits(sum.gradient, gradient));
+  // A second survey gradient on the same engine finds its blocks free.
+  survey_gradient<float>(*engine, c.grid, c.start_model, survey, o, runner);
+  EXPECT_EQ(blocks.allocated(), reserved);
+}
+
 }  // namespace
 }  // namespace revwave

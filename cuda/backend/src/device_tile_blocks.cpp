@@ -8,18 +8,13 @@ namespace revwave {
 DeviceTileBlocks::DeviceTileBlocks(const TileGrid& grid, const Stream& stream, UploadRing& ring)
     : TileBlocks(grid), stream_(stream), ring_(ring), table_(max_chunks * sizeof(double*), "the tile block table") {}
 
-std::int32_t DeviceTileBlocks::acquire() {
-  if (free_.empty()) {
-    if (chunks_.size() == max_chunks) throw std::logic_error("DeviceTileBlocks: too many blocks");
-    chunks_.emplace_back(std::size_t(blocks_per_chunk) * TileGrid::points * sizeof(double), "tile blocks");
-    double* base = chunks_.back().as<double>();
-    ring_.upload(table_.as<double*>() + (chunks_.size() - 1), &base, sizeof base, stream_);
-    const auto first = static_cast<std::int32_t>((chunks_.size() - 1) * blocks_per_chunk);
-    for (std::int32_t b = first + blocks_per_chunk; b-- > first;) free_.push_back(b);
-  }
-  const std::int32_t b = free_.back();
-  free_.pop_back();
-  return b;
+void DeviceTileBlocks::allocate_chunk(std::size_t chunk) {
+  static_assert(std::size_t(blocks_per_chunk) == chunk_blocks, "the kernels' block table and the chunks agree");
+  if (chunk != chunks_.size()) throw std::logic_error("DeviceTileBlocks: chunks out of order");
+  if (chunk == max_chunks) throw std::logic_error("DeviceTileBlocks: too many blocks");
+  chunks_.emplace_back(chunk_blocks * TileGrid::points * sizeof(double), "tile blocks");
+  double* base = chunks_.back().as<double>();
+  ring_.upload(table_.as<double*>() + chunk, &base, sizeof base, stream_);
 }
 
 TileList DeviceTileBlocks::upload_entries(const std::vector<TileEntry>& entries) {

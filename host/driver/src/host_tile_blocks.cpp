@@ -6,17 +6,9 @@
 
 namespace revwave {
 
-std::int32_t HostTileBlocks::acquire() {
-  if (free_.empty()) {
-    const std::size_t first = allocated();
-    if (first + chunk_blocks > static_cast<std::size_t>(INT32_MAX))
-      throw std::logic_error("HostTileBlocks: too many blocks");
-    chunks_.emplace_back(chunk_blocks * TileGrid::points * sizeof(double));
-    for (std::size_t b = first + chunk_blocks; b-- > first;) free_.push_back(static_cast<std::int32_t>(b));
-  }
-  const std::int32_t b = free_.back();
-  free_.pop_back();
-  return b;
+void HostTileBlocks::allocate_chunk(std::size_t chunk) {
+  if (chunk != chunks_.size()) throw std::logic_error("HostTileBlocks: chunks out of order");
+  chunks_.emplace_back(chunk_blocks * TileGrid::points * sizeof(double));
 }
 
 void HostTileBlocks::add(const std::vector<BlockSum>& sums) {
@@ -144,7 +136,7 @@ TiledPart window_to_tiles(HostTileBlocks& blocks, const std::array<index_t, 3>& 
 template <class T>
 TiledPart fold_to_tiles(HostTileBlocks& blocks, const Grid& g, const std::array<index_t, 3>& first, const T* padded,
                         bool plus_zero) {
-  const index_t nx = g.shape[0], ny = g.shape[1], nz = g.shape[2];
+  const index_t nz = g.shape[2];
   // fold_to_interior's extension: the padded indices that copy interior index i (the layer at the edges).
   auto lo = [&g](int a, index_t i) { return i == 0 ? index_t(0) : i + g.layer_lo(a); };
   auto hi = [&g](int a, index_t i) { return i == g.shape[a] - 1 ? g.padded(a) - 1 : i + g.layer_lo(a); };
@@ -156,13 +148,15 @@ TiledPart fold_to_tiles(HostTileBlocks& blocks, const Grid& g, const std::array<
     return s;
   };
   return fill_window_tiles(blocks, first, g.shape, plus_zero, [&](index_t x, index_t y, double* out) {
-    if (x == 0 || x == nx - 1 || y == 0 || y == ny - 1) {
-      for (index_t z = 0; z < nz; ++z) out[z] = folded(x, y, z);
-      return;
-    }
-    // Away from the window's faces a point extends to itself alone: s = 0 + u, as folded() sums it.
-    const T* in = padded + g.interior_index(x, y, 0);
-    for (index_t z = 1; z < nz - 1; ++z) out[z] = 0.0 + static_cast<double>(in[z]);
+    // Between the row's two ends a point extends in x and y alone (through the layers at the
+    // window's x and y faces, to itself elsewhere): folded()'s sum, (i, j) ascending from 0, taken
+    // a row of z at a time. The ends extend in z too.
+    std::fill(out + 1, out + std::max<index_t>(nz - 1, 1), 0.0);
+    for (index_t i = lo(0, x); i <= hi(0, x); ++i)
+      for (index_t j = lo(1, y); j <= hi(1, y); ++j) {
+        const T* in = padded + g.index(i, j, g.layer_lo(2));
+        for (index_t z = 1; z < nz - 1; ++z) out[z] += static_cast<double>(in[z]);
+      }
     out[0] = folded(x, y, 0);
     out[nz - 1] = folded(x, y, nz - 1);
   });

@@ -1,5 +1,7 @@
 #include "revwave/driver/tile_sums.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <stdexcept>
 
 namespace revwave {
@@ -18,6 +20,29 @@ std::vector<index_t> TileGrid::touched(const std::array<index_t, 3>& first, cons
     for (index_t y = lo[1]; y <= hi[1]; ++y)
       for (index_t z = lo[2]; z <= hi[2]; ++z) out.push_back(id(x, y, z));
   return out;
+}
+
+std::int32_t TileBlocks::acquire() {
+  if (free_.empty()) grow(1);
+  const std::int32_t b = free_.back();
+  free_.pop_back();
+  peak_held_ = std::max(peak_held_, allocated() - free_.size());
+  return b;
+}
+
+void TileBlocks::reserve(std::size_t blocks) {
+  if (free_.size() < blocks) grow((blocks - free_.size() + chunk_blocks - 1) / chunk_blocks);
+}
+
+void TileBlocks::grow(std::size_t chunks) {
+  if (chunks_ + chunks > static_cast<std::size_t>(INT32_MAX) / chunk_blocks)
+    throw std::logic_error("TileBlocks: too many blocks");
+  const std::size_t first = chunks_;
+  for (; chunks_ < first + chunks; ++chunks_) allocate_chunk(chunks_);
+  // Popped lowest first: the new chunks' blocks in address order.
+  free_.reserve(free_.size() + chunks * chunk_blocks);
+  for (std::size_t b = chunks_ * chunk_blocks; b-- > first * chunk_blocks;)
+    free_.push_back(static_cast<std::int32_t>(b));
 }
 
 void TiledPart::reset() noexcept {

@@ -93,7 +93,8 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
   }
   j["seconds"] = phases_json(t.phases);
   j["seconds"]["shots"] = t.shot_seconds;
-  j["seconds"]["sum"] = sum.seconds_sum;  // the root's tree sums and the one read-back
+  j["seconds"]["sum"] = sum.seconds_sum;          // the root's tree sums and the one read-back
+  j["seconds"]["reserve"] = sum.seconds_reserve;  // the sums' blocks, before the first shot
   j["peak_rss_bytes"] = peak_rss_bytes();
   j["peak_rss_counts"] = peak_rss_counts();
   j["layouts"] = layouts_json(job.inputs.layouts);

@@ -1,5 +1,7 @@
 #include "revwave/survey/shot_runner.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include "revwave/core/errors.hpp"
@@ -57,6 +59,25 @@ SurveySum SerialShotRunner::run(std::int64_t count, TileBlocks& blocks, const Sh
   }
   sums.finish(sum);
   return sum;
+}
+
+std::size_t tree_peak_blocks(const std::vector<std::vector<index_t>>& tiles) {
+  if (tiles.empty()) return 0;
+  std::size_t held = 0, peak = 0;
+  BasicSummationTree<std::vector<index_t>> tree(
+      static_cast<index_t>(tiles.size()), [&held](std::vector<index_t>& into, std::vector<index_t>&& other) {
+        std::vector<index_t> both;
+        both.reserve(into.size() + other.size());
+        std::set_union(into.begin(), into.end(), other.begin(), other.end(), std::back_inserter(both));
+        held -= into.size() + other.size() - both.size();
+        into = std::move(both);
+      });
+  for (std::size_t s = 0; s < tiles.size(); ++s) {
+    held += tiles[s].size();
+    peak = std::max(peak, held);
+    tree.add(static_cast<index_t>(s), 0.0, tiles[s]);
+  }
+  return peak;
 }
 
 int error_kind(const std::exception& e) {

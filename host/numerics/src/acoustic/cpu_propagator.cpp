@@ -191,15 +191,15 @@ void CpuPropagator<T>::reset_adjoint() {
   const std::size_t bytes = field_bytes();
   if (lam_.bytes() < bytes) {  // sized once for the largest problem the propagator serves
     const std::size_t capacity = std::max(bytes, pool_.field_bytes());
-    lam_ = HostBuffer(capacity);
+    lam_ = HostBuffer(capacity);  // mapped zero
     lam_prev_ = HostBuffer(capacity);
     grad_ = HostBuffer(capacity);
-    return;  // mapped zero
+  } else {
+    std::memset(lam_.data(), 0, bytes);
+    std::memset(lam_prev_.data(), 0, bytes);
+    std::memset(grad_.data(), 0, bytes);
   }
-  std::memset(lam_.data(), 0, bytes);
-  std::memset(lam_prev_.data(), 0, bytes);
-  std::memset(grad_.data(), 0, bytes);
-  physics_->reset_images();
+  physics_->reset_images();  // a re-targeted physics' too (retarget leaves them as they were)
 }
 
 template <class T>

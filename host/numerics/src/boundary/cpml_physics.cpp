@@ -83,9 +83,9 @@ template <class T>
 bool CpmlCpuPhysics<T>::retarget() {
   if (!p_.cpml || region_key(p_) != region_key_ || !inner_->retarget()) return false;
   take_divisors();
-  std::fill(psi_.begin(), psi_.end(), T(0));
-  std::fill(adjoint_.begin(), adjoint_.end(), T(0));
-  std::fill(next_.begin(), next_.end(), T(0));
+  // psi_ and next_ are scratch that every reverse step writes before it reads them, and adjoint_
+  // is cleared by reset_images() before every adjoint run: none is cleared here (85 MB for a
+  // 128^3 window; filled with NaN instead, every test still passes).
   return true;
 }
 

@@ -14,22 +14,19 @@ namespace revwave {
 class HostTileBlocks final : public TileBlocks {
  public:
   explicit HostTileBlocks(const TileGrid& grid) : TileBlocks(grid) {}
-  std::int32_t acquire() override;
-  void release(std::int32_t block) override { free_.push_back(block); }
   void add(const std::vector<BlockSum>& sums) override;
   std::vector<double> dense(const std::vector<TileEntry>& entries) override;
   void read(const std::vector<TileEntry>& entries, double* out) override;
   void write(const std::vector<TileEntry>& entries, const double* in) override;
 
   double* block(std::int32_t b) { return chunks_[static_cast<std::size_t>(b) / chunk_blocks].as<double>() + offset(b); }
-  // Blocks allocated so far (held or free).
-  std::size_t allocated() const { return chunks_.size() * chunk_blocks; }
+
+ protected:
+  void allocate_chunk(std::size_t chunk) override;
 
  private:
-  static constexpr std::size_t chunk_blocks = 256;  // 1 MiB of doubles a chunk
   static std::size_t offset(std::int32_t b) { return (static_cast<std::size_t>(b) % chunk_blocks) * TileGrid::points; }
   std::vector<HostBuffer> chunks_;
-  std::vector<std::int32_t> free_;
 };
 
 // The part of a window's values (interior points of the window, x, y, z, z fastest) at window

@@ -50,6 +50,7 @@ struct SurveySum {
   int processes = 1;
   std::size_t peak_partial_sums = 0;  // gradients the summing process held at once
   double seconds_sum = 0;             // the root's time in the tree's sums and the read-back
+  double seconds_reserve = 0;         // the sums' blocks reserved before the first shot (reserve_tree_blocks)
 };
 
 class ShotRunner {
@@ -99,6 +100,12 @@ class TiledSums {
   BasicSummationTree<TiledPart> tree_;
   double seconds_ = 0;
 };
+
+// The blocks a tree over `tiles.size()` leaves holds at most when one process adds them in
+// ascending order, leaf s's part on tiles[s] (the tiles its window touches, ascending) counted from
+// when it is made: a sum of two parts keeps the blocks of the tiles either holds and frees the
+// second of each pair both hold. What the serial runner's run allocates for its sums, exactly.
+std::size_t tree_peak_blocks(const std::vector<std::vector<index_t>>& tiles);
 
 // Calls `task(s, progress)`, completing the summary: shot, rank, and the idle time since `last`
 // (updated to the end of this shot; the caller moves it past the work it does for the shot after).

@@ -2,6 +2,7 @@
 // each shot with the chosen strategy and budget, optionally on its own model window; the survey's
 // forward modelling; and its misfit by forward modelling alone (for Taylor tests).
 #pragma once
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -146,6 +147,25 @@ void settle_time_loop(ShotEngine<T>& engine, ShotSummary& s) {
   s.time_loop_ticket = -1;
 }
 
+// Before the first shot, the blocks the run's sums will hold (TileBlocks::reserve), so that no
+// shot maps memory for its part: on the root what the tree holds at most with the shots in
+// ascending order (all of it for one process; under MPI parts that arrive out of order may take
+// more, allocated when they do), on another process its one part in flight, the largest window's.
+// An engine that outlives calls has them from its first survey gradient on. Returns the seconds.
+inline double reserve_tree_blocks(TileBlocks& blocks, const Grid& grid, const Survey& survey, double aperture,
+                                  const ShotRunner& runner) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::vector<index_t>> tiles;
+  std::size_t largest = 0;
+  for (const Shot& shot : survey.shots) {
+    const ModelWindow w = shot_window(grid, shot.acquisition, aperture);
+    tiles.push_back(blocks.grid().touched(w.first, w.shape));
+    largest = std::max(largest, tiles.back().size());
+  }
+  blocks.reserve(runner.rank() == 0 ? tree_peak_blocks(tiles) : largest);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 // J and g of the whole survey on `engine` (which outlives calls: an inversion's evaluations share
 // one). Every process calls it with the same arguments; the runner decides who runs which shot.
 // Checks everything first (check_survey_run).
@@ -169,7 +189,9 @@ SurveySum survey_gradient(ShotEngine<T>& engine, const Grid& grid, const Velocit
     if (worker) settle_time_loop(engine, out.summary);  // its tiles are read back for the message now anyway
     return out;
   };
+  const double reserve = reserve_tree_blocks(engine.sums(), grid, survey, o.aperture, runner);
   SurveySum sum = runner.run(static_cast<std::int64_t>(survey.shots.size()), engine.sums(), task, shots_done);
+  sum.seconds_reserve = reserve;
   for (ShotSummary& s : sum.shots)
     if (s.rank == runner.rank()) settle_time_loop(engine, s);  // the root's own shots, after the one read-back
   return sum;
