@@ -122,7 +122,7 @@ def marginal(binary, old, out, rounds, threads):
         print("  gradients old against new: %s" % ("equal byte for byte" if same else "DIFFERENT"))
 
 
-def window_phases(binary, out, threads):
+def window_phases(binary, out, threads, boundary):
     rng = random.Random(2)
     dt, nt = 0.002, 51
     d = os.path.join(out, "records_128")
@@ -133,10 +133,12 @@ def window_phases(binary, out, threads):
         write_record(os.path.join(d, "shot_%04d.npy" % k), dt, nt, [x, y, 700.0], [[x, y, 20.0], [x, y, 40.0]], rng)
     args = ["gradient", "--shape", "300,300,128", "--velocity", "1900", "--observed", d, "--aperture", "635",
             "--threads", str(threads), "--out", os.path.join(out, "g128.npy")]
+    if boundary:
+        args += ["--boundary", boundary]
     print("\n" + load())
     wall, j = run(binary, args)
-    print("128^3 windows (%s), %d shots, %d thread(s), %.2f s in all:" % (
-        "x".join(map(str, j["per_shot"][0]["window_shape"])), count, threads, wall))
+    print("128^3 windows (%s), boundary %s, %d shots, %d thread(s), %.2f s in all:" % (
+        "x".join(map(str, j["per_shot"][0]["window_shape"])), j["boundary"], count, threads, wall))
     names = ["setup", "upload", "accumulate", "idle", "time_loop"]
     print("  shot  " + "  ".join("%11s" % n for n in names) + "  outside the loop")
     for s in j["per_shot"]:
@@ -148,7 +150,11 @@ def window_phases(binary, out, threads):
     print("  mean over shots 1..%d (after the first, which allocates): " % (count - 1) +
           ", ".join("%s %.2f ms" % (n, 1e3 * mean[n]) for n in names[:4]) +
           "; outside the loop %.2f ms a shot" % (1e3 * sum(mean[n] for n in names[:4])))
+    worst = max(sum(s["seconds_phases"][n] for n in names[:4]) for s in steady)
+    print("  the slowest of shots 1..%d outside the loop: %.2f ms" % (count - 1, 1e3 * worst))
     print("  the tree's sums and the one read-back on the root: %.2f ms in all" % (1e3 * j["seconds"]["sum"]))
+    if "reserve" in j["seconds"]:  # builds before 2026-12-04 reserve nothing
+        print("  the sums' blocks reserved before the first shot: %.2f ms" % (1e3 * j["seconds"]["reserve"]))
 
 
 def main():
@@ -160,6 +166,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--window-threads", type=int, default=2)
     ap.add_argument("--part", choices=["1", "2", "both"], default="both")
+    ap.add_argument("--boundary", default=None, help="part 2's --boundary (default: the CLI's, the C-PML)")
     a = ap.parse_args()
     shutil.rmtree(a.out, ignore_errors=True)
     os.makedirs(a.out)
@@ -173,7 +180,7 @@ def main():
                   time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(os.path.getmtime(a.old_bin))), binary))
         marginal(binary, old, a.out, a.rounds, a.threads)
     if a.part in ("2", "both"):
-        window_phases(binary, a.out, a.window_threads)
+        window_phases(binary, a.out, a.window_threads, a.boundary)
 
 
 if __name__ == "__main__":
