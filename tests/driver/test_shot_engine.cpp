@@ -7,6 +7,8 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include <set>
+#include <stdexcept>
 
 #include "revwave/driver/backend_registry.hpp"
 #include "revwave/driver/host_tile_blocks.hpp"
@@ -96,6 +98,64 @@ TEST(TiledSums, APlanesTilesAreFullBlocks) {
   const TileGrid cube{{20, 9, 17}};
   EXPECT_EQ(cube.edge(1), 8);
   EXPECT_EQ(cube.count(), 3 * 2 * 3);
+}
+
+// touched() and touched_count() against the tiles of a box's points, counted one point at a time.
+TEST(TiledSums, TheTilesABoxTouchesAreItsPointsTiles) {
+  std::mt19937 rng(5);
+  for (const TileGrid g : {TileGrid{{20, 9, 17}}, TileGrid{{30, 1, 150}}}) {
+    for (int k = 0; k < 40; ++k) {
+      std::array<index_t, 3> first{}, size{};
+      for (int a = 0; a < 3; ++a) {
+        first[a] = std::uniform_int_distribution<index_t>(0, g.shape[a] - 1)(rng);
+        size[a] = std::uniform_int_distribution<index_t>(1, g.shape[a] - first[a])(rng);
+      }
+      std::set<index_t> ids;
+      for (index_t x = first[0]; x < first[0] + size[0]; ++x)
+        for (index_t y = first[1]; y < first[1] + size[1]; ++y)
+          for (index_t z = first[2]; z < first[2] + size[2]; ++z)
+            ids.insert(g.id(x / g.edge(0), y / g.edge(1), z / g.edge(2)));
+      const std::vector<index_t> listed = g.touched(first, size);
+      EXPECT_EQ(listed, std::vector<index_t>(ids.begin(), ids.end()));
+      EXPECT_EQ(g.touched_count(first, size), static_cast<index_t>(ids.size()));
+    }
+  }
+}
+
+// Blocks whose chunk allocation fails part-way through a reservation: the chunks allocated before
+// the failure are free, not lost.
+class FailingBlocks final : public TileBlocks {
+ public:
+  FailingBlocks() : TileBlocks(TileGrid{{8, 8, 8}}) {}
+  void add(const std::vector<BlockSum>&) override {}
+  std::vector<double> dense(const std::vector<TileEntry>&) override { return {}; }
+  void read(const std::vector<TileEntry>&, double*) override {}
+  void write(const std::vector<TileEntry>&, const double*) override {}
+  int calls = 0, fail_at = -1;
+
+ protected:
+  void allocate_chunk(std::size_t chunk) override {
+    ++calls;
+    if (static_cast<int>(chunk) == fail_at) throw std::runtime_error("out of memory");
+  }
+};
+
+TEST(TiledSums, AReservationThatFailsKeepsWhatItAllocated) {
+  FailingBlocks b;
+  b.fail_at = 2;
+  EXPECT_THROW(b.reserve(5 * TileBlocks::chunk_blocks), std::runtime_error);
+  EXPECT_EQ(b.allocated(), 2 * TileBlocks::chunk_blocks);
+  b.fail_at = -1;
+  const int calls = b.calls;
+  std::set<std::int32_t> got;
+  for (std::size_t k = 0; k < 2 * TileBlocks::chunk_blocks; ++k) got.insert(b.acquire());
+  EXPECT_EQ(b.calls, calls) << "the two chunks' blocks were free";
+  EXPECT_EQ(got.size(), 2 * TileBlocks::chunk_blocks);
+  EXPECT_EQ(*got.begin(), 0);
+  EXPECT_EQ(b.peak_held(), 2 * TileBlocks::chunk_blocks);
+  b.acquire();
+  EXPECT_EQ(b.calls, calls + 1);
+  EXPECT_EQ(b.allocated(), 3 * TileBlocks::chunk_blocks);
 }
 
 TEST(TiledSums, TravelAsValuesAndComeBackTheSame) {

@@ -173,7 +173,8 @@ TEST(SurveyOnTheEngineSums, TheReservationIsWhatTheTreeHoldsAndNoShotAllocates) 
     const ModelWindow w = shot_window(c.grid, shot.acquisition, o.aperture);
     tiles.push_back(blocks.grid().touched(w.first, w.shape));
   }
-  const std::size_t peak = tree_peak_blocks(tiles);
+  const std::size_t peak = tree_peak_blocks(static_cast<index_t>(tiles.size()),
+                                            [&](index_t s) { return tiles[static_cast<std::size_t>(s)]; });
   SerialShotRunner runner;
   reserve_tree_blocks(blocks, c.grid, survey, o.aperture, runner);
   const std::size_t reserved = blocks.allocated();

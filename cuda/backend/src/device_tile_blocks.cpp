@@ -14,7 +14,12 @@ void DeviceTileBlocks::allocate_chunk(std::size_t chunk) {
   if (chunk == max_chunks) throw std::logic_error("DeviceTileBlocks: too many blocks");
   chunks_.emplace_back(chunk_blocks * TileGrid::points * sizeof(double), "tile blocks");
   double* base = chunks_.back().as<double>();
-  ring_.upload(table_.as<double*>() + chunk, &base, sizeof base, stream_);
+  try {
+    ring_.upload(table_.as<double*>() + chunk, &base, sizeof base, stream_);
+  } catch (...) {
+    chunks_.pop_back();  // the chunk count stays the base's
+    throw;
+  }
 }
 
 TileList DeviceTileBlocks::upload_entries(const std::vector<TileEntry>& entries) {

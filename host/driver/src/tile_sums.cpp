@@ -6,20 +6,33 @@
 
 namespace revwave {
 
-std::vector<index_t> TileGrid::touched(const std::array<index_t, 3>& first, const std::array<index_t, 3>& size) const {
-  std::array<index_t, 3> lo{}, hi{};
+namespace {
+// The tiles [lo, hi] a box of interior points covers along each axis.
+std::array<std::array<index_t, 2>, 3> touched_range(const TileGrid& g, const std::array<index_t, 3>& first,
+                                                    const std::array<index_t, 3>& size) {
+  std::array<std::array<index_t, 2>, 3> r{};
   for (int a = 0; a < 3; ++a) {
-    if (size[a] < 1 || first[a] < 0 || first[a] + size[a] > shape[a])
+    if (size[a] < 1 || first[a] < 0 || first[a] + size[a] > g.shape[a])
       throw std::logic_error("TileGrid::touched: the box leaves the grid");
-    lo[a] = first[a] / edge(a);
-    hi[a] = (first[a] + size[a] - 1) / edge(a);
+    r[a] = {first[a] / g.edge(a), (first[a] + size[a] - 1) / g.edge(a)};
   }
+  return r;
+}
+}  // namespace
+
+std::vector<index_t> TileGrid::touched(const std::array<index_t, 3>& first, const std::array<index_t, 3>& size) const {
+  const auto r = touched_range(*this, first, size);
   std::vector<index_t> out;
-  out.reserve(static_cast<std::size_t>((hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1)));
-  for (index_t x = lo[0]; x <= hi[0]; ++x)
-    for (index_t y = lo[1]; y <= hi[1]; ++y)
-      for (index_t z = lo[2]; z <= hi[2]; ++z) out.push_back(id(x, y, z));
+  out.reserve(static_cast<std::size_t>(touched_count(first, size)));
+  for (index_t x = r[0][0]; x <= r[0][1]; ++x)
+    for (index_t y = r[1][0]; y <= r[1][1]; ++y)
+      for (index_t z = r[2][0]; z <= r[2][1]; ++z) out.push_back(id(x, y, z));
   return out;
+}
+
+index_t TileGrid::touched_count(const std::array<index_t, 3>& first, const std::array<index_t, 3>& size) const {
+  const auto r = touched_range(*this, first, size);
+  return (r[0][1] - r[0][0] + 1) * (r[1][1] - r[1][0] + 1) * (r[2][1] - r[2][0] + 1);
 }
 
 std::int32_t TileBlocks::acquire() {
@@ -38,11 +51,20 @@ void TileBlocks::grow(std::size_t chunks) {
   if (chunks_ + chunks > static_cast<std::size_t>(INT32_MAX) / chunk_blocks)
     throw std::logic_error("TileBlocks: too many blocks");
   const std::size_t first = chunks_;
-  for (; chunks_ < first + chunks; ++chunks_) allocate_chunk(chunks_);
-  // Popped lowest first: the new chunks' blocks in address order.
-  free_.reserve(free_.size() + chunks * chunk_blocks);
-  for (std::size_t b = chunks_ * chunk_blocks; b-- > first * chunk_blocks;)
-    free_.push_back(static_cast<std::int32_t>(b));
+  // The new chunks' blocks free, popped lowest first (in address order); those allocated before a
+  // failure too, so that none is lost.
+  const auto free_new = [&] {
+    free_.reserve(free_.size() + (chunks_ - first) * chunk_blocks);
+    for (std::size_t b = chunks_ * chunk_blocks; b-- > first * chunk_blocks;)
+      free_.push_back(static_cast<std::int32_t>(b));
+  };
+  try {
+    for (; chunks_ < first + chunks; ++chunks_) allocate_chunk(chunks_);
+  } catch (...) {
+    free_new();
+    throw;
+  }
+  free_new();
 }
 
 void TiledPart::reset() noexcept {

@@ -61,21 +61,22 @@ SurveySum SerialShotRunner::run(std::int64_t count, TileBlocks& blocks, const Sh
   return sum;
 }
 
-std::size_t tree_peak_blocks(const std::vector<std::vector<index_t>>& tiles) {
-  if (tiles.empty()) return 0;
+std::size_t tree_peak_blocks(index_t leaves, const std::function<std::vector<index_t>(index_t leaf)>& tiles) {
+  if (leaves < 1) return 0;
   std::size_t held = 0, peak = 0;
   BasicSummationTree<std::vector<index_t>> tree(
-      static_cast<index_t>(tiles.size()), [&held](std::vector<index_t>& into, std::vector<index_t>&& other) {
+      leaves, [&held](std::vector<index_t>& into, std::vector<index_t>&& other) {
         std::vector<index_t> both;
         both.reserve(into.size() + other.size());
         std::set_union(into.begin(), into.end(), other.begin(), other.end(), std::back_inserter(both));
         held -= into.size() + other.size() - both.size();
         into = std::move(both);
       });
-  for (std::size_t s = 0; s < tiles.size(); ++s) {
-    held += tiles[s].size();
+  for (index_t s = 0; s < leaves; ++s) {
+    std::vector<index_t> part = tiles(s);
+    held += part.size();
     peak = std::max(peak, held);
-    tree.add(static_cast<index_t>(s), 0.0, tiles[s]);
+    tree.add(s, 0.0, std::move(part));
   }
   return peak;
 }

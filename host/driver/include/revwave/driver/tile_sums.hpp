@@ -34,6 +34,8 @@ struct TileGrid {
   }
   // The tiles a box of interior points [first, first + size) touches, ascending.
   std::vector<index_t> touched(const std::array<index_t, 3>& first, const std::array<index_t, 3>& size) const;
+  // How many: touched(first, size).size() without the list.
+  index_t touched_count(const std::array<index_t, 3>& first, const std::array<index_t, 3>& size) const;
 };
 
 // One tile of a part: which tile, the block holding its values, and whether `value + 0.0` is still

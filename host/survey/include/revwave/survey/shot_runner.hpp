@@ -101,11 +101,12 @@ class TiledSums {
   double seconds_ = 0;
 };
 
-// The blocks a tree over `tiles.size()` leaves holds at most when one process adds them in
-// ascending order, leaf s's part on tiles[s] (the tiles its window touches, ascending) counted from
-// when it is made: a sum of two parts keeps the blocks of the tiles either holds and frees the
-// second of each pair both hold. What the serial runner's run allocates for its sums, exactly.
-std::size_t tree_peak_blocks(const std::vector<std::vector<index_t>>& tiles);
+// The blocks a tree over `leaves` leaves holds at most when one process adds them in ascending
+// order, leaf s's part on tiles(s) (the tiles its window touches, ascending; asked for once, when
+// the leaf is added) counted from when it is made: a sum of two parts keeps the blocks of the
+// tiles either holds and frees the second of each pair both hold. What the serial runner's run
+// allocates for its sums, exactly. Holds the tree's few partial unions, never every leaf's list.
+std::size_t tree_peak_blocks(index_t leaves, const std::function<std::vector<index_t>(index_t leaf)>& tiles);
 
 // Calls `task(s, progress)`, completing the summary: shot, rank, and the idle time since `last`
 // (updated to the end of this shot; the caller moves it past the work it does for the shot after).

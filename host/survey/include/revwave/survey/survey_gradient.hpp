@@ -155,14 +155,20 @@ void settle_time_loop(ShotEngine<T>& engine, ShotSummary& s) {
 inline double reserve_tree_blocks(TileBlocks& blocks, const Grid& grid, const Survey& survey, double aperture,
                                   const ShotRunner& runner) {
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<std::vector<index_t>> tiles;
-  std::size_t largest = 0;
-  for (const Shot& shot : survey.shots) {
-    const ModelWindow w = shot_window(grid, shot.acquisition, aperture);
-    tiles.push_back(blocks.grid().touched(w.first, w.shape));
-    largest = std::max(largest, tiles.back().size());
+  const TileGrid& tiles = blocks.grid();
+  std::size_t need = 0;
+  if (runner.rank() == 0) {
+    need = tree_peak_blocks(static_cast<index_t>(survey.shots.size()), [&](index_t s) {
+      const ModelWindow w = shot_window(grid, survey.shots[static_cast<std::size_t>(s)].acquisition, aperture);
+      return tiles.touched(w.first, w.shape);
+    });
+  } else {
+    for (const Shot& shot : survey.shots) {
+      const ModelWindow w = shot_window(grid, shot.acquisition, aperture);
+      need = std::max(need, static_cast<std::size_t>(tiles.touched_count(w.first, w.shape)));
+    }
   }
-  blocks.reserve(runner.rank() == 0 ? tree_peak_blocks(tiles) : largest);
+  blocks.reserve(need);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -34,8 +34,9 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
   void after_adjoint_source(const ReverseStepView<T>& step) override { inner_->after_adjoint_source(step); }
   void reset_images() override;
   // The region is kept where the window's padded layout, layers, radius and surface are the last
-  // one's (it depends on nothing else); the divisors are taken again from the new m, and the
-  // buffers zeroed as a new physics' are, without allocating.
+  // one's (it depends on nothing else) and the divisors are taken again from the new m, without
+  // allocating. The buffers are left as they are: psi_ and next_ are written before they are read
+  // in every reverse step, and adjoint_ is cleared by reset_images() before every adjoint run.
   bool retarget() override;
   std::vector<double> density_gradient() const override { return inner_->density_gradient(); }
 
