@@ -110,6 +110,19 @@ TYPED_TEST(SurveyOnTheEngine, OneEngineServesEveryEvaluation) {
   }
 }
 
+// Shot k: a 15 Hz source at (x, y, 30 m), one receiver 20 m along x at 10 m depth, every sample `datum`.
+Shot point_shot(const SmallCase& c, int k, double x, double y, double datum) {
+  Shot shot;
+  shot.name = "shot " + std::to_string(k);
+  shot.acquisition.f0 = 15;
+  shot.acquisition.t0 = 0.1;
+  shot.acquisition.sources = {{x, y, 30.0}};
+  shot.acquisition.receivers = {{x + 20.0, y, 10.0}};
+  shot.time = c.time;
+  shot.data.assign(static_cast<std::size_t>(shot.time.nt()), datum);
+  return shot;
+}
+
 // Small windows in a model a thousand times their size: the partial sums hold tiles of the windows only.
 TEST(SurveyOnTheEngineSums, StayTheSizeOfTheWindows) {
   SmallCase c = testing::case_on({400, 300, 14}, 4, 4, 20);
@@ -117,18 +130,7 @@ TEST(SurveyOnTheEngineSums, StayTheSizeOfTheWindows) {
   c.start_model = homogeneous_model(c.grid.shape, 1900);
   c.time.dt = default_dt(c.grid, 2000);
   Survey survey;
-  for (int k = 0; k < 6; ++k) {
-    Shot shot;
-    shot.name = "shot " + std::to_string(k);
-    shot.acquisition.f0 = 15;
-    shot.acquisition.t0 = 0.1;
-    const double x = 100.0 + 250.0 * k;
-    shot.acquisition.sources = {{x, 600.0, 30.0}};
-    shot.acquisition.receivers = {{x + 20.0, 600.0, 10.0}};
-    shot.time = c.time;
-    shot.data.assign(static_cast<std::size_t>(shot.time.nt()), 0.0);
-    survey.shots.push_back(shot);
-  }
+  for (int k = 0; k < 6; ++k) survey.shots.push_back(point_shot(c, k, 100.0 + 250.0 * k, 600.0, 0.0));
   SurveyRunOptions o;
   o.strategy = testing::strategy("revolve", 3);
   o.aperture = 40;
@@ -151,18 +153,8 @@ TEST(SurveyOnTheEngineSums, TheReservationIsWhatTheTreeHoldsAndNoShotAllocates) 
   c.start_model = homogeneous_model(c.grid.shape, 1900);
   c.time.dt = default_dt(c.grid, 1900);
   Survey survey;
-  for (int k = 0; k < 7; ++k) {
-    Shot shot;
-    shot.name = "shot " + std::to_string(k);
-    shot.acquisition.f0 = 15;
-    shot.acquisition.t0 = 0.1;
-    const double x = 200.0 + 130.0 * k, y = 250.0 + 60.0 * (k % 3);
-    shot.acquisition.sources = {{x, y, 30.0}};
-    shot.acquisition.receivers = {{x + 20.0, y, 10.0}};
-    shot.time = c.time;
-    shot.data.assign(static_cast<std::size_t>(shot.time.nt()), 1e-3 * k);
-    survey.shots.push_back(shot);
-  }
+  for (int k = 0; k < 7; ++k)
+    survey.shots.push_back(point_shot(c, k, 200.0 + 130.0 * k, 250.0 + 60.0 * (k % 3), 1e-3 * k));
   SurveyRunOptions o;
   o.strategy = testing::strategy("revolve", 3);
   o.aperture = 150;

@@ -88,9 +88,8 @@ BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const Su
         out.gradient = engine->illumination(engine_shot(grid, shot, options.aperture), out.summary.phases, steps);
         return out;
       };
-      const double reserve = reserve_tree_blocks(engine->sums(), grid, *banded, options.aperture, runner);
+      reserve_tree_blocks(engine->sums(), grid, *banded, options.aperture, runner);
       SurveySum sum = runner.run(static_cast<std::int64_t>(banded->shots.size()), engine->sums(), task, progress);
-      sum.seconds_reserve = reserve;
       if (sum.root) *time_loops += time_loop_share(sum);
       std::vector<double> values = sum.root ? std::move(sum.gradient) : std::vector<double>{};
       runner.broadcast_from_root(values);
