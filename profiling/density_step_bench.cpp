@@ -83,8 +83,8 @@ int main(int argc, char** argv) {
   if (surface)
     benches.push_back({"constant_absorbing_top", 16, 32, make_problem<T>(g, plain, acq, time), nullptr, {}, {}});
   benches.push_back({"constant", 16, 32, make_problem<T>(top, plain, acq, time), nullptr, {}, {}});
-  benches.push_back({"density", 24, 40, make_problem<T>(top, dense, acq, time), nullptr, {}, {}});
-  benches.push_back({"density_imaging", 24, 56, make_problem<T>(top, dense, acq, time), nullptr, {}, {}});
+  benches.push_back({"density", 36, 52, make_problem<T>(top, dense, acq, time), nullptr, {}, {}});
+  benches.push_back({"density_imaging", 36, 88, make_problem<T>(top, dense, acq, time), nullptr, {}, {}});
   benches.back().problem.density->image = true;
   const std::vector<T> observed(static_cast<std::size_t>(time.nt() * benches[0].problem.rec.count), T(0.01));
   for (Bench& b : benches) {

@@ -53,6 +53,10 @@ TYPED_TEST(DensityEngine, WindowProblemCarriesTheWindowsDensity) {
     ASSERT_GE(reused.density->s.bytes(), bytes);
     EXPECT_EQ(std::memcmp(reused.density->s.data(), expected.density->s.data(), bytes), 0);
     EXPECT_EQ(std::memcmp(reused.density->t.data(), expected.density->t.data(), bytes), 0);
+    for (int a = 0; a < 3; ++a)
+      EXPECT_EQ(std::memcmp(reused.density->b[a].data(), expected.density->b[a].data(), bytes), 0) << "B, axis " << a;
+    EXPECT_EQ(reused.density->reference, expected.density->reference);
+    EXPECT_EQ(reused.density->stagger, expected.density->stagger);
   }
   // A model without a density leaves none behind in the reused problem.
   make_resident(model, c.grid, homogeneous_model(c.grid.shape, 2000));

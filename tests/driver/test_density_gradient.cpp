@@ -35,12 +35,14 @@ double misfit_in(const SmallCase& c, const VelocityModel& model, const std::vect
 
 REVWAVE_PRECISION_SUITE(Density, ::testing::Test);
 
-// K u = L u + t sum w (s_i - s_k)(u_i - u_k): the correction is exactly zero where rho is constant.
+// A constant density, scaled by itself, is 1: s = t = B = 1, the fluxes are exactly zero and K u is
+// L u to the bit, whatever the value (1e-300 and 1e300 included: any constant density is the
+// constant-density equation, in float too).
 TYPED_TEST(Density, AConstantDensityGivesTheConstantDensityBits) {
   using T = TypeParam;
   const SmallCase c = testing::small_case(13, 11, 12, 40, 8);
   const std::vector<T> d = observed_in<T>(c, c.true_model);
-  for (double rho : {1000.0, 1234.567}) {
+  for (double rho : {1000.0, 1234.567, 1e-300, 1e300}) {
     VelocityModel truth = c.true_model, start = c.start_model;
     truth.density.assign(truth.velocity.size(), rho);
     start.density = truth.density;
@@ -184,6 +186,18 @@ TEST(DensityModel, BadDensitiesAreRefusedNamingTheValue) {
   }
   m.density[17] = std::nan("");
   EXPECT_THROW(validate(m), InputError);
+  // Contrasts past max_density_contrast: the precision cannot hold the fluxes' range.
+  m.density = c.start_model.density;
+  m.density[17] = m.density[16] * 2e12;
+  try {
+    make_problem<float>(c.grid, m, c.acq, c.time);
+    FAIL() << "a contrast of 2e12 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("density contrast"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("at most 1e+12 times the smallest"), std::string::npos) << e.what();
+  }
+  m.density[17] = m.density[16] * 1e6;  // 1 over 1e6 and the like run (DensityStability's cases)
+  EXPECT_NO_THROW(validate_density(m));
   m.density.pop_back();
   EXPECT_THROW(validate(m), InputError);
 }

@@ -276,17 +276,18 @@ TEST(SurfaceDensityModel, TheStableStepIsTheMirroredDensitys) {
 }
 
 // The top face has no layer, so interior depth 0 is padded depth 0: every interior point's
-// coefficient is its own density's, and a dJ/drho sums to its interior points.
+// coefficient is its own (scaled) density's, and a dJ/drho sums to its interior points.
 TEST(SurfaceDensityModel, EachPointCarriesItsOwnDensity) {
   const SmallCase c = surface_density_case(9, 10, 4);
   const Problem<double> p = make_problem<double>(c.grid, c.true_model, c.acq, c.time);
   const double* t = p.density->t.as<double>();
+  const double reference = p.density->reference;
   const auto& n = c.grid.shape;
   for (index_t x = 0; x < n[0]; ++x)
     for (index_t y = 0; y < n[1]; ++y)
       for (index_t z = 0; z < n[2]; ++z)
         ASSERT_EQ(t[c.grid.interior_index(x, y, z)],
-                  std::sqrt(c.true_model.density[static_cast<std::size_t>((x * n[1] + y) * n[2] + z)]))
+                  std::sqrt(c.true_model.density[static_cast<std::size_t>((x * n[1] + y) * n[2] + z)] / reference))
             << x << "," << y << "," << z;
 }
 

@@ -100,7 +100,6 @@ CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem, const std::fu
   const std::size_t per_region = std::max<std::size_t>(region.size(), 1) * sizeof(T);
   grad0_ = DeviceBuffer(per_region, "dJ/dm at the C-PML's region");
   next_ = DeviceBuffer(per_region, "u[n+1] at the C-PML's region");
-  if (p_.density && p_.density->image) completed_ = DeviceBuffer(per_region, "u[n+1] completed at the C-PML's region");
 }
 
 template <class T>
@@ -142,7 +141,6 @@ void CpmlDevicePhysics<T>::reverse(const DeviceReverseStep<T>& s, cudaStream_t s
   r.lam_out = s.lam_out;
   r.grad = s.grad;
   r.c = p_.coeffs;
-  if (completed_.bytes() > 0) r.next_out = completed_.template as<T>();
   launch_cpml_reverse(t_, r, radius_, stream);
 }
 

@@ -355,7 +355,7 @@ void CudaPropagator<T>::reverse_step(index_t n) {
 }
 
 template <class T>
-void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient, const T* lam) {
+void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient) {
   ProbeStep<T> ps;
   ps.probes = dev_.probes();
   ps.sweep = dev_.sweep_base();
@@ -371,7 +371,7 @@ void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, b
   ps.free_surface = p_.grid.free_surface;
   if (cpml_) cpml_->probe_share(u, ps, streams_.compute);
   if (density_)
-    density_->probes(ps, lam, streams_.compute);
+    density_->probes(ps, streams_.compute);
   else
     launch_probes(ps, static_cast<int>(p_.grid.radius()), streams_.compute);
 }
@@ -402,8 +402,7 @@ void CudaPropagator<T>::acoustic_reverse_sweep(const DeviceReverseStep<T>& step)
 }
 
 // The C-PML's share of a reverse step, after the physics' sweep: u[n+1] at its region by the
-// physics' probe formula (no sources), then its completion (CpmlCpuPhysics::reverse_sweep) and,
-// imaging dJ/drho, the density's G and Q taken again there.
+// physics' probe formula (no sources), then its completion (CpmlCpuPhysics::reverse_sweep).
 template <class T>
 void CudaPropagator<T>::cpml_reverse(const DeviceReverseStep<T>& step) {
   ProbeStep<T> ps;
@@ -417,12 +416,10 @@ void CudaPropagator<T>::cpml_reverse(const DeviceReverseStep<T>& step) {
   ps.next = cpml_->region_next();
   ps.free_surface = p_.grid.free_surface;
   if (density_)
-    density_->probes(ps, nullptr, streams_.compute);
+    density_->probes(ps, streams_.compute);
   else
     launch_probes(ps, static_cast<int>(p_.grid.radius()), streams_.compute);
   cpml_->reverse(step, streams_.compute);
-  if (density_ && cpml_->region_completed() != nullptr)  // dJ/drho's images completed there too
-    density_->reimage_at(cpml_->region_probes(), step, cpml_->region_completed(), streams_.compute);
 }
 
 // CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
@@ -430,19 +427,14 @@ template <class T>
 void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   const T* r_next = adjoint_source(n + 1);
   const ProbesView& probes = dev_.probes();
-  next_at_probes(n, u, u_prev, true, lam_.template as<T>());
+  next_at_probes(n, u, u_prev, true);
   const DeviceReverseStep<T> step{u,
                                   u_prev,
                                   lam_.template as<T>(),
                                   lam_prev_.template as<T>(),
                                   lam_prev_.template as<T>(),  // lam[n+3] in, lam[n+1] out
-                                  grad_.template as<T>(),
-                                  next_.template as<T>(),
-                                  r_next};
-  if (cpml_) {
-    cpml_->save_gradient(step.grad, streams_.compute);
-    if (density_) density_->keep_images_at(cpml_->region_probes(), streams_.compute);
-  }
+                                  grad_.template as<T>()};
+  if (cpml_) cpml_->save_gradient(step.grad, streams_.compute);
   if (density_)
     density_->reverse_sweep(step, streams_.compute);  // its free-surface rows included
   else
@@ -468,7 +460,7 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   r.u_prev = u_prev;
   r.c = p_.coeffs;
   launch_inject_adjoint_source(dev_.rec(), r, streams_.compute);
-  if (density_) density_->after_adjoint_source(step, streams_.compute);
+  if (density_) density_->after_adjoint_source(step, streams_.compute);  // dJ/drho, lam[n+1] complete
   swap(lam_, lam_prev_);
 }
 

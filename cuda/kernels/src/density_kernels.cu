@@ -15,16 +15,12 @@ void launch_density_sweep(const DensitySweepArgs<T>& a, int radius, cudaStream_t
   using density::Mode;
   dispatch_radius(radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
-    if (!b.reverse()) {
-      if (a.adjoint)
-        enqueue(density::SweepKernel<T, R, Mode::adjoint>(a), stream);
-      else
-        enqueue(density::SweepKernel<T, R, Mode::forward>(a), stream);
-    } else if (a.image_g != nullptr) {
-      enqueue(density::SweepKernel<T, R, Mode::reverse_imaging>(a), stream);
-    } else {
+    if (b.reverse())
       enqueue(density::SweepKernel<T, R, Mode::reverse>(a), stream);
-    }
+    else if (a.adjoint)
+      enqueue(density::SweepKernel<T, R, Mode::adjoint>(a), stream);
+    else
+      enqueue(density::SweepKernel<T, R, Mode::forward>(a), stream);
   });
 }
 
@@ -44,36 +40,19 @@ void launch_density_probes(const DensityProbeStep<T>& a, int radius, cudaStream_
 }
 
 template <class T>
-void launch_density_reimage(const ProbesView& probes, const DensityReimage<T>& a, cudaStream_t stream) {
-  enqueue(density::ReimageKernel<T>(probes, a), stream);
+void launch_density_image(const DensityImageStep<T>& a, int radius, cudaStream_t stream) {
+  const SweepArgs<T>& g = a.sweep;
+  if (g.nx <= 0 || g.ny <= 0 || g.nz <= 0) return;
+  if (!in_plane_offsets_fit_32_bits(g, radius)) throw std::logic_error("grid planes too large for 32-bit offsets");
+  dispatch_radius(radius, [&](auto r) { enqueue(density::ImageKernel<T, decltype(r)::value>(a), stream); });
 }
 
-template <class T>
-void launch_density_adjoint_source(const PointsView<T>& rec, const DensityAdjointSourceImages<T>& a,
-                                   cudaStream_t stream) {
-  enqueue(density::AdjointSourceKernel<T>(rec, a), stream);
-}
-
-template <class T>
-void launch_density_keep_images(const DensityRegionImages<T>& a, cudaStream_t stream) {
-  enqueue(density::KeepImagesKernel<T>(a), stream);
-}
-
-template <class T>
-void launch_density_region_reimage(const DensityRegionImages<T>& a, int radius, cudaStream_t stream) {
-  dispatch_radius(radius, [&](auto r) { enqueue(density::RegionReimageKernel<T, decltype(r)::value>(a), stream); });
-}
-
-#define REVWAVE_INSTANTIATE(T)                                                                               \
-  template void launch_density_sweep<T>(const DensitySweepArgs<T>&, int, cudaStream_t);                      \
-  template void launch_density_top_compute<T>(const DensityTopPass<T>&, int, cudaStream_t);                  \
-  template void launch_density_top_write<T>(const DensityTopPass<T>&, cudaStream_t);                         \
-  template void launch_density_probes<T>(const DensityProbeStep<T>&, int, cudaStream_t);                     \
-  template void launch_density_reimage<T>(const ProbesView&, const DensityReimage<T>&, cudaStream_t);        \
-  template void launch_density_keep_images<T>(const DensityRegionImages<T>&, cudaStream_t);                  \
-  template void launch_density_region_reimage<T>(const DensityRegionImages<T>&, int, cudaStream_t);          \
-  template void launch_density_adjoint_source<T>(const PointsView<T>&, const DensityAdjointSourceImages<T>&, \
-                                                 cudaStream_t);
+#define REVWAVE_INSTANTIATE(T)                                                              \
+  template void launch_density_sweep<T>(const DensitySweepArgs<T>&, int, cudaStream_t);     \
+  template void launch_density_top_compute<T>(const DensityTopPass<T>&, int, cudaStream_t); \
+  template void launch_density_top_write<T>(const DensityTopPass<T>&, cudaStream_t);        \
+  template void launch_density_probes<T>(const DensityProbeStep<T>&, int, cudaStream_t);    \
+  template void launch_density_image<T>(const DensityImageStep<T>&, int, cudaStream_t);
 REVWAVE_INSTANTIATE(float)
 REVWAVE_INSTANTIATE(double)
 #undef REVWAVE_INSTANTIATE

@@ -26,6 +26,25 @@ std::vector<double> second_derivative_weights(int space_order) {
   return c;
 }
 
+std::vector<double> staggered_first_derivative_weights(int radius) {
+  if (radius < 1 || radius > 8) {
+    throw InputError("staggered derivative radius " + std::to_string(radius) + " is not supported (1..8)");
+  }
+  // Closed form (Fornberg 1988, half-integer nodes): d_q = (-1)^(q+1) ((2r - 1)!!)^2 /
+  // (2^(2r-2) (r + q - 1)! (r - q)! (2q - 1)^2), q = 1..r; f'(x) ~ sum_q d_q (f(x + q - 1/2) - f(x - q + 1/2)).
+  const int r = radius;
+  auto lgam = [](int n) { return std::lgamma(static_cast<double>(n) + 1.0); };
+  double log_df = 0;  // log (2r - 1)!!
+  for (int i = 1; i <= 2 * r - 1; i += 2) log_df += std::log(double(i));
+  std::vector<double> d(static_cast<std::size_t>(r) + 1, 0.0);
+  for (int q = 1; q <= r; ++q) {
+    const double mag = std::exp(2 * log_df - (2 * r - 2) * std::log(2.0) - lgam(r + q - 1) - lgam(r - q)) /
+                       (double(2 * q - 1) * double(2 * q - 1));
+    d[static_cast<std::size_t>(q)] = q % 2 == 1 ? mag : -mag;
+  }
+  return d;
+}
+
 double laplacian_spectral_radius(int space_order, double spacing, int dimensions) {
   const std::vector<double> c = second_derivative_weights(space_order);
   auto symbol = [&](double theta) {

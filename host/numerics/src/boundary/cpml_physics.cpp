@@ -169,8 +169,6 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
       T* saved = grad0_.data() + row_first_[static_cast<std::size_t>(x * k.py + y)];
       for (const auto& [b, e] : k.ranges(x, y)) saved = std::copy(g + b, g + e, saved);
     });
-    const bool images = inner_->keep_images_at(region_.data(), region_.size());
-    if (images) next_region_.resize(region_.size());
     inner_->reverse_sweep(v);
     // u[n+1] less C / a: the physics' whole sweep (its vector loop) is cheaper than next_at at
     // the region's points, and gives the same bits.
@@ -193,11 +191,9 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
           const T lam = cpml_value(v.lam_out[idx], s.sum2[z], divisor_[i]);
           v.grad[idx] = grad0_[i] + imaging_term(c, lam, u_next, v.u[idx], v.u_prev[idx]);
           v.lam_out[idx] = lam;
-          if (images) next_region_[i] = u_next;
         }
       }
     });
-    if (images) inner_->reimage_at(v, next_region_.data());
   });
 }
 

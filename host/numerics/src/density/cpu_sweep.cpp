@@ -12,19 +12,17 @@ namespace {
 
 // What every density sweep reads besides its fields.
 //
-// With a free surface the top `top` rows of every column (depth k < R) read their z pairs from the
-// column mirrored across z = 0 (boundary/free_surface.hpp): u and lam odd, s and t even. That is K
-// and K^T of the odd extension, restricted to the points below the plane, and K_eff = diag(t^2)
-// S_eff with S_eff symmetric, so the adjoint stays the transpose (docs/physics/density.md). The
-// Laplacian part reads the row gap's zeros, as the constant-density sweeps do, and
-// free_surface_value adds its mirror share: a constant density gives their bits.
+// With a free surface the top `top` rows of every column (depth k < R) take the mirrored formulas
+// (density/surface_formulas.hpp) after the row's vector loop, computed before it while the inputs
+// are whole (out may alias the previous field).
 template <class T, int R>
 struct DensityConstants {
   const Grid& g;
   index_t nz, sx, sy;
   StepCoefficients<T> c;
   T w[R + 1];
-  const T *kx, *ky, *kz, *m, *s, *t;
+  T d[stagger_radius<R> + 1] = {};
+  const T *kx, *ky, *kz, *m, *s, *t, *bz, *by, *bx;
   index_t top;  // the free surface's rows at the start of each column; 0 without
 
   explicit DensityConstants(const Problem<T>& p)
@@ -39,28 +37,27 @@ struct DensityConstants {
         m(p.m.template as<T>()),
         top(g.free_surface ? std::min<index_t>(R, nz) : 0) {
     if (!p.density) throw std::logic_error("a density sweep on a problem without a density");
-    s = p.density->s.template as<T>();
-    t = p.density->t.template as<T>();
+    const DensityFields& f = *p.density;
+    s = f.s.template as<T>();
+    t = f.t.template as<T>();
+    bz = f.b[0].template as<T>();
+    by = f.b[1].template as<T>();
+    bx = f.b[2].template as<T>();
     for (int q = 0; q <= R; ++q) w[q] = p.weights[static_cast<std::size_t>(q)];
+    for (int q = 1; q <= stagger_radius<R>; ++q) d[q] = static_cast<T>(f.stagger.at(static_cast<std::size_t>(q)));
   }
+  DensityPoint<T> at(index_t idx) const { return {s + idx, t + idx, bz + idx, by + idx, bx + idx}; }
 
-  // At depth k < top of the column starting at linear index col (u: that column's field), the
-  // point formulas of density/surface_formulas.hpp: K u as the sweep computes it ...
-  T top_operator(index_t col, const T* u, index_t k) const {
-    return density_top_operator<T, R>(w, s, t, col, u, k, sy, sx);
+  template <bool Adjoint>
+  T apply(index_t idx, const T* f) const {
+    return density_apply<T, R, Adjoint>(w, d, at(idx), f + idx, sy, sx);
   }
-  // ... the whole (K_eff u)_k, what dJ/drho images ...
-  T top_full_operator(index_t col, const T* u, index_t k) const {
-    return density_top_full_operator<T, R>(w, s, t, col, u, k, sy, sx);
-  }
-  // ... and K^T lam with y(lam).
-  template <bool WithY>
-  DensityAdjoint<T> top_adjoint(index_t col, const T* l, index_t k) const {
-    return density_top_adjoint<T, R, WithY>(w, s, t, col, l, k, sy, sx);
-  }
-  // The new value at depth k < top from the column's current and previous values and its operator.
-  T top_update(const T* column, const T* previous, index_t k, T op, T mk, T eta) const {
-    return density_top_update<T, R>(c, w, column, previous, k, op, mk, eta);
+  // The new value at depth k < top of the column at `col` (f, f_prev: the fields at the column's depth 0).
+  template <bool Adjoint>
+  T top_update(index_t col, const T* f, const T* f_prev, index_t k, T eta) const {
+    const index_t idx = col + k;
+    const DensityTopValue<T> v = density_top_apply<T, R, Adjoint>(w, d, at(idx), f + k, k, sy, sx);
+    return density_top_update(c, f[k], f_prev[k], k, v, m[idx], eta);
   }
 };
 
@@ -69,109 +66,92 @@ void sweep(const Problem<T>& p, const T* u, const T* u_prev, T* out) {
   const DensityConstants<T, R> k(p);
   sweep_rows::for_each_row(k.g, sizeof(T), Adjoint ? 3 : 2, [&](index_t i, index_t j, index_t base) {
     const StepCoefficients<T> c = k.c;
-    const T* w = k.w;
-    const index_t sx = k.sx, sy = k.sy, nz = k.nz;
-    const T* uc = u + base;
+    const index_t nz = k.nz;
     const T* up = u_prev + base;
     const T* mm = k.m + base;
-    const T* ss = k.s + base;
-    const T* tt = k.t + base;
     const T* kz = k.kz;
     T* o = out + base;
     const T kxi = k.kx[i], kyj = k.ky[j];
     // The free surface's rows first, while u_prev is whole (out may alias it).
     T top[R] = {};
-    for (index_t z = 0; z < k.top; ++z) {
-      const T op = Adjoint ? k.template top_adjoint<false>(base, uc, z).value : k.top_operator(base, uc, z);
-      top[z] = k.top_update(uc, up, z, op, mm[z], damping_eta(c, kxi, kyj, kz[z]));
-    }
+    for (index_t z = 0; z < k.top; ++z)
+      top[z] = k.template top_update<Adjoint>(base, u + base, up, z, damping_eta(c, kxi, kyj, kz[z]));
 #pragma omp simd
     for (index_t z = 0; z < nz; ++z) {
-      T op;
-      if constexpr (Adjoint)
-        op = density_adjoint_operator<T, R, false>(w, ss + z, tt + z, uc + z, sy, sx).value;
-      else
-        op = density_operator<T, R>(w, ss + z, tt[z], uc + z, sy, sx);
-      o[z] = leapfrog_update(c, uc[z], up[z], op, mm[z], damping_eta(c, kxi, kyj, kz[z]));
+      const T op = k.template apply<Adjoint>(base + z, u);
+      o[z] = leapfrog_update(c, u[base + z], up[z], op, mm[z], damping_eta(c, kxi, kyj, kz[z]));
     }
     for (index_t z = 0; z < k.top; ++z) o[z] = top[z];
   });
 }
 
-template <class T, int R, bool Image>
+template <class T, int R>
 void reverse_sweep(const Problem<T>& p, const DensityReverseFields<T>& f) {
   const DensityConstants<T, R> k(p);
   sweep_rows::for_each_row(k.g, sizeof(T), 4, [&](index_t i, index_t j, index_t base) {
     const StepCoefficients<T> c = k.c;
-    const T* w = k.w;
-    const index_t sx = k.sx, sy = k.sy, nz = k.nz;
+    const index_t nz = k.nz;
     const T* uc = f.u + base;
     const T* up = f.u_prev + base;
     const T* lc = f.lam + base;
     const T* lp = f.lam_prev + base;
     const T* mm = k.m + base;
-    const T* ss = k.s + base;
-    const T* tt = k.t + base;
     const T* kz = k.kz;
     T* lo = f.lam_out + base;
     T* gr = f.grad + base;
-    T* ig = Image ? f.image_g + base : nullptr;
-    T* iq = Image ? f.image_q + base : nullptr;
     const T kxi = k.kx[i], kyj = k.ky[j];
-    // The free surface's rows first (lam_out may alias lam_prev): u[n+1] and lam[n+1] completed,
-    // imaged from the accumulators' values before the sweep.
+    // The free surface's rows first (lam_out may alias lam_prev): u[n+1] and lam[n+1] completed.
     struct {
-      T lam, grad, g, q;
+      T lam, grad;
     } top[R] = {};
     for (index_t z = 0; z < k.top; ++z) {
       const T eta = damping_eta(c, kxi, kyj, kz[z]);
-      const T k_u = k.top_operator(base, uc, z);
-      const T u_next = k.top_update(uc, up, z, k_u, mm[z], eta);
-      const DensityAdjoint<T> adj = k.template top_adjoint<Image>(base, lc, z);
-      const T lam = k.top_update(lc, lp, z, adj.value, mm[z], eta);
+      const T u_next = k.template top_update<false>(base, uc, up, z, eta);
+      const T lam = k.template top_update<true>(base, lc, lp, z, eta);
       top[z].lam = lam;
       top[z].grad = gr[z] + imaging_term(c, lam, u_next, uc[z], up[z]);
-      if constexpr (Image) {
-        top[z].g = ig[z] + density_image_g(lam, k_u + free_surface_mirror<T, R>(w, uc, z), ss[z], u_next, adj.y);
-        top[z].q = iq[z] + density_image_q(lam, uc[z]);
-      }
     }
 #pragma omp simd
     for (index_t z = 0; z < nz; ++z) {
       const T eta = damping_eta(c, kxi, kyj, kz[z]);
-      const T k_u = density_operator<T, R>(w, ss + z, tt[z], uc + z, sy, sx);
-      const T u_next = leapfrog_update(c, uc[z], up[z], k_u, mm[z], eta);
-      const DensityAdjoint<T> adj = density_adjoint_operator<T, R, Image>(w, ss + z, tt + z, lc + z, sy, sx);
-      const T lam = leapfrog_update(c, lc[z], lp[z], adj.value, mm[z], eta);
+      const T u_next = leapfrog_update(c, uc[z], up[z], k.template apply<false>(base + z, f.u), mm[z], eta);
+      const T lam = leapfrog_update(c, lc[z], lp[z], k.template apply<true>(base + z, f.lam), mm[z], eta);
       gr[z] += imaging_term(c, lam, u_next, uc[z], up[z]);
-      if constexpr (Image) {
-        ig[z] += density_image_g(lam, k_u, ss[z], u_next, adj.y);
-        iq[z] += density_image_q(lam, uc[z]);
-      }
       lo[z] = lam;
     }
     for (index_t z = 0; z < k.top; ++z) {
       lo[z] = top[z].lam;
       gr[z] = top[z].grad;
-      if constexpr (Image) {
-        ig[z] = top[z].g;
-        iq[z] = top[z].q;
-      }
     }
   });
 }
 
-// op(k, idx, q) at each of `count` indices, on all threads when there are many, subnormals flushed.
-template <class T, int R, class Op>
-void at_points(const Problem<T>& p, const index_t* index, std::size_t count, Op&& op) {
+template <class T, int R>
+void image_step(const Problem<T>& p, const T* u, const T* lam, T* image) {
   const DensityConstants<T, R> k(p);
-  const auto n = static_cast<std::int64_t>(count);
-#pragma omp parallel if (n > 1024)
-  {
-    const sweep_rows::FlushSubnormals flush;
-#pragma omp for schedule(static)
-    for (std::int64_t q = 0; q < n; ++q) op(k, index[q], q);
-  }
+  const Grid& g = k.g;
+  const index_t n_z = g.padded(2), n_y = g.padded(1), n_x = g.padded(0);
+  sweep_rows::for_each_row(g, sizeof(T), 4, [&](index_t i, index_t j, index_t base) {
+    for (index_t z = 0; z < n_z; ++z) {
+      const index_t idx = base + z;
+      const DensityPlace place{{z, j, i}, {n_z, n_y, n_x}, g.free_surface};
+      const DensityTaps<T, false> tu{u + idx, k.s + idx, k.t + idx};
+      const DensityTaps<T, true> tl{lam + idx, k.s + idx, k.t + idx};
+      const DensityAxis<T, false> uy{tu, k.by + idx, k.sy}, ux{tu, k.bx + idx, k.sx};
+      const DensityAxis<T, true> ly{tl, k.by + idx, k.sy}, lx{tl, k.bx + idx, k.sx};
+      T v;
+      if (z < k.top) {  // the mirror's reach
+        const MirroredDensityZ<T, false> uz{tu, k.bz + idx, z};
+        const MirroredDensityZ<T, true> lz{tl, k.bz + idx, z};
+        v = density_image<T, R>(k.w, k.d, k.s[idx], u[idx], lam[idx], uz, uy, ux, lz, ly, lx, place);
+      } else {
+        const DensityAxis<T, false> uz{tu, k.bz + idx, 1};
+        const DensityAxis<T, true> lz{tl, k.bz + idx, 1};
+        v = density_image<T, R>(k.w, k.d, k.s[idx], u[idx], lam[idx], uz, uy, ux, lz, ly, lx, place);
+      }
+      image[idx] += v;
+    }
+  });
 }
 
 }  // namespace
@@ -189,12 +169,12 @@ void density_adjoint_sweep(const Problem<T>& problem, const T* lam, const T* lam
 
 template <class T>
 void density_reverse_sweep(const Problem<T>& problem, const DensityReverseFields<T>& fields) {
-  dispatch_radius(problem.grid.radius(), [&](auto r) {
-    if (fields.image_g != nullptr)
-      reverse_sweep<T, decltype(r)::value, true>(problem, fields);
-    else
-      reverse_sweep<T, decltype(r)::value, false>(problem, fields);
-  });
+  dispatch_radius(problem.grid.radius(), [&](auto r) { reverse_sweep<T, decltype(r)::value>(problem, fields); });
+}
+
+template <class T>
+void density_image_step(const Problem<T>& problem, const T* u, const T* lam, T* image) {
+  dispatch_radius(problem.grid.radius(), [&](auto r) { image_step<T, decltype(r)::value>(problem, u, lam, image); });
 }
 
 template <class T>
@@ -202,41 +182,23 @@ void density_next_at(const Problem<T>& problem, const T* u, const T* u_prev, con
                      T* out) {
   dispatch_radius(problem.grid.radius(), [&](auto r) {
     constexpr int R = decltype(r)::value;
-    at_points<T, R>(problem, index, count, [&](const DensityConstants<T, R>& k, index_t idx, std::int64_t q) {
-      const auto [i, j, z] = k.g.coordinates(idx);
-      const T eta = damping_eta(k.c, k.kx[i], k.ky[j], k.kz[z]);
-      if (z < k.top) {
-        const index_t col = idx - z;
-        out[q] = k.top_update(u + col, u_prev + col, z, k.top_operator(col, u + col, z), k.m[idx], eta);
-        return;
+    const DensityConstants<T, R> k(problem);
+    const auto n = static_cast<std::int64_t>(count);
+#pragma omp parallel if (n > 1024)
+    {
+      const sweep_rows::FlushSubnormals flush;
+#pragma omp for schedule(static)
+      for (std::int64_t q = 0; q < n; ++q) {
+        const index_t idx = index[q];
+        const auto [i, j, z] = k.g.coordinates(idx);
+        const T eta = damping_eta(k.c, k.kx[i], k.ky[j], k.kz[z]);
+        if (z < k.top) {
+          out[q] = k.template top_update<false>(idx - z, u + (idx - z), u_prev + (idx - z), z, eta);
+        } else {
+          out[q] = leapfrog_update(k.c, u[idx], u_prev[idx], k.template apply<false>(idx, u), k.m[idx], eta);
+        }
       }
-      const T k_u = density_operator<T, R>(k.w, k.s + idx, k.t[idx], u + idx, k.sy, k.sx);
-      out[q] = leapfrog_update(k.c, u[idx], u_prev[idx], k_u, k.m[idx], eta);
-    });
-  });
-}
-
-template <class T>
-void density_operator_at(const Problem<T>& problem, const T* u, const index_t* index, std::size_t count, T* out) {
-  dispatch_radius(problem.grid.radius(), [&](auto r) {
-    constexpr int R = decltype(r)::value;
-    at_points<T, R>(problem, index, count, [&](const DensityConstants<T, R>& k, index_t idx, std::int64_t q) {
-      const index_t z = k.g.coordinates(idx)[2];
-      out[q] = z < k.top ? k.top_full_operator(idx - z, u + (idx - z), z)
-                         : density_operator<T, R>(k.w, k.s + idx, k.t[idx], u + idx, k.sy, k.sx);
-    });
-  });
-}
-
-template <class T>
-void density_y_at(const Problem<T>& problem, const T* lam, const index_t* index, std::size_t count, T* out) {
-  dispatch_radius(problem.grid.radius(), [&](auto r) {
-    constexpr int R = decltype(r)::value;
-    at_points<T, R>(problem, index, count, [&](const DensityConstants<T, R>& k, index_t idx, std::int64_t q) {
-      const index_t z = k.g.coordinates(idx)[2];
-      out[q] = z < k.top ? k.template top_adjoint<true>(idx - z, lam + (idx - z), z).y
-                         : density_adjoint_operator<T, R, true>(k.w, k.s + idx, k.t + idx, lam + idx, k.sy, k.sx).y;
-    });
+    }
   });
 }
 
@@ -245,8 +207,7 @@ void density_y_at(const Problem<T>& problem, const T* lam, const index_t* index,
   template void density_adjoint_sweep<T>(const Problem<T>&, const T*, const T*, T*);                        \
   template void density_reverse_sweep<T>(const Problem<T>&, const DensityReverseFields<T>&);                \
   template void density_next_at<T>(const Problem<T>&, const T*, const T*, const index_t*, std::size_t, T*); \
-  template void density_operator_at<T>(const Problem<T>&, const T*, const index_t*, std::size_t, T*);       \
-  template void density_y_at<T>(const Problem<T>&, const T*, const index_t*, std::size_t, T*);
+  template void density_image_step<T>(const Problem<T>&, const T*, const T*, T*);
 REVWAVE_INSTANTIATE(float)
 REVWAVE_INSTANTIATE(double)
 #undef REVWAVE_INSTANTIATE

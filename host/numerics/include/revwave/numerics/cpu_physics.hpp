@@ -41,15 +41,9 @@ class CpuPhysics {
   virtual void next_at(const T* u, const T* u_prev, const index_t* index, std::size_t count, T* out) = 0;
   // The fused reverse sweep: lam_out, grad += dJ/dm's share, and the physics' own images.
   virtual void reverse_sweep(const ReverseStepView<T>& step) = 0;
-  // After the adjoint source went into lam_out at the receivers (lam += w r / a, dJ/dm imaged):
-  // its share of the physics' own images.
+  // The last of a reverse step, after the adjoint source went into lam_out at the receivers (lam +=
+  // w r / a, dJ/dm imaged): lam[n+1] is complete, u[n] still the step's; the physics' own images.
   virtual void after_adjoint_source(const ReverseStepView<T>& /*step*/) {}
-  // For a boundary that completes lam[n+1] and u[n+1] after the sweep at some points (the C-PML):
-  // keep_images_at, before reverse_sweep, keeps the physics' own images at those ascending indices
-  // and says whether it has any; reimage_at, after the completion (lam[n+1] in step.lam_out,
-  // u[n+1] before source terms in u_next, one per index), takes them again from the kept values.
-  virtual bool keep_images_at(const index_t* /*index*/, std::size_t /*count*/) { return false; }
-  virtual void reimage_at(const ReverseStepView<T>& /*step*/, const T* /*u_next*/) {}
   virtual void reset_images() {}
   // The problem it was built on was refilled in place (a shot engine's next window): true when the
   // physics re-derived itself for it and is in the state a new one would start in, false when it

@@ -41,10 +41,11 @@ std::vector<std::string> job_warnings(const GradientJob<T>& job) {
   return sampling_warnings(job.start.grid, slowest, SourceSpectrum{a.f0, a.t0, {}}, job.time);
 }
 
-// The gradient's host fields of the grid's size on `backend` (run_bytes adds a density's s and t):
-// the propagator's working fields and, with --density-gradient, dJ/drho's accumulators G and Q.
+// The gradient's host fields of the grid's size on `backend` (run_bytes adds a density's five
+// coefficient fields): the propagator's working fields and, with --density-gradient, dJ/drho's
+// accumulator.
 inline int gradient_working_fields(Backend backend, const GradientJobOptions& o) {
-  return working_fields(backend, Workload::gradient) + (o.density_gradient ? 2 : 0);
+  return working_fields(backend, Workload::gradient) + (o.density_gradient ? 1 : 0);
 }
 
 // Resolves the backend and threads, calls `before_inputs` (the CLI refuses outputs that would

@@ -31,8 +31,6 @@ class CpmlDevicePhysics {
   const ProbesView& region_probes() const { return region_probes_; }
   T* region_next() { return next_.template as<T>(); }
   void reverse(const DeviceReverseStep<T>& step, cudaStream_t stream);
-  // After reverse, when the physics images dJ/drho: u[n+1] completed at each region point; else null.
-  const T* region_completed() const { return completed_.bytes() > 0 ? completed_.template as<const T>() : nullptr; }
   void reset(cudaStream_t stream) { adjoint_.zero_async(stream); }
 
  private:
@@ -46,7 +44,6 @@ class CpmlDevicePhysics {
   ProbesView region_probes_{};
   index_t probes_ = 0;
   DeviceBuffer psi_, adjoint_, grad0_, next_;
-  DeviceBuffer completed_;  // with dJ/drho imaged
 };
 
 }  // namespace revwave

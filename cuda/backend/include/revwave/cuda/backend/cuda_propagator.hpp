@@ -150,8 +150,8 @@ class CudaPropagator {
   TierReport placement();
   // dJ/dm at the interior points, read back (an engine's: empty, the gradient stays on the device).
   std::vector<double> interior_gradient();
-  // dJ/drho at the interior points when the problem images it (--density-gradient: G and Q read
-  // back once, finished on the host as the CPU backend finishes them); else empty.
+  // dJ/drho at the interior points when the problem images it (--density-gradient: its accumulator
+  // read back once, finished on the host as the CPU backend finishes it); else empty.
   std::vector<double> density_gradient();
 
   // ---- linear adjoint (dot-product test): the adjoint source as the data ----
@@ -191,9 +191,8 @@ class CudaPropagator {
   void settle_state();
   // forward_step's sweep where a restore left its decode: u[n] and u[n-1] read encoded.
   void restore_step(const FusedCodec::Decode& d, DeviceField& out);
-  // u[n+1] at the probes from u[n], u[n-1]; with `save_gradient` the gradient there too (reverse
-  // steps), and with a density imaging dJ/drho its share from lam = lam[n+2].
-  void next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient, const T* lam = nullptr);
+  // u[n+1] at the probes from u[n], u[n-1]; with `save_gradient` the gradient there too (reverse steps).
+  void next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient);
   // The physics' sweep without source terms: K or K^T with a density (its free-surface rows
   // included), else the constant-density sweep and the free surface's pass.
   void physics_sweep(const T* u, const T* u_prev, T* out, bool adjoint);

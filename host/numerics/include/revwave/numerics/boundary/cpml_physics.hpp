@@ -9,7 +9,7 @@
 //   next_at:  the physics' value plus C / a, psi recomputed where it is needed: the same bits;
 //   reverse:  the physics' fused sweep and its forward sweep (u[n+1] recomputed), then, near the
 //             slabs, u[n+1] and lam[n+1] completed and dJ/dm imaged again from its value before
-//             the sweep, and the physics' own images (dJ/drho's) taken again there.
+//             the sweep (the physics' own images, dJ/drho's, are taken after the step: cpu_physics.hpp).
 // The passes walk z rows (src/boundary/cpml_rows.hpp); next_at is their per-point form.
 // With a free surface the plane z = 0 stays zero (it has no C-PML share) and the top face has no layer.
 #pragma once
@@ -53,7 +53,6 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
   std::vector<T> adjoint_;                // nu (zeta's places) and mu (psi's)
   std::vector<T> grad0_;                  // per region point: dJ/dm before the sweep
   std::vector<T> next_;                   // a field: the physics' u[n+1] (C / a not added) in the reverse step
-  std::vector<T> next_region_;            // per region point: u[n+1] completed, for the physics' own images
 };
 
 }  // namespace revwave

@@ -1,7 +1,7 @@
 // The variable-density physics' CPU sweeps over the padded grid, blocked and threaded as the
 // constant-density ones are (sweep_rows.hpp): the forward sweep (K), the adjoint sweep (K^T: the
-// dot-product test's), the reverse step's fused sweep, and the operator at a few points (probes).
-// The point formulas are density/point_formulas.hpp's.
+// dot-product test's), the reverse step's fused sweep, the update at a few points (probes), and
+// dJ/drho's imaging pass. The point formulas are density/point_formulas.hpp's.
 #pragma once
 #include <cstddef>
 
@@ -20,9 +20,7 @@ void density_adjoint_sweep(const Problem<T>& problem, const T* lam, const T* lam
 //   u_next = update(u, u_prev, K u)      (u[n+1], in registers only)
 //   lam_out = update(lam, lam_prev, K^T lam)
 //   grad += imaging_term(lam_out, u_next, u, u_prev)
-// and, when image_g is set, dJ/drho's accumulators: image_g += density_image_g(lam_out, K u, s,
-// u_next, y(lam)), image_q += lam_out u. Reads u, lam, s, t (stencils), u_prev, lam_prev, m, grad;
-// 40 bytes a point in float, 56 with the accumulators.
+// Reads u, lam, s, t, B (stencils), u_prev, lam_prev, m, grad.
 template <class T>
 struct DensityReverseFields {
   const T* u = nullptr;         // u[n]
@@ -31,20 +29,19 @@ struct DensityReverseFields {
   const T* lam_prev = nullptr;  // lam[n+3]
   T* lam_out = nullptr;         // lam[n+1]; may alias lam_prev
   T* grad = nullptr;
-  T* image_g = nullptr;  // null: dJ/drho is not imaged
-  T* image_q = nullptr;
 };
 template <class T>
 void density_reverse_sweep(const Problem<T>& problem, const DensityReverseFields<T>& fields);
 
-// At `count` padded-point indices, by the sweeps' point formulas (the same bits): u[n+1] before any
-// source term; K u; y(lam) = sum_i w_ki t_i lam_i.
+// u[n+1] before any source term at `count` padded-point indices, by the sweeps' point formulas
+// (the same bits).
 template <class T>
 void density_next_at(const Problem<T>& problem, const T* u, const T* u_prev, const index_t* index, std::size_t count,
                      T* out);
+
+// dJ/drho's share of one reverse step, added at every padded point: image += density_image(u[n],
+// lam[n+1]) (point_formulas.hpp), lam complete.
 template <class T>
-void density_operator_at(const Problem<T>& problem, const T* u, const index_t* index, std::size_t count, T* out);
-template <class T>
-void density_y_at(const Problem<T>& problem, const T* lam, const index_t* index, std::size_t count, T* out);
+void density_image_step(const Problem<T>& problem, const T* u, const T* lam, T* image);
 
 }  // namespace revwave

@@ -1,12 +1,9 @@
-// dJ/drho from what the reverse sweep accumulated (point_formulas.hpp: G and Q on the allocated
-// grid), once, at the end: at every allocated point j
-//
-//   dJ/drho_j = (s_j^2 / 2) (G_j + s_j Z_j),     Z = C(t Q),  C f_j = sum_i w_ji f_i,
-//
-// the derivative through rho -> (s, t) of sum_n lam[n+1]^T K u[n] (docs/physics/density.md), then
-// E^T onto the interior points (density_model.hpp). Z reaches the halo and the row gaps, where the
-// stencil read the density beyond the padded grid: their share lands on the points E copied there.
-// Computed in double, the same code for every backend (the CUDA one reads G and Q back once).
+// dJ/drho from what the reverse steps imaged (density_image_step: the derivative of
+// sum_n lam[n+1]^T K u[n] through the scaled density at every padded point, the half points past
+// the padded grid counted on the edge points whose density they repeat), once, at the end: in
+// kg/m^3 (divided by the density's reference: K does not change when rho is scaled, so neither
+// does J), then E^T onto the interior points (density_model.hpp). The same code for every backend
+// (the CUDA one reads its accumulator back once).
 #pragma once
 #include <vector>
 
@@ -14,9 +11,7 @@
 
 namespace revwave {
 
-// weights: the Laplacian's (w[0] the centre, unused); s, t, g, q: the allocated grid.
 template <class T>
-std::vector<double> density_gradient(const Grid& grid, const std::vector<T>& weights, const T* s, const T* t,
-                                     const T* g, const T* q);
+std::vector<double> density_gradient(const Grid& grid, const T* image, double reference);
 
 }  // namespace revwave

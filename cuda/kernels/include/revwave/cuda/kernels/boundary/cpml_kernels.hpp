@@ -55,7 +55,6 @@ struct CpmlReverse {
   const T* adj = nullptr;    // nu and mu
   const T* next = nullptr;   // per region point: u[n+1] less C / a
   const T* grad0 = nullptr;  // per region point: dJ/dm before the sweep
-  T* next_out = nullptr;     // per region point: u[n+1] completed, for a physics' own images; or null
   T* lam_out = nullptr;
   T* grad = nullptr;
   StepCoefficients<T> c;

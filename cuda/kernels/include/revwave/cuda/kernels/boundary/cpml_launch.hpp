@@ -182,7 +182,6 @@ struct ReverseKernel : LinearKernel {
     const std::size_t n = bytes_of<T>(t.region_count);
     acc.insert(acc.end(), {reads(v.u), reads(v.u_prev), reads(v.psi), reads(v.adj), reads(v.next, n), reads(v.grad0, n),
                            writes(v.lam_out), writes(v.grad)});
-    if (v.next_out != nullptr) acc.push_back(writes(v.next_out, n));
   }
   template <class Thread>
   REVWAVE_HD void operator()(Thread& th) const {
@@ -196,7 +195,6 @@ struct ReverseKernel : LinearKernel {
     const T lam = cpml_value(v.lam_out[idx], k.adjoint_correction(v.adj, at), a);
     v.grad[idx] = v.grad0[r] + imaging_term(v.c, lam, u_next, v.u[idx], v.u_prev[idx]);
     v.lam_out[idx] = lam;
-    if (v.next_out != nullptr) v.next_out[r] = u_next;
   }
 };
 
