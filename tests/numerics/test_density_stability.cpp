@@ -76,11 +76,14 @@ struct Case {
 };
 
 struct Energy {
-  double at_end_of_source = 0, largest_after = 0, last = 0;
+  double at_end_of_source = 0, largest_after = 0, smallest_after = 0, last = 0;
   bool finite = true;
 };
 
-// Runs the case and returns the energy when the source has ended, the largest after it, the last.
+// Runs the case and returns the energy when the source has ended, the largest and smallest after
+// it, the last. A growing mode of an operator that is not semi-definite drives the energy to minus
+// infinity (its potential part -1/2 u A u turns negative), a growing mode of the leapfrog past its
+// CFL limit to plus infinity: both bounds are checked.
 template <class T>
 Energy run(const Case& cs, VelocityModel* given = nullptr) {
   std::mt19937 rng(cs.seed * 7919u + unsigned(cs.order) * 31u + unsigned(cs.boundary));
@@ -144,8 +147,9 @@ Energy run(const Case& cs, VelocityModel* given = nullptr) {
           }
       const double energy = 0.5 * (kinetic + potential);
       if (!std::isfinite(energy)) e.finite = false;
-      if (n == n_end) e.at_end_of_source = energy;
+      if (n == n_end) e.at_end_of_source = e.smallest_after = energy;
       e.largest_after = std::max(e.largest_after, energy);
+      e.smallest_after = std::min(e.smallest_after, energy);
       e.last = energy;
     }
     older = std::move(current);
@@ -159,18 +163,30 @@ double tolerance() {
   return std::is_same_v<T, float> ? 2e-3 : 1e-9;
 }
 
+// The energy's lower bound: rounding, and with a C-PML also the layer's own terms, which this energy
+// of the unstretched system does not hold (it dips to -4e-7 of its value at the source's end in
+// double while the layer drains it; a growing mode drives it to -1e68 and beyond).
+template <class T>
+double negative_bound(Layer b) {
+  return b == Layer::cpml || b == Layer::surface ? 1e-3 : tolerance<T>();
+}
+
 template <class T>
 void expect_stable(const Case& cs) {
   const Energy e = run<T>(cs);
   const std::string what = std::string(cs.density ? "variable density" : "constant density") + ", " +
                            name_of(cs.boundary) + ", order " + std::to_string(cs.order) + ", " +
                            (std::is_same_v<T, float> ? "float" : "double") + (cs.shape[1] == 1 ? ", plane" : ", 3D");
-  std::printf("%s: energy %.6g at the source's end, at most %.6g after, %.6g at the end\n", what.c_str(),
-              e.at_end_of_source, e.largest_after, e.last);
+  std::printf("%s: energy %.6g at the source's end, %.6g to %.6g after, %.6g at the end\n", what.c_str(),
+              e.at_end_of_source, e.smallest_after, e.largest_after, e.last);
   ASSERT_TRUE(e.finite) << what;
   ASSERT_GT(e.at_end_of_source, 0) << what;
   EXPECT_LE(e.largest_after, e.at_end_of_source * (1 + tolerance<T>())) << what;
-  if (cs.boundary != Layer::none) EXPECT_LT(e.last, 0.05 * e.at_end_of_source) << what << ": the layer drains it";
+  EXPECT_GE(e.smallest_after, -e.at_end_of_source * negative_bound<T>(cs.boundary)) << what << ": never negative";
+  // The C-PML drains it below 5% (1e-5 and less here); the sponge, which echoes about 12% of a wave
+  // at nbl 10 (docs/physics/boundaries.md), to 8.5% at worst in these runs.
+  const double drained = cs.boundary == Layer::sponge ? 0.2 : 0.05;
+  if (cs.boundary != Layer::none) EXPECT_LT(e.last, drained * e.at_end_of_source) << what << ": the layer drains it";
 }
 
 template <class T>
@@ -205,10 +221,12 @@ VelocityModel layered(const std::array<index_t, 3>& shape, double velocity, doub
 template <class T>
 void expect_stable_in(const Case& cs, VelocityModel model, const char* what) {
   const Energy e = run<T>(cs, &model);
-  std::printf("%s: energy %.6g at the source's end, at most %.6g after, %.6g at the end\n", what, e.at_end_of_source,
-              e.largest_after, e.last);
+  std::printf("%s: energy %.6g at the source's end, %.6g to %.6g after, %.6g at the end\n", what, e.at_end_of_source,
+              e.smallest_after, e.largest_after, e.last);
   ASSERT_TRUE(e.finite) << what;
+  ASSERT_GT(e.at_end_of_source, 0) << what;
   EXPECT_LE(e.largest_after, e.at_end_of_source * (1 + tolerance<T>())) << what;
+  EXPECT_GE(e.smallest_after, -e.at_end_of_source * negative_bound<T>(cs.boundary)) << what << ": never negative";
 }
 
 TYPED_TEST(DensityStability, TheCasesThatGrewStayBounded) {
