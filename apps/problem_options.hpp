@@ -14,6 +14,7 @@ namespace revwave::app {
 // The problem's set-up lives in the library (revwave/setup, shared with the Python package).
 using revwave::apply_threads;
 using revwave::BackendChoice;
+using revwave::check_run_outputs;
 using revwave::cuda_budgets;
 using revwave::make_setup;
 using revwave::make_time;
