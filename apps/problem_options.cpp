@@ -15,6 +15,7 @@
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/wavelet.hpp"
 #include "revwave/setup/thread_limit.hpp"
+#include "switch_options.hpp"
 
 namespace revwave::app {
 
@@ -31,7 +32,7 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
       ->each([&o](const std::string&) { o.shape_given = true; });
   add_number(cmd, "--spacing", o.spacing, positive(), "m", "grid spacing h, m");
   add_integer(cmd, "--nbl", o.nbl, at_least(0), "absorbing points per side");
-  cmd->add_flag("--free-surface", o.free_surface,
+  add_switch(cmd, "--free-surface", o.free_surface,
                 "the plane z = 0 is pressure-free (u = 0, no absorbing layer on the top face); sources below it");
   add_choice(cmd, "--boundary", o.boundary, parse_boundary, {"sponge", "cpml"},
              "absorbing layer: cpml (convolutional PML, the default) or sponge (damping)");
@@ -75,8 +76,8 @@ void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
                 "1/N of the device budget, so that small windows share the device; the same bits for any N "
                 "(default 1)");
   }
-  cmd->add_flag("--json", o.json, "print one JSON object with the run's summary");
-  cmd->add_flag("--verbose", o.verbose, "also print why --backend auto chose its backend (e.g. why no GPU is usable)");
+  add_switch(cmd, "--json", o.json, "print one JSON object with the run's summary");
+  add_switch(cmd, "--verbose", o.verbose, "also print why --backend auto chose its backend (e.g. why no GPU is usable)");
 }
 
 std::vector<NamedPath> config_inputs(const CLI::App& cmd) {

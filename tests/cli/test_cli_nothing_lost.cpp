@@ -1,5 +1,5 @@
-// Nothing lost, nothing silent (#45): two outputs of one run that name one file are one line before
-// the run and nothing written.
+// Nothing lost, nothing silent (#45): two outputs of one run that name one file, a boolean that is
+// neither true nor false: each is one line before the run and nothing written.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -58,6 +58,26 @@ TEST_F(CliNothingLost, TwoOutputsThatNameOneFileAreRefusedBeforeAnythingIsWritte
   const Outcome ok = invoke(rho + "--density-gradient rho_g.npy --out g.npy");
   ASSERT_EQ(ok.code, 0) << ok.err;
   EXPECT_TRUE(fs::exists(dir_ / "rho_g.npy") && fs::exists(dir_ / "g.npy"));
+}
+
+TEST_F(CliNothingLost, ABooleanThatIsNeitherTrueNorFalseIsRefused) {
+  const std::string fwd = "forward" + std::string(small);
+  expect_refused_as(fwd + "--free-surface=0.5", 2, {"--free-surface '0.5' is invalid", "true or false"});
+  expect_refused_as(fwd + "--free-surface=1.5", 2, {"'1.5'"});
+  for (const char* value : {"0.5", "1.5", "2"}) {
+    std::ofstream(dir_ / "c.toml") << "[forward]\nfree-surface = " << value << "\n";
+    const Outcome r = invoke(fwd + "--config c.toml --out s.npy");
+    fs::remove(dir_ / "c.toml");
+    EXPECT_EQ(r.code, 2) << value << "\n" << r.err;
+    EXPECT_NE(r.err.find("--free-surface '" + std::string(value) + "' is invalid"), std::string::npos) << r.err;
+    EXPECT_TRUE(leftovers().empty());
+  }
+  // What is a boolean still reads as one.
+  std::ofstream(dir_ / "c.toml") << "[forward]\nfree-surface = true\n";
+  const Outcome on = invoke(fwd + "--config c.toml --out s.npy --json");
+  ASSERT_EQ(on.code, 0) << on.err;
+  EXPECT_NE(on.out.find("\"free_surface\": true"), std::string::npos) << on.out;
+  EXPECT_EQ(invoke(fwd + "--free-surface=false --out s.npy").code, 0);
 }
 
 }  // namespace
