@@ -28,6 +28,7 @@ using revwave::refuse_overwriting_inputs;
 using revwave::require_run_memory;
 using revwave::resolve_backend;
 using revwave::run_bytes;
+using revwave::steps_without_yes;
 
 // Which CUDA budget options a subcommand has: forward and adjtest take the device budget only.
 enum class CudaOptions { none, device, all };

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _revwave
 from ._arrays import _as_input, _points
-from ._results import ShotRecord
+from ._results import ShotRecord, SurveyRecords
 from ._revwave import InputError, IoError
 
 def _triple(v: Union[str, Sequence[float]]) -> str:
@@ -146,9 +146,15 @@ def _record_dict(record: ShotRecord, name: str) -> dict:
                 t0=float(record.t0), src=_points(record.src, f"{name} src"), rec=_points(record.rec, f"{name} rec"))
 
 
+def _survey_list(observed):
+    """forward_survey's result stands for its records: ``observed=revwave.forward_survey(...)``."""
+    return list(observed.records) if isinstance(observed, SurveyRecords) else observed
+
+
 def _set_survey_observed(o, survey, observed) -> None:
     """A survey's observed data: a list of ShotRecords or dicts (in memory) or of paths (records, SEG-Y
-    files, directories of records)."""
+    files, directories of records), or forward_survey's result."""
+    observed = _survey_list(observed)
     records, paths = [], []
     for i, item in enumerate(observed):
         if isinstance(item, (ShotRecord, dict)):
@@ -245,6 +251,7 @@ def _set_gradient_observed(o, survey, observed, wavelet) -> bool:
     """gradient's observed data and sampled wavelet: a record in memory, a record's path, or a survey
     (a list, a SEG-Y file or a directory), or None (data modelled in the true model). True for a survey."""
     is_survey = False
+    observed = _survey_list(observed)
     if isinstance(observed, (list, tuple)):
         _set_survey_observed(o, survey, observed)
         is_survey = True

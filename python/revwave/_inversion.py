@@ -10,7 +10,7 @@ from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input
 from ._docs import _documented
 from ._inputs import (_choice, _cutoffs, _existing, _integer, _problem, _refuse_with_observed, _set_strategy,
-                      _set_survey_layout, _set_survey_observed, _warn)
+                      _set_survey_layout, _set_survey_observed, _survey_list, _warn)
 from ._progress import ProgressArg, _reporting
 from ._results import InversionResult, ShotRecord
 from ._revwave import InputError
@@ -69,6 +69,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation, the
     density known and fixed (only the velocity is inverted; modelled data use it too).
     """
+    observed = _survey_list(observed)
     _refuse_with_observed(observed, None, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
     if observed is not None and true_model is not None:
         raise InputError("--observed excludes --true-model")

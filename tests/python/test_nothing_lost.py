@@ -1,6 +1,6 @@
 """Nothing lost, nothing silent (#45) from Python: a count given as a fraction, bounds the wrong way
-round and ``normalize=True`` are refused as the CLI refuses their options; an output that names an
-input is refused before the run.
+round and ``normalize=True`` are refused as the CLI refuses their options; forward_survey's result is
+observed data as it is; an output that names an input is refused before the run.
 
 Small grids and few steps: the whole file runs in seconds on two cores.
 """
@@ -77,6 +77,16 @@ def test_normalize_means_one_thing_everywhere():
             revwave.Objective(start.shape, normalize=bad)
 
 
+def test_gradient_takes_forward_surveys_result_as_it_is():
+    shots = revwave.forward_survey(src=[[40.0, 40.0, 20.0], [70.0, 70.0, 20.0]], **SMALL)
+    start = np.full(SMALL["shape"], 2000.0)
+    kw = {k: v for k, v in SMALL.items() if k not in ("shape", "tn")}
+    whole = revwave.gradient(start, observed=shots, **kw)
+    listed = revwave.gradient(start, observed=shots.records, **kw)
+    assert whole.objective == listed.objective
+    assert whole.gradient.tobytes() == listed.gradient.tobytes()
+
+
 def test_a_survey_written_over_its_model_is_refused_before_the_run(tmp_path):
     np.save(tmp_path / "m.npy", np.full(SMALL["shape"], 2000.0))
     kw = {k: v for k, v in SMALL.items() if k != "shape"}
@@ -84,4 +94,6 @@ def test_a_survey_written_over_its_model_is_refused_before_the_run(tmp_path):
     with pytest.raises(revwave.InputError, match="would overwrite --model"):
         revwave.forward_survey(tmp_path / "m.npy", src=[[40.0, 40.0, 20.0]], out=tmp_path / "m.npy", **kw)
     assert (tmp_path / "m.npy").read_bytes() == before
+    with pytest.raises(revwave.IoError, match="its directory .*missing does not exist"):
+        revwave.forward_survey(src=[[40.0, 40.0, 20.0]], out=tmp_path / "missing" / "s.sgy", **SMALL)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npy"]

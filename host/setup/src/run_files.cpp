@@ -1,5 +1,9 @@
 #include "revwave/setup/run_files.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "revwave/core/errors.hpp"
@@ -11,6 +15,24 @@ namespace revwave {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The directory an output goes into ("." for a bare name); a path ending in / is a directory itself.
+fs::path directory_of(const std::string& path) {
+  fs::path p(path);
+  if (!path.empty() && path.back() == '/') p = fs::path(path.substr(0, path.find_last_not_of('/') + 1));
+  const fs::path parent = p.parent_path();
+  return parent.empty() ? fs::path(".") : parent;
+}
+
+// Empty when `dir` takes new files, else why not (access(2) answers for root too on a read-only
+// file system: EROFS).
+std::string why_not_writable(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return "does not exist";
+  if (!fs::is_directory(dir, ec)) return "is not a directory";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) return std::string("takes no new file (") + std::strerror(errno) + ")";
+  return {};
+}
 
 }  // namespace
 
@@ -32,9 +54,26 @@ void refuse_clashing_outputs(const std::vector<NamedPath>& outputs) {
       }
 }
 
+void refuse_unwritable_outputs(const std::vector<NamedPath>& outputs) {
+  std::vector<fs::path> checked;
+  for (const NamedPath& out : outputs) {
+    const fs::path dir = directory_of(out.path);
+    bool seen = false;
+    for (const fs::path& c : checked) seen = seen || c == dir;
+    if (seen) continue;
+    checked.push_back(dir);
+    const std::string why = why_not_writable(dir);
+    if (!why.empty()) {
+      throw IoError(out.option + " " + out.path + ": its directory " + dir.string() + " " + why +
+                    " (checked before the run, so that nothing is computed in vain)");
+    }
+  }
+}
+
 void check_run_outputs(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs) {
   refuse_overwriting_inputs(outputs, inputs);
   refuse_clashing_outputs(outputs);
+  refuse_unwritable_outputs(outputs);
 }
 
 std::vector<NamedPath> problem_inputs(const ProblemOptions& o) {

@@ -1,5 +1,6 @@
 // The files a run reads and writes, and the checks made on them before anything is computed, by the
-// command line and by the Python package alike: no output overwrites an input or another output.
+// command line and by the Python package alike: no output overwrites an input or another output, and
+// every output's directory exists and takes files.
 #pragma once
 #include <string>
 #include <vector>
@@ -19,7 +20,10 @@ void refuse_overwriting_inputs(const std::vector<NamedPath>& outputs, const std:
 // InputError "A PATH and B PATH are the same file ..." when two outputs name one file (same_file:
 // ./g.npy and g.npy, links), which would leave only the one written last.
 void refuse_clashing_outputs(const std::vector<NamedPath>& outputs);
-// Both, in that order: what every front end checks before a run that writes files.
+// IoError naming the output and its directory when that directory is missing, is not a directory or
+// takes no new file (read-only, no permission): said before the run, not after it.
+void refuse_unwritable_outputs(const std::vector<NamedPath>& outputs);
+// The three, in that order: what every front end checks before a run that writes files.
 void check_run_outputs(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs);
 
 // --model and --rec-file.
