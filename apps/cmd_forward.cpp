@@ -44,10 +44,10 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
       [&] {
         std::vector<NamedPath> inputs = problem_inputs(o.problem);
         for (const NamedPath& c : config_inputs(cmd)) inputs.push_back(c);
-        refuse_overwriting_inputs({{"--out", out},
-                                   {"the sidecar of --out", sidecar_path(out)},
-                                   {"the configuration written next to --out", cfg}},
-                                  inputs);
+        check_run_outputs({{"--out", out},
+                           {"the sidecar of --out", sidecar_path(out)},
+                           {"the configuration written next to --out", cfg}},
+                          inputs);
       },
       [&](index_t d, index_t t) { bar(d, t); });
   bar.finish();

@@ -17,15 +17,6 @@
 
 namespace revwave::app {
 
-std::vector<NamedPath> gradient_outputs(const std::string& out, const std::string& png, bool wavelet) {
-  std::vector<NamedPath> outputs = {{"--out", out}, {"the configuration written next to --out", config_path_for(out)}};
-  if (wavelet) outputs.push_back({"the wavelet written next to --out", wavelet_path_for(out)});
-  if (!png.empty()) {
-    for (const std::string& p : gradient_picture_paths(png)) outputs.push_back({"--png", p});
-  }
-  return outputs;
-}
-
 namespace {
 
 struct GradientCmdOptions {
@@ -51,9 +42,8 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const GradientRun<T> run = run_gradient_job<T>(
       o.job,
       [&] {
-        std::vector<NamedPath> outputs = gradient_outputs(o.out, o.png, o.job.estimate_wavelet);
-        if (!o.density_out.empty()) outputs.push_back({"--density-gradient", o.density_out});
-        refuse_overwriting_inputs(outputs, job_inputs(o.job, cmd));
+        check_run_outputs(gradient_outputs(o.out, o.png, o.job.estimate_wavelet, o.density_out),
+                          job_inputs(o.job, cmd));
         require_npy_ending("--out", o.out);
         if (!o.density_out.empty()) require_npy_ending("--density-gradient", o.density_out);
       },

@@ -7,13 +7,14 @@
 #include "revwave/core/cuda_info.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "run_report.hpp"
+#include "switch_options.hpp"
 
 namespace revwave::app {
 
 void register_info(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("info", "list the backends compiled in and the devices found");
-  cmd->add_flag("--json", *json, "print one JSON object");
+  add_switch(cmd, "--json", *json, "print one JSON object");
   cmd->callback([json] {
     const auto devices = cuda_devices();
     std::vector<std::string> backends{"cpu"};

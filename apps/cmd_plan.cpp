@@ -177,6 +177,9 @@ void register_plan(CLI::App& app) {
       "plan",
       "Predict what `revwave gradient` with these options would do (slots, step counts, peak memory, time) without running it");
   add_gradient_job_options(cmd, *o, CudaOptions::all);
+  // A plan runs no step: it may count any number of them.
+  o->problem.max_steps.reset();
+  cmd->remove_option(cmd->get_option("--yes"));
   cmd->callback([o] {
     if (o->problem.precision == Precision::float64)
       run<double>(*o);

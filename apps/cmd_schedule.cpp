@@ -22,6 +22,7 @@
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/schedule_counts.hpp"
 #include "revwave/setup/schedule_summary.hpp"
+#include "switch_options.hpp"
 
 namespace revwave::app {
 namespace {
@@ -153,8 +154,8 @@ void register_schedule(CLI::App& app) {
   add_integer(sub, "--snaps", opts->snaps, at_least(1), "Checkpoint slots S (the initial state is free)");
   add_choice(sub, "--strategy", opts->strategy, parse_strategy, {"revolve", "multilevel", "online"},
              "Checkpointing strategy");
-  sub->add_flag("--json", opts->json, "Print one JSON object");
-  sub->add_flag("--actions", opts->actions, "List the action stream, one action per line");
+  add_switch(sub, "--json", opts->json, "Print one JSON object");
+  add_switch(sub, "--actions", opts->actions, "List the action stream, one action per line");
   sub->add_option(
       "--tier", opts->tiers,
       "multilevel: a tier NAME:SLOTS:STORE_COST:RESTORE_COST, NAME memory, pinned or disk (as gradient takes it; costs in forward steps), "

@@ -2,6 +2,7 @@
 
 #include "choice_options.hpp"
 #include "number_options.hpp"
+#include "switch_options.hpp"
 
 namespace revwave::app {
 
@@ -52,8 +53,8 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions 
 }
 
 void add_estimate_wavelet_option(CLI::App* cmd, GradientJobOptions& o) {
-  cmd->add_flag(
-      "--estimate-wavelet", o.estimate_wavelet,
+  add_switch(
+      cmd, "--estimate-wavelet", o.estimate_wavelet,
       "fit one source signature to the observed data first (least squares against the starting model's response "
       "to an impulse, one for the whole survey), use it for every shot and write it out (FILE.wavelet.npy next to "
       "--out; DIR/wavelet.npy for invert)");

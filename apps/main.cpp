@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "did_you_mean.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/inversion/run_directory.hpp"
 #include "revwave/io/atomic_file.hpp"
@@ -51,6 +52,9 @@ int fail(const std::string& what, int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Every line out as it is printed, also into a file or a pipe (stdio would hold 4 KiB there): a
+  // job killed on a cluster keeps the log it had written. std::cout writes through C's stdout.
+  std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   // A signal during a run removes the temporaries of unfinished outputs, then ends the process.
   revwave::remove_temporaries_on_signal();
   CLI::App app{"revwave: FWI gradients of the 3D acoustic wave equation with optimal checkpointing"};
@@ -73,12 +77,18 @@ int main(int argc, char** argv) {
     const std::string text = e.what(), marker = "not able to parse ";
     const auto at = text.find(marker);
     if (at == std::string::npos) return fail(text, input);
-    return fail(
-        "the config file's key '" + text.substr(at + marker.size()) +
-            "' names no option ([subcommand] then the option's long name without --; see 'revwave SUBCOMMAND --help')",
-        input);
+    const std::string key = text.substr(at + marker.size());
+    const std::string meant = revwave::app::config_key_suggestion(app, key);
+    if (!meant.empty()) return fail("the config file's key '" + key + "' names no option" + meant, input);
+    return fail("the config file's key '" + key +
+                    "' names no option ([subcommand] then the option's long name without --; see 'revwave "
+                    "SUBCOMMAND --help')",
+                input);
   } catch (const CLI::ParseError& e) {
-    // One line: CLI11's message, without its multi-line help dump.
+    // A subcommand or an option that does not exist, with the name it was likely meant to be; else
+    // one line: CLI11's message, without its multi-line help dump.
+    const std::string unknown = revwave::app::unknown_name_text(app, std::vector<std::string>(argv, argv + argc));
+    if (!unknown.empty()) return fail(unknown, input);
     return fail(std::string(e.what()) + " (see 'revwave --help')", input);
   } catch (const revwave::InputError& e) {
     return fail(e.what(), input);

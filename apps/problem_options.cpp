@@ -15,6 +15,7 @@
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/wavelet.hpp"
 #include "revwave/setup/thread_limit.hpp"
+#include "switch_options.hpp"
 
 namespace revwave::app {
 
@@ -31,12 +32,16 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
       ->each([&o](const std::string&) { o.shape_given = true; });
   add_number(cmd, "--spacing", o.spacing, positive(), "m", "grid spacing h, m");
   add_integer(cmd, "--nbl", o.nbl, at_least(0), "absorbing points per side");
-  cmd->add_flag("--free-surface", o.free_surface,
-                "the plane z = 0 is pressure-free (u = 0, no absorbing layer on the top face); sources below it");
+  add_switch(cmd, "--free-surface", o.free_surface,
+             "the plane z = 0 is pressure-free (u = 0, no absorbing layer on the top face); sources below it");
   add_choice(cmd, "--boundary", o.boundary, parse_boundary, {"sponge", "cpml"},
              "absorbing layer: cpml (convolutional PML, the default) or sponge (damping)");
   add_integer(cmd, "--space-order", o.space_order, int_within(2, 16), "even order of the Laplacian, 2..16");
   add_number(cmd, "--tn", o.tn, positive(), "s", "simulated time, s");
+  o.max_steps = steps_without_yes;
+  add_switch(cmd, "--yes", o.yes,
+             "run more than " + std::to_string(steps_without_yes) +
+                 " time steps (without it such a run is refused: --tn in ms or --spacing in km is the usual cause)");
   add_number(cmd, "--dt", o.dt, positive(), "s", "time step, s (default: 0.9 x the stability bound)");
   add_number(cmd, "--f0", o.f0, positive(), "Hz", "Ricker peak frequency, Hz");
   cmd->add_option("--src", o.src, "source X,Y,Z in m (repeatable)");
@@ -75,8 +80,9 @@ void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
                 "1/N of the device budget, so that small windows share the device; the same bits for any N "
                 "(default 1)");
   }
-  cmd->add_flag("--json", o.json, "print one JSON object with the run's summary");
-  cmd->add_flag("--verbose", o.verbose, "also print why --backend auto chose its backend (e.g. why no GPU is usable)");
+  add_switch(cmd, "--json", o.json, "print one JSON object with the run's summary");
+  add_switch(cmd, "--verbose", o.verbose,
+             "also print why --backend auto chose its backend (e.g. why no GPU is usable)");
 }
 
 std::vector<NamedPath> config_inputs(const CLI::App& cmd) {

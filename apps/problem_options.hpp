@@ -14,6 +14,7 @@ namespace revwave::app {
 // The problem's set-up lives in the library (revwave/setup, shared with the Python package).
 using revwave::apply_threads;
 using revwave::BackendChoice;
+using revwave::check_run_outputs;
 using revwave::cuda_budgets;
 using revwave::make_setup;
 using revwave::make_time;
@@ -27,6 +28,7 @@ using revwave::refuse_overwriting_inputs;
 using revwave::require_run_memory;
 using revwave::resolve_backend;
 using revwave::run_bytes;
+using revwave::steps_without_yes;
 
 // Which CUDA budget options a subcommand has: forward and adjtest take the device budget only.
 enum class CudaOptions { none, device, all };

@@ -58,12 +58,6 @@ void require_npy_ending(const std::string& option, const std::string& out) {
   }
 }
 
-std::string config_path_for(const std::string& output_path) {
-  std::filesystem::path p(output_path);
-  p.replace_extension();
-  return p.string() + ".config.toml";
-}
-
 std::string backend_words(const BackendChoice& b, bool verbose) {
   std::string detail = b.note;
   if (verbose && !b.reason.empty()) detail += (detail.empty() ? "" : ": ") + b.reason;
@@ -72,12 +66,6 @@ std::string backend_words(const BackendChoice& b, bool verbose) {
 
 std::string misfit_note(MisfitKind kind) {
   return kind == MisfitKind::l2 ? "" : std::string(" (misfit ") + to_string(kind) + ")";
-}
-
-std::string wavelet_path_for(const std::string& output_path) {
-  std::filesystem::path p(output_path);
-  p.replace_extension();
-  return p.string() + ".wavelet.npy";
 }
 
 void write_effective_config(const CLI::App& cmd, const std::string& path,

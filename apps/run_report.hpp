@@ -12,6 +12,7 @@
 #include "revwave/core/config.hpp"
 #include "revwave/misfit/misfit.hpp"
 #include "revwave/setup/problem_setup.hpp"
+#include "revwave/setup/run_files.hpp"
 
 namespace revwave::app {
 
@@ -35,9 +36,10 @@ std::string npy_output(const std::string& out);
 // InputError naming `option` unless `out` ends in .npy.
 void require_npy_ending(const std::string& option, const std::string& out);
 
-// FILE.npy -> FILE.config.toml: the subcommand's effective configuration as TOML, so that
-// `revwave <cmd> --config FILE.config.toml --out OTHER.npy` repeats the run.
-std::string config_path_for(const std::string& output_path);
+// FILE.npy -> FILE.config.toml (revwave/setup/run_files.hpp): the subcommand's effective configuration
+// as TOML, so that `revwave <cmd> --config FILE.config.toml --out OTHER.npy` repeats the run.
+using revwave::config_path_for;
+using revwave::wavelet_path_for;
 // `values`: what the run found for options not given (--shape: a model's shape); `leave_out`: keys
 // that are not the run's configuration (invert's --resume).
 void write_effective_config(const CLI::App& cmd, const std::string& path,
@@ -52,8 +54,6 @@ std::string misfit_note(MisfitKind kind);
 // "cpu", "cpu (auto)" or "cuda (auto: a CUDA device is present)"; with --verbose also why (for a
 // CPU run under --backend auto: why no GPU is usable).
 std::string backend_words(const BackendChoice& backend, bool verbose);
-// FILE.npy -> FILE.wavelet.npy: the signature --estimate-wavelet fitted (nt samples).
-std::string wavelet_path_for(const std::string& output_path);
 
 // Prints j on stdout, one object, doubles that round-trip.
 void print_json(const nlohmann::json& j);

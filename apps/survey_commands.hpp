@@ -9,8 +9,8 @@
 
 namespace revwave::app {
 
-// What `revwave gradient` writes: --out, the configuration next to it, --png's pictures.
-std::vector<NamedPath> gradient_outputs(const std::string& out, const std::string& png, bool wavelet = false);
+// What `revwave gradient` writes (revwave/setup/run_files.hpp).
+using revwave::gradient_outputs;
 
 // Whether a gradient run goes the survey way: a SEG-Y file, a directory or several records, a
 // source grid, --aperture, or mpirun.

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "problem_options.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/io/segy.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
@@ -34,11 +35,13 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
     quiet_unless_root();
     throw InputError("revwave forward runs in one process: mpirun -n K is for revwave gradient");
   }
+  const std::string cfg = config_path_for(out);
   ProgressBar bar("shots", !problem.json);
-  const SurveyForwardRun run = run_survey_forward_job<T>(problem, so, out, [&](index_t d, index_t t) { bar(d, t); });
+  const SurveyForwardRun run = run_survey_forward_job<T>(
+      problem, so, out, [&](index_t d, index_t t) { bar(d, t); }, {{"the configuration written next to --out", cfg}},
+      config_inputs(cmd));
   bar.finish();
   print_warnings(run.warnings);
-  const std::string cfg = config_path_for(out);
   write_survey_records(run, out, problem.precision, [&] {
     write_effective_config(cmd, cfg, {{"shape", shape_text(run.setup.grid.shape)}});
   });

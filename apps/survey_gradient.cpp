@@ -91,7 +91,7 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   try {
     apply_threads_per_process(o.problem.threads, mpi);
     job = prepare_survey_gradient<T>(o, so, mpi.local_rank(), [&] {
-      refuse_overwriting_inputs(gradient_outputs(out, png, o.estimate_wavelet), job_inputs(o, cmd));
+      check_run_outputs(gradient_outputs(out, png, o.estimate_wavelet), job_inputs(o, cmd));
       require_npy_ending("--out", out);
     });
   } catch (...) {

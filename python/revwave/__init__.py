@@ -44,8 +44,9 @@ import numpy as np
 
 from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input
-from ._inputs import (RevwaveWarning, _choice, _observed_record, _problem, _refuse_with_observed, _set_gradient_observed,
-                      _set_misfit, _set_record_observed, _set_strategy, _set_survey_layout, _warn, _wavelet_input)
+from ._inputs import (RevwaveWarning, _choice, _integer, _observed_record, _problem, _refuse_with_observed,
+                      _set_gradient_observed, _set_misfit, _set_record_observed, _set_strategy, _set_survey_layout,
+                      _warn, _wavelet_input)
 from ._docs import _documented
 from ._inversion import invert
 from ._progress import ProgressArg, _reporting
@@ -138,8 +139,10 @@ def gradient(model: Optional[ArrayLike] = None, *,
     signature of nt samples instead of the Ricker wavelet. estimate_wavelet: fit the source signature
     to the observed data in the starting model first (least squares, one for the whole survey) and use
     it; it is returned as ``wavelet``. normalize: a positive number J is divided by (``objective`` and
-    ``gradient``; e.g. the first call's J, for optimisers whose tolerances assume J ~ 1; see
-    revwave.Objective).
+    ``gradient``; e.g. the first call's J, for optimisers whose tolerances assume J ~ 1). A number is the
+    one meaning everywhere: ``revwave.Objective(normalize=X)`` divides by X too, and its
+    ``normalize=True`` (divide by the first evaluation's |J|) has no meaning for one call, so True and
+    False are refused here.
 
     A survey: ``observed`` a list of ShotRecords, or a SEG-Y file (.sgy, .segy), a directory of
     records, or a list of such paths. J and g are summed over the shots on the CLI's fixed tree (the
@@ -162,6 +165,9 @@ def gradient(model: Optional[ArrayLike] = None, *,
     """
     _refuse_with_observed(observed, true_model, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
     wrt = _choice("wrt", wrt, ("m", "velocity"))
+    if isinstance(normalize, (bool, np.bool_)):
+        raise InputError(f"normalize={normalize} is invalid: gradient divides J by the number normalize gives (e.g. the "
+                         "first call's J); revwave.Objective(normalize=True) divides by its first evaluation's |J|")
     scale = 1.0 if normalize is None else float(normalize)
     if not (np.isfinite(scale) and scale > 0):
         raise InputError(f"normalize {normalize} is invalid: it must be a finite number > 0 (J is divided by it)")
@@ -253,8 +259,8 @@ def schedule(*, steps: int = 1000, snaps: int = 10, strategy: str = "revolve", a
     restores, reverses, recompute_ratio, peak_slots, repetition_number (and the online ratio or the
     multilevel tiers). With ``actions=True`` the dict's "actions" lists the action stream."""
     r = _revwave.ScheduleRequest()
-    r.steps = int(steps)
-    r.snaps = int(snaps)
+    r.steps = _integer("--steps", steps)
+    r.snaps = _integer("--snaps", snaps)
     r.strategy = _choice("--strategy", strategy, ("revolve", "multilevel", "online"))
     r.actions = bool(actions)
     r.tiers = [str(t) for t in tier]
@@ -279,9 +285,10 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
                  backend, threads, device_memory, default_shape="40,40,40", free_surface=free_surface, boundary=boundary,
                  density=density)
-    if not 0 <= int(seed) <= 4294967295:
+    seed = _integer("--seed", seed)
+    if not 0 <= seed <= 4294967295:
         raise InputError(f"--seed {seed} is invalid: it must be an integer in [0, 4294967295]")
-    r = _revwave.adjtest(o, int(seed), None if tolerance is None else float(tolerance))
+    r = _revwave.adjtest(o, seed, None if tolerance is None else float(tolerance))
     r["command"] = "adjtest"
     return r
 
@@ -326,7 +333,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
         o.set_true_model(_as_input(true_model, "true_model"))
     _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)
     try:
-        r = _revwave.gradtest(o, int(halvings), float(scale))
+        r = _revwave.gradtest(o, _integer("--halvings", halvings), float(scale))
     finally:
         o.misfit = "l2"  # let go of a callable (see gradient)
     r["command"] = "gradtest"

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _revwave
 from ._arrays import _as_input, _points
-from ._results import ShotRecord
+from ._results import ShotRecord, SurveyRecords
 from ._revwave import InputError, IoError
 
 def _triple(v: Union[str, Sequence[float]]) -> str:
@@ -24,6 +24,24 @@ def _choice(option: str, value: str, allowed: Sequence[str]) -> str:
     if value not in allowed:
         raise InputError(f"{option} '{value}' is invalid: it must be one of {', '.join(allowed)}")
     return value
+
+
+def _integer(option: str, value) -> int:
+    """A count (nbl, snaps, ...), refused as the CLI refuses ``--nbl 10.9``: a fraction is never cut to
+    an integer, nor a bool taken as one. A whole float (10.0, as numpy arithmetic gives it) is the
+    integer it equals, as a config file's ``nbl = 10.0`` is."""
+    if isinstance(value, (bool, np.bool_)):
+        raise InputError(f"{option} {value} is invalid: it must be an integer (a count, not a bool)")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            raise InputError(f"{option} '{value}' is invalid: it must be an integer") from None
+    if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer():
+        return int(value)
+    raise InputError(f"{option} '{value}' is invalid: it must be an integer (a fraction is not cut to one)")
 
 
 def _memory(v: Union[None, int, str]) -> Optional[str]:
@@ -57,12 +75,12 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
     o.shape_given = shape is not None
     o.shape = _triple(default_shape if shape is None else shape)
     o.spacing = float(spacing)
-    o.nbl = int(nbl)
+    o.nbl = _integer("--nbl", nbl)
     if not isinstance(free_surface, (bool, np.bool_)):
         raise InputError(f"free_surface {free_surface!r} is not a bool: give True or False")
     o.free_surface = bool(free_surface)
     o.boundary = _choice("--boundary", boundary, ("sponge", "cpml"))
-    o.space_order = int(space_order)
+    o.space_order = _integer("--space-order", space_order)
     o.tn = float(tn)
     o.dt = None if dt is None else float(dt)
     o.f0 = float(f0)
@@ -75,11 +93,11 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
     o.rec_grid = "" if rec_grid is None else _triple(rec_grid)
     o.precision = _choice("--precision", precision, ("float", "double"))
     o.backend = _choice("--backend", backend, ("auto", "cpu", "cuda"))
-    o.threads = None if threads is None else int(threads)
+    o.threads = None if threads is None else _integer("--threads", threads)
     o.device_memory = _memory(device_memory)
     o.host_memory = _memory(host_memory)
-    o.host_spacing = None if host_spacing is None else int(host_spacing)
-    o.shots_at_once = None if shots_at_once is None else int(shots_at_once)
+    o.host_spacing = None if host_spacing is None else _integer("--host-spacing", host_spacing)
+    o.shots_at_once = None if shots_at_once is None else _integer("--shots-at-once", shots_at_once)
     return o
 
 
@@ -101,7 +119,7 @@ def _is_survey_path(path: str) -> bool:
 def _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy) -> None:
     """The strategy options of gradient and gradtest, checked as the CLI checks them."""
     o.strategy = _choice("--strategy", strategy, ("full", "revolve", "multilevel", "online"))
-    o.snaps = None if snaps is None else int(snaps)
+    o.snaps = None if snaps is None else _integer("--snaps", snaps)
     o.checkpoint_memory = _memory(checkpoint_memory)
     o.store = None if store is None else _choice("--store", store, ("memory", "disk"))
     o.checkpoint_dir = os.fspath(checkpoint_dir)
@@ -128,9 +146,15 @@ def _record_dict(record: ShotRecord, name: str) -> dict:
                 t0=float(record.t0), src=_points(record.src, f"{name} src"), rec=_points(record.rec, f"{name} rec"))
 
 
+def _survey_list(observed):
+    """forward_survey's result stands for its records: ``observed=revwave.forward_survey(...)``."""
+    return list(observed.records) if isinstance(observed, SurveyRecords) else observed
+
+
 def _set_survey_observed(o, survey, observed) -> None:
     """A survey's observed data: a list of ShotRecords or dicts (in memory) or of paths (records, SEG-Y
-    files, directories of records)."""
+    files, directories of records), or forward_survey's result."""
+    observed = _survey_list(observed)
     records, paths = [], []
     for i, item in enumerate(observed):
         if isinstance(item, (ShotRecord, dict)):
@@ -227,6 +251,7 @@ def _set_gradient_observed(o, survey, observed, wavelet) -> bool:
     """gradient's observed data and sampled wavelet: a record in memory, a record's path, or a survey
     (a list, a SEG-Y file or a directory), or None (data modelled in the true model). True for a survey."""
     is_survey = False
+    observed = _survey_list(observed)
     if isinstance(observed, (list, tuple)):
         _set_survey_observed(o, survey, observed)
         is_survey = True

@@ -9,8 +9,8 @@ from typing import Optional, Sequence, Union
 from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input
 from ._docs import _documented
-from ._inputs import (_choice, _cutoffs, _existing, _problem, _refuse_with_observed, _set_strategy, _set_survey_layout,
-                      _set_survey_observed, _warn)
+from ._inputs import (_choice, _cutoffs, _existing, _integer, _problem, _refuse_with_observed, _set_strategy,
+                      _set_survey_layout, _set_survey_observed, _survey_list, _warn)
 from ._progress import ProgressArg, _reporting
 from ._results import InversionResult, ShotRecord
 from ._revwave import InputError
@@ -69,6 +69,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation, the
     density known and fixed (only the velocity is inverted; modelled data use it too).
     """
+    observed = _survey_list(observed)
     _refuse_with_observed(observed, None, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
     if observed is not None and true_model is not None:
         raise InputError("--observed excludes --true-model")
@@ -100,8 +101,8 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     o.vmin = None if vmin is None else float(vmin)
     o.vmax = None if vmax is None else float(vmax)
     o.bands = "" if bands is None else _cutoffs(bands)
-    o.iterations = int(iterations)
-    o.lbfgs_memory = int(lbfgs_memory)
+    o.iterations = _integer("--iterations", iterations)
+    o.lbfgs_memory = _integer("--lbfgs-memory", lbfgs_memory)
     o.tolerance = float(tolerance)
     o.first_step = None if first_step is None else float(first_step)
     if mask is not None and mask_depth is not None:

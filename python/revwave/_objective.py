@@ -2,11 +2,21 @@
 optimisers (scipy.optimize.minimize with L-BFGS-B, ...) work with their default tolerances."""
 from __future__ import annotations
 
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from ._inputs import _integer
 from ._revwave import InputError
+
+
+def _number_text(v) -> str:
+    """A number as the CLI writes it (2400, not 2400.0)."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return repr(v)
+    return str(int(f)) if np.isfinite(f) and f.is_integer() and abs(f) < 1e15 else repr(f)
 
 
 class Objective:
@@ -17,6 +27,8 @@ class Objective:
     tolerance is 1e-5 (scipy's L-BFGS-B) stops before its first step. Dividing J by J0, the objective of
     the first evaluation, and measuring the velocity in units of ``velocity_scale`` (default 1000 m/s)
     makes J start at 1 and its gradient about 1 / (points) per unit, which such optimisers handle.
+    ``normalize``: True (default) divides by that first |J|, False by nothing, a positive number by that
+    number (the meaning ``revwave.gradient``'s ``normalize=`` has, which takes numbers only).
 
     ``options`` are ``revwave.gradient``'s keywords (observed, spacing, misfit, strategy, ...), passed
     on every evaluation; ``shape`` is the model's shape. ``evaluations`` counts the calls, ``history``
@@ -28,16 +40,24 @@ class Objective:
         model = obj.model(res.x)
     """
 
-    def __init__(self, shape: Sequence[int], *, velocity_scale: float = 1000.0, normalize: bool = True, **options):
+    def __init__(self, shape: Sequence[int], *, velocity_scale: float = 1000.0,
+                 normalize: Union[bool, float] = True, **options):
         if "wrt" in options or "normalize" in options:
             raise InputError("Objective: wrt and normalize are its own (the velocity, scaled by the first J)")
         if not (np.isfinite(velocity_scale) and velocity_scale > 0):
             raise InputError(f"velocity_scale {velocity_scale} is invalid: it must be a finite number > 0 (m/s)")
-        self.shape = tuple(int(n) for n in shape)
+        self.shape = tuple(_integer("shape", n) for n in shape)
         self.velocity_scale = float(velocity_scale)
-        self.normalize = bool(normalize)
+        # True: J0 is the first evaluation's |J|; False: 1; a number: that number, as gradient's normalize=.
+        if isinstance(normalize, (bool, np.bool_)):
+            self.normalize, fixed = bool(normalize), None
+        elif isinstance(normalize, (int, float, np.integer, np.floating)) and np.isfinite(normalize) and normalize > 0:
+            self.normalize, fixed = True, float(normalize)
+        else:
+            raise InputError(f"normalize {normalize!r} is invalid: it must be True (divide by the first |J|), False "
+                             "or a finite number > 0 (divide by it, as revwave.gradient's normalize=)")
         self.options = options
-        self.j0: Optional[float] = None
+        self.j0: Optional[float] = fixed
         self.evaluations = 0
         self.history: list = []
 
@@ -50,7 +70,14 @@ class Objective:
         return (np.asarray(x, dtype=np.float64) * self.velocity_scale).reshape(self.shape)
 
     def bounds(self, vmin: float, vmax: float) -> list:
-        """scipy's bounds for velocities within [vmin, vmax] m/s at every point."""
+        """scipy's bounds for velocities within [vmin, vmax] m/s at every point, refused as ``revwave
+        invert --vmin --vmax`` refuses them (each finite and > 0, vmax > vmin)."""
+        for name, v in (("--vmin", vmin), ("--vmax", vmax)):
+            if not (isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+                    and np.isfinite(v) and v > 0):
+                raise InputError(f"{name} {_number_text(v)} m/s is invalid: it must be finite and > 0")
+        if not vmax > vmin:
+            raise InputError(f"--vmax {_number_text(vmax)} m/s is invalid: it must exceed --vmin {_number_text(vmin)} m/s")
         size = int(np.prod(self.shape))
         return [(vmin / self.velocity_scale, vmax / self.velocity_scale)] * size
 
@@ -61,7 +88,7 @@ class Objective:
         j = float(r.objective)
         self.evaluations += 1
         self.history.append(j)
-        if self.j0 is None:
+        if self.j0 is None:  # normalize=True: the first |J|; False: 1
             self.j0 = abs(j) if (self.normalize and j != 0) else 1.0
         g = np.asarray(r.gradient, dtype=np.float64).reshape(-1) * (self.velocity_scale / self.j0)
         return j / self.j0, g

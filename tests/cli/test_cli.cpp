@@ -218,8 +218,9 @@ TEST_F(Cli, ShapesAndReceiverGridsThatCannotFitAreRefusedUpFront) {
       invoke_with("REVWAVE_MEMORY_LIMIT=1GiB", "forward --shape 12,12,12 --rec-grid 100000,100000,10");
   EXPECT_EQ(receivers.code, 4) << receivers.err;
   EXPECT_NE(receivers.err.find("(10000000000 receivers) needs"), std::string::npos) << receivers.err;
+  // --yes: 194,724 steps, past the limit on steps (test_cli_nothing_lost.cpp); the memory is refused.
   const Outcome traces =
-      invoke_with("REVWAVE_MEMORY_LIMIT=64MiB", "forward --shape 12,12,12 --tn 300 --rec-grid 64,64,10");
+      invoke_with("REVWAVE_MEMORY_LIMIT=64MiB", "forward --shape 12,12,12 --tn 300 --rec-grid 64,64,10 --yes");
   EXPECT_EQ(traces.code, 4) << traces.err;
   EXPECT_NE(traces.err.find("the forward run (3 wavefields of"), std::string::npos) << traces.err;
   EXPECT_TRUE(leftovers().empty());
@@ -309,7 +310,7 @@ TEST_F(Cli, AnOutputThatNamesAnInputIsRefused) {
 TEST_F(Cli, AFailedRunKeepsTheOutputsThatExistedBeforeIt) {
   ASSERT_EQ(invoke("gradient" + small + "--out g.npy").code, 0);
   const std::string gradient = slurp((dir_ / "g.npy").string()), config = slurp((dir_ / "g.config.toml").string());
-  // The pictures cannot be written (no such directory): the run fails after its gradient is done.
+  // The pictures cannot be written (no such directory): refused before the run (exit code 3).
   const Outcome r = invoke("gradient" + small + "--velocity 2100 --out g.npy --png missing/pic");
   EXPECT_EQ(r.code, 3) << r.err;
   EXPECT_EQ(slurp((dir_ / "g.npy").string()), gradient);

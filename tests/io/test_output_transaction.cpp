@@ -122,6 +122,10 @@ TEST_F(Outputs, SameFileSeesThroughLinksAndSpellings) {
   EXPECT_TRUE(same_file(path("new.npy"), path("sub/../new.npy")));  // neither exists yet
   EXPECT_FALSE(same_file(path("model.npy"), path("new.npy")));
   EXPECT_FALSE(same_file(path("a.npy"), path("b.npy")));
+  // Relative spellings of a file not written yet (none of its parts exists in the working directory).
+  EXPECT_TRUE(same_file("revwave-not-written.npy", "./revwave-not-written.npy"));
+  EXPECT_TRUE(same_file("revwave-not-written/g.npy", "revwave-not-written/./g.npy"));
+  EXPECT_FALSE(same_file("revwave-not-written.npy", "./revwave-not-written-either.npy"));
 }
 
 }  // namespace

@@ -98,6 +98,17 @@ void check_inversion_directory(const std::string& dir, bool resuming) {
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
     throw InputError("--out-dir " + dir + " exists and is not a directory");
   }
+  // The directory, or the nearest of its parents that exists (the rest are created), must take new
+  // files: said now, not after the observed data are modelled.
+  fs::path nearest = fs::absolute(dir, ec);
+  while (!fs::exists(nearest, ec) && nearest.has_parent_path() && nearest != nearest.parent_path())
+    nearest = nearest.parent_path();
+  const std::string option = resuming ? "--resume " : "--out-dir ";
+  if (!fs::is_directory(nearest, ec)) throw IoError(option + dir + ": " + nearest.string() + " is not a directory");
+  if (::access(nearest.c_str(), W_OK | X_OK) != 0) {
+    throw IoError(option + dir + ": " + nearest.string() + " takes no new file (" + std::strerror(errno) +
+                  "; checked before the run, so that nothing is computed in vain)");
+  }
 }
 
 RunDirectoryLock::RunDirectoryLock(const std::string& dir) {

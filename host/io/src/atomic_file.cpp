@@ -109,8 +109,11 @@ bool same_file(const std::string& a, const std::string& b) {
   }, sb{};
   if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  // Absolute first: weakly_canonical leaves a relative path none of whose parts exists as it is, so
+  // that "g.npy" and "./g.npy" (neither written yet) would differ.
   std::error_code ea, eb;
-  const auto ca = std::filesystem::weakly_canonical(a, ea), cb = std::filesystem::weakly_canonical(b, eb);
+  const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ea), ea);
+  const auto cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, eb), eb);
   return !ea && !eb && ca == cb;
 }
 

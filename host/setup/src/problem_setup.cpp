@@ -213,6 +213,34 @@ TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s) {
   return make_time(o, s, density_dt_factor(s.grid, s.model));
 }
 
+namespace {
+
+// A run far longer than the options usually describe, unless --yes: one line saying what made it so
+// long, the unit slip first where one is likely.
+void refuse_many_steps(const ProblemOptions& o, const TimeAxis& t, double vmax) {
+  if (!o.max_steps || o.yes || t.steps <= *o.max_steps) return;
+  std::string why;
+  const auto add = [&why](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
+  if (o.tn > 20) {
+    add("--tn " + number_text(o.tn) + " s looks like milliseconds typed as seconds (" + number_text(o.tn / 1000) +
+        " s?)");
+  }
+  if (o.spacing < 1) {
+    add("--spacing " + number_text(o.spacing) + " m looks like kilometres typed as metres (" +
+        number_text(o.spacing * 1000) + " m?)");
+  }
+  if (o.dt) add("--dt " + number_text(*o.dt) + " s is the step");
+  if (why.empty()) {
+    add("dt is the stability bound of --spacing " + number_text(o.spacing) + " m and the fastest velocity " +
+        number_text(vmax) + " m/s");
+  }
+  throw InputError("--tn " + number_text(o.tn) + " s at dt = " + number_text(t.dt) + " s is " +
+                   std::to_string(t.steps) + " time steps, more than the " + std::to_string(*o.max_steps) +
+                   " a run takes without --yes: " + why + " (give --yes to run it as it is)");
+}
+
+}  // namespace
+
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double density_factor) {
   const double vmax = max_velocity(s.model);
   double dt = 0;
@@ -222,7 +250,9 @@ TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double densit
   } else {
     dt = default_dt(s.grid, vmax) * density_factor;
   }
-  return make_time_axis(o.tn, dt);
+  const TimeAxis t = make_time_axis(o.tn, dt);
+  refuse_many_steps(o, t, vmax);
+  return t;
 }
 
 namespace {

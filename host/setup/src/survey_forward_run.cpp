@@ -13,6 +13,7 @@
 #include "revwave/core/system_memory.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/io/segy.hpp"
+#include "revwave/io/shot_record.hpp"
 #include "revwave/setup/forward_run.hpp"
 #include "revwave/setup/plausibility.hpp"
 #include "revwave/survey/survey_gradient.hpp"
@@ -55,9 +56,14 @@ void fit_to_format(Survey& survey, const TimeAxis& time, SurveyFormat format, co
 
 // The records of a survey in a new directory, shot_0000.npy + shot_0000.json, ...; built under a
 // temporary name and renamed when complete.
-void write_record_directory(const std::string& dir, const Survey& survey, Precision precision) {
+void refuse_existing_directory(const std::string& dir) {
   std::error_code ec;
   if (fs::exists(dir, ec)) throw InputError("--out " + dir + " exists: a survey of records goes into a new directory");
+}
+
+void write_record_directory(const std::string& dir, const Survey& survey, Precision precision) {
+  std::error_code ec;
+  refuse_existing_directory(dir);
   const std::string tmp = dir + ".tmp." + std::to_string(::getpid());
   try {
     fs::create_directories(tmp);
@@ -73,6 +79,20 @@ void write_record_directory(const std::string& dir, const Survey& survey, Precis
     fs::remove_all(tmp, ec);
     throw;
   }
+}
+
+// Every file the run writes and reads, checked before it computes anything.
+void check_survey_files(const ProblemOptions& o, const SurveyOptions& so, const std::string& out, SurveyFormat format,
+                        std::vector<NamedPath> outputs, std::vector<NamedPath> inputs) {
+  if (format == SurveyFormat::none) return;
+  outputs.insert(outputs.begin(), NamedPath{"--out", out});
+  if (format == SurveyFormat::record)
+    outputs.insert(outputs.begin() + 1, NamedPath{"the sidecar of --out", sidecar_path(out)});
+  std::vector<NamedPath> read = problem_inputs(o);
+  if (!so.wavelet.empty()) read.push_back({"--wavelet", so.wavelet});
+  read.insert(read.end(), inputs.begin(), inputs.end());
+  check_run_outputs(outputs, read);
+  if (format == SurveyFormat::directory) refuse_existing_directory(out);
 }
 
 }  // namespace
@@ -96,9 +116,11 @@ bool is_npy_path(const std::string& path) {
 
 template <class T>
 SurveyForwardRun run_survey_forward_job(const ProblemOptions& o, const SurveyOptions& so, const std::string& out,
-                                        const Progress& shots_done) {
+                                        const Progress& shots_done, const std::vector<NamedPath>& more_outputs,
+                                        const std::vector<NamedPath>& more_inputs) {
   SurveyForwardRun r;
   r.format = survey_format(out);
+  check_survey_files(o, so, out, r.format, more_outputs, more_inputs);
   if ((!so.wavelet.empty() || so.wavelet_samples) &&
       (r.format == SurveyFormat::record || r.format == SurveyFormat::directory)) {
     throw InputError(
@@ -186,8 +208,10 @@ nlohmann::json survey_forward_summary(const SurveyForwardRun& r, const SurveyOpt
 }
 
 template SurveyForwardRun run_survey_forward_job<float>(const ProblemOptions&, const SurveyOptions&, const std::string&,
-                                                        const Progress&);
+                                                        const Progress&, const std::vector<NamedPath>&,
+                                                        const std::vector<NamedPath>&);
 template SurveyForwardRun run_survey_forward_job<double>(const ProblemOptions&, const SurveyOptions&,
-                                                         const std::string&, const Progress&);
+                                                         const std::string&, const Progress&,
+                                                         const std::vector<NamedPath>&, const std::vector<NamedPath>&);
 
 }  // namespace revwave

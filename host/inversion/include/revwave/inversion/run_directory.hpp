@@ -26,7 +26,8 @@ std::string inversion_output_role(const std::string& filename);
 // configuration it reads there.
 void refuse_inputs_in_run_directory(const std::string& dir, const std::vector<NamedPath>& inputs, bool resuming);
 // A new run needs a directory without an inversion in it, --resume one with its state (InputError
-// naming the option and the fix); either way `dir` must be a directory where it exists.
+// naming the option and the fix); either way `dir` must be a directory where it exists, and it (or
+// the nearest of its parents that exists) must take new files (IoError naming it).
 void check_inversion_directory(const std::string& dir, bool resuming);
 // history.jsonl's lines (empty when there is none yet).
 std::vector<std::string> read_history(const std::string& dir);

@@ -21,6 +21,11 @@ namespace revwave {
 // The absorbing layer's kind a grid was set up with (ProblemOptions::boundary's inverse).
 inline Boundary boundary_of(const Grid& g) { return g.cpml ? Boundary::cpml : Boundary::sponge; }
 
+// The time steps a command-line run takes without --yes (docs/input_checks.md): a record of 2-10 s
+// at a stable step of 0.1-1 ms is 2,000-100,000 steps; a unit slip (--tn 500 for 500 ms, --spacing
+// 0.01 for 10 m) makes hundreds of thousands, hours of a run that was meant to take seconds.
+inline constexpr index_t steps_without_yes = 100000;
+
 // Unset optionals were not given: they take their defaults. A given value is honoured or refused.
 struct ProblemOptions {
   std::string model_file;
@@ -59,6 +64,10 @@ struct ProblemOptions {
   std::optional<std::string> host_memory;    // CUDA: checkpoint budget in pinned host memory
   std::optional<index_t> host_spacing;       // CUDA: fewest steps between checkpoints in pinned host memory (50)
   std::optional<int> shots_at_once;          // CUDA, surveys: shots run at once on the device (1)
+  // The most time steps --tn and --dt (or the stability bound) may give unless `yes` (--yes): the
+  // CLI's steps_without_yes. Unset: no limit (the Python package, where Ctrl-C ends a run).
+  std::optional<index_t> max_steps;
+  bool yes = false;
 };
 
 // Everything but the time axis; validated.
@@ -76,6 +85,7 @@ std::string shape_text(const std::array<index_t, 3>& shape);
 ProblemSetup make_survey_setup(ProblemOptions o);
 // The time axis from --dt/--tn, checked against the model's stability bound (its density's
 // contrasts included); `density_factor`: density_dt_factor of the model that the run propagates in.
+// More steps than `max_steps` without `yes` is an InputError naming the likely unit slip.
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double density_factor);
 // Whether the options give a density (--density or one in memory).

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "revwave/core/progress.hpp"
+#include "revwave/setup/run_files.hpp"
 #include "revwave/setup/survey_setup.hpp"
 
 namespace revwave {
@@ -34,10 +35,14 @@ struct SurveyForwardRun {
 
 // Sets the survey up for `out`'s format (SEG-Y keeps whole microseconds: the default dt is rounded
 // down to one, a given one must be one; the shots are modelled at the positions the file will hold)
-// and models every shot. `shots_done` counts shots.
+// and models every shot. `shots_done` counts shots. Before anything is computed, `out` (and its
+// sidecar, for one record) with `more_outputs` (the CLI's configuration) is checked against the
+// run's inputs with `more_inputs` (check_run_outputs), and a directory of records must be new.
 template <class T>
 SurveyForwardRun run_survey_forward_job(const ProblemOptions& o, const SurveyOptions& so, const std::string& out,
-                                        const Progress& shots_done = {});
+                                        const Progress& shots_done = {},
+                                        const std::vector<NamedPath>& more_outputs = {},
+                                        const std::vector<NamedPath>& more_inputs = {});
 
 // Writes the records to `out` in its format, in the run's precision, together with what
 // `also_write` writes (the CLI's configuration): all of it appears, or none. A directory is built

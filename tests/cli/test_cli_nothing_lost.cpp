@@ -1,0 +1,165 @@
+// Nothing lost, nothing silent (#45): two outputs of one run that name one file, an output directory
+// that cannot take the outputs, a boolean that is neither true nor false, a typo, a step count that a
+// unit slip made huge: each is one line before the run and nothing written. A run killed while its
+// stdout goes to a file keeps the lines it printed.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli_fixture.hpp"
+#include "revwave/io/npy.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using revwave::testing::Outcome;
+
+class CliNothingLost : public revwave::testing::CliFixture {
+ protected:
+  static constexpr const char* small = " --shape 12,12,12 --tn 0.15 --threads 1 ";
+  void write_cube(const std::string& name, double value) {
+    const std::vector<double> v(12 * 12 * 12, value);
+    revwave::write_npy((dir_ / name).string(), {12, 12, 12}, v.data());
+  }
+  std::vector<std::string> sorted_leftovers() const {
+    std::vector<std::string> names = leftovers();
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  // Refused with exit `code`, one line naming every string of `mentions`, the directory as it was.
+  void expect_refused_as(const std::string& args, int code, const std::vector<std::string>& mentions) {
+    const std::vector<std::string> before = sorted_leftovers();
+    const Outcome r = invoke(args);
+    EXPECT_EQ(r.code, code) << args << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
+    for (const std::string& m : mentions) EXPECT_NE(r.err.find(m), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(sorted_leftovers(), before) << args;
+  }
+};
+
+TEST_F(CliNothingLost, TwoOutputsThatNameOneFileAreRefusedBeforeAnythingIsWritten) {
+  write_cube("rho.npy", 2000.0);
+  write_cube("m.npy", 2000.0);
+  const std::string rho = "gradient" + std::string(small) + "--density rho.npy ";
+  // dJ/drho and dJ/dm into one file: one of them would be lost.
+  expect_refused_as(rho + "--density-gradient g.npy --out g.npy", 2,
+                    {"--density-gradient g.npy and --out g.npy are the same file"});
+  expect_refused_as(rho + "--density-gradient ./g.npy --out g.npy", 2, {"--density-gradient ./g.npy", "--out g.npy"});
+  // The estimated wavelet is written next to --out as g.wavelet.npy.
+  expect_refused_as(rho + "--estimate-wavelet --density-gradient g.wavelet.npy --out g.npy", 2,
+                    {"the wavelet written next to --out g.wavelet.npy", "--density-gradient g.wavelet.npy"});
+  // An output of a survey forward run that names an input (one shot: one record).
+  expect_refused_as("forward --model m.npy --tn 0.1 --src-grid 1,1,20 --out m.npy", 2,
+                    {"--out m.npy would overwrite --model m.npy"});
+  // A run whose outputs differ goes ahead.
+  const Outcome ok = invoke(rho + "--density-gradient rho_g.npy --out g.npy");
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  EXPECT_TRUE(fs::exists(dir_ / "rho_g.npy") && fs::exists(dir_ / "g.npy"));
+}
+
+TEST_F(CliNothingLost, AnOutputDirectoryThatCannotTakeTheOutputsIsRefusedBeforeTheRun) {
+  expect_refused_as("gradient" + std::string(small) + "--out missing/g.npy", 3,
+                    {"--out missing/g.npy: its directory missing does not exist"});
+  expect_refused_as("forward" + std::string(small) + "--out missing/shot.npy", 3,
+                    {"its directory missing does not exist"});
+  expect_refused_as("forward" + std::string(small) + "--src-grid 2,1,20 --out missing/shots.sgy", 3,
+                    {"its directory missing does not exist"});
+  expect_refused_as("gradient" + std::string(small) + "--out g.npy --png missing/pic", 3,
+                    {"--png missing/pic_gradient_xz.png: its directory missing does not exist"});
+}
+
+TEST_F(CliNothingLost, AReadOnlyOutputDirectoryIsRefusedBeforeTheRun) {
+  // As root every directory takes files: root runs the binary as nobody (setpriv), the shell that
+  // redirects its output staying root.
+  std::string as_user;
+  if (::geteuid() == 0) {
+    if (!fs::exists("/usr/bin/setpriv"))
+      GTEST_SKIP() << "root without setpriv: no user for whom a directory is read-only";
+    as_user = "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups";
+  }
+  fs::create_directory(dir_ / "ro");
+  fs::permissions(dir_ / "ro", fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                   fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  const Outcome r = invoke_with(as_user, "gradient" + std::string(small) + "--out ro/g.npy");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("--out ro/g.npy: its directory ro takes no new file"), std::string::npos) << r.err;
+  // invert's run directory (made with its parents): before the observed data are modelled.
+  const Outcome inv = invoke_with(as_user, "invert --vmin 1500 --vmax 2600 --out-dir ro/inv/run");
+  EXPECT_EQ(inv.code, 3) << inv.err;
+  EXPECT_EQ(std::count(inv.err.begin(), inv.err.end(), '\n'), 1) << inv.err;
+  EXPECT_NE(inv.err.find("--out-dir ro/inv/run: "), std::string::npos) << inv.err;
+  EXPECT_NE(inv.err.find("/ro takes no new file"), std::string::npos) << inv.err;
+  EXPECT_TRUE(fs::is_empty(dir_ / "ro"));
+  fs::permissions(dir_ / "ro", fs::perms::owner_all);
+}
+
+TEST_F(CliNothingLost, ABooleanThatIsNeitherTrueNorFalseIsRefused) {
+  const std::string fwd = "forward" + std::string(small);
+  expect_refused_as(fwd + "--free-surface=0.5", 2, {"--free-surface '0.5' is invalid", "true or false"});
+  expect_refused_as(fwd + "--free-surface=1.5", 2, {"'1.5'"});
+  for (const char* value : {"0.5", "1.5", "2"}) {
+    std::ofstream(dir_ / "c.toml") << "[forward]\nfree-surface = " << value << "\n";
+    const Outcome r = invoke(fwd + "--config c.toml --out s.npy");
+    fs::remove(dir_ / "c.toml");
+    EXPECT_EQ(r.code, 2) << value << "\n" << r.err;
+    EXPECT_NE(r.err.find("--free-surface '" + std::string(value) + "' is invalid"), std::string::npos) << r.err;
+    EXPECT_TRUE(leftovers().empty());
+  }
+  // What is a boolean still reads as one.
+  std::ofstream(dir_ / "c.toml") << "[forward]\nfree-surface = true\n";
+  const Outcome on = invoke(fwd + "--config c.toml --out s.npy --json");
+  ASSERT_EQ(on.code, 0) << on.err;
+  EXPECT_NE(on.out.find("\"free_surface\": true"), std::string::npos) << on.out;
+  EXPECT_EQ(invoke(fwd + "--free-surface=false --out s.npy").code, 0);
+}
+
+TEST_F(CliNothingLost, ATypoGetsTheNameItWasMeantToBe) {
+  expect_refused_as("gradiant", 2, {"'gradiant'", "did you mean 'gradient'"});
+  expect_refused_as("gradient --snpas 4", 2, {"--snpas", "did you mean --snaps"});
+  expect_refused_as("forward --free-surfce", 2, {"did you mean --free-surface"});
+  std::ofstream(dir_ / "c.toml") << "[gradient]\nsnpas = 4\n";
+  const Outcome key = invoke("gradient --config c.toml");
+  fs::remove(dir_ / "c.toml");
+  EXPECT_EQ(key.code, 2) << key.err;
+  EXPECT_NE(key.err.find("key 'gradient.snpas' names no option (did you mean 'gradient.snaps'?)"), std::string::npos)
+      << key.err;
+  // Nothing close: the names to choose from.
+  expect_refused_as("xyzzy", 2, {"'xyzzy'", "forward, gradient"});
+}
+
+TEST_F(CliNothingLost, AStepCountThatAUnitSlipMadeHugeIsRefusedUnlessYes) {
+  // ms typed as s, km typed as m: hundreds of thousands of steps.
+  expect_refused_as("forward --shape 12,12,12 --tn 500", 2,
+                    {"--tn 500 s", "more than the 100000", "milliseconds typed as seconds", "--yes"});
+  expect_refused_as("forward --shape 12,12,12 --tn 0.5 --spacing 0.01", 2, {"--spacing 0.01 m", "kilometres", "--yes"});
+  // Just over the limit on a tiny grid: refused, then run with --yes.
+  const std::string over =
+      "forward --shape 6,6,6 --nbl 2 --boundary sponge --threads 1 --rec 20,20,20 --dt 0.0001 "
+      "--tn 10.0105 --out s.npy ";
+  expect_refused_as(over, 2, {"100105 time steps", "--dt 1e-04 s"});
+  const Outcome yes = invoke(over + "--yes");
+  EXPECT_EQ(yes.code, 0) << yes.err;
+}
+
+TEST_F(CliNothingLost, AKilledRunKeepsTheLinesItPrintedToAFile) {
+  const std::vector<double> v(10 * 10 * 8, 2000.0);
+  revwave::write_npy((dir_ / "start.npy").string(), {10, 10, 8}, v.data());
+  std::vector<double> t = v;
+  t[t.size() / 2] = 2300.0;
+  revwave::write_npy((dir_ / "true.npy").string(), {10, 10, 8}, t.data());
+  // SIGKILL right after iteration 2 (cmd_invert.cpp): iteration 1's line was printed before.
+  const Outcome r = invoke_with("REVWAVE_INVERT_KILL_AFTER=2",
+                                "invert --model start.npy --true-model true.npy --spacing 10 --space-order 4 --nbl 4 "
+                                "--boundary sponge --tn 0.2 --f0 20 --src 45,45,10 --rec-grid 4,4,10 --threads 1 "
+                                "--strategy full --vmin 1500 --vmax 2600 --iterations 5 --out-dir inv");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("  iteration 1: J = "), std::string::npos) << "stdout: " << r.out << "\nstderr: " << r.err;
+}
+
+}  // namespace
