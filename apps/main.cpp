@@ -42,7 +42,7 @@ std::vector<std::string> with_resumed_configuration(int argc, char** argv) {
 }
 
 // The exit codes the README documents.
-enum Exit { ok = 0, check_failed = 1, input = 2, file = 3, memory = 4, backend = 5, not_finite = 6 };
+enum Exit { ok = 0, check_failed = 1, input = 2, file = 3, memory = 4, backend = 5, not_finite = 6, unstable = 7 };
 
 int fail(const std::string& what, int code) {
   std::cerr << "revwave: error: " << what << "\n";
@@ -100,6 +100,8 @@ int main(int argc, char** argv) {
     return fail(e.what(), backend);
   } catch (const revwave::NonFiniteError& e) {
     return fail(e.what(), not_finite);
+  } catch (const revwave::UnstableRunError& e) {  // the growth guard stopped the run
+    return fail(e.what(), unstable);
   } catch (const std::bad_alloc&) {
     return fail("out of memory (an allocation failed)", memory);
   } catch (const std::exception& e) {

@@ -28,8 +28,9 @@ KeyboardInterrupt; nothing of it is left behind. Numbers that run but look wrong
 for the wavelet, ...) give a ``RevwaveWarning`` each, and ``stats["warnings"]`` lists them.
 
 Errors: revwave's refusals carry the CLI's sentence, as ``InputError`` (a ``ValueError``),
-``IoError`` (an ``OSError``), ``OutOfMemoryError`` (a ``MemoryError``), ``NonFiniteError`` and
-``NotCompiledError`` (``RuntimeError``). The GIL is released while revwave computes, so threads
+``IoError`` (an ``OSError``), ``OutOfMemoryError`` (a ``MemoryError``), ``NonFiniteError``,
+``UnstableRunError`` (a wavefield that grew without bound after the source ended, or became not
+finite) and ``NotCompiledError`` (``RuntimeError``). The GIL is released while revwave computes, so threads
 can run shots side by side.
 
 The package built by ``pip install .`` has the CPU backend; ``backend="cuda"`` needs a build
@@ -52,7 +53,7 @@ from ._inversion import invert
 from ._progress import ProgressArg, _reporting
 from ._objective import Objective
 from ._results import GradientResult, InversionResult, ShotRecord, SurveyRecords
-from ._revwave import InputError, IoError, NonFiniteError, NotCompiledError, OutOfMemoryError
+from ._revwave import InputError, IoError, NonFiniteError, NotCompiledError, OutOfMemoryError, UnstableRunError
 
 # The build's version (CMakeLists.txt's project() line, compiled into the extension): the same
 # number as `revwave --version` and the wheel's metadata.
@@ -61,7 +62,8 @@ __version__: str = _revwave.__version__
 __all__ = [
     "ShotRecord", "GradientResult", "SurveyRecords", "InversionResult", "Objective", "forward", "forward_survey",
     "gradient", "invert", "schedule", "adjtest", "gradtest",
-    "InputError", "IoError", "OutOfMemoryError", "NonFiniteError", "NotCompiledError", "RevwaveWarning",
+    "InputError", "IoError", "OutOfMemoryError", "NonFiniteError", "UnstableRunError", "NotCompiledError",
+    "RevwaveWarning",
 ]
 
 @_documented

@@ -316,6 +316,7 @@ NB_MODULE(_revwave, m) {
   nb::exception<IoError>(m, "IoError", PyExc_OSError);
   nb::exception<OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
   nb::exception<NonFiniteError>(m, "NonFiniteError", PyExc_RuntimeError);
+  nb::exception<UnstableRunError>(m, "UnstableRunError", PyExc_RuntimeError);
   // Later registrations are tried first: the derived NotCompiledError after BackendError.
   nb::exception<BackendError>(m, "BackendError", PyExc_RuntimeError);
   nb::exception<NotCompiledError>(m, "NotCompiledError", PyExc_RuntimeError);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli_fixture.hpp"
 #include "revwave/io/npy.hpp"
@@ -118,6 +119,23 @@ TEST_F(CudaCli, ARunOfOneShotRefusesShotsAtOnce) {
                  "--shots-at-once 2 does not apply: a single-shot gradient runs one shot");
   expect_refused("gradtest --shape 14,13,12 --tn 0.06 --backend cuda --shots-at-once 2",
                  "--shots-at-once 2 does not apply: gradtest runs one shot");
+}
+
+// The growth guard on the device (tests/cli/test_cli_growth_guard.cpp on the CPU): a signature of
+// 3e38 on a 1 cm grid overflows float; the run stops at the guard's first sample with code 7, one
+// line and no output.
+TEST_F(CudaCli, ARunWhoseFieldIsNotFiniteExitsWithSevenAndWritesNothing) {
+  std::vector<double> w(201, 0.0);
+  std::fill(w.begin(), w.begin() + 5, 3e38);
+  write_npy((dir_ / "big.npy").string(), {static_cast<std::int64_t>(w.size())}, w.data());
+  const Outcome r = invoke(
+      "gradient --backend cuda --shape 12,12,12 --spacing 0.01 --dt 1e-6 --tn 2e-4 --wavelet big.npy --out g.npy");
+  std::filesystem::remove(dir_ / "big.npy");
+  EXPECT_EQ(r.code, 7) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("the wavefield is not finite at "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cpml boundary, space order 8; nothing was written"), std::string::npos) << r.err;
+  EXPECT_TRUE(leftovers().empty());
 }
 
 // Where the device budget is derived from what is free and binds, every shot of the same window

@@ -20,6 +20,7 @@
 #include "revwave/cuda/backend/device_tile_blocks.hpp"
 #include "revwave/cuda/backend/engine_kernels.hpp"
 #include "revwave/cuda/backend/upload_ring.hpp"
+#include "revwave/driver/growth_guard.hpp"
 #include "revwave/driver/shot_engine.hpp"
 #include "revwave/driver/window_problem.hpp"
 
@@ -104,10 +105,12 @@ class CudaShotEngine final : public ShotEngine<T> {
     };
     const bool in_passing = prop.illuminates_in_passing() && !o_.square_add_illumination;
     const index_t steps = lane.problem.time.steps;
+    GrowthGuard guard(lane.problem);
     for (index_t n = 0; n < steps; ++n) {
       if (in_passing && n > 0) prop.illuminate_next_step(sum);
       prop.forward_step(n);
       if (!in_passing || n + 1 == steps) square_add();
+      guard.after_step(prop, n + 1);
       if (progress) progress(n + 1, steps);
     }
     phases.time_loop += seconds_since(t);  // enqueued; the device's time shows in the next wait

@@ -8,6 +8,7 @@
 
 #include "revwave/core/seconds_since.hpp"
 #include "revwave/driver/cpu_checkpoints.hpp"
+#include "revwave/driver/growth_guard.hpp"
 #include "revwave/driver/host_tile_blocks.hpp"
 #include "revwave/driver/shot_engine.hpp"
 #include "revwave/driver/window_problem.hpp"
@@ -58,10 +59,12 @@ class CpuShotEngine final : public ShotEngine<T> {
     illumination_.assign(static_cast<std::size_t>(problem_.grid.interior_points()), 0.0);
     phases.setup += seconds_since(t);
     t = Clock::now();
+    GrowthGuard guard(problem_);
     prop_->reset_forward();
     for (index_t n = 0; n < problem_.time.steps; ++n) {
       prop_->forward_step(n);
       prop_->add_squared_interior(illumination_);
+      guard.after_step(*prop_, n + 1);
       if (progress) progress(n + 1, problem_.time.steps);
     }
     phases.time_loop += seconds_since(t);

@@ -17,6 +17,7 @@ void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel&
   out.vmax = max_velocity(model);
   out.density = model.density;  // validate() checked it
   out.density_factor = density_dt_factor(grid, model);
+  out.bulk_modulus_ratio = bulk_modulus_ratio(model);
   out.m.resize(model.velocity.size());
   const auto n = static_cast<std::int64_t>(out.m.size());
   const double* c = model.velocity.data();
@@ -129,6 +130,7 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
     p.wavelet.assign(w.begin(), w.end());
   }
   fill_window_density(p, model, first, shape);
+  p.bulk_modulus_ratio = model.bulk_modulus_ratio;
 }
 
 template <class T>

@@ -36,6 +36,17 @@ double min_velocity(const VelocityModel& model) {
   return *std::min_element(model.velocity.begin(), model.velocity.end());
 }
 
+double bulk_modulus_ratio(const VelocityModel& model) {
+  double lo = HUGE_VAL, hi = 0;
+  for (std::size_t i = 0; i < model.velocity.size(); ++i) {
+    const double rho = model.has_density() ? model.density[i] : 1.0;
+    const double kappa = rho * model.velocity[i] * model.velocity[i];
+    lo = std::min(lo, kappa);
+    hi = std::max(hi, kappa);
+  }
+  return lo > 0 && hi >= lo ? hi / lo : 1.0;
+}
+
 VelocityModel homogeneous_model(const std::array<index_t, 3>& shape, double velocity) {
   VelocityModel m{shape, std::vector<double>(static_cast<std::size_t>(shape[0] * shape[1] * shape[2]), velocity)};
   return m;

@@ -189,6 +189,7 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   p.coeffs.half_inv_dt = static_cast<T>(0.5 / time.dt);
   p.coeffs.damping_m0 = static_cast<T>(damping_m0(grid.spacing, time.dt));
   p.m = padded_squared_slowness<T>(grid, model);
+  p.bulk_modulus_ratio = bulk_modulus_ratio(model);
   if (model.has_density()) p.density = make_density_fields<T>(grid, model);
   for (int a = 0; a < 3; ++a) {
     const std::vector<double> k = damping_profile(grid.shape[a], grid.layer_lo(a), grid.layer_hi(a), grid.nbl, time.dt);

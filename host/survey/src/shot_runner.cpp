@@ -86,6 +86,7 @@ int error_kind(const std::exception& e) {
   if (dynamic_cast<const IoError*>(&e)) return 3;
   if (dynamic_cast<const OutOfMemoryError*>(&e)) return 4;
   if (dynamic_cast<const NotCompiledError*>(&e)) return 5;
+  if (dynamic_cast<const UnstableRunError*>(&e)) return 7;
   return 1;
 }
 
@@ -95,6 +96,7 @@ void throw_error_of_kind(int kind, const std::string& message) {
     case 3: throw IoError(message);
     case 4: throw OutOfMemoryError(message);
     case 5: throw NotCompiledError(message);
+    case 7: throw UnstableRunError(message);
     default: throw std::runtime_error(message);
   }
 }

@@ -170,15 +170,25 @@ void CpuPropagator<T>::add_squared_interior(std::vector<double>& illumination) c
 
 template <class T>
 double CpuPropagator<T>::wavefield_energy() const {
-  // Per x-plane partial sums added in order: the same bits whatever the thread count.
+  // Per x-plane partial sums added in order: the same bits whatever the thread count. Within a
+  // plane, 16 interleaved sums (lanes of vectors), added in a fixed order at its end: one running
+  // sum waited on its add's latency, 0.2 of a step's time (8th order, 100^3 points, one thread),
+  // and the growth guard takes 64 to 128 sums a run; these read the plane at memory speed (0.03).
+  constexpr int lanes = 16;
   const Grid& g = p_.grid;
   const T* u = state_.u.template as<T>();
   std::vector<double> planes(static_cast<std::size_t>(g.alloc(0)), 0.0);
 #pragma omp parallel for schedule(static)
   for (index_t i = 0; i < g.alloc(0); ++i) {
-    double s = 0;
     const T* plane = u + i * g.stride_x();
-    for (index_t k = 0; k < g.stride_x(); ++k) s += double(plane[k]) * double(plane[k]);
+    const index_t n = g.stride_x();
+    double acc[lanes] = {};
+    index_t k = 0;
+    for (; k + lanes <= n; k += lanes)
+      for (int j = 0; j < lanes; ++j) acc[j] += double(plane[k + j]) * double(plane[k + j]);
+    for (; k < n; ++k) acc[k % lanes] += double(plane[k]) * double(plane[k]);
+    double s = 0;
+    for (double a : acc) s += a;
     planes[static_cast<std::size_t>(i)] = s;
   }
   double total = 0;

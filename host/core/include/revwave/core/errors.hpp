@@ -30,6 +30,15 @@ class NonFiniteError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A run stopped by the growth guard of its first forward sweep (revwave/driver/growth_guard.hpp):
+// the wavefield grew without bound after the source ended, or became not finite. An operator
+// unstable at the run's dt (a bug, or a case the input checks do not cover) or float overflow;
+// what() names the physics, the boundary and the space order. Nothing of the run is written.
+class UnstableRunError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // A backend that failed: a device fault (a CUDA error: an illegal address, a lost device, a
 // launch that failed) or, as NotCompiledError, a backend this build does not contain.
 class BackendError : public std::runtime_error {

@@ -1,10 +1,11 @@
 // Forward modelling on any backend: N steps, the receivers sampled at every n = 0..N where the
-// backend computes (device memory on a GPU) and read back once.
+// backend computes (device memory on a GPU) and read back once; the growth guard watches the field.
 #pragma once
 #include <chrono>
 #include <vector>
 
 #include "revwave/core/progress.hpp"
+#include "revwave/driver/growth_guard.hpp"
 #include "revwave/driver/propagator.hpp"
 
 namespace revwave {
@@ -23,12 +24,14 @@ ShotData<T> run_forward(P& prop, const Progress& progress = {}) {
   ShotData<T> shot;
   shot.nt = p.time.nt();
   shot.nrec = p.rec.count;
+  GrowthGuard guard(p);
   const auto t0 = std::chrono::steady_clock::now();
   prop.reset_forward();
   prop.record_trace(0);
   for (index_t n = 0; n < p.time.steps; ++n) {
     prop.forward_step(n);
     prop.record_trace(n + 1);
+    guard.after_step(prop, n + 1);
     if (progress) progress(n + 1, p.time.steps);
   }
   shot.traces = prop.traces(shot.nt);

@@ -2,7 +2,8 @@
 // history (`full`) or by executing a checkpoint schedule against a checkpoint store. Every
 // strategy runs the same three phases: the first forward sweep records the synthetic traces
 // S u[n] (n = 0..N), the misfit turns them into J and the adjoint source r, and the reverse
-// sweep injects r; all run the same reverse step, so they agree bit for bit.
+// sweep injects r; all run the same reverse step, so they agree bit for bit. The growth guard
+// watches the first forward sweep (driver/growth_guard.hpp).
 #pragma once
 #include <chrono>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "revwave/core/progress.hpp"
 #include "revwave/core/seconds_since.hpp"
 #include "revwave/driver/gradient_output.hpp"
+#include "revwave/driver/growth_guard.hpp"
 #include "revwave/driver/propagator.hpp"
 #include "revwave/driver/schedule_runner.hpp"
 #include "revwave/misfit/l2_misfit.hpp"
@@ -38,6 +40,7 @@ GradientOutput gradient_full(P& prop, const Misfit<T>& misfit, const T* observed
   });
   out.stats.seconds_allocate = seconds_since(ta);
 
+  GrowthGuard guard(prop.problem());
   auto t0 = std::chrono::steady_clock::now();
   prop.reset_forward();
   prop.reset_adjoint();
@@ -49,6 +52,7 @@ GradientOutput gradient_full(P& prop, const Misfit<T>& misfit, const T* observed
     prop.forward_step(n);
     prop.record_history(n + 1);
     if (n + 1 < N) prop.record_trace(n + 1);
+    guard.after_step(prop, n + 1);
     ++out.stats.forward_steps;
     if (progress) progress(n + 1, 2 * N);
   }

@@ -32,7 +32,7 @@
 //   size_t p.allocate_history(N, between); p.record_history(n); p.reverse_step_from_history(n);
 //   p.release_history(); uint64 p.history_copy_bytes()
 // a backend (is_propagator): all of the above and
-//   double p.wavefield_energy()       sum u[n]^2 (the online stop rule)
+//   double p.wavefield_energy()       sum u[n]^2 (the online stop rule; the growth guard where present)
 //   int P::working_fields(Workload)   host-memory fields of the grid's size a run holds
 //   p.adjoint_data_step(j); std::vector<T> p.source_traces(k)   F^T (dot-product test)
 //   make_checkpoints(p, plan, options, planned, hint) -> CheckpointSet<Store>   (found by ADL)

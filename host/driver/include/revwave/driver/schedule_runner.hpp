@@ -8,7 +8,8 @@
 // state must have been at N - 1), always from the position before it. The runner records the
 // trace of each position the first time a step reaches it, and S u[N], which no forward step
 // computes before the first reverse one, from the state at N - 1 (record_next_trace). Then the
-// misfit runs, once, and the reverse steps inject its adjoint source.
+// misfit runs, once, and the reverse steps inject its adjoint source. The growth guard samples
+// the field at the positions the forward sweep reaches for the first time.
 #pragma once
 #include <algorithm>
 #include <chrono>
@@ -19,6 +20,7 @@
 #include "revwave/core/progress.hpp"
 #include "revwave/core/seconds_since.hpp"
 #include "revwave/driver/gradient_output.hpp"
+#include "revwave/driver/growth_guard.hpp"
 #include "revwave/driver/misfit_phase.hpp"
 #include "revwave/schedule/schedule.hpp"
 
@@ -34,6 +36,7 @@ class ScheduleRunner {
         observed_(observed),
         store_(store),
         progress_(progress),
+        guard_(prop.problem()),
         total_work_(expected_forward_steps > 0 ? expected_forward_steps + steps : 0) {
     set_steps(steps);
     out_.stats.wavefield_storage_bytes = static_cast<std::size_t>(store.slots()) * store.slot_bytes();
@@ -65,6 +68,7 @@ class ScheduleRunner {
           prop_.forward_step(position_);
           if (position_ + 1 > recorded_ && position_ + 1 < out_.stats.steps)
             prop_.record_trace(recorded_ = position_ + 1);
+          if (position_ + 1 > guarded_) guard_.after_step(prop_, guarded_ = position_ + 1);
           ++out_.stats.forward_steps;
           report();
         }
@@ -140,10 +144,12 @@ class ScheduleRunner {
   const T* observed_;
   Store& store_;
   Progress progress_;
+  GrowthGuard guard_;
   index_t total_work_;
   std::chrono::steady_clock::time_point t0_, t_rev_{};
   index_t position_ = 0, next_reverse_ = 0;
   index_t recorded_ = 0;  // the last position whose trace is recorded
+  index_t guarded_ = 0;   // the last position the growth guard has seen
   GradientOutput out_;
 };
 

@@ -21,6 +21,7 @@ struct ResidentModel {
   // the factor its contrasts put on the stable dt (density_dt_factor of the whole model).
   std::vector<double> density;
   double density_factor = 1.0;
+  double bulk_modulus_ratio = 1.0;  // of the whole model: every window's problem carries it
 };
 
 // Validates the velocities (finite, positive) and computes m; O(model), once per model.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "revwave/core/errors.hpp"
+#include "revwave/driver/growth_guard.hpp"
 #include "revwave/inversion/inversion.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/survey/survey_gradient.hpp"
@@ -25,10 +26,12 @@ std::vector<double> shot_illumination(const Grid& grid, const VelocityModel& mod
   const Problem<T> p = shot_problem<T>(grid, model, shot, w);
   CpuPropagator<T> prop(p);
   std::vector<double> local(static_cast<std::size_t>(p.grid.interior_points()), 0.0);
+  GrowthGuard guard(p);
   prop.reset_forward();
   for (index_t n = 0; n < p.time.steps; ++n) {
     prop.forward_step(n);
     prop.add_squared_interior(local);
+    guard.after_step(prop, n + 1);
     if (progress) progress(n + 1, p.time.steps);
   }
   if (w.shape == grid.shape) return local;

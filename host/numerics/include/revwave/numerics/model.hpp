@@ -28,6 +28,9 @@ struct VelocityModel {
 void validate(const VelocityModel& model);
 double max_velocity(const VelocityModel& model);
 double min_velocity(const VelocityModel& model);
+// max / min over the model's points of the bulk modulus rho c^2 (c^2 without a density): how far
+// the sum of u^2 may move between media at the same energy (the growth guard's allowance).
+double bulk_modulus_ratio(const VelocityModel& model);
 
 VelocityModel homogeneous_model(const std::array<index_t, 3>& shape, double velocity);
 // Background increasing with depth plus a faster spherical anomaly in the middle.

@@ -70,6 +70,9 @@ struct Problem {
   std::optional<DensityFields> density;
   // The C-PML's coefficients when the grid's layer is one (Grid::cpml); kappa is then zero.
   std::optional<CpmlProfile<T>> cpml;
+  // bulk_modulus_ratio of the model (a window: of the whole model it is cut from, an upper bound):
+  // how far the sum of u^2 may grow at the same energy (driver/growth_guard.hpp). 1 where unknown.
+  double bulk_modulus_ratio = 1.0;
 };
 
 // a = m/dt^2 + eta/(2 dt) at an allocated-grid index (where sources and receivers inject).

@@ -114,7 +114,8 @@ ShotOutput run_task(const ShotTask& task, std::int64_t s, int rank, const Progre
                     std::chrono::steady_clock::time_point& last);
 
 // Errors crossing process boundaries: the kind of a library exception (1 other, 2 InputError,
-// 3 IoError, 4 OutOfMemoryError, 5 NotCompiledError), and the exception of a kind with a message.
+// 3 IoError, 4 OutOfMemoryError, 5 NotCompiledError, 7 UnstableRunError), and the exception of a
+// kind with a message.
 int error_kind(const std::exception& e);
 [[noreturn]] void throw_error_of_kind(int kind, const std::string& message);
 
