@@ -108,7 +108,9 @@ TYPED_TEST(GrowthGuardRun, EveryGradientStrategyStopsAnUnstableRun) {
   const std::vector<T> observed(static_cast<std::size_t>(c.time.nt() * p.rec.count), T(0));
   auto runs = testing::checkpointed_strategies(dir.path().string());
   runs.emplace_back("full", testing::strategy("full"));
-  for (const auto& [name, s] : runs) {
+  for (const auto& run : runs) {  // not a structured binding: C++17 lambdas cannot capture one
+    const std::string& name = run.first;
+    const StrategyOptions& s = run.second;
     const StrategyPlan plan = plan_strategy(s, c.time.steps, acoustic_state_of(c.grid), field_layout<T>(c.grid));
     const std::string m = testing::message_of([&] { run_gradient(prop, observed.data(), s, plan); });
     EXPECT_TRUE(says(m, "the wavefield grew without bound after the source ended")) << name << ": " << m;
