@@ -33,41 +33,6 @@ REVWAVE_HD T free_surface_mirror(const T* w, const T* column, index_t k) {
   return -m;
 }
 
-// A point's stencil cross (the point and its neighbours at distances 1 .. R along z, y and x) at
-// a depth k < R, with the z neighbours above z = 0 taken from their mirror image: odd (sign -1:
-// u, lam) or even (sign +1: a coefficient such as the density's s and t). It lies in a local
-// buffer with strides (1, ly, lx), so that a point formula written for a field with strides (1,
-// sy, sx) reads it unchanged (the variable-density physics: density/cpu_sweep.cpp). ly is 0 on a
-// plane (sy = 0), as there.
-template <class T, int R>
-struct MirroredCross {
-  // Strides that keep the 6R + 1 values apart in (2R + 1)^2 slots (a kernel's thread holds three
-  // such crosses): y's steps past z's farthest, x's is one more, so q lx = q ly + q meets no y
-  // offset (q < ly) and no z one (q lx > R), and stays apart from z's alone on a plane (ly = 0).
-  static constexpr index_t line = 2 * R + 1;
-  static constexpr index_t lx = line + 1;
-  T v[2 * R * lx + 1];
-  index_t ly;
-
-  // field: the field at the point, column: the same column at depth 0, k: the point's depth.
-  REVWAVE_HD MirroredCross(const T* field, const T* column, index_t k, T sign, index_t sy, index_t sx)
-      : ly(sy == 0 ? 0 : line) {
-    T* c = v + R * lx;
-    c[0] = field[0];
-    for (index_t q = 1; q <= R; ++q) {
-      c[q] = column[k + q];
-      c[-q] = k >= q ? column[k - q] : sign * column[q - k];
-      if (ly != 0) {
-        c[q * ly] = field[q * sy];
-        c[-q * ly] = field[-q * sy];
-      }
-      c[q * lx] = field[q * sx];
-      c[-q * lx] = field[-q * sx];
-    }
-  }
-  REVWAVE_HD const T* centre() const { return v + R * lx; }
-};
-
 // The new value at depth k < R of a column after the sweep gave v there; a: the update's divisor.
 template <class T, int R>
 REVWAVE_HD T free_surface_value(const T* w, const T* column, index_t k, T v, T a) {
