@@ -1,7 +1,9 @@
 #include "revwave/cuda/backend/cpml_device_physics.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
+#include <vector>
 
 #include "revwave/core/dispatch_radius.hpp"
 #include "revwave/numerics/acoustic/next_field_probes.hpp"
@@ -142,6 +144,24 @@ void CpmlDevicePhysics<T>::reverse(const DeviceReverseStep<T>& s, cudaStream_t s
   r.grad = s.grad;
   r.c = p_.coeffs;
   launch_cpml_reverse(t_, r, radius_, stream);
+}
+
+template <class T>
+void CpmlDevicePhysics<T>::use_density(const DensityCoefficients<T>& c, T* image) {
+  t_.ds = c.s;
+  t_.dt = c.t;
+  for (int a = 0; a < 3; ++a) t_.db[a] = c.b[2 - a];  // x, y, z from z, y, x
+  std::vector<T> d(std::begin(c.d), std::end(c.d));
+  stagger_ = upload(d, "the density's staggered weights");
+  t_.dstag = stagger_.template as<T>();
+  image_ = image;
+}
+
+template <class T>
+void CpmlDevicePhysics<T>::after_adjoint_source(const DeviceReverseStep<T>& s, cudaStream_t stream) {
+  if (t_.ds == nullptr || image_ == nullptr) return;
+  launch_cpml_density_image(t_, s.u, static_cast<const T*>(s.lam_out), adjoint_.template as<const T>(),
+                            psi_.template as<const T>(), image_, radius_, stream);
 }
 
 template class CpmlDevicePhysics<float>;

@@ -110,6 +110,7 @@ void CudaPropagator<T>::assign_cpml(const std::function<T(index_t)>& a_at) {
   if (cpml_) streams_.compute.synchronize();
   cpml_.reset();
   if (p_.cpml) cpml_ = std::make_unique<CpmlDevicePhysics<T>>(p_, a_at);
+  if (cpml_ && density_) cpml_->use_density(density_->coefficients(), density_->image());
 }
 
 template <class T>
@@ -460,7 +461,8 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   r.u_prev = u_prev;
   r.c = p_.coeffs;
   launch_inject_adjoint_source(dev_.rec(), r, streams_.compute);
-  if (density_) density_->after_adjoint_source(step, streams_.compute);  // dJ/drho, lam[n+1] complete
+  if (density_) density_->after_adjoint_source(step, streams_.compute);        // dJ/drho, lam[n+1] complete
+  if (density_ && cpml_) cpml_->after_adjoint_source(step, streams_.compute);  // the layer's share
   swap(lam_, lam_prev_);
 }
 

@@ -43,6 +43,14 @@ void launch_cpml_probe_share(const CpmlTables<T>& t, index_t probes, const index
 }
 
 template <class T>
+void launch_cpml_density_image(const CpmlTables<T>& t, const T* u, const T* lam, const T* adj, const T* psi, T* image,
+                               int radius, cudaStream_t stream) {
+  dispatch_radius(radius, [&](auto r) {
+    enqueue(cpml::DensityImageKernel<T, decltype(r)::value>(t, u, lam, adj, psi, image), stream);
+  });
+}
+
+template <class T>
 void launch_cpml_save_gradient(const CpmlTables<T>& t, const T* grad, T* grad0, cudaStream_t stream) {
   enqueue(cpml::SaveGradientKernel<T>(t, grad, grad0), stream);
 }
@@ -52,14 +60,16 @@ void launch_cpml_reverse(const CpmlTables<T>& t, const CpmlReverse<T>& v, int ra
   dispatch_radius(radius, [&](auto r) { enqueue(cpml::ReverseKernel<T, decltype(r)::value>(t, v), stream); });
 }
 
-#define REVWAVE_INSTANTIATE(T)                                                                               \
-  template void launch_cpml_psi<T>(const CpmlTables<T>&, const T*, T*, int, cudaStream_t);                   \
-  template void launch_cpml_forward<T>(const CpmlTables<T>&, const T*, T*, int, cudaStream_t);               \
-  template void launch_cpml_adjoint_passes<T>(const CpmlTables<T>&, const T*, T*, int, cudaStream_t);        \
-  template void launch_cpml_adjoint<T>(const CpmlTables<T>&, const T*, T*, int, cudaStream_t);               \
-  template void launch_cpml_probe_share<T>(const CpmlTables<T>&, index_t, const index_t*, const T*, T*, int, \
-                                           cudaStream_t);                                                    \
-  template void launch_cpml_save_gradient<T>(const CpmlTables<T>&, const T*, T*, cudaStream_t);              \
+#define REVWAVE_INSTANTIATE(T)                                                                                      \
+  template void launch_cpml_psi<T>(const CpmlTables<T>&, const T*, T*, int, cudaStream_t);                          \
+  template void launch_cpml_density_image<T>(const CpmlTables<T>&, const T*, const T*, const T*, const T*, T*, int, \
+                                             cudaStream_t);                                                         \
+  template void launch_cpml_forward<T>(const CpmlTables<T>&, const T*, T*, int, cudaStream_t);                      \
+  template void launch_cpml_adjoint_passes<T>(const CpmlTables<T>&, const T*, T*, int, cudaStream_t);               \
+  template void launch_cpml_adjoint<T>(const CpmlTables<T>&, const T*, T*, int, cudaStream_t);                      \
+  template void launch_cpml_probe_share<T>(const CpmlTables<T>&, index_t, const index_t*, const T*, T*, int,        \
+                                           cudaStream_t);                                                           \
+  template void launch_cpml_save_gradient<T>(const CpmlTables<T>&, const T*, T*, cudaStream_t);                     \
   template void launch_cpml_reverse<T>(const CpmlTables<T>&, const CpmlReverse<T>&, int, cudaStream_t);
 REVWAVE_INSTANTIATE(float)
 REVWAVE_INSTANTIATE(double)

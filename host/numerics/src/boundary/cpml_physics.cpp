@@ -40,7 +40,17 @@ CpmlCpuPhysics<T>::CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<Cpu
   if (!p_.cpml) throw std::logic_error("the C-PML physics on a problem without a C-PML");
   const Grid& g = p_.grid;
   region_key_ = region_key(p_);
-  const CpmlPointTables<T> tables = cpml_point_tables(g, *p_.cpml);
+  density_ = p_.density.has_value();
+  if (density_) {
+    for (double w : p_.density->stagger) stagger_.push_back(static_cast<T>(w));
+    const CpmlLayout& l = p_.cpml->layout;
+    for (int a = 0; a < 3; ++a)
+      for (index_t o = 0; o < l.slab_points(a); ++o) {
+        const std::array<index_t, 3> at = l.slab_point(a, o);
+        slab_.push_back({a, o, g.index(at[0], at[1], at[2]), at[a]});
+      }
+  }
+  const CpmlPointTables<T> tables = this->tables();
   dispatch_radius(g.radius(), [&](auto r) {
     const CpmlPoint<T, decltype(r)::value> k{tables};
     for (index_t i = 0; i < g.padded(0); ++i)
@@ -59,6 +69,57 @@ CpmlCpuPhysics<T>::CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<Cpu
   adjoint_.assign(psi_.size(), T(0));
   grad0_.resize(region_.size());
   next_.resize(static_cast<std::size_t>(p_.cpml->layout.tail + p_.cpml->layout.values));
+}
+
+// The per-point tables, the density's coefficients in when the problem has one.
+template <class T>
+CpmlPointTables<T> CpmlCpuPhysics<T>::tables() const {
+  CpmlPointTables<T> t = cpml_point_tables(p_.grid, *p_.cpml);
+  if (p_.density) {
+    const DensityFields& f = *p_.density;
+    t.ds = f.s.template as<T>();
+    t.dt = f.t.template as<T>();
+    for (int a = 0; a < 3; ++a) t.db[a] = f.b[2 - a].template as<T>();  // x, y, z from z, y, x
+    t.dstag = stagger_.data();
+  }
+  return t;
+}
+
+template <class T>
+void CpmlCpuPhysics<T>::density_psi(const T* u, const T* old, T* psi_out) const {
+  const CpmlPointTables<T> t = tables();
+  const auto n = static_cast<std::int64_t>(slab_.size());
+  dispatch_radius(p_.grid.radius(), [&](auto r) {
+    const CpmlPoint<T, decltype(r)::value> k{t};
+#pragma omp parallel for schedule(static) if (n > cpml_rows::parallel_from)
+    for (std::int64_t i = 0; i < n; ++i) {
+      const SlabPoint& sp = slab_[static_cast<std::size_t>(i)];
+      psi_out[t.psi[sp.a] + sp.o] = k.psi_new(sp.a, u, old, sp.o, sp.x, sp.idx);
+    }
+  });
+}
+
+template <class T>
+void CpmlCpuPhysics<T>::density_nu_mu(const T* lam, T* adj) const {
+  const CpmlPointTables<T> t = tables();
+  const auto n = static_cast<std::int64_t>(slab_.size());
+  dispatch_radius(p_.grid.radius(), [&](auto r) {
+    const CpmlPoint<T, decltype(r)::value> k{t};
+#pragma omp parallel if (n > cpml_rows::parallel_from)
+    {
+#pragma omp for schedule(static)
+      for (std::int64_t i = 0; i < n; ++i) {
+        const SlabPoint& sp = slab_[static_cast<std::size_t>(i)];
+        T& nu = adj[t.zeta[sp.a] + sp.o];
+        nu = cpml_nu(t.b[sp.a][sp.x], nu, lam[sp.idx]);
+      }
+#pragma omp for schedule(static)
+      for (std::int64_t i = 0; i < n; ++i) {
+        const SlabPoint& sp = slab_[static_cast<std::size_t>(i)];
+        adj[t.psi[sp.a] + sp.o] = k.mu_new(sp.a, lam, adj, sp.o, sp.x, sp.idx);
+      }
+    }
+  });
 }
 
 // leapfrog_a_at at each region point, a row at a time (its x and y known, z its offset in the row).
@@ -81,8 +142,12 @@ void CpmlCpuPhysics<T>::take_divisors() {
 
 template <class T>
 bool CpmlCpuPhysics<T>::retarget() {
-  if (!p_.cpml || region_key(p_) != region_key_ || !inner_->retarget()) return false;
+  if (!p_.cpml || region_key(p_) != region_key_ || p_.density.has_value() != density_ || !inner_->retarget())
+    return false;
   take_divisors();
+  stagger_.clear();
+  if (p_.density)
+    for (double w : p_.density->stagger) stagger_.push_back(static_cast<T>(w));
   // psi_ and next_ are scratch that every reverse step writes before it reads them, and adjoint_
   // is cleared by reset_images() before every adjoint run: none is cleared here (85 MB for a
   // 128^3 window; filled with NaN instead, every test still passes).
@@ -101,6 +166,25 @@ void CpmlCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
   const T* old = tail_of(u, p_);
   T* tail = tail_of(out, p_);
   const auto points = static_cast<std::int64_t>(region_.size());
+  if (p_.density) {
+    density_psi(u, old, tail);
+    const CpmlPointTables<T> t = tables();
+    dispatch_radius(p_.grid.radius(), [&](auto r) {
+      const CpmlPoint<T, decltype(r)::value> k{t};
+#pragma omp parallel if (points > cpml_rows::parallel_from)
+      {
+        const sweep_rows::FlushSubnormals flush;
+#pragma omp for schedule(static)
+        for (std::int64_t i = 0; i < points; ++i) {
+          const auto q = static_cast<std::size_t>(i);
+          const index_t idx = region_[q];
+          out[idx] =
+              cpml_value(out[idx], k.correction(u, old, p_.grid.coordinates(idx).data(), idx, tail, tail), divisor_[q]);
+        }
+      }
+    });
+    return;
+  }
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const cpml_rows::Rows<T, decltype(r)::value> k(p_);
     k.for_each_row(points, [&](index_t x, index_t y, auto&) { k.psi_row(x, y, u, old, tail); });
@@ -121,6 +205,24 @@ void CpmlCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
   inner_->adjoint_sweep(lam, lam_prev, out);
   T* adj = adjoint_.data();
   const auto points = static_cast<std::int64_t>(region_.size());
+  if (p_.density) {
+    density_nu_mu(lam, adj);
+    const CpmlPointTables<T> t = tables();
+    dispatch_radius(p_.grid.radius(), [&](auto r) {
+      const CpmlPoint<T, decltype(r)::value> k{t};
+#pragma omp parallel if (points > cpml_rows::parallel_from)
+      {
+        const sweep_rows::FlushSubnormals flush;
+#pragma omp for schedule(static)
+        for (std::int64_t i = 0; i < points; ++i) {
+          const auto q = static_cast<std::size_t>(i);
+          const index_t idx = region_[q];
+          out[idx] = cpml_value(out[idx], k.adjoint_correction(adj, p_.grid.coordinates(idx).data(), idx), divisor_[q]);
+        }
+      }
+    });
+    return;
+  }
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const cpml_rows::Rows<T, decltype(r)::value> k(p_);
     k.for_each_row(points, [&](index_t x, index_t y, auto&) { k.nu_row(x, y, lam, adj); });
@@ -141,7 +243,7 @@ template <class T>
 void CpmlCpuPhysics<T>::next_at(const T* u, const T* u_prev, const index_t* index, std::size_t count, T* out) {
   inner_->next_at(u, u_prev, index, count, out);
   const T* old = tail_of(u, p_);
-  const CpmlPointTables<T> tables = cpml_point_tables(p_.grid, *p_.cpml);
+  const CpmlPointTables<T> tables = this->tables();
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const CpmlPoint<T, decltype(r)::value> k{tables};
     const sweep_rows::FlushSubnormals flush;
@@ -162,6 +264,33 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
   T* psi = psi_.data();
   T* next = next_.data();
   const auto points = static_cast<std::int64_t>(region_.size());
+  if (p_.density) {
+    for (std::size_t q = 0; q < region_.size(); ++q) grad0_[q] = v.grad[region_[q]];
+    inner_->reverse_sweep(v);
+    inner_->forward_sweep(v.u, v.u_prev, next);
+    density_psi(v.u, old, psi);
+    density_nu_mu(v.lam, adj);
+    const CpmlPointTables<T> t = tables();
+    dispatch_radius(p_.grid.radius(), [&](auto r) {
+      const CpmlPoint<T, decltype(r)::value> k{t};
+#pragma omp parallel if (points > cpml_rows::parallel_from)
+      {
+        const sweep_rows::FlushSubnormals flush;
+#pragma omp for schedule(static)
+        for (std::int64_t i = 0; i < points; ++i) {
+          const auto q = static_cast<std::size_t>(i);
+          const index_t idx = region_[q];
+          const std::array<index_t, 3> c3 = p_.grid.coordinates(idx);
+          const index_t* at = c3.data();
+          const T u_next = cpml_value(next[idx], k.correction(v.u, old, at, idx, psi, nullptr), divisor_[q]);
+          const T lam = cpml_value(v.lam_out[idx], k.adjoint_correction(adj, at, idx), divisor_[q]);
+          v.grad[idx] = grad0_[q] + imaging_term(c, lam, u_next, v.u[idx], v.u_prev[idx]);
+          v.lam_out[idx] = lam;
+        }
+      }
+    });
+    return;
+  }
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const cpml_rows::Rows<T, decltype(r)::value> k(p_);
     k.for_each_row(points, [&](index_t x, index_t y, auto&) {
@@ -194,6 +323,32 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
         }
       }
     });
+  });
+}
+
+// The layer's share of dJ/drho (boundary/cpml_point.hpp's layer_density_image), after the
+// density's own: lam[n+1] complete, adjoint_'s nu still nu[n+1], psi_ the step's psi[n].
+template <class T>
+void CpmlCpuPhysics<T>::after_adjoint_source(const ReverseStepView<T>& v) {
+  inner_->after_adjoint_source(v);
+  T* image = inner_->density_image();
+  if (!p_.density || image == nullptr) return;
+  const CpmlPointTables<T> t = tables();
+  const auto points = static_cast<std::int64_t>(region_.size());
+  const index_t n[3] = {p_.grid.padded(0), p_.grid.padded(1), p_.grid.padded(2)};
+  dispatch_radius(p_.grid.radius(), [&](auto r) {
+    const CpmlPoint<T, decltype(r)::value> k{t};
+#pragma omp parallel if (points > cpml_rows::parallel_from)
+    {
+      const sweep_rows::FlushSubnormals flush;
+#pragma omp for schedule(static)
+      for (std::int64_t i = 0; i < points; ++i) {
+        const auto q = static_cast<std::size_t>(i);
+        const index_t idx = region_[q];
+        image[idx] += k.layer_density_image(v.u, v.lam_out, adjoint_.data(), psi_.data(),
+                                            p_.grid.coordinates(idx).data(), idx, n);
+      }
+    }
   });
 }
 

@@ -49,6 +49,9 @@ class CpuPhysics {
   // physics re-derived itself for it and is in the state a new one would start in, false when it
   // must be made again (make_cpu_physics).
   virtual bool retarget() { return false; }
+  // dJ/drho's accumulator on the allocated grid when the problem images it (a boundary adds its
+  // share there); null otherwise.
+  virtual T* density_image() { return nullptr; }
   // dJ/drho at the interior points when the problem images it; empty otherwise.
   virtual std::vector<double> density_gradient() const { return {}; }
 };

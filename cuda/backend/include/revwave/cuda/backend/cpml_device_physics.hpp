@@ -32,6 +32,11 @@ class CpmlDevicePhysics {
   T* region_next() { return next_.template as<T>(); }
   void reverse(const DeviceReverseStep<T>& step, cudaStream_t stream);
   void reset(cudaStream_t stream) { adjoint_.zero_async(stream); }
+  // With a variable density: its coefficients on the device (the layer stretches its flux form,
+  // numerics/boundary/cpml_point.hpp) and dJ/drho's accumulator when imaging (null otherwise).
+  void use_density(const DensityCoefficients<T>& c, T* image);
+  // The last of a reverse step, after the density's own image: the layer's share of dJ/drho.
+  void after_adjoint_source(const DeviceReverseStep<T>& step, cudaStream_t stream);
 
  private:
   const Problem<T>& p_;
@@ -44,6 +49,8 @@ class CpmlDevicePhysics {
   ProbesView region_probes_{};
   index_t probes_ = 0;
   DeviceBuffer psi_, adjoint_, grad0_, next_;
+  DeviceBuffer stagger_;  // the density's staggered weights, as T
+  T* image_ = nullptr;    // dJ/drho's accumulator (the density physics')
 };
 
 }  // namespace revwave

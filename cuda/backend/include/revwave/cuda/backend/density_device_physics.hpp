@@ -49,10 +49,13 @@ class DensityDevicePhysics {
   void reset_images(cudaStream_t stream);
   // dJ/drho at the interior points when the problem images it (waits for the device); else empty.
   std::vector<double> density_gradient(cudaStream_t stream);
+  // The coefficients on the device (a boundary stretching the same operator: the C-PML) and
+  // dJ/drho's accumulator (null unless imaging), valid until the next assign.
+  DensityCoefficients<T> coefficients() const;
+  T* image() { return imaging() ? image_.template as<T>() : nullptr; }
 
  private:
   bool imaging() const { return p_.density->image; }
-  DensityCoefficients<T> coefficients() const;
   DensitySweepArgs<T> args(const T* u, const T* u_prev, T* out) const;
   // The sweep with the free surface's top rows around it (density/cpu_sweep.cpp's order).
   void sweep_with_top(const DensitySweepArgs<T>& a, cudaStream_t stream);

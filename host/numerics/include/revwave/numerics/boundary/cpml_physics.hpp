@@ -12,6 +12,9 @@
 //             the sweep (the physics' own images, dJ/drho's, are taken after the step: cpu_physics.hpp).
 // The passes walk z rows (src/boundary/cpml_rows.hpp); next_at is their per-point form.
 // With a free surface the plane z = 0 stays zero (it has no C-PML share) and the top face has no layer.
+// With a variable density the layer stretches the flux form (boundary/cpml_point.hpp): the passes
+// are the per-point form's, a point at a time over the slabs and the region, and the reverse
+// step adds the layer's share of dJ/drho to the density's image (after_adjoint_source).
 #pragma once
 #include <array>
 #include <memory>
@@ -31,7 +34,7 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
   void adjoint_sweep(const T* lam, const T* lam_prev, T* out) override;
   void next_at(const T* u, const T* u_prev, const index_t* index, std::size_t count, T* out) override;
   void reverse_sweep(const ReverseStepView<T>& step) override;
-  void after_adjoint_source(const ReverseStepView<T>& step) override { inner_->after_adjoint_source(step); }
+  void after_adjoint_source(const ReverseStepView<T>& step) override;
   void reset_images() override;
   // The region is kept where the window's padded layout, layers, radius and surface are the last
   // one's (it depends on nothing else) and the divisors are taken again from the new m, without
@@ -39,9 +42,14 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
   // in every reverse step, and adjoint_ is cleared by reset_images() before every adjoint run.
   bool retarget() override;
   std::vector<double> density_gradient() const override { return inner_->density_gradient(); }
+  T* density_image() override { return inner_->density_image(); }
 
  private:
   void take_divisors();
+  CpmlPointTables<T> tables() const;
+  // The density's passes (a point at a time): psi (forward) or nu and mu (adjoint) over the slabs.
+  void density_psi(const T* u, const T* old, T* psi_out) const;
+  void density_nu_mu(const T* lam, T* adj) const;
 
   const Problem<T>& p_;
   std::unique_ptr<CpuPhysics<T>> inner_;
@@ -53,6 +61,15 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
   std::vector<T> adjoint_;                // nu (zeta's places) and mu (psi's)
   std::vector<T> grad0_;                  // per region point: dJ/dm before the sweep
   std::vector<T> next_;                   // a field: the physics' u[n+1] (C / a not added) in the reverse step
+  // With a density only (density_): the slabs' points (axis, offset, grid index, coordinate on the
+  // axis) and the staggered weights as T.
+  bool density_ = false;
+  struct SlabPoint {
+    int a;
+    index_t o, idx, x;
+  };
+  std::vector<SlabPoint> slab_;
+  std::vector<T> stagger_;
 };
 
 }  // namespace revwave

@@ -22,6 +22,7 @@ class DensityCpuPhysics final : public CpuPhysics<T> {
   void after_adjoint_source(const ReverseStepView<T>& step) override;
   void reset_images() override;
   std::vector<double> density_gradient() const override;
+  T* density_image() override { return imaging() ? image_.template as<T>() : nullptr; }
 
  private:
   bool imaging() const { return p_.density->image; }

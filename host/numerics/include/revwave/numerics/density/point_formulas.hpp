@@ -72,14 +72,14 @@ struct MirroredDensityZ {
 
 // D f at the half point between offsets j and j + 1: sum_p d_p (f(j + p) - f(j + 1 - p)).
 template <class T, int R, class Axis>
-REVWAVE_HD T density_dv(const T* d, const Axis& a, int j) {
+REVWAVE_HD_INLINE T density_dv(const T* d, const Axis& a, int j) {
   T s = T(0);
 #pragma unroll
   for (int p = 1; p <= stagger_radius<R>; ++p) s += d[p] * (a.v(j + p) - a.v(j + 1 - p));
   return s;
 }
 template <class T, int R, class Axis>
-REVWAVE_HD T density_dw(const T* d, const Axis& a, int j) {
+REVWAVE_HD_INLINE T density_dw(const T* d, const Axis& a, int j) {
   T s = T(0);
 #pragma unroll
   for (int p = 1; p <= stagger_radius<R>; ++p) s += d[p] * (a.w(j + p) - a.w(j + 1 - p));
@@ -88,13 +88,13 @@ REVWAVE_HD T density_dw(const T* d, const Axis& a, int j) {
 
 // g at the half point j: D v - t_k B D w.
 template <class T, int R, class Axis>
-REVWAVE_HD T density_half_flux(const T* d, const Axis& a, T tk, int j) {
+REVWAVE_HD_INLINE T density_half_flux(const T* d, const Axis& a, T tk, int j) {
   return density_dv<T, R>(d, a, j) - tk * (a.bh(j) * density_dw<T, R>(d, a, j));
 }
 
 // sum_q d_q (g_{q-1} - g_{-q}) along one axis.
 template <class T, int R, class Axis>
-REVWAVE_HD T density_axis_flux(const T* d, const Axis& a, T tk) {
+REVWAVE_HD_INLINE T density_axis_flux(const T* d, const Axis& a, T tk) {
   T s = T(0);
 #pragma unroll
   for (int q = 1; q <= stagger_radius<R>; ++q)
@@ -226,6 +226,29 @@ REVWAVE_HD T density_image(const T* w, const T* d, T s0, T u0, T l0, const UZ& u
   const T half = T(0.5) * s0;
   T g = (half * l0) * density_symmetric<T, R>(w, d, uz, uy, ux);
   g -= (half * (s0 * s0) * u0) * density_symmetric<T, R>(w, d, lz, ly, lx);
+  g += l0 * sb;
+  g += (half * s0) * x;
+  return g;
+}
+
+// One axis' share of dJ/drho at a point (density_image's terms along that axis alone, for an
+// operator K_a = t (L_a s - D_a^T g) of one axis: the C-PML's, boundary/cpml_point.hpp): d2 the
+// axis' second-derivative weights (L_a), ua over u[n], la over the adjoint values, j and n the
+// point's coordinate and the padded extent along the axis.
+template <class T, int R, class AxisU, class AxisL>
+REVWAVE_HD T density_axis_image(const T* d2, const T* d, T s0, T u0, T l0, const AxisU& ua, const AxisL& la, index_t j,
+                                index_t n) {
+  T sb = T(0);
+  const T x = density_axis_x<T, R>(d, ua, la, j, n, false, sb);
+  T lu = d2[0] * ua.v(0), ll = d2[0] * la.v(0);
+#pragma unroll
+  for (int q = 1; q <= R; ++q) {
+    lu += d2[q] * (ua.v(q) + ua.v(-q));
+    ll += d2[q] * (la.v(q) + la.v(-q));
+  }
+  const T half = T(0.5) * s0;
+  T g = (half * l0) * (lu - density_axis_s<T, R>(d, ua));
+  g -= (half * (s0 * s0) * u0) * (ll - density_axis_s<T, R>(d, la));
   g += l0 * sb;
   g += (half * s0) * x;
   return g;

@@ -59,6 +59,12 @@ struct CpmlReverse {
   T* grad = nullptr;
   StepCoefficients<T> c;
 };
+// The layer's share of dJ/drho (CpmlCpuPhysics::after_adjoint_source) added to image at the region's
+// points: lam = lam[n+1] complete, adj's nu still nu[n+1], psi = the reverse step's psi[n]. Only
+// with a density (t.ds set).
+template <class T>
+void launch_cpml_density_image(const CpmlTables<T>& t, const T* u, const T* lam, const T* adj, const T* psi, T* image,
+                               int radius, cudaStream_t stream);
 template <class T>
 void launch_cpml_save_gradient(const CpmlTables<T>& t, const T* grad, T* grad0, cudaStream_t stream);
 template <class T>

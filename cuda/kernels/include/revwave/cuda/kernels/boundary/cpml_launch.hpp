@@ -26,6 +26,10 @@ void table_accesses(const CpmlTables<T>& t, MemoryAccesses& acc) {
   for (int a = 0; a < 3; ++a)
     if (t.a[a] != nullptr) acc.insert(acc.end(), {reads(t.a[a]), reads(t.b[a])});
   acc.insert(acc.end(), {reads(t.d1), reads(t.d2)});
+  if (t.ds != nullptr) {
+    acc.insert(acc.end(), {reads(t.ds), reads(t.dt), reads(t.dstag)});
+    for (int a = 0; a < 3; ++a) acc.push_back(reads(t.db[a]));
+  }
   if (t.slab_count > 0)
     acc.insert(acc.end(), {reads(t.slab_axis), reads(t.slab_offset), reads(t.slab_index), reads(t.slab_x)});
   if (t.region_count > 0) acc.insert(acc.end(), {reads(t.region_index), reads(t.region_at), reads(t.divisor)});
@@ -60,22 +64,8 @@ struct SlabKernel : LinearKernel {
       T& nu = out[t.zeta[a] + o];
       nu = cpml_nu(t.b[a][x], nu, field[idx]);
     } else {
-      const Line ln = line_of(a, o, x);
-      T fp[R], fm[R];
-      for (int q = 1; q <= R; ++q) {
-        const index_t op = ln.at(x + q), om = ln.at(x - q);
-        fp[q - 1] = field[idx + q * t.stride[a]] + (op < 0 ? T(0) : k.coef_a(a, x + q) * out[t.zeta[a] + op]);
-        fm[q - 1] = field[idx - q * t.stride[a]] + (om < 0 ? T(0) : k.coef_a(a, x - q) * out[t.zeta[a] + om]);
-      }
-      T& mu = out[t.psi[a] + o];
-      mu = cpml_mu(t.b[a][x], mu, cpml_d1<T, R>(t.d1, fp, fm));
+      out[t.psi[a] + o] = k.mu_new(a, field, out, o, x, idx);
     }
-  }
-  // The line through slab offset o of axis a, whose coordinate on a is x.
-  REVWAVE_HD Line line_of(int a, index_t o, index_t x) const {
-    const index_t step = a == 0 ? t.padded[1] * t.padded[2] : a == 1 ? t.padded[2] : 1;
-    const index_t local = x < t.lo[a] ? x : t.lo[a] + x - (t.padded[a] - t.hi[a]);
-    return {o - local * step, step, t.lo[a], t.hi[a], t.padded[a]};
   }
 };
 
@@ -120,7 +110,7 @@ struct AdjointKernel : LinearKernel {
     if (r >= t.region_count) return;
     const Point<T, R> k{t};
     const index_t idx = t.region_index[r];
-    out[idx] = cpml_value(out[idx], k.adjoint_correction(adj, t.region_at + 3 * r), t.divisor[r]);
+    out[idx] = cpml_value(out[idx], k.adjoint_correction(adj, t.region_at + 3 * r, idx), t.divisor[r]);
   }
 };
 
@@ -149,6 +139,29 @@ struct ProbeShareKernel : LinearKernel {
     const Point<T, R> k{t};
     const T c = k.correction(u, u + t.tail, t.region_at + 3 * r, t.region_index[r], nullptr, nullptr);
     share[p] = c / t.divisor[r];  // cpml_value's c / a, added by the probe kernel before the sources
+  }
+};
+
+template <class T, int R>
+struct DensityImageKernel : LinearKernel {
+  static constexpr const char* name = "the C-PML's share of dJ/drho";
+  CpmlTables<T> t;
+  const T *u, *lam, *adj, *psi;
+  T* image;
+  DensityImageKernel(const CpmlTables<T>& tables, const T* uu, const T* l, const T* a, const T* p, T* im)
+      : t(tables), u(uu), lam(l), adj(a), psi(p), image(im) {}
+  LaunchShape shape() const { return shape_for(t.region_count); }
+  void accesses(MemoryAccesses& acc) const {
+    table_accesses(t, acc);
+    acc.insert(acc.end(), {reads(u), reads(lam), reads(adj), reads(psi), reads(image), writes(image)});
+  }
+  template <class Thread>
+  REVWAVE_HD void operator()(Thread& th) const {
+    const index_t r = item(th.place());
+    if (r >= t.region_count) return;
+    const Point<T, R> k{t};
+    const index_t idx = t.region_index[r];
+    image[idx] += k.layer_density_image(u, lam, adj, psi, t.region_at + 3 * r, idx, t.padded);
   }
 };
 
@@ -192,7 +205,7 @@ struct ReverseKernel : LinearKernel {
     const index_t* at = t.region_at + 3 * r;
     const T a = t.divisor[r];
     const T u_next = cpml_value(v.next[r], k.correction(v.u, v.u + t.tail, at, idx, v.psi, nullptr), a);
-    const T lam = cpml_value(v.lam_out[idx], k.adjoint_correction(v.adj, at), a);
+    const T lam = cpml_value(v.lam_out[idx], k.adjoint_correction(v.adj, at, idx), a);
     v.grad[idx] = v.grad0[r] + imaging_term(v.c, lam, u_next, v.u[idx], v.u_prev[idx]);
     v.lam_out[idx] = lam;
   }
