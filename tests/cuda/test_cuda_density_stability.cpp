@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "energy_stability.hpp"
-#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/core/cuda_info.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
 
 namespace revwave {
 namespace {

@@ -193,7 +193,8 @@ void expect_stable(const Case& cs, Steps&& steps) {
 // The cases of the issue that grew: a density rising with depth under the default C-PML (the
 // record reached 8e22), water over sediment on a plane, two layers of 1000 and 1e5 kg/m^3 at
 // order 8 with the sponge, a contrast of 1000 at order 4, and 1 over 1e6 kg/m^3.
-inline VelocityModel layered(const std::array<index_t, 3>& shape, double velocity, double top, double bottom, index_t at) {
+inline VelocityModel layered(const std::array<index_t, 3>& shape, double velocity, double top, double bottom,
+                             index_t at) {
   VelocityModel m = homogeneous_model(shape, velocity);
   m.density.resize(m.velocity.size());
   for (std::size_t i = 0; i < m.density.size(); ++i)
@@ -204,8 +205,8 @@ inline VelocityModel layered(const std::array<index_t, 3>& shape, double velocit
 template <class T, class Steps>
 void expect_stable_in(const Case& cs, const VelocityModel& model, const char* what, Steps&& steps) {
   const Energy e = run_energy<T>(cs, &model, steps);
-  std::printf("%s, %s: energy %.6g at the source's end, %.6g to %.6g after, %.6g at the end\n", what, steps.name, e.at_end_of_source,
-              e.smallest_after, e.largest_after, e.last);
+  std::printf("%s, %s: energy %.6g at the source's end, %.6g to %.6g after, %.6g at the end\n", what, steps.name,
+              e.at_end_of_source, e.smallest_after, e.largest_after, e.last);
   ASSERT_TRUE(e.finite) << what;
   ASSERT_GT(e.at_end_of_source, 0) << what;
   EXPECT_LE(e.largest_after, e.at_end_of_source * (1 + tolerance<T>())) << what;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 #include "../sweep_rows.hpp"
 #include "cpml_rows.hpp"
@@ -85,41 +86,71 @@ CpmlPointTables<T> CpmlCpuPhysics<T>::tables() const {
   return t;
 }
 
+// f(k, point) at every slab point (k: the per-point form), then, when given, g(k, point) at every
+// one; threaded when they are many, subnormals flushed.
 template <class T>
-void CpmlCpuPhysics<T>::density_psi(const T* u, const T* old, T* psi_out) const {
-  const CpmlPointTables<T> t = tables();
-  const auto n = static_cast<std::int64_t>(slab_.size());
-  dispatch_radius(p_.grid.radius(), [&](auto r) {
-    const CpmlPoint<T, decltype(r)::value> k{t};
-#pragma omp parallel for schedule(static) if (n > cpml_rows::parallel_from)
-    for (std::int64_t i = 0; i < n; ++i) {
-      const SlabPoint& sp = slab_[static_cast<std::size_t>(i)];
-      psi_out[t.psi[sp.a] + sp.o] = k.psi_new(sp.a, u, old, sp.o, sp.x, sp.idx);
-    }
-  });
-}
-
-template <class T>
-void CpmlCpuPhysics<T>::density_nu_mu(const T* lam, T* adj) const {
+template <class F, class G>
+void CpmlCpuPhysics<T>::each_slab_point(F&& f, G&& g) const {
   const CpmlPointTables<T> t = tables();
   const auto n = static_cast<std::int64_t>(slab_.size());
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const CpmlPoint<T, decltype(r)::value> k{t};
 #pragma omp parallel if (n > cpml_rows::parallel_from)
     {
+      const sweep_rows::FlushSubnormals flush;
 #pragma omp for schedule(static)
-      for (std::int64_t i = 0; i < n; ++i) {
-        const SlabPoint& sp = slab_[static_cast<std::size_t>(i)];
-        T& nu = adj[t.zeta[sp.a] + sp.o];
-        nu = cpml_nu(t.b[sp.a][sp.x], nu, lam[sp.idx]);
-      }
+      for (std::int64_t i = 0; i < n; ++i) f(k, slab_[static_cast<std::size_t>(i)]);
+      if constexpr (!std::is_same_v<std::decay_t<G>, std::nullptr_t>) {
 #pragma omp for schedule(static)
-      for (std::int64_t i = 0; i < n; ++i) {
-        const SlabPoint& sp = slab_[static_cast<std::size_t>(i)];
-        adj[t.psi[sp.a] + sp.o] = k.mu_new(sp.a, lam, adj, sp.o, sp.x, sp.idx);
+        for (std::int64_t i = 0; i < n; ++i) g(k, slab_[static_cast<std::size_t>(i)]);
       }
     }
   });
+}
+
+// f(k, q, idx, at) at every region point (q its place in region_, idx its grid index, at its
+// padded coordinates); threaded when they are many, subnormals flushed.
+template <class T>
+template <class F>
+void CpmlCpuPhysics<T>::each_region_point(F&& f) const {
+  const CpmlPointTables<T> t = tables();
+  const auto n = static_cast<std::int64_t>(region_.size());
+  dispatch_radius(p_.grid.radius(), [&](auto r) {
+    const CpmlPoint<T, decltype(r)::value> k{t};
+#pragma omp parallel if (n > cpml_rows::parallel_from)
+    {
+      const sweep_rows::FlushSubnormals flush;
+#pragma omp for schedule(static)
+      for (std::int64_t i = 0; i < n; ++i) {
+        const auto q = static_cast<std::size_t>(i);
+        const index_t idx = region_[q];
+        const std::array<index_t, 3> at = p_.grid.coordinates(idx);
+        f(k, q, idx, at.data());
+      }
+    }
+  });
+}
+
+template <class T>
+void CpmlCpuPhysics<T>::density_psi(const T* u, const T* old, T* psi_out) const {
+  each_slab_point(
+      [&](const auto& k, const SlabPoint& sp) {
+        psi_out[k.t.psi[sp.a] + sp.o] = k.psi_new(sp.a, u, old, sp.o, sp.x, sp.idx);
+      },
+      nullptr);
+}
+
+// nu at every slab point, then mu (which reads its neighbours' nu).
+template <class T>
+void CpmlCpuPhysics<T>::density_nu_mu(const T* lam, T* adj) const {
+  each_slab_point(
+      [&](const auto& k, const SlabPoint& sp) {
+        T& nu = adj[k.t.zeta[sp.a] + sp.o];
+        nu = cpml_nu(k.t.b[sp.a][sp.x], nu, lam[sp.idx]);
+      },
+      [&](const auto& k, const SlabPoint& sp) {
+        adj[k.t.psi[sp.a] + sp.o] = k.mu_new(sp.a, lam, adj, sp.o, sp.x, sp.idx);
+      });
 }
 
 // leapfrog_a_at at each region point, a row at a time (its x and y known, z its offset in the row).
@@ -168,20 +199,8 @@ void CpmlCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
   const auto points = static_cast<std::int64_t>(region_.size());
   if (p_.density) {
     density_psi(u, old, tail);
-    const CpmlPointTables<T> t = tables();
-    dispatch_radius(p_.grid.radius(), [&](auto r) {
-      const CpmlPoint<T, decltype(r)::value> k{t};
-#pragma omp parallel if (points > cpml_rows::parallel_from)
-      {
-        const sweep_rows::FlushSubnormals flush;
-#pragma omp for schedule(static)
-        for (std::int64_t i = 0; i < points; ++i) {
-          const auto q = static_cast<std::size_t>(i);
-          const index_t idx = region_[q];
-          out[idx] =
-              cpml_value(out[idx], k.correction(u, old, p_.grid.coordinates(idx).data(), idx, tail, tail), divisor_[q]);
-        }
-      }
+    each_region_point([&](const auto& k, std::size_t q, index_t idx, const index_t* at) {
+      out[idx] = cpml_value(out[idx], k.correction(u, old, at, idx, tail, tail), divisor_[q]);
     });
     return;
   }
@@ -207,19 +226,8 @@ void CpmlCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
   const auto points = static_cast<std::int64_t>(region_.size());
   if (p_.density) {
     density_nu_mu(lam, adj);
-    const CpmlPointTables<T> t = tables();
-    dispatch_radius(p_.grid.radius(), [&](auto r) {
-      const CpmlPoint<T, decltype(r)::value> k{t};
-#pragma omp parallel if (points > cpml_rows::parallel_from)
-      {
-        const sweep_rows::FlushSubnormals flush;
-#pragma omp for schedule(static)
-        for (std::int64_t i = 0; i < points; ++i) {
-          const auto q = static_cast<std::size_t>(i);
-          const index_t idx = region_[q];
-          out[idx] = cpml_value(out[idx], k.adjoint_correction(adj, p_.grid.coordinates(idx).data(), idx), divisor_[q]);
-        }
-      }
+    each_region_point([&](const auto& k, std::size_t q, index_t idx, const index_t* at) {
+      out[idx] = cpml_value(out[idx], k.adjoint_correction(adj, at, idx), divisor_[q]);
     });
     return;
   }
@@ -270,24 +278,11 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
     inner_->forward_sweep(v.u, v.u_prev, next);
     density_psi(v.u, old, psi);
     density_nu_mu(v.lam, adj);
-    const CpmlPointTables<T> t = tables();
-    dispatch_radius(p_.grid.radius(), [&](auto r) {
-      const CpmlPoint<T, decltype(r)::value> k{t};
-#pragma omp parallel if (points > cpml_rows::parallel_from)
-      {
-        const sweep_rows::FlushSubnormals flush;
-#pragma omp for schedule(static)
-        for (std::int64_t i = 0; i < points; ++i) {
-          const auto q = static_cast<std::size_t>(i);
-          const index_t idx = region_[q];
-          const std::array<index_t, 3> c3 = p_.grid.coordinates(idx);
-          const index_t* at = c3.data();
-          const T u_next = cpml_value(next[idx], k.correction(v.u, old, at, idx, psi, nullptr), divisor_[q]);
-          const T lam = cpml_value(v.lam_out[idx], k.adjoint_correction(adj, at, idx), divisor_[q]);
-          v.grad[idx] = grad0_[q] + imaging_term(c, lam, u_next, v.u[idx], v.u_prev[idx]);
-          v.lam_out[idx] = lam;
-        }
-      }
+    each_region_point([&](const auto& k, std::size_t q, index_t idx, const index_t* at) {
+      const T u_next = cpml_value(next[idx], k.correction(v.u, old, at, idx, psi, nullptr), divisor_[q]);
+      const T lam = cpml_value(v.lam_out[idx], k.adjoint_correction(adj, at, idx), divisor_[q]);
+      v.grad[idx] = grad0_[q] + imaging_term(c, lam, u_next, v.u[idx], v.u_prev[idx]);
+      v.lam_out[idx] = lam;
     });
     return;
   }
@@ -333,22 +328,11 @@ void CpmlCpuPhysics<T>::after_adjoint_source(const ReverseStepView<T>& v) {
   inner_->after_adjoint_source(v);
   T* image = inner_->density_image();
   if (!p_.density || image == nullptr) return;
-  const CpmlPointTables<T> t = tables();
-  const auto points = static_cast<std::int64_t>(region_.size());
   const index_t n[3] = {p_.grid.padded(0), p_.grid.padded(1), p_.grid.padded(2)};
-  dispatch_radius(p_.grid.radius(), [&](auto r) {
-    const CpmlPoint<T, decltype(r)::value> k{t};
-#pragma omp parallel if (points > cpml_rows::parallel_from)
-    {
-      const sweep_rows::FlushSubnormals flush;
-#pragma omp for schedule(static)
-      for (std::int64_t i = 0; i < points; ++i) {
-        const auto q = static_cast<std::size_t>(i);
-        const index_t idx = region_[q];
-        image[idx] += k.layer_density_image(v.u, v.lam_out, adjoint_.data(), psi_.data(),
-                                            p_.grid.coordinates(idx).data(), idx, n);
-      }
-    }
+  const T* adj = adjoint_.data();
+  const T* psi = psi_.data();
+  each_region_point([&](const auto& k, std::size_t, index_t idx, const index_t* at) {
+    image[idx] += k.layer_density_image(v.u, v.lam_out, adj, psi, at, idx, n);
   });
 }
 

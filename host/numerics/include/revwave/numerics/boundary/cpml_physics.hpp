@@ -50,6 +50,10 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
   // The density's passes (a point at a time): psi (forward) or nu and mu (adjoint) over the slabs.
   void density_psi(const T* u, const T* old, T* psi_out) const;
   void density_nu_mu(const T* lam, T* adj) const;
+  template <class F, class G>
+  void each_slab_point(F&& f, G&& g) const;
+  template <class F>
+  void each_region_point(F&& f) const;
 
   const Problem<T>& p_;
   std::unique_ptr<CpuPhysics<T>> inner_;
