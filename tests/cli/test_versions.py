@@ -15,6 +15,7 @@ import re
 import runpy
 import subprocess
 import sys
+import tempfile
 import tomllib
 import unittest
 
@@ -33,6 +34,17 @@ class Versions(unittest.TestCase):
         done = subprocess.run([OPTIONS.binary, "--version"], capture_output=True, text=True)
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(done.stdout.strip(), f"revwave {OPTIONS.version}")
+
+    def test_a_segy_survey_it_writes_names_it(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = pathlib.Path(tmp) / "survey.sgy"
+            done = subprocess.run([OPTIONS.binary, "forward", "--shape", "12,12,12", "--tn", "0.02", "--backend", "cpu",
+                                   "--src", "40,40,20", "--src", "70,70,20", "--rec-grid", "2,2,30", "--out", str(out)],
+                                  capture_output=True, text=True)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            # The 3200-byte text header, in EBCDIC as SEG-Y rev 1 writes it: forty 80-column cards.
+            text = out.read_bytes()[:3200].decode("cp037")
+        self.assertIn(f"WRITTEN BY REVWAVE {OPTIONS.version}:", text[:80])
 
     def test_pyproject_reads_it_from_cmake(self):
         project = tomllib.loads((ROOT / "pyproject.toml").read_text())

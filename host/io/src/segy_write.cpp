@@ -73,7 +73,7 @@ std::string text_header(const SegySurvey& s, const std::array<double, 3>& origin
   std::size_t traces = 0;
   for (const SegyShot& sh : s.shots) traces += sh.receivers.size();
   std::vector<std::string> lines = {
-      "SYNTHETIC SURVEY WRITTEN BY REVWAVE 0.1.0: 3D ACOUSTIC, CONSTANT DENSITY",
+      "SYNTHETIC SURVEY WRITTEN BY REVWAVE " REVWAVE_VERSION ": ACOUSTIC WAVE EQUATION",
       "SHOTS " + std::to_string(s.shots.size()) + "  TRACES " + std::to_string(traces) + "  SAMPLES " +
           std::to_string(s.nt) + "  INTERVAL " + std::to_string(interval_us) + " US  IEEE FLOAT32",
       s.f0 > 0 ? "REVWAVE RICKER F0=" + format_double(s.f0) + " T0=" + format_double(s.t0)
