@@ -97,8 +97,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   j["shape"] = grid.shape;
   j["space_order"] = grid.space_order;
   j["precision"] = to_string(o.problem.precision);
-  j["backend"] = to_string(backend.kind);
-  j["backend_note"] = backend.note;
+  put_backend(j, backend);
   j["steps"] = steps;
   j["dt"] = job.time.dt;
   j["strategy"] = to_string(plan.strategy);

@@ -47,6 +47,23 @@ TEST_F(Cli, ForwardWritesRecordSidecarAndConfigAndJsonRoundTrips) {
   EXPECT_TRUE(slurp((dir_ / "again.npy").string()) == slurp((dir_ / "shot.npy").string()));
 }
 
+// Where --backend auto could not take a GPU, the summary says why (what --verbose prints), so a
+// script can tell a CPU node from a broken driver; where it took one, there is no reason to give.
+TEST_F(Cli, JsonSaysWhyNoGpuWasTaken) {
+  for (const char* command : {"forward", "gradient", "adjtest"}) {
+    const Outcome r = invoke(std::string(command) + small + "--json --verbose");
+    ASSERT_EQ(r.code, 0) << command << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    if (j["backend"] == "cuda") {
+      EXPECT_FALSE(j.contains("backend_reason")) << command;
+      continue;
+    }
+    EXPECT_EQ(j["backend_note"], "auto") << command;
+    ASSERT_TRUE(j.contains("backend_reason")) << command;
+    EXPECT_NE(j["backend_reason"].get<std::string>().find("no GPU is usable: "), std::string::npos) << command;
+  }
+}
+
 TEST_F(Cli, BadVelocityIsRefused) {
   expect_refused("forward" + small + "--velocity -1500", "velocity");
   expect_refused("forward" + small + "--velocity nan", "velocity");

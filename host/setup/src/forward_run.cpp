@@ -54,8 +54,7 @@ nlohmann::json forward_summary(const ForwardRun<T>& r, Precision precision) {
   if (grid.free_surface) j["free_surface"] = true;
   j["boundary"] = to_string(boundary_of(grid));
   j["space_order"] = grid.space_order;
-  j["backend"] = to_string(r.backend.kind);
-  j["backend_note"] = r.backend.note;
+  put_backend(j, r.backend);
   j["precision"] = to_string(precision);
   j["sources"] = r.setup.acquisition.sources.size();
   j["receivers"] = r.setup.acquisition.receivers.size();

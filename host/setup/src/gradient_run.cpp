@@ -84,8 +84,7 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["space_order"] = r.job.start.grid.space_order;
   if (r.job.start.grid.free_surface) j["free_surface"] = true;
   j["boundary"] = to_string(boundary_of(r.job.start.grid));
-  j["backend"] = to_string(r.backend.kind);
-  j["backend_note"] = r.backend.note;
+  put_backend(j, r.backend);
   j["precision"] = to_string(o.problem.precision);
   j["observed"] = observed;
   // Only where chosen, so that an L2 run's fields stay those it always printed.

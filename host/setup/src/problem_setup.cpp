@@ -320,6 +320,12 @@ BackendChoice resolve_backend(Backend requested) {
   return {Backend::cpu, "auto", "no GPU is usable: " + cuda_unavailable_reason()};
 }
 
+void put_backend(nlohmann::json& j, const BackendChoice& b) {
+  j["backend"] = to_string(b.kind);
+  j["backend_note"] = b.note;
+  if (!b.reason.empty()) j["backend_reason"] = b.reason;
+}
+
 CudaBudgets cuda_budgets(const ProblemOptions& o) {
   CudaBudgets b;
   if (o.device_memory) b.device_memory = parse_bytes(*o.device_memory);

@@ -191,8 +191,7 @@ nlohmann::json survey_forward_summary(const SurveyForwardRun& r, const SurveyOpt
   if (grid.free_surface) j["free_surface"] = true;
   j["boundary"] = to_string(boundary_of(grid));
   j["space_order"] = grid.space_order;
-  j["backend"] = to_string(r.backend.kind);
-  j["backend_note"] = r.backend.note;
+  put_backend(j, r.backend);
   j["precision"] = to_string(precision);
   j["spread"] = so.spread;
   j["format"] = r.format == SurveyFormat::segy ? "segy" : "npy-directory";

@@ -103,8 +103,7 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
   j["space_order"] = job.inputs.grid.space_order;
   if (job.inputs.grid.free_surface) j["free_surface"] = true;
   j["boundary"] = to_string(boundary_of(job.inputs.grid));
-  j["backend"] = to_string(job.backend.kind);
-  j["backend_note"] = job.backend.note;
+  put_backend(j, job.backend);
   if (job.backend.kind == Backend::cuda)  // the engine's lanes: never more than the shots
     j["shots_at_once"] =
         std::min<std::int64_t>(job.run.budgets.shots_at_once, static_cast<std::int64_t>(survey.shots.size()));

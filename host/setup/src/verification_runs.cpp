@@ -29,18 +29,18 @@ AdjtestRun run_adjtest(const ProblemOptions& o, std::uint32_t seed, std::optiona
 }
 
 nlohmann::json adjtest_summary(const AdjtestRun& r, Precision precision) {
-  return {{"forward_product", r.result.forward_product},
-          {"adjoint_product", r.result.adjoint_product},
-          {"relative_error", r.result.relative_error},
-          {"tolerance", r.tolerance},
-          {"pass", r.pass},
-          {"precision", to_string(precision)},
-          {"backend", to_string(r.backend.kind)},
-          {"backend_note", r.backend.note},
-          {"steps", r.time.steps},
-          {"shape", r.grid.shape},
-          {"peak_rss_bytes", peak_rss_bytes()},
-          {"peak_rss_counts", peak_rss_counts()}};
+  nlohmann::json j = {{"forward_product", r.result.forward_product},
+                      {"adjoint_product", r.result.adjoint_product},
+                      {"relative_error", r.result.relative_error},
+                      {"tolerance", r.tolerance},
+                      {"pass", r.pass},
+                      {"precision", to_string(precision)},
+                      {"steps", r.time.steps},
+                      {"shape", r.grid.shape},
+                      {"peak_rss_bytes", peak_rss_bytes()},
+                      {"peak_rss_counts", peak_rss_counts()}};
+  put_backend(j, r.backend);
+  return j;
 }
 
 template <class T>
@@ -87,9 +87,8 @@ nlohmann::json gradtest_summary(const GradtestRun& r, const GradientJobOptions& 
                       {"pass", r.pass},
                       {"strategy", to_string(o.strategy.strategy)},
                       {"precision", to_string(o.problem.precision)},
-                      {"backend", to_string(r.backend.kind)},
-                      {"backend_note", r.backend.note},
                       {"steps", r.steps}};
+  put_backend(j, r.backend);
   if (o.misfit.kind != MisfitKind::l2) j["misfit"] = to_string(o.misfit.kind);  // only where chosen: L2's fields stay
   return j;
 }

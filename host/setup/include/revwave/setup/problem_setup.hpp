@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "revwave/core/choices.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/io/npy.hpp"
@@ -100,6 +102,10 @@ struct BackendChoice {
   std::string reason;
 };
 BackendChoice resolve_backend(Backend requested);
+// A run summary's backend: "backend", "backend_note" and, where the run could not take the GPU it
+// was free to take (--backend auto without a usable one), "backend_reason" (the line that --verbose
+// prints and `revwave info` gives).
+void put_backend(nlohmann::json& j, const BackendChoice& b);
 void apply_threads(const std::optional<int>& threads);
 // --device-memory / --host-memory / --host-spacing / --shots-at-once as the CUDA backend's budgets.
 CudaBudgets cuda_budgets(const ProblemOptions& o);
