@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "revwave/core/dispatch_radius.hpp"
+#include "revwave/cuda/runtime/cuda_error.hpp"
 #include "revwave/numerics/acoustic/next_field_probes.hpp"
 
 namespace revwave {
@@ -21,9 +24,27 @@ DeviceBuffer upload(const std::vector<V>& host, const char* what) {
 }  // namespace
 
 template <class T>
-CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem, const std::function<T(index_t)>& a_at)
-    : p_(problem), radius_(static_cast<int>(problem.grid.radius())) {
+CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem, const DeviceProblem<T>& dev,
+                                        std::unique_ptr<DevicePhysics<T>> inner, const std::function<T(index_t)>& a_at)
+    : p_(problem), dev_(dev), inner_(std::move(inner)) {
+  build(a_at);
+}
+
+template <class T>
+bool CpmlDevicePhysics<T>::retarget(const std::function<T(index_t)>& a_at, UploadRing* ring, cudaStream_t stream) {
+  if (!p_.cpml || !inner_->retarget(a_at, ring, stream)) return false;
+  REVWAVE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the last steps may still read the tables
+  build(a_at);
+  return true;
+}
+
+template <class T>
+void CpmlDevicePhysics<T>::build(const std::function<T(index_t)>& a_at) {
   if (!p_.cpml) throw std::logic_error("the C-PML physics on a problem without a C-PML");
+  radius_ = static_cast<int>(p_.grid.radius());
+  t_ = CpmlTables<T>{};
+  stagger_ = DeviceBuffer{};
+  image_ = nullptr;
   const Grid& g = p_.grid;
   const CpmlProfile<T>& c = *p_.cpml;
   const CpmlLayout& l = c.layout;
@@ -102,35 +123,52 @@ CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem, const std::fu
   const std::size_t per_region = std::max<std::size_t>(region.size(), 1) * sizeof(T);
   grad0_ = DeviceBuffer(per_region, "dJ/dm at the C-PML's region");
   next_ = DeviceBuffer(per_region, "u[n+1] at the C-PML's region");
+  if (const std::optional<DensityCoefficients<T>> rho = inner_->density_coefficients())
+    use_density(*rho, inner_->density_image());
 }
 
 template <class T>
-void CpmlDevicePhysics<T>::forward(const T* u, T* out, cudaStream_t stream) {
-  launch_cpml_forward(t_, u, out, radius_, stream);
+void CpmlDevicePhysics<T>::forward_sweep(const DeviceForwardSweep<T>& s, cudaStream_t stream) {
+  if (s.encode != nullptr || s.decode_u != nullptr)
+    throw std::logic_error("CpmlDevicePhysics: its sweep neither encodes nor decodes in passing");
+  inner_->forward_sweep(s, stream);
+  launch_cpml_forward(t_, s.u, s.out, radius_, stream);
 }
 
 template <class T>
-void CpmlDevicePhysics<T>::adjoint(const T* lam, T* out, cudaStream_t stream) {
+void CpmlDevicePhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out, cudaStream_t stream) {
+  inner_->adjoint_sweep(lam, lam_prev, out, stream);
   launch_cpml_adjoint_passes(t_, lam, adjoint_.template as<T>(), radius_, stream);
   launch_cpml_adjoint(t_, adjoint_.template as<const T>(), out, radius_, stream);
 }
 
 template <class T>
-void CpmlDevicePhysics<T>::probe_share(const T* u, ProbeStep<T>& step, cudaStream_t stream) {
+void CpmlDevicePhysics<T>::probes(const ProbeStep<T>& step, cudaStream_t stream) {
   if (step.probes.count != probes_) throw std::logic_error("CpmlDevicePhysics: the probes changed");
-  launch_cpml_probe_share(t_, probes_, probe_region_.template as<index_t>(), u, share_.template as<T>(), radius_,
-                          stream);
-  step.boundary_share = share_.template as<T>();
-  step.boundary_probe = probe_region_.template as<index_t>();
+  launch_cpml_probe_share(t_, probes_, probe_region_.template as<index_t>(), step.sweep.u, share_.template as<T>(),
+                          radius_, stream);
+  ProbeStep<T> shared = step;
+  shared.boundary_share = share_.template as<T>();
+  shared.boundary_probe = probe_region_.template as<index_t>();
+  inner_->probes(shared, stream);
 }
 
 template <class T>
-void CpmlDevicePhysics<T>::save_gradient(const T* grad, cudaStream_t stream) {
-  launch_cpml_save_gradient(t_, grad, grad0_.template as<T>(), stream);
-}
-
-template <class T>
-void CpmlDevicePhysics<T>::reverse(const DeviceReverseStep<T>& s, cudaStream_t stream) {
+void CpmlDevicePhysics<T>::reverse_sweep(const DeviceReverseStep<T>& s, cudaStream_t stream) {
+  launch_cpml_save_gradient(t_, s.grad, grad0_.template as<T>(), stream);
+  inner_->reverse_sweep(s, stream);
+  // u[n+1] at the region by the inner physics' probe formula, without the sources.
+  ProbeStep<T> ps;
+  ps.probes = region_probes_;
+  ps.sweep = dev_.sweep_base();
+  ps.sweep.u = s.u;
+  ps.sweep.u_prev = s.u_prev;
+  ps.src_weight = dev_.src().weight;
+  ps.src_scale = dev_.src_scale();
+  ps.wavelet = dev_.wavelet();
+  ps.next = next_.template as<T>();
+  ps.free_surface = p_.grid.free_surface;
+  inner_->probes(ps, stream);
   launch_cpml_psi(t_, s.u, psi_.template as<T>(), radius_, stream);
   launch_cpml_adjoint_passes(t_, s.lam, adjoint_.template as<T>(), radius_, stream);
   CpmlReverse<T> r;
@@ -147,6 +185,12 @@ void CpmlDevicePhysics<T>::reverse(const DeviceReverseStep<T>& s, cudaStream_t s
 }
 
 template <class T>
+void CpmlDevicePhysics<T>::reset_adjoint(cudaStream_t stream) {
+  inner_->reset_adjoint(stream);
+  adjoint_.zero_async(stream);
+}
+
+template <class T>
 void CpmlDevicePhysics<T>::use_density(const DensityCoefficients<T>& c, T* image) {
   t_.ds = c.s;
   t_.dt = c.t;
@@ -159,6 +203,7 @@ void CpmlDevicePhysics<T>::use_density(const DensityCoefficients<T>& c, T* image
 
 template <class T>
 void CpmlDevicePhysics<T>::after_adjoint_source(const DeviceReverseStep<T>& s, cudaStream_t stream) {
+  inner_->after_adjoint_source(s, stream);
   if (t_.ds == nullptr || image_ == nullptr) return;
   launch_cpml_density_image(t_, s.u, static_cast<const T*>(s.lam_out), adjoint_.template as<const T>(),
                             psi_.template as<const T>(), image_, radius_, stream);

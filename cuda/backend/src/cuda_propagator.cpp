@@ -6,7 +6,6 @@
 
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
-#include "revwave/cuda/kernels/acoustic/sweep_restore.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/cuda/runtime/nvtx_range.hpp"
 
@@ -35,8 +34,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
   grad_ = DeviceBuffer(bytes, "the gradient");
   size_buffers();
-  assign_density();
-  assign_cpml([this](index_t idx) { return leapfrog_a_at(p_, idx); });
+  assign_physics([this](index_t idx) { return leapfrog_a_at(p_, idx); });
   folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
   energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
   energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
@@ -59,8 +57,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
   grad_ = DeviceBuffer(bytes, "the gradient");
   size_buffers();
-  assign_density();
-  assign_cpml(window.a_at);
+  assign_physics(window.a_at);
   energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
   energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
   const Grid& g = p_.grid;
@@ -86,77 +83,17 @@ void CudaPropagator<T>::size_buffers() {
   size(adjoint_source_, nt * nrec * sizeof(T), "the adjoint source");
   size(source_traces_, nt * nsrc * sizeof(T), "the source traces");
   size(sample_, nrec * sizeof(T), "a sample of the receivers");
-  if (p_.grid.free_surface) {
-    const std::size_t top = static_cast<std::size_t>(free_surface_pass().points());
-    size(saved_top_, top * sizeof(T), "the gradient at the free surface's rows");
-  }
 }
 
 template <class T>
-void CudaPropagator<T>::assign_density() {
-  if (!p_.density) {
-    if (density_) streams_.compute.synchronize();  // the last steps may still read its buffers
-    density_.reset();
-    return;
-  }
-  if (!density_) density_ = std::make_unique<DensityDevicePhysics<T>>(p_, dev_, pool_.field_bytes());
-  density_->assign(ring_, streams_.compute);
-}
-
-// The C-PML's tables are the problem's (an engine's window's): rebuilt for each, after the last
-// steps that read the previous ones (an engine's shots with a C-PML wait for each other here).
-template <class T>
-void CudaPropagator<T>::assign_cpml(const std::function<T(index_t)>& a_at) {
-  if (cpml_) streams_.compute.synchronize();
-  cpml_.reset();
-  if (p_.cpml) cpml_ = std::make_unique<CpmlDevicePhysics<T>>(p_, a_at);
-  if (cpml_ && density_) cpml_->use_density(density_->coefficients(), density_->image());
-}
-
-template <class T>
-void CudaPropagator<T>::physics_sweep(const T* u, const T* u_prev, T* out, bool adjoint) {
-  if (density_) {
-    density_->sweep(u, u_prev, out, adjoint, streams_.compute);
-  } else {
-    SweepArgs<T> a = dev_.sweep_base();
-    a.u = u;
-    a.u_prev = u_prev;
-    a.out = out;
-    if (illuminate_ != nullptr && !adjoint) {
-      const Grid& g = p_.grid;
-      a.illuminate.sum = std::exchange(illuminate_, nullptr);
-      for (int axis = 0; axis < 3; ++axis) {
-        a.illuminate.lo[axis] = g.layer_lo(axis);
-        a.illuminate.shape[axis] = g.shape[axis];
-      }
-    }
-    launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
-    free_surface_step(u, out);
-  }
-  if (!cpml_) return;
-  if (adjoint)
-    cpml_->adjoint(u, out, streams_.compute);
-  else
-    cpml_->forward(u, out, streams_.compute);
-}
-
-template <class T>
-FreeSurfacePass<T> CudaPropagator<T>::free_surface_pass() {
-  FreeSurfacePass<T> a;
-  a.s = dev_.sweep_base();
-  a.radius = p_.grid.radius();
-  a.rows = std::min(p_.grid.radius(), p_.grid.padded(2));
-  a.saved = saved_top_.template as<T>();
-  return a;
-}
-
-template <class T>
-void CudaPropagator<T>::free_surface_step(const T* field, T* out) {
-  if (!p_.grid.free_surface) return;
-  FreeSurfacePass<T> a = free_surface_pass();
-  a.field = field;
-  a.out = out;
-  launch_free_surface_step(a, static_cast<int>(p_.grid.radius()), streams_.compute);
+void CudaPropagator<T>::assign_physics(const std::function<T(index_t)>& a_at) {
+  const std::array<bool, 2> kind{static_cast<bool>(p_.density), p_.cpml.has_value()};
+  if (physics_ && kind == physics_kind_ && physics_->retarget(a_at, ring_, streams_.compute)) return;
+  if (physics_) streams_.compute.synchronize();  // the last steps may still read its buffers
+  physics_.reset();
+  physics_ = make_device_physics(p_, dev_, pool_.field_bytes(), a_at, ring_, streams_.compute);
+  physics_->set_sweep_kernel(sweep_kernel_);
+  physics_kind_ = kind;
 }
 
 template <class T>
@@ -168,8 +105,7 @@ void CudaPropagator<T>::retarget(const ResidentWindow<T>& window) {
   placement_ = TierReport{};
   dev_.assign(p_, window, *ring_, streams_.compute);
   size_buffers();
-  assign_density();
-  assign_cpml(window.a_at);
+  assign_physics(window.a_at);
   const Grid& g = p_.grid;
   const std::array<index_t, 6> layout{g.alloc(0), g.alloc(1), g.alloc(2), g.padded(0), g.padded(1), g.padded(2)};
   if (layout == layout_) return;
@@ -242,37 +178,24 @@ void CudaPropagator<T>::forward_step(index_t n) {
   // In place (the update is point-wise in u[n-1]) unless u[n-1] is also a checkpoint's or the history's.
   DeviceField out = state_.u_prev.shared() ? pool_.acquire() : state_.u_prev;
   fences_.before_write(out.data(), streams_.compute, &clock_);  // a copy out of it may still run
-  if (decode) {
-    restore_step(restored, out);
-    free_surface_step(state_.u.template as<T>(), out.template as<T>());
+  DeviceForwardSweep<T> sweep;
+  sweep.u = state_.u.template as<T>();
+  sweep.u_prev = state_.u_prev.template as<T>();
+  sweep.out = out.template as<T>();
+  if (decode) {  // the restored state's u_prev field holds nothing yet; u[n] decoded into u's
+    sweep.decode_u = restored.u;
+    sweep.decode_u_prev = restored.u_prev;
+    sweep.decode_bf16 = restored.bf16;
+    sweep.u_decoded = state_.u.template as<T>();
   } else if (encoded) {
-    SweepArgs<T> a = dev_.sweep_base();
-    a.u = state_.u.template as<T>();
-    a.u_prev = state_.u_prev.template as<T>();
-    a.out = out.template as<T>();
-    a.encode = encode;
-    launch_sweep(a, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
-    free_surface_step(state_.u.template as<T>(), out.template as<T>());
+    sweep.encode = &encode;
   } else {
-    physics_sweep(state_.u.template as<T>(), state_.u_prev.template as<T>(), out.template as<T>(), false);
+    sweep.illuminate = std::exchange(illuminate_, nullptr);
   }
+  physics_->forward_sweep(sweep, streams_.compute);
   launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), out.template as<T>(), streams_.compute);
   state_.u_prev = std::move(state_.u);
   state_.u = std::move(out);
-}
-
-// The restored state's u_prev field holds nothing yet: u[n+1] goes there (out, unless shared),
-// u[n] decoded into u's field.
-template <class T>
-void CudaPropagator<T>::restore_step(const FusedCodec::Decode& d, DeviceField& out) {
-  RestoreStep<T> r;
-  r.sweep = dev_.sweep_base();
-  r.sweep.out = out.template as<T>();
-  r.u_code = d.u;
-  r.u_prev_code = d.u_prev;
-  r.bf16 = d.bf16;
-  r.u_decoded = state_.u.template as<T>();
-  launch_restore_step(r, static_cast<int>(p_.grid.radius()), streams_.compute);
 }
 
 template <class T>
@@ -322,8 +245,7 @@ void CudaPropagator<T>::reset_adjoint() {
   lam_.zero_async(streams_.compute);
   lam_prev_.zero_async(streams_.compute);
   grad_.zero_async(streams_.compute);
-  if (density_) density_->reset_images(streams_.compute);
-  if (cpml_) cpml_->reset(streams_.compute);
+  physics_->reset_adjoint(streams_.compute);
 }
 
 template <class T>
@@ -370,57 +292,7 @@ void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, b
   ps.next = next_.template as<T>();
   ps.saved = saved_.template as<T>();
   ps.free_surface = p_.grid.free_surface;
-  if (cpml_) cpml_->probe_share(u, ps, streams_.compute);
-  if (density_)
-    density_->probes(ps, streams_.compute);
-  else
-    launch_probes(ps, static_cast<int>(p_.grid.radius()), streams_.compute);
-}
-
-// The constant-density reverse sweep, with the free surface's passes around it.
-template <class T>
-void CudaPropagator<T>::acoustic_reverse_sweep(const DeviceReverseStep<T>& step) {
-  FreeSurfacePass<T> top = free_surface_pass();
-  if (p_.grid.free_surface) {
-    top.grad = step.grad;
-    launch_free_surface_save(top, streams_.compute);
-  }
-  SweepArgs<T> b = dev_.sweep_base();
-  b.u = step.u;
-  b.u_prev = step.u_prev;
-  b.lam = step.lam;
-  b.lam_prev = step.lam_prev;
-  b.out = step.lam_out;
-  b.grad = step.grad;
-  launch_sweep(b, static_cast<int>(p_.grid.radius()), streams_.compute, sweep_kernel_);
-  if (p_.grid.free_surface) {
-    top.field = step.u;
-    top.u_prev = step.u_prev;
-    top.lam = step.lam;
-    top.out = step.lam_out;
-    launch_free_surface_reverse(top, static_cast<int>(p_.grid.radius()), streams_.compute);
-  }
-}
-
-// The C-PML's share of a reverse step, after the physics' sweep: u[n+1] at its region by the
-// physics' probe formula (no sources), then its completion (CpmlCpuPhysics::reverse_sweep).
-template <class T>
-void CudaPropagator<T>::cpml_reverse(const DeviceReverseStep<T>& step) {
-  ProbeStep<T> ps;
-  ps.probes = cpml_->region_probes();
-  ps.sweep = dev_.sweep_base();
-  ps.sweep.u = step.u;
-  ps.sweep.u_prev = step.u_prev;
-  ps.src_weight = dev_.src().weight;
-  ps.src_scale = dev_.src_scale();
-  ps.wavelet = dev_.wavelet();
-  ps.next = cpml_->region_next();
-  ps.free_surface = p_.grid.free_surface;
-  if (density_)
-    density_->probes(ps, streams_.compute);
-  else
-    launch_probes(ps, static_cast<int>(p_.grid.radius()), streams_.compute);
-  cpml_->reverse(step, streams_.compute);
+  physics_->probes(ps, streams_.compute);
 }
 
 // CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
@@ -435,12 +307,7 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
                                   lam_prev_.template as<T>(),
                                   lam_prev_.template as<T>(),  // lam[n+3] in, lam[n+1] out
                                   grad_.template as<T>()};
-  if (cpml_) cpml_->save_gradient(step.grad, streams_.compute);
-  if (density_)
-    density_->reverse_sweep(step, streams_.compute);  // its free-surface rows included
-  else
-    acoustic_reverse_sweep(step);
-  if (cpml_) cpml_reverse(step);
+  physics_->reverse_sweep(step, streams_.compute);
   SourceReimage<T> ri;
   ri.next = next_.template as<T>();
   ri.saved = saved_.template as<T>();
@@ -461,8 +328,7 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
   r.u_prev = u_prev;
   r.c = p_.coeffs;
   launch_inject_adjoint_source(dev_.rec(), r, streams_.compute);
-  if (density_) density_->after_adjoint_source(step, streams_.compute);        // dJ/drho, lam[n+1] complete
-  if (density_ && cpml_) cpml_->after_adjoint_source(step, streams_.compute);  // the layer's share
+  physics_->after_adjoint_source(step, streams_.compute);  // its own images, lam[n+1] complete
   swap(lam_, lam_prev_);
 }
 
@@ -477,12 +343,13 @@ std::vector<double> CudaPropagator<T>::interior_gradient() {
 
 template <class T>
 std::vector<double> CudaPropagator<T>::density_gradient() {
-  return density_ ? density_->density_gradient(streams_.compute) : std::vector<double>{};
+  return physics_->density_gradient(streams_.compute);
 }
 
 template <class T>
 void CudaPropagator<T>::adjoint_data_step(index_t j) {
-  physics_sweep(lam_.template as<T>(), lam_prev_.template as<T>(), lam_prev_.template as<T>(), true);
+  physics_->adjoint_sweep(lam_.template as<T>(), lam_prev_.template as<T>(), lam_prev_.template as<T>(),
+                          streams_.compute);
   launch_inject(dev_.rec(), adjoint_source(j), 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
   swap(lam_, lam_prev_);
   // P^T: the source weights w / h^3 (h^2 on a plane), without 1/a (that belongs to A^{-T}).

@@ -20,7 +20,7 @@ void CudaPropagator<T>::set_compression(const Compression& c) {
   if (!c.enabled()) return;
   if (c.mode == CompressionMode::fp16 || c.mode == CompressionMode::bf16) {
     codec_ = std::make_unique<CastCodec<T>>(c, p_.grid);
-    if (fuse_codec_ && !density_ && !cpml_) fused_ = std::make_unique<FusedCodec>(*codec_, streams_.compute);
+    if (fuse_codec_ && physics_->fuses_codec()) fused_ = std::make_unique<FusedCodec>(*codec_, streams_.compute);
   } else {  // ZFP: on the host, for the pinned slots only (Debian's libzfp has no CUDA execution)
     host_codec_ = std::make_unique<FieldCodec>(c, field_layout<T>(p_.grid));
   }

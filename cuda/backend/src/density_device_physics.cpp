@@ -11,7 +11,7 @@ namespace revwave {
 
 template <class T>
 DensityDevicePhysics<T>::DensityDevicePhysics(const Problem<T>& problem, const DeviceProblem<T>& dev,
-                                              std::size_t field_capacity)
+                                              std::size_t field_capacity, UploadRing* ring, cudaStream_t stream)
     : p_(problem), dev_(dev) {
   if (!p_.density) throw std::logic_error("the density physics on a problem without a density");
   const std::size_t bytes = std::max(field_capacity, p_.grid.template field_bytes<T>());
@@ -21,6 +21,15 @@ DensityDevicePhysics<T>::DensityDevicePhysics(const Problem<T>& problem, const D
   for (int a = 0; a < 3; ++a) b_[a] = DeviceBuffer(bytes, b_what[a]);
   // Now, with the propagator's fields: before any checkpoint takes its share of the device.
   if (imaging()) image_ = DeviceBuffer(bytes, "dJ/drho's accumulator");
+  assign(ring, stream);
+}
+
+template <class T>
+bool DensityDevicePhysics<T>::retarget(const std::function<T(index_t)>& /*a_at*/, UploadRing* ring,
+                                       cudaStream_t stream) {
+  if (!p_.density || p_.density->image != static_cast<bool>(image_.bytes())) return false;
+  assign(ring, stream);
+  return true;
 }
 
 template <class T>
@@ -99,6 +108,17 @@ void DensityDevicePhysics<T>::sweep(const T* u, const T* u_prev, T* out, bool ad
 }
 
 template <class T>
+void DensityDevicePhysics<T>::forward_sweep(const DeviceForwardSweep<T>& s, cudaStream_t stream) {
+  if (s.extras()) throw std::logic_error("DensityDevicePhysics: its sweep does nothing in passing");
+  sweep(s.u, s.u_prev, s.out, false, stream);
+}
+
+template <class T>
+void DensityDevicePhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out, cudaStream_t stream) {
+  sweep(lam, lam_prev, out, true, stream);
+}
+
+template <class T>
 void DensityDevicePhysics<T>::probes(const ProbeStep<T>& step, cudaStream_t stream) {
   DensityProbeStep<T> a;
   a.base = step;
@@ -129,7 +149,7 @@ void DensityDevicePhysics<T>::after_adjoint_source(const DeviceReverseStep<T>& s
 }
 
 template <class T>
-void DensityDevicePhysics<T>::reset_images(cudaStream_t stream) {
+void DensityDevicePhysics<T>::reset_adjoint(cudaStream_t stream) {
   if (imaging()) image_.zero_async(stream);
 }
 

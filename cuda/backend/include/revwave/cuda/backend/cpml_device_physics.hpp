@@ -1,13 +1,16 @@
-// --boundary cpml on the CUDA propagator, pass for pass what CpmlCpuPhysics does on the CPU
-// (numerics/boundary/cpml_physics.hpp) around whichever physics the propagator runs: its tables
-// (profile, slab points, region points and their divisors, which probes lie in the region) built
-// on the host once and uploaded; nu and mu of the adjoint in a buffer of its own (the adjoint is not
-// checkpointed); psi and zeta ride in every field's tail (Grid::cpml_values), so every store and
-// history that copies a field's field_bytes carries them. The propagator calls these in the CPU's order.
+// --boundary cpml on the CUDA propagator: a decorator around whichever physics the propagator runs,
+// pass for pass what CpmlCpuPhysics does around a CpuPhysics on the CPU
+// (numerics/boundary/cpml_physics.hpp). Its tables (profile, slab points, region points and their
+// divisors, which probes lie in the region) are built on the host and uploaded; nu and mu of the
+// adjoint sit in a buffer of its own (the adjoint is not checkpointed); psi and zeta ride in every
+// field's tail (Grid::cpml_values), so every store and history that copies a field's field_bytes
+// carries them. Around a variable density it stretches the density's flux form
+// (numerics/boundary/cpml_point.hpp) and adds the layer's share of dJ/drho.
 #pragma once
 #include <functional>
+#include <memory>
 
-#include "revwave/cuda/backend/density_device_physics.hpp"
+#include "revwave/cuda/backend/device_physics.hpp"
 #include "revwave/cuda/kernels/boundary/cpml_kernels.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
 #include "revwave/numerics/problem.hpp"
@@ -15,31 +18,41 @@
 namespace revwave {
 
 template <class T>
-class CpmlDevicePhysics {
+class CpmlDevicePhysics final : public DevicePhysics<T> {
  public:
   // `a_at`: the update's divisor a at an allocated-grid index (an engine's window reads it from the resident model).
-  CpmlDevicePhysics(const Problem<T>& problem, const std::function<T(index_t)>& a_at);
-  // After the physics' forward sweep into out (before the sources): psi, zeta and C / a.
-  void forward(const T* u, T* out, cudaStream_t stream);
-  // After the physics' adjoint sweep into out (before the adjoint source): nu, mu and C' / a.
-  void adjoint(const T* lam, T* out, cudaStream_t stream);
-  // Before the probe kernel: C / a at the probes in the region, which `step` then adds before the sources.
-  void probe_share(const T* u, ProbeStep<T>& step, cudaStream_t stream);
-  // A reverse step: before the physics' sweep, dJ/dm at the region saved; `region_probes` and
-  // `region_next` for the physics' u[n+1] there (no sources); after it, the completion.
-  void save_gradient(const T* grad, cudaStream_t stream);
-  const ProbesView& region_probes() const { return region_probes_; }
-  T* region_next() { return next_.template as<T>(); }
-  void reverse(const DeviceReverseStep<T>& step, cudaStream_t stream);
-  void reset(cudaStream_t stream) { adjoint_.zero_async(stream); }
-  // With a variable density: its coefficients on the device (the layer stretches its flux form,
-  // numerics/boundary/cpml_point.hpp) and dJ/drho's accumulator when imaging (null otherwise).
-  void use_density(const DensityCoefficients<T>& c, T* image);
-  // The last of a reverse step, after the density's own image: the layer's share of dJ/drho.
-  void after_adjoint_source(const DeviceReverseStep<T>& step, cudaStream_t stream);
+  CpmlDevicePhysics(const Problem<T>& problem, const DeviceProblem<T>& dev, std::unique_ptr<DevicePhysics<T>> inner,
+                    const std::function<T(index_t)>& a_at);
+
+  // The inner sweep into out, then psi, zeta and C / a (forward) or nu, mu and C' / a (adjoint).
+  void forward_sweep(const DeviceForwardSweep<T>& s, cudaStream_t stream) override;
+  void adjoint_sweep(const T* lam, const T* lam_prev, T* out, cudaStream_t stream) override;
+  // C / a at the probes in the region, added before the sources by the inner probe kernel.
+  void probes(const ProbeStep<T>& step, cudaStream_t stream) override;
+  // dJ/dm at the region saved, the inner sweep, u[n+1] at the region by the inner probe formula
+  // (no sources), then the region's completion.
+  void reverse_sweep(const DeviceReverseStep<T>& step, cudaStream_t stream) override;
+  // The inner's images, then the layer's share of dJ/drho (with a density that images).
+  void after_adjoint_source(const DeviceReverseStep<T>& step, cudaStream_t stream) override;
+  void reset_adjoint(cudaStream_t stream) override;
+  // The inner re-derived, then the tables rebuilt for the new window (after the steps that read them).
+  bool retarget(const std::function<T(index_t)>& a_at, UploadRing* ring, cudaStream_t stream) override;
+  std::vector<double> density_gradient(cudaStream_t stream) override { return inner_->density_gradient(stream); }
+  std::optional<DensityCoefficients<T>> density_coefficients() const override { return inner_->density_coefficients(); }
+  T* density_image() override { return inner_->density_image(); }
+  bool illuminates_in_passing() const override { return inner_->illuminates_in_passing(); }
+  void set_sweep_kernel(SweepKernel k) override { inner_->set_sweep_kernel(k); }
 
  private:
+  // The tables for the problem as it is now, and the inner's density coefficients when it has them.
+  void build(const std::function<T(index_t)>& a_at);
+  // The density's coefficients on the device (the layer stretches its flux form) and dJ/drho's
+  // accumulator when imaging (null otherwise).
+  void use_density(const DensityCoefficients<T>& c, T* image);
+
   const Problem<T>& p_;
+  const DeviceProblem<T>& dev_;
+  std::unique_ptr<DevicePhysics<T>> inner_;
   int radius_;
   CpmlTables<T> t_;
   DeviceBuffer a_[3], b_[3], d1_, d2_;

@@ -1,7 +1,6 @@
-// The CUDA backend's propagator of the acoustic equation, constant density or, when the problem
-// carries one, variable density (DensityDevicePhysics), with the C-PML around either when the grid
-// has one (CpmlDevicePhysics): the propagator concept
-// (revwave/driver/propagator.hpp) as CpuPropagator implements it, with the fields in device memory
+// The CUDA backend's propagator: the propagator concept
+// (revwave/driver/propagator.hpp) as CpuPropagator implements it, over the problem's physics
+// (DevicePhysics, chosen once by make_device_physics), with the fields in device memory
 // (the forward ones from a pool that checkpoints share), the traces and the adjoint source too,
 // and the work on a compute stream. No step waits for the device: the traces are read back once
 // (traces()), the adjoint source copied once, the gradient read back once; sample() to host
@@ -13,11 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "revwave/cuda/backend/cpml_device_physics.hpp"
-#include "revwave/cuda/backend/density_device_physics.hpp"
+#include "revwave/cuda/backend/device_physics.hpp"
 #include "revwave/cuda/backend/device_problem.hpp"
 #include "revwave/cuda/backend/upload_ring.hpp"
-#include "revwave/cuda/kernels/boundary/free_surface_kernels.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/cuda/runtime/cuda_streams.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
@@ -75,9 +72,9 @@ class CudaPropagator {
   // state left to it (fused_codec.hpp): its sweep writes the state's encoding, or the step reads
   // the restored encoded fields directly.
   void forward_step(index_t n);
-  // Whether a forward step's sweep can add u[n]^2 into an illumination sum in passing: the column
-  // sweep without a density (whose sweeps are its own).
-  bool illuminates_in_passing() const { return !density_ && revwave::illuminates_in_passing(sweep_kernel_); }
+  // Whether a forward step's sweep can add u[n]^2 into an illumination sum in passing: the
+  // constant-density column sweep (a density's sweeps are its own).
+  bool illuminates_in_passing() const { return physics_->illuminates_in_passing(); }
   // The next forward_step's sweep adds u[n]^2 (the state it steps from) at every interior point into
   // sum (interior points, z fastest, doubles): as launch_square_add on u[n] before the step would.
   void illuminate_next_step(double* sum) { illuminate_ = sum; }
@@ -170,7 +167,10 @@ class CudaPropagator {
   // sum u[n]^2 over the grid, for the online stop rule (waits for the device).
   double wavefield_energy();
   // Which sweep kernel every step launches (all give the same results; see sweep_kernels.hpp).
-  void set_sweep_kernel(SweepKernel k) { sweep_kernel_ = k; }
+  void set_sweep_kernel(SweepKernel k) {
+    sweep_kernel_ = k;
+    physics_->set_sweep_kernel(k);
+  }
   // Whether stores and restores in encoded device slots leave their casts to the steps (default:
   // yes, but with a density, whose sweeps neither encode nor decode); off, the cast kernels run at
   // once. The bytes and the gradient are the same either way.
@@ -184,25 +184,14 @@ class CudaPropagator {
 
  private:
   void reverse_from(index_t n, const T* u, const T* u_prev);
-  void acoustic_reverse_sweep(const DeviceReverseStep<T>& step);
-  void cpml_reverse(const DeviceReverseStep<T>& step);
   void size_buffers();  // the per-shot buffers for p_ (grown only)
   // The state's fields hold their values (a restore's decode left to the next step is done now).
   void settle_state();
-  // forward_step's sweep where a restore left its decode: u[n] and u[n-1] read encoded.
-  void restore_step(const FusedCodec::Decode& d, DeviceField& out);
   // u[n+1] at the probes from u[n], u[n-1]; with `save_gradient` the gradient there too (reverse steps).
   void next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient);
-  // The physics' sweep without source terms: K or K^T with a density (its free-surface rows
-  // included), else the constant-density sweep and the free surface's pass.
-  void physics_sweep(const T* u, const T* u_prev, T* out, bool adjoint);
-  // The problem's density on the device (when it has one), or none.
-  void assign_density();
-  // The problem's C-PML tables on the device (when its grid has one), or none; a_at: the update's divisor.
-  void assign_cpml(const std::function<T(index_t)>& a_at);
-  // --free-surface: the top rows' pass after a forward or adjoint step's sweep and sources.
-  void free_surface_step(const T* field, T* out);
-  FreeSurfacePass<T> free_surface_pass();
+  // The problem's physics: the last one re-derived where it is of the same kind (an engine's
+  // next window), else made anew; a_at: the update's divisor.
+  void assign_physics(const std::function<T(index_t)>& a_at);
   T* trace_row(DeviceBuffer& rows, index_t sample, index_t width, const char* what);
   const T* adjoint_source(index_t sample) const;
 
@@ -211,15 +200,14 @@ class CudaPropagator {
   CudaBudgets budgets_;
   DeviceProblem<T> dev_;
   CudaStreams streams_;
-  std::unique_ptr<DensityDevicePhysics<T>> density_;  // with a density (after dev_, which it reads)
-  std::unique_ptr<CpmlDevicePhysics<T>> cpml_;        // --boundary cpml
+  std::unique_ptr<DevicePhysics<T>> physics_;  // the problem's operator (after dev_, which it reads)
+  std::array<bool, 2> physics_kind_{};         // what make_device_physics chose it by: a density, a C-PML
   WriteFences fences_;
   SpillClock clock_;
   DeviceFieldPool pool_;  // before every handle to its fields
   DeviceState state_;
   DeviceBuffer lam_, lam_prev_, grad_;
-  DeviceBuffer next_, saved_;  // u[n+1] at the probes; the gradient there before the sweep
-  DeviceBuffer saved_top_;     // --free-surface: the gradient at the top rows before the sweep
+  DeviceBuffer next_, saved_;                             // u[n+1] at the probes; the gradient there before the sweep
   DeviceBuffer traces_, adjoint_source_, source_traces_;  // nt x nrec, samples x nrec, nt x nsrc
   index_t adjoint_samples_ = 0;
   DeviceBuffer sample_, folded_;
