@@ -6,6 +6,9 @@ tqdm a RevwaveWarning says so once and the call goes on without a bar) or a call
 forward and reverse steps, a survey its steps shot by shot), ``phase`` the call's name ("forward",
 "gradient", "forward_survey", "invert"). It is called from the calling thread, at most every 50 ms
 and once more when done == total; an exception it raises ends the run and reaches the caller.
+``invert`` counts iterations instead, once after each (the run directory already holds it): ``done``
+the iterations completed (a resumed run's included), ``total`` the bands times ``iterations`` (a band
+that converges ends early, so the last call may stay below it).
 """
 from __future__ import annotations
 

@@ -45,6 +45,28 @@ void take_adjoint_source(const nb::handle& value, index_t nt, index_t nrec, T* o
     for (index_t r = 0; r < nrec; ++r) out[n * nrec + r] = p[n * s0 + r * s1];
 }
 
+// The callable as a message names it: its qualified name, else its repr.
+std::string callable_name(const nb::object& fn) {
+  if (nb::hasattr(fn, "__qualname__")) return nb::str(fn.attr("__qualname__")).c_str();
+  return nb::repr(fn).c_str();
+}
+
+// A non-finite adjoint source is the misfit's doing, not the propagator's: said before the reverse
+// sweep runs on it, naming the misfit and the first sample.
+template <class T>
+void require_finite_adjoint_source(const T* r, index_t nt, index_t nrec, const std::string& name) {
+  for (index_t i = 0; i < nt * nrec; ++i) {
+    if (std::isfinite(r[i])) continue;
+    const double v = static_cast<double>(r[i]);
+    throw InputError("misfit " + name + ": its adjoint source is " +
+                     (std::isnan(v) ? "NaN"
+                      : v > 0       ? "inf"
+                                    : "-inf") +
+                     " at sample " + std::to_string(i / nrec) + ", receiver " + std::to_string(i % nrec) +
+                     "; a misfit must return a finite adjoint source");
+  }
+}
+
 template <class T>
 class PyMisfit final : public Misfit<T> {
  public:
@@ -72,7 +94,10 @@ class PyMisfit final : public Misfit<T> {
       throw InputError("misfit: J is a " + std::string(nb::inst_name(result[0]).c_str()) + ", expected a real number");
     }
     if (!std::isfinite(j)) throw InputError("misfit: J = " + std::to_string(j) + " is not finite");
-    if (adjoint_source != nullptr) take_adjoint_source<T>(result[1], syn.nt, syn.nrec, adjoint_source);
+    if (adjoint_source != nullptr) {
+      take_adjoint_source<T>(result[1], syn.nt, syn.nrec, adjoint_source);
+      require_finite_adjoint_source(adjoint_source, syn.nt, syn.nrec, callable_name(fn_));
+    }
     return j;
   }
 

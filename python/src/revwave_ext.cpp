@@ -13,7 +13,9 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "arrays.hpp"
@@ -60,7 +62,10 @@ auto unlocked(F&& work) {
   try {
     nb::gil_scoped_release released;
     ThreadsScope scope;
-    return work(signals.progress());
+    if constexpr (std::is_invocable_v<F, SignalCheck&>)
+      return work(signals);  // a call that tells the hook itself
+    else
+      return work(signals.progress());
   } catch (const RunCancelled&) {
     if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
     throw nb::python_error();  // the signal handler's exception, set on this thread by PyErr_CheckSignals
@@ -181,11 +186,20 @@ nb::tuple forward_survey_impl(const ProblemOptions& o, const SurveyOptions& so, 
 // returns the same model; the first process writes the run directory.
 template <class T>
 nb::dict invert_impl(InvertOptions o) {
-  const InvertResult result = unlocked([&](const Progress& progress) {
+  const InvertResult result = unlocked([&](SignalCheck& signals) {
     apply_process_threads(o.job.problem.threads);
     o.local_rank = mpi_session().local_rank();
     InvertReporter report;
-    report.progress = progress;
+    // The hook counts iterations, of bands x --iterations (a band that converges ends early): the
+    // time steps of every evaluation would restart its count. They still look for Ctrl-C.
+    report.progress = signals.signals_only();
+    index_t total = 0;
+    report.started = [&](const InvertJob& job, const InversionState&) {
+      total = static_cast<index_t>(std::max<std::size_t>(job.settings.bands.size(), 1)) * job.settings.iterations;
+    };
+    report.iteration = [&](const IterationRecord& r) {
+      signals.check(r.iteration, std::max<index_t>(total, r.iteration));
+    };
     return run_invert<T>(o, shot_runner(), report);
   });
   nb::dict d;

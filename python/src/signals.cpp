@@ -43,4 +43,10 @@ Progress SignalCheck::progress() {
   };
 }
 
+Progress SignalCheck::signals_only() {
+  return [this](index_t, index_t) {
+    if (std::chrono::steady_clock::now() - last_ >= std::chrono::milliseconds(50)) check(-1, 0);
+  };
+}
+
 }  // namespace revwave::python

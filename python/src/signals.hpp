@@ -22,6 +22,9 @@ class SignalCheck {
  public:
   // Between time steps: cheap unless 50 ms have passed since the last look, or the work is done.
   Progress progress();
+  // The same looks for Ctrl-C, without telling the hook: a call whose hook counts coarser units
+  // (invert's iterations) and tells it itself (check).
+  Progress signals_only();
   // Looks now (needs the GIL released; takes it for the look) and tells the hook (done, total).
   void check(index_t done = -1, index_t total = -1);
 

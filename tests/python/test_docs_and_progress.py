@@ -120,3 +120,41 @@ def test_progress_true_draws_a_tqdm_bar(monkeypatch):
 def test_bad_progress_is_refused_in_one_line():
     with pytest.raises(revwave.InputError, match="progress 3 is invalid"):
         revwave.forward(**SMALL, progress=3)
+
+
+# invert counts iterations (bands x iterations): an evaluation's time steps would restart its count.
+INVERT = dict(spacing=10, space_order=4, nbl=6, tn=0.15, f0=20, src_grid=(2, 1, 10), rec_grid=(4, 4, 10), threads=1,
+              strategy="full", vmin=1400, vmax=2400, bands=(14, 22), iterations=2)
+
+
+def _invert_models(shape=(14, 12, 10)):
+    import numpy as np
+    x, y, z = np.meshgrid(*(np.arange(n) for n in shape), indexing="ij")
+    r2 = sum((c - n / 2) ** 2 for c, n in zip((x, y, z), shape)) / (0.2 * min(shape)) ** 2
+    return np.full(shape, 1800.0), 1800.0 + 200.0 * np.exp(-r2)
+
+
+def test_invert_reports_every_iteration():
+    start, true = _invert_models()
+    calls = []
+    r = revwave.invert(start, true_model=true, progress=lambda done, total, phase: calls.append((done, total, phase)),
+                       **INVERT)
+    assert r.stats["iterations"] >= 2
+    assert [d for d, _, _ in calls] == list(range(1, r.stats["iterations"] + 1))
+    assert {t for _, t, _ in calls} == {4}  # two bands of two iterations
+    assert {p for _, _, p in calls} == {"invert"}
+
+
+def test_invert_stops_when_the_progress_callback_raises(tmp_path):
+    start, true = _invert_models()
+
+    class Stop(Exception):
+        pass
+
+    def stop(done, total, phase):
+        raise Stop()
+    with pytest.raises(Stop):
+        revwave.invert(start, true_model=true, out_dir=tmp_path / "run", progress=stop, **INVERT)
+    # It stopped after the first iteration, which the run directory holds (a resume goes on from it).
+    assert (tmp_path / "run" / "model_0001.npy").exists()
+    assert not (tmp_path / "run" / "model_0002.npy").exists()

@@ -85,12 +85,17 @@ def test_an_exception_in_the_misfit_reaches_the_caller_unchanged(case):
     (lambda s, d: s - d, "expected a pair (J, adjoint_source)"),
     (lambda s, d: ("J", s - d), "J is a str"),
     (lambda s, d: (float("nan"), s - d), "is not finite"),
+    # A finite J with a NaN or inf in its adjoint source: the misfit named, not the propagator blamed.
+    (lambda s, d: (0.0, np.where(np.arange(s.shape[1]) == 2, np.float32("nan"), s - d).astype(np.float32)),
+     "misfit <lambda>: its adjoint source is NaN at sample 0, receiver 2;"),
+    (lambda s, d: (0.0, np.full(s.shape, np.inf, np.float32)), "its adjoint source is inf at sample 0, receiver 0"),
 ])
 def test_a_bad_misfit_result_is_refused_with_one_line(case, result, words):
     start, obs = case
     with pytest.raises(revwave.InputError) as e:
         revwave.gradient(start, observed=obs["float"], misfit=result, **OPT)
     assert words in str(e.value) and "\n" not in str(e.value)
+    assert "--precision double" not in str(e.value)
 
 
 @pytest.mark.parametrize("misfit", ["correlation", "envelope"])
