@@ -24,6 +24,9 @@ tensor is accepted and its results returned on its device, but it is copied to t
 revwave's CUDA backend builds its problem from host arrays (UNTESTED on a device: no GPU was available
 when this was written).
 
+``dt`` (s) is required: every call's record must have the same samples, which a step chosen from
+each call's own velocities would not give.
+
 Options: ``revwave.forward``'s (spacing, nbl, free_surface, boundary, density, space_order, tn, dt, f0, src, rec, rec_grid,
 wavelet, backend, threads, device_memory) and ``revwave.gradient``'s strategy options (strategy, snaps,
 checkpoint_memory, store, checkpoint_dir, tier, stop_energy, compress, host_memory, host_spacing).
@@ -113,6 +116,11 @@ def forward(velocity: torch.Tensor, *, shots: Optional[Sequence[Sequence[float]]
         raise InputError(f"revwave.torch.forward: unknown option {', '.join(unknown)}")
     if not isinstance(velocity, torch.Tensor) or velocity.dim() != 3:
         raise InputError("velocity: a 3-D torch tensor (nx, ny, nz) of velocities in m/s")
+    if options.get("dt") is None:
+        # Without it each call would take the largest stable step of its own velocities: the traces of
+        # an updated model would not have the observed traces' length (nor their sample times).
+        raise InputError("revwave.torch.forward needs dt= (s): the same time step for every call, stable for the "
+                         "fastest velocity the model will reach, so that every record has the same samples")
     if isinstance(options.get("density"), torch.Tensor):  # known and fixed: its values, not its graph
         options["density"] = options["density"].detach().cpu().to(torch.float64).contiguous().numpy()
     if shots is None:

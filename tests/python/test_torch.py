@@ -96,6 +96,16 @@ def test_a_survey_is_a_batch_whose_gradient_sums_the_shots():
         rwt.forward(c, misfit="l2", **SMALL)
 
 
+def test_dt_is_required_so_that_every_record_has_the_same_samples():
+    options = {k: v for k, v in SMALL.items() if k != "dt"}
+    for c in (blob(torch.float32), blob(torch.float32) * 1.2):  # a faster model would take a smaller step
+        with pytest.raises(revwave.InputError, match="needs dt="):
+            rwt.forward(c, **options)
+    a = rwt.forward(blob(torch.float32), **SMALL)
+    b = rwt.forward(blob(torch.float32) * 1.2, **SMALL)
+    assert a.shape == b.shape
+
+
 def test_import_revwave_works_without_torch():
     code = ("import sys; sys.modules['torch'] = None\n"
             "import revwave\n"
