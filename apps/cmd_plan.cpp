@@ -15,8 +15,10 @@
 
 #include "commands.hpp"
 #include "gradient_job.hpp"
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/driver/backend_registry.hpp"
+#include "revwave/schedule/tier_split.hpp"
 #include "revwave/setup/gradient_run.hpp"
 #include "run_report.hpp"
 
@@ -41,11 +43,59 @@ std::size_t resident_bytes() {
   return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
+// The backend planned for. A plan runs nothing, so it plans for the CUDA backend on a machine
+// without a usable GPU (or a build without CUDA) too, for the device memory --device-memory gives.
+BackendChoice plan_backend(const ProblemOptions& p) {
+  if (p.backend != Backend::cuda || cuda_device_count() > 0) return resolve_backend(p.backend);
+  if (!p.device_memory) {
+    throw InputError(
+        "plan --backend cuda without a usable GPU here needs --device-memory BYTES, the memory of the "
+        "card it plans for (" +
+        cuda_unavailable_reason() + ")");
+  }
+  return {Backend::cuda, "planned for a GPU this machine lacks", cuda_unavailable_reason()};
+}
+
+// On the CUDA backend, where the run's slots or history go: what CudaPropagator's make_checkpoints
+// and allocate_history decide (schedule/tier_split.hpp), for the device budget --device-memory
+// gives, or else the device's free memory now less the run's five fields and the propagator's
+// margin (the run measures it again). Null where the run decides otherwise (compressed slots,
+// multilevel tiers, --store disk, online).
+template <class T>
+nlohmann::json device_placement(const GradientJobOptions& o, const StrategyPlan& plan, std::size_t field_bytes,
+                                index_t steps, index_t& forward) {
+  const CudaBudgets b = cuda_budgets(o.problem);
+  std::size_t device = b.device_memory;
+  if (device == 0) {
+    const std::vector<CudaDeviceInfo> devices = cuda_devices();
+    const std::size_t free_b = devices.empty() ? 0 : devices.front().free_memory;
+    const std::size_t margin = std::max<std::size_t>(std::size_t(512) << 20, free_b / 20);
+    const std::size_t fields = 5 * field_bytes;
+    device = free_b > margin + fields ? free_b - margin - fields : 0;
+  }
+  const std::size_t host = b.host_memory > 0 ? b.host_memory : available_memory_bytes() / 2;
+  nlohmann::json c = {{"device_budget", device}, {"host_budget", host}};
+  if (plan.strategy == Strategy::full) {
+    c["history_tier"] = history_tier(steps, field_bytes, device, host);
+    return c;
+  }
+  if (plan.strategy != Strategy::revolve || plan.compression.enabled() ||
+      o.strategy.store.value_or(StoreKind::memory) != StoreKind::memory)
+    return nullptr;
+  const DeviceCheckpointPlan dp =
+      plan_device_checkpoints(steps, plan.snaps, plan.slot_bytes, device, host, b.min_host_spacing);
+  c["device_slots"] = dp.split.device_slots;
+  c["host_slots"] = dp.split.host_slots;
+  c["tiers"] = dp.split.choice;
+  forward = dp.predicted_forward_steps;
+  return c;
+}
+
 template <class T>
 nlohmann::json plan_summary(GradientJobOptions& o) {
   // As run_gradient_job, up to the plan: the same backend, inputs, working set and strategy.
   finish_strategy_options(o);
-  const BackendChoice backend = resolve_backend(o.problem.backend);
+  const BackendChoice backend = plan_backend(o.problem);
   refuse_cuda_options_on_cpu(o.problem, backend.kind);
   refuse_shots_at_once_for_one_shot(o.problem, "plan (of one shot's gradient)");
   o.strategy.backend = backend.kind;
@@ -61,7 +111,10 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
 
   const index_t steps = job.time.steps;
   const index_t observed_steps = job.observed_source == "modelled" ? steps : 0;
-  const index_t forward = plan.predicted_forward_steps;
+  index_t forward = plan.predicted_forward_steps;
+  const nlohmann::json cuda = backend.kind == Backend::cuda
+                                  ? device_placement<T>(o, plan, grid.template field_bytes<T>(), steps, forward)
+                                  : nlohmann::json(nullptr);
   // A checkpointed reverse step applies the forward operator once and is counted in the forward
   // steps; full's reverse steps read the stored history, and its forward steps are all advances.
   const bool full = plan.strategy == Strategy::full;
@@ -72,6 +125,10 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
       plan.strategy == Strategy::full ||
       (plan.strategy != Strategy::multilevel && o.strategy.store.value_or(StoreKind::memory) == StoreKind::memory);
   std::size_t checkpoint_memory = slots_in_memory ? plan.storage_bytes : 0;
+  if (!cuda.is_null()) {  // host memory holds the slots or the history spilled to pinned memory only
+    checkpoint_memory = cuda.contains("host_slots") ? cuda["host_slots"].get<std::size_t>() * plan.slot_bytes
+                                                    : (cuda["history_tier"] == "pinned-host" ? plan.storage_bytes : 0);
+  }
   if (plan.strategy == Strategy::multilevel) {
     for (std::size_t t = 0; t < plan.tiers.size(); ++t)
       if (plan.tier_kinds[t] == TierKind::memory)
@@ -122,9 +179,11 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   j["prediction"] =
       "nothing was run: peak = this process's resident memory now + the working set + the checkpoints held in memory; "
       "time from documented throughput (CPU 0.5 GPts/s per thread forward, reverse 2.5x; GPU 147 / 71 GPts/s), not measured here";
-  if (backend.kind == Backend::cuda) {
+  if (!cuda.is_null()) {
+    j["cuda"] = cuda;
+  } else if (backend.kind == Backend::cuda) {
     j["cuda_note"] =
-        "on the GPU the run may place slots in device and pinned host memory and refine the schedule to two levels";
+        "on the GPU the run places compressed, tiered, disk and online slots itself: their split is not predicted";
   }
   return j;
 }
@@ -160,6 +219,15 @@ void run(GradientJobOptions& o) {
             << "  reverse steps   " << steps << " (one per time step, "
             << (full_history ? "reading the stored history: not in the forward steps" : "counted in the forward steps")
             << ")\n";
+  if (j.contains("cuda")) {
+    const auto& c = j["cuda"];
+    std::cout << "  on the GPU      ";
+    if (c.contains("history_tier"))
+      std::cout << "the history in " << (c["history_tier"] == "device" ? "device" : "pinned host")
+                << " memory (device budget " << format_bytes(c["device_budget"].get<double>()) << ")\n";
+    else
+      std::cout << c["tiers"].get<std::string>() << "\n";
+  }
   if (observed > 0)
     std::cout << "  observed data   " << observed << " forward steps in the true model, beside the counts above\n";
   std::cout << "  predicted peak  " << format_bytes(j["predicted_peak_bytes"].get<double>())

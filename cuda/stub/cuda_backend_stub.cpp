@@ -28,8 +28,6 @@ typename Call::Result run_on_cuda(const Problem<T>&, const CudaBudgets&, const C
   not_compiled();
 }
 
-int cuda_working_fields(Workload) { not_compiled(); }
-
 template <class T>
 std::unique_ptr<ShotEngine<T>> make_cuda_shot_engine(const EngineOptions&) {
   not_compiled();

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "cli_fixture.hpp"
+#include "revwave/core/cuda_info.hpp"
 #include "revwave/io/npy.hpp"
 
 namespace {
@@ -62,6 +63,31 @@ TEST_F(Cli, JsonSaysWhyNoGpuWasTaken) {
     ASSERT_TRUE(j.contains("backend_reason")) << command;
     EXPECT_NE(j["backend_reason"].get<std::string>().find("no GPU is usable: "), std::string::npos) << command;
   }
+}
+
+// A plan runs nothing: on a machine or build without a usable GPU it plans a CUDA run for the card
+// --device-memory describes (and asks for it in one line when it is missing).
+TEST_F(Cli, PlanPlansForAGpuThisMachineLacks) {
+  if (revwave::cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present: its own budget applies";
+  const std::string args = "plan --shape 32,32,32 --tn 0.3 --backend cuda";
+  expect_refused(args, "--device-memory BYTES");
+  const Outcome tight = invoke(args + " --snaps 30 --device-memory 20MB --json");
+  ASSERT_EQ(tight.code, 0) << tight.err;
+  const auto j = nlohmann::json::parse(tight.out);
+  EXPECT_EQ(j["backend"], "cuda");
+  EXPECT_EQ(j["backend_note"], "planned for a GPU this machine lacks");
+  const std::size_t slot = j["slot_bytes"];
+  const std::int64_t on_device = j["cuda"]["device_slots"];
+  // As many slots as 20 MB holds (no two levels: with no room for staging they cannot pay), and
+  // the more recomputation that costs than Revolve on the 30 slots asked for.
+  EXPECT_EQ(on_device, static_cast<std::int64_t>(20000000 / slot));
+  EXPECT_EQ(j["cuda"]["host_slots"], 0);
+  const Outcome roomy = invoke(args + " --snaps 30 --device-memory 80GB --json");
+  ASSERT_EQ(roomy.code, 0) << roomy.err;
+  const auto k = nlohmann::json::parse(roomy.out);
+  EXPECT_EQ(k["cuda"]["device_slots"], 30);
+  EXPECT_GT(j["forward_steps"].get<std::int64_t>(), k["forward_steps"].get<std::int64_t>());
+  EXPECT_TRUE(std::filesystem::is_empty(dir_));  // nothing written
 }
 
 TEST_F(Cli, BadVelocityIsRefused) {

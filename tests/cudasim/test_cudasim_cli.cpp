@@ -237,6 +237,34 @@ TEST_F(CudaCli, SpilledSlotsGiveTheSameBitsAndTheRunSaysWhere) {
   EXPECT_EQ(std::memcmp(&na, &nf, sizeof na), 0);
 }
 
+// `revwave plan --backend cuda` says where the run's slots or history go, by the arithmetic the run
+// uses (schedule/tier_split.hpp), and the run then puts them there: all slots on the device, too few
+// for two levels, two levels with pinned host checkpoints, and the history spilled to pinned memory.
+TEST_F(CudaCli, PlanSaysWhereTheDeviceRunPutsItsSlots) {
+  const auto device = gradient("--strategy revolve --snaps 6", shape);
+  const std::size_t field = device["slot_bytes"].get<std::size_t>() / 2;
+  for (const std::string& args :
+       {std::string("--strategy revolve --snaps 6 --device-memory 1GiB"),
+        "--strategy revolve --snaps 30 --device-memory " + std::to_string(7 * field),
+        "--strategy revolve --snaps 30 --host-spacing 5 --device-memory " + std::to_string(10 * field),
+        std::string("--strategy full --device-memory 1")}) {
+    const Outcome p = invoke("plan" + shape + args + " --backend cuda --json");
+    ASSERT_EQ(p.code, 0) << args << "\n" << p.err;
+    const auto plan = nlohmann::json::parse(p.out);
+    const auto run = gradient(args + " --backend cuda", shape);
+    ASSERT_FALSE(run.empty()) << args;
+    ASSERT_TRUE(plan.contains("cuda")) << args << "\n" << p.out;
+    EXPECT_EQ(plan["forward_steps"], run["forward_steps"]) << args;
+    if (args.find("full") != std::string::npos) {
+      EXPECT_EQ(plan["cuda"]["history_tier"], run["cuda"]["history_tier"]) << args;
+      continue;
+    }
+    EXPECT_EQ(plan["cuda"]["device_slots"], run["cuda"]["device_slots"]) << args;
+    EXPECT_EQ(plan["cuda"]["host_slots"], run["cuda"]["host_slots"]) << args;
+    EXPECT_EQ(plan["cuda"]["tiers"], run["cuda"]["tiers"]) << args;
+  }
+}
+
 TEST_F(CudaCli, ADeviceBudgetTheDeviceCannotGiveSaysWhatFits) {
   const std::size_t field = gradient("--strategy revolve --snaps 2")["slot_bytes"].get<std::size_t>() / 2;
   for (const auto& e : std::filesystem::directory_iterator(dir_)) std::filesystem::remove_all(e.path());

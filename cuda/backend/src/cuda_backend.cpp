@@ -16,8 +16,6 @@ typename Call::Result run_on_cuda(const Problem<T>& problem, const CudaBudgets& 
   return call(prop);
 }
 
-int cuda_working_fields(Workload w) { return CudaPropagator<float>::working_fields(w); }
-
 #define REVWAVE_INSTANTIATE(T, Call) \
   template typename Call::Result run_on_cuda<T, Call>(const Problem<T>&, const CudaBudgets&, const Call&);
 REVWAVE_FOR_EACH_BACKEND_CALL(REVWAVE_INSTANTIATE, float)

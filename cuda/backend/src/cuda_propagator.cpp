@@ -90,9 +90,11 @@ void CudaPropagator<T>::assign_physics(const std::function<T(index_t)>& a_at) {
   const std::array<bool, 2> kind{static_cast<bool>(p_.density), p_.cpml.has_value()};
   if (physics_ && kind == physics_kind_ && physics_->retarget(a_at, ring_, streams_.compute)) return;
   if (physics_) streams_.compute.synchronize();  // the last steps may still read its buffers
-  physics_.reset();
-  physics_ = make_device_physics(p_, dev_, pool_.field_bytes(), a_at, ring_, streams_.compute);
-  physics_->set_sweep_kernel(sweep_kernel_);
+  // Made before the last one goes: a failed allocation leaves the propagator as it was.
+  std::unique_ptr<DevicePhysics<T>> next =
+      make_device_physics(p_, dev_, pool_.field_bytes(), a_at, ring_, streams_.compute);
+  next->set_sweep_kernel(sweep_kernel_);
+  physics_ = std::move(next);
   physics_kind_ = kind;
 }
 

@@ -37,8 +37,10 @@ using CudaRunInfo = TierReport;
 template <class T, class Call>
 typename Call::Result run_on_cuda(const Problem<T>& problem, const CudaBudgets& budgets, const Call& call);
 
-// CudaPropagator::working_fields: host-memory fields of the grid's size a run holds.
-int cuda_working_fields(Workload w);
+// Host-memory fields of the grid's size a CUDA run holds (CudaPropagator::working_fields): the
+// gradient's interior copies, or the traces' staging; the rest lives on the device. Known without
+// the backend, so that `revwave plan` sizes a CUDA run on a machine or build without one.
+inline int cuda_working_fields(Workload w) { return w == Workload::gradient ? 2 : 1; }
 
 // The CUDA backend's shot engine (revwave/driver/shot_engine.hpp) on the device `options.budgets` names.
 template <class T>

@@ -63,7 +63,7 @@ class CudaPropagator {
   static constexpr StateShape state_shape() { return acoustic_state; }
   // Fields of the grid's size the run holds in host memory: the gradient's interior copies, or
   // the traces' staging; the rest lives on the device.
-  static int working_fields(Workload w) { return w == Workload::gradient ? 2 : 1; }
+  static int working_fields(Workload w) { return cuda_working_fields(w); }
 
   // ---- forward state ----
   void reset_forward();
