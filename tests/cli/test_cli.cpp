@@ -69,7 +69,7 @@ TEST_F(Cli, JsonSaysWhyNoGpuWasTaken) {
 // --device-memory describes (and asks for it in one line when it is missing).
 TEST_F(Cli, PlanPlansForAGpuThisMachineLacks) {
   if (revwave::cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present: its own budget applies";
-  const std::string args = "plan --shape 32,32,32 --tn 0.3 --backend cuda";
+  const std::string args = "plan --shape 32,32,32 --tn 0.3 --backend cuda --host-memory 1GiB";
   expect_refused(args, "--device-memory BYTES");
   const Outcome tight = invoke(args + " --snaps 30 --device-memory 20MB --json");
   ASSERT_EQ(tight.code, 0) << tight.err;

@@ -248,10 +248,12 @@ TEST_F(CudaCli, PlanSaysWhereTheDeviceRunPutsItsSlots) {
         "--strategy revolve --snaps 30 --device-memory " + std::to_string(7 * field),
         "--strategy revolve --snaps 30 --host-spacing 5 --device-memory " + std::to_string(10 * field),
         std::string("--strategy full --device-memory 1")}) {
-    const Outcome p = invoke("plan" + shape + args + " --backend cuda --json");
+    // The host budget given: derived, it follows this machine's free memory between the two runs.
+    const std::string run_args = args + " --backend cuda --host-memory 1GiB";
+    const Outcome p = invoke("plan" + shape + run_args + " --json");
     ASSERT_EQ(p.code, 0) << args << "\n" << p.err;
     const auto plan = nlohmann::json::parse(p.out);
-    const auto run = gradient(args + " --backend cuda", shape);
+    const auto run = gradient(run_args, shape);
     ASSERT_FALSE(run.empty()) << args;
     ASSERT_TRUE(plan.contains("cuda")) << args << "\n" << p.out;
     EXPECT_EQ(plan["forward_steps"], run["forward_steps"]) << args;

@@ -68,4 +68,22 @@ std::vector<double> wavelet_from_sums(const std::vector<double>& sums, index_t n
   return w;
 }
 
+double data_peak_frequency(const double* traces, index_t nt, index_t nrec, double dt) {
+  const auto n = static_cast<std::size_t>(nt);
+  detail::RealFft fft(4 * n);
+  std::vector<double> power(fft.bins(), 0.0);
+  for (index_t k = 0; k < nrec; ++k) {
+    double* buf = fft.real();
+    std::fill(buf, buf + fft.size(), 0.0);
+    for (std::size_t i = 0; i < n; ++i) buf[i] = traces[i * static_cast<std::size_t>(nrec) + k];
+    fft.forward();
+    for (std::size_t b = 0; b < power.size(); ++b) power[b] += std::norm(fft.spectrum()[b]);
+  }
+  std::size_t peak = 1;
+  for (std::size_t b = 1; b < power.size(); ++b)
+    if (power[b] > power[peak]) peak = b;
+  if (power.size() < 2 || !(power[peak] > 0)) return 0.0;
+  return static_cast<double>(peak) / (static_cast<double>(fft.size()) * dt);
+}
+
 }  // namespace revwave

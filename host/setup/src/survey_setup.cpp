@@ -112,7 +112,8 @@ std::vector<GridLayout> survey_layouts(const SurveyOptions& o, const ProblemSetu
 }
 
 ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given,
-                                    const std::vector<std::string>& observed, const SurveyOptions& o) {
+                                    const std::vector<std::string>& observed, const SurveyOptions& o,
+                                    bool estimate_wavelet) {
   if (!o.src_grid.empty())
     throw InputError("--src-grid lays out a modelled survey: the observed data bring their own geometry");
   ObservedSurvey r;
@@ -131,6 +132,7 @@ ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given
   ro.segy = o.segy;
   if (f0_given) ro.f0 = problem.f0;
   ro.wavelet = given_wavelet(o);
+  ro.estimate_wavelet = estimate_wavelet;
   r.survey = read_survey(observed, ro);
   return r;
 }

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
 #include "revwave/core/errors.hpp"
 #include "revwave/io/shot_record.hpp"
+#include "revwave/misfit/wavelet_estimate.hpp"
 #include "revwave/numerics/sparse_points.hpp"
 
 namespace revwave {
@@ -39,12 +41,45 @@ void set_wavelet(Shot& shot, bool file_has_wavelet, double file_f0, double file_
     shot.acquisition.t0 = file_t0;
     return;
   }
+  if (o.f0 == 0 && o.estimate_wavelet) {  // its data's peak frequency, once they are read (read_survey)
+    shot.acquisition.f0 = 0;
+    shot.acquisition.t0 = 0;
+    return;
+  }
   if (o.f0 == 0) {
     throw InputError(
         file + " does not say what the source wavelet was: give --f0 HZ (Ricker, delay 1.5/f0) or --wavelet FILE.npy");
   }
   shot.acquisition.f0 = o.f0;
   shot.acquisition.t0 = 1.5 / o.f0;
+}
+
+// Shots whose file said nothing of the wavelet, under --estimate-wavelet: f0 is their data's peak
+// frequency (for the checks that need a band; the signature itself is estimated), t0 = 1.5 / f0.
+void take_f0_from_data(Survey& out) {
+  std::string said;
+  for (Shot& shot : out.shots) {
+    if (shot.acquisition.f0 != 0 || !shot.wavelet.empty()) continue;
+    const auto nrec = static_cast<index_t>(shot.acquisition.receivers.size());
+    const double f = data_peak_frequency(shot.data.data(), shot.time.nt(), nrec, shot.time.dt);
+    if (!(f > 0)) {
+      throw InputError(shot.name +
+                       ": its data are zero everywhere and the file says nothing of the wavelet: give --f0 HZ");
+    }
+    shot.acquisition.f0 = f;
+    shot.acquisition.t0 = 1.5 / f;
+    if (said.empty()) {
+      char hz[32];
+      std::snprintf(hz, sizeof hz, "%.3g", f);
+      said = std::string(hz) + " Hz for " + shot.name;
+    }
+  }
+  if (!said.empty()) {
+    out.warnings.push_back(
+        "the survey says nothing of its source wavelet: --estimate-wavelet estimates it, and the "
+        "sampling checks take each shot's data's peak frequency as f0 (" +
+        said + ")");
+  }
 }
 
 void read_record(const std::string& path, const SurveyReadOptions& o, Survey& out) {
@@ -112,6 +147,7 @@ Survey read_survey(const std::vector<std::string>& paths, const SurveyReadOption
     }
   }
   for (std::size_t i = 0; i < parts.size(); ++i) out.description += (i ? "; " : "") + parts[i];
+  take_f0_from_data(out);
   return out;
 }
 

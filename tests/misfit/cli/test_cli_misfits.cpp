@@ -86,6 +86,26 @@ TEST_F(CliMisfits, TheEstimatedWaveletIsWrittenNextToTheGradient) {
   EXPECT_NE(text.out.find("(misfit envelope)"), std::string::npos) << text.out;
 }
 
+// A SEG-Y survey that says nothing of its wavelet (modelled with a sampled one) needs an f0 only
+// for the checks that need a band; when the signature is estimated, the data's peak frequency
+// stands in (a warning says so), and the estimate and the gradient are those a given --f0 gives.
+TEST_F(CliMisfits, AnEstimatedWaveletNeedsNoF0FromASurveyWithoutOne) {
+  run("forward" + grid_ + "--tn 0.3 --out obs.npy");
+  run("gradient" + grid_ + "--observed obs.npy --estimate-wavelet --out w.npy");  // a sampled signature: w.wavelet.npy
+  run("forward" + grid_ +
+      "--tn 0.3 --src 50,50,20 --src 100,100,20 --rec-grid 4,4,10 --wavelet w.wavelet.npy "
+      "--out s.sgy");
+  const Outcome no_f0 = invoke("gradient" + grid_ + "--observed s.sgy --out x.npy");
+  EXPECT_NE(no_f0.code, 0);
+  EXPECT_NE(no_f0.err.find("does not say what the source wavelet was"), std::string::npos) << no_f0.err;
+  EXPECT_FALSE(fs::exists(dir_ / "x.npy"));
+  const Outcome a = run("gradient" + grid_ + "--observed s.sgy --estimate-wavelet --out a.npy");
+  EXPECT_NE(a.err.find("peak frequency as f0 ("), std::string::npos) << a.err;
+  run("gradient" + grid_ + "--observed s.sgy --estimate-wavelet --f0 12 --out b.npy");
+  EXPECT_EQ(bytes("a.wavelet.npy"), bytes("b.wavelet.npy"));
+  EXPECT_EQ(bytes("a.npy"), bytes("b.npy"));
+}
+
 TEST_F(CliMisfits, InvertTakesAMisfitAndAnEstimatedWaveletAndResumesOnlyThatRun) {
   const std::string inv =
       " --shape 14,14,12 --tn 0.2 --threads 1 --boundary sponge --src-grid 2,1,20 --rec-grid 4,4,10 --vmin 1500 "

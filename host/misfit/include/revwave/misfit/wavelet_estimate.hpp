@@ -34,4 +34,10 @@ inline constexpr std::size_t wavelet_sum_blocks = 4;
 std::vector<double> wavelet_from_sums(const std::vector<double>& sums, index_t nt,
                                       double water_level = wavelet_water_level);
 
+// The frequency (Hz) at which traces' summed power spectrum peaks (nt x nrec, sample-major, sampled
+// every dt s; zero-padded to 4 nt, so to 1 / (4 nt dt)), the zero bin left out: where a survey file
+// carries no wavelet and the signature is estimated, what the checks that need a band take as f0
+// (a Ricker wavelet's spectrum peaks at its f0). 0 where the traces are zero everywhere.
+double data_peak_frequency(const double* traces, index_t nt, index_t nrec, double dt);
+
 }  // namespace revwave

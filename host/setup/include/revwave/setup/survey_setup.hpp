@@ -46,13 +46,15 @@ std::vector<GridLayout> survey_layouts(const SurveyOptions& o, const ProblemSetu
 
 // A survey read from observed data (the `observed` paths, or the records in memory) on the grid and
 // model of `problem`, whose own --src/--rec options are ignored (the data bring their geometry);
-// --f0 only where it was given.
+// --f0 only where it was given; with `estimate_wavelet` a file without a wavelet needs none (its
+// data's peak frequency stands in for the checks, SurveyReadOptions::estimate_wavelet).
 struct ObservedSurvey {
   ProblemSetup setup;
   Survey survey;
 };
 ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given,
-                                    const std::vector<std::string>& observed, const SurveyOptions& o);
+                                    const std::vector<std::string>& observed, const SurveyOptions& o,
+                                    bool estimate_wavelet = false);
 
 // A survey run's inputs: the grid, the starting model and the survey, with the true model where the
 // data are to be modelled.
@@ -74,7 +76,7 @@ template <class T>
 SurveyInputs survey_inputs(const GradientJobOptions& o, const SurveyOptions& so, double stable_for = 0) {
   SurveyInputs in;
   if (!o.observed.empty() || so.observed_records) {
-    ObservedSurvey read = read_observed_survey(o.problem, o.f0_given, o.observed, so);
+    ObservedSurvey read = read_observed_survey(o.problem, o.f0_given, o.observed, so, o.estimate_wavelet);
     in.grid = read.setup.grid;
     in.model = std::move(read.setup.model);
     in.survey = std::move(read.survey);

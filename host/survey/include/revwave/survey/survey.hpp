@@ -33,13 +33,16 @@ struct SurveyReadOptions {
   double f0 = 0;                          // Ricker f0 for files that carry no wavelet (0: not given)
   std::vector<double> wavelet;            // a sampled signature for every shot (empty: not given)
   SegyReadOptions segy;                   // SEG-Y: header overrides (its origin is `origin` above)
+  // --estimate-wavelet: the signature will be estimated from the data, so a file that carries no
+  // wavelet needs no f0; its data's peak frequency stands in for it in the checks (a warning says so).
+  bool estimate_wavelet = false;
 };
 
 // Reads each path in turn (a SEG-Y file, a .npy record with its sidecar, or a directory of such
 // records taken in name order) and concatenates their shots. Where the source comes from: a
 // sampled `wavelet` when given (every shot; it must have the shot's nt samples), else the file's own
 // (sidecar, or the Ricker stamp of a SEG-Y file revwave wrote), else `f0`; a given f0 that contradicts
-// the file's, or a file without any, is an InputError.
+// the file's, or a file without any (unless the wavelet is estimated), is an InputError.
 Survey read_survey(const std::vector<std::string>& paths, const SurveyReadOptions& options = {});
 
 // Checks every shot against the model before any work: sources and receivers inside the grid (the
