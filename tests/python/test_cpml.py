@@ -40,9 +40,9 @@ def test_torch_takes_the_keyword():
     torch = pytest.importorskip("torch")
     import revwave.torch as rt
     v = torch.full((16, 14, 12), 2000.0, dtype=torch.float64)
-    traces = rt.forward(v, boundary="cpml", tn=0.08, nbl=5, src=SRC, rec=REC)
-    plain = revwave.forward(np.full((16, 14, 12), 2000.0), boundary="cpml", tn=0.08, nbl=5, src=SRC, rec=REC,
-                            precision="double")
+    traces = rt.forward(v, boundary="cpml", tn=0.08, dt=1.5e-3, nbl=5, src=SRC, rec=REC)
+    plain = revwave.forward(np.full((16, 14, 12), 2000.0), boundary="cpml", tn=0.08, dt=1.5e-3, nbl=5, src=SRC,
+                            rec=REC, precision="double")
     assert traces.detach().numpy().tobytes() == plain.data.tobytes()
 
 
