@@ -178,7 +178,8 @@ TEST_F(CudaShotEngine, IlluminationOnTheDeviceIsTheCpusSumOfSquares) {
       for (std::size_t s = 0; s < survey.shots.size(); ++s) {
         const std::string where = "shot " + std::to_string(s) + ", surface " + std::to_string(surface) + ", at once " +
                                   std::to_string(at_once);
-        const std::vector<double> want = shot_illumination<T>(c.grid, c.start_model, survey.shots[s], o.aperture);
+        const std::vector<double> want =
+            revwave::testing::shot_illumination<T>(c.grid, c.start_model, survey.shots[s], o.aperture);
         ASSERT_EQ(fused[s].size(), want.size());
         EXPECT_EQ(std::memcmp(fused[s].data(), plain[s].data(), want.size() * sizeof(double)), 0) << where;
         double peak = 0;

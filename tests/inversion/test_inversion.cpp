@@ -16,6 +16,7 @@
 #include "revwave/inversion/run_directory.hpp"
 #include "revwave/inversion/survey_objective.hpp"
 #include "revwave/numerics/lowpass.hpp"
+#include "survey_reference.hpp"
 #include "test_helpers.hpp"
 
 namespace {
@@ -100,7 +101,7 @@ TEST(InversionIllumination, SquaredInteriorSumsToTheWavefieldEnergyWithoutALayer
   EXPECT_NEAR(total / energy, 1.0, 1e-12);
   // shot_illumination is that sum over the shot's steps (the case's 20).
   Survey s = one_shot_survey(c, {});
-  EXPECT_EQ(shot_illumination<double>(c.grid, c.start_model, s.shots[0], -1), illum);
+  EXPECT_EQ(revwave::testing::shot_illumination<double>(c.grid, c.start_model, s.shots[0], -1), illum);
 }
 
 TEST(InversionPreconditioner, IlluminationDiagonalAndMaskedSmoothingAreSymmetric) {

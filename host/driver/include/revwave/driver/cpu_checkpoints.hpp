@@ -6,8 +6,8 @@
 #include <memory>
 #include <utility>
 
-#include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/propagator.hpp"
+#include "revwave/driver/strategy_plan.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 
 namespace revwave {

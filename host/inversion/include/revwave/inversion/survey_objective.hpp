@@ -10,35 +10,10 @@
 #include <vector>
 
 #include "revwave/core/errors.hpp"
-#include "revwave/driver/growth_guard.hpp"
 #include "revwave/inversion/inversion.hpp"
-#include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 
 namespace revwave {
-
-// sum over steps n = 1..N of u[n]^2 at the interior points of the whole grid, for one shot, on a
-// CPU propagator of its own: the reference the engines' illumination is tested against.
-template <class T>
-std::vector<double> shot_illumination(const Grid& grid, const VelocityModel& model, const Shot& shot, double aperture,
-                                      const Progress& progress = {}) {
-  const ModelWindow w = shot_window(grid, shot.acquisition, aperture);
-  const Problem<T> p = shot_problem<T>(grid, model, shot, w);
-  CpuPropagator<T> prop(p);
-  std::vector<double> local(static_cast<std::size_t>(p.grid.interior_points()), 0.0);
-  GrowthGuard guard(p);
-  prop.reset_forward();
-  for (index_t n = 0; n < p.time.steps; ++n) {
-    prop.forward_step(n);
-    prop.add_squared_interior(local);
-    guard.after_step(prop, n + 1);
-    if (progress) progress(n + 1, p.time.steps);
-  }
-  if (w.shape == grid.shape) return local;
-  std::vector<double> whole(static_cast<std::size_t>(grid.interior_points()), 0.0);
-  add_window_gradient(grid, w, local, whole);
-  return whole;
-}
 
 // The seconds of this process's wall time the shots of a sum spent in time loops: theirs summed over
 // every process, shared out over the processes.
