@@ -236,6 +236,22 @@ TEST_F(PngImageTest, AMarkedCellLandsWhereTheAxesSay) {
   EXPECT_EQ(dark_in_title_band(read_png(path("u.png"))), 0);
 }
 
+// A plane (ny = 1) is drawn once, whole: PREFIX_xz.png only, nx by nz blocks (its y-z and x-y
+// slices would be one pixel wide).
+TEST_F(PngImageTest, APlaneIsDrawnAsOnePicture) {
+  const std::int64_t nx = 20, ny = 1, nz = 10;
+  std::vector<double> v(static_cast<std::size_t>(nx * ny * nz), 1.0);
+  const auto files = revwave::write_central_slices(path("p"), {nx, ny, nz}, v, 1.0, {"plane", "1", 10.0});
+  ASSERT_EQ(files, (std::vector<std::string>{path("p_xz.png")}));
+  EXPECT_FALSE(std::filesystem::exists(path("p_yz.png")));
+  EXPECT_FALSE(std::filesystem::exists(path("p_xy.png")));
+  const auto pic = read_png(files[0]);
+  const Frame f = find_frame(pic);
+  const std::uint32_t up = 400 / 20;
+  EXPECT_EQ(f.right - f.left - 1, nx * up);
+  EXPECT_EQ(f.bottom - f.top - 1, nz * up);
+}
+
 // The central slices cut the planes through the middle: a value that is positive on the plane
 // y = ny / 2 only is red all over the x-z picture, and a red column (y-z) or a red row band (x-y)
 // elsewhere; each plot is the plane's size times 400 / max(nx, ny, nz).

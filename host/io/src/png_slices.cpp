@@ -46,8 +46,10 @@ std::vector<std::string> write_central_slices(const std::string& prefix, const s
   for (std::int64_t k = 0; k < nz; ++k)
     for (std::int64_t i = 0; i < nx; ++i) s.push_back(at(i, mid_y, k));
   files.push_back(prefix + "_xz.png");
-  write_labelled_png(files.back(), s.data(), nz, nx, clip, up,
-                     frame("x-z", "x", "z", "y = " + metres(double(mid_y) * h)));
+  PictureLabels xz = frame("x-z", "x", "z", "y = " + metres(double(mid_y) * h));
+  if (ny == 1) xz.title = labels.what + ", the x-z plane";  // a plane is its own slice
+  write_labelled_png(files.back(), s.data(), nz, nx, clip, up, xz);
+  if (ny == 1) return files;  // its y-z and x-y slices would be one pixel wide
   s.clear();
   for (std::int64_t k = 0; k < nz; ++k)
     for (std::int64_t j = 0; j < ny; ++j) s.push_back(at(mid_x, j, k));

@@ -22,7 +22,8 @@ struct SliceLabels {
 // PREFIX_xy.png (x-y at the middle z) of `values` (shape (nx, ny, nz), z fastest), on one colour
 // scale: clip as write_png_signed takes it (<= 0: each slice's 99th percentile of |value|). Each
 // title names the slice and the coordinate it is cut at ("x-z slice at y = 400 m"). Each sample is
-// drawn as a block of 400 / max(nx, ny, nz) pixels (at least 1). Returns the three paths.
+// drawn as a block of 400 / max(nx, ny, nz) pixels (at least 1). Returns the three paths; on a
+// plane (ny = 1) only PREFIX_xz.png, "the x-z plane", whose other slices would be one pixel wide.
 std::vector<std::string> write_central_slices(const std::string& prefix, const std::array<std::int64_t, 3>& shape,
                                               const std::vector<double>& values, double clip,
                                               const SliceLabels& labels);
