@@ -252,6 +252,30 @@ TEST_F(PngImageTest, APlaneIsDrawnAsOnePicture) {
   EXPECT_EQ(f.bottom - f.top - 1, nz * up);
 }
 
+// The shot picture is gained by t, and says so: a late arrival 1/20 of an early direct wave, as 3D
+// spreading leaves it 20 times later, is drawn as strongly as the direct wave (without the gain it
+// would be 1/20 of the colour scale, all but white).
+TEST_F(PngImageTest, TheShotPictureIsGainedByTime) {
+  const std::int64_t nt = 100, nrec = 10;
+  const double dt = 0.01;
+  std::vector<double> traces(static_cast<std::size_t>(nt * nrec), 0.0);
+  for (std::int64_t r = 0; r < nrec; ++r) {
+    for (std::int64_t n = 3; n < 6; ++n) traces[static_cast<std::size_t>(n * nrec + r)] = 1.0;     // direct wave
+    for (std::int64_t n = 60; n < 63; ++n) traces[static_cast<std::size_t>(n * nrec + r)] = 0.05;  // reflection
+  }
+  revwave::write_record_picture(path("s.png"), traces, nt, nrec, dt, "a record");
+  const auto pic = read_png(path("s.png"));
+  const Frame f = find_frame(pic);
+  const std::uint32_t up = 400 / 100;
+  const auto strength = [&](std::int64_t n) {  // how far from white the middle receiver's sample is drawn
+    const std::array<int, 3> c = pic.at(f.top + 1 + static_cast<std::uint32_t>(n) * up + up / 2,
+                                        f.left + 1 + static_cast<std::uint32_t>(nrec / 2) * up + up / 2);
+    return 3 * 255 - c[0] - c[1] - c[2];
+  };
+  EXPECT_GT(strength(61), strength(4) / 2) << "the reflection drawn as strongly as the direct wave";
+  EXPECT_GT(strength(4), 0);
+}
+
 // The central slices cut the planes through the middle: a value that is positive on the plane
 // y = ny / 2 only is red all over the x-z picture, and a red column (y-z) or a red row band (x-y)
 // elsewhere; each plot is the plane's size times 400 / max(nx, ny, nz).
@@ -284,15 +308,16 @@ TEST_F(PngImageTest, CentralSlicesCutTheMiddlePlanes) {
 TEST_F(PngImageTest, ARecordPictureIsTimeDownTheRows) {
   const std::int64_t nt = 8, nrec = 2;
   std::vector<double> traces(static_cast<std::size_t>(nt * nrec), 0.0);
-  traces[0] = 1.0;    // t = 0, receiver 0
-  traces[15] = -1.0;  // the last sample of receiver 1
+  traces[2] = 7.0;    // t = dt, receiver 0 (t = 0 is drawn as 0: the picture is gained by t)
+  traces[15] = -1.0;  // the last sample of receiver 1, t = 7 dt
   revwave::write_record_picture(path("shot.png"), traces, nt, nrec, 0.002, "observed data");
   const auto pic = read_png(path("shot.png"));
   const std::uint32_t up = 400 / 8;
   const Frame f = find_frame(pic);
   ASSERT_EQ(f.right - f.left - 1, nrec * up);
   ASSERT_EQ(f.bottom - f.top - 1, nt * up);
-  EXPECT_TRUE(reddish(pic.at(f.top + 1, f.left + 1)));
+  EXPECT_TRUE(reddish(pic.at(f.top + 1 + up, f.left + 1)));
   EXPECT_TRUE(bluish(pic.at(f.bottom - 1, f.right - 1)));
   EXPECT_TRUE(white(pic.at(f.top + 1, f.right - 1)));
+  EXPECT_TRUE(white(pic.at(f.top + 1, f.left + 1)));  // row 0 is t = 0
 }

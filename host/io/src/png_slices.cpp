@@ -67,13 +67,23 @@ std::vector<std::string> write_central_slices(const std::string& prefix, const s
 
 void write_record_picture(const std::string& path, const std::vector<double>& traces, std::int64_t nt,
                           std::int64_t nrec, double dt, const std::string& title) {
+  if (traces.size() != static_cast<std::size_t>(nt * nrec))
+    throw std::invalid_argument("write_record_picture: " + std::to_string(traces.size()) + " values for nt x nrec");
+  // Gained by t: a wave's amplitude falls as 1/r = 1/(c t) in 3D, so later arrivals keep their
+  // strength beside the direct wave, which otherwise takes the whole colour scale.
+  std::vector<double> gained(traces.size());
+  for (std::int64_t n = 0; n < nt; ++n)
+    for (std::int64_t r = 0; r < nrec; ++r) {
+      const auto i = static_cast<std::size_t>(n * nrec + r);
+      gained[i] = traces[i] * (static_cast<double>(n) * dt);
+    }
   PictureLabels l;
-  l.title = title;
+  l.title = title + ", gain t";
   l.x_axis = "receiver";
   l.y_axis = "t (s)";
   l.dy = dt;
-  l.unit = "u (a.u.)";
-  write_labelled_png(path, traces.data(), nt, nrec, 0,
+  l.unit = "u t (a.u.)";
+  write_labelled_png(path, gained.data(), nt, nrec, 0,
                      static_cast<int>(std::max<std::int64_t>(1, 400 / std::max(nt, nrec))), l);
 }
 

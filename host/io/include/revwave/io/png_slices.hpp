@@ -29,7 +29,8 @@ std::vector<std::string> write_central_slices(const std::string& prefix, const s
                                               const SliceLabels& labels);
 
 // PATH: a shot record (nt, nrec), time (dt apart, from 0 s) down the rows, receivers across, blocks of
-// 400 / max(nt, nrec) pixels, titled `title`.
+// 400 / max(nt, nrec) pixels, titled `title` + ", gain t": each sample times its time, which undoes
+// a 3D wave's 1/r spreading so that later arrivals are not drowned by the direct wave.
 void write_record_picture(const std::string& path, const std::vector<double>& traces, std::int64_t nt,
                           std::int64_t nrec, double dt, const std::string& title);
 
