@@ -67,11 +67,11 @@ nlohmann::json device_placement(const GradientJobOptions& o, const StrategyPlan&
   const CudaBudgets b = cuda_budgets(o.problem);
   std::size_t device = b.device_memory;
   if (device == 0) {
-    const std::vector<CudaDeviceInfo> devices = cuda_devices();
-    const std::size_t free_b = devices.empty() ? 0 : devices.front().free_memory;
-    const std::size_t margin = std::max<std::size_t>(std::size_t(512) << 20, free_b / 20);
-    const std::size_t fields = 5 * field_bytes;
-    device = free_b > margin + fields ? free_b - margin - fields : 0;
+    std::size_t free_b = 0;  // of the device the run would take (--device)
+    for (const CudaDeviceInfo& d : cuda_devices())
+      if (d.ordinal == b.device) free_b = d.free_memory;
+    const std::size_t budget = device_budget_from_free(free_b), fields = 5 * field_bytes;
+    device = budget > fields ? budget - fields : 0;
   }
   const std::size_t host = b.host_memory > 0 ? b.host_memory : available_memory_bytes() / 2;
   nlohmann::json c = {{"device_budget", device}, {"host_budget", host}};

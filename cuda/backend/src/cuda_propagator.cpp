@@ -144,8 +144,7 @@ template <class T>
 std::size_t CudaPropagator<T>::device_budget() const {
   if (budgets_.device_memory > 0) return budgets_.device_memory;
   const std::size_t free_b = cuda_free_memory();
-  const std::size_t margin = std::max<std::size_t>(std::size_t(512) << 20, free_b / 20);
-  return free_b > margin ? free_b - margin : 0;
+  return device_budget_from_free(free_b);
 }
 
 template <class T>

@@ -1,6 +1,7 @@
 // How checkpoint slots and the `full` history are split between device and pinned host memory.
 // Pure arithmetic on budgets (no CUDA): the CUDA backend measures, this decides.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -25,6 +26,13 @@ struct HostSlotCost {
   std::size_t staging_bytes = 0;
   std::string kind;  // how the report names such a slot: "ZFP zfp-rate:8"
 };
+
+// The device budget where none is given: the free memory less a margin of max(512 MiB, 5% of it)
+// (CudaPropagator::device_budget, measured after its own fields; `revwave plan`, before them).
+inline std::size_t device_budget_from_free(std::size_t free_bytes) {
+  const std::size_t margin = std::max<std::size_t>(std::size_t(512) << 20, free_bytes / 20);
+  return free_bytes > margin ? free_bytes - margin : 0;
+}
 
 // Device first: all slots on the device when they fit in `device_budget`; otherwise two
 // device staging slots are taken from it, the rest of it holds device slots and the remaining
