@@ -63,7 +63,7 @@ BackendChoice plan_backend(const ProblemOptions& p) {
 // multilevel tiers, --store disk, online).
 template <class T>
 nlohmann::json device_placement(const GradientJobOptions& o, const StrategyPlan& plan, std::size_t field_bytes,
-                                index_t steps, index_t& forward) {
+                                std::size_t history_step, index_t steps, index_t& forward) {
   const CudaBudgets b = cuda_budgets(o.problem);
   std::size_t device = b.device_memory;
   if (device == 0) {
@@ -76,7 +76,7 @@ nlohmann::json device_placement(const GradientJobOptions& o, const StrategyPlan&
   const std::size_t host = b.host_memory > 0 ? b.host_memory : available_memory_bytes() / 2;
   nlohmann::json c = {{"device_budget", device}, {"host_budget", host}};
   if (plan.strategy == Strategy::full) {
-    c["history_tier"] = history_tier(steps, field_bytes, device, host);
+    c["history_tier"] = history_tier(steps, history_step, device, host);
     return c;
   }
   if (plan.strategy != Strategy::revolve || plan.compression.enabled() ||
@@ -106,15 +106,17 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   const int fields = gradient_working_fields(backend.kind, o), records = 4;
   require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
-  const StrategyPlan plan =
-      plan_strategy(o.strategy, job.time.steps, acoustic_state_of(grid), field_layout<T>(grid), working);
+  const StrategyPlan plan = plan_strategy(
+      o.strategy, job.time.steps, physics_state(grid, job.start.model.has_density()), field_layout<T>(grid), working);
 
   const index_t steps = job.time.steps;
   const index_t observed_steps = job.observed_source == "modelled" ? steps : 0;
   index_t forward = plan.predicted_forward_steps;
-  const nlohmann::json cuda = backend.kind == Backend::cuda
-                                  ? device_placement<T>(o, plan, grid.template field_bytes<T>(), steps, forward)
-                                  : nlohmann::json(nullptr);
+  const nlohmann::json cuda =
+      backend.kind == Backend::cuda
+          ? device_placement<T>(o, plan, grid.template field_bytes<T>(),
+                                history_step_bytes<T>(grid, job.start.model.has_density()), steps, forward)
+          : nlohmann::json(nullptr);
   // A checkpointed reverse step applies the forward operator once and is counted in the forward
   // steps; full's reverse steps read the stored history, and its forward steps are all advances.
   const bool full = plan.strategy == Strategy::full;

@@ -34,7 +34,7 @@ using Variant = testing::CpmlVariant;
 // Planned on the state's bytes with the auxiliary values (as the CLI plans a C-PML run).
 template <class T>
 StrategyPlan plan_for(const StrategyOptions& s, const Case& c) {
-  return plan_strategy(s, c.time.steps, acoustic_state_of(c.grid), field_layout<T>(c.grid));
+  return plan_strategy(s, c.time.steps, physics_state(c.grid, c.start_model.has_density()), field_layout<T>(c.grid));
 }
 
 // In double the CPU's bits on the emulation; in float the CPU's passes flush subnormals and the
@@ -74,7 +74,10 @@ TYPED_TEST(CudaCpml, ForwardTracesAndGradientAreTheCpus) {
 }
 
 // revolve and online in memory and on disk, multilevel (memory:2, disk:3), online on pinned slots
-// and full with a pinned history: dJ/dm equal to full's on the device, bit for bit.
+// and full with a pinned history: dJ/dm equal to full's on the device, bit for bit. Full's history
+// (on the device and pinned) keeps u[n] alone a step, not the layer's values: it reads u[n+1]
+// back where the checkpointed runs recompute it from them; under a density (together) u[n] and its
+// layer values, which the layer's share of dJ/drho reads.
 TYPED_TEST(CudaCpml, EveryStrategyEqualsFullBitForBit) {
   using T = TypeParam;
   const testing::TempDir dir("revwave-cuda-cpml");
@@ -88,12 +91,19 @@ TYPED_TEST(CudaCpml, EveryStrategyEqualsFullBitForBit) {
     std::vector<std::pair<std::string, StrategyOptions>> runs = testing::checkpointed_strategies(dir.path().string());
     runs.emplace_back("online pinned", strategy("online", 4));
     runs.emplace_back("full, pinned history", strategy("full"));
+    const std::size_t u_bytes = static_cast<std::size_t>(c.grid.alloc_points()) * sizeof(T);
+    ASSERT_GT(c.grid.template field_bytes<T>(), u_bytes) << name(v) << ": the fields carry the layer's values";
+    const std::size_t step = c.start_model.has_density() ? c.grid.template field_bytes<T>() : u_bytes;
+    EXPECT_EQ(full.stats.wavefield_storage_bytes, std::size_t(c.time.steps) * step) << name(v);
     for (const auto& [what, s] : runs) {
       const bool pinned = what.find("pinned") != std::string::npos;
       const GradientOutput g =
           cuda_gradient(p, observed.data(), s, plan_for<T>(s, c), pinned ? pinned_only_budgets() : CudaBudgets{});
       EXPECT_EQ(g.stats.objective, full.stats.objective) << name(v) << ", " << what;
       EXPECT_TRUE(testing::same_bits(g.gradient, full.gradient)) << name(v) << ", " << what;
+      if (s.strategy == Strategy::full) {
+        EXPECT_EQ(g.stats.wavefield_storage_bytes, std::size_t(c.time.steps) * step) << name(v) << ", " << what;
+      }
     }
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";

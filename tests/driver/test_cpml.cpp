@@ -36,7 +36,7 @@ bool on_a_plane(Variant v) { return v == Variant::planar || v == Variant::togeth
 
 StrategyPlan plan_for(const StrategyOptions& s, const SmallCase& c, std::size_t value_bytes) {
   FieldLayout l = value_bytes == 4 ? field_layout<float>(c.grid) : field_layout<double>(c.grid);
-  return plan_strategy(s, c.time.steps, acoustic_state_of(c.grid), l);
+  return plan_strategy(s, c.time.steps, physics_state(c.grid, c.start_model.has_density()), l);
 }
 
 TEST(Cpml, ATooThinLayerIsRefusedWithOneLine) {
@@ -158,6 +158,28 @@ TYPED_TEST(CpmlCheckpointed, EveryStrategyIsBitwiseEqualToFull) {
     EXPECT_GT(norm, 0.0) << name(v);
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
+}
+
+// A stored history keeps what the reverse step reads (StateShape::history_layer_values): u[n] alone
+// a step under the C-PML, which the reverse reads u[n+1] from instead of recomputing it from the
+// layer's values, and u[n] with its layer values under a variable density (the layer's share of
+// dJ/drho reads psi[n]); the plan counts the same bytes the propagator holds. (Full's gradient
+// equals every checkpointed one bit for bit: EveryStrategyIsBitwiseEqualToFull.)
+TEST(CpmlHistory, KeepsOneWavefieldAStepButWhereTheDensityReadsTheLayer) {
+  for (Variant v : variants) {
+    const SmallCase c = cpml_case(v, 41, 8);
+    const std::vector<float> d = testing::observed_in<float>(c, c.true_model);
+    const Problem<float> p = make_problem<float>(c.grid, c.start_model, c.acq, c.time);
+    CpuPropagator<float> prop(p);
+    const StrategyOptions full = testing::strategy("full");
+    const StrategyPlan plan = plan_for(full, c, sizeof(float));
+    const GradientOutput g = run_gradient(prop, d.data(), full, plan);
+    const std::size_t u_bytes = static_cast<std::size_t>(c.grid.alloc_points()) * sizeof(float);
+    const std::size_t step = c.start_model.has_density() ? prop.field_bytes() : u_bytes;
+    ASSERT_GT(prop.field_bytes(), u_bytes) << name(v) << ": the fields carry the layer's values";
+    EXPECT_EQ(g.stats.wavefield_storage_bytes, std::size_t(c.time.steps + 1) * step) << name(v);
+    EXPECT_EQ(plan.storage_bytes, g.stats.wavefield_storage_bytes) << name(v);
+  }
 }
 
 // dJ/drho under the C-PML: testing::density_cpml_case (open, under a free surface, all together).

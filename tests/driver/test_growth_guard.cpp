@@ -111,7 +111,8 @@ TYPED_TEST(GrowthGuardRun, EveryGradientStrategyStopsAnUnstableRun) {
   for (const auto& run : runs) {  // not a structured binding: C++17 lambdas cannot capture one
     const std::string& name = run.first;
     const StrategyOptions& s = run.second;
-    const StrategyPlan plan = plan_strategy(s, c.time.steps, acoustic_state_of(c.grid), field_layout<T>(c.grid));
+    const StrategyPlan plan =
+        plan_strategy(s, c.time.steps, physics_state(c.grid, c.start_model.has_density()), field_layout<T>(c.grid));
     const std::string m = testing::message_of([&] { run_gradient(prop, observed.data(), s, plan); });
     EXPECT_TRUE(says(m, "the wavefield grew without bound after the source ended")) << name << ": " << m;
   }

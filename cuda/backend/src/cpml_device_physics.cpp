@@ -157,6 +157,23 @@ template <class T>
 void CpmlDevicePhysics<T>::reverse_sweep(const DeviceReverseStep<T>& s, cudaStream_t stream) {
   launch_cpml_save_gradient(t_, s.grad, grad0_.template as<T>(), stream);
   inner_->reverse_sweep(s, stream);
+  CpmlReverse<T> r;
+  r.u = s.u;
+  r.u_prev = s.u_prev;
+  r.adj = adjoint_.template as<T>();
+  r.grad0 = grad0_.template as<T>();
+  r.lam_out = s.lam_out;
+  r.grad = s.grad;
+  r.c = p_.coeffs;
+  if (s.u_next != nullptr) {
+    // A stored history's u[n+1] (it keeps no tail): read, not recomputed. Under a density the
+    // layer's share of dJ/drho reads psi[n] (after_adjoint_source): there the history keeps u[n]'s tail.
+    if (t_.ds != nullptr) launch_cpml_psi(t_, s.u, psi_.template as<T>(), radius_, stream);
+    launch_cpml_adjoint_passes(t_, s.lam, adjoint_.template as<T>(), radius_, stream);
+    r.u_next = s.u_next;
+    launch_cpml_reverse(t_, r, radius_, stream);
+    return;
+  }
   // u[n+1] at the region by the inner physics' probe formula, without the sources.
   ProbeStep<T> ps;
   ps.probes = region_probes_;
@@ -171,16 +188,8 @@ void CpmlDevicePhysics<T>::reverse_sweep(const DeviceReverseStep<T>& s, cudaStre
   inner_->probes(ps, stream);
   launch_cpml_psi(t_, s.u, psi_.template as<T>(), radius_, stream);
   launch_cpml_adjoint_passes(t_, s.lam, adjoint_.template as<T>(), radius_, stream);
-  CpmlReverse<T> r;
-  r.u = s.u;
-  r.u_prev = s.u_prev;
   r.psi = psi_.template as<T>();
-  r.adj = adjoint_.template as<T>();
   r.next = next_.template as<T>();
-  r.grad0 = grad0_.template as<T>();
-  r.lam_out = s.lam_out;
-  r.grad = s.grad;
-  r.c = p_.coeffs;
   launch_cpml_reverse(t_, r, radius_, stream);
 }
 

@@ -1,6 +1,7 @@
 // The CUDA propagator's checkpoints and history: a strategy's schedule and store as the device
 // lays them out (the propagator concept's make_checkpoints; the stores themselves are made in
 // cuda_propagator_stores.cpp), the stored history of `full`, and where the run put them.
+#include <algorithm>
 #include <string>
 
 #include "revwave/core/system_memory.hpp"
@@ -14,9 +15,10 @@ template <class T>
 std::size_t CudaPropagator<T>::allocate_history(index_t steps, const std::function<void()>& between) {
   history_.reset();
   const std::size_t budget = device_budget();  // the one that decides, before the history takes its share
-  const HistoryTier tier = place_history(steps, field_bytes(), budget, host_budget());
+  const std::size_t step = std::min(field_bytes(), history_step_bytes<T>(p_.grid, p_.density.has_value()));
+  const HistoryTier tier = place_history(steps, step, budget, host_budget());
   const bool on_device = tier == HistoryTier::device;
-  history_ = std::make_unique<FieldHistory>(steps, field_bytes(), on_device, between);
+  history_ = std::make_unique<FieldHistory>(steps, field_bytes(), step, on_device, between);
   reserve_fields(history_->held_fields(), between);
   placement_.history_tier = to_string(tier);
   placement_.tier_choice =
@@ -34,7 +36,7 @@ template <class T>
 void CudaPropagator<T>::reverse_step_from_history(index_t n) {
   NvtxRange range("reverse");
   const FieldHistory::Fields f = history_->acquire(n, streams_, clock_);
-  reverse_from(n, static_cast<const T*>(f.cur), static_cast<const T*>(f.prev));
+  reverse_from(n, static_cast<const T*>(f.cur), static_cast<const T*>(f.prev), static_cast<const T*>(f.next));
   history_->release(n, streams_);
 }
 

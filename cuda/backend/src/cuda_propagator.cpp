@@ -298,16 +298,21 @@ void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, b
 
 // CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
 template <class T>
-void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
+void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, const T* u_next) {
   const T* r_next = adjoint_source(n + 1);
   const ProbesView& probes = dev_.probes();
-  next_at_probes(n, u, u_prev, true);
+  if (u_next != nullptr)
+    launch_read_probes(probes, u_next, static_cast<const T*>(grad_.template as<T>()), next_.template as<T>(),
+                       saved_.template as<T>(), streams_.compute);
+  else
+    next_at_probes(n, u, u_prev, true);
   const DeviceReverseStep<T> step{u,
                                   u_prev,
                                   lam_.template as<T>(),
                                   lam_prev_.template as<T>(),
                                   lam_prev_.template as<T>(),  // lam[n+3] in, lam[n+1] out
-                                  grad_.template as<T>()};
+                                  grad_.template as<T>(),
+                                  u_next};
   physics_->reverse_sweep(step, streams_.compute);
   SourceReimage<T> ri;
   ri.next = next_.template as<T>();

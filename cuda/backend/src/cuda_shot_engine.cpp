@@ -229,7 +229,8 @@ class CudaShotEngine final : public ShotEngine<T> {
     auto it = plans_.find(key);
     if (it == plans_.end()) {
       it = plans_
-               .emplace(key, plan_strategy(o_.strategy, shot.time.steps, acoustic_state_of(lane.problem.grid),
+               .emplace(key, plan_strategy(o_.strategy, shot.time.steps,
+                                           physics_state(lane.problem.grid, lane.problem.density.has_value()),
                                            field_layout<T>(lane.problem.grid)))
                .first;
     }

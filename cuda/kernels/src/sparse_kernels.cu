@@ -24,6 +24,13 @@ void launch_probes(const ProbeStep<T>& a, int radius, cudaStream_t stream) {
 }
 
 template <class T>
+void launch_read_probes(const ProbesView& probes, const T* u_next, const T* grad, T* next, T* saved,
+                        cudaStream_t stream) {
+  if (probes.count == 0) return;
+  enqueue(sparse::ReadProbesKernel<T>(probes, u_next, grad, next, saved), stream);
+}
+
+template <class T>
 void launch_sample_probes(const PointsView<T>& rec, const ProbesView& probes, const T* next, T* out,
                           cudaStream_t stream) {
   enqueue(sparse::SampleProbesKernel<T>(rec, probes, next, out), stream);
@@ -50,6 +57,7 @@ void launch_fold(const FoldShape& shape, const T* padded, double* out, cudaStrea
   template void launch_inject<T>(const PointsView<T>&, const T*, index_t, const T*, T*, cudaStream_t);                 \
   template void launch_probes<T>(const ProbeStep<T>&, int, cudaStream_t);                                              \
   template void launch_sample_probes<T>(const PointsView<T>&, const ProbesView&, const T*, T*, cudaStream_t);          \
+  template void launch_read_probes<T>(const ProbesView&, const T*, const T*, T*, T*, cudaStream_t);                    \
   template void launch_reimage_sources<T>(const ProbesView&, const SourceReimage<T>&, cudaStream_t);                   \
   template void launch_inject_adjoint_source<T>(const PointsView<T>&, const AdjointSourceInjection<T>&, cudaStream_t); \
   template void launch_fold<T>(const FoldShape&, const T*, double*, cudaStream_t);

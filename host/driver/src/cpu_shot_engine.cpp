@@ -101,7 +101,8 @@ class CpuShotEngine final : public ShotEngine<T> {
     auto it = plans_.find(key);
     if (it == plans_.end()) {
       it = plans_
-               .emplace(key, plan_strategy(o_.strategy, shot.time.steps, acoustic_state_of(problem_.grid),
+               .emplace(key, plan_strategy(o_.strategy, shot.time.steps,
+                                           physics_state(problem_.grid, problem_.density.has_value()),
                                            field_layout<T>(problem_.grid)))
                .first;
     }

@@ -189,8 +189,10 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
   if (o.compression.enabled() && o.strategy != Strategy::full) {
     plan_compression(o, layout, plan);
   }
-  if (state.layer_values > 0 && layout != nullptr) {  // each history field carries its share of the layer's values
-    field_bytes += state.layer_values / static_cast<std::size_t>(std::max(state.fields, 1)) * layout->value_bytes;
+  if (state.history_layer_values > 0) {  // what a stored step keeps beside u[n] (StateShape)
+    if (layout == nullptr)
+      throw std::logic_error("plan_strategy: a history with layer values needs the fields' layout");
+    field_bytes = state.history_step_bytes(field_bytes, layout->value_bytes);
   }
   if (o.strategy == Strategy::full) {
     refuse_ignored(o, "stores every step in memory: it takes no slots, store, budget, tiers or stop rule");

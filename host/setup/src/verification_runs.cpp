@@ -59,8 +59,8 @@ GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
   // The gradient's working set and the direction dm.
   const int fields = working_fields(r.backend.kind, Workload::gradient) + 1;
   require_run_memory(job.start, job.time, sizeof(T), fields, 3, "the Taylor test");
-  plan_strategy(o.strategy, job.time.steps, acoustic_state_of(job.start.grid), field_layout<T>(job.start.grid),
-                run_bytes(job.start, job.time, sizeof(T), fields, 3));  // refuse early
+  plan_strategy(o.strategy, job.time.steps, physics_state(job.start.grid, job.start.model.has_density()),
+                field_layout<T>(job.start.grid), run_bytes(job.start, job.time, sizeof(T), fields, 3));  // refuse early
   model_observed(job, r.backend.kind, budgets);
   const ProblemSetup& start = job.start;
   const std::vector<double> dm = taylor_direction(start.model, start.grid.spacing, scale);

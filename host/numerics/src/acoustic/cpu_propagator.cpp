@@ -53,6 +53,7 @@ void CpuPropagator<T>::retarget() {
     throw std::logic_error("CpuPropagator::retarget: the new problem's fields exceed the capacity it was built for");
   }
   history_.clear();
+  copies_.clear();
   derive();
   if (layout() == layout_) return;
   layout_ = layout();
@@ -250,17 +251,24 @@ void CpuPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev) {
 // sweep imaging with that field, adjoint-source injection) gives: the point formulas are the
 // same and, with contraction off (CMakeLists.txt), so are their roundings wherever they run.
 template <class T>
-void CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
+void CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, const T* u_next) {
   const NextFieldProbes& pr = probes_;
   const StepCoefficients<T> c = p_.coeffs;
   const T* r_next = adjoint_source(n + 1);
-  next_at_probes(n, u, u_prev);
+  if (u_next != nullptr) {
+    // The step wrote the sweep's value and then added the source terms in inject_points' order:
+    // next_at_probes' sum, its bits.
+    for (std::size_t q = 0; q < pr.size(); ++q) next_[q] = u_next[pr.index[q]];
+  } else {
+    next_at_probes(n, u, u_prev);
+  }
 
   T* grad = grad_.template as<T>();
   for (std::size_t i = 0; i < pr.source_targets.size(); ++i) saved_grad_[i] = grad[pr.index[pr.source_targets[i]]];
   T* lam = lam_.template as<T>();
   T* lam_next = lam_prev_.template as<T>();  // lam[n+3] in, lam[n+1] out
-  ReverseStepView<T> step{u, u_prev, lam, lam_next, lam_next, grad, &pr, next_.data(), r_next, rec_scale_.data()};
+  ReverseStepView<T> step{u,      u_prev, lam,          lam_next, lam_next,         grad,
+                          u_next, &pr,    next_.data(), r_next,   rec_scale_.data()};
   physics_->reverse_sweep(step);
   // Where a source injects, the sweep imaged with u[n+1] less its source term: image again from
   // the gradient as it was, with the whole u[n+1].
@@ -282,13 +290,30 @@ void CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev) {
 }
 
 template <class T>
+std::size_t CpuPropagator<T>::history_step_bytes() const {
+  return std::min(field_bytes(), revwave::history_step_bytes<T>(p_.grid, p_.density.has_value()));
+}
+
+template <class T>
 std::size_t CpuPropagator<T>::allocate_history(index_t steps, const std::function<void()>& between) {
-  const std::size_t bytes = field_bytes();
+  history_.clear();
+  copies_.clear();
+  const std::size_t bytes = history_step_bytes();
   const std::size_t need = full_history_bytes(steps, bytes);  // u[0..N]
   require_memory(need,
                  "--strategy full (the wavefield history, " + std::to_string(steps + 1) + " fields of " +
                      format_bytes(double(bytes)) + ")",
                  "use --strategy revolve with --snaps or --checkpoint-memory");
+  if (bytes < field_bytes()) {
+    // A field's first `bytes` are what a step keeps (u, then the layer's values where kept:
+    // Grid::cpml_values follow the allocated grid).
+    copies_.reserve(static_cast<std::size_t>(steps) + 1);
+    for (index_t k = 0; k <= steps; ++k) {
+      copies_.emplace_back(bytes);
+      if (between) between();
+    }
+    return need;
+  }
   history_.assign(static_cast<std::size_t>(steps) + 1, HostField{});
   // u[0..N] held at once; each step's u[n-1] is the history's, so it writes a free field: N + 1.
   reserve_fields(steps - 1, between);
@@ -297,23 +322,39 @@ std::size_t CpuPropagator<T>::allocate_history(index_t steps, const std::functio
 
 template <class T>
 void CpuPropagator<T>::record_history(index_t n) {
-  history_.at(static_cast<std::size_t>(n)) = state_.u;
+  if (copies_.empty()) {
+    history_.at(static_cast<std::size_t>(n)) = state_.u;
+    return;
+  }
+  HostBuffer& to = copies_.at(static_cast<std::size_t>(n));
+  const std::byte* from = state_.u.data();
+  // In chunks over the threads: one thread copies a large field at a fraction of the memory's speed.
+  constexpr std::size_t chunk = std::size_t(1) << 20;
+  const auto chunks = static_cast<std::int64_t>((to.bytes() + chunk - 1) / chunk);
+#pragma omp parallel for schedule(static) if (chunks > 1)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const std::size_t at = static_cast<std::size_t>(c) * chunk;
+    std::memcpy(to.data() + at, from + at, std::min(chunk, to.bytes() - at));
+  }
 }
 
 template <class T>
 const T* CpuPropagator<T>::history_field(index_t k) const {
-  return history_[static_cast<std::size_t>(std::max<index_t>(k, 0))].template as<T>();  // u[-1] = u[0] = 0
+  const auto at = static_cast<std::size_t>(std::max<index_t>(k, 0));  // u[-1] = u[0] = 0
+  return copies_.empty() ? history_[at].template as<T>() : copies_[at].template as<T>();
 }
 
 template <class T>
 void CpuPropagator<T>::reverse_step_from_history(index_t n) {
-  reverse_from(n, history_field(n), history_field(n - 1));
+  reverse_from(n, history_field(n), history_field(n - 1), history_field(n + 1));
 }
 
 template <class T>
 void CpuPropagator<T>::release_history() {
   history_.clear();
   history_.shrink_to_fit();
+  copies_.clear();
+  copies_.shrink_to_fit();
   if (!keep_fields_) pool_.release_unused();
 }
 

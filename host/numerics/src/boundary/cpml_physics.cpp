@@ -275,11 +275,13 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
   if (p_.density) {
     for (std::size_t q = 0; q < region_.size(); ++q) grad0_[q] = v.grad[region_[q]];
     inner_->reverse_sweep(v);
-    inner_->forward_sweep(v.u, v.u_prev, next);
-    density_psi(v.u, old, psi);
+    if (v.u_next == nullptr) inner_->forward_sweep(v.u, v.u_prev, next);
+    density_psi(v.u, old, psi);  // after_adjoint_source's too: a history keeps u[n]'s tail here
     density_nu_mu(v.lam, adj);
     each_region_point([&](const auto& k, std::size_t q, index_t idx, const index_t* at) {
-      const T u_next = cpml_value(next[idx], k.correction(v.u, old, at, idx, psi, nullptr), divisor_[q]);
+      const T u_next = v.u_next != nullptr
+                           ? v.u_next[idx]
+                           : cpml_value(next[idx], k.correction(v.u, old, at, idx, psi, nullptr), divisor_[q]);
       const T lam = cpml_value(v.lam_out[idx], k.adjoint_correction(adj, at, idx), divisor_[q]);
       v.grad[idx] = grad0_[q] + imaging_term(c, lam, u_next, v.u[idx], v.u_prev[idx]);
       v.lam_out[idx] = lam;
@@ -294,24 +296,26 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
       for (const auto& [b, e] : k.ranges(x, y)) saved = std::copy(g + b, g + e, saved);
     });
     inner_->reverse_sweep(v);
-    // u[n+1] less C / a: the physics' whole sweep (its vector loop) is cheaper than next_at at
-    // the region's points, and gives the same bits.
-    inner_->forward_sweep(v.u, v.u_prev, next);
+    // u[n+1] read from a stored history (which keeps no tail: StateShape), or recomputed: u[n+1]
+    // less C / a by the physics' whole sweep (its vector loop, cheaper than next_at at the
+    // region's points, the same bits), then C from psi[n].
+    const bool stored = v.u_next != nullptr;
+    if (!stored) inner_->forward_sweep(v.u, v.u_prev, next);
     k.for_each_row(points, [&](index_t x, index_t y, auto&) {
-      k.psi_row(x, y, v.u, old, psi);
+      if (!stored) k.psi_row(x, y, v.u, old, psi);
       k.nu_row(x, y, v.lam, adj);
     });
     k.for_each_row(points, [&](index_t x, index_t y, auto& s) { k.mu_row(x, y, v.lam, adj, s); });
     k.for_each_row(points, [&](index_t x, index_t y, auto& s) {
       const auto row = static_cast<std::size_t>(x * k.py + y);
-      k.forward_row(x, y, v.u, psi, old, nullptr, s);
+      if (!stored) k.forward_row(x, y, v.u, psi, old, nullptr, s);
       k.adjoint_row(x, y, v.lam, adj, s);
       const index_t base = p_.grid.index(x, y, 0);
       auto i = static_cast<std::size_t>(row_first_[row]);
       for (const auto& [b, e] : k.ranges(x, y)) {
         for (index_t z = b; z < e; ++z, ++i) {
           const index_t idx = base + z;
-          const T u_next = cpml_value(next[idx], s.sum[z], divisor_[i]);
+          const T u_next = stored ? v.u_next[idx] : cpml_value(next[idx], s.sum[z], divisor_[i]);
           const T lam = cpml_value(v.lam_out[idx], s.sum2[z], divisor_[i]);
           v.grad[idx] = grad0_[i] + imaging_term(c, lam, u_next, v.u[idx], v.u_prev[idx]);
           v.lam_out[idx] = lam;

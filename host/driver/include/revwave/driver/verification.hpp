@@ -60,7 +60,8 @@ TaylorResult taylor_test(const Grid& grid, const VelocityModel& model, const std
   TaylorResult t;
   {
     const Problem<T> p = make_problem<T>(grid, model, acq, time);
-    const StrategyPlan plan = plan_strategy(strategy, time.steps, acoustic_state_of(p.grid), field_layout<T>(p.grid));
+    const StrategyPlan plan =
+        plan_strategy(strategy, time.steps, physics_state(p.grid, p.density.has_value()), field_layout<T>(p.grid));
     const GradientOutput g =
         run_on_backend(backend, p, budgets, GradientCall<T>{&misfit, observed.data(), &strategy, &plan, {}, nullptr});
     t.objective = g.stats.objective;

@@ -23,6 +23,10 @@ struct ReverseStepView {
   const T* lam_prev = nullptr;  // lam[n+3]
   T* lam_out = nullptr;         // lam[n+1]; may alias lam_prev
   T* grad = nullptr;            // dJ/dm on the allocated grid
+  // u[n+1] on the allocated grid, its source terms in, when a stored history holds it (the same
+  // bits a recomputation gives, but at the sources); null: the physics recomputes what it needs.
+  // The whole fields only: a history keeps no more of the layer than StateShape says.
+  const T* u_next = nullptr;
   const NextFieldProbes* probes = nullptr;
   const T* next = nullptr;       // u[n+1] at the probes, the source terms included
   const T* r_next = nullptr;     // the adjoint source's sample n+1, one value per receiver

@@ -78,7 +78,8 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   const int fields = gradient_working_fields(r.backend.kind, o), records = 4;
   require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
-  r.plan = plan_strategy(o.strategy, job.time.steps, acoustic_state_of(grid), field_layout<T>(grid), working);
+  r.plan = plan_strategy(o.strategy, job.time.steps, physics_state(grid, job.start.model.has_density()),
+                         field_layout<T>(grid), working);
   // The observed data's time loop hears `progress` too (a front end may cancel the run there); its bar
   // stays the gradient's.
   model_observed(job, r.backend.kind, cuda_budgets(o.problem),

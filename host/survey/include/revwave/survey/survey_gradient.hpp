@@ -50,7 +50,7 @@ void check_survey_run(const Survey& survey, const Grid& grid, const VelocityMode
   for (const Shot& shot : survey.shots) {
     if (shot.data.empty() && o.true_model == nullptr) throw InputError(shot.name + ": no observed data");
     const ModelWindow w = shot_window(grid, shot.acquisition, o.aperture);
-    plan_strategy(o.strategy, shot.time.steps, acoustic_state_of(window_grid(grid, w)),
+    plan_strategy(o.strategy, shot.time.steps, physics_state(window_grid(grid, w), model.has_density()),
                   field_layout<T>(window_grid(grid, w)));
   }
 }

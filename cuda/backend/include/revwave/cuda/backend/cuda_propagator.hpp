@@ -183,7 +183,9 @@ class CudaPropagator {
   CudaStreams& streams() { return streams_; }
 
  private:
-  void reverse_from(index_t n, const T* u, const T* u_prev);
+  // The reverse step from u[n], u[n-1] wherever they live, and u[n+1] where a history holds it
+  // (null: recomputed; read, the probes' values and the physics' completions are read from it).
+  void reverse_from(index_t n, const T* u, const T* u_prev, const T* u_next = nullptr);
   void size_buffers();  // the per-shot buffers for p_ (grown only)
   // The state's fields hold their values (a restore's decode left to the next step is done now).
   void settle_state();

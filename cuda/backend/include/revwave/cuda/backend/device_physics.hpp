@@ -30,6 +30,9 @@ struct DeviceReverseStep {
   const T* lam_prev = nullptr;  // lam[n+3]
   T* lam_out = nullptr;         // lam[n+1]; may alias lam_prev
   T* grad = nullptr;            // dJ/dm
+  // u[n+1], its source terms in, where a stored history holds it (ReverseStepView::u_next): the
+  // whole field only, a history keeps no more of the layer than StateShape says; null: recomputed.
+  const T* u_next = nullptr;
 };
 
 // A forward step's sweep, and what the constant-density column sweep can do in passing: add u[n]^2

@@ -66,6 +66,12 @@ struct ProbeStep {
 template <class T>
 void launch_probes(const ProbeStep<T>& args, int radius, cudaStream_t stream);
 
+// next[p] = u[n+1] at probe p from a stored history's field u_next (the sources in), and, with grad,
+// saved[p] = grad there at the probes a source reaches: what launch_probes gives a reverse step.
+template <class T>
+void launch_read_probes(const ProbesView& probes, const T* u_next, const T* grad, T* next, T* saved,
+                        cudaStream_t stream);
+
 // out[r] = S u[n+1] at receiver r from the probes (each receiver's corners summed in
 // launch_sample's order): the trace of a step not taken.
 template <class T>

@@ -121,6 +121,28 @@ struct SampleProbesKernel : LinearKernel {
 };
 
 template <class T>
+struct ReadProbesKernel : LinearKernel {
+  static constexpr const char* name = "the probes from the history";
+  ProbesView probes;
+  const T* u_next;
+  const T* grad;
+  T* next;
+  T* saved;
+  ReadProbesKernel(const ProbesView& p, const T* un, const T* g, T* n, T* s)
+      : probes(p), u_next(un), grad(g), next(n), saved(s) {}
+  LaunchShape shape() const { return shape_for(probes.count); }
+  void accesses(MemoryAccesses& acc) const {
+    acc = {reads(u_next), writes(next, bytes_of<T>(probes.count))};
+    if (grad != nullptr) acc.insert(acc.end(), {reads(grad), writes(saved, bytes_of<T>(probes.count))});
+    probe_tables(probes, acc);
+  }
+  template <class Thread>
+  REVWAVE_HD void operator()(Thread& t) const {
+    read_probe_thread(probes, u_next, grad, next, saved, item(t.place()));
+  }
+};
+
+template <class T>
 struct ReimageKernel : LinearKernel {
   static constexpr const char* name = "the source re-imaging";
   ProbesView probes;

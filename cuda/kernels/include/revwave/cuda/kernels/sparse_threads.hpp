@@ -66,6 +66,16 @@ REVWAVE_HD void probe_thread(const ProbeStep<T>& a, index_t p) {
   if (a.grad != nullptr) a.saved[p] = a.grad[idx];
 }
 
+// u[n+1] at probe p read from a stored history's field (its source terms in: the bits probe_thread
+// gives), and the gradient there where a source term makes it to be re-imaged.
+template <class T>
+REVWAVE_HD void read_probe_thread(const ProbesView& pr, const T* u_next, const T* grad, T* next, T* saved, index_t p) {
+  if (p >= pr.count) return;
+  const index_t idx = pr.index[p];
+  next[p] = u_next[idx];
+  if (grad != nullptr && pr.source_begin[p] != pr.source_begin[p + 1]) saved[p] = grad[idx];
+}
+
 // Receiver r's trace from the probes: its corners in sample_one's order.
 template <class T>
 REVWAVE_HD void sample_probes_thread(const PointsView<T>& rec, const ProbesView& pr, const T* next, T* out, index_t r) {

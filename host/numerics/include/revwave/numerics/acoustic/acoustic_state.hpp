@@ -9,11 +9,22 @@ namespace revwave {
 
 inline constexpr StateShape acoustic_state{2, 0, "two wavefields"};
 
-// The state on grid g: with a C-PML each of the two fields carries the layer's auxiliary values
-// (Grid::cpml_values), which a slot holds with it.
-inline StateShape acoustic_state_of(const Grid& g) {
+// The state of a problem's physics on grid g (`density`: the variable-density physics, whose
+// state is the same two fields): with a C-PML each of the two fields carries the layer's auxiliary
+// values (Grid::cpml_values), which a slot holds with it. A stored history keeps u[n] alone per
+// step, except under a variable density, whose layer image of dJ/drho reads the step's psi: there
+// it keeps u[n]'s auxiliary values too (the layer's psi[n-1] and zeta[n-1]).
+inline StateShape physics_state(const Grid& g, bool density) {
   if (!g.cpml) return acoustic_state;
-  return {2, 2 * static_cast<std::size_t>(g.cpml_values()), "two wavefields and their C-PML auxiliary values"};
+  const auto values = static_cast<std::size_t>(g.cpml_values());
+  return {2, 2 * values, "two wavefields and their C-PML auxiliary values", density ? values : 0};
+}
+
+// One stored history step's bytes on grid g in T: u[n] and the layer values physics_state keeps.
+template <class T>
+std::size_t history_step_bytes(const Grid& g, bool density) {
+  const std::size_t u_bytes = static_cast<std::size_t>(g.alloc_points()) * sizeof(T);
+  return physics_state(g, density).history_step_bytes(u_bytes, sizeof(T));
 }
 
 }  // namespace revwave

@@ -82,16 +82,22 @@ class CpuPropagator {
   void reverse_step(index_t n);
 
   // ---- the stored history (strategy full) ----
-  // Sizes the pool for u[0..N] (the steps write straight into it); refuses first if it does
-  // not fit. Returns the bytes of u[1..N]. `between` hears each field allocated.
+  // Holds u[0..N], what the physics' state declares a stored step needs (StateShape): where
+  // that is a whole field, the steps write straight into the pool's fields and the history keeps
+  // them (no copy); where it is less (a C-PML's auxiliary values left out), each step's u is
+  // copied into a history buffer of its own size. Refuses first if it does not fit. Returns the
+  // bytes of u[0..N]. `between` hears each field or buffer allocated.
   std::size_t allocate_history(index_t steps, const std::function<void()>& between = {});
-  void record_history(index_t n);  // keeps the current u (a handle, not a copy) as u[n], n = 0..N
-  // The reverse step from u[n], u[n-1] of the history: u[n+1] is recomputed as by every other
-  // strategy (not read back), so all strategies image with the same bits.
+  void record_history(index_t n);  // keeps the current u as u[n], n = 0..N
+  // The reverse step from u[n], u[n-1] and u[n+1] of the history: the physics reads u[n+1] where it
+  // would recompute it from the layer's auxiliary values, and u[n+1] at the probes is read too;
+  // the values are the ones a recomputation gives, so every strategy images with the same bits.
   void reverse_step_from_history(index_t n);
   void release_history();
-  // Bytes the history copied to another medium: none, it is the pool's fields.
+  // Bytes the history copied to another medium: none, it stays in host memory.
   std::uint64_t history_copy_bytes() const { return 0; }
+  // One stored step's bytes (allocate_history's choice).
+  std::size_t history_step_bytes() const;
 
   // The adjoint field lam[k] last computed and the gradient on the allocated grid (tests).
   const T* adjoint_field() const { return lam_.template as<T>(); }
@@ -113,8 +119,9 @@ class CpuPropagator {
   // u[n+1] at every probe from u[n] and u[n-1]: the sweep's point formula, then the source
   // terms of step n in inject_points' order.
   void next_at_probes(index_t n, const T* u, const T* u_prev);
-  // The reverse step from u[n] and u[n-1], wherever they live (the state, the history).
-  void reverse_from(index_t n, const T* u, const T* u_prev);
+  // The reverse step from u[n] and u[n-1], wherever they live (the state, the history), and u[n+1]
+  // when a history holds it (null: recomputed).
+  void reverse_from(index_t n, const T* u, const T* u_prev, const T* u_next = nullptr);
   const T* adjoint_source(index_t sample) const;
   T* trace_row(std::vector<T>& rows, index_t sample, index_t width);
 
@@ -127,7 +134,8 @@ class CpuPropagator {
   std::array<bool, 2> physics_kind_{};      // what make_cpu_physics chose it by: a density, a C-PML
   HostFieldPool pool_;                      // first: every handle below goes back to it
   HostState state_;
-  std::vector<HostField> history_;  // u[0..N]
+  std::vector<HostField> history_;  // u[0..N] as the pool's fields, or
+  std::vector<HostBuffer> copies_;  // u[0..N] copied, a stored step's bytes each
   HostBuffer lam_, lam_prev_;       // lam[k+1], lam[k+2]
   HostBuffer grad_;
   std::vector<T> src_scale_;       // per corner: 1 / (h^3 a)

@@ -9,7 +9,9 @@
 //   next_at:  the physics' value plus C / a, psi recomputed where it is needed: the same bits;
 //   reverse:  the physics' fused sweep and its forward sweep (u[n+1] recomputed), then, near the
 //             slabs, u[n+1] and lam[n+1] completed and dJ/dm imaged again from its value before
-//             the sweep (the physics' own images, dJ/drho's, are taken after the step: cpu_physics.hpp).
+//             the sweep (the physics' own images, dJ/drho's, are taken after the step: cpu_physics.hpp);
+//             from a stored history u[n+1] is read instead (the step's u_next), and neither the
+//             forward sweep nor psi runs but where the density's layer image needs psi[n].
 // The passes walk z rows (src/boundary/cpml_rows.hpp); next_at is their per-point form.
 // With a free surface the plane z = 0 stays zero (it has no C-PML share) and the top face has no layer.
 // With a variable density the layer stretches the flux form (boundary/cpml_point.hpp): the passes
