@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "device_state_io.hpp"
 #include "energy_stability.hpp"
 #include "revwave/core/cuda_info.hpp"
 #include "revwave/cuda/backend/cuda_propagator.hpp"
@@ -16,6 +17,8 @@ namespace revwave {
 namespace {
 
 using namespace energy_testing;
+using cuda_testing::download_u;
+using cuda_testing::download_u_prev;
 
 // The CUDA propagator's forward steps: after step n, u[n+1] and u[n] downloaded.
 template <class T>
@@ -26,10 +29,9 @@ struct CudaSteps {
     CudaPropagator<T> prop(p);
     prop.reset_forward();
     const std::size_t values = p.grid.template field_bytes<T>() / sizeof(T);  // the C-PML's tail too
-    std::vector<T> u(values), u_prev(values);
     for (index_t n = 0; n < p.time.steps; ++n) {
       prop.forward_step(n);
-      prop.download_state(u.data(), u_prev.data());
+      const std::vector<T> u = download_u(prop, values), u_prev = download_u_prev(prop, values);
       each(n, u.data(), u_prev.data());  // u[n+1], u[n]
     }
   }

@@ -11,6 +11,7 @@
 #include <initializer_list>
 
 #include "cuda_test_support.hpp"
+#include "device_state_io.hpp"
 #include "precisions.hpp"
 #include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/driver/cuda_backend.hpp"
@@ -51,7 +52,7 @@ struct BothBackends {
     const std::vector<T> u = random_field<T>(g, seed_u), up = random_field<T>(g, seed_up);
     std::memcpy(cpu.state().u.data(), u.data(), cpu.field_bytes());
     std::memcpy(cpu.state().u_prev.data(), up.data(), cpu.field_bytes());
-    gpu.upload_state(u.data(), up.data());
+    upload_state(gpu, u, up);
     points = u.size();
   }
   const Problem<T> p;
@@ -68,17 +69,15 @@ void forward_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
     b.cpu.forward_step(n);
     b.gpu.forward_step(n);
   }
-  std::vector<T> gu(b.points), gup(b.points);
-  b.gpu.download_state(gu.data(), gup.data());
+  const std::vector<T> gu = download_u(b.gpu, b.points), gup = download_u_prev(b.gpu, b.points);
   EXPECT_TRUE(all_finite(gu) && all_finite(gup));
   const T* cu = b.cpu.state().u.template as<T>();
   const T* cup = b.cpu.state().u_prev.template as<T>();
   EXPECT_LE(relative_to_max(gu, std::vector<T>(cu, cu + b.points)), 64 * eps<T>());
   EXPECT_LE(relative_to_max(gup, std::vector<T>(cup, cup + b.points)), 64 * eps<T>());
-  std::vector<T> cs(static_cast<std::size_t>(b.p.rec.count)), gs(cs.size());
-  b.cpu.sample(cs.data());
-  b.gpu.sample(gs.data());
-  EXPECT_LE(relative_to_max(gs, cs), 64 * eps<T>());
+  b.cpu.record_trace(0);
+  b.gpu.record_trace(0);
+  EXPECT_LE(relative_to_max(b.gpu.traces(1), b.cpu.traces(1)), 64 * eps<T>());
 }
 
 template <class T>
@@ -113,8 +112,7 @@ void reverse_steps_match_the_cpu(const Case& c, SweepKernel kernel) {
   };
   for (index_t n = 4; n <= 6; ++n)
     EXPECT_LE(relative_to_max(row(tg, n), row(tc, n)), 64 * eps<T>()) << "trace of u[" << n << "]";
-  std::vector<T> lam(b.points), grad(b.points);
-  b.gpu.download_adjoint(lam.data(), grad.data());
+  const std::vector<T> lam = download_lam(b.gpu, b.points), grad = download_grad(b.gpu, b.points);
   EXPECT_TRUE(all_finite(lam) && all_finite(grad));
   // The CPU's adjoint fields are private: the folded gradient carries them; lam must at least have moved.
   const std::vector<double> gc = b.cpu.interior_gradient(), gg = b.gpu.interior_gradient();
@@ -262,7 +260,7 @@ void same_fields_as_columns(SweepKernel kernel, std::initializer_list<int> space
       const std::vector<T> u = random_field<T>(p.grid, 6), up = random_field<T>(p.grid, 7);
       const std::vector<T> observed = random_observed(p);
       for (CudaPropagator<T>* g : {&columns, &tiled}) {
-        g->upload_state(u.data(), up.data());
+        upload_state(*g, u, up);
         g->set_adjoint_source(observed);
         g->reset_adjoint();
       }
@@ -270,11 +268,8 @@ void same_fields_as_columns(SweepKernel kernel, std::initializer_list<int> space
         columns.forward_step(n);
         tiled.forward_step(n);
       }
-      std::vector<T> cu(u.size()), cup(u.size()), tu(u.size()), tup(u.size());
-      columns.download_state(cu.data(), cup.data());
-      tiled.download_state(tu.data(), tup.data());
-      expect_same_field(tu, cu, "u");
-      expect_same_field(tup, cup, "u_prev");
+      expect_same_field(download_u(tiled, u.size()), download_u(columns, u.size()), "u");
+      expect_same_field(download_u_prev(tiled, u.size()), download_u_prev(columns, u.size()), "u_prev");
       for (index_t n = 5; n >= 3; --n) {
         columns.record_next_trace(n + 1);
         tiled.record_next_trace(n + 1);
@@ -282,10 +277,8 @@ void same_fields_as_columns(SweepKernel kernel, std::initializer_list<int> space
         tiled.reverse_step(n);
       }
       expect_same_field(tiled.traces(p.time.nt()), columns.traces(p.time.nt()), "the probes' traces");
-      columns.download_adjoint(cu.data(), cup.data());
-      tiled.download_adjoint(tu.data(), tup.data());
-      expect_same_field(tu, cu, "lam");
-      expect_same_field(tup, cup, "grad");
+      expect_same_field(download_lam(tiled, u.size()), download_lam(columns, u.size()), "lam");
+      expect_same_field(download_grad(tiled, u.size()), download_grad(columns, u.size()), "grad");
     }
   }
 }

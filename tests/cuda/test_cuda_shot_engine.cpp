@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "cuda_test_support.hpp"
+#include "device_state_io.hpp"
 #include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
@@ -110,7 +111,7 @@ TEST_F(CudaShotEngine, AForwardStepAddsTheSquareOfTheStateItStepsFrom) {
     CudaPropagator<T> prop(p);
     ASSERT_TRUE(prop.illuminates_in_passing());
     const std::vector<T> u = random_field<T>(p.grid, 3), up = random_field<T>(p.grid, 4);
-    prop.upload_state(u.data(), up.data());
+    upload_state(prop, u, up);
     const std::size_t n = static_cast<std::size_t>(p.grid.interior_points());
     std::vector<double> before(n);
     for (std::size_t i = 0; i < n; ++i) before[i] = 0.25 + 1e-3 * static_cast<double>(i % 97);

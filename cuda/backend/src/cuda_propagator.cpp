@@ -30,9 +30,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   const std::size_t bytes = field_bytes();
   pool_.ensure_capacity(2);
   state_ = DeviceState{pool_.acquire(), pool_.acquire()};
-  lam_ = DeviceBuffer(bytes, "an adjoint wavefield");
-  lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
-  grad_ = DeviceBuffer(bytes, "the gradient");
+  adjoint_ = DeviceAdjoint(bytes);
   size_buffers();
   assign_physics([this](index_t idx) { return leapfrog_a_at(p_, idx); });
   folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
@@ -53,36 +51,13 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
   const std::size_t bytes = pool_.field_bytes();
   pool_.ensure_capacity(2);
   state_ = DeviceState{pool_.acquire(), pool_.acquire()};
-  lam_ = DeviceBuffer(bytes, "an adjoint wavefield");
-  lam_prev_ = DeviceBuffer(bytes, "an adjoint wavefield");
-  grad_ = DeviceBuffer(bytes, "the gradient");
+  adjoint_ = DeviceAdjoint(bytes);
   size_buffers();
   assign_physics(window.a_at);
   energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
   energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
   const Grid& g = p_.grid;
   layout_ = {g.alloc(0), g.alloc(1), g.alloc(2), g.padded(0), g.padded(1), g.padded(2)};
-}
-
-template <class T>
-void CudaPropagator<T>::size_buffers() {
-  // Allocated now: an allocation waits for the device, and no step may. An engine grows them with
-  // room to spare, after the work that still reads them.
-  const std::size_t nt = static_cast<std::size_t>(p_.time.nt());
-  const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(p_.rec.count, 1));
-  const std::size_t nsrc = static_cast<std::size_t>(std::max<index_t>(p_.src.count, 1));
-  const std::size_t probes = static_cast<std::size_t>(std::max<index_t>(dev_.probes().count, 1));
-  auto size = [this](DeviceBuffer& b, std::size_t bytes, const char* what) {
-    if (b.bytes() >= bytes) return;
-    if (ring_ != nullptr && b.bytes() > 0) streams_.compute.synchronize();
-    b = DeviceBuffer(ring_ != nullptr ? bytes + bytes / 4 : bytes, what);
-  };
-  size(next_, probes * sizeof(T), "u[n+1] at the probes");
-  size(saved_, probes * sizeof(T), "the gradient at the probes");
-  size(traces_, nt * nrec * sizeof(T), "the traces");
-  size(adjoint_source_, nt * nrec * sizeof(T), "the adjoint source");
-  size(source_traces_, nt * nsrc * sizeof(T), "the source traces");
-  size(sample_, nrec * sizeof(T), "a sample of the receivers");
 }
 
 template <class T>
@@ -205,195 +180,17 @@ void CudaPropagator<T>::settle_state() {
 }
 
 template <class T>
-void CudaPropagator<T>::sample(T* host_out) {
-  settle_state();
-  launch_sample(dev_.rec(), state_.u.template as<const T>(), sample_.template as<T>(), T(1), streams_.compute);
-  copy_sync(host_out, sample_.data(), static_cast<std::size_t>(p_.rec.count) * sizeof(T), cudaMemcpyDeviceToHost,
-            streams_.compute);
-}
-
-template <class T>
-T* CudaPropagator<T>::trace_row(DeviceBuffer& rows, index_t sample, index_t width, const char* what) {
-  if (sample < 0 || sample >= p_.time.nt()) throw std::logic_error(std::string(what) + " sample out of range");
-  return rows.template as<T>() + sample * width;
-}
-
-template <class T>
 void CudaPropagator<T>::record_trace(index_t n) {
   settle_state();
-  launch_sample(dev_.rec(), state_.u.template as<const T>(), trace_row(traces_, n, p_.rec.count, "trace"), T(1),
-                streams_.compute);
+  launch_sample(dev_.rec(), state_.u.template as<const T>(), records_.trace_row(n), T(1), streams_.compute);
 }
 
 template <class T>
 void CudaPropagator<T>::record_next_trace(index_t n) {
   settle_state();
-  T* out = trace_row(traces_, n, p_.rec.count, "trace");
+  T* out = records_.trace_row(n);
   next_at_probes(n - 1, state_.u.template as<T>(), state_.u_prev.template as<T>(), false);
-  launch_sample_probes(dev_.rec(), dev_.probes(), next_.template as<const T>(), out, streams_.compute);
-}
-
-template <class T>
-std::vector<T> CudaPropagator<T>::traces(index_t samples) {
-  if (samples > p_.time.nt()) throw std::logic_error("traces: more samples asked for than a run records");
-  std::vector<T> out(static_cast<std::size_t>(samples * p_.rec.count));
-  copy_sync(out.data(), traces_.data(), out.size() * sizeof(T), cudaMemcpyDeviceToHost, streams_.compute);
-  return out;
-}
-
-template <class T>
-void CudaPropagator<T>::reset_adjoint() {
-  lam_.zero_async(streams_.compute);
-  lam_prev_.zero_async(streams_.compute);
-  grad_.zero_async(streams_.compute);
-  physics_->reset_adjoint(streams_.compute);
-}
-
-template <class T>
-void CudaPropagator<T>::set_adjoint_source(std::vector<T> r) {
-  const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(p_.rec.count, 1));
-  if (r.size() % nrec != 0) throw std::logic_error("set_adjoint_source: not a whole number of samples");
-  if (r.size() * sizeof(T) > adjoint_source_.bytes())
-    throw std::logic_error("set_adjoint_source: more samples than a run has");
-  adjoint_samples_ = static_cast<index_t>(r.size() / nrec);
-  // On the compute stream: after any step still reading the previous one.
-  if (ring_ != nullptr)
-    ring_->upload(adjoint_source_.data(), r.data(), r.size() * sizeof(T), streams_.compute);
-  else
-    copy_sync(adjoint_source_.data(), r.data(), r.size() * sizeof(T), cudaMemcpyHostToDevice, streams_.compute);
-}
-
-template <class T>
-const T* CudaPropagator<T>::adjoint_source(index_t sample) const {
-  if (sample < 0 || sample >= adjoint_samples_) {
-    throw std::logic_error("adjoint source sample " + std::to_string(sample) + " was not given");
-  }
-  return adjoint_source_.template as<T>() + sample * p_.rec.count;
-}
-
-template <class T>
-void CudaPropagator<T>::reverse_step(index_t n) {
-  settle_state();
-  NvtxRange range("reverse");
-  reverse_from(n, state_.u.template as<T>(), state_.u_prev.template as<T>());
-}
-
-template <class T>
-void CudaPropagator<T>::next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient) {
-  ProbeStep<T> ps;
-  ps.probes = dev_.probes();
-  ps.sweep = dev_.sweep_base();
-  ps.sweep.u = u;
-  ps.sweep.u_prev = u_prev;
-  ps.src_weight = dev_.src().weight;
-  ps.src_scale = dev_.src_scale();
-  ps.wavelet = dev_.wavelet();
-  ps.n = n;
-  ps.grad = save_gradient ? grad_.template as<T>() : nullptr;
-  ps.next = next_.template as<T>();
-  ps.saved = saved_.template as<T>();
-  ps.free_surface = p_.grid.free_surface;
-  physics_->probes(ps, streams_.compute);
-}
-
-// CpuPropagator::reverse_from's steps, as kernels on the compute stream, none waited for.
-template <class T>
-void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, const T* u_next) {
-  const T* r_next = adjoint_source(n + 1);
-  const ProbesView& probes = dev_.probes();
-  if (u_next != nullptr)
-    launch_read_probes(probes, u_next, static_cast<const T*>(grad_.template as<T>()), next_.template as<T>(),
-                       saved_.template as<T>(), streams_.compute);
-  else
-    next_at_probes(n, u, u_prev, true);
-  const DeviceReverseStep<T> step{u,
-                                  u_prev,
-                                  lam_.template as<T>(),
-                                  lam_prev_.template as<T>(),
-                                  lam_prev_.template as<T>(),  // lam[n+3] in, lam[n+1] out
-                                  grad_.template as<T>(),
-                                  u_next};
-  physics_->reverse_sweep(step, streams_.compute);
-  SourceReimage<T> ri;
-  ri.next = next_.template as<T>();
-  ri.saved = saved_.template as<T>();
-  ri.lam = lam_prev_.template as<T>();
-  ri.grad = grad_.template as<T>();
-  ri.u = u;
-  ri.u_prev = u_prev;
-  ri.c = p_.coeffs;
-  launch_reimage_sources(probes, ri, streams_.compute);
-  AdjointSourceInjection<T> r;
-  r.source = r_next;
-  r.scale = dev_.rec_scale();
-  r.lam = lam_prev_.template as<T>();
-  r.grad = grad_.template as<T>();
-  r.next = next_.template as<T>();
-  r.target_probe = probes.target_probe;
-  r.u = u;
-  r.u_prev = u_prev;
-  r.c = p_.coeffs;
-  launch_inject_adjoint_source(dev_.rec(), r, streams_.compute);
-  physics_->after_adjoint_source(step, streams_.compute);  // its own images, lam[n+1] complete
-  swap(lam_, lam_prev_);
-}
-
-template <class T>
-std::vector<double> CudaPropagator<T>::interior_gradient() {
-  if (ring_ != nullptr) return {};  // an engine folds gradient_field() into its tiles on the device
-  launch_fold(dev_.fold_shape(), grad_.template as<const T>(), folded_.template as<double>(), streams_.compute);
-  std::vector<double> out(static_cast<std::size_t>(p_.grid.interior_points()));
-  copy_sync(out.data(), folded_.data(), out.size() * sizeof(double), cudaMemcpyDeviceToHost, streams_.compute);
-  return out;
-}
-
-template <class T>
-std::vector<double> CudaPropagator<T>::density_gradient() {
-  return physics_->density_gradient(streams_.compute);
-}
-
-template <class T>
-void CudaPropagator<T>::adjoint_data_step(index_t j) {
-  physics_->adjoint_sweep(lam_.template as<T>(), lam_prev_.template as<T>(), lam_prev_.template as<T>(),
-                          streams_.compute);
-  launch_inject(dev_.rec(), adjoint_source(j), 1, dev_.rec_scale(), lam_prev_.template as<T>(), streams_.compute);
-  swap(lam_, lam_prev_);
-  // P^T: the source weights w / h^3 (h^2 on a plane), without 1/a (that belongs to A^{-T}).
-  const T inv_cell = static_cast<T>(1.0 / p_.grid.cell_volume());
-  launch_sample(dev_.src(), lam_.template as<const T>(), trace_row(source_traces_, j, p_.src.count, "source trace"),
-                inv_cell, streams_.compute);
-}
-
-template <class T>
-std::vector<T> CudaPropagator<T>::source_traces(index_t samples) {
-  if (samples > p_.time.nt()) throw std::logic_error("source_traces: more samples asked for than a run records");
-  std::vector<T> out(static_cast<std::size_t>(samples * p_.src.count));
-  copy_sync(out.data(), source_traces_.data(), out.size() * sizeof(T), cudaMemcpyDeviceToHost, streams_.compute);
-  return out;
-}
-
-template <class T>
-void CudaPropagator<T>::upload_state(const T* u, const T* u_prev) {
-  if (fused_) fused_->drop_decode();  // the state is replaced unread
-  fences_.before_any_write(streams_.compute);
-  if (state_.u.shared()) state_.u = pool_.acquire();
-  if (state_.u_prev.shared()) state_.u_prev = pool_.acquire();
-  copy_sync(state_.u.data(), u, field_bytes(), cudaMemcpyHostToDevice, streams_.compute);
-  copy_sync(state_.u_prev.data(), u_prev, field_bytes(), cudaMemcpyHostToDevice, streams_.compute);
-}
-
-template <class T>
-void CudaPropagator<T>::download_state(T* u, T* u_prev) {
-  settle_state();
-  fences_.before_any_write(streams_.compute);
-  copy_sync(u, state_.u.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
-  copy_sync(u_prev, state_.u_prev.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
-}
-
-template <class T>
-void CudaPropagator<T>::download_adjoint(T* lam, T* grad) {
-  copy_sync(lam, lam_.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
-  copy_sync(grad, grad_.data(), field_bytes(), cudaMemcpyDeviceToHost, streams_.compute);
+  launch_sample_probes(dev_.rec(), dev_.probes(), records_.next(), out, streams_.compute);
 }
 
 template class CudaPropagator<float>;

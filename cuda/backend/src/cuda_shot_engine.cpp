@@ -71,7 +71,7 @@ class CudaShotEngine final : public ShotEngine<T> {
     timing.end.record(compute);
     out.phases.time_loop = seconds_since(t);  // the host's share; the device's replaces it (time_loop_seconds)
     t = Clock::now();
-    out.gradient = fill_tiles(lane, shot, lane.prop->gradient_field(), nullptr);
+    out.gradient = fill_tiles(lane, shot, lane.prop->adjoint().grad.template as<T>(), nullptr);
     out.phases.accumulate = seconds_since(t);
     out.stats = g.stats;
     out.predicted_forward_steps = plan.predicted_forward_steps;

@@ -112,11 +112,6 @@ void CpuPropagator<T>::forward_step(index_t n) {
 }
 
 template <class T>
-void CpuPropagator<T>::sample(T* out) const {
-  sample_points(p_.rec, state_.u.template as<T>(), out);
-}
-
-template <class T>
 T* CpuPropagator<T>::trace_row(std::vector<T>& rows, index_t sample, index_t width) {
   const std::size_t size = static_cast<std::size_t>(p_.time.nt() * width);
   if (rows.size() != size) rows.assign(size, T(0));

@@ -1,10 +1,13 @@
 // The CUDA backend's propagator: the propagator concept
 // (revwave/driver/propagator.hpp) as CpuPropagator implements it, over the problem's physics
 // (DevicePhysics, chosen once by make_device_physics), with the fields in device memory
-// (the forward ones from a pool that checkpoints share), the traces and the adjoint source too,
-// and the work on a compute stream. No step waits for the device: the traces are read back once
-// (traces()), the adjoint source copied once, the gradient read back once; sample() to host
-// memory and wavefield_energy() wait.
+// (the forward ones from a pool that checkpoints share, the adjoint ones in DeviceAdjoint), the
+// traces and the adjoint source too (DeviceRecords), and the work on a compute stream. No step
+// waits for the device: the traces are read back once (traces()), the adjoint source copied once,
+// the gradient read back once; wavefield_energy() waits. Its parts live in four sources:
+// cuda_propagator.cpp (set-up and the forward), cuda_propagator_reverse.cpp (the reverse and
+// the linear adjoint), cuda_propagator_stores.cpp (slots and stores), cuda_checkpoints.cpp (the
+// history and a strategy's checkpoints).
 #pragma once
 #include <array>
 #include <functional>
@@ -12,8 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "revwave/cuda/backend/device_adjoint.hpp"
 #include "revwave/cuda/backend/device_physics.hpp"
 #include "revwave/cuda/backend/device_problem.hpp"
+#include "revwave/cuda/backend/device_records.hpp"
 #include "revwave/cuda/backend/upload_ring.hpp"
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/cuda/runtime/cuda_streams.hpp"
@@ -46,14 +51,13 @@ class CudaPropagator {
   explicit CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets = {});
   // A shot engine's: fields of `field_capacity` bytes, the problem's m cut from the resident model
   // on the device, every upload through `ring`; re-targeted to each shot (retarget) without
-  // reallocating, its gradient left on the device (gradient_field), and no wait between shots.
+  // reallocating, its gradient left on the device (adjoint().grad), and no wait between shots.
   CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets, std::size_t field_capacity,
                  const ResidentWindow<T>& window, UploadRing& ring);
   // The problem it holds a reference to now describes another shot (engine only): the device
   // problem refilled, buffers grown only where the new shot needs more, the pool's fields zeroed on
   // the compute stream where the grid's layout changed.
   void retarget(const ResidentWindow<T>& window);
-  const T* gradient_field() const { return grad_.template as<T>(); }
   ~CudaPropagator();
   CudaPropagator(const CudaPropagator&) = delete;
   CudaPropagator& operator=(const CudaPropagator&) = delete;
@@ -78,7 +82,8 @@ class CudaPropagator {
   // The next forward_step's sweep adds u[n]^2 (the state it steps from) at every interior point into
   // sum (interior points, z fastest, doubles): as launch_square_add on u[n] before the step would.
   void illuminate_next_step(double* sum) { illuminate_ = sum; }
-  void sample(T* host_out);  // receivers of the current u[n] (tests; waits for the device)
+  // The forward state u[n], u[n-1]: its fields hold their values once the compute stream has
+  // done what was asked before (synchronize()), unless a restore's decode is left to the next step.
   DeviceState& state() { return state_; }
   DeviceFieldPool& field_pool() { return pool_; }
   // Sizes the pool for a store or history that holds up to `held` fields at once: 2 + held;
@@ -92,14 +97,18 @@ class CudaPropagator {
   // S u[n] from the state at n - 1 without stepping: u[n] at the receivers' corners by the probe
   // kernel (the sweep's point formula and the source terms).
   void record_next_trace(index_t n);
-  std::vector<T> traces(index_t samples);  // one copy, one wait
+  std::vector<T> traces(index_t samples) { return records_.traces(samples, streams_.compute); }  // one wait
 
   // ---- reverse ----
   void reset_adjoint();
-  void set_adjoint_source(std::vector<T> r);  // copied to the device once
+  void set_adjoint_source(const std::vector<T>& r) {  // copied to the device once
+    records_.set_adjoint_source(r, ring_, streams_.compute);
+  }
   // One pass: u[n+1] recomputed in registers (never stored), lam[n+1] with S^T r[n+1] injected,
   // and the imaging.
   void reverse_step(index_t n);
+  // lam and the gradient's accumulator (an engine folds grad into its tiles on the device).
+  const DeviceAdjoint& adjoint() const { return adjoint_; }
 
   // ---- the stored history (strategy full) ----
   std::size_t allocate_history(index_t steps, const std::function<void()>& between = {});
@@ -153,7 +162,7 @@ class CudaPropagator {
 
   // ---- linear adjoint (dot-product test): the adjoint source as the data ----
   void adjoint_data_step(index_t j);
-  std::vector<T> source_traces(index_t samples);
+  std::vector<T> source_traces(index_t samples) { return records_.source_traces(samples, streams_.compute); }
 
   std::size_t field_bytes() const { return p_.grid.template field_bytes<T>(); }
   // Checkpoint budgets: as given, or derived (device: free memory now less a margin; host: half of what is available).
@@ -175,18 +184,13 @@ class CudaPropagator {
   // yes, but with a density, whose sweeps neither encode nor decode); off, the cast kernels run at
   // once. The bytes and the gradient are the same either way.
   void set_fused_codec(bool on) { fuse_codec_ = on; }
-
-  // ---- test access: whole allocated-grid fields to and from host memory (synchronous) ----
-  void upload_state(const T* u, const T* u_prev);
-  void download_state(T* u, T* u_prev);
-  void download_adjoint(T* lam, T* grad);
   CudaStreams& streams() { return streams_; }
 
  private:
   // The reverse step from u[n], u[n-1] wherever they live, and u[n+1] where a history holds it
   // (null: recomputed; read, the probes' values and the physics' completions are read from it).
   void reverse_from(index_t n, const T* u, const T* u_prev, const T* u_next = nullptr);
-  void size_buffers();  // the per-shot buffers for p_ (grown only)
+  void size_buffers() { records_.size_for(p_, dev_.probes().count, ring_, streams_.compute); }
   // The state's fields hold their values (a restore's decode left to the next step is done now).
   void settle_state();
   // u[n+1] at the probes from u[n], u[n-1]; with `save_gradient` the gradient there too (reverse steps).
@@ -194,8 +198,6 @@ class CudaPropagator {
   // The problem's physics: the last one re-derived where it is of the same kind (an engine's
   // next window), else made anew; a_at: the update's divisor.
   void assign_physics(const std::function<T(index_t)>& a_at);
-  T* trace_row(DeviceBuffer& rows, index_t sample, index_t width, const char* what);
-  const T* adjoint_source(index_t sample) const;
 
   detail::SelectDevice select_;
   const Problem<T>& p_;
@@ -208,11 +210,9 @@ class CudaPropagator {
   SpillClock clock_;
   DeviceFieldPool pool_;  // before every handle to its fields
   DeviceState state_;
-  DeviceBuffer lam_, lam_prev_, grad_;
-  DeviceBuffer next_, saved_;                             // u[n+1] at the probes; the gradient there before the sweep
-  DeviceBuffer traces_, adjoint_source_, source_traces_;  // nt x nrec, samples x nrec, nt x nsrc
-  index_t adjoint_samples_ = 0;
-  DeviceBuffer sample_, folded_;
+  DeviceAdjoint adjoint_;
+  DeviceRecords<T> records_;
+  DeviceBuffer folded_;
   DeviceReducer<T> reducer_;
   DeviceBuffer energy_;
   PinnedBuffer energy_host_;

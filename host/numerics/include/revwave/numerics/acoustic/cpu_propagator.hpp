@@ -51,7 +51,6 @@ class CpuPropagator {
   // Position n -> n+1, injecting q[n]. u[n+1] goes into u[n-1]'s field when the state alone
   // holds it, else (a slot or a copy in flight holds it too) into a free field of the pool.
   void forward_step(index_t n);
-  void sample(T* out) const;        // receivers of the current u[n] (tests)
   double wavefield_energy() const;  // sum of u[n]^2 over the grid, in a fixed order
   // illumination[i] += u[n]^2 at every interior point i (nx*ny*nz, C order): called after each
   // forward step, it sums the source-side illumination of a sweep (the inversion's preconditioner).
