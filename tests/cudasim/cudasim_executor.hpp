@@ -1,5 +1,6 @@
 // The launch layer's executor on cudasim (revwave/cuda/kernels/launch/kernel_launch.hpp includes
-// it where -DREVWAVE_CUDASIM compiles the .cu files as C++): the launch is one operation on its
+// it where the build names it, -DREVWAVE_LAUNCH_EXECUTOR=<cudasim_executor.hpp>, as the cudasim
+// targets do when they compile the .cu files as C++): the launch is one operation on its
 // stream for the stream-order checker, with the accesses its struct declares, and its grid runs
 // on the CPU (run_grid).
 #pragma once

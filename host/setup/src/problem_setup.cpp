@@ -10,6 +10,7 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/io/npy.hpp"
+#include "revwave/numerics/acoustic/acoustic_state.hpp"
 #include "revwave/numerics/wavelet.hpp"
 #include "revwave/setup/plausibility.hpp"
 #include "revwave/setup/thread_limit.hpp"
@@ -262,29 +263,16 @@ std::size_t wavefield_bytes(const Grid& g, std::size_t value_bytes) {
   return checked_bytes({static_cast<std::size_t>(g.alloc_points() + g.cpml_values()), value_bytes}, "one wavefield");
 }
 
-// What the C-PML physics holds besides the propagator's fields (boundary/cpml_physics.hpp): two
-// tails (the reverse step's psi, the adjoint's nu and mu), one wavefield (the reverse step's u[n+1]),
-// per point near a layer its index and two values (the update's a, dJ/dm before the sweep), and per
-// z row where its points start.
-std::size_t cpml_physics_bytes(const Grid& g, std::size_t value_bytes) {
-  if (!g.cpml) return 0;
-  const auto tails = checked_bytes({2, static_cast<std::size_t>(g.cpml_values()), value_bytes}, "the C-PML's tails");
-  const std::size_t values = 2;
-  const auto region = checked_bytes({static_cast<std::size_t>(g.cpml_region_points()), 8 + values * value_bytes},
-                                    "the C-PML's points near the layer");
-  const auto rows = checked_bytes({static_cast<std::size_t>(g.padded(0) * g.padded(1) + 1), 8}, "the C-PML's rows");
-  const std::size_t own = checked_sum(checked_sum(tails, region, "the C-PML"), rows, "the C-PML");
-  return checked_sum(own, wavefield_bytes(g, value_bytes), "the C-PML");
+// What the problem's physics holds besides the propagator's fields (its own declaration).
+PhysicsMemory physics_memory_of(const ProblemSetup& s, std::size_t value_bytes) {
+  return physics_memory(s.grid, !s.model.density.empty(), value_bytes);
 }
-
-// A density's coefficients (density_model.hpp): s, t and the half points' B along each axis, five
-// fields of the grid's size beside the wavefields.
-int density_fields(const ProblemSetup& s) { return s.model.density.empty() ? 0 : 5; }
 
 }  // namespace
 
 std::size_t run_bytes(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies) {
-  fields += density_fields(s);
+  const PhysicsMemory physics = physics_memory_of(s, value_bytes);
+  fields += physics.coefficient_fields;
   const std::size_t field = wavefield_bytes(s.grid, value_bytes);
   const std::size_t nrec = s.acquisition.receivers.size();
   const std::size_t nt = static_cast<std::size_t>(t.nt());
@@ -293,14 +281,15 @@ std::size_t run_bytes(const ProblemSetup& s, const TimeAxis& t, std::size_t valu
       checked_bytes({static_cast<std::size_t>(trace_copies), nt, nrec, value_bytes}, "the traces");
   const std::size_t per_step = checked_bytes({nt, 3 * 8}, "the wavelet and the misfit per step");
   const std::size_t run = checked_sum(checked_sum(wavefields, traces, "the run"), per_step, "the run");
-  return checked_sum(run, cpml_physics_bytes(s.grid, value_bytes), "the run");
+  return checked_sum(run, physics.other_bytes, "the run");
 }
 
 void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies,
                         const std::string& what) {
   const std::size_t bytes = run_bytes(s, t, value_bytes, fields, trace_copies);
   const std::size_t field = wavefield_bytes(s.grid, value_bytes);
-  const std::string density = density_fields(s) > 0 ? " and the density's 5 coefficient fields" : "";
+  const PhysicsMemory physics = physics_memory_of(s, value_bytes);
+  const std::string density = physics.coefficient_fields > 0 ? std::string(" and ") + physics.coefficients : "";
   require_memory(bytes, what + " (" + std::to_string(fields) + " wavefields" + density + " of " +
                             format_bytes(double(field)) + ", " + std::to_string(t.nt()) + " samples x " +
                             std::to_string(s.acquisition.receivers.size()) + " receivers of traces)");

@@ -2,6 +2,8 @@
 // auxiliary ones: its absorbing layer is a sponge, eta in the update). HostState and DeviceState
 // hold these two fields.
 #pragma once
+#include <cstddef>
+
 #include "revwave/numerics/grid.hpp"
 #include "revwave/numerics/state_shape.hpp"
 
@@ -26,5 +28,18 @@ std::size_t history_step_bytes(const Grid& g, bool density) {
   const std::size_t u_bytes = static_cast<std::size_t>(g.alloc_points()) * sizeof(T);
   return physics_state(g, density).history_step_bytes(u_bytes, sizeof(T));
 }
+
+// What a problem's physics holds besides the propagator's fields, in values of `value_bytes`
+// bytes: the setup's memory model (run_bytes) asks it, never a physics by name.
+struct PhysicsMemory {
+  // Coefficient fields of one wavefield's size (a variable density's s, t and B along each axis: 5).
+  int coefficient_fields = 0;
+  const char* coefficients = "";  // what they are, for a refusal's sentence
+  // Bytes besides them (the C-PML's reverse tails, its u[n+1], its points near the layer and its rows).
+  std::size_t other_bytes = 0;
+};
+// `density`: the variable-density physics; the grid says whether a C-PML wraps it. An overflow is
+// an InputError naming what did not fit.
+PhysicsMemory physics_memory(const Grid& g, bool density, std::size_t value_bytes);
 
 }  // namespace revwave

@@ -1,8 +1,8 @@
 // The launch layer: a kernel is written once, as a launch struct, and the same .cu file either
 // launches it on a GPU (nvcc: cuda_executor.cuh, a real <<<>>> launch) or runs it on cudasim, the
-// CUDA runtime emulated on the CPU (tests/cudasim compiles the .cu files as C++ with
-// -DREVWAVE_CUDASIM: its block/thread executor, with the race checkers). How a grid of blocks is
-// executed is the only thing the two backends do differently.
+// CUDA runtime emulated on the CPU (tests/cudasim compiles the .cu files as C++ and names its
+// block/thread executor, with the race checkers, by -DREVWAVE_LAUNCH_EXECUTOR=<header>). How a grid
+// of blocks is executed is the only thing the two backends do differently.
 //
 // A launch struct K holds the kernel's arguments by value and states:
 //   static constexpr const char* name;    what reports call it ("the sweep")
@@ -60,8 +60,10 @@ struct LinearKernel {
 
 }  // namespace revwave::launch
 
-#if defined(REVWAVE_CUDASIM)
-#include "cudasim_executor.hpp"  // tests/cudasim: the block/thread executor on the CPU
+// The executor: the one a build names (tests/cudasim's on the CPU), else a real launch. This header
+// names no file outside the library.
+#if defined(REVWAVE_LAUNCH_EXECUTOR)
+#include REVWAVE_LAUNCH_EXECUTOR
 #else
 #include "revwave/cuda/kernels/launch/cuda_executor.cuh"
 #endif
