@@ -98,14 +98,15 @@ std::vector<double> CudaPropagator<T>::density_gradient() {
 
 template <class T>
 void CudaPropagator<T>::adjoint_data_step(index_t j) {
-  physics_->adjoint_sweep(adjoint_.lam.template as<T>(), adjoint_.lam_prev.template as<T>(), adjoint_.lam_prev.template as<T>(),
-                          streams_.compute);
-  launch_inject(dev_.rec(), records_.adjoint_source(j), 1, dev_.rec_scale(), adjoint_.lam_prev.template as<T>(), streams_.compute);
+  physics_->adjoint_sweep(adjoint_.lam.template as<T>(), adjoint_.lam_prev.template as<T>(),
+                          adjoint_.lam_prev.template as<T>(), streams_.compute);
+  launch_inject(dev_.rec(), records_.adjoint_source(j), 1, dev_.rec_scale(), adjoint_.lam_prev.template as<T>(),
+                streams_.compute);
   adjoint_.advance();
   // P^T: the source weights w / h^3 (h^2 on a plane), without 1/a (that belongs to A^{-T}).
   const T inv_cell = static_cast<T>(1.0 / p_.grid.cell_volume());
-  launch_sample(dev_.src(), adjoint_.lam.template as<const T>(), records_.source_trace_row(j),
-                inv_cell, streams_.compute);
+  launch_sample(dev_.src(), adjoint_.lam.template as<const T>(), records_.source_trace_row(j), inv_cell,
+                streams_.compute);
 }
 
 template class CudaPropagator<float>;

@@ -38,8 +38,7 @@ std::vector<T> DeviceRecords<T>::read(const DeviceBuffer& rows, index_t samples,
                                       const Stream& compute) const {
   if (samples > nt_) throw std::logic_error(std::string(what) + ": more samples asked for than a run records");
   std::vector<T> out(static_cast<std::size_t>(samples * width));
-  REVWAVE_CUDA_CHECK(
-      cudaMemcpyAsync(out.data(), rows.data(), out.size() * sizeof(T), cudaMemcpyDeviceToHost, compute));
+  REVWAVE_CUDA_CHECK(cudaMemcpyAsync(out.data(), rows.data(), out.size() * sizeof(T), cudaMemcpyDeviceToHost, compute));
   compute.synchronize();
   return out;
 }
@@ -64,8 +63,8 @@ void DeviceRecords<T>::set_adjoint_source(const std::vector<T>& r, UploadRing* r
   if (ring != nullptr) {
     ring->upload(adjoint_source_.data(), r.data(), r.size() * sizeof(T), compute);
   } else {
-    REVWAVE_CUDA_CHECK(cudaMemcpyAsync(adjoint_source_.data(), r.data(), r.size() * sizeof(T),
-                                       cudaMemcpyHostToDevice, compute));
+    REVWAVE_CUDA_CHECK(
+        cudaMemcpyAsync(adjoint_source_.data(), r.data(), r.size() * sizeof(T), cudaMemcpyHostToDevice, compute));
     compute.synchronize();
   }
 }
