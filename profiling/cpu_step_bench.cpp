@@ -3,7 +3,7 @@
 // for the fused reverse step). Uses only CpuPropagator's public steps, so the same source builds
 // against an older revwave for an A/B comparison (profiling/reverse_step_ab.sh).
 //
-// Usage: revwave_cpu_step_bench [N=200] [REPS=12] [THREADS=all] [free-surface|plane]   (space order 8, float, nbl 10)
+// Usage: revwave_cpu_step_bench [N=200] [REPS=12] [THREADS=all] [free-surface|cpml|plane]   (space order 8, float, nbl 10)
 // Prints one JSON object: per-step seconds (min, median) and GPts/s of both steps.
 #include <omp.h>
 
@@ -98,7 +98,8 @@ void print(const char* name, const Bench& b, const char* tail) {
 }  // namespace
 
 // A fourth argument `free-surface` times the same grid with --free-surface too, the two
-// alternating rep by rep, and prints both and the ratios (free surface / sponge) of their medians.
+// alternating rep by rep, and prints both and the ratios (free surface / sponge) of their medians;
+// `cpml` the same with --boundary cpml (the ratios C-PML / sponge).
 // `plane` times a 2D model (ny = 1) of as many interior points, N^(3/2) x 1 x N^(3/2), beside the
 // N^3 cube, alternating, and prints the ratios (plane / cube) of their medians per interior point.
 int main(int argc, char** argv) {
@@ -106,8 +107,8 @@ int main(int argc, char** argv) {
   const int reps = argc > 2 ? std::atoi(argv[2]) : 12;
   if (argc > 3) omp_set_num_threads(std::atoi(argv[3]));
   const std::string mode = argc > 4 ? argv[4] : "";
-  if (!mode.empty() && mode != "free-surface" && mode != "plane") {
-    std::fprintf(stderr, "revwave_cpu_step_bench: unknown mode '%s' (free-surface or plane)\n", mode.c_str());
+  if (!mode.empty() && mode != "free-surface" && mode != "cpml" && mode != "plane") {
+    std::fprintf(stderr, "revwave_cpu_step_bench: unknown mode '%s' (free-surface, cpml or plane)\n", mode.c_str());
     return 2;
   }
   const bool compare = !mode.empty();
@@ -125,6 +126,8 @@ int main(int argc, char** argv) {
   if (mode == "plane") {
     const auto side = static_cast<index_t>(std::llround(std::pow(double(n), 1.5)));
     g.shape = {side, 1, side};
+  } else if (mode == "cpml") {
+    g.cpml = true;
   } else {
     g.free_surface = true;
   }
@@ -136,7 +139,7 @@ int main(int argc, char** argv) {
   // Per interior point: the plane's count is the cube's to within the rounding of its side.
   const double per = double(today.p.grid.interior_points()) / double(other.p.grid.interior_points());
   print(mode == "plane" ? "{\"cube\": " : "{\"sponge\": ", today, ", ");
-  print(mode == "plane" ? "\"plane\": " : "\"free_surface\": ", other, ", ");
+  print(mode == "plane" ? "\"plane\": " : mode == "cpml" ? "\"cpml\": " : "\"free_surface\": ", other, ", ");
   std::printf("\"forward_ratio_median\": %.4f, \"reverse_ratio_median\": %.4f}\n",
               per * median(other.fwd) / median(today.fwd), per * median(other.rev) / median(today.rev));
   return 0;
