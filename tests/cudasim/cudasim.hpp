@@ -33,6 +33,19 @@ using launch::writes;
 // One operation on `stream` (a kernel, say): checks `accesses` against what came before, then runs `work`.
 void run_on_stream(cudaStream_t stream, const char* what, const std::vector<Access>& accesses,
                    const std::function<void()>& work);
+// The launch layer's accounting: each kernel launch (launch::execute) adds its declared accesses
+// here before it runs. take_kernel_tally() returns, per kernel name in the order first launched
+// since the last call, the launches and the bytes their accesses cover, read and written (an
+// access to the end of its allocation resolved against it): an upper bound on a step's DRAM
+// traffic (a kernel may touch less than it declares, and no cache is modelled), and the count of
+// its launches.
+struct KernelTally {
+  std::string name;
+  std::uint64_t launches = 0, bytes_read = 0, bytes_written = 0;
+};
+void tally_kernel(const char* name, const std::vector<Access>& accesses);
+std::vector<KernelTally> take_kernel_tally();
+
 // A call that returns only when `stream` has finished (a Thrust reduction).
 void host_waits(cudaStream_t stream);
 

@@ -16,6 +16,7 @@ void execute(const K& k, const LaunchShape& s, cudaStream_t stream) {
   MemoryAccesses acc;
   k.accesses(acc);
   constexpr std::size_t shared = std::is_same_v<typename K::Shared, NoShared> ? 0 : sizeof(typename K::Shared);
+  cudasim::tally_kernel(K::name, acc);
   cudasim::run_on_stream(stream, K::name, acc, [&] {
     cudasim::run_grid(K::name, s, shared, K::sync != Sync::none, [&](cudasim::SimThread& t) { k(t); });
   });

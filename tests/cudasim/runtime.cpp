@@ -17,6 +17,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cudasim.hpp"
@@ -256,6 +257,39 @@ void run_on_stream(cudaStream_t stream, const char* what, const std::vector<Acce
   s.tick(actor);
   for (const Access& a : accesses) s.access(actor, a, what);
   work();
+}
+
+namespace {
+std::mutex tally_mutex;
+std::vector<KernelTally> tally;
+}  // namespace
+
+void tally_kernel(const char* name, const std::vector<Access>& accesses) {
+  Simulator& s = sim();
+  KernelTally add;
+  add.name = name;
+  add.launches = 1;
+  for (const Access& a : accesses) {
+    std::size_t offset = 0;
+    const Allocation* alloc = s.find(a.ptr, &offset);
+    if (alloc == nullptr) continue;  // run_on_stream reports it
+    const std::size_t bytes = std::min(a.bytes != 0 ? a.bytes : alloc->bytes - offset, alloc->bytes - offset);
+    (a.write ? add.bytes_written : add.bytes_read) += bytes;
+  }
+  const std::lock_guard<std::mutex> lock(tally_mutex);
+  for (KernelTally& k : tally) {
+    if (k.name != add.name) continue;
+    k.launches += 1;
+    k.bytes_read += add.bytes_read;
+    k.bytes_written += add.bytes_written;
+    return;
+  }
+  tally.push_back(add);
+}
+
+std::vector<KernelTally> take_kernel_tally() {
+  const std::lock_guard<std::mutex> lock(tally_mutex);
+  return std::exchange(tally, {});
 }
 
 void host_waits(cudaStream_t stream) {

@@ -50,7 +50,8 @@ inline std::string name(const PhysicsCell& cell) {
 // receivers; with a density, the layered one in the start model and 5% more or less in the true
 // one (so that dJ/drho is not zero), the step stable for both (mirrored about a free surface).
 inline SmallCase physics_case(const PhysicsCell& cell, index_t steps, int order = 4) {
-  SmallCase c = cell.medium == Medium::density ? density_case(13, 11, 12, steps, order) : small_case(13, 11, 12, steps, order);
+  SmallCase c =
+      cell.medium == Medium::density ? density_case(13, 11, 12, steps, order) : small_case(13, 11, 12, steps, order);
   c.grid.cpml = cell.layer == Layer::cpml;
   c.grid.free_surface = cell.free_surface;
   if (cell.medium == Medium::density) {

@@ -1,0 +1,66 @@
+// The launch layer's accounting on cudasim (cudasim::take_kernel_tally, which
+// profiling/launch_tally.cpp reports per step): every launch through launch::enqueue counted once
+// under its kernel's name, in the order first launched, with the bytes its declared accesses cover
+// (an access to the end of its allocation resolved against the allocation); an empty grid launches
+// nothing and counts nothing; taking the tally clears it.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "cudasim.hpp"
+#include "revwave/cuda/kernels/launch/kernel_launch.hpp"
+#include "revwave/cuda/runtime/device_buffer.hpp"
+
+namespace revwave {
+namespace {
+
+template <const char* Name>
+struct Copy {
+  static constexpr const char* name = Name;
+  static constexpr launch::Sync sync = launch::Sync::none;
+  static constexpr unsigned max_threads = 64;
+  static constexpr int min_blocks = 1;
+  using Shared = launch::NoShared;
+  const float* in;
+  float* out;
+  unsigned n;
+  LaunchShape shape() const { return {{(n + 63) / 64, 1, 1}, {64, 1, 1}}; }
+  // Reads n values, writes to the end of out's allocation.
+  void accesses(launch::MemoryAccesses& acc) const { acc = {launch::reads(in, n * sizeof(float)), launch::writes(out)}; }
+  template <class Thread>
+  void operator()(Thread& t) const {
+    const unsigned i = t.place().block.x * 64 + t.place().thread.x;
+    if (i < n) out[i] = in[i];
+  }
+};
+
+constexpr char first_name[] = "the first copy";
+constexpr char second_name[] = "the second copy";
+
+TEST(KernelTally, CountsEachLaunchAndTheBytesItDeclares) {
+  cudasim::take_kernel_tally();
+  const unsigned n = 100;
+  DeviceBuffer in(n * sizeof(float)), out(3 * n * sizeof(float));
+  const Copy<first_name> a{in.as<float>(), out.as<float>(), n};
+  const Copy<second_name> b{in.as<float>(), out.as<float>() + n, n};  // to the end: 2 n values
+  launch::enqueue(b, nullptr);
+  launch::enqueue(a, nullptr);
+  launch::enqueue(b, nullptr);
+  launch::enqueue(Copy<first_name>{in.as<float>(), out.as<float>(), 0}, nullptr);  // no blocks: not launched
+  REVWAVE_CUDA_CHECK(cudaDeviceSynchronize());
+  const std::vector<cudasim::KernelTally> t = cudasim::take_kernel_tally();
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].name, second_name);
+  EXPECT_EQ(t[0].launches, 2u);
+  EXPECT_EQ(t[0].bytes_read, 2u * n * sizeof(float));
+  EXPECT_EQ(t[0].bytes_written, 2u * 2 * n * sizeof(float));
+  EXPECT_EQ(t[1].name, first_name);
+  EXPECT_EQ(t[1].launches, 1u);
+  EXPECT_EQ(t[1].bytes_read, n * sizeof(float));
+  EXPECT_EQ(t[1].bytes_written, 3u * n * sizeof(float));
+  EXPECT_TRUE(cudasim::take_kernel_tally().empty());
+  EXPECT_TRUE(cudasim::take_reports().empty());
+}
+
+}  // namespace
+}  // namespace revwave
