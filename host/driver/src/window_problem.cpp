@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "revwave/numerics/fd_coefficients.hpp"
-#include "revwave/numerics/wavelet.hpp"
-
 namespace revwave {
 
 template <class T>
@@ -79,14 +76,10 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
   for (int a = 0; a < 3; ++a)
     if (first[a] < 0 || shape[a] < std::min<index_t>(2, whole.shape[a]) || first[a] + shape[a] > whole.shape[a])
       throw std::logic_error("fill_window_problem: the window leaves the model");
-  p.grid = whole;
-  p.grid.shape = shape;
-  p.grid.free_surface = whole.free_surface && first[2] == 0;  // as window_grid keeps it
-  p.time = time;
-  p.acquisition = acq;
-  p.coeffs.inv_dt2 = static_cast<T>(1.0 / (time.dt * time.dt));
-  p.coeffs.half_inv_dt = static_cast<T>(0.5 / time.dt);
-  p.coeffs.damping_m0 = static_cast<T>(damping_m0(whole.spacing, time.dt));
+  Grid window = whole;
+  window.shape = shape;
+  window.free_surface = whole.free_surface && first[2] == 0;  // as window_grid keeps it
+  assign_operator(p, window, time, acq, wavelet);
   const Grid& g = p.grid;
   const index_t lx = g.layer_lo(0), ly = g.layer_lo(1), lz = g.layer_lo(2), NY = whole.shape[1], NZ = whole.shape[2];
   if (with_m && p.m.bytes() < g.template field_bytes<T>()) p.m = HostBuffer(g.template field_bytes<T>());
@@ -104,31 +97,6 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
       std::copy(column, column + shape[2], out + lz);
       for (index_t k = lz + shape[2]; k < g.padded(2); ++k) out[k] = column[shape[2] - 1];
     }
-  for (int a = 0; a < 3; ++a) {
-    const std::vector<double> k = damping_profile(shape[a], g.layer_lo(a), g.layer_hi(a), g.nbl, time.dt);
-    if (g.cpml)
-      p.kappa[a].assign(k.size(), T(0));  // as make_problem: the C-PML absorbs instead
-    else
-      p.kappa[a].assign(k.begin(), k.end());
-  }
-  if (g.cpml)
-    p.cpml = make_cpml_profile<T>(g, time.dt);
-  else
-    p.cpml.reset();
-  const std::vector<double> c = second_derivative_weights(whole.space_order);
-  const double h2 = whole.spacing * whole.spacing;
-  p.weights.resize(c.size());
-  p.weights[0] = static_cast<T>(3.0 * c[0] / h2);
-  for (std::size_t j = 1; j < c.size(); ++j) p.weights[j] = static_cast<T>(c[j] / h2);
-  check_sources_below_free_surface(g, acq.sources, "source");
-  p.src = trilinear_points(g, acq.sources, "source");
-  p.rec = trilinear_points(g, acq.receivers, "receiver");
-  if (!wavelet.empty()) {
-    p.wavelet.assign(wavelet.begin(), wavelet.end());
-  } else {
-    const std::vector<double> w = ricker_samples(acq.f0, acq.t0, time.dt, time.nt());
-    p.wavelet.assign(w.begin(), w.end());
-  }
   fill_window_density(p, model, first, shape);
   p.bulk_modulus_ratio = model.bulk_modulus_ratio;
 }

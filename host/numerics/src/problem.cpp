@@ -182,31 +182,10 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   if (acq.receivers.empty()) throw InputError("no receiver given: at least one --rec is needed");
   check_representable<T>(grid, model, time);
   Problem<T> p;
-  p.grid = grid;
-  p.time = time;
-  p.acquisition = acq;
-  p.coeffs.inv_dt2 = static_cast<T>(1.0 / (time.dt * time.dt));
-  p.coeffs.half_inv_dt = static_cast<T>(0.5 / time.dt);
-  p.coeffs.damping_m0 = static_cast<T>(damping_m0(grid.spacing, time.dt));
   p.m = padded_squared_slowness<T>(grid, model);
   p.bulk_modulus_ratio = bulk_modulus_ratio(model);
   if (model.has_density()) p.density = make_density_fields<T>(grid, model);
-  for (int a = 0; a < 3; ++a) {
-    const std::vector<double> k = damping_profile(grid.shape[a], grid.layer_lo(a), grid.layer_hi(a), grid.nbl, time.dt);
-    if (grid.cpml)
-      p.kappa[a].assign(k.size(), T(0));  // the C-PML absorbs instead of the sponge
-    else
-      p.kappa[a].assign(k.begin(), k.end());
-  }
-  if (grid.cpml) p.cpml = make_cpml_profile<T>(grid, time.dt);
-  const std::vector<double> c = second_derivative_weights(grid.space_order);
-  const double h2 = grid.spacing * grid.spacing;
-  p.weights.resize(c.size());
-  p.weights[0] = static_cast<T>(3.0 * c[0] / h2);
-  for (std::size_t j = 1; j < c.size(); ++j) p.weights[j] = static_cast<T>(c[j] / h2);
-  check_sources_below_free_surface(grid, acq.sources, "source");
-  p.src = trilinear_points(grid, acq.sources, "source");
-  p.rec = trilinear_points(grid, acq.receivers, "receiver");
+  assign_operator(p, grid, time, acq, acq.wavelet);  // refuses a source above a free surface first
   if (!acq.wavelet.empty()) {
     if (static_cast<index_t>(acq.wavelet.size()) != time.nt()) {
       throw InputError("wavelet: the source signature has " + std::to_string(acq.wavelet.size()) +
@@ -215,15 +194,51 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
     for (std::size_t n = 0; n < acq.wavelet.size(); ++n) {
       if (!std::isfinite(acq.wavelet[n])) throw InputError("wavelet: sample " + std::to_string(n) + " is not finite");
     }
-    p.wavelet.assign(acq.wavelet.begin(), acq.wavelet.end());
-    return p;
   }
-  const std::vector<double> w = ricker_samples(acq.f0, acq.t0, time.dt, time.nt());
-  p.wavelet.assign(w.begin(), w.end());
   return p;
+}
+
+template <class T>
+void assign_operator(Problem<T>& p, const Grid& grid, const TimeAxis& time, const Acquisition& acq,
+                     const std::vector<double>& wavelet) {
+  p.grid = grid;
+  p.time = time;
+  p.acquisition = acq;
+  p.coeffs.inv_dt2 = static_cast<T>(1.0 / (time.dt * time.dt));
+  p.coeffs.half_inv_dt = static_cast<T>(0.5 / time.dt);
+  p.coeffs.damping_m0 = static_cast<T>(damping_m0(grid.spacing, time.dt));
+  for (int a = 0; a < 3; ++a) {
+    const std::vector<double> k = damping_profile(grid.shape[a], grid.layer_lo(a), grid.layer_hi(a), grid.nbl, time.dt);
+    if (grid.cpml)
+      p.kappa[a].assign(k.size(), T(0));  // the C-PML absorbs instead of the sponge
+    else
+      p.kappa[a].assign(k.begin(), k.end());
+  }
+  if (grid.cpml)
+    p.cpml = make_cpml_profile<T>(grid, time.dt);
+  else
+    p.cpml.reset();
+  const std::vector<double> c = second_derivative_weights(grid.space_order);
+  const double h2 = grid.spacing * grid.spacing;
+  p.weights.resize(c.size());
+  p.weights[0] = static_cast<T>(3.0 * c[0] / h2);
+  for (std::size_t j = 1; j < c.size(); ++j) p.weights[j] = static_cast<T>(c[j] / h2);
+  check_sources_below_free_surface(grid, acq.sources, "source");
+  p.src = trilinear_points(grid, acq.sources, "source");
+  p.rec = trilinear_points(grid, acq.receivers, "receiver");
+  if (!wavelet.empty()) {
+    p.wavelet.assign(wavelet.begin(), wavelet.end());
+  } else {
+    const std::vector<double> w = ricker_samples(acq.f0, acq.t0, time.dt, time.nt());
+    p.wavelet.assign(w.begin(), w.end());
+  }
 }
 
 template Problem<float> make_problem<float>(const Grid&, const VelocityModel&, const Acquisition&, const TimeAxis&);
 template Problem<double> make_problem<double>(const Grid&, const VelocityModel&, const Acquisition&, const TimeAxis&);
+template void assign_operator<float>(Problem<float>&, const Grid&, const TimeAxis&, const Acquisition&,
+                                     const std::vector<double>&);
+template void assign_operator<double>(Problem<double>&, const Grid&, const TimeAxis&, const Acquisition&,
+                                      const std::vector<double>&);
 
 }  // namespace revwave

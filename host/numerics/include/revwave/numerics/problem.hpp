@@ -87,4 +87,13 @@ T leapfrog_a_at(const Problem<T>& p, index_t idx) {
 template <class T>
 Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acquisition& acq, const TimeAxis& time);
 
+// What a problem's grid, time axis and acquisition alone fix, set as every builder sets it (this
+// file's make_problem, the shot engine's fill_window_problem): the grid, the step's coefficients,
+// the sponge's kappa or the C-PML's profile, the stencil's weights, the sources and receivers
+// (refused above a free surface) and the wavelet (`wavelet`: the signature, copied as it is, the
+// builder checking it is nt finite samples; empty: acq's Ricker). The builder adds the model's parameters (m, density).
+template <class T>
+void assign_operator(Problem<T>& p, const Grid& grid, const TimeAxis& time, const Acquisition& acq,
+                     const std::vector<double>& wavelet);
+
 }  // namespace revwave
