@@ -264,6 +264,8 @@ std::mutex tally_mutex;
 std::vector<KernelTally> tally;
 }  // namespace
 
+// Called from the host thread that launches (as run_on_stream is: cudasim's simulator state is the
+// host's, issued in order); tally_mutex guards only the tally itself.
 void tally_kernel(const char* name, const std::vector<Access>& accesses) {
   Simulator& s = sim();
   KernelTally add;

@@ -5,9 +5,13 @@
 // nothing and counts nothing; taking the tally clears it.
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
 #include <vector>
 
+#include "../cuda/cuda_test_support.hpp"
 #include "cudasim.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/cuda/kernels/launch/kernel_launch.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
 
@@ -26,7 +30,9 @@ struct Copy {
   unsigned n;
   LaunchShape shape() const { return {{(n + 63) / 64, 1, 1}, {64, 1, 1}}; }
   // Reads n values, writes to the end of out's allocation.
-  void accesses(launch::MemoryAccesses& acc) const { acc = {launch::reads(in, n * sizeof(float)), launch::writes(out)}; }
+  void accesses(launch::MemoryAccesses& acc) const {
+    acc = {launch::reads(in, n * sizeof(float)), launch::writes(out)};
+  }
   template <class Thread>
   void operator()(Thread& t) const {
     const unsigned i = t.place().block.x * 64 + t.place().thread.x;
@@ -60,6 +66,50 @@ TEST(KernelTally, CountsEachLaunchAndTheBytesItDeclares) {
   EXPECT_EQ(t[1].bytes_written, 3u * n * sizeof(float));
   EXPECT_TRUE(cudasim::take_kernel_tally().empty());
   EXPECT_TRUE(cudasim::take_reports().empty());
+}
+
+std::set<std::string> kernels_of(const std::vector<cudasim::KernelTally>& t) {
+  std::set<std::string> names;
+  for (const cudasim::KernelTally& k : t) names.insert(k.name);
+  return names;
+}
+
+// Under the C-PML a reverse step without a stored history makes u[n+1] with the forward step's own
+// kernels (CpmlDevicePhysics::next_field): every kernel a forward step launches, the sources'
+// injection included, so that on a GPU its bits are those full's history stored, whatever FMAs nvcc
+// contracts in each kernel. Under the sponge no forward kernel runs in the reverse step (the
+// reverse sweep recomputes u[n+1] in registers, as for every strategy).
+TEST(KernelTally, ACpmlReverseStepMakesUNextWithTheForwardStepsKernels) {
+  for (bool cpml : {false, true}) {
+    cuda_testing::Case c = cuda_testing::awkward_case(4, 12, {13, 11, 9});
+    c.grid.cpml = cpml;
+    const Problem<double> p = make_problem<double>(c.grid, c.start_model, c.acq, c.time);
+    CudaPropagator<double> prop(p);
+    prop.reset_forward();
+    prop.forward_step(0);
+    prop.synchronize();
+    cudasim::take_kernel_tally();
+    prop.forward_step(1);
+    prop.synchronize();
+    const std::set<std::string> forward = kernels_of(cudasim::take_kernel_tally());
+    prop.set_adjoint_source(std::vector<double>(static_cast<std::size_t>(p.time.nt() * p.rec.count), 1e-3));
+    prop.reset_adjoint();
+    prop.synchronize();
+    cudasim::take_kernel_tally();
+    prop.reverse_step(1);
+    prop.synchronize();
+    const std::set<std::string> reverse = kernels_of(cudasim::take_kernel_tally());
+    ASSERT_FALSE(forward.empty());
+    for (const std::string& k : forward) {
+      const bool in_reverse = reverse.count(k) > 0;
+      if (cpml) {
+        EXPECT_TRUE(in_reverse) << "the C-PML's reverse step does not launch the forward step's " << k;
+      } else if (k != "injection") {
+        EXPECT_FALSE(in_reverse) << "the sponge's reverse step launches the forward step's " << k;
+      }
+    }
+    EXPECT_TRUE(cudasim::take_reports().empty());
+  }
 }
 
 }  // namespace

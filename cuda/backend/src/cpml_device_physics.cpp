@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "revwave/core/dispatch_radius.hpp"
+#include "revwave/cuda/kernels/sparse_kernels.hpp"
 #include "revwave/cuda/runtime/cuda_error.hpp"
 #include "revwave/numerics/acoustic/next_field_probes.hpp"
 
@@ -25,8 +26,12 @@ DeviceBuffer upload(const std::vector<V>& host, const char* what) {
 
 template <class T>
 CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem, const DeviceProblem<T>& dev,
-                                        std::unique_ptr<DevicePhysics<T>> inner, const std::function<T(index_t)>& a_at)
-    : p_(problem), dev_(dev), inner_(std::move(inner)) {
+                                        std::unique_ptr<DevicePhysics<T>> inner, const std::function<T(index_t)>& a_at,
+                                        std::size_t field_capacity)
+    : p_(problem),
+      dev_(dev),
+      inner_(std::move(inner)),
+      next_field_(std::max(field_capacity, problem.grid.template field_bytes<T>()), "u[n+1] for the C-PML's reverse") {
   build(a_at);
 }
 
@@ -34,7 +39,10 @@ template <class T>
 bool CpmlDevicePhysics<T>::retarget(const std::function<T(index_t)>& a_at, UploadRing* ring, cudaStream_t stream) {
   if (!p_.cpml || !inner_->retarget(a_at, ring, stream)) return false;
   REVWAVE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the last steps may still read the tables
+  if (p_.grid.template field_bytes<T>() > next_field_.bytes())
+    throw std::logic_error("CpmlDevicePhysics::retarget: the window exceeds the fields' capacity");
   build(a_at);
+  next_field_.zero_async(stream);  // the halos and row gaps of the new layout, which no sweep writes
   return true;
 }
 
@@ -98,13 +106,9 @@ void CpmlDevicePhysics<T>::build(const std::function<T(index_t)>& a_at) {
   region_index_ = upload(region, "the C-PML's region");
   region_at_ = upload(region_at, "the C-PML's region");
   divisor_ = upload(divisor, "the C-PML's region");
-  region_sources_ = upload(std::vector<index_t>(region.size() + 1, 0), "the C-PML's region");
   t_.region_index = region_index_.template as<index_t>();
   t_.region_at = region_at_.template as<index_t>();
   t_.divisor = divisor_.template as<T>();
-  region_probes_.count = t_.region_count;
-  region_probes_.index = t_.region_index;
-  region_probes_.source_begin = region_sources_.template as<index_t>();
 
   // Which region point each probe is (region is ascending in the grid index), or -1.
   const NextFieldProbes probes = make_next_field_probes(p_.src, p_.rec);
@@ -122,7 +126,6 @@ void CpmlDevicePhysics<T>::build(const std::function<T(index_t)>& a_at) {
   adjoint_ = DeviceBuffer(values, "the C-PML's nu and mu");
   const std::size_t per_region = std::max<std::size_t>(region.size(), 1) * sizeof(T);
   grad0_ = DeviceBuffer(per_region, "dJ/dm at the C-PML's region");
-  next_ = DeviceBuffer(per_region, "u[n+1] at the C-PML's region");
   if (const std::optional<DensityCoefficients<T>> rho = inner_->density_coefficients())
     use_density(*rho, inner_->density_image());
 }
@@ -155,6 +158,7 @@ void CpmlDevicePhysics<T>::probes(const ProbeStep<T>& step, cudaStream_t stream)
 
 template <class T>
 void CpmlDevicePhysics<T>::reverse_sweep(const DeviceReverseStep<T>& s, cudaStream_t stream) {
+  if (s.u_next == nullptr) throw std::logic_error("CpmlDevicePhysics::reverse_sweep: u[n+1] not given");
   launch_cpml_save_gradient(t_, s.grad, grad0_.template as<T>(), stream);
   inner_->reverse_sweep(s, stream);
   CpmlReverse<T> r;
@@ -165,32 +169,23 @@ void CpmlDevicePhysics<T>::reverse_sweep(const DeviceReverseStep<T>& s, cudaStre
   r.lam_out = s.lam_out;
   r.grad = s.grad;
   r.c = p_.coeffs;
-  if (s.u_next != nullptr) {
-    // A stored history's u[n+1] (it keeps no tail): read, not recomputed. Under a density the
-    // layer's share of dJ/drho reads psi[n] (after_adjoint_source): there the history keeps u[n]'s tail.
-    if (t_.ds != nullptr) launch_cpml_psi(t_, s.u, psi_.template as<T>(), radius_, stream);
-    launch_cpml_adjoint_passes(t_, s.lam, adjoint_.template as<T>(), radius_, stream);
-    r.u_next = s.u_next;
-    launch_cpml_reverse(t_, r, radius_, stream);
-    return;
-  }
-  // u[n+1] at the region by the inner physics' probe formula, without the sources.
-  ProbeStep<T> ps;
-  ps.probes = region_probes_;
-  ps.sweep = dev_.sweep_base();
-  ps.sweep.u = s.u;
-  ps.sweep.u_prev = s.u_prev;
-  ps.src_weight = dev_.src().weight;
-  ps.src_scale = dev_.src_scale();
-  ps.wavelet = dev_.wavelet();
-  ps.next = next_.template as<T>();
-  ps.free_surface = p_.grid.free_surface;
-  inner_->probes(ps, stream);
-  launch_cpml_psi(t_, s.u, psi_.template as<T>(), radius_, stream);
+  // Under a density the layer's share of dJ/drho reads psi[n] (after_adjoint_source): there the
+  // history keeps u[n]'s tail.
+  if (t_.ds != nullptr) launch_cpml_psi(t_, s.u, psi_.template as<T>(), radius_, stream);
   launch_cpml_adjoint_passes(t_, s.lam, adjoint_.template as<T>(), radius_, stream);
-  r.psi = psi_.template as<T>();
-  r.next = next_.template as<T>();
+  r.u_next = s.u_next;
   launch_cpml_reverse(t_, r, radius_, stream);
+}
+
+template <class T>
+const T* CpmlDevicePhysics<T>::next_field(index_t n, const T* u, const T* u_prev, cudaStream_t stream) {
+  DeviceForwardSweep<T> sweep;
+  sweep.u = u;
+  sweep.u_prev = u_prev;
+  sweep.out = next_field_.template as<T>();
+  forward_sweep(sweep, stream);  // CudaPropagator::forward_step's kernels, in its order
+  launch_inject(dev_.src(), dev_.wavelet() + n, 0, dev_.src_scale(), sweep.out, stream);
+  return sweep.out;
 }
 
 template <class T>

@@ -43,8 +43,15 @@ template <class T>
 void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, const T* u_next) {
   const T* r_next = records_.adjoint_source(n + 1);
   const ProbesView& probes = dev_.probes();
-  if (u_next != nullptr)
-    launch_read_probes(probes, u_next, static_cast<const T*>(adjoint_.grad.template as<T>()), records_.next(),
+  // u[n+1] as a field where the physics images from one (the C-PML): the history's, else made by
+  // the forward step's kernels; the probes read it there. Else the probe kernel recomputes u[n+1]
+  // at the probes from u[n], u[n-1], and the history's u[n+1] is not read: every strategy runs the
+  // same kernels on the same inputs, so all give full's bits on a GPU too.
+  const T* next = nullptr;
+  if (physics_->reads_next_field())
+    next = u_next != nullptr ? u_next : physics_->next_field(n, u, u_prev, streams_.compute);
+  if (next != nullptr)
+    launch_read_probes(probes, next, static_cast<const T*>(adjoint_.grad.template as<T>()), records_.next(),
                        records_.saved(), streams_.compute);
   else
     next_at_probes(n, u, u_prev, true);
@@ -54,7 +61,7 @@ void CudaPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, con
                                   adjoint_.lam_prev.template as<T>(),
                                   adjoint_.lam_prev.template as<T>(),  // lam[n+3] in, lam[n+1] out
                                   adjoint_.grad.template as<T>(),
-                                  u_next};
+                                  next};
   physics_->reverse_sweep(step, streams_.compute);
   SourceReimage<T> ri;
   ri.next = records_.next();

@@ -17,7 +17,8 @@ std::unique_ptr<DevicePhysics<T>> make_device_physics(const Problem<T>& problem,
     physics = std::make_unique<DensityDevicePhysics<T>>(problem, dev, field_capacity, ring, stream);
   else
     physics = std::make_unique<AcousticDevicePhysics<T>>(problem, dev, ring != nullptr, stream);
-  if (problem.cpml) return std::make_unique<CpmlDevicePhysics<T>>(problem, dev, std::move(physics), a_at);
+  if (problem.cpml)
+    return std::make_unique<CpmlDevicePhysics<T>>(problem, dev, std::move(physics), a_at, field_capacity);
   return physics;
 }
 

@@ -8,12 +8,9 @@ namespace revwave {
 
 template <class T>
 void DeviceRecords<T>::size_for(const Problem<T>& p, index_t probes, UploadRing* ring, const Stream& compute) {
-  nt_ = p.time.nt();
-  nrec_ = p.rec.count;
-  nsrc_ = p.src.count;
-  const std::size_t nt = static_cast<std::size_t>(nt_);
-  const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(nrec_, 1));
-  const std::size_t nsrc = static_cast<std::size_t>(std::max<index_t>(nsrc_, 1));
+  const std::size_t nt = static_cast<std::size_t>(p.time.nt());
+  const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(p.rec.count, 1));
+  const std::size_t nsrc = static_cast<std::size_t>(std::max<index_t>(p.src.count, 1));
   const std::size_t np = static_cast<std::size_t>(std::max<index_t>(probes, 1));
   auto size = [&](DeviceBuffer& b, std::size_t bytes, const char* what) {
     if (b.bytes() >= bytes) return;
@@ -25,6 +22,10 @@ void DeviceRecords<T>::size_for(const Problem<T>& p, index_t probes, UploadRing*
   size(traces_, nt * nrec * sizeof(T), "the traces");
   size(adjoint_source_, nt * nrec * sizeof(T), "the adjoint source");
   size(source_traces_, nt * nsrc * sizeof(T), "the source traces");
+  // After every allocation: one that fails leaves the row bounds those of the buffers there are.
+  nt_ = p.time.nt();
+  nrec_ = p.rec.count;
+  nsrc_ = p.src.count;
 }
 
 template <class T>
@@ -57,7 +58,7 @@ template <class T>
 void DeviceRecords<T>::set_adjoint_source(const std::vector<T>& r, UploadRing* ring, const Stream& compute) {
   const std::size_t nrec = static_cast<std::size_t>(std::max<index_t>(nrec_, 1));
   if (r.size() % nrec != 0) throw std::logic_error("set_adjoint_source: not a whole number of samples");
-  if (r.size() * sizeof(T) > adjoint_source_.bytes())
+  if (r.size() / nrec > static_cast<std::size_t>(nt_) || r.size() * sizeof(T) > adjoint_source_.bytes())
     throw std::logic_error("set_adjoint_source: more samples than a run has");
   adjoint_samples_ = static_cast<index_t>(r.size() / nrec);
   if (ring != nullptr) {

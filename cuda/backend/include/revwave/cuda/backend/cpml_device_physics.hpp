@@ -21,17 +21,22 @@ template <class T>
 class CpmlDevicePhysics final : public DevicePhysics<T> {
  public:
   // `a_at`: the update's divisor a at an allocated-grid index (an engine's window reads it from the resident model).
+  // `field_capacity`: bytes of the largest field it steps (an engine's windows).
   CpmlDevicePhysics(const Problem<T>& problem, const DeviceProblem<T>& dev, std::unique_ptr<DevicePhysics<T>> inner,
-                    const std::function<T(index_t)>& a_at);
+                    const std::function<T(index_t)>& a_at, std::size_t field_capacity);
 
   // The inner sweep into out, then psi, zeta and C / a (forward) or nu, mu and C' / a (adjoint).
   void forward_sweep(const DeviceForwardSweep<T>& s, cudaStream_t stream) override;
   void adjoint_sweep(const T* lam, const T* lam_prev, T* out, cudaStream_t stream) override;
   // C / a at the probes in the region, added before the sources by the inner probe kernel.
   void probes(const ProbeStep<T>& step, cudaStream_t stream) override;
-  // dJ/dm at the region saved, the inner sweep, u[n+1] at the region by the inner probe formula
-  // (no sources), then the region's completion.
+  // dJ/dm at the region saved, the inner sweep, then the region's completion from step.u_next
+  // (the layer's u[n+1] needs u[n]'s tail, which a stored history does not keep: the propagator
+  // hands it the history's u[n+1], or next_field's).
   void reverse_sweep(const DeviceReverseStep<T>& step, cudaStream_t stream) override;
+  bool reads_next_field() const override { return true; }
+  // u[n+1] by forward_sweep and the injection of step n's sources into a field of its own.
+  const T* next_field(index_t n, const T* u, const T* u_prev, cudaStream_t stream) override;
   // The inner's images, then the layer's share of dJ/drho (with a density that images).
   void after_adjoint_source(const DeviceReverseStep<T>& step, cudaStream_t stream) override;
   void reset_adjoint(cudaStream_t stream) override;
@@ -57,13 +62,13 @@ class CpmlDevicePhysics final : public DevicePhysics<T> {
   CpmlTables<T> t_;
   DeviceBuffer a_[3], b_[3], d1_, d2_;
   DeviceBuffer slab_axis_, slab_offset_, slab_index_, slab_x_;
-  DeviceBuffer region_index_, region_at_, divisor_, region_sources_;
+  DeviceBuffer region_index_, region_at_, divisor_;
   DeviceBuffer probe_region_, share_;
-  ProbesView region_probes_{};
   index_t probes_ = 0;
-  DeviceBuffer psi_, adjoint_, grad0_, next_;
-  DeviceBuffer stagger_;  // the density's staggered weights, as T
-  T* image_ = nullptr;    // dJ/drho's accumulator (the density physics')
+  DeviceBuffer psi_, adjoint_, grad0_;
+  DeviceBuffer next_field_;  // next_field's u[n+1]: a whole field of the capacity, tail included
+  DeviceBuffer stagger_;     // the density's staggered weights, as T
+  T* image_ = nullptr;       // dJ/drho's accumulator (the density physics')
 };
 
 }  // namespace revwave

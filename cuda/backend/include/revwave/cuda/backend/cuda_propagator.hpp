@@ -188,7 +188,7 @@ class CudaPropagator {
 
  private:
   // The reverse step from u[n], u[n-1] wherever they live, and u[n+1] where a history holds it
-  // (null: recomputed; read, the probes' values and the physics' completions are read from it).
+  // (read only where the physics reads_next_field(), which makes it otherwise: DevicePhysics).
   void reverse_from(index_t n, const T* u, const T* u_prev, const T* u_next = nullptr);
   void size_buffers() { records_.size_for(p_, dev_.probes().count, ring_, streams_.compute); }
   // The state's fields hold their values (a restore's decode left to the next step is done now).

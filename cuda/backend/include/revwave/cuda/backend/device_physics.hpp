@@ -30,8 +30,9 @@ struct DeviceReverseStep {
   const T* lam_prev = nullptr;  // lam[n+3]
   T* lam_out = nullptr;         // lam[n+1]; may alias lam_prev
   T* grad = nullptr;            // dJ/dm
-  // u[n+1], its source terms in, where a stored history holds it (ReverseStepView::u_next): the
-  // whole field only, a history keeps no more of the layer than StateShape says; null: recomputed.
+  // u[n+1], its source terms in, where the physics reads_next_field(): a stored history's (the
+  // whole field only: a history keeps no more of the layer than StateShape says) or next_field's;
+  // null for the others (they recompute it from u[n], u[n-1]).
   const T* u_next = nullptr;
 };
 
@@ -66,6 +67,18 @@ class DevicePhysics {
   virtual void reverse_sweep(const DeviceReverseStep<T>& step, cudaStream_t stream) = 0;
   // The last of a reverse step (lam[n+1] complete, the adjoint source's share in): its own images.
   virtual void after_adjoint_source(const DeviceReverseStep<T>& /*step*/, cudaStream_t /*stream*/) {}
+  // Whether its reverse sweep images from u[n+1] as a whole field (DeviceReverseStep::u_next)
+  // rather than from u[n] and u[n-1] alone: the C-PML, whose layer's u[n+1] needs u[n]'s auxiliary
+  // values, which a stored history does not keep. Then the propagator reads u[n+1] at the probes
+  // from that field too: the stored one, or next_field's.
+  virtual bool reads_next_field() const { return false; }
+  // u[n+1] as that field, made from u[n] and u[n-1] by the forward step's own kernels (the sweep,
+  // the boundary's passes, the sources of step n), so that it holds the bits a stored history's
+  // u[n+1] holds on any device, whatever FMAs nvcc contracts in each kernel: every strategy then
+  // images from the same bits as `full`. Its own buffer, valid until the next call.
+  virtual const T* next_field(index_t /*n*/, const T* /*u*/, const T* /*u_prev*/, cudaStream_t /*stream*/) {
+    return nullptr;
+  }
   // A new reverse run: its images and the adjoint's auxiliary values zeroed.
   virtual void reset_adjoint(cudaStream_t /*stream*/) {}
   // The problem it was built on was refilled in place (a shot engine's next window; `a_at` the
