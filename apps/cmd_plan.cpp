@@ -58,19 +58,21 @@ BackendChoice plan_backend(const ProblemOptions& p) {
 
 // On the CUDA backend, where the run's slots or history go: what CudaPropagator's make_checkpoints
 // and allocate_history decide (schedule/tier_split.hpp), for the device budget --device-memory
-// gives, or else the device's free memory now less the run's five fields and the propagator's
-// margin (the run measures it again). Null where the run decides otherwise (compressed slots,
+// gives, or else the device's free memory now less the run's fields (`run_fields`: u, u_prev, lam,
+// lam_prev, dJ/dm, and the C-PML's u[n+1] where the grid has one) and the propagator's margin (the
+// run measures it again). Null where the run decides otherwise (compressed slots,
 // multilevel tiers, --store disk, online).
 template <class T>
 nlohmann::json device_placement(const GradientJobOptions& o, const StrategyPlan& plan, std::size_t field_bytes,
-                                std::size_t history_step, index_t steps, index_t& forward) {
+                                int run_fields, std::size_t history_step, index_t steps, index_t& forward) {
   const CudaBudgets b = cuda_budgets(o.problem);
   std::size_t device = b.device_memory;
   if (device == 0) {
     std::size_t free_b = 0;  // of the device the run would take (--device)
     for (const CudaDeviceInfo& d : cuda_devices())
       if (d.ordinal == b.device) free_b = d.free_memory;
-    const std::size_t budget = device_budget_from_free(free_b), fields = 5 * field_bytes;
+    const std::size_t budget = device_budget_from_free(free_b);
+    const std::size_t fields = static_cast<std::size_t>(run_fields) * field_bytes;
     device = budget > fields ? budget - fields : 0;
   }
   const std::size_t host = b.host_memory > 0 ? b.host_memory : available_memory_bytes() / 2;
@@ -114,7 +116,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   index_t forward = plan.predicted_forward_steps;
   const nlohmann::json cuda =
       backend.kind == Backend::cuda
-          ? device_placement<T>(o, plan, grid.template field_bytes<T>(),
+          ? device_placement<T>(o, plan, grid.template field_bytes<T>(), grid.cpml ? 6 : 5,
                                 history_step_bytes<T>(grid, job.start.model.has_density()), steps, forward)
           : nlohmann::json(nullptr);
   // A checkpointed reverse step applies the forward operator once and is counted in the forward
