@@ -60,7 +60,8 @@ std::vector<T> observed_in(const SmallCase& c, const VelocityModel& model) {
 // Whether two vectors hold the same bits (a NaN equals itself, -0 differs from 0).
 template <class T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+  // memcmp's pointers must not be null, even for no bytes (an empty vector's may be).
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 // Options as a user gives them: snaps 0 means not given, and the store and directory are given
