@@ -97,7 +97,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
     print_json(j);
   } else {
     std::cout << "revwave gradient: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2]
-              << " points, " << g.stats.steps << " steps of dt = " << job.time.dt * 1e3 << " ms, "
+              << " points, " << g.stats.steps << " steps of dt = " << simulation_time(job).dt * 1e3 << " ms, "
               << to_string(o.job.problem.precision) << " on " << backend_words(backend, o.job.problem.verbose)
               << ", observed data "
               << (job.observed_source == "file" ? o.job.observed.front() : "modelled in the true model") << "\n"

@@ -93,6 +93,43 @@ nlohmann::json device_placement(const GradientJobOptions& o, const StrategyPlan&
   return c;
 }
 
+// A layer point of the C-PML costs 1 + c interior points' work (its memory variables, and on the GPU
+// its separate passes), so a step costs interior x (padded + c layer) / padded points. CPU: the step
+// at 100^3 with a 10-point layer is 2.30 times the sponge's (`revwave_cpu_step_bench 100 10 2 cpml`,
+// 1a47827), c = 3.1; GPU: at 256^3 with a 20-point layer 2.8 times (the H200's, #46), c = 5.1.
+constexpr double cpu_cpml_point_cost = 3.1;
+constexpr double gpu_cpml_point_cost = 5.1;
+
+// The interior points a step's cost is worth (the throughputs above are interior points per second).
+double step_points(const Grid& g, Backend backend) {
+  const double interior = double(g.shape[0]) * double(g.shape[1]) * double(g.shape[2]);
+  if (!g.cpml || g.nbl == 0) return interior;
+  const double padded = double(g.padded(0)) * double(g.padded(1)) * double(g.padded(2));
+  const double c = backend == Backend::cuda ? gpu_cpml_point_cost : cpu_cpml_point_cost;
+  return interior * (padded + c * (padded - interior)) / padded;
+}
+
+// The job as the gradient would prepare it. Where the options describe the model (the built-in one or
+// --velocity, no density, no record or true model to read), arithmetic alone: no model is made, and
+// `models` is what the gradient would hold of them (the true and the starting model, a double a point).
+template <class T>
+GradientJob<T> plan_job(const GradientJobOptions& o, std::size_t& models) {
+  models = 0;
+  const bool described = o.observed.empty() && !o.observed_record && o.true_model.empty() && !o.true_model_values &&
+                         describable(o.problem);
+  if (!described) return prepare_gradient_job<T>(o);
+  GradientJob<T> job;
+  double vmax = 0;
+  job.start = describe_setup(o.problem, vmax);
+  ProblemSetup timing = job.start;
+  timing.model = homogeneous_model({2, 2, 2}, vmax);
+  job.time = make_time(o.problem, timing, 1.0);
+  job.observed_source = "modelled";
+  models = checked_bytes({static_cast<std::size_t>(job.start.grid.interior_points()), 2, sizeof(double)},
+                         "the true and the starting model");
+  return job;
+}
+
 template <class T>
 nlohmann::json plan_summary(GradientJobOptions& o) {
   // As run_gradient_job, up to the plan: the same backend, inputs, working set and strategy.
@@ -103,15 +140,22 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   o.strategy.backend = backend.kind;
   apply_threads(o.problem.threads);
   require_data_for_user_model(o, false, "a gradient");
-  const GradientJob<T> job = prepare_gradient_job<T>(o);
+  if (o.density_gradient && !density_given(o.problem)) {
+    throw InputError(
+        "--density-gradient needs --density: with a constant density there is no density model to "
+        "differentiate");
+  }
+  std::size_t models = 0;
+  const GradientJob<T> job = plan_job<T>(o, models);
   const Grid& grid = job.start.grid;
   const int fields = gradient_working_fields(backend.kind, o), records = 4;
-  require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
-  const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
+  const TimeAxis run_time = simulation_time(job);  // the record's axis unless it takes substeps
+  require_run_memory(job.start, run_time, sizeof(T), fields, records, "the gradient's working set");
+  const std::size_t working = run_bytes(job.start, run_time, sizeof(T), fields, records);
   const StrategyPlan plan = plan_strategy(
-      o.strategy, job.time.steps, physics_state(grid, job.start.model.has_density()), field_layout<T>(grid), working);
+      o.strategy, run_time.steps, physics_state(grid, job.start.model.has_density()), field_layout<T>(grid), working);
 
-  const index_t steps = job.time.steps;
+  const index_t steps = run_time.steps;
   const index_t observed_steps = job.observed_source == "modelled" ? steps : 0;
   index_t forward = plan.predicted_forward_steps;
   const nlohmann::json cuda =
@@ -138,10 +182,10 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
       if (plan.tier_kinds[t] == TierKind::memory)
         checkpoint_memory += static_cast<std::size_t>(plan.tiers[t].slots) * plan.slot_bytes;
   }
-  const std::size_t base = resident_bytes();
+  const std::size_t base = resident_bytes() + models;
   const double peak = double(base) + double(working) + double(checkpoint_memory);
 
-  const double points = double(grid.shape[0]) * double(grid.shape[1]) * double(grid.shape[2]);
+  const double points = step_points(grid, backend.kind);
   const double slower = sizeof(T) == 8 ? 2.0 : 1.0;
   double seconds = 0;
   if (backend.kind == Backend::cuda) {
@@ -160,7 +204,9 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   j["precision"] = to_string(o.problem.precision);
   put_backend(j, backend);
   j["steps"] = steps;
-  j["dt"] = job.time.dt;
+  j["dt"] = run_time.dt;  // the simulation's (the record's dt / substeps)
+  j["substeps"] = job.substeps;
+  j["step_points"] = points;  // interior points a step's cost is worth (the C-PML's layer weighed in)
   j["strategy"] = to_string(plan.strategy);
   j["choice"] = plan.choice;
   j["snaps"] = plan.snaps;
@@ -177,12 +223,15 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
            : "forward_steps = advances + reverse_steps (each reverse step applies the forward operator "
              "once); observed_steps (modelling the observed data in the true model) come on top";
   j["predicted_peak_bytes"] = peak;
-  j["predicted_peak_parts"] = {
-      {"process_now", base}, {"working_set", working}, {"checkpoints_in_memory", checkpoint_memory}};
+  j["predicted_peak_parts"] = {{"process_now", base - models},
+                               {"models", models},
+                               {"working_set", working},
+                               {"checkpoints_in_memory", checkpoint_memory}};
   j["predicted_seconds"] = seconds;
   j["prediction"] =
-      "nothing was run: peak = this process's resident memory now + the working set + the checkpoints held in memory; "
-      "time from documented throughput (CPU 0.5 GPts/s per thread forward, reverse 2.5x; GPU 147 / 71 GPts/s), not measured here";
+      "nothing was run: peak = this process's resident memory now + the models a gradient holds where none was read + the working set + the checkpoints held in memory; "
+      "time from documented throughput (CPU 0.5 GPts/s per thread forward, reverse 2.5x; GPU 147 / 71 GPts/s; a "
+      "C-PML layer point 1 + 3.1 interior points on the CPU, 1 + 5.1 on the GPU), not measured here";
   if (!cuda.is_null()) {
     j["cuda"] = cuda;
   } else if (backend.kind == Backend::cuda) {
@@ -235,7 +284,7 @@ void run(GradientJobOptions& o) {
   if (observed > 0)
     std::cout << "  observed data   " << observed << " forward steps in the true model, beside the counts above\n";
   std::cout << "  predicted peak  " << format_bytes(j["predicted_peak_bytes"].get<double>())
-            << " (this process now + working set + checkpoints in memory)\n"
+            << " (this process now + models + working set + checkpoints in memory)\n"
             << "  predicted time  " << num(j["predicted_seconds"].get<double>())
             << " s (from documented throughput, not measured here)\n";
 }
@@ -248,10 +297,15 @@ void register_plan(CLI::App& app) {
       "plan",
       "Predict what `revwave gradient` with these options would do (slots, step counts, peak memory, time) without running it");
   add_gradient_job_options(cmd, *o, CudaOptions::all);
+  // The gradient's --density-gradient FILE: counted (its accumulator), nothing written.
+  auto density_out = std::make_shared<std::string>();
+  cmd->add_option("--density-gradient", *density_out,
+                  "plan the gradient that also writes dJ/drho (needs --density; nothing is written)");
   // A plan runs no step: it may count any number of them.
   o->problem.max_steps.reset();
   cmd->remove_option(cmd->get_option("--yes"));
-  cmd->callback([o] {
+  cmd->callback([o, density_out] {
+    o->density_gradient = !density_out->empty();
     if (o->problem.precision == Precision::float64)
       run<double>(*o);
     else

@@ -16,6 +16,7 @@
 #include "cli_fixture.hpp"
 #include "revwave/core/cuda_info.hpp"
 #include "revwave/io/npy.hpp"
+#include "revwave/numerics/model.hpp"
 
 namespace {
 
@@ -88,6 +89,42 @@ TEST_F(Cli, PlanPlansForAGpuThisMachineLacks) {
   EXPECT_EQ(k["cuda"]["device_slots"], 30);
   EXPECT_GT(j["forward_steps"].get<std::int64_t>(), k["forward_steps"].get<std::int64_t>());
   EXPECT_TRUE(std::filesystem::is_empty(dir_));  // nothing written
+}
+
+// Where the options describe the model (the built-in one here), plan is arithmetic: it makes no
+// model, and plans what the same model read from a file plans (the same step, slots, step counts,
+// working set), adding the two models the gradient would hold to the peak.
+TEST_F(Cli, PlanDescribesTheBuiltInModelWithoutMakingIt) {
+  expect_refused("plan --shape 24,20,16 --density-gradient rho.npy", "--density-gradient needs --density");
+  const std::vector<std::int64_t> shape{24, 20, 16};
+  const revwave::VelocityModel m = revwave::default_true_model({24, 20, 16}, 10.0);
+  revwave::write_npy((dir_ / "model.npy").string(), shape, m.velocity.data());
+  const std::string rest = " --spacing 10 --tn 0.2 --snaps 4 --backend cpu --json";
+  const Outcome described = invoke("plan --shape 24,20,16" + rest);
+  const Outcome read = invoke("plan --model model.npy --true-model model.npy" + rest);
+  ASSERT_EQ(described.code, 0) << described.err;
+  ASSERT_EQ(read.code, 0) << read.err;
+  const auto a = nlohmann::json::parse(described.out), b = nlohmann::json::parse(read.out);
+  for (const char* key : {"steps", "dt", "slots", "slot_bytes", "forward_steps", "step_points"})
+    EXPECT_EQ(a[key], b[key]) << key;
+  EXPECT_EQ(a["predicted_peak_parts"]["working_set"], b["predicted_peak_parts"]["working_set"]);
+  EXPECT_EQ(a["predicted_peak_parts"]["models"].get<std::int64_t>(), 2 * 24 * 20 * 16 * 8);
+  EXPECT_EQ(b["predicted_peak_parts"]["models"].get<std::int64_t>(), 0);  // held by the plan itself
+  // The C-PML's layer weighs in the time; the sponge's step is the interior's.
+  EXPECT_GT(a["step_points"].get<double>(), 24.0 * 20 * 16);
+  const auto s = nlohmann::json::parse(invoke("plan --shape 24,20,16 --boundary sponge" + rest).out);
+  EXPECT_EQ(s["step_points"].get<double>(), 24.0 * 20 * 16);
+  EXPECT_GT(a["predicted_seconds"].get<double>(), s["predicted_seconds"].get<double>());
+  // --density-gradient is the gradient's: counted where there is a density (refused where not, above).
+  std::vector<double> rho(static_cast<std::size_t>(24 * 20 * 16), 1000.0);
+  revwave::write_npy((dir_ / "rho.npy").string(), shape, rho.data());
+  const std::string dense = "plan --shape 24,20,16 --density rho.npy" + rest;
+  const auto without = nlohmann::json::parse(invoke(dense).out);
+  const Outcome with = invoke(dense + " --density-gradient drho.npy");
+  ASSERT_EQ(with.code, 0) << with.err;
+  EXPECT_GT(nlohmann::json::parse(with.out)["predicted_peak_parts"]["working_set"].get<double>(),
+            without["predicted_peak_parts"]["working_set"].get<double>());
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "drho.npy"));
 }
 
 TEST_F(Cli, BadVelocityIsRefused) {
@@ -163,11 +200,21 @@ TEST_F(Cli, GradientFromObservedFileUsesItsTimeAxis) {
   EXPECT_EQ(jd["objective"], j["objective"]);
   EXPECT_GE(jd["checkpoint_copy_bytes"].get<std::uint64_t>(),
             jd["stores"].get<std::uint64_t>() * jd["slot_bytes"].get<std::uint64_t>());
-  // A model too fast for the data's dt is refused, not silently re-stepped.
-  const Outcome fast = invoke("gradient --shape 12,12,12 --velocity 9000 --observed obs.npy --out g2.npy");
-  EXPECT_NE(fast.code, 0);
-  EXPECT_NE(fast.err.find("unstable"), std::string::npos) << fast.err;
-  EXPECT_FALSE(fs::exists(dir_ / "g2.npy"));
+  // A model too fast for the record's dt runs in substeps of it and says so, the record keeping its
+  // samples (record_resampling.hpp); one so fast that the substeps make a run of hours is refused.
+  const Outcome fast = invoke("gradient --shape 12,12,12 --velocity 9000 --observed obs.npy --out g2.npy --json");
+  ASSERT_EQ(fast.code, 0) << fast.err;
+  const auto jf = nlohmann::json::parse(fast.out);
+  const auto k = jf["substeps"].get<std::int64_t>();
+  EXPECT_GT(k, 1);
+  EXPECT_EQ(jf["nt"], j["nt"]);
+  EXPECT_EQ(jf["steps"].get<std::int64_t>(), (jf["nt"].get<std::int64_t>() - 1 + 16) * k);  // 16: past the record's end
+  EXPECT_NE(jf["warnings"].dump().find("are simulated in " + std::to_string(k) + " steps"), std::string::npos)
+      << jf["warnings"].dump();
+  const Outcome absurd = invoke("gradient --shape 12,12,12 --velocity 9e7 --observed obs.npy --out g4.npy");
+  EXPECT_EQ(absurd.code, 2) << absurd.err;
+  EXPECT_NE(absurd.err.find("without --yes"), std::string::npos) << absurd.err;
+  EXPECT_FALSE(fs::exists(dir_ / "g4.npy"));
 }
 
 TEST_F(Cli, AdjtestAndGradtestPassOnTheirDefaults) {

@@ -52,24 +52,65 @@ VelocityModel homogeneous_model(const std::array<index_t, 3>& shape, double velo
   return m;
 }
 
+namespace {
+
+// The built-in model's geometry: a gradient in depth and a fast body at 0.55 of the depth.
+struct DefaultModel {
+  double spacing, cx, cy, cz, radius, depth;
+  DefaultModel(const std::array<index_t, 3>& shape, double h)
+      : spacing(h),
+        cx(0.5 * (shape[0] - 1) * h),
+        cy(0.5 * (shape[1] - 1) * h),
+        cz(0.55 * (shape[2] - 1) * h),
+        // 0.15 of the smallest side (on a plane, ny = 1, of x and z: a disc).
+        radius(0.15 *
+               static_cast<double>(shape[1] == 1 ? std::min(shape[0], shape[2])
+                                                 : std::min({shape[0], shape[1], shape[2]})) *
+               h),
+        depth((shape[2] - 1) * h) {}
+  double at(index_t ix, index_t iy, index_t iz) const {
+    const double x = ix * spacing, y = iy * spacing, z = iz * spacing;
+    double c = 1800.0 + 700.0 * (depth > 0 ? z / depth : 0.0);
+    const double r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz);
+    if (r2 <= radius * radius) c += 400.0;
+    return c;
+  }
+};
+
+}  // namespace
+
 VelocityModel default_true_model(const std::array<index_t, 3>& shape, double spacing) {
   VelocityModel m = homogeneous_model(shape, 0);
-  const double cx = 0.5 * (shape[0] - 1) * spacing, cy = 0.5 * (shape[1] - 1) * spacing;
-  const double cz = 0.55 * (shape[2] - 1) * spacing;
-  // 0.15 of the smallest side (on a plane, ny = 1, of x and z: a disc).
-  const index_t side = shape[1] == 1 ? std::min(shape[0], shape[2]) : std::min({shape[0], shape[1], shape[2]});
-  const double radius = 0.15 * static_cast<double>(side) * spacing;
-  const double depth = (shape[2] - 1) * spacing;
+  const DefaultModel d(shape, spacing);
   for (index_t ix = 0; ix < shape[0]; ++ix)
     for (index_t iy = 0; iy < shape[1]; ++iy)
-      for (index_t iz = 0; iz < shape[2]; ++iz) {
-        const double x = ix * spacing, y = iy * spacing, z = iz * spacing;
-        double c = 1800.0 + 700.0 * (depth > 0 ? z / depth : 0.0);
-        const double r2 = (x - cx) * (x - cx) + (y - cy) * (y - cy) + (z - cz) * (z - cz);
-        if (r2 <= radius * radius) c += 400.0;
-        m.velocity[static_cast<std::size_t>((ix * shape[1] + iy) * shape[2] + iz)] = c;
-      }
+      for (index_t iz = 0; iz < shape[2]; ++iz)
+        m.velocity[static_cast<std::size_t>((ix * shape[1] + iy) * shape[2] + iz)] = d.at(ix, iy, iz);
   return m;
+}
+
+double default_true_model_max_velocity(const std::array<index_t, 3>& shape, double spacing) {
+  const DefaultModel d(shape, spacing);
+  // Velocity grows with depth in every column and the body adds a constant: a column's fastest
+  // point is its bottom or the deepest of its points in the body. The body's deepest points lie
+  // in the columns nearest its centre, within a few points of cz + radius: look there only.
+  double fastest = 0;
+  for (index_t ix = 0; ix < shape[0]; ++ix)
+    for (index_t iy = 0; iy < shape[1]; ++iy) {
+      fastest = std::max(fastest, d.at(ix, iy, shape[2] - 1));
+      const double x = ix * spacing - d.cx, y = iy * spacing - d.cy;
+      if (x * x + y * y > d.radius * d.radius) continue;  // the column misses the body
+      const auto top = static_cast<index_t>(std::ceil((d.cz + d.radius) / spacing)) + 1;
+      for (index_t iz = std::min(shape[2] - 1, top); iz >= 0; --iz) {
+        const double z = iz * spacing - d.cz;
+        if (x * x + y * y + z * z <= d.radius * d.radius) {
+          fastest = std::max(fastest, d.at(ix, iy, iz));
+          break;
+        }
+        if (z < 0) break;  // above the centre the column's body points lie deeper
+      }
+    }
+  return fastest;
 }
 
 VelocityModel smoothed(const VelocityModel& model, int radius, int passes) {

@@ -38,12 +38,13 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["steps"] = s.steps;
   j["nt"] = r.job.time.nt();
   j["dt"] = r.job.time.dt;
+  j["substeps"] = r.job.substeps;  // simulation steps per sample of the record
   j["forward_steps"] = s.forward_steps;
   j["predicted_forward_steps"] = r.predicted_forward_steps;
   if (plan.strategy == Strategy::online) {
     j["offline_forward_steps"] = r.report.offline_forward_steps;
     j["online_ratio"] = double(s.forward_steps) / double(r.report.offline_forward_steps);
-    j["max_steps"] = r.job.time.steps;
+    j["max_steps"] = simulation_time(r.job).steps;
   }
   if (plan.strategy == Strategy::multilevel) {
     j["predicted_time_steps"] = r.report.predicted_time;

@@ -2,14 +2,17 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include "revwave/core/checks.hpp"
 #include "revwave/core/cuda_info.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/io/npy.hpp"
+#include "revwave/misfit/record_resampling.hpp"
 #include "revwave/numerics/acoustic/acoustic_state.hpp"
 #include "revwave/numerics/wavelet.hpp"
 #include "revwave/setup/plausibility.hpp"
@@ -159,15 +162,44 @@ std::string shape_text(const std::array<index_t, 3>& shape) {
   return std::to_string(shape[0]) + "," + std::to_string(shape[1]) + "," + std::to_string(shape[2]);
 }
 
+namespace {
+
+// The grid --shape and the grid options give (a model's shape replaces --shape where one is given).
+Grid options_grid(const ProblemOptions& o) {
+  Grid g;
+  const std::vector<index_t> sh = parse_integers(o.shape, "--shape", 3, at_least(1));
+  for (int a = 0; a < 3; ++a) g.shape[a] = sh[a];
+  g.spacing = o.spacing;
+  g.nbl = o.nbl;
+  g.free_surface = o.free_surface;
+  g.cpml = o.boundary == Boundary::cpml;
+  g.space_order = o.space_order;
+  return g;
+}
+
+}  // namespace
+
+bool describable(const ProblemOptions& o) { return o.model_file.empty() && !o.model_values && !density_given(o); }
+
+ProblemSetup describe_setup(const ProblemOptions& o, double& max_velocity) {
+  if (!describable(o)) throw std::logic_error("describe_setup: the options give a model or a density to read");
+  ProblemSetup s;
+  s.grid = options_grid(o);
+  validate(s.grid);
+  max_velocity = default_true_model_max_velocity(s.grid.shape, o.spacing);
+  if (o.velocity) {
+    validate(homogeneous_model({1, 1, 1}, *o.velocity));
+    check_velocity_floor(*o.velocity, "--velocity", o.precision);
+    max_velocity = std::max(max_velocity, *o.velocity);
+  }
+  s.model = homogeneous_model({1, 1, 1}, max_velocity);  // a stand-in: the description makes no model
+  s.acquisition = make_acquisition(o, s.grid, s.layouts);
+  return s;
+}
+
 ProblemSetup make_setup(const ProblemOptions& o) {
   ProblemSetup s;
-  const std::vector<index_t> sh = parse_integers(o.shape, "--shape", 3, at_least(1));
-  for (int a = 0; a < 3; ++a) s.grid.shape[a] = sh[a];
-  s.grid.spacing = o.spacing;
-  s.grid.nbl = o.nbl;
-  s.grid.free_surface = o.free_surface;
-  s.grid.cpml = o.boundary == Boundary::cpml;
-  s.grid.space_order = o.space_order;
+  s.grid = options_grid(o);
   if (!o.model_file.empty()) {
     const NpyArray a = read_npy(o.model_file);
     if (a.shape.size() != 3) {
@@ -241,6 +273,18 @@ void refuse_many_steps(const ProblemOptions& o, const TimeAxis& t, double vmax) 
 }
 
 }  // namespace
+
+void refuse_many_record_steps(const ProblemOptions& o, const std::string& record, const TimeAxis& time,
+                              index_t substeps, double vmax) {
+  const double steps = double(simulation_samples(time.nt(), substeps) - 1);
+  if (!o.max_steps || o.yes || substeps == 1 || steps <= double(*o.max_steps)) return;
+  throw InputError(record + ": its " + std::to_string(time.nt()) + " samples every " + number_text(time.dt) +
+                   " s take " + std::to_string(substeps) + " simulation steps each to be stable for " +
+                   number_text(vmax) + " m/s with --spacing " + number_text(o.spacing) + " m, " + number_text(steps) +
+                   " steps in all, more than the " + std::to_string(*o.max_steps) +
+                   " a run takes without --yes (is a velocity or the spacing in the wrong unit? give --yes to "
+                   "run it as it is)");
+}
 
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double density_factor) {
   const double vmax = max_velocity(s.model);

@@ -28,6 +28,8 @@ nlohmann::json per_shot(const ShotSummary& s, const Shot& shot) {
           {"seconds", s.seconds},
           {"steps", s.steps},
           {"dt", shot.time.dt},
+          {"substeps", shot.substeps},  // simulation steps per data sample: steps = substeps x (nt - 1 + 16)
+          {"simulation_dt", simulation_time(shot).dt},
           {"forward_steps", s.forward_steps},
           {"predicted_forward_steps", s.predicted_forward_steps},
           {"reverse_steps", s.reverse_steps},

@@ -6,6 +6,7 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/driver/backend_registry.hpp"
+#include "revwave/misfit/record_resampling.hpp"
 
 namespace revwave {
 
@@ -58,15 +59,19 @@ GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
   GradientJob<T> job = prepare_gradient_job<T>(o);
   // The gradient's working set and the direction dm.
   const int fields = working_fields(r.backend.kind, Workload::gradient) + 1;
-  require_run_memory(job.start, job.time, sizeof(T), fields, 3, "the Taylor test");
-  plan_strategy(o.strategy, job.time.steps, physics_state(job.start.grid, job.start.model.has_density()),
-                field_layout<T>(job.start.grid), run_bytes(job.start, job.time, sizeof(T), fields, 3));  // refuse early
+  const TimeAxis run_time = simulation_time(job);  // the record's axis unless it takes substeps
+  require_run_memory(job.start, run_time, sizeof(T), fields, 3, "the Taylor test");
+  plan_strategy(o.strategy, run_time.steps, physics_state(job.start.grid, job.start.model.has_density()),
+                field_layout<T>(job.start.grid), run_bytes(job.start, run_time, sizeof(T), fields, 3));  // refuse early
   model_observed(job, r.backend.kind, budgets);
   const ProblemSetup& start = job.start;
   const std::vector<double> dm = taylor_direction(start.model, start.grid.spacing, scale);
-  r.result = taylor_test<T>(start.grid, start.model, dm, start.acquisition, job.time, job.observed, o.strategy,
-                            halvings, r.backend.kind, budgets, o.misfit.get<T>());
-  r.steps = job.time.steps;
+  Acquisition acquisition = start.acquisition;  // a sampled signature on the run's steps
+  acquisition.wavelet = interpolate_signature(acquisition.wavelet, job.substeps);
+  const ResampledMisfit<T> misfit(o.misfit.get<T>(), job.substeps);  // J of the traces at the record's samples
+  r.result = taylor_test<T>(start.grid, start.model, dm, acquisition, run_time, job.observed, o.strategy, halvings,
+                            r.backend.kind, budgets, misfit);
+  r.steps = run_time.steps;
   const TaylorResult& t = r.result;
   check_finite_result(&t.objective, 1, "J(m)");
   check_finite_result(&t.directional, 1, "<g, dm>");

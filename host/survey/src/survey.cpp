@@ -8,6 +8,7 @@
 
 #include "revwave/core/errors.hpp"
 #include "revwave/io/shot_record.hpp"
+#include "revwave/misfit/record_resampling.hpp"
 #include "revwave/misfit/wavelet_estimate.hpp"
 #include "revwave/numerics/sparse_points.hpp"
 
@@ -191,12 +192,58 @@ void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& m
     for (double w : shot.wavelet) {
       if (!std::isfinite(w)) throw InputError(shot.name + ": the source signature has a sample that is not finite");
     }
+    if (shot.substeps < 1)
+      throw InputError(shot.name + ": substeps " + std::to_string(shot.substeps) + " is invalid: at least 1");
     try {
-      check_stable(shot.time.dt, grid, vmax, density_factor);
+      check_stable(simulation_time(shot).dt, grid, vmax, density_factor);
     } catch (const InputError& e) {
       throw InputError(shot.name + ": " + e.what());
     }
   }
+}
+
+TimeAxis simulation_time(const Shot& shot) {
+  if (shot.substeps == 1) return shot.time;
+  TimeAxis t;
+  t.dt = shot.time.dt / static_cast<double>(shot.substeps);
+  t.steps = simulation_samples(shot.time.nt(), shot.substeps) - 1;  // past the record's end: record_resampling.hpp
+  return t;
+}
+
+std::vector<double> simulation_wavelet(const Shot& shot) { return interpolate_signature(shot.wavelet, shot.substeps); }
+
+index_t stable_substeps(double dt, const Grid& grid, double max_velocity, double density_factor) {
+  const double limit = max_stable_dt(grid, max_velocity) * density_factor;
+  if (!(std::isfinite(dt) && dt > 0) || !(limit > 0) || dt <= limit) return 1;  // check_stable names a bad dt
+  const double k = std::ceil(dt / (0.9 * limit));
+  if (!(k < 1e6)) {
+    std::ostringstream os;
+    os.precision(6);
+    os << "dt " << dt << " s would take " << k << " simulation steps per sample (the largest stable step is " << limit
+       << " s): check the record's sample interval and the model's units";
+    throw InputError(os.str());
+  }
+  return static_cast<index_t>(k);
+}
+
+std::string substeps_sentence(double dt, index_t substeps, double max_velocity) {
+  std::ostringstream os;
+  os.precision(6);
+  os << "records sampled every " << dt * 1e3 << " ms are simulated in " << substeps << " steps of "
+     << dt / static_cast<double>(substeps) * 1e3 << " ms each (stable for " << max_velocity
+     << " m/s) and the traces resampled to them, band-limited to " << 0.45 / dt << " Hz";
+  return os.str();
+}
+
+std::vector<std::string> choose_substeps(Survey& survey, const Grid& grid, double max_velocity, double density_factor) {
+  std::vector<std::string> said;
+  for (Shot& shot : survey.shots) {
+    shot.substeps = stable_substeps(shot.time.dt, grid, max_velocity, density_factor);
+    if (shot.substeps == 1) continue;
+    const std::string sentence = substeps_sentence(shot.time.dt, shot.substeps, max_velocity);
+    if (std::find(said.begin(), said.end(), sentence) == said.end()) said.push_back(sentence);
+  }
+  return said;
 }
 
 Survey layout_survey(const SurveyLayout& l, const Grid& grid) {

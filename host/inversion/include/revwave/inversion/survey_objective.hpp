@@ -63,7 +63,9 @@ BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const Su
       const ShotTask task = [&](std::int64_t s, const Progress& steps) {
         ShotOutput out;
         const Shot& shot = banded->shots[static_cast<std::size_t>(s)];
-        out.gradient = engine->illumination(engine_shot(grid, shot, options.aperture), out.summary.phases, steps);
+        std::vector<double> wavelet;
+        out.gradient =
+            engine->illumination(engine_shot(grid, shot, options.aperture, wavelet), out.summary.phases, steps);
         return out;
       };
       reserve_tree_blocks(engine->sums(), grid, *banded, options.aperture, runner);

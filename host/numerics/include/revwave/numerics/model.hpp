@@ -35,6 +35,9 @@ double bulk_modulus_ratio(const VelocityModel& model);
 VelocityModel homogeneous_model(const std::array<index_t, 3>& shape, double velocity);
 // Background increasing with depth plus a faster spherical anomaly in the middle.
 VelocityModel default_true_model(const std::array<index_t, 3>& shape, double spacing);
+// Its fastest velocity without making it (`revwave plan` describes a run, it makes no model): the
+// same bits as max_velocity(default_true_model(shape, spacing)).
+double default_true_model_max_velocity(const std::array<index_t, 3>& shape, double spacing);
 // Box-filter smoothing with the given radius (points), applied `passes` times.
 VelocityModel smoothed(const VelocityModel& model, int radius, int passes);
 

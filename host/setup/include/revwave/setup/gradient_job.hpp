@@ -18,7 +18,9 @@
 #include "revwave/io/npy.hpp"
 #include "revwave/io/shot_record.hpp"
 #include "revwave/misfit/misfit_choice.hpp"
+#include "revwave/misfit/record_resampling.hpp"
 #include "revwave/setup/problem_setup.hpp"
+#include "revwave/survey/survey.hpp"
 
 namespace revwave {
 
@@ -47,13 +49,21 @@ void finish_strategy_options(GradientJobOptions& o);
 
 template <class T>
 struct GradientJob {
-  ProblemSetup start;  // grid, starting model, acquisition
-  TimeAxis time;
+  ProblemSetup start;       // grid, starting model, acquisition
+  TimeAxis time;            // of the observed data
+  index_t substeps = 1;     // simulation steps per data sample (a record whose dt is no stable step)
   std::vector<T> observed;  // nt x nrec (empty until modelled when not read from a file)
   VelocityModel truth;      // for modelled data
   double seconds_observed = 0;
   std::string observed_source;  // "file" or "modelled"
 };
+
+// The run's time axis: substeps steps of dt / substeps per data sample (and past the record's end
+// with substeps > 1: record_resampling.hpp).
+template <class T>
+TimeAxis simulation_time(const GradientJob<T>& job) {
+  return TimeAxis{job.time.dt / static_cast<double>(job.substeps), simulation_samples(job.time.nt(), job.substeps) - 1};
+}
 
 VelocityModel load_model(const std::string& path, const Grid& grid, const char* option, Precision precision);
 // The Taylor test's direction dm of m = 1/c^2 (`revwave gradtest`): towards the built-in true
@@ -92,7 +102,16 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
       throw InputError(observed + ": nt " + std::to_string(record.meta.nt) + " is too short: at least 2 samples");
     job.time.dt = record.meta.dt;
     job.time.steps = record.meta.nt - 1;
-    check_stable(job.time.dt, job.start.grid, job.start.model);
+    // The record keeps its sample interval; a run that cannot step it takes substeps per sample.
+    job.substeps = stable_substeps(job.time.dt, job.start.grid, max_velocity(job.start.model),
+                                   density_dt_factor(job.start.grid, job.start.model));
+    check_stable(simulation_time(job).dt, job.start.grid, job.start.model);
+    refuse_many_record_steps(o.problem, observed, job.time, job.substeps, max_velocity(job.start.model));
+    const std::vector<double>& w = job.start.acquisition.wavelet;  // at the record's samples, as its data
+    if (!w.empty() && static_cast<index_t>(w.size()) != job.time.nt()) {
+      throw InputError("wavelet: the source signature has " + std::to_string(w.size()) + " samples, the record " +
+                       observed + " has nt = " + std::to_string(job.time.nt()) + ": give nt samples");
+    }
     const double largest = static_cast<double>(std::numeric_limits<T>::max());
     for (std::size_t i = 0; i < record.traces.size(); ++i) {
       if (std::abs(record.traces[i]) > largest) {

@@ -10,6 +10,7 @@
 #include "revwave/core/checks.hpp"
 #include "revwave/core/progress.hpp"
 #include "revwave/driver/backend_registry.hpp"
+#include "revwave/misfit/record_resampling.hpp"
 #include "revwave/misfit/recording_misfit.hpp"
 #include "revwave/setup/gradient_job.hpp"
 #include "revwave/setup/plausibility.hpp"
@@ -38,7 +39,9 @@ std::vector<std::string> job_warnings(const GradientJob<T>& job) {
   double slowest = min_velocity(job.start.model);
   if (job.observed_source == "modelled") slowest = std::min(slowest, min_velocity(job.truth));
   const Acquisition& a = job.start.acquisition;
-  return sampling_warnings(job.start.grid, slowest, SourceSpectrum{a.f0, a.t0, {}}, job.time);
+  std::vector<std::string> said = sampling_warnings(job.start.grid, slowest, SourceSpectrum{a.f0, a.t0, {}}, job.time);
+  if (job.substeps > 1) said.push_back(substeps_sentence(job.time.dt, job.substeps, max_velocity(job.start.model)));
+  return said;
 }
 
 // The gradient's host fields of the grid's size on `backend` (run_bytes adds a density's five
@@ -76,16 +79,19 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   // nt x nrec records: the observed data, the synthetic traces read back for the misfit, its
   // adjoint source, and on the CPU the propagator's own traces.
   const int fields = gradient_working_fields(r.backend.kind, o), records = 4;
-  require_run_memory(job.start, job.time, sizeof(T), fields, records, "the gradient's working set");
-  const std::size_t working = run_bytes(job.start, job.time, sizeof(T), fields, records);
-  r.plan = plan_strategy(o.strategy, job.time.steps, physics_state(grid, job.start.model.has_density()),
+  const TimeAxis run_time = simulation_time(job);  // the record's axis unless it takes substeps
+  require_run_memory(job.start, run_time, sizeof(T), fields, records, "the gradient's working set");
+  const std::size_t working = run_bytes(job.start, run_time, sizeof(T), fields, records);
+  r.plan = plan_strategy(o.strategy, run_time.steps, physics_state(grid, job.start.model.has_density()),
                          field_layout<T>(grid), working);
   // The observed data's time loop hears `progress` too (a front end may cancel the run there); its bar
   // stays the gradient's.
   model_observed(job, r.backend.kind, cuda_budgets(o.problem),
                  progress ? Progress([&](index_t, index_t) { progress(0, 1); }) : Progress{});
 
-  Problem<T> problem = make_problem<T>(grid, job.start.model, job.start.acquisition, job.time);
+  Acquisition run_acquisition = job.start.acquisition;  // a sampled signature on the run's steps
+  run_acquisition.wavelet = interpolate_signature(run_acquisition.wavelet, job.substeps);
+  Problem<T> problem = make_problem<T>(grid, job.start.model, run_acquisition, run_time);
   if (o.density_gradient) problem.density->image = true;
   const index_t expected = static_cast<index_t>(job.observed.size());
   if (expected != job.time.nt() * problem.rec.count) {
@@ -94,14 +100,17 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   }
   if (o.estimate_wavelet) {
     job.start.acquisition.wavelet =
-        estimate_record_wavelet<T>(problem, job.observed.data(), r.backend.kind, cuda_budgets(o.problem));
-    problem.wavelet.assign(job.start.acquisition.wavelet.begin(), job.start.acquisition.wavelet.end());
+        estimate_record_wavelet<T>(problem, job.observed.data(), r.backend.kind, cuda_budgets(o.problem), job.substeps);
+    const std::vector<double> on_steps = interpolate_signature(job.start.acquisition.wavelet, job.substeps);
+    problem.wavelet.assign(on_steps.begin(), on_steps.end());
   }
   GradientOutput& g = r.output;
+  // The traces kept (keep_traces) are those the misfit compared: at the record's samples.
   RecordingMisfit<T> recorded(o.misfit.get<T>());
-  const Misfit<T>* misfit = o.keep_traces ? &recorded : &o.misfit.get<T>();
+  const Misfit<T>& compared = o.keep_traces ? static_cast<const Misfit<T>&>(recorded) : o.misfit.get<T>();
+  const ResampledMisfit<T> misfit(compared, job.substeps);
   g = run_on_backend(r.backend.kind, problem, cuda_budgets(o.problem),
-                     GradientCall<T>{misfit, job.observed.data(), &o.strategy, &r.plan, progress, &r.report});
+                     GradientCall<T>{&misfit, job.observed.data(), &o.strategy, &r.plan, progress, &r.report});
   r.synthetic = std::move(recorded.synthetic());
   r.adjoint_source = std::move(recorded.adjoint_source());
   r.cuda_info = r.report.placement;

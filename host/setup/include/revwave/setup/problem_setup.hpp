@@ -80,6 +80,13 @@ struct ProblemSetup {
   std::vector<GridLayout> layouts;  // --rec-grid: where its receivers went
 };
 ProblemSetup make_setup(const ProblemOptions& o);
+// Whether the options describe their model without a file or an array to read: the built-in model
+// or --velocity, and no density.
+bool describable(const ProblemOptions& o);
+// Such a problem without making its model (`revwave plan`: arithmetic on the description): the
+// grid, the acquisition and the fastest velocity of the models a gradient would make (the built-in
+// true model, and --velocity's where given); its `model` is a 1-point stand-in of that velocity.
+ProblemSetup describe_setup(const ProblemOptions& o, double& max_velocity);
 // "NX,NY,NZ", as --shape is written (the effective configuration records a model's shape so).
 std::string shape_text(const std::array<index_t, 3>& shape);
 // A survey's grid and model: the problem without its shot geometry (sources, receivers and
@@ -89,6 +96,11 @@ ProblemSetup make_survey_setup(ProblemOptions o);
 // contrasts included); `density_factor`: density_dt_factor of the model that the run propagates in.
 // More steps than `max_steps` without `yes` is an InputError naming the likely unit slip.
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
+// Records sampled every `record_dt` and run in `substeps` steps each (choose_substeps): more than
+// `max_steps` simulation steps in all without `yes` is an InputError naming the record, the step and
+// the velocity that made it so (a velocity in km/s or a spacing in km is the likely slip).
+void refuse_many_record_steps(const ProblemOptions& o, const std::string& record, const TimeAxis& time,
+                              index_t substeps, double vmax);
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double density_factor);
 // Whether the options give a density (--density or one in memory).
 bool density_given(const ProblemOptions& o);

@@ -71,7 +71,8 @@ struct SurveyInputs {
 // The observed data read (--observed, or records in memory), else a survey laid out on the problem
 // (--src-grid, --src, --rec...) whose data the true model will give: --true-model, the bindings' true
 // model or the built-in one (prepare_gradient_job's rules). For modelled data without --dt, a
-// `stable_for` velocity > 0 makes the default time step stable for it too (an inversion may reach it).
+// `stable_for` velocity > 0 makes the default time step stable for it too (an inversion may reach it);
+// for observed data it chooses the simulation's substeps with the model's velocities (choose_substeps).
 template <class T>
 SurveyInputs survey_inputs(const GradientJobOptions& o, const SurveyOptions& so, double stable_for = 0) {
   SurveyInputs in;
@@ -81,6 +82,12 @@ SurveyInputs survey_inputs(const GradientJobOptions& o, const SurveyOptions& so,
     in.model = std::move(read.setup.model);
     in.survey = std::move(read.survey);
     in.warnings = survey_warnings(in.grid, min_velocity(in.model), in.survey);
+    // The records keep their sample interval; where it is no stable step for the fastest velocity
+    // the run may meet, the run takes several steps per sample and resamples (record_resampling.hpp).
+    const double fastest = std::max(stable_for, max_velocity(in.model));
+    add_warnings(in.warnings, choose_substeps(in.survey, in.grid, fastest, density_dt_factor(in.grid, in.model)));
+    for (const Shot& shot : in.survey.shots)
+      refuse_many_record_steps(o.problem, shot.name, shot.time, shot.substeps, fastest);
     return in;
   }
   GradientJob<T> single = prepare_gradient_job<T>(o);

@@ -4,6 +4,7 @@
 // gradient and used for every shot. One signature per survey, not per shot: a survey's shots share
 // one source, and the estimate is better determined from all of its traces.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -13,6 +14,7 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/backend_registry.hpp"
 #include "revwave/driver/host_tile_blocks.hpp"
+#include "revwave/misfit/record_resampling.hpp"
 #include "revwave/misfit/wavelet_estimate.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 
@@ -24,30 +26,52 @@ std::vector<double> unit_impulse(index_t nt);
 void check_one_time_axis(const Survey& survey);
 
 // One shot's spectral sums: its impulse response in `p`'s model against its observed data (nt x nrec
-// of T). The problem's wavelet is the impulse while it runs, and its own again afterwards.
+// of T, at the data's samples). The problem's wavelet is the impulse while it runs, and its own again
+// afterwards. With `substeps` simulation steps per data sample the response is the one a shot's run
+// gives a signature (interpolated to its steps, its traces resampled to the data's samples): the
+// data-rate impulse at record sample L (resampling_half_width), so that its interpolation lies whole
+// after the run's start, run L record samples longer and its first L samples dropped.
 template <class T>
-std::vector<double> shot_wavelet_sums(Problem<T>& p, const T* observed, Backend backend, const CudaBudgets& budgets) {
-  const std::vector<double> impulse = unit_impulse(p.time.nt());
+std::vector<double> shot_wavelet_sums(Problem<T>& p, const T* observed, Backend backend, const CudaBudgets& budgets,
+                                      index_t substeps = 1) {
+  const index_t nt = record_samples(p.time.nt(), substeps);
+  const index_t lead = substeps == 1 ? 0 : resampling_half_width;
+  std::vector<double> impulse = unit_impulse(nt + lead);
+  if (lead > 0) std::rotate(impulse.begin(), impulse.end() - lead, impulse.end());  // the 1 at sample `lead`
+  impulse = interpolate_signature(impulse, substeps);
   std::vector<T> own(impulse.begin(), impulse.end());
+  const TimeAxis time = p.time;
+  p.time.steps = static_cast<index_t>(impulse.size()) - 1;
   std::swap(own, p.wavelet);
   ShotData<T> g;
   try {
     g = run_on_backend(backend, p, budgets, ForwardCall<T>{});
   } catch (...) {
     std::swap(own, p.wavelet);
+    p.time = time;
     throw;
   }
   std::swap(own, p.wavelet);
-  const std::vector<double> gd(g.traces.begin(), g.traces.end());
+  p.time = time;
+  const index_t nrec = p.rec.count;
+  std::vector<double> gd(static_cast<std::size_t>(nt * nrec));
+  if (substeps == 1) {
+    gd.assign(g.traces.begin(), g.traces.end());
+  } else {
+    std::vector<T> resampled(static_cast<std::size_t>((nt + lead) * nrec));
+    resample_to_records(g.traces.data(), static_cast<index_t>(impulse.size()), nrec, substeps, resampled.data());
+    gd.assign(resampled.begin() + lead * nrec, resampled.end());
+  }
   const std::vector<double> d(observed, observed + gd.size());
-  return wavelet_spectral_sums(gd.data(), d.data(), p.time.nt(), p.rec.count);
+  return wavelet_spectral_sums(gd.data(), d.data(), nt, nrec);
 }
 
 // The signature of one record (its problem and observed data).
 template <class T>
 std::vector<double> estimate_record_wavelet(Problem<T>& p, const T* observed, Backend backend,
-                                            const CudaBudgets& budgets) {
-  return wavelet_from_sums(shot_wavelet_sums(p, observed, backend, budgets), p.time.nt());
+                                            const CudaBudgets& budgets, index_t substeps = 1) {
+  return wavelet_from_sums(shot_wavelet_sums(p, observed, backend, budgets, substeps),
+                           record_samples(p.time.nt(), substeps));
 }
 
 // The signature of a survey whose every shot holds its data: each shot's sums where the runner runs
@@ -68,7 +92,7 @@ std::vector<double> estimate_survey_wavelet(const Grid& grid, const VelocityMode
     Problem<T> p = shot_problem<T>(grid, model, shot, shot_window(grid, shot.acquisition, o.aperture));
     const std::vector<T> observed(shot.data.begin(), shot.data.end());
     ShotOutput out;
-    const std::vector<double> sums = shot_wavelet_sums(p, observed.data(), o.backend, o.budgets);
+    const std::vector<double> sums = shot_wavelet_sums(p, observed.data(), o.backend, o.budgets, shot.substeps);
     out.gradient = window_to_tiles(blocks, {0, 0, 0}, row, sums.data(), false);
     return out;
   };

@@ -14,9 +14,12 @@
 namespace revwave {
 
 struct Shot {
-  std::string name;             // where it came from, for messages: "survey.sgy shot 3 (FieldRecord 4)"
-  Acquisition acquisition;      // metres from the model's first interior point; f0, t0 of the Ricker wavelet
-  TimeAxis time;                // of its data
+  std::string name;         // where it came from, for messages: "survey.sgy shot 3 (FieldRecord 4)"
+  Acquisition acquisition;  // metres from the model's first interior point; f0, t0 of the Ricker wavelet
+  TimeAxis time;            // of its data
+  // Simulation steps per sample of its data: the run steps dt / substeps and resamples its traces to
+  // the data's samples (revwave/misfit/record_resampling.hpp); 1: it steps the data's dt.
+  index_t substeps = 1;
   std::vector<double> wavelet;  // a sampled source signature, nt samples; empty: the Ricker wavelet (f0, t0)
   std::vector<double> data;     // observed, (nt, nrec) C order; empty until modelled
   std::vector<std::int64_t> trace_numbers;  // SEG-Y: each receiver's trace in the file
@@ -46,9 +49,25 @@ struct SurveyReadOptions {
 Survey read_survey(const std::vector<std::string>& paths, const SurveyReadOptions& options = {});
 
 // Checks every shot against the model before any work: sources and receivers inside the grid (the
-// message names the shot, the point and its SEG-Y trace), nt >= 2, data and wavelet sizes, dt stable
-// for the model. InputError on the first violation.
+// message names the shot, the point and its SEG-Y trace), nt >= 2, data and wavelet sizes, the
+// simulation's step stable for the model. InputError on the first violation.
 void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& model);
+
+// The run's time axis for a shot: substeps steps of dt / substeps per sample of its data (and past
+// the data's last sample with substeps > 1: record_resampling.hpp).
+TimeAxis simulation_time(const Shot& shot);
+// Its sampled signature on those steps (band-limited interpolation; empty for the Ricker wavelet,
+// which the run samples itself).
+std::vector<double> simulation_wavelet(const Shot& shot);
+// The fewest simulation steps per sample of dt that are stable for max_velocity: 1 when dt itself is
+// (the data's dt is kept), else ceil(dt / default step), the default step 0.9 of the limit.
+index_t stable_substeps(double dt, const Grid& grid, double max_velocity, double density_factor);
+// What the run's warnings say of records sampled every dt and simulated in `substeps` steps each.
+std::string substeps_sentence(double dt, index_t substeps, double max_velocity);
+// Gives every shot the substeps that make its run stable for max_velocity (an inversion's --vmax, or
+// the model's fastest); one sentence per distinct choice for the run's warnings (none where every shot
+// steps its data's dt).
+std::vector<std::string> choose_substeps(Survey& survey, const Grid& grid, double max_velocity, double density_factor);
 
 // A survey on a fixed geometry: `sources` one shot each (or, with one_shot, all at once), receivers
 // shared or moving with the source (`spread_offsets` added to each source's x, y: points outside the

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,9 @@
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/driver/shot_engine.hpp"
 #include "revwave/driver/verification.hpp"
+#include "revwave/misfit/l2_misfit.hpp"
 #include "revwave/misfit/misfit_choice.hpp"
+#include "revwave/misfit/record_resampling.hpp"
 #include "revwave/survey/model_window.hpp"
 #include "revwave/survey/shot_runner.hpp"
 #include "revwave/survey/summation_tree.hpp"
@@ -33,13 +36,28 @@ struct SurveyRunOptions {
   MisfitChoice misfit;  // what J_s is: l2 unless chosen (the same on every process)
 };
 
-// A shot's problem on its window: grid, time axis, its sampled signature if it has one.
+// A shot's problem on its window: grid, the simulation's time axis, its sampled signature (on the
+// simulation's steps) if it has one.
 template <class T>
 Problem<T> shot_problem(const Grid& grid, const VelocityModel& model, const Shot& shot, const ModelWindow& w) {
   Problem<T> p = make_problem<T>(window_grid(grid, w), window_model(model, w),
-                                 window_acquisition(shot.acquisition, grid, w), shot.time);
-  if (!shot.wavelet.empty()) p.wavelet.assign(shot.wavelet.begin(), shot.wavelet.end());
+                                 window_acquisition(shot.acquisition, grid, w), simulation_time(shot));
+  if (!shot.wavelet.empty()) {
+    const std::vector<double> wavelet = simulation_wavelet(shot);
+    p.wavelet.assign(wavelet.begin(), wavelet.end());
+  }
   return p;
+}
+
+// A run's traces (the simulation's samples) at the shot's data samples.
+template <class T>
+std::vector<double> record_traces(const std::vector<T>& traces, const Shot& shot) {
+  if (shot.substeps == 1) return std::vector<double>(traces.begin(), traces.end());
+  const index_t nrec = static_cast<index_t>(shot.acquisition.receivers.size());
+  const index_t nt_sim = simulation_time(shot).nt();
+  std::vector<T> out(static_cast<std::size_t>(shot.time.nt() * nrec));
+  resample_to_records(traces.data(), nt_sim, nrec, shot.substeps, out.data());
+  return std::vector<double>(out.begin(), out.end());
 }
 
 // Checks what can be checked before any shot runs, the same on every process: the survey, the
@@ -50,7 +68,7 @@ void check_survey_run(const Survey& survey, const Grid& grid, const VelocityMode
   for (const Shot& shot : survey.shots) {
     if (shot.data.empty() && o.true_model == nullptr) throw InputError(shot.name + ": no observed data");
     const ModelWindow w = shot_window(grid, shot.acquisition, o.aperture);
-    plan_strategy(o.strategy, shot.time.steps, physics_state(window_grid(grid, w), model.has_density()),
+    plan_strategy(o.strategy, simulation_time(shot).steps, physics_state(window_grid(grid, w), model.has_density()),
                   field_layout<T>(window_grid(grid, w)));
   }
 }
@@ -74,7 +92,7 @@ std::vector<double> model_shot_data(const Grid& grid, const VelocityModel& model
   const Problem<T> p = shot_problem<T>(grid, model, shot, shot_window(grid, shot.acquisition, -1));
   const ShotData<T> d = run_on_backend(backend, p, budgets, ForwardCall<T>{progress});
   if (seconds) *seconds += d.step_seconds;
-  return std::vector<double>(d.traces.begin(), d.traces.end());
+  return record_traces(d.traces, shot);
 }
 
 // The engine a survey's shots run on: fields for its largest window, the run's strategy, budgets and backend.
@@ -89,17 +107,31 @@ std::unique_ptr<ShotEngine<T>> make_survey_engine(const Grid& grid, const Survey
   return make_shot_engine<T>(o.backend, eo);
 }
 
-// A shot as the engine runs it: its window, its acquisition in the window's frame, its data.
-inline EngineShot engine_shot(const Grid& grid, const Shot& shot, double aperture) {
+// A shot as the engine runs it: its window, its acquisition in the window's frame, the simulation's
+// time axis, its data (at the data's samples: the misfit resamples, shot_misfit). `wavelet` holds its
+// sampled signature on the simulation's steps while the engine runs it.
+inline EngineShot engine_shot(const Grid& grid, const Shot& shot, double aperture, std::vector<double>& wavelet) {
   const ModelWindow w = shot_window(grid, shot.acquisition, aperture);
   EngineShot e;
   e.first = w.first;
   e.shape = w.shape;
   e.acquisition = window_acquisition(shot.acquisition, grid, w);
-  e.time = shot.time;
-  e.wavelet = shot.wavelet.empty() ? nullptr : &shot.wavelet;
+  e.time = simulation_time(shot);
+  if (shot.substeps == 1) {
+    e.wavelet = shot.wavelet.empty() ? nullptr : &shot.wavelet;
+  } else if (!shot.wavelet.empty()) {
+    wavelet = simulation_wavelet(shot);
+    e.wavelet = &wavelet;
+  }
   e.observed = &shot.data;
   return e;
+}
+
+// The same for a shot that steps its data's dt (substeps 1; std::logic_error otherwise).
+inline EngineShot engine_shot(const Grid& grid, const Shot& shot, double aperture) {
+  if (shot.substeps != 1) throw std::logic_error("engine_shot: a resampled shot needs its wavelet's storage");
+  std::vector<double> unused;
+  return engine_shot(grid, shot, aperture, unused);
 }
 
 // One shot's J_s and g_s, g_s on the tiles its window touches, in the engine's sums.
@@ -107,9 +139,12 @@ template <class T>
 ShotOutput shot_gradient(ShotEngine<T>& engine, const Grid& grid, const Shot& shot, const SurveyRunOptions& o,
                          const Progress& progress = {}) {
   const auto t0 = std::chrono::steady_clock::now();
-  const EngineShot es = engine_shot(grid, shot, o.aperture);
+  std::vector<double> wavelet;
+  const EngineShot es = engine_shot(grid, shot, o.aperture, wavelet);
   const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  EngineGradient g = engine.gradient(es, o.misfit.get<T>(), progress);
+  // J_s of the traces at the data's samples (the run's own when it steps their dt).
+  const ResampledMisfit<T> misfit(o.misfit.get<T>(), shot.substeps);
+  EngineGradient g = engine.gradient(es, misfit, progress);
   if (!std::isfinite(g.stats.objective))
     throw InputError(shot.name + ": the misfit is not finite (the data or the model overflow)");
   ShotOutput out;
@@ -219,7 +254,8 @@ double survey_misfit(const Grid& grid, const VelocityModel& model, const Survey&
     const ModelWindow w = shot_window(grid, shot.acquisition, aperture);
     const Problem<T> p = shot_problem<T>(grid, model, shot, w);
     const std::vector<T> observed(shot.data.begin(), shot.data.end());
-    values.push_back(forward_misfit(p, observed.data()));
+    const ResampledMisfit<T> misfit(l2_misfit<T>(), shot.substeps);
+    values.push_back(forward_misfit(p, misfit, observed.data()));
   }
   return tree_sum(values);
 }
