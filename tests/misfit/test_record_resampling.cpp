@@ -34,16 +34,16 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
 TEST(RecordResampling, TheAdjointIsTheTransposeByADotProduct) {
   for (const index_t k : {2, 3, 4, 7})
     for (const index_t extra : {index_t(0), k - 1}) {  // a run that stopped between two record samples too
-    const index_t nt_rec = 41, nrec = 3, nt_sim = simulation_samples(nt_rec, k) + extra;
-    ASSERT_EQ(record_samples(nt_sim, k), nt_rec);
-    const std::vector<double> x = normal_values(static_cast<std::size_t>(nt_sim * nrec), 1);
-    const std::vector<double> y = normal_values(static_cast<std::size_t>(nt_rec * nrec), 2);
-    std::vector<double> rx(y.size()), rty(x.size());
-    resample_to_records(x.data(), nt_sim, nrec, k, rx.data());
-    resample_to_simulation(y.data(), nt_sim, nrec, k, rty.data());
-    const double lhs = dot(rx, y), rhs = dot(x, rty);
-    EXPECT_LT(std::abs(lhs - rhs), 1e-14 * std::abs(lhs)) << "k " << k << ": " << lhs << " vs " << rhs;
-  }
+      const index_t nt_rec = 41, nrec = 3, nt_sim = simulation_samples(nt_rec, k) + extra;
+      ASSERT_EQ(record_samples(nt_sim, k), nt_rec);
+      const std::vector<double> x = normal_values(static_cast<std::size_t>(nt_sim * nrec), 1);
+      const std::vector<double> y = normal_values(static_cast<std::size_t>(nt_rec * nrec), 2);
+      std::vector<double> rx(y.size()), rty(x.size());
+      resample_to_records(x.data(), nt_sim, nrec, k, rx.data());
+      resample_to_simulation(y.data(), nt_sim, nrec, k, rty.data());
+      const double lhs = dot(rx, y), rhs = dot(x, rty);
+      EXPECT_LT(std::abs(lhs - rhs), 1e-14 * std::abs(lhs)) << "k " << k << ": " << lhs << " vs " << rhs;
+    }
 }
 
 TEST(RecordResampling, OneSubstepIsTheIdentity) {
