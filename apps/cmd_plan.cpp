@@ -20,7 +20,10 @@
 #include "revwave/driver/backend_registry.hpp"
 #include "revwave/schedule/tier_split.hpp"
 #include "revwave/setup/gradient_run.hpp"
+#include "revwave/setup/survey_gradient_run.hpp"
 #include "run_report.hpp"
+#include "survey_commands.hpp"
+#include "survey_options.hpp"
 
 namespace revwave::app {
 namespace {
@@ -241,9 +244,99 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   return j;
 }
 
+// A survey's plan (`plan --observed survey.sgy`, a directory, several records, --src-grid, ...): the
+// survey read and checked as `gradient` reads it, then each shot on its window as its gradient would
+// run: its steps (its records' substeps included), its slots and forward steps, summed over the shots;
+// the working set and checkpoints of the largest window, which the shot engine allocates once; the
+// gradient's sums (a value a model point) and what this process holds now (the model and the data).
 template <class T>
-void run(GradientJobOptions& o) {
-  const nlohmann::json j = plan_summary<T>(o);
+nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& so) {
+  const BackendChoice backend = plan_backend(o.problem);
+  if (backend.kind == Backend::cuda && cuda_device_count() == 0)
+    throw InputError("plan of a survey on --backend cuda needs the GPU it plans for here: plan one shot's record");
+  SurveyGradientJob job = prepare_survey_gradient<T>(o, so, 0, {});
+  const Grid& grid = job.inputs.grid;
+  const Survey& survey = job.inputs.survey;
+  const int fields = working_fields(backend.kind, Workload::gradient), records = 4;
+  index_t steps = 0, forward = 0, advances = 0, substeps = 1;
+  std::size_t working = 0, checkpoints = 0, slot_bytes = 0;
+  double step_seconds = 0;
+  StrategyPlan largest;
+  const double slower = sizeof(T) == 8 ? 2.0 : 1.0;
+  for (const Shot& shot : survey.shots) {
+    const ModelWindow w = shot_window(grid, shot.acquisition, so.aperture);
+    ProblemSetup window;
+    window.grid = window_grid(grid, w);
+    window.model = job.inputs.model;  // its density decides the physics' memory
+    window.acquisition = shot.acquisition;
+    const TimeAxis time = simulation_time(shot);
+    const std::size_t shot_working = run_bytes(window, time, sizeof(T), fields, records);
+    const StrategyPlan plan =
+        plan_strategy(o.strategy, time.steps, physics_state(window.grid, job.inputs.model.has_density()),
+                      field_layout<T>(window.grid), shot_working);
+    const bool full = plan.strategy == Strategy::full;
+    steps += time.steps;
+    forward += plan.predicted_forward_steps;
+    advances += full ? plan.predicted_forward_steps : plan.predicted_forward_steps - time.steps;
+    substeps = std::max(substeps, shot.substeps);
+    if (shot_working >= working) {
+      working = shot_working;
+      largest = plan;
+      slot_bytes = plan.slot_bytes;
+      checkpoints = plan.storage_bytes;
+    }
+    const double points = step_points(window.grid, backend.kind);
+    const double advance =
+        full ? double(plan.predicted_forward_steps) : double(plan.predicted_forward_steps - time.steps);
+    if (backend.kind == Backend::cuda) {
+      step_seconds += slower * points *
+                      (advance / gpu_forward_points_per_second + double(time.steps) / gpu_reverse_points_per_second);
+    } else {
+      const double rate = cpu_forward_points_per_thread_second * omp_get_max_threads();
+      step_seconds += slower * points * (advance + cpu_reverse_cost * double(time.steps)) / rate;
+    }
+  }
+  const std::size_t sums =
+      checked_bytes({static_cast<std::size_t>(grid.interior_points()), sizeof(double)}, "the gradient's sums");
+  const std::size_t base = resident_bytes();
+  const double peak = double(base) + double(working) + double(checkpoints) + double(sums);
+  nlohmann::json j;
+  j["command"] = "plan";
+  j["survey"] = survey.description;
+  j["shots"] = survey.shots.size();
+  j["shape"] = grid.shape;
+  j["space_order"] = grid.space_order;
+  j["precision"] = to_string(o.problem.precision);
+  put_backend(j, backend);
+  j["steps"] = steps;  // all shots'
+  j["dt"] = simulation_time(survey.shots.front()).dt;
+  j["substeps"] = substeps;
+  j["strategy"] = to_string(largest.strategy);
+  j["choice"] = largest.choice + " (the largest window's)";
+  j["snaps"] = largest.snaps;
+  j["slots"] = largest.slots;
+  j["slot_bytes"] = slot_bytes;
+  j["checkpoint_bytes"] = largest.strategy == Strategy::full ? 0 : checkpoints;
+  j["forward_steps"] = forward;
+  j["advances"] = advances;
+  j["reverse_steps"] = steps;
+  j["observed_steps"] = job.inputs.has_truth ? steps : 0;
+  j["step_counts"] = "summed over the shots, each as one shot's plan counts them";
+  j["predicted_peak_bytes"] = peak;
+  j["predicted_peak_parts"] = {
+      {"process_now", base}, {"working_set", working}, {"checkpoints_in_memory", checkpoints}, {"gradient_sums", sums}};
+  j["predicted_seconds"] = step_seconds;
+  j["prediction"] =
+      "nothing was run: peak = this process's resident memory now (the model and the data read) + the largest "
+      "window's working set and checkpoints + the gradient's sums; time from documented throughput, one shot "
+      "after another on one process, not measured here";
+  j["warnings"] = job.inputs.warnings;
+  return j;
+}
+
+template <class T>
+void run(GradientJobOptions& o, const SurveyOptions& so) {
+  const nlohmann::json j = gradient_is_survey(o, so) ? survey_plan_summary<T>(o, so) : plan_summary<T>(o);
   if (o.problem.json) {
     print_json(j);
     return;
@@ -260,8 +353,13 @@ void run(GradientJobOptions& o) {
   BackendChoice b{j["backend"] == "cuda" ? Backend::cuda : Backend::cpu, j["backend_note"], ""};
   std::cout << "revwave plan (a prediction: nothing is run): " << shape[0] << " x " << shape[1] << " x " << shape[2]
             << " points, " << steps << " time steps (N) of dt = " << num(j["dt"].get<double>() * 1e3, 6) << " ms, "
-            << j["precision"].get<std::string>() << " on " << backend_words(b, false) << "\n"
-            << "  strategy        " << j["choice"].get<std::string>() << "\n"
+            << j["precision"].get<std::string>() << " on " << backend_words(b, false) << "\n";
+  if (j.contains("shots")) {
+    print_warnings(j["warnings"].get<std::vector<std::string>>());
+    std::cout << "  survey          " << j["shots"] << " shots (" << j["survey"].get<std::string>()
+              << "); N is all shots' steps\n";
+  }
+  std::cout << "  strategy        " << j["choice"].get<std::string>() << "\n"
             << "  slots           " << j["slots"] << " checkpoints of " << format_bytes(j["slot_bytes"].get<double>())
             << " (" << format_bytes(j["checkpoint_bytes"].get<double>()) << ")\n"
             << "  forward steps   " << forward << " = " << advances << " advances"
@@ -284,7 +382,9 @@ void run(GradientJobOptions& o) {
   if (observed > 0)
     std::cout << "  observed data   " << observed << " forward steps in the true model, beside the counts above\n";
   std::cout << "  predicted peak  " << format_bytes(j["predicted_peak_bytes"].get<double>())
-            << " (this process now + models + working set + checkpoints in memory)\n"
+            << (j.contains("shots")
+                    ? " (this process now + the largest window's working set and checkpoints + the sums)\n"
+                    : " (this process now + models + working set + checkpoints in memory)\n")
             << "  predicted time  " << num(j["predicted_seconds"].get<double>())
             << " s (from documented throughput, not measured here)\n";
 }
@@ -297,6 +397,13 @@ void register_plan(CLI::App& app) {
       "plan",
       "Predict what `revwave gradient` with these options would do (slots, step counts, peak memory, time) without running it");
   add_gradient_job_options(cmd, *o, CudaOptions::all);
+  // A survey as `gradient` reads or lays it out.
+  auto so = std::make_shared<SurveyOptions>();
+  add_origin_and_wavelet_options(cmd, *so);
+  add_layout_options(cmd, *so);
+  add_aperture_option(cmd, *so);
+  add_segy_read_options(cmd, *so);
+  cmd->get_option("--observed")->excludes(cmd->get_option("--src-grid"));
   // The gradient's --density-gradient FILE: counted (its accumulator), nothing written.
   auto density_out = std::make_shared<std::string>();
   cmd->add_option("--density-gradient", *density_out,
@@ -304,12 +411,12 @@ void register_plan(CLI::App& app) {
   // A plan runs no step: it may count any number of them.
   o->problem.max_steps.reset();
   cmd->remove_option(cmd->get_option("--yes"));
-  cmd->callback([o, density_out] {
+  cmd->callback([o, so, density_out] {
     o->density_gradient = !density_out->empty();
     if (o->problem.precision == Precision::float64)
-      run<double>(*o);
+      run<double>(*o, *so);
     else
-      run<float>(*o);
+      run<float>(*o, *so);
   });
 }
 

@@ -53,6 +53,37 @@ class CliSurvey : public revwave::testing::CliFixture {
   const std::string grid_ = shape_ + "--boundary sponge ";
 };
 
+// plan reads a survey as gradient does (SEG-Y here) and counts what its gradient runs: the steps
+// and forward steps summed over the shots, slots of the largest window; its peak within 20% of the
+// run's (a 16^3 grid: the process's own memory is most of it), and records whose dt is no stable
+// step planned at their substeps. Nothing is written.
+TEST_F(CliSurvey, PlanOfASurveyCountsWhatItsGradientRuns) {
+  survey_sgy();
+  for (const char* velocity : {"2000", "3500"}) {
+    const std::string args = grid_ + "--velocity " + velocity + " --observed s.sgy --snaps 6 --json";
+    const Outcome p = invoke("plan" + args);
+    ASSERT_EQ(p.code, 0) << p.err;
+    const Outcome g = invoke("gradient" + args + " --out g.npy");
+    ASSERT_EQ(g.code, 0) << g.err;
+    const auto plan = nlohmann::json::parse(p.out), run = nlohmann::json::parse(g.out);
+    EXPECT_EQ(plan["shots"], 4);
+    std::int64_t steps = 0, forward = 0, substeps = 0;
+    for (const auto& shot : run["per_shot"]) {
+      steps += shot["steps"].get<std::int64_t>();
+      forward += shot["forward_steps"].get<std::int64_t>();
+      substeps = std::max(substeps, shot["substeps"].get<std::int64_t>());
+    }
+    EXPECT_EQ(plan["steps"].get<std::int64_t>(), steps) << velocity;
+    EXPECT_EQ(plan["forward_steps"].get<std::int64_t>(), forward) << velocity;
+    EXPECT_EQ(plan["substeps"].get<std::int64_t>(), substeps) << velocity;
+    EXPECT_EQ(substeps, std::string(velocity) == "2000" ? 1 : 2) << velocity;  // 3500 m/s: the records' dt is too long
+    const double predicted = plan["predicted_peak_bytes"], peak = run["peak_rss_bytes"];
+    EXPECT_NEAR(predicted / peak, 1.0, 0.2) << velocity << ": " << predicted << " vs " << peak;
+    fs::remove(dir_ / "g.npy");
+    fs::remove(dir_ / "g.config.toml");
+  }
+}
+
 TEST_F(CliSurvey, ForwardWritesASegySurveyAndTheGradientSumsItsShots) {
   const auto fj = nlohmann::json::parse(survey_sgy());
   EXPECT_EQ(fj["shots"], 4);
