@@ -2,6 +2,7 @@
 // by a Ricker wavelet sampled analytically at both rates and by a sinusoid above the records'
 // Nyquist frequency, the resampled misfit's adjoint source by central differences of J.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -44,6 +45,25 @@ TEST(RecordResampling, TheAdjointIsTheTransposeByADotProduct) {
       const double lhs = dot(rx, y), rhs = dot(x, rty);
       EXPECT_LT(std::abs(lhs - rhs), 1e-14 * std::abs(lhs)) << "k " << k << ": " << lhs << " vs " << rhs;
     }
+}
+
+// Rows go to threads where there are many: one thread and two give the same bits.
+TEST(RecordResampling, AnyThreadCountGivesTheSameBits) {
+  const index_t k = 4, nt_rec = 200, nrec = 400, nt_sim = simulation_samples(nt_rec, k);
+  const std::vector<double> x = normal_values(static_cast<std::size_t>(nt_sim * nrec), 6);
+  const std::vector<double> y = normal_values(static_cast<std::size_t>(nt_rec * nrec), 7);
+  std::vector<double> rx[2], rty[2];
+  const int threads = omp_get_max_threads();
+  for (int t = 0; t < 2; ++t) {
+    omp_set_num_threads(t + 1);
+    rx[t].resize(y.size());
+    rty[t].resize(x.size());
+    resample_to_records(x.data(), nt_sim, nrec, k, rx[t].data());
+    resample_to_simulation(y.data(), nt_sim, nrec, k, rty[t].data());
+  }
+  omp_set_num_threads(threads);
+  EXPECT_EQ(std::memcmp(rx[0].data(), rx[1].data(), y.size() * sizeof(double)), 0);
+  EXPECT_EQ(std::memcmp(rty[0].data(), rty[1].data(), x.size() * sizeof(double)), 0);
 }
 
 TEST(RecordResampling, OneSubstepIsTheIdentity) {

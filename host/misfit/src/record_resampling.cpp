@@ -18,6 +18,9 @@ constexpr double kaiser_beta = 8.0;
 
 double sinc(double x) { return x == 0 ? 1.0 : std::sin(pi * x) / (pi * x); }
 
+// Fewer multiply-adds than this run on one thread (a team's start costs more).
+constexpr index_t parallel_from = index_t(1) << 22;
+
 void check_substeps(index_t k) {
   if (k < 1) throw std::logic_error("record resampling: substeps " + std::to_string(k) + " < 1");
 }
@@ -66,18 +69,24 @@ void resample_to_records(const T* in, index_t nt_sim, index_t nrec, index_t k, T
   const index_t nt_rec = record_samples(nt_sim, k);
   const std::vector<double> h = resampling_taps(k);
   const index_t reach = (static_cast<index_t>(h.size()) + 1) / 2;
-  std::vector<double> row(static_cast<std::size_t>(nrec));
-  for (index_t n = 0; n < nt_rec; ++n) {
-    std::fill(row.begin(), row.end(), 0.0);
-    // s[j] with j = n k - m, |m| < reach, 0 <= j < nt_sim.
-    const index_t j0 = std::max<index_t>(0, n * k - (reach - 1)), j1 = std::min<index_t>(nt_sim - 1, n * k + reach - 1);
-    for (index_t j = j0; j <= j1; ++j) {
-      const double tap = h[static_cast<std::size_t>(n * k - j + reach - 1)];
-      const T* s = in + j * nrec;
-      for (index_t r = 0; r < nrec; ++r) row[static_cast<std::size_t>(r)] += tap * static_cast<double>(s[r]);
+  // Rows apart on threads: each row sums its taps in one order, so the bits are any team's.
+#pragma omp parallel if (nt_rec * nrec * reach > parallel_from)
+  {
+    std::vector<double> row(static_cast<std::size_t>(nrec));
+#pragma omp for schedule(static)
+    for (index_t n = 0; n < nt_rec; ++n) {
+      std::fill(row.begin(), row.end(), 0.0);
+      // s[j] with j = n k - m, |m| < reach, 0 <= j < nt_sim.
+      const index_t j0 = std::max<index_t>(0, n * k - (reach - 1)),
+                    j1 = std::min<index_t>(nt_sim - 1, n * k + reach - 1);
+      for (index_t j = j0; j <= j1; ++j) {
+        const double tap = h[static_cast<std::size_t>(n * k - j + reach - 1)];
+        const T* s = in + j * nrec;
+        for (index_t r = 0; r < nrec; ++r) row[static_cast<std::size_t>(r)] += tap * static_cast<double>(s[r]);
+      }
+      T* o = out + n * nrec;
+      for (index_t r = 0; r < nrec; ++r) o[r] = static_cast<T>(row[static_cast<std::size_t>(r)]);
     }
-    T* o = out + n * nrec;
-    for (index_t r = 0; r < nrec; ++r) o[r] = static_cast<T>(row[static_cast<std::size_t>(r)]);
   }
 }
 
@@ -86,19 +95,23 @@ void resample_to_simulation(const T* in, index_t nt_sim, index_t nrec, index_t k
   const index_t nt_rec = record_samples(nt_sim, k);
   const std::vector<double> h = resampling_taps(k);
   const index_t reach = (static_cast<index_t>(h.size()) + 1) / 2;
-  std::vector<double> row(static_cast<std::size_t>(nrec));
-  for (index_t j = 0; j < nt_sim; ++j) {
-    std::fill(row.begin(), row.end(), 0.0);
-    // r[n] with |n k - j| < reach, 0 <= n < nt_rec: the transpose of the sum above, term by term.
-    const index_t n0 = std::max<index_t>(0, (j - (reach - 1) + k - 1) / k);
-    const index_t n1 = std::min<index_t>(nt_rec - 1, (j + reach - 1) / k);
-    for (index_t n = n0; n <= n1; ++n) {
-      const double tap = h[static_cast<std::size_t>(n * k - j + reach - 1)];
-      const T* r = in + n * nrec;
-      for (index_t i = 0; i < nrec; ++i) row[static_cast<std::size_t>(i)] += tap * static_cast<double>(r[i]);
+#pragma omp parallel if (nt_sim * nrec * reach / k > parallel_from)
+  {
+    std::vector<double> row(static_cast<std::size_t>(nrec));
+#pragma omp for schedule(static)
+    for (index_t j = 0; j < nt_sim; ++j) {
+      std::fill(row.begin(), row.end(), 0.0);
+      // r[n] with |n k - j| < reach, 0 <= n < nt_rec: the transpose of the sum above, term by term.
+      const index_t n0 = std::max<index_t>(0, (j - (reach - 1) + k - 1) / k);
+      const index_t n1 = std::min<index_t>(nt_rec - 1, (j + reach - 1) / k);
+      for (index_t n = n0; n <= n1; ++n) {
+        const double tap = h[static_cast<std::size_t>(n * k - j + reach - 1)];
+        const T* r = in + n * nrec;
+        for (index_t i = 0; i < nrec; ++i) row[static_cast<std::size_t>(i)] += tap * static_cast<double>(r[i]);
+      }
+      T* o = out + j * nrec;
+      for (index_t i = 0; i < nrec; ++i) o[i] = static_cast<T>(row[static_cast<std::size_t>(i)]);
     }
-    T* o = out + j * nrec;
-    for (index_t i = 0; i < nrec; ++i) o[i] = static_cast<T>(row[static_cast<std::size_t>(i)]);
   }
 }
 
