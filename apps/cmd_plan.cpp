@@ -169,7 +169,8 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   // A checkpointed reverse step applies the forward operator once and is counted in the forward
   // steps; full's reverse steps read the stored history, and its forward steps are all advances.
   const bool full = plan.strategy == Strategy::full;
-  const index_t advances = full ? forward : forward - steps;
+  // online predicts no forward steps (when it stops depends on the run): no advances counted then.
+  const index_t advances = full ? forward : std::max<index_t>(0, forward - steps);
   // What this process holds now (the program, the models the gradient also holds) plus the working
   // set plus the checkpoints held in memory (disk slots and tiers other than memory hold none here).
   const bool slots_in_memory =
@@ -277,23 +278,28 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
     const bool full = plan.strategy == Strategy::full;
     steps += time.steps;
     forward += plan.predicted_forward_steps;
-    advances += full ? plan.predicted_forward_steps : plan.predicted_forward_steps - time.steps;
+    const index_t shot_advances =
+        full ? plan.predicted_forward_steps : std::max<index_t>(0, plan.predicted_forward_steps - time.steps);
+    advances += shot_advances;
     substeps = std::max(substeps, shot.substeps);
-    if (shot_working >= working) {
+    if (shot_working + plan.storage_bytes >= working + checkpoints) {
       working = shot_working;
       largest = plan;
       slot_bytes = plan.slot_bytes;
       checkpoints = plan.storage_bytes;
     }
     const double points = step_points(window.grid, backend.kind);
-    const double advance =
-        full ? double(plan.predicted_forward_steps) : double(plan.predicted_forward_steps - time.steps);
+    // Data modelled in the true model run first, on the whole grid (model_shot_data).
+    const double modelled = job.inputs.has_truth ? step_points(grid, backend.kind) * double(time.steps) : 0.0;
+    const double advance = double(shot_advances);
     if (backend.kind == Backend::cuda) {
-      step_seconds += slower * points *
-                      (advance / gpu_forward_points_per_second + double(time.steps) / gpu_reverse_points_per_second);
+      step_seconds +=
+          slower *
+          (points * (advance / gpu_forward_points_per_second + double(time.steps) / gpu_reverse_points_per_second) +
+           modelled / gpu_forward_points_per_second);
     } else {
       const double rate = cpu_forward_points_per_thread_second * omp_get_max_threads();
-      step_seconds += slower * points * (advance + cpu_reverse_cost * double(time.steps)) / rate;
+      step_seconds += slower * (points * (advance + cpu_reverse_cost * double(time.steps)) + modelled) / rate;
     }
   }
   const std::size_t sums =

@@ -35,9 +35,9 @@ int main(int argc, char** argv) {
     best_rt = std::min(best_rt, std::chrono::duration<double>(t2 - t1).count());
   }
   const double taps = 2.0 * k * revwave::resampling_half_width - 1;
-  std::printf("{\"nt_rec\": %ld, \"nrec\": %ld, \"k\": %ld, \"threads\": %d, \"seconds_R\": %.4f, \"seconds_RT\": %.4f, "
-              "\"gmacs_R\": %.3f}\n",
-              nt_rec, nrec, k, omp_get_max_threads(), best_r, best_rt,
-              double(nt_rec) * double(nrec) * taps / best_r / 1e9);
+  std::printf(
+      "{\"nt_rec\": %ld, \"nrec\": %ld, \"k\": %ld, \"threads\": %d, \"seconds_R\": %.4f, \"seconds_RT\": %.4f, "
+      "\"gmacs_R\": %.3f}\n",
+      nt_rec, nrec, k, omp_get_max_threads(), best_r, best_rt, double(nt_rec) * double(nrec) * taps / best_r / 1e9);
   return 0;
 }

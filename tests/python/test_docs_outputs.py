@@ -38,7 +38,9 @@ def test_a_documented_sample_output_is_what_the_binary_prints(tmp_path, path, co
     binary = os.environ.get("REVWAVE_BINARY", str(ROOT / "build" / "revwave"))
     if not os.path.exists(binary):
         pytest.skip(f"no revwave binary at {binary} (build it: bash .ci/build)")
-    p = subprocess.run([binary, *command.split()], cwd=tmp_path, capture_output=True, text=True)
+    # The docs show a CPU run: on a machine with a GPU, --backend auto would take it.
+    env = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}
+    p = subprocess.run([binary, *command.split()], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
     assert p.returncode == 0, p.stderr
     doc, run = documented(path, command), p.stdout.splitlines()
     assert len(doc) == len(run), f"{path}: {len(doc)} lines documented, {len(run)} printed:\n{p.stdout}"

@@ -92,15 +92,25 @@ VelocityModel default_true_model(const std::array<index_t, 3>& shape, double spa
 double default_true_model_max_velocity(const std::array<index_t, 3>& shape, double spacing) {
   const DefaultModel d(shape, spacing);
   // Velocity grows with depth in every column and the body adds a constant: a column's fastest
-  // point is its bottom or the deepest of its points in the body. The body's deepest points lie
-  // in the columns nearest its centre, within a few points of cz + radius: look there only.
-  double fastest = 0;
-  for (index_t ix = 0; ix < shape[0]; ++ix)
-    for (index_t iy = 0; iy < shape[1]; ++iy) {
+  // point is its bottom or the deepest of its points in the body, found scanning up from the
+  // bottom of the body's chord in that column (a point or two).
+  // Outside the body every column's bottom is the same value: one column's stands for them.
+  double fastest = d.at(0, 0, shape[2] - 1);
+  // Only the columns within the radius of the centre meet the body.
+  const auto first = [&](double c) {
+    return std::max<index_t>(0, static_cast<index_t>(std::floor((c - d.radius) / spacing)));
+  };
+  const auto last = [&](double c, index_t n) {
+    return std::min<index_t>(n - 1, static_cast<index_t>(std::ceil((c + d.radius) / spacing)));
+  };
+  for (index_t ix = first(d.cx); ix <= last(d.cx, shape[0]); ++ix)
+    for (index_t iy = first(d.cy); iy <= last(d.cy, shape[1]); ++iy) {
       fastest = std::max(fastest, d.at(ix, iy, shape[2] - 1));
       const double x = ix * spacing - d.cx, y = iy * spacing - d.cy;
       if (x * x + y * y > d.radius * d.radius) continue;  // the column misses the body
-      const auto top = static_cast<index_t>(std::ceil((d.cz + d.radius) / spacing)) + 1;
+      // Its body points lie within the chord's half-length of cz; a point of margin for rounding.
+      const double chord = std::sqrt(d.radius * d.radius - (x * x + y * y));
+      const auto top = static_cast<index_t>(std::ceil((d.cz + chord) / spacing)) + 1;
       for (index_t iz = std::min(shape[2] - 1, top); iz >= 0; --iz) {
         const double z = iz * spacing - d.cz;
         if (x * x + y * y + z * z <= d.radius * d.radius) {
