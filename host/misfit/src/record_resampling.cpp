@@ -64,30 +64,54 @@ index_t record_samples(index_t simulation_samples, index_t k) {
   return std::max<index_t>(1, (simulation_samples - 1) / k + 1 - resampling_half_width);
 }
 
+namespace {
+
+// The input rows an output row sums: first..last, the first's tap and the tap's step from one to the next.
+struct Terms {
+  index_t first, last, tap, step;
+};
+
+// out (rows x nrec): row i = sum over the input rows in terms(i) of h[tap] in[row, :], in that order,
+// in double. Rows go to the OpenMP team above parallel_from multiply-adds (`per_row` terms a row):
+// each row sums its terms in one order, so the bits are any team's.
+template <class T, class TermsOf>
+void tap_rows(const T* in, index_t rows, index_t nrec, const std::vector<double>& h, index_t per_row, TermsOf terms,
+              T* out) {
+#pragma omp parallel if (rows * nrec * per_row > parallel_from)
+  {
+    std::vector<double> row(static_cast<std::size_t>(nrec));
+#pragma omp for schedule(static)
+    for (index_t i = 0; i < rows; ++i) {
+      std::fill(row.begin(), row.end(), 0.0);
+      const Terms t = terms(i);
+      for (index_t src = t.first, tap = t.tap; src <= t.last; ++src, tap += t.step) {
+        const double weight = h[static_cast<std::size_t>(tap)];
+        const T* v = in + src * nrec;
+        for (index_t r = 0; r < nrec; ++r) row[static_cast<std::size_t>(r)] += weight * static_cast<double>(v[r]);
+      }
+      T* o = out + i * nrec;
+      for (index_t r = 0; r < nrec; ++r) o[r] = static_cast<T>(row[static_cast<std::size_t>(r)]);
+    }
+  }
+}
+
+}  // namespace
+
+// Both directions index the taps as h[n k - j + reach - 1] (record sample n, simulation sample j).
 template <class T>
 void resample_to_records(const T* in, index_t nt_sim, index_t nrec, index_t k, T* out) {
   const index_t nt_rec = record_samples(nt_sim, k);
   const std::vector<double> h = resampling_taps(k);
   const index_t reach = (static_cast<index_t>(h.size()) + 1) / 2;
-  // Rows apart on threads: each row sums its taps in one order, so the bits are any team's.
-#pragma omp parallel if (nt_rec * nrec * reach > parallel_from)
-  {
-    std::vector<double> row(static_cast<std::size_t>(nrec));
-#pragma omp for schedule(static)
-    for (index_t n = 0; n < nt_rec; ++n) {
-      std::fill(row.begin(), row.end(), 0.0);
-      // s[j] with j = n k - m, |m| < reach, 0 <= j < nt_sim.
-      const index_t j0 = std::max<index_t>(0, n * k - (reach - 1)),
-                    j1 = std::min<index_t>(nt_sim - 1, n * k + reach - 1);
-      for (index_t j = j0; j <= j1; ++j) {
-        const double tap = h[static_cast<std::size_t>(n * k - j + reach - 1)];
-        const T* s = in + j * nrec;
-        for (index_t r = 0; r < nrec; ++r) row[static_cast<std::size_t>(r)] += tap * static_cast<double>(s[r]);
-      }
-      T* o = out + n * nrec;
-      for (index_t r = 0; r < nrec; ++r) o[r] = static_cast<T>(row[static_cast<std::size_t>(r)]);
-    }
-  }
+  // s[j] with j = n k - m, |m| < reach, 0 <= j < nt_sim.
+  tap_rows(
+      in, nt_rec, nrec, h, reach,
+      [&](index_t n) {
+        const index_t j0 = std::max<index_t>(0, n * k - (reach - 1)),
+                      j1 = std::min<index_t>(nt_sim - 1, n * k + reach - 1);
+        return Terms{j0, j1, n * k - j0 + reach - 1, -1};
+      },
+      out);
 }
 
 template <class T>
@@ -95,24 +119,15 @@ void resample_to_simulation(const T* in, index_t nt_sim, index_t nrec, index_t k
   const index_t nt_rec = record_samples(nt_sim, k);
   const std::vector<double> h = resampling_taps(k);
   const index_t reach = (static_cast<index_t>(h.size()) + 1) / 2;
-#pragma omp parallel if (nt_sim * nrec * reach / k > parallel_from)
-  {
-    std::vector<double> row(static_cast<std::size_t>(nrec));
-#pragma omp for schedule(static)
-    for (index_t j = 0; j < nt_sim; ++j) {
-      std::fill(row.begin(), row.end(), 0.0);
-      // r[n] with |n k - j| < reach, 0 <= n < nt_rec: the transpose of the sum above, term by term.
-      const index_t n0 = std::max<index_t>(0, (j - (reach - 1) + k - 1) / k);
-      const index_t n1 = std::min<index_t>(nt_rec - 1, (j + reach - 1) / k);
-      for (index_t n = n0; n <= n1; ++n) {
-        const double tap = h[static_cast<std::size_t>(n * k - j + reach - 1)];
-        const T* r = in + n * nrec;
-        for (index_t i = 0; i < nrec; ++i) row[static_cast<std::size_t>(i)] += tap * static_cast<double>(r[i]);
-      }
-      T* o = out + j * nrec;
-      for (index_t i = 0; i < nrec; ++i) o[i] = static_cast<T>(row[static_cast<std::size_t>(i)]);
-    }
-  }
+  // r[n] with |n k - j| < reach, 0 <= n < nt_rec: the transpose of the sum above, term by term.
+  tap_rows(
+      in, nt_sim, nrec, h, reach / k,
+      [&](index_t j) {
+        const index_t n0 = std::max<index_t>(0, (j - (reach - 1) + k - 1) / k);
+        const index_t n1 = std::min<index_t>(nt_rec - 1, (j + reach - 1) / k);
+        return Terms{n0, n1, n0 * k - j + reach - 1, k};
+      },
+      out);
 }
 
 std::vector<double> interpolate_signature(const std::vector<double>& w, index_t k) {
