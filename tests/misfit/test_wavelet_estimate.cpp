@@ -107,21 +107,29 @@ TEST(WaveletEstimate, ADensityEstimatesAsWellAsNone) {
   }
 }
 
-TEST(WaveletEstimate, OneSignatureForASurveyOnAnyRunner) {
-  testing::SmallCase c = estimation_case();
-  const std::vector<double> truth = rotated_ricker(15.0, 0.11, M_PI / 3, c.time.dt, c.time.nt());
+// The estimation case's two shots, sources apart, on a time axis of their data's; no data yet.
+Survey two_shots(const testing::SmallCase& c, const TimeAxis& time) {
   Survey survey;
   for (const Vec3 s : {Vec3{50, 50, 60}, Vec3{150, 130, 60}}) {
     Shot shot;
     shot.name = "shot";
     shot.acquisition = c.acq;
     shot.acquisition.sources = {s};
-    shot.time = c.time;
+    shot.time = time;
+    survey.shots.push_back(shot);
+  }
+  return survey;
+}
+
+TEST(WaveletEstimate, OneSignatureForASurveyOnAnyRunner) {
+  testing::SmallCase c = estimation_case();
+  const std::vector<double> truth = rotated_ricker(15.0, 0.11, M_PI / 3, c.time.dt, c.time.nt());
+  Survey survey = two_shots(c, c.time);
+  for (Shot& shot : survey.shots) {
     testing::SmallCase one = c;
     one.acq = shot.acquisition;
     one.acq.wavelet = truth;
     shot.data = testing::observed_in<double>(one, c.true_model);
-    survey.shots.push_back(shot);
   }
   SurveyRunOptions o;
   SerialShotRunner runner;
@@ -142,16 +150,7 @@ TEST(WaveletEstimate, RecoversTheSignatureOfRecordsRunInSubsteps) {
   const double dt = 2.5 * c.time.dt;
   const auto nt = static_cast<index_t>(std::ceil(1.0 / dt)) + 1;
   const std::vector<double> truth = rotated_ricker(15.0, 0.11, M_PI / 3, dt, nt);
-  Survey survey;
-  for (const Vec3 s : {Vec3{50, 50, 60}, Vec3{150, 130, 60}}) {
-    Shot shot;
-    shot.name = "shot";
-    shot.acquisition = c.acq;
-    shot.acquisition.sources = {s};
-    shot.time.dt = dt;
-    shot.time.steps = nt - 1;
-    survey.shots.push_back(shot);
-  }
+  Survey survey = two_shots(c, TimeAxis{dt, nt - 1});
   choose_substeps(survey, c.grid, max_velocity(c.true_model), 1.0);
   ASSERT_EQ(survey.shots[0].substeps, 3);
   for (Shot& shot : survey.shots) {

@@ -12,6 +12,7 @@
 #include "revwave/driver/verification.hpp"
 #include "revwave/misfit/record_resampling.hpp"
 #include "revwave/survey/survey_gradient.hpp"
+#include "survey_taylor.hpp"
 #include "test_helpers.hpp"
 
 namespace {
@@ -109,20 +110,11 @@ TEST(ResampledSurvey, TaylorTestOfTheResampledObjective) {
   const SurveySum g = survey_gradient<double>(c.grid, c.start_model, survey, o, runner);
   EXPECT_EQ(g.shots[0].steps, (20 + resampling_half_width) * 3);
   EXPECT_EQ(g.objective, survey_misfit<double>(c.grid, c.start_model, survey, -1));
-  const std::vector<double> dm = revwave::testing::towards_true_model(c);
-  double directional = 0;
-  for (std::size_t i = 0; i < dm.size(); ++i) directional += g.gradient[i] * dm[i];
-  std::vector<double> hs, es;
-  double h = 1.0;
-  for (int k = 0; k <= 5; ++k, h *= 0.5) {
-    const double j = survey_misfit<double>(c.grid, perturbed_model(c.start_model, dm, h), survey, -1);
-    hs.push_back(h);
-    es.push_back(std::abs(j - g.objective - h * directional));
-    EXPECT_GT(es.back(), 0) << h;
-  }
-  const double rate = log_log_slope(hs, es);
-  EXPECT_GE(rate, 1.9);
-  EXPECT_LE(rate, 2.2);
+  const revwave::testing::SurveyTaylor t =
+      revwave::testing::survey_taylor(c.grid, c.start_model, survey, -1, g, revwave::testing::towards_true_model(c));
+  for (std::size_t k = 0; k < t.h.size(); ++k) EXPECT_GT(t.remainder[k], 0) << t.h[k];
+  EXPECT_GE(t.rate, 1.9);
+  EXPECT_LE(t.rate, 2.2);
 }
 
 TEST(ResampledSurvey, EveryStrategyEqualsFullBitForBit) {
