@@ -124,9 +124,7 @@ GradientJob<T> plan_job(const GradientJobOptions& o, std::size_t& models) {
   GradientJob<T> job;
   double vmax = 0;
   job.start = describe_setup(o.problem, vmax);
-  ProblemSetup timing = job.start;
-  timing.model = homogeneous_model({2, 2, 2}, vmax);
-  job.time = make_time(o.problem, timing, 1.0);
+  job.time = make_time(o.problem, job.start.grid, vmax, 1.0);
   job.observed_source = "modelled";
   models = checked_bytes({static_cast<std::size_t>(job.start.grid.interior_points()), 2, sizeof(double)},
                          "the true and the starting model");
@@ -143,11 +141,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   o.strategy.backend = backend.kind;
   apply_threads(o.problem.threads);
   require_data_for_user_model(o, false, "a gradient");
-  if (o.density_gradient && !density_given(o.problem)) {
-    throw InputError(
-        "--density-gradient needs --density: with a constant density there is no density model to "
-        "differentiate");
-  }
+  require_density_for_density_gradient(o);
   std::size_t models = 0;
   const GradientJob<T> job = plan_job<T>(o, models);
   const Grid& grid = job.start.grid;

@@ -59,6 +59,14 @@ VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const 
   return model;
 }
 
+void require_density_for_density_gradient(const GradientJobOptions& o) {
+  if (o.density_gradient && !density_given(o.problem)) {
+    throw InputError(
+        "--density-gradient needs --density: with a constant density there is no density model to "
+        "differentiate");
+  }
+}
+
 void require_data_for_user_model(const GradientJobOptions& o, bool records_given, const std::string& run) {
   const bool user_model = !o.problem.model_file.empty() || o.problem.model_values;
   const bool data =

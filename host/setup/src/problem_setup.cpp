@@ -287,13 +287,16 @@ void refuse_many_record_steps(const ProblemOptions& o, const std::string& record
 }
 
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double density_factor) {
-  const double vmax = max_velocity(s.model);
+  return make_time(o, s.grid, max_velocity(s.model), density_factor);
+}
+
+TimeAxis make_time(const ProblemOptions& o, const Grid& grid, double vmax, double density_factor) {
   double dt = 0;
   if (o.dt) {
     dt = *o.dt;
-    check_stable(dt, s.grid, vmax, density_factor);
+    check_stable(dt, grid, vmax, density_factor);
   } else {
-    dt = default_dt(s.grid, vmax) * density_factor;
+    dt = default_dt(grid, vmax) * density_factor;
   }
   const TimeAxis t = make_time_axis(o.tn, dt);
   refuse_many_steps(o, t, vmax);

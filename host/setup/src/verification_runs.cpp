@@ -66,11 +66,9 @@ GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
   model_observed(job, r.backend.kind, budgets);
   const ProblemSetup& start = job.start;
   const std::vector<double> dm = taylor_direction(start.model, start.grid.spacing, scale);
-  Acquisition acquisition = start.acquisition;  // a sampled signature on the run's steps
-  acquisition.wavelet = interpolate_signature(acquisition.wavelet, job.substeps);
   const ResampledMisfit<T> misfit(o.misfit.get<T>(), job.substeps);  // J of the traces at the record's samples
-  r.result = taylor_test<T>(start.grid, start.model, dm, acquisition, run_time, job.observed, o.strategy, halvings,
-                            r.backend.kind, budgets, misfit);
+  r.result = taylor_test<T>(start.grid, start.model, dm, simulation_acquisition(job), run_time, job.observed,
+                            o.strategy, halvings, r.backend.kind, budgets, misfit);
   r.steps = run_time.steps;
   const TaylorResult& t = r.result;
   check_finite_result(&t.objective, 1, "J(m)");

@@ -202,11 +202,13 @@ void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& m
   }
 }
 
-TimeAxis simulation_time(const Shot& shot) {
-  if (shot.substeps == 1) return shot.time;
+TimeAxis simulation_time(const Shot& shot) { return simulation_time(shot.time, shot.substeps); }
+
+TimeAxis simulation_time(const TimeAxis& data, index_t substeps) {
+  if (substeps == 1) return data;
   TimeAxis t;
-  t.dt = shot.time.dt / static_cast<double>(shot.substeps);
-  t.steps = simulation_samples(shot.time.nt(), shot.substeps) - 1;  // past the record's end: record_resampling.hpp
+  t.dt = data.dt / static_cast<double>(substeps);
+  t.steps = simulation_samples(data.nt(), substeps) - 1;  // past the record's end: record_resampling.hpp
   return t;
 }
 

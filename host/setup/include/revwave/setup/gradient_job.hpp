@@ -62,7 +62,14 @@ struct GradientJob {
 // with substeps > 1: record_resampling.hpp).
 template <class T>
 TimeAxis simulation_time(const GradientJob<T>& job) {
-  return TimeAxis{job.time.dt / static_cast<double>(job.substeps), simulation_samples(job.time.nt(), job.substeps) - 1};
+  return simulation_time(job.time, job.substeps);
+}
+// Its acquisition on those steps: a sampled signature (at the record's samples) interpolated.
+template <class T>
+Acquisition simulation_acquisition(const GradientJob<T>& job) {
+  Acquisition a = job.start.acquisition;
+  a.wavelet = interpolate_signature(a.wavelet, job.substeps);
+  return a;
 }
 
 VelocityModel load_model(const std::string& path, const Grid& grid, const char* option, Precision precision);
@@ -71,6 +78,8 @@ VelocityModel load_model(const std::string& path, const Grid& grid, const char* 
 std::vector<double> taylor_direction(const VelocityModel& start, double spacing, double scale);
 // A model in memory, checked against the grid's shape and validated; `name` names it.
 VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const std::string& name, Precision precision);
+// --density-gradient without a density: InputError (there is no density to differentiate).
+void require_density_for_density_gradient(const GradientJobOptions& o);
 // A starting model of the user's (--model, or an array) with no data to fit (--observed, records,
 // --true-model) would be fitted to the built-in demo's data: InputError. `run` says what runs ("a
 // gradient", "an inversion"); `records_given` stands for observed records given elsewhere (a survey's).
@@ -139,9 +148,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
   validate(job.start.model);
   const double vmax = std::max(max_velocity(truth.model), max_velocity(job.start.model));
-  ProblemSetup timing = truth;
-  timing.model = homogeneous_model({2, 2, 2}, vmax);
-  job.time = make_time(o.problem, timing, density_dt_factor(truth.grid, truth.model));
+  job.time = make_time(o.problem, truth.grid, vmax, density_dt_factor(truth.grid, truth.model));
   job.truth = truth.model;
   job.observed_source = "modelled";
   return job;

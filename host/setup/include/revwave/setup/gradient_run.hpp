@@ -63,11 +63,7 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   r.backend = resolve_backend(o.problem.backend);
   refuse_cuda_options_on_cpu(o.problem, r.backend.kind);
   refuse_shots_at_once_for_one_shot(o.problem, "a single-shot gradient");
-  if (o.density_gradient && !density_given(o.problem)) {
-    throw InputError(
-        "--density-gradient needs --density: with a constant density there is no density model to "
-        "differentiate");
-  }
+  require_density_for_density_gradient(o);
   o.strategy.backend = r.backend.kind;
   apply_threads(o.problem.threads);
   if (before_inputs) before_inputs();
@@ -89,9 +85,7 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   model_observed(job, r.backend.kind, cuda_budgets(o.problem),
                  progress ? Progress([&](index_t, index_t) { progress(0, 1); }) : Progress{});
 
-  Acquisition run_acquisition = job.start.acquisition;  // a sampled signature on the run's steps
-  run_acquisition.wavelet = interpolate_signature(run_acquisition.wavelet, job.substeps);
-  Problem<T> problem = make_problem<T>(grid, job.start.model, run_acquisition, run_time);
+  Problem<T> problem = make_problem<T>(grid, job.start.model, simulation_acquisition(job), run_time);
   if (o.density_gradient) problem.density->image = true;
   const index_t expected = static_cast<index_t>(job.observed.size());
   if (expected != job.time.nt() * problem.rec.count) {

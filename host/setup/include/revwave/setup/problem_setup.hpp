@@ -102,6 +102,8 @@ TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
 void refuse_many_record_steps(const ProblemOptions& o, const std::string& record, const TimeAxis& time,
                               index_t substeps, double vmax);
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double density_factor);
+// The same for a run whose fastest velocity is `vmax` (models the run may meet, or none made yet).
+TimeAxis make_time(const ProblemOptions& o, const Grid& grid, double vmax, double density_factor);
 // Whether the options give a density (--density or one in memory).
 bool density_given(const ProblemOptions& o);
 

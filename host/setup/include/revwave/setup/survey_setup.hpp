@@ -97,9 +97,9 @@ SurveyInputs survey_inputs(const GradientJobOptions& o, const SurveyOptions& so,
   in.has_truth = true;
   TimeAxis time = single.time;
   if (stable_for > 0 && !o.problem.dt) {
-    ProblemSetup timing = single.start;
-    timing.model = homogeneous_model({2, 2, 2}, std::max({stable_for, max_velocity(in.truth), max_velocity(in.model)}));
-    time = make_time(o.problem, timing, density_dt_factor(in.grid, in.model));
+    time =
+        make_time(o.problem, single.start.grid, std::max({stable_for, max_velocity(in.truth), max_velocity(in.model)}),
+                  density_dt_factor(in.grid, in.model));
   }
   in.survey = layout_survey(make_layout(so, single.start, time), in.grid);
   in.survey.description = "modelled in the true model, " + in.survey.description;

@@ -56,6 +56,8 @@ void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& m
 // The run's time axis for a shot: substeps steps of dt / substeps per sample of its data (and past
 // the data's last sample with substeps > 1: record_resampling.hpp).
 TimeAxis simulation_time(const Shot& shot);
+// The same for data on `data`'s axis run in `substeps` steps a sample (a single record's too).
+TimeAxis simulation_time(const TimeAxis& data, index_t substeps);
 // Its sampled signature on those steps (band-limited interpolation; empty for the Ricker wavelet,
 // which the run samples itself).
 std::vector<double> simulation_wavelet(const Shot& shot);
