@@ -1,5 +1,4 @@
 // revwave forward: model one shot record (revwave/setup/forward_run.hpp) and write it with its sidecar.
-#include <chrono>
 #include <iostream>
 #include <memory>
 
@@ -11,6 +10,7 @@
 #include "revwave/io/shot_record.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
 #include "revwave/setup/forward_run.hpp"
+#include "revwave/setup/run_phases.hpp"
 #include "run_report.hpp"
 #include "survey_commands.hpp"
 
@@ -25,10 +25,12 @@ struct ForwardOptions {
 
 template <class T>
 void run(const ForwardOptions& o, const CLI::App& cmd) {
+  RunClock clock = RunClock::since_process_start();
+  clock.mark(phase::start_up);
   if (forward_is_survey(o.problem, o.survey, o.out) || !o.survey.wavelet.empty()) {
     std::string dir_or_file = o.out;
     while (dir_or_file.size() > 1 && dir_or_file.back() == '/') dir_or_file.pop_back();
-    run_survey_forward<T>(o.problem, o.survey, dir_or_file, cmd);
+    run_survey_forward<T>(o.problem, o.survey, dir_or_file, cmd, clock);
     return;
   }
   const std::string out = record_path(o.out);
@@ -36,10 +38,9 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
     quiet_unless_root();
     throw InputError("revwave forward runs in one process: mpirun -n K is for revwave gradient");
   }
-  const auto t_start = std::chrono::steady_clock::now();
   const std::string cfg = config_path_for(out);
   ProgressBar bar("forward", !o.problem.json);
-  const ForwardRun<T> run = run_forward_job<T>(
+  ForwardRun<T> run = run_forward_job<T>(
       o.problem,
       [&] {
         std::vector<NamedPath> inputs = problem_inputs(o.problem);
@@ -49,7 +50,7 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
                            {"the configuration written next to --out", cfg}},
                           inputs);
       },
-      [&](index_t d, index_t t) { bar(d, t); });
+      [&](index_t d, index_t t) { bar(d, t); }, std::move(clock));
   bar.finish();
   print_warnings(run.warnings);
 
@@ -57,12 +58,12 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   write_shot_record(out, record_meta(run.setup.acquisition, run.time, o.problem.precision), run.shot.traces);
   write_effective_config(cmd, cfg, {{"shape", shape_text(run.setup.grid.shape)}});
   outputs_together.commit();
+  run.clock.mark(phase::outputs);
 
   nlohmann::json j = forward_summary(run, o.problem.precision);
-  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   if (o.problem.json) {
     j["command"] = "forward";
-    j["total_seconds"] = total;
+    j["total_seconds"] = run.clock.wall();
     j["out"] = out;
     j["sidecar"] = sidecar_path(out);
     j["config"] = cfg;
@@ -80,6 +81,7 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
             << to_string(o.problem.precision) << " on " << backend_words(backend, o.problem.verbose) << "\n"
             << layouts << "  time loop     " << run.shot.step_seconds << " s (" << j["gpts_per_s"].get<double>()
             << " GPts/s, interior points x steps)\n"
+            << "  wall time     " << run.clock.sentence() << "\n"
             << "  peak memory   " << format_bytes(double(peak_rss_bytes())) << "\n"
             << "  shot record   " << out << " (" << run.shot.nt << " samples x " << run.shot.nrec << " receivers"
             << (nsrc > 1 ? ", " + std::to_string(nsrc) + " simultaneous sources" : std::string()) << "), "

@@ -1,5 +1,4 @@
 // revwave gradient: misfit and dJ/dm in a starting model, by full storage or optimal checkpointing.
-#include <chrono>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -12,6 +11,7 @@
 #include "revwave/setup/gradient_pictures.hpp"
 #include "revwave/setup/gradient_run.hpp"
 #include "revwave/setup/result_values.hpp"
+#include "revwave/setup/run_phases.hpp"
 #include "run_report.hpp"
 #include "survey_commands.hpp"
 
@@ -29,17 +29,18 @@ struct GradientCmdOptions {
 
 template <class T>
 void run(GradientCmdOptions& o, const CLI::App& cmd) {
+  RunClock clock = RunClock::since_process_start();
+  clock.mark(phase::start_up);
   o.out = npy_output(o.out);
   o.job.density_gradient = !o.density_out.empty();
   if (gradient_is_survey(o.job, o.survey)) {
-    run_survey_gradient<T>(o.job, o.survey, o.out, o.png, cmd);
+    run_survey_gradient<T>(o.job, o.survey, o.out, o.png, cmd, clock);
     return;
   }
-  const auto t_start = std::chrono::steady_clock::now();
   const std::string cfg = config_path_for(o.out);
   ProgressBar bar("gradient", !o.job.problem.json);
   const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
-  const GradientRun<T> run = run_gradient_job<T>(
+  GradientRun<T> run = run_gradient_job<T>(
       o.job,
       [&] {
         check_run_outputs(gradient_outputs(o.out, o.png, o.job.estimate_wavelet, o.density_out),
@@ -47,7 +48,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
         require_npy_ending("--out", o.out);
         if (!o.density_out.empty()) require_npy_ending("--density-gradient", o.density_out);
       },
-      progress);
+      progress, std::move(clock));
   bar.finish();
   print_warnings(run.warnings);
   const BackendChoice& backend = run.backend;
@@ -71,24 +72,26 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const std::vector<double>& wavelet = job.start.acquisition.wavelet;
   if (o.job.estimate_wavelet)
     write_npy(wavelet_path_for(o.out), {static_cast<std::int64_t>(wavelet.size())}, wavelet.data());
+  run.clock.mark(phase::outputs);
   std::vector<std::string> pictures;
   if (!o.png.empty()) {
     const std::vector<double> traces(job.observed.begin(), job.observed.end());
     pictures = write_gradient_pictures(o.png, grid, g.gradient, traces, job.time.nt(), nrec, job.time.dt,
                                        job.observed_source == "file" ? "observed data (" + o.job.observed.front() + ")"
                                                                      : "observed data, modelled in the true model");
+    run.clock.mark(phase::pictures);
   }
   outputs_together.commit();
+  run.clock.mark(phase::outputs);
 
   double norm2 = 0;
   for (double v : g.gradient) norm2 += v * v;
-  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   const double ratio = double(g.stats.forward_steps) / double(g.stats.steps);
   if (o.job.problem.json) {
     nlohmann::json j =
         gradient_summary(run, o.job, job.observed_source == "file" ? o.job.observed.front() : std::string("modelled"));
     j["command"] = "gradient";
-    j["seconds"]["total"] = total;
+    j["seconds"]["total"] = run.clock.wall();
     j["out"] = o.out;
     if (!o.density_out.empty()) j["density_gradient"] = o.density_out;
     j["config"] = cfg;
@@ -113,9 +116,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
                                                   : "), of which " + std::to_string(g.stats.reverse_steps) +
                                                         " reverse steps (each applies the forward operator once)")
               << "; stores " << g.stats.stores << ", restores " << g.stats.restores << "\n"
-              << "  time            " << total << " s total: " << job.seconds_observed << " s observed data, "
-              << g.stats.seconds_allocate << " s allocating fields, " << g.stats.seconds_forward << " s forward, "
-              << g.stats.seconds_reverse << " s reverse\n"
+              << "  time            " << run.clock.sentence() << "\n"
               << "  memory          " << format_bytes(double(peak_rss_bytes())) << " peak, "
               << format_bytes(double(g.stats.wavefield_storage_bytes)) << " wavefield storage\n";
     std::cout << compression_line(plan.compression, g.stats.compression);

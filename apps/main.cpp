@@ -1,6 +1,7 @@
 // revwave: parse, dispatch to a subcommand, turn every error into one line and an exit code.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "commands.hpp"
 #include "did_you_mean.hpp"
 #include "revwave/core/errors.hpp"
+#include "revwave/core/openmp_wait.hpp"
 #include "revwave/inversion/run_directory.hpp"
 #include "revwave/io/atomic_file.hpp"
 
@@ -41,6 +43,16 @@ std::vector<std::string> with_resumed_configuration(int argc, char** argv) {
   return args;
 }
 
+// The team size the command line asks for (--threads N or --threads=N), 0 when it does not say.
+int threads_asked(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--threads" && i + 1 < argc) return std::atoi(argv[i + 1]);
+    if (a.rfind("--threads=", 0) == 0) return std::atoi(a.c_str() + 10);
+  }
+  return 0;
+}
+
 // The exit codes the README documents.
 enum Exit { ok = 0, check_failed = 1, input = 2, file = 3, memory = 4, backend = 5, not_finite = 6, unstable = 7 };
 
@@ -55,6 +67,9 @@ int main(int argc, char** argv) {
   // Every line out as it is printed, also into a file or a pipe (stdio would hold 4 KiB there): a
   // job killed on a cluster keeps the log it had written. std::cout writes through C's stdout.
   std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+  // OpenMP's waiting at barriers, before anything runs (revwave/core/openmp_wait.hpp): this may run
+  // the program again, once.
+  revwave::choose_openmp_waiting(argv, threads_asked(argc, argv));
   // A signal during a run removes the temporaries of unfinished outputs, then ends the process.
   revwave::remove_temporaries_on_signal();
   CLI::App app{"revwave: FWI gradients of the 3D acoustic wave equation with optimal checkpointing"};

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gradient_job.hpp"
+#include "revwave/core/run_clock.hpp"
 #include "survey_options.hpp"
 
 namespace revwave::app {
@@ -17,7 +18,7 @@ using revwave::gradient_outputs;
 bool gradient_is_survey(const GradientJobOptions& job, const SurveyOptions& survey);
 template <class T>
 void run_survey_gradient(GradientJobOptions& job, const SurveyOptions& survey, const std::string& out,
-                         const std::string& png, const CLI::App& cmd);
+                         const std::string& png, const CLI::App& cmd, RunClock& clock);
 
 // Whether a forward run models a survey (every source a shot): --src-grid, a moving spread, a SEG-Y
 // output, a directory (a name ending in /), or several --src with an output that is not one .npy record.
@@ -27,6 +28,6 @@ bool forward_is_survey(const ProblemOptions& problem, const SurveyOptions& surve
 std::string record_path(const std::string& out);
 template <class T>
 void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& survey, const std::string& out,
-                        const CLI::App& cmd);
+                        const CLI::App& cmd, RunClock& clock);
 
 }  // namespace revwave::app

@@ -1,12 +1,12 @@
 // revwave forward over a survey (revwave/setup/survey_forward_run.hpp): every source a shot,
 // written as one SEG-Y file or a directory of .npy records with their sidecars.
-#include <chrono>
 #include <iostream>
 
 #include "problem_options.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/io/segy.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
+#include "revwave/setup/run_phases.hpp"
 #include "revwave/setup/survey_forward_run.hpp"
 #include "run_report.hpp"
 #include "survey_commands.hpp"
@@ -29,8 +29,7 @@ std::string record_path(const std::string& out) {
 
 template <class T>
 void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, const std::string& out,
-                        const CLI::App& cmd) {
-  const auto t_start = std::chrono::steady_clock::now();
+                        const CLI::App& cmd, RunClock& clock) {
   if (launched_size() > 1) {
     quiet_unless_root();
     throw InputError("revwave forward runs in one process: mpirun -n K is for revwave gradient");
@@ -41,13 +40,18 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
       problem, so, out, [&](index_t d, index_t t) { bar(d, t); }, {{"the configuration written next to --out", cfg}},
       config_inputs(cmd));
   bar.finish();
+  // The shots' time loops (summed: one process runs them one after another) and the rest of the run.
+  clock.mark_part(phase::time_loop, run.step_seconds, "shots_other");
   print_warnings(run.warnings);
   write_survey_records(run, out, problem.precision, [&] {
     write_effective_config(cmd, cfg, {{"shape", shape_text(run.setup.grid.shape)}});
   });
+  clock.mark(phase::outputs);
 
   nlohmann::json j = survey_forward_summary(run, so, problem.precision);
-  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  const double total = clock.wall();
+  j["phases"] = phases_json(clock);
+  j["wall_seconds"] = total;
   if (problem.json) {
     j["command"] = "forward";
     j["total_seconds"] = total;
@@ -66,14 +70,15 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
             << backend_words(run.backend, problem.verbose) << "\n"
             << layouts << "  time loops    " << run.step_seconds << " s (" << j["gpts_per_s"].get<double>()
             << " GPts/s)\n"
+            << "  wall time     " << clock.sentence() << "\n"
             << "  peak memory   " << format_bytes(double(peak_rss_bytes())) << "\n"
             << "  survey        " << out << " (" << (segy ? "SEG-Y, " : "records, ") << j["traces"].get<std::size_t>()
             << " traces of " << run.time.nt() << " samples), " << cfg << "\n";
 }
 
 template void run_survey_forward<float>(const ProblemOptions&, const SurveyOptions&, const std::string&,
-                                        const CLI::App&);
+                                        const CLI::App&, RunClock&);
 template void run_survey_forward<double>(const ProblemOptions&, const SurveyOptions&, const std::string&,
-                                         const CLI::App&);
+                                         const CLI::App&, RunClock&);
 
 }  // namespace revwave::app

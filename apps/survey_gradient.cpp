@@ -1,7 +1,6 @@
 // revwave gradient over a survey (revwave/setup/survey_gradient_run.hpp): every shot with the
 // chosen strategy and budget (optionally on its model window), shots spread over the processes of
 // mpirun, sums on the fixed tree; rank 0 writes and reports.
-#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -13,6 +12,7 @@
 #include "revwave/mpi/process_threads.hpp"
 #include "revwave/setup/gradient_run.hpp"
 #include "revwave/setup/result_values.hpp"
+#include "revwave/setup/run_phases.hpp"
 #include "revwave/setup/survey_gradient_run.hpp"
 #include "run_report.hpp"
 #include "survey_commands.hpp"
@@ -39,6 +39,21 @@ std::string format_number(double v) {
 }
 
 // Where the shots' time went, summed over them, and the time outside the time loops per shot.
+// The shots' time on the run's clock: with one process, the parts the shots timed (summed over
+// them) and the rest; with several, one phase (each process's shots overlap the others').
+void mark_shots(RunClock& clock, const SurveySum& sum) {
+  if (sum.processes != 1) {
+    clock.mark("shots");
+    return;
+  }
+  const ShotPhases p = survey_totals(sum).phases;
+  clock.mark_parts({{phase::time_loop, p.time_loop},
+                    {"shot_setup", p.setup},
+                    {"shot_upload", p.upload},
+                    {"shot_accumulate", p.accumulate}},
+                   "shots_other");
+}
+
 std::string phases_line(const ShotPhases& p, std::size_t shots) {
   std::ostringstream os;
   os << "time loops " << p.time_loop << " s; outside them setup " << p.setup << " s, upload " << p.upload
@@ -48,7 +63,8 @@ std::string phases_line(const ShotPhases& p, std::size_t shots) {
 }
 
 void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision precision, bool verbose,
-                  const std::vector<std::string>& files, double total) {
+                  const std::vector<std::string>& files, const RunClock& clock) {
+  const double total = clock.wall();
   const Grid& grid = job.inputs.grid;
   const Survey& survey = job.inputs.survey;
   const SurveyTotals t = survey_totals(sum);
@@ -66,8 +82,8 @@ void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision 
             << (aperture >= 0 ? ", aperture " + format_number(aperture) + " m" : "") << "\n"
             << "  forward steps   " << t.forward_steps << " (all shots; the " << t.reverse_steps
             << " reverse steps are counted in them, each applies the forward operator once)\n"
-            << compression_line(job.run.strategy.compression, t.compression) << "  time            " << total
-            << " s total, " << 60.0 * double(survey.shots.size()) / total << " shots per minute\n"
+            << compression_line(job.run.strategy.compression, t.compression) << "  time            " << clock.sentence()
+            << "; " << 60.0 * double(survey.shots.size()) / total << " shots per minute\n"
             << "  phases          " << phases_line(t.phases, survey.shots.size()) << "\n"
             << "  memory          " << format_bytes(double(peak_rss_bytes())) << " peak (rank 0)\n";
   const std::size_t shown = std::min<std::size_t>(sum.shots.size(), 8);
@@ -84,8 +100,7 @@ void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision 
 
 template <class T>
 void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, const std::string& out,
-            const std::string& png, const CLI::App& cmd) {
-  const auto t_start = std::chrono::steady_clock::now();
+            const std::string& png, const CLI::App& cmd, RunClock& clock) {
   SurveyGradientJob job;
   std::exception_ptr failure;
   try {
@@ -98,12 +113,14 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
     failure = std::current_exception();
   }
   mpi.agree(failure);  // every process has the same inputs now, or every process stops with the first error
+  clock.mark(phase::model);
 
   ProgressBar bar("shots", !o.problem.json && mpi.rank() == 0);
   const auto runner = mpi.runner();
   const SurveySum sum = run_survey_gradient_job<T>(job, *runner, [&](index_t d, index_t t) { bar(d, t); });
   bar.finish();
   if (!sum.root) return;
+  mark_shots(clock, sum);
   print_warnings(job.inputs.warnings);
 
   const Grid& grid = job.inputs.grid;
@@ -114,12 +131,19 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   write_effective_config(cmd, cfg, {{"shape", shape_text(grid.shape)}}, unused_defaults(cmd));
   if (job.estimate_wavelet)
     write_npy(wavelet_path_for(out), {static_cast<std::int64_t>(job.wavelet.size())}, job.wavelet.data());
+  clock.mark(phase::outputs);
   std::vector<std::string> pictures;
-  if (!png.empty()) pictures = write_survey_gradient_pictures(png, job, sum);
+  if (!png.empty()) {
+    pictures = write_survey_gradient_pictures(png, job, sum);
+    clock.mark(phase::pictures);
+  }
   outputs_together.commit();
+  clock.mark(phase::outputs);
 
   nlohmann::json j = survey_gradient_summary(job, sum, o.problem.precision);
-  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  const double total = clock.wall();
+  j["phases"] = phases_json(clock);
+  j["wall_seconds"] = total;
   if (o.problem.json) {
     j["command"] = "gradient";
     j["seconds"]["total"] = total;
@@ -133,7 +157,7 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   }
   std::vector<std::string> files = {out, cfg};
   files.insert(files.end(), pictures.begin(), pictures.end());
-  print_report(job, sum, o.problem.precision, o.problem.verbose, files, total);
+  print_report(job, sum, o.problem.precision, o.problem.verbose, files, clock);
   if (job.estimate_wavelet) std::cout << "  wavelet         " << wavelet_path_for(out) << " (estimated)\n";
 }
 
@@ -141,11 +165,12 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
 
 template <class T>
 void run_survey_gradient(GradientJobOptions& o, const SurveyOptions& so, const std::string& out, const std::string& png,
-                         const CLI::App& cmd) {
+                         const CLI::App& cmd, RunClock& clock) {
   quiet_unless_root();
   MpiSession mpi;
+  clock.mark("mpi_start");
   try {
-    run_on<T>(mpi, o, so, out, png, cmd);
+    run_on<T>(mpi, o, so, out, png, cmd, clock);
   } catch (...) {
     // Every process has the error; rank 0 reports it and its exit code is the run's. The others
     // end quietly with 0, so that mpirun does not cut rank 0 short while it prints.
@@ -154,8 +179,8 @@ void run_survey_gradient(GradientJobOptions& o, const SurveyOptions& so, const s
 }
 
 template void run_survey_gradient<float>(GradientJobOptions&, const SurveyOptions&, const std::string&,
-                                         const std::string&, const CLI::App&);
+                                         const std::string&, const CLI::App&, RunClock&);
 template void run_survey_gradient<double>(GradientJobOptions&, const SurveyOptions&, const std::string&,
-                                          const std::string&, const CLI::App&);
+                                          const std::string&, const CLI::App&, RunClock&);
 
 }  // namespace revwave::app

@@ -2,14 +2,64 @@
 # Builds here, on a machine with nvcc but no GPU, what profiling/gpu_check.sh runs on a lent GPU
 # machine, so that the lease's minutes go to measuring rather than compiling: the GPU suites, the
 # benchmark and the command-line tool (without MPI) for sm_90 (build-gpu, with ptxas's register
-# and spill report), copied with the shared libraries the GPU image may lack (zfp, segyio, libpng,
-# the CUDA runtime) into .gpu-prebuilt/ (git-ignored, about 20 MB). Then one device call:
-#   carry [".gpu-prebuilt", ".deps"],
-#   command: REVWAVE_GPU_PREBUILT=.gpu-prebuilt REVWAVE_DEPS_PREFIX=.deps/root profiling/gpu_check.sh "$OUT/gc"
+# and spill report), packed with the shared libraries they load into .gpu-prebuilt.tar.xz
+# (git-ignored; a device call carries 64 MiB at most, and the binaries alone are 75 MB unpacked).
+#   profiling/gpu_prebuild.sh                 configure and clean-build build-gpu, then pack
+#   profiling/gpu_prebuild.sh --pack BUILD [DEST]
+#                                             pack an existing build (DEST: .gpu-prebuilt)
+# What is packed cannot drift from the build:
+#   - the programs are those CMake names at generate time (BUILD/carried_programs.txt, written
+#     with $<TARGET_FILE>: revwave, and revwave_cuda_tests and revwave_gpu_bench where built);
+#   - the libraries are what ldd resolves for them here, every one but the base any Linux image
+#     has (glibc's, libstdc++, libgcc_s, libgomp, zlib) and the GPU driver's own (libcuda,
+#     libnvidia-*), which must be the machine's; a library ldd cannot resolve stops the pack.
+# DEST/needed.txt lists every library the programs load, DEST/commit the tree's commit.
+# Tests/ci/test_gpu_prebuild.py packs the test build's programs and checks both.
+# Then one device call:
+#   carry [".gpu-prebuilt.tar.xz", ".deps"],
+#   command: tar -xJf .gpu-prebuilt.tar.xz && REVWAVE_GPU_PREBUILT=.gpu-prebuilt
+#            REVWAVE_DEPS_PREFIX=.deps/root profiling/gpu_check.sh "$OUT/gc"
 # (.deps from profiling/gpu_deps.sh is the fallback: gpu_check.sh builds there if the carried
 # binaries do not load.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Libraries the GPU image has for certain, or that must be its own.
+base='^(linux-vdso|ld-linux[^ ]*|libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|libgomp|libz|libcuda|libnvidia-[^ ]*)\.so'
+
+pack() {  # BUILD DEST
+  local build=$1 dest=$2 list="$1/carried_programs.txt"
+  [[ -f "$list" ]] || { echo "gpu_prebuild: $list is missing (configure $build with this tree)" >&2; exit 1; }
+  rm -rf "$dest" "$dest.tar.xz"
+  mkdir -p "$dest/lib"
+  local programs=() p
+  while IFS= read -r p; do
+    [[ -n "$p" ]] || continue
+    [[ -x "$p" ]] || { echo "gpu_prebuild: $p (named by $list) is not built" >&2; exit 1; }
+    programs+=("$p")
+    cp "$p" "$dest/"
+  done < "$list"
+  local unresolved
+  unresolved=$(ldd "${programs[@]}" | awk '/not found/ { print $1 }' | sort -u)
+  [[ -z "$unresolved" ]] || { echo "gpu_prebuild: ldd cannot resolve $unresolved here" >&2; exit 1; }
+  local name path
+  ldd "${programs[@]}" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u |
+    while read -r name path; do
+      [[ "$name" =~ $base ]] || cp -L "$path" "$dest/lib/$name"
+    done
+  ldd "${programs[@]}" | awk '$2 == "=>" || $1 ~ /^\// { print $1 }' | sort -u > "$dest/needed.txt"
+  git rev-parse HEAD > "$dest/commit" 2>/dev/null || echo unknown > "$dest/commit"
+  [[ -f "$build.build.log" ]] && { grep -E "ptxas info|spill" "$build.build.log" > "$dest/ptxas.txt" || true; }
+  tar -C "$(dirname "$dest")" -cJf "$dest.tar.xz" "$(basename "$dest")"
+  du -sh "$dest" "$dest.tar.xz"
+}
+
+if [[ "${1:-}" == "--pack" ]]; then
+  [[ -n "${2:-}" ]] || { echo "usage: profiling/gpu_prebuild.sh --pack BUILD [DEST]" >&2; exit 2; }
+  pack "$2" "${3:-.gpu-prebuilt}"
+  exit 0
+fi
+
 BUILD=${REVWAVE_GPU_BUILD:-build-gpu}
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DREVWAVE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DREVWAVE_PTXAS_VERBOSE=ON -DREVWAVE_MPI=OFF -DREVWAVE_CUDASIM=OFF > "$BUILD.configure.log" 2>&1 ||
@@ -18,20 +68,4 @@ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DREVWAVE_CUDA=ON -DCMAKE_CUDA
 cmake --build "$BUILD" --target clean > /dev/null
 cmake --build "$BUILD" -j "$(nproc)" --target revwave_cuda_tests revwave_gpu_bench revwave > "$BUILD.build.log" 2>&1 ||
   { tail -40 "$BUILD.build.log"; exit 1; }
-rm -rf .gpu-prebuilt
-mkdir -p .gpu-prebuilt/lib
-cp "$BUILD/revwave_cuda_tests" "$BUILD/revwave_gpu_bench" "$BUILD/revwave" .gpu-prebuilt/
-grep -E "ptxas info|spill" "$BUILD.build.log" > .gpu-prebuilt/ptxas.txt || true
-# What the GPU image may lack; what it has for certain (libc, libstdc++, libgomp with its
-# compiler, zlib) stays behind. Every library the three programs link is listed in
-# .gpu-prebuilt/needed.txt, so that a load failure there can be read against it.
-for lib in libzfp.so.1 libcudart.so.13 libsegyio.so.1 libpng16.so.16; do
-  path=$(ldd "$BUILD/revwave" | awk -v l="$lib" '$1 == l { print $3 }')
-  [[ -n "$path" ]] || { echo "gpu_prebuild: $lib not linked by revwave" >&2; exit 1; }
-  cp -L "$path" .gpu-prebuilt/lib/
-done
-for exe in revwave revwave_cuda_tests revwave_gpu_bench; do
-  ldd ".gpu-prebuilt/$exe" | awk '{ print $1 }'
-done | sort -u > .gpu-prebuilt/needed.txt
-git rev-parse HEAD > .gpu-prebuilt/commit
-du -sh .gpu-prebuilt
+pack "$BUILD" .gpu-prebuilt

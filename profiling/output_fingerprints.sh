@@ -13,7 +13,7 @@ small=(--shape 28,24,20 --tn 0.25 --threads 2)
 # The JSON without what measures time, memory or the machine.
 stable_json() {
   python3 -c 'import json,sys
-drop={"seconds","rank","peak_rss_bytes","backend_note","backend_reason","seconds_spill","tiers","shots_per_minute","gpts_per_s","total_seconds","wall_seconds"}
+drop={"seconds","rank","peak_rss_bytes","backend_note","backend_reason","seconds_spill","tiers","shots_per_minute","gpts_per_s","total_seconds","wall_seconds","phases","openmp_wait"}
 def clean(o):
     if isinstance(o,dict): return {k:clean(v) for k,v in o.items() if k not in drop and not k.startswith("seconds")}
     if isinstance(o,list): return [clean(v) for v in o]

@@ -49,6 +49,76 @@ TEST_F(Cli, ForwardWritesRecordSidecarAndConfigAndJsonRoundTrips) {
   EXPECT_TRUE(slurp((dir_ / "again.npy").string()) == slurp((dir_ / "shot.npy").string()));
 }
 
+// Every run's report accounts for its wall time: phases from the process's start (start-up first)
+// to its outputs that add up to the wall time it reports, which is no longer than the process ran as
+// this test saw it from outside (but the kernel's 10 ms tick on the start).
+TEST_F(Cli, ReportsPhasesThatAddUpToTheRunsWallTime) {
+  struct Case {
+    std::string args, wall_key;
+    std::vector<std::string> phases;
+  };
+  const std::vector<Case> cases = {
+      {"forward" + small + "--json --out f.npy",
+       "total_seconds",
+       {"start_up", "backend", "model", "problem", "fields", "time_loop", "outputs"}},
+      {"gradient" + small + "--json --out g.npy --png pics",
+       "wall_seconds",
+       {"start_up", "backend", "model", "observed_data", "problem", "forward", "reverse", "fields", "outputs",
+        "pictures"}},
+  };
+  for (const Case& c : cases) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Outcome r = invoke(c.args);
+    const double outside = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_EQ(r.code, 0) << c.args << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j.contains("phases")) << c.args;
+    double sum = 0;
+    for (const auto& [name, seconds] : j["phases"].items()) {
+      EXPECT_GE(seconds.get<double>(), 0.0) << name;
+      sum += seconds.get<double>();
+    }
+    for (const std::string& name : c.phases) EXPECT_TRUE(j["phases"].contains(name)) << c.args << ": " << name;
+    EXPECT_EQ(j["phases"].size(), c.phases.size()) << c.args << ": " << j["phases"].dump();
+    const double wall = j[c.wall_key].get<double>();
+    EXPECT_NEAR(sum, wall, 1e-9 * wall) << c.args;
+    EXPECT_EQ(j["wall_seconds"].get<double>(), wall) << c.args;
+    EXPECT_LE(wall, outside + 0.011) << c.args;
+    EXPECT_GT(wall, 0.0) << c.args;
+  }
+  // The text reports say the same in a line.
+  const Outcome f = invoke("forward" + small + "--out t.npy");
+  ASSERT_EQ(f.code, 0) << f.err;
+  EXPECT_NE(f.out.find("  wall time     "), std::string::npos) << f.out;
+  EXPECT_NE(f.out.find(" s start up, "), std::string::npos) << f.out;
+  EXPECT_NE(f.out.find(" s time loop"), std::string::npos) << f.out;
+}
+
+// OpenMP's waiting at barriers is chosen at the start unless the user set it: a team that would
+// share a core sleeps (the program runs itself again with OMP_WAIT_POLICY=passive; here on one core
+// with two threads, whatever else runs), one thread spins as libgomp does, and the user's setting
+// stands. The bits are the same whichever waits.
+TEST_F(Cli, ChoosesHowOpenMpWaitsUnlessTheUserDid) {
+  if (std::system("taskset -c 0 true >/dev/null 2>&1") != 0) GTEST_SKIP() << "no taskset";
+  const std::string args = "forward" + small + "--json";
+  const auto note = [&](const std::string& env, const std::string& more) {
+    const Outcome r = invoke_with("env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT " + env, args + more);
+    EXPECT_EQ(r.code, 0) << env << more << ": " << r.err;
+    return r.code == 0 ? nlohmann::json::parse(r.out)["openmp_wait"].get<std::string>() : std::string();
+  };
+  const std::string sleeping = note("taskset -c 0", " --threads 2 --out a.npy");
+  EXPECT_EQ(sleeping.rfind("sleep (OMP_WAIT_POLICY=passive, chosen: ", 0), 0u) << sleeping;
+  EXPECT_NE(sleeping.find(" running on 1 core at the start)"), std::string::npos) << sleeping;
+  const std::string alone = note("taskset -c 0", " --threads 1 --out b.npy");
+  EXPECT_EQ(alone.rfind("spin, then sleep (libgomp's default", 0), 0u) << alone;
+  const std::string set = note("OMP_WAIT_POLICY=active taskset -c 0", " --threads 2 --out c.npy");
+  EXPECT_EQ(set, "as set: OMP_WAIT_POLICY=active");
+  const std::string a = slurp((dir_ / "a.npy").string());
+  EXPECT_FALSE(a.empty());
+  EXPECT_TRUE(a == slurp((dir_ / "b.npy").string()));
+  EXPECT_TRUE(a == slurp((dir_ / "c.npy").string()));
+}
+
 // Where --backend auto could not take a GPU, the summary says why (what --verbose prints), so a
 // script can tell a CPU node from a broken driver; where it took one, there is no reason to give.
 TEST_F(Cli, JsonSaysWhyNoGpuWasTaken) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <sstream>
 
 #include "revwave/core/errors.hpp"
@@ -9,43 +11,95 @@
 
 namespace revwave {
 
-void validate(const VelocityModel& model) {
+namespace {
+
+// Passes over fewer values run on one thread (a team's start costs more).
+constexpr std::int64_t scan_threads_from = 1 << 16;
+
+}  // namespace
+
+bool all_finite_positive(const std::vector<double>& v) {
+  const auto n = static_cast<std::int64_t>(v.size());
+  const double* p = v.data();
+  const double largest = std::numeric_limits<double>::max();
+  int bad = 0;
+#pragma omp parallel for simd reduction(| : bad) schedule(static) if (n >= scan_threads_from)
+  for (std::int64_t i = 0; i < n; ++i) bad |= (p[i] > 0 && p[i] <= largest) ? 0 : 1;
+  return bad == 0;
+}
+
+ModelRange model_range(const VelocityModel& model) {
+  const auto n = static_cast<std::int64_t>(model.velocity.size());
+  const double* c = model.velocity.data();
+  const double* rho = model.has_density() ? model.density.data() : nullptr;
+  const double largest = std::numeric_limits<double>::max();
+  double lo = HUGE_VAL, hi = -HUGE_VAL, klo = HUGE_VAL, khi = 0;
+  int bad = 0;  // a velocity that is not finite and positive (NaN among them)
+  if (rho == nullptr) {
+#pragma omp parallel for simd reduction(min                                    \
+                                        : lo) reduction(max                    \
+                                                        : hi) reduction(|      \
+                                                                        : bad) \
+    schedule(static) if (n >= scan_threads_from)
+    for (std::int64_t i = 0; i < n; ++i) {
+      lo = std::min(lo, c[i]);
+      hi = std::max(hi, c[i]);
+      bad |= (c[i] > 0 && c[i] <= largest) ? 0 : 1;
+    }
+    klo = lo * lo;
+    khi = hi * hi;
+  } else {
+#pragma omp parallel for simd reduction(min                                              \
+                                        : lo, klo) reduction(max                         \
+                                                             : hi, khi) reduction(|      \
+                                                                                  : bad) \
+    schedule(static) if (n >= scan_threads_from)
+    for (std::int64_t i = 0; i < n; ++i) {
+      lo = std::min(lo, c[i]);
+      hi = std::max(hi, c[i]);
+      bad |= (c[i] > 0 && c[i] <= largest) ? 0 : 1;
+      const double kappa = rho[i] * c[i] * c[i];
+      klo = std::min(klo, kappa);
+      khi = std::max(khi, kappa);
+    }
+  }
+  return {lo, hi, klo > 0 && khi >= klo ? khi / klo : 1.0, bad == 0};
+}
+
+ModelRange validated_range(const VelocityModel& model) {
+  const ModelRange range = model_range(model);
+  validate(model, range);
+  return range;
+}
+
+void validate(const VelocityModel& model) { (void)validated_range(model); }
+
+void validate(const VelocityModel& model, const ModelRange& range) {
   const index_t n = model.shape[0] * model.shape[1] * model.shape[2];
   if (static_cast<index_t>(model.velocity.size()) != n) {
     throw InputError("velocity model has " + std::to_string(model.velocity.size()) + " values, its shape needs " +
                      std::to_string(n));
   }
-  for (index_t ix = 0; ix < model.shape[0]; ++ix)
-    for (index_t iy = 0; iy < model.shape[1]; ++iy)
-      for (index_t iz = 0; iz < model.shape[2]; ++iz) {
-        const double c = model.at(ix, iy, iz);
-        if (!(std::isfinite(c) && c > 0)) {
-          std::ostringstream os;
-          os << "velocity " << c << " m/s at (" << ix << ", " << iy << ", " << iz
-             << ") is invalid: velocities must be finite and positive";
-          throw InputError(os.str());
+  // The threaded pass says whether to look; the first bad point is found a point at a time.
+  if (!range.finite_positive)
+    for (index_t ix = 0; ix < model.shape[0]; ++ix)
+      for (index_t iy = 0; iy < model.shape[1]; ++iy)
+        for (index_t iz = 0; iz < model.shape[2]; ++iz) {
+          const double c = model.at(ix, iy, iz);
+          if (!(std::isfinite(c) && c > 0)) {
+            std::ostringstream os;
+            os << "velocity " << c << " m/s at (" << ix << ", " << iy << ", " << iz
+               << ") is invalid: velocities must be finite and positive";
+            throw InputError(os.str());
+          }
         }
-      }
   if (model.has_density()) validate_density(model);
 }
 
-double max_velocity(const VelocityModel& model) {
-  return *std::max_element(model.velocity.begin(), model.velocity.end());
-}
-double min_velocity(const VelocityModel& model) {
-  return *std::min_element(model.velocity.begin(), model.velocity.end());
-}
+double max_velocity(const VelocityModel& model) { return model_range(model).max_velocity; }
+double min_velocity(const VelocityModel& model) { return model_range(model).min_velocity; }
 
-double bulk_modulus_ratio(const VelocityModel& model) {
-  double lo = HUGE_VAL, hi = 0;
-  for (std::size_t i = 0; i < model.velocity.size(); ++i) {
-    const double rho = model.has_density() ? model.density[i] : 1.0;
-    const double kappa = rho * model.velocity[i] * model.velocity[i];
-    lo = std::min(lo, kappa);
-    hi = std::max(hi, kappa);
-  }
-  return lo > 0 && hi >= lo ? hi / lo : 1.0;
-}
+double bulk_modulus_ratio(const VelocityModel& model) { return model_range(model).bulk_modulus_ratio; }
 
 VelocityModel homogeneous_model(const std::array<index_t, 3>& shape, double velocity) {
   VelocityModel m{shape, std::vector<double>(static_cast<std::size_t>(shape[0] * shape[1] * shape[2]), velocity)};
@@ -82,6 +136,7 @@ struct DefaultModel {
 VelocityModel default_true_model(const std::array<index_t, 3>& shape, double spacing) {
   VelocityModel m = homogeneous_model(shape, 0);
   const DefaultModel d(shape, spacing);
+#pragma omp parallel for schedule(static) if (shape[0] * shape[1] * shape[2] >= scan_threads_from)
   for (index_t ix = 0; ix < shape[0]; ++ix)
     for (index_t iy = 0; iy < shape[1]; ++iy)
       for (index_t iz = 0; iz < shape[2]; ++iz)
@@ -161,16 +216,20 @@ HostBuffer padded_squared_slowness(const Grid& grid, const VelocityModel& model)
   HostBuffer buf(grid.field_bytes<T>());
   T* m = buf.as<T>();
   const index_t lx = grid.layer_lo(0), ly = grid.layer_lo(1), lz = grid.layer_lo(2);
-#pragma omp parallel for schedule(static)
+  const index_t nz = grid.shape[2], pz = grid.padded(2);
+  // A z row at a time: the model's row (its nearest interior row in the layers) into the row's
+  // interior, then its end values copied into the layer below and above.
+#pragma omp parallel for schedule(static) if (grid.padded(0) * grid.padded(1) * pz >= scan_threads_from)
   for (index_t i = 0; i < grid.padded(0); ++i)
-    for (index_t j = 0; j < grid.padded(1); ++j)
-      for (index_t k = 0; k < grid.padded(2); ++k) {
-        const index_t ix = std::clamp<index_t>(i - lx, 0, grid.shape[0] - 1);
-        const index_t iy = std::clamp<index_t>(j - ly, 0, grid.shape[1] - 1);
-        const index_t iz = std::clamp<index_t>(k - lz, 0, grid.shape[2] - 1);
-        const double c = model.at(ix, iy, iz);
-        m[grid.index(i, j, k)] = static_cast<T>(1.0 / (c * c));
-      }
+    for (index_t j = 0; j < grid.padded(1); ++j) {
+      const index_t ix = std::clamp<index_t>(i - lx, 0, grid.shape[0] - 1);
+      const index_t iy = std::clamp<index_t>(j - ly, 0, grid.shape[1] - 1);
+      const double* c = &model.velocity[static_cast<std::size_t>((ix * grid.shape[1] + iy) * nz)];
+      T* row = m + grid.index(i, j, 0);
+      for (index_t iz = 0; iz < nz; ++iz) row[lz + iz] = static_cast<T>(1.0 / (c[iz] * c[iz]));
+      std::fill(row, row + lz, row[lz]);
+      std::fill(row + lz + nz, row + pz, row[lz + nz - 1]);
+    }
   return buf;
 }
 

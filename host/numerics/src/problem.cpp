@@ -137,12 +137,12 @@ const char* type_name(double) { return "double"; }
 // update) must neither overflow nor flush to zero (the sweeps run with FTZ/DAZ), and so must
 // 1/dt^2, 1/(2 dt), the damping scale (dt/h)^2, 1/h^2 and the source's 1/h^3.
 template <class T>
-void check_representable(const Grid& grid, const VelocityModel& model, const TimeAxis& time) {
+void check_representable(const Grid& grid, const ModelRange& model, const TimeAxis& time) {
   const double big = static_cast<double>(std::numeric_limits<T>::max());
   const double tiny = static_cast<double>(std::numeric_limits<T>::min());
   const auto normal = [&](double v) { return v >= tiny && v < big; };
   const double dt = time.dt, h = grid.spacing;
-  const double cmin = min_velocity(model), cmax = max_velocity(model);
+  const double cmin = model.min_velocity, cmax = model.max_velocity;
   const std::string type = type_name(T{});
   const std::string range =
       " (" + type + " holds normal numbers in [" + number_text(tiny) + ", " + number_text(big) + "])";
@@ -171,8 +171,8 @@ void check_representable(const Grid& grid, const VelocityModel& model, const Tim
 template <class T>
 Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acquisition& acq, const TimeAxis& time) {
   validate(grid);
-  validate(model);
-  check_stable(time.dt, grid, model);
+  const ModelRange range = validated_range(model);  // one pass for the checks below
+  check_stable(time.dt, grid, range.max_velocity, density_dt_factor(grid, model));
   if (!(std::isfinite(acq.f0) && acq.f0 > 0)) {
     std::ostringstream os;
     os << "f0 " << acq.f0 << " Hz is invalid: the peak frequency must be finite and positive";
@@ -180,10 +180,10 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   }
   if (acq.sources.empty()) throw InputError("no source given: at least one --src is needed");
   if (acq.receivers.empty()) throw InputError("no receiver given: at least one --rec is needed");
-  check_representable<T>(grid, model, time);
+  check_representable<T>(grid, range, time);
   Problem<T> p;
   p.m = padded_squared_slowness<T>(grid, model);
-  p.bulk_modulus_ratio = bulk_modulus_ratio(model);
+  p.bulk_modulus_ratio = range.bulk_modulus_ratio;
   if (model.has_density()) p.density = make_density_fields<T>(grid, model);
   assign_operator(p, grid, time, acq, acq.wavelet);  // refuses a source above a free surface first
   if (!acq.wavelet.empty()) {

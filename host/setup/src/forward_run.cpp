@@ -5,15 +5,18 @@
 #include "revwave/core/system_memory.hpp"
 #include "revwave/driver/backend_registry.hpp"
 #include "revwave/setup/plausibility.hpp"
+#include "revwave/setup/run_phases.hpp"
 
 namespace revwave {
 
 template <class T>
 ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void()>& before_inputs,
-                              const Progress& progress) {
+                              const Progress& progress, RunClock clock) {
   ForwardRun<T> r;
+  r.clock = std::move(clock);
   r.backend = resolve_backend(o.backend);
   refuse_cuda_options_on_cpu(o, r.backend.kind);
+  r.clock.mark(phase::backend);
   if (before_inputs) before_inputs();
   r.setup = make_setup(o);
   r.time = make_time(o, r.setup);
@@ -23,8 +26,11 @@ ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void(
   // m and (u, u_prev) on the CPU; the record, its copy for the file and the file's own precision.
   require_run_memory(r.setup, r.time, sizeof(T), working_fields(r.backend.kind, Workload::forward), 3,
                      "the forward run");
+  r.clock.mark(phase::model);
   const Problem<T> problem = make_problem<T>(r.setup.grid, r.setup.model, r.setup.acquisition, r.time);
+  r.clock.mark(phase::problem);
   r.shot = run_on_backend(r.backend.kind, problem, cuda_budgets(o), ForwardCall<T>{progress});
+  r.clock.mark_part(phase::time_loop, r.shot.step_seconds, phase::fields);
   check_finite_result(r.shot.traces.data(), r.shot.traces.size(), "the shot record");
   return r;
 }
@@ -65,11 +71,15 @@ nlohmann::json forward_summary(const ForwardRun<T>& r, Precision precision) {
   j["simultaneous_sources"] = r.setup.acquisition.sources.size() > 1;
   j["layouts"] = layouts_json(r.setup.layouts);
   j["warnings"] = r.warnings;
+  j["phases"] = phases_json(r.clock);
+  j["wall_seconds"] = r.clock.wall();
   return j;
 }
 
-template ForwardRun<float> run_forward_job(const ProblemOptions&, const std::function<void()>&, const Progress&);
-template ForwardRun<double> run_forward_job(const ProblemOptions&, const std::function<void()>&, const Progress&);
+template ForwardRun<float> run_forward_job(const ProblemOptions&, const std::function<void()>&, const Progress&,
+                                           RunClock);
+template ForwardRun<double> run_forward_job(const ProblemOptions&, const std::function<void()>&, const Progress&,
+                                            RunClock);
 template nlohmann::json forward_summary(const ForwardRun<float>&, Precision);
 template nlohmann::json forward_summary(const ForwardRun<double>&, Precision);
 

@@ -66,6 +66,8 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["checkpoint_copy_bytes"] = s.checkpoint_copy_bytes;
   j["compression"] = compression_summary(plan.compression, s.compression);
   j["store"] = to_string(takes_slots(plan.strategy) ? o.strategy.store.value_or(StoreKind::memory) : StoreKind::memory);
+  j["phases"] = phases_json(r.clock);
+  j["wall_seconds"] = r.clock.wall();
   j["seconds"] = {{"observed", r.job.seconds_observed},
                   {"allocate", s.seconds_allocate},
                   {"forward", s.seconds_forward},

@@ -78,12 +78,14 @@ void check_velocity_floor(double velocity, const std::string& option, Precision 
 }
 
 void check_velocity_floor(const VelocityModel& model, const std::string& name, Precision precision) {
-  std::size_t slowest = 0;
-  for (std::size_t i = 0; i < model.velocity.size(); ++i)
-    if (model.velocity[i] < model.velocity[slowest]) slowest = i;
-  if (model.velocity.empty()) return;
-  const double c = model.velocity[slowest];
+  if (!model.velocity.empty()) check_velocity_floor(model, min_velocity(model), name, precision);
+}
+
+void check_velocity_floor(const VelocityModel& model, double c, const std::string& name, Precision precision) {
   if (!(c < velocity_floor) || !slowness_representable(c, precision)) return;
+  // The first point of the slowest velocity, looked for only to name it.
+  const auto slowest =
+      static_cast<std::size_t>(std::find(model.velocity.begin(), model.velocity.end(), c) - model.velocity.begin());
   const index_t k = static_cast<index_t>(slowest), ny = model.shape[1], nz = model.shape[2];
   throw InputError(name + ": velocity " + number_text(c) + " m/s at point (" + std::to_string(k / (ny * nz)) + ", " +
                    std::to_string((k / nz) % ny) + ", " + std::to_string(k % nz) + ") is below " +

@@ -10,6 +10,7 @@
 #include "revwave/core/checks.hpp"
 #include "revwave/core/cuda_info.hpp"
 #include "revwave/core/errors.hpp"
+#include "revwave/core/openmp_wait.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/misfit/record_resampling.hpp"
@@ -224,9 +225,10 @@ ProblemSetup make_setup(const ProblemOptions& o) {
     s.model = o.velocity ? homogeneous_model(s.grid.shape, *o.velocity) : default_true_model(s.grid.shape, o.spacing);
   }
   s.model.density = read_density(o, s.grid);
-  validate(s.model);
+  const ModelRange range = validated_range(s.model);
   if (o.velocity) check_velocity_floor(*o.velocity, "--velocity", o.precision);
-  check_velocity_floor(s.model, o.model_file.empty() ? "the model" : "--model " + o.model_file, o.precision);
+  check_velocity_floor(s.model, range.min_velocity, o.model_file.empty() ? "the model" : "--model " + o.model_file,
+                       o.precision);
 
   s.acquisition = make_acquisition(o, s.grid, s.layouts);
   return s;
@@ -360,6 +362,7 @@ void put_backend(nlohmann::json& j, const BackendChoice& b) {
   j["backend"] = to_string(b.kind);
   j["backend_note"] = b.note;
   if (!b.reason.empty()) j["backend_reason"] = b.reason;
+  j["openmp_wait"] = openmp_wait_note();
 }
 
 CudaBudgets cuda_budgets(const ProblemOptions& o) {

@@ -51,23 +51,34 @@ CpmlCpuPhysics<T>::CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<Cpu
         slab_.push_back({a, o, g.index(at[0], at[1], at[2]), at[a]});
       }
   }
-  const CpmlPointTables<T> tables = this->tables();
+  // The region a row at a time, in the rows' ranges (the passes walk region_ in their order).
   dispatch_radius(g.radius(), [&](auto r) {
-    const CpmlPoint<T, decltype(r)::value> k{tables};
+    const cpml_rows::Rows<T, decltype(r)::value> k(p_);
+    row_first_.reserve(static_cast<std::size_t>(g.padded(0) * g.padded(1) + 1));
     for (index_t i = 0; i < g.padded(0); ++i)
       for (index_t j = 0; j < g.padded(1); ++j) {
         row_first_.push_back(static_cast<index_t>(region_.size()));
-        for (index_t z = 0; z < g.padded(2); ++z) {
-          const index_t at[3] = {i, j, z};
-          if (k.in_region(at)) region_.push_back(g.index(i, j, z));
-        }
+        const index_t base = g.index(i, j, 0);
+        for (const auto& [b, e] : k.ranges(i, j))
+          for (index_t z = b; z < e; ++z) region_.push_back(base + z);
       }
     row_first_.push_back(static_cast<index_t>(region_.size()));
   });
   divisor_.resize(region_.size());
   take_divisors();
+}
+
+// The adjoint's and the reverse step's buffers, made when first needed: a forward run holds none.
+template <class T>
+void CpmlCpuPhysics<T>::adjoint_buffer() {
+  if (adjoint_.empty()) adjoint_.assign(static_cast<std::size_t>(p_.cpml->layout.values), T(0));
+}
+
+template <class T>
+void CpmlCpuPhysics<T>::reverse_buffers() {
+  adjoint_buffer();
+  if (!next_.empty()) return;
   psi_.assign(static_cast<std::size_t>(p_.cpml->layout.values), T(0));
-  adjoint_.assign(psi_.size(), T(0));
   grad0_.resize(region_.size());
   next_.resize(static_cast<std::size_t>(p_.cpml->layout.tail + p_.cpml->layout.values));
 }
@@ -181,13 +192,14 @@ bool CpmlCpuPhysics<T>::retarget() {
     for (double w : p_.density->stagger) stagger_.push_back(static_cast<T>(w));
   // psi_ and next_ are scratch that every reverse step writes before it reads them, and adjoint_
   // is cleared by reset_images() before every adjoint run: none is cleared here (85 MB for a
-  // 128^3 window; filled with NaN instead, every test still passes).
+  // 128^3 window; filled with NaN instead, every test still passes). Made or not, they stay.
   return true;
 }
 
 template <class T>
 void CpmlCpuPhysics<T>::reset_images() {
   inner_->reset_images();
+  adjoint_buffer();
   std::fill(adjoint_.begin(), adjoint_.end(), T(0));
 }
 
@@ -222,6 +234,7 @@ void CpmlCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
 template <class T>
 void CpmlCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
   inner_->adjoint_sweep(lam, lam_prev, out);
+  adjoint_buffer();
   T* adj = adjoint_.data();
   const auto points = static_cast<std::int64_t>(region_.size());
   if (p_.density) {
@@ -266,6 +279,7 @@ void CpmlCpuPhysics<T>::next_at(const T* u, const T* u_prev, const index_t* inde
 
 template <class T>
 void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
+  reverse_buffers();
   const T* old = tail_of(v.u, p_);
   const StepCoefficients<T> c = p_.coeffs;
   T* adj = adjoint_.data();
@@ -332,6 +346,7 @@ void CpmlCpuPhysics<T>::after_adjoint_source(const ReverseStepView<T>& v) {
   inner_->after_adjoint_source(v);
   T* image = inner_->density_image();
   if (!p_.density || image == nullptr) return;
+  reverse_buffers();
   const index_t n[3] = {p_.grid.padded(0), p_.grid.padded(1), p_.grid.padded(2)};
   const T* adj = adjoint_.data();
   const T* psi = psi_.data();

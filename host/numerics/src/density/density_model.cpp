@@ -15,17 +15,18 @@ void validate_density(const VelocityModel& model) {
     throw InputError("density has " + std::to_string(model.density.size()) + " values, the model's shape needs " +
                      std::to_string(n));
   }
-  for (index_t ix = 0; ix < model.shape[0]; ++ix)
-    for (index_t iy = 0; iy < model.shape[1]; ++iy)
-      for (index_t iz = 0; iz < model.shape[2]; ++iz) {
-        const double rho = model.density[static_cast<std::size_t>((ix * model.shape[1] + iy) * model.shape[2] + iz)];
-        if (!(std::isfinite(rho) && rho > 0)) {
-          std::ostringstream os;
-          os << "density " << rho << " kg/m^3 at (" << ix << ", " << iy << ", " << iz
-             << ") is invalid: densities must be finite and positive";
-          throw InputError(os.str());
+  if (!all_finite_positive(model.density))  // the first bad point, a point at a time
+    for (index_t ix = 0; ix < model.shape[0]; ++ix)
+      for (index_t iy = 0; iy < model.shape[1]; ++iy)
+        for (index_t iz = 0; iz < model.shape[2]; ++iz) {
+          const double rho = model.density[static_cast<std::size_t>((ix * model.shape[1] + iy) * model.shape[2] + iz)];
+          if (!(std::isfinite(rho) && rho > 0)) {
+            std::ostringstream os;
+            os << "density " << rho << " kg/m^3 at (" << ix << ", " << iy << ", " << iz
+               << ") is invalid: densities must be finite and positive";
+            throw InputError(os.str());
+          }
         }
-      }
   const auto [lo, hi] = std::minmax_element(model.density.begin(), model.density.end());
   if (!model.density.empty() && !(*hi / *lo <= max_density_contrast)) {
     std::ostringstream os;

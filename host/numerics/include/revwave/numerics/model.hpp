@@ -26,6 +26,19 @@ struct VelocityModel {
 // Throws InputError naming the first velocity (then density) that is not finite and positive,
 // or a density whose size is not the model's.
 void validate(const VelocityModel& model);
+// The model's velocities' range and bulk_modulus_ratio in one threaded pass (exact: a minimum and
+// a maximum are the same bits in any order), and whether every velocity is finite and positive
+// (the range of a model that is not is unspecified).
+struct ModelRange {
+  double min_velocity = 0, max_velocity = 0, bulk_modulus_ratio = 1;
+  bool finite_positive = true;
+};
+ModelRange model_range(const VelocityModel& model);
+// validate's checks with the model's range from that same pass, which it returns.
+ModelRange validated_range(const VelocityModel& model);
+void validate(const VelocityModel& model, const ModelRange& range);
+// Whether every value is finite and positive (one threaded pass; validate's and the density's).
+bool all_finite_positive(const std::vector<double>& values);
 double max_velocity(const VelocityModel& model);
 double min_velocity(const VelocityModel& model);
 // max / min over the model's points of the bulk modulus rho c^2 (c^2 without a density): how far

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "revwave/core/progress.hpp"
+#include "revwave/core/run_clock.hpp"
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/io/shot_record.hpp"
 #include "revwave/setup/problem_setup.hpp"
@@ -22,13 +23,15 @@ struct ForwardRun {
   TimeAxis time;
   ShotData<T> shot;                   // checked finite
   std::vector<std::string> warnings;  // revwave/setup/plausibility.hpp
+  RunClock clock;                     // the run's phases (the caller's clock, marked on)
 };
 
 // Resolves the backend, calls `before_inputs` (the CLI refuses outputs that would overwrite inputs
-// there), sets the problem up, checks its memory and models the record.
+// there), sets the problem up, checks its memory and models the record. `clock` goes on marking
+// the caller's phases (a command's starts at the process's start).
 template <class T>
 ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void()>& before_inputs,
-                              const Progress& progress = {});
+                              const Progress& progress = {}, RunClock clock = {});
 
 // The sidecar of a record modelled with `acquisition` on `time`, in `precision`.
 ShotRecordMeta record_meta(const Acquisition& acquisition, const TimeAxis& time, Precision precision);

@@ -14,6 +14,7 @@
 #include "revwave/misfit/recording_misfit.hpp"
 #include "revwave/setup/gradient_job.hpp"
 #include "revwave/setup/plausibility.hpp"
+#include "revwave/setup/run_phases.hpp"
 #include "revwave/setup/wavelet_estimation.hpp"
 
 namespace revwave {
@@ -31,6 +32,7 @@ struct GradientRun {
   // source (nt x nrec, sample-major; the residual S u - d for L2).
   std::vector<T> synthetic, adjoint_source;
   std::vector<std::string> warnings;  // revwave/setup/plausibility.hpp
+  RunClock clock;                     // the run's phases (the caller's clock, marked on)
 };
 
 // What the job's grid, time axis and wavelet warn of (the slowest of the starting and true models).
@@ -54,11 +56,13 @@ inline int gradient_working_fields(Backend backend, const GradientJobOptions& o)
 // Resolves the backend and threads, calls `before_inputs` (the CLI refuses outputs that would
 // overwrite inputs there), prepares and checks the job, plans the strategy, models the observed
 // data where none were given, estimates the source signature when asked (then in
-// job.start.acquisition.wavelet), and computes; every result is checked finite.
+// job.start.acquisition.wavelet), and computes; every result is checked finite. `clock` goes on
+// marking the caller's phases (a command's starts at the process's start).
 template <class T>
 GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void()>& before_inputs,
-                                const Progress& progress = {}) {
+                                const Progress& progress = {}, RunClock clock = {}) {
   GradientRun<T> r;
+  r.clock = std::move(clock);
   finish_strategy_options(o);
   r.backend = resolve_backend(o.problem.backend);
   refuse_cuda_options_on_cpu(o.problem, r.backend.kind);
@@ -66,6 +70,7 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   require_density_for_density_gradient(o);
   o.strategy.backend = r.backend.kind;
   apply_threads(o.problem.threads);
+  r.clock.mark(phase::backend);
   if (before_inputs) before_inputs();
   require_data_for_user_model(o, false, "a gradient");
   r.job = prepare_gradient_job<T>(o);
@@ -80,10 +85,12 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   const std::size_t working = run_bytes(job.start, run_time, sizeof(T), fields, records);
   r.plan = plan_strategy(o.strategy, run_time.steps, physics_state(grid, job.start.model.has_density()),
                          field_layout<T>(grid), working);
+  r.clock.mark(phase::model);
   // The observed data's time loop hears `progress` too (a front end may cancel the run there); its bar
   // stays the gradient's.
   model_observed(job, r.backend.kind, cuda_budgets(o.problem),
                  progress ? Progress([&](index_t, index_t) { progress(0, 1); }) : Progress{});
+  r.clock.mark(phase::observed);
 
   Problem<T> problem = make_problem<T>(grid, job.start.model, simulation_acquisition(job), run_time);
   if (o.density_gradient) problem.density->image = true;
@@ -92,11 +99,13 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
     throw InputError("observed data have " + std::to_string(job.observed.size()) + " values, expected nt x nrec = " +
                      std::to_string(job.time.nt()) + " x " + std::to_string(problem.rec.count));
   }
+  r.clock.mark(phase::problem);
   if (o.estimate_wavelet) {
     job.start.acquisition.wavelet =
         estimate_record_wavelet<T>(problem, job.observed.data(), r.backend.kind, cuda_budgets(o.problem), job.substeps);
     const std::vector<double> on_steps = interpolate_signature(job.start.acquisition.wavelet, job.substeps);
     problem.wavelet.assign(on_steps.begin(), on_steps.end());
+    r.clock.mark(phase::wavelet);
   }
   GradientOutput& g = r.output;
   // The traces kept (keep_traces) are those the misfit compared: at the record's samples.
@@ -105,6 +114,8 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   const ResampledMisfit<T> misfit(compared, job.substeps);
   g = run_on_backend(r.backend.kind, problem, cuda_budgets(o.problem),
                      GradientCall<T>{&misfit, job.observed.data(), &o.strategy, &r.plan, progress, &r.report});
+  r.clock.mark_parts({{phase::forward, g.stats.seconds_forward}, {phase::reverse, g.stats.seconds_reverse}},
+                     phase::fields);
   r.synthetic = std::move(recorded.synthetic());
   r.adjoint_source = std::move(recorded.adjoint_source());
   r.cuda_info = r.report.placement;

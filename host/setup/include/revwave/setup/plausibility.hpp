@@ -22,6 +22,8 @@ inline constexpr double velocity_floor = 100.0;  // m/s
 // is below the floor, with the hint about units. A velocity whose slowness 1/c^2 is not even a number
 // of `precision` is left to the stencil's range check, which names that.
 void check_velocity_floor(const VelocityModel& model, const std::string& name, Precision precision);
+// The same where the model's slowest velocity `slowest` is known (a non-empty model).
+void check_velocity_floor(const VelocityModel& model, double slowest, const std::string& name, Precision precision);
 // The same for one velocity given as an option ("--velocity", "--vmin").
 void check_velocity_floor(double velocity, const std::string& option, Precision precision);
 

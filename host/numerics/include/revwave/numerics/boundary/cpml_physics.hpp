@@ -48,6 +48,8 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
 
  private:
   void take_divisors();
+  void adjoint_buffer();   // adjoint_, when first needed
+  void reverse_buffers();  // psi_, grad0_, next_ and adjoint_, when first needed
   CpmlPointTables<T> tables() const;
   // The density's passes (a point at a time): psi (forward) or nu and mu (adjoint) over the slabs.
   void density_psi(const T* u, const T* old, T* psi_out) const;
@@ -63,10 +65,11 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
   std::vector<index_t> region_;           // the points within R of a slab (the plane z = 0 left out)
   std::vector<T> divisor_;                // the update's a at each of them
   std::vector<index_t> row_first_;        // per padded z row (x, y), then the end: where its points start in region_
-  std::vector<T> psi_;                    // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
-  std::vector<T> adjoint_;                // nu (zeta's places) and mu (psi's)
-  std::vector<T> grad0_;                  // per region point: dJ/dm before the sweep
-  std::vector<T> next_;                   // a field: the physics' u[n+1] (C / a not added) in the reverse step
+  // The adjoint's and the reverse step's (made when first needed, kept: a forward run holds none).
+  std::vector<T> psi_;      // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
+  std::vector<T> adjoint_;  // nu (zeta's places) and mu (psi's)
+  std::vector<T> grad0_;    // per region point: dJ/dm before the sweep
+  std::vector<T> next_;     // a field: the physics' u[n+1] (C / a not added) in the reverse step
   // With a density only (density_): the slabs' points (axis, offset, grid index, coordinate on the
   // axis) and the staggered weights as T.
   bool density_ = false;
