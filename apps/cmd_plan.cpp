@@ -18,6 +18,7 @@
 #include "revwave/core/cuda_info.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/driver/backend_registry.hpp"
+#include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/tier_split.hpp"
 #include "revwave/setup/gradient_run.hpp"
 #include "revwave/setup/survey_gradient_run.hpp"
@@ -37,6 +38,16 @@ constexpr double cpu_forward_points_per_thread_second = 0.5e9;
 constexpr double cpu_reverse_cost = 2.5;
 constexpr double gpu_forward_points_per_second = 147e9;
 constexpr double gpu_reverse_points_per_second = 71e9;
+
+// The forward steps a plan predicts over `steps`: the schedule's count; online's stop rule decides as
+// it runs, and no run of it takes fewer than the offline optimum for its slots, which stands for it.
+const char* const online_bound =
+    "at least: online's stop rule decides as it runs, and no run takes fewer than the offline optimum for its "
+    "slots, which these counts are";
+index_t planned_forward_steps(const StrategyPlan& plan, index_t steps) {
+  if (plan.strategy != Strategy::online) return plan.predicted_forward_steps;
+  return static_cast<index_t>(optimal_forward_steps(steps, plan.snaps));
+}
 
 // This process's resident memory now (Linux: /proc/self/statm), 0 where it cannot be read.
 std::size_t resident_bytes() {
@@ -154,7 +165,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
 
   const index_t steps = run_time.steps;
   const index_t observed_steps = job.observed_source == "modelled" ? steps : 0;
-  index_t forward = plan.predicted_forward_steps;
+  index_t forward = planned_forward_steps(plan, steps);
   const nlohmann::json cuda =
       backend.kind == Backend::cuda
           ? device_placement<T>(o, plan, grid.template field_bytes<T>(), grid.cpml ? 6 : 5,
@@ -163,7 +174,6 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   // A checkpointed reverse step applies the forward operator once and is counted in the forward
   // steps; full's reverse steps read the stored history, and its forward steps are all advances.
   const bool full = plan.strategy == Strategy::full;
-  // online predicts no forward steps (when it stops depends on the run): no advances counted then.
   const index_t advances = full ? forward : std::max<index_t>(0, forward - steps);
   // What this process holds now (the program, the models the gradient also holds) plus the working
   // set plus the checkpoints held in memory (disk slots and tiers other than memory hold none here).
@@ -212,6 +222,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   j["slot_bytes"] = plan.slot_bytes;
   j["checkpoint_bytes"] = plan.strategy == Strategy::full ? 0 : plan.storage_bytes;
   j["forward_steps"] = forward;
+  if (plan.strategy == Strategy::online) j["forward_steps_bound"] = online_bound;
   j["advances"] = advances;
   j["reverse_steps"] = steps;
   j["observed_steps"] = observed_steps;
@@ -271,9 +282,9 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
                       field_layout<T>(window.grid), shot_working);
     const bool full = plan.strategy == Strategy::full;
     steps += time.steps;
-    forward += plan.predicted_forward_steps;
-    const index_t shot_advances =
-        full ? plan.predicted_forward_steps : std::max<index_t>(0, plan.predicted_forward_steps - time.steps);
+    const index_t shot_forward = planned_forward_steps(plan, time.steps);
+    forward += shot_forward;
+    const index_t shot_advances = full ? shot_forward : std::max<index_t>(0, shot_forward - time.steps);
     advances += shot_advances;
     substeps = std::max(substeps, shot.substeps);
     if (shot_working + plan.storage_bytes >= working + checkpoints) {
@@ -318,6 +329,7 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
   j["slot_bytes"] = slot_bytes;
   j["checkpoint_bytes"] = largest.strategy == Strategy::full ? 0 : checkpoints;
   j["forward_steps"] = forward;
+  if (largest.strategy == Strategy::online) j["forward_steps_bound"] = online_bound;
   j["advances"] = advances;
   j["reverse_steps"] = steps;
   j["observed_steps"] = job.inputs.has_truth ? steps : 0;
@@ -362,11 +374,15 @@ void run(GradientJobOptions& o, const SurveyOptions& so) {
   std::cout << "  strategy        " << j["choice"].get<std::string>() << "\n"
             << "  slots           " << j["slots"] << " checkpoints of " << format_bytes(j["slot_bytes"].get<double>())
             << " (" << format_bytes(j["checkpoint_bytes"].get<double>()) << ")\n"
-            << "  forward steps   " << forward << " = " << advances << " advances"
+            << "  forward steps   " << (j.contains("forward_steps_bound") ? "at least " : "") << forward << " = "
+            << advances << " advances"
             << (full_history
                     ? ""
                     : " + the " + std::to_string(steps) + " reverse steps (each also applies the forward operator)")
-            << "; " << num(double(forward) / double(steps), 4) << " x N\n"
+            << "; " << num(double(forward) / double(steps), 4) << " x N"
+            << (j.contains("forward_steps_bound") ? " (online decides as it runs: the offline optimum for its slots)"
+                                                  : "")
+            << "\n"
             << "  reverse steps   " << steps << " (one per time step, "
             << (full_history ? "reading the stored history: not in the forward steps" : "counted in the forward steps")
             << ")\n";

@@ -33,6 +33,20 @@ def test_plan_predicts_the_gradient_it_plans(cli, tmp_path, strategy, boundary):
     assert "nothing was run" in plan["prediction"]
 
 
+def test_plan_of_online_is_a_bound_the_run_meets(cli, tmp_path):
+    args = [*SMALL, "--backend", "cpu", "--threads", "1", "--strategy", "online", "--snaps", "5"]
+    plan = cli.json("plan", *args)
+    run = cli.json("gradient", *args, "--out", tmp_path / "g.npy")
+    # No online run beats the offline optimum for its slots, which the plan counts and calls a bound.
+    assert "at least" in plan["forward_steps_bound"]
+    assert run["offline_forward_steps"] == plan["forward_steps"] <= run["forward_steps"]
+    assert plan["advances"] + plan["reverse_steps"] == plan["forward_steps"] and plan["advances"] > 0
+    assert plan["choice"].startswith("online: 5 slots") and run["strategy"] == "online"
+    _, out, _ = cli("plan", *args)
+    assert re.search(r"forward steps\s+at least \d+ = \d+ advances \+ the \d+ reverse steps", out)
+    assert "strategy        online: 5 slots" in out
+
+
 def test_plan_text_says_it_is_a_prediction_and_what_includes_what(cli):
     _, out, _ = cli("plan", *SMALL, "--snaps", "5")
     assert "a prediction: nothing is run" in out

@@ -216,6 +216,7 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
     throw InputError("--snaps and --checkpoint-memory both given: choose one");
   }
   if (o.snaps) check_integer("--snaps", *o.snaps, at_least(1));
+  const std::string name = o.strategy == Strategy::online ? "online" : "revolve";
   if (o.checkpoint_memory) {
     const std::size_t slots = *o.checkpoint_memory / plan.slot_bytes;
     if (slots < 1) {
@@ -224,12 +225,12 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
                        std::to_string(plan.slot_bytes) + " bytes, " + state.description + ")");
     }
     plan.snaps = static_cast<index_t>(std::min<std::size_t>(slots, static_cast<std::size_t>(steps)));
-    plan.choice = "revolve: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
+    plan.choice = name + ": " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
                   slot_kind(plan) + " fit in --checkpoint-memory " + format_bytes(double(*o.checkpoint_memory)) +
                   (slots > static_cast<std::size_t>(steps) ? " (capped at the step count)" : "");
   } else {
     plan.snaps = o.snaps ? *o.snaps : std::min<index_t>(default_snaps, steps);
-    plan.choice = "revolve: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
+    plan.choice = name + ": " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
                   slot_kind(plan) + (o.snaps ? "" : " (the default; set --snaps or --checkpoint-memory)");
     if (o.strategy == Strategy::online && plan.snaps > steps) {
       // More slots than steps store every step, as these do; the store holds no more than it can use.
