@@ -51,10 +51,8 @@ template <class T>
 struct CpmlReverse {
   const T* u = nullptr;
   const T* u_prev = nullptr;
-  const T* psi = nullptr;     // psi[n+1] of the recomputed u[n+1] (tail layout)
   const T* adj = nullptr;     // nu and mu
-  const T* next = nullptr;    // per region point: u[n+1] less C / a
-  const T* u_next = nullptr;  // or else u[n+1] whole, a stored history's (psi and next unread)
+  const T* u_next = nullptr;  // u[n+1] whole: a stored history's, or made by the forward step's kernels
   const T* grad0 = nullptr;   // per region point: dJ/dm before the sweep
   T* lam_out = nullptr;
   T* grad = nullptr;

@@ -193,12 +193,8 @@ struct ReverseKernel : LinearKernel {
   void accesses(MemoryAccesses& acc) const {
     table_accesses(t, acc);
     const std::size_t n = bytes_of<T>(t.region_count);
-    acc.insert(acc.end(),
-               {reads(v.u), reads(v.u_prev), reads(v.adj), reads(v.grad0, n), writes(v.lam_out), writes(v.grad)});
-    if (v.u_next != nullptr)
-      acc.push_back(reads(v.u_next));
-    else
-      acc.insert(acc.end(), {reads(v.psi), reads(v.next, n)});
+    acc.insert(acc.end(), {reads(v.u), reads(v.u_prev), reads(v.u_next), reads(v.adj), reads(v.grad0, n),
+                           writes(v.lam_out), writes(v.grad)});
   }
   template <class Thread>
   REVWAVE_HD void operator()(Thread& th) const {
@@ -208,11 +204,8 @@ struct ReverseKernel : LinearKernel {
     const index_t idx = t.region_index[r];
     const index_t* at = t.region_at + 3 * r;
     const T a = t.divisor[r];
-    const T u_next = v.u_next != nullptr
-                         ? v.u_next[idx]
-                         : cpml_value(v.next[r], k.correction(v.u, v.u + t.tail, at, idx, v.psi, nullptr), a);
     const T lam = cpml_value(v.lam_out[idx], k.adjoint_correction(v.adj, at, idx), a);
-    v.grad[idx] = v.grad0[r] + imaging_term(v.c, lam, u_next, v.u[idx], v.u_prev[idx]);
+    v.grad[idx] = v.grad0[r] + imaging_term(v.c, lam, v.u_next[idx], v.u[idx], v.u_prev[idx]);
     v.lam_out[idx] = lam;
   }
 };
