@@ -100,7 +100,8 @@ void register_forward(CLI::App& app) {
          "fire at once (simultaneous sources). A survey, every source a shot (--src-grid, or each --src): FILE.sgy / "
          "FILE.segy (SEG-Y) or DIR, a new directory of records. A name without an ending is FILE.npy for one "
          "source, a directory for several; other endings are refused")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(named_output());
   add_origin_and_wavelet_options(cmd, o->survey);
   add_layout_options(cmd, o->survey);
   cmd->callback([o, cmd] {

@@ -32,6 +32,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   RunClock clock = RunClock::since_process_start();
   clock.mark(phase::start_up);
   o.out = npy_output(o.out);
+  if (!o.density_out.empty()) o.density_out = npy_output(o.density_out);
   o.job.density_gradient = !o.density_out.empty();
   if (gradient_is_survey(o.job, o.survey)) {
     run_survey_gradient<T>(o.job, o.survey, o.out, o.png, cmd, clock);
@@ -56,7 +57,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   const Grid& grid = job.start.grid;
   const StrategyPlan& plan = run.plan;
   const StrategyReport& report = run.report;
-  const CudaRunInfo& cuda_info = run.cuda_info;
+  const CudaRunInfo& placement = run.placement;
   const GradientOutput& g = run.output;
   const index_t predicted = run.predicted_forward_steps;
   const index_t nrec = static_cast<index_t>(job.start.acquisition.receivers.size());
@@ -121,8 +122,8 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
               << format_bytes(double(g.stats.wavefield_storage_bytes)) << " wavefield storage\n";
     std::cout << compression_line(plan.compression, g.stats.compression);
     if (backend.kind == Backend::cuda) {
-      std::cout << "  GPU tiers       " << cuda_info.tier_choice << "; the compute stream waited "
-                << cuda_info.seconds_spill << " s on pinned host copies\n";
+      std::cout << "  GPU tiers       " << placement.tier_choice << "; the compute stream waited "
+                << placement.seconds_spill << " s on pinned host copies\n";
     }
     if (!o.density_out.empty()) {
       double rho2 = 0;
@@ -144,10 +145,14 @@ void register_gradient(CLI::App& app) {
       app.add_subcommand("gradient", "FWI gradient dJ/dm of a misfit (L2 by default), with optimal checkpointing");
   add_gradient_job_options(cmd, o->job, CudaOptions::all);
   add_estimate_wavelet_option(cmd, o->job);
-  cmd->add_option("--out", o->out, "gradient .npy, shape (nx, ny, nz), s^2/m^2 units of dJ/dm")->capture_default_str();
-  cmd->add_option("--png", o->png, "write PREFIX_gradient_{xz,yz,xy}.png and PREFIX_shot.png");
+  cmd->add_option("--out", o->out, "gradient .npy, shape (nx, ny, nz), s^2/m^2 units of dJ/dm")
+      ->capture_default_str()
+      ->check(named_output());
+  cmd->add_option("--png", o->png, "write PREFIX_gradient_{xz,yz,xy}.png and PREFIX_shot.png")->check(named_output());
   cmd->add_option("--density-gradient", o->density_out,
-                  "also write dJ/drho, .npy of the model's shape (needs --density)");
+                  "also write dJ/drho, .npy of the model's shape (needs --density; a name without an ending gets "
+                  ".npy)")
+      ->check(named_output());
   add_origin_and_wavelet_options(cmd, o->survey);
   add_layout_options(cmd, o->survey);
   add_aperture_option(cmd, o->survey);

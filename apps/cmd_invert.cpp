@@ -2,7 +2,6 @@
 // after band, with every iteration's model, pictures, history line and L-BFGS state written
 // together into --out-dir, and --resume DIR going on from the last of them. Under mpirun every
 // process runs the same optimiser on the root's J and g; rank 0 writes and reports.
-#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -14,6 +13,7 @@
 #include "revwave/inversion/invert_run.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
 #include "revwave/mpi/process_threads.hpp"
+#include "revwave/setup/run_phases.hpp"
 #include "run_report.hpp"
 #include "survey_commands.hpp"
 
@@ -92,8 +92,8 @@ InvertReporter reporter(bool talk, const MpiSession& mpi, const CLI::App& cmd, b
   return r;
 }
 
-void print_summary(const InvertResult& result, double total) {
-  std::cout << "  done: " << result.iterations << " iterations in all, " << total << " s";
+void print_summary(const InvertResult& result, const RunClock& clock) {
+  std::cout << "  done: " << result.iterations << " iterations in all, " << clock.wall() << " s";
   for (const BandRun& b : result.runs) {
     std::cout << "\n  band " << b.band << "          J " << b.objective_start << " -> " << b.objective_end << " ("
               << 100.0 * (b.objective_end / b.objective_start - 1.0) << " %) in " << b.iterations << " iterations";
@@ -103,13 +103,16 @@ void print_summary(const InvertResult& result, double total) {
   if (!result.wavelet.empty() && !result.dir.empty())
     std::cout << "  wavelet         " << result.dir << "/wavelet.npy (estimated)\n";
   for (const std::string& p : result.pictures) std::cout << "  picture         " << p << "\n";
+  std::cout << "  time            " << clock.sentence() << "\n";
 }
 
 template <class T>
 void run(InvertCmdOptions& o, const CLI::App& cmd) {
-  const auto t_start = std::chrono::steady_clock::now();
+  RunClock clock = RunClock::since_process_start();
+  clock.mark(phase::start_up);
   quiet_unless_root();
   MpiSession mpi;
+  clock.mark(phase::mpi_start);
   try {
     InvertOptions& io = o.invert;
     io.illumination = o.precondition == "illumination";
@@ -121,15 +124,19 @@ void run(InvertCmdOptions& o, const CLI::App& cmd) {
     const InvertResult result =
         run_invert<T>(io, *runner, reporter(mpi.rank() == 0 && !io.job.problem.json, mpi, cmd, mpi.rank() == 0));
     if (!result.root) return;
-    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    // This process's time loops (evaluations, illumination); the rest of the inversion beside them
+    // (set-up, misfits, L-BFGS, the run directory's files).
+    clock.mark_part(phase::time_loop, result.seconds_time_loops, phase::inversion_other);
     if (io.job.problem.json) {
       nlohmann::json j = invert_summary(result);
       j["command"] = "invert";
-      j["seconds"] = total;
+      j["seconds"] = clock.wall();
+      j["wall_seconds"] = clock.wall();
+      j["phases"] = phases_json(clock);
       print_json(j);
       return;
     }
-    print_summary(result, total);
+    print_summary(result, clock);
   } catch (...) {
     if (mpi.rank() == 0) throw;  // every process has the error; rank 0 reports it
   }
@@ -178,7 +185,8 @@ void register_invert(CLI::App& app) {
   cmd->add_option(
          "--out-dir", io.out_dir,
          "directory of the models, pictures, history.jsonl, state.bin and the run's configuration invert.config.toml")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(named_output());
   cmd->add_option(
       "--resume", io.resume,
       "continue the inversion in this directory from its last iteration, with the options it began with (read "

@@ -41,9 +41,16 @@ constexpr double gpu_reverse_points_per_second = 71e9;
 
 // The forward steps a plan predicts over `steps`: the schedule's count; online's stop rule decides as
 // it runs, and no run of it takes fewer than the offline optimum for its slots, which stands for it.
-const char* const online_bound =
-    "at least: online's stop rule decides as it runs, and no run takes fewer than the offline optimum for its "
-    "slots, which these counts are";
+// What an online plan's counts are: a bound where the run goes to the record's end, a reference
+// where --stop-energy may end it sooner (fewer steps, fewer forward steps).
+std::string online_bound(const StrategyOptions& o) {
+  if (o.stop_energy)
+    return "a reference: the offline optimum for these slots over the whole record; --stop-energy may end the run "
+           "sooner, with fewer steps";
+  return "at least: online's stop rule decides as it runs, and no run takes fewer than the offline optimum for its "
+         "slots, which these counts are";
+}
+
 index_t planned_forward_steps(const StrategyPlan& plan, index_t steps) {
   if (plan.strategy != Strategy::online) return plan.predicted_forward_steps;
   return static_cast<index_t>(optimal_forward_steps(steps, plan.snaps));
@@ -79,7 +86,7 @@ BackendChoice plan_backend(const ProblemOptions& p) {
 template <class T>
 nlohmann::json device_placement(const GradientJobOptions& o, const StrategyPlan& plan, std::size_t field_bytes,
                                 int run_fields, std::size_t history_step, index_t steps, index_t& forward) {
-  const CudaBudgets b = cuda_budgets(o.problem);
+  const DeviceBudgets b = device_budgets(o.problem);
   std::size_t device = b.device_memory;
   if (device == 0) {
     std::size_t free_b = 0;  // of the device the run would take (--device)
@@ -222,7 +229,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   j["slot_bytes"] = plan.slot_bytes;
   j["checkpoint_bytes"] = plan.strategy == Strategy::full ? 0 : plan.storage_bytes;
   j["forward_steps"] = forward;
-  if (plan.strategy == Strategy::online) j["forward_steps_bound"] = online_bound;
+  if (plan.strategy == Strategy::online) j["forward_steps_bound"] = online_bound(o.strategy);
   j["advances"] = advances;
   j["reverse_steps"] = steps;
   j["observed_steps"] = observed_steps;
@@ -242,7 +249,8 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
       "time from documented throughput (CPU 0.5 GPts/s per thread forward, reverse 2.5x; GPU 147 / 71 GPts/s; a "
       "C-PML layer point 1 + 3.1 interior points on the CPU, 1 + 5.1 on the GPU), not measured here";
   if (!cuda.is_null()) {
-    j["cuda"] = cuda;
+    j["placement"] = cuda;
+    j["cuda"] = cuda;  // the old key, kept for one release (CHANGELOG: Deprecated)
   } else if (backend.kind == Backend::cuda) {
     j["cuda_note"] =
         "on the GPU the run places compressed, tiered, disk and online slots itself: their split is not predicted";
@@ -329,7 +337,7 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
   j["slot_bytes"] = slot_bytes;
   j["checkpoint_bytes"] = largest.strategy == Strategy::full ? 0 : checkpoints;
   j["forward_steps"] = forward;
-  if (largest.strategy == Strategy::online) j["forward_steps_bound"] = online_bound;
+  if (largest.strategy == Strategy::online) j["forward_steps_bound"] = online_bound(o.strategy);
   j["advances"] = advances;
   j["reverse_steps"] = steps;
   j["observed_steps"] = job.inputs.has_truth ? steps : 0;
@@ -362,6 +370,7 @@ void run(GradientJobOptions& o, const SurveyOptions& so) {
   const std::int64_t steps = j["steps"], forward = j["forward_steps"], advances = j["advances"],
                      observed = j["observed_steps"];
   const bool full_history = j["strategy"] == "full";
+  const std::string bound = j.value("forward_steps_bound", std::string());
   BackendChoice b{j["backend"] == "cuda" ? Backend::cuda : Backend::cpu, j["backend_note"], ""};
   std::cout << "revwave plan (a prediction: nothing is run): " << shape[0] << " x " << shape[1] << " x " << shape[2]
             << " points, " << steps << " time steps (N) of dt = " << num(j["dt"].get<double>() * 1e3, 6) << " ms, "
@@ -374,20 +383,22 @@ void run(GradientJobOptions& o, const SurveyOptions& so) {
   std::cout << "  strategy        " << j["choice"].get<std::string>() << "\n"
             << "  slots           " << j["slots"] << " checkpoints of " << format_bytes(j["slot_bytes"].get<double>())
             << " (" << format_bytes(j["checkpoint_bytes"].get<double>()) << ")\n"
-            << "  forward steps   " << (j.contains("forward_steps_bound") ? "at least " : "") << forward << " = "
+            << "  forward steps   " << (bound.rfind("at least", 0) == 0 ? "at least " : "") << forward << " = "
             << advances << " advances"
             << (full_history
                     ? ""
                     : " + the " + std::to_string(steps) + " reverse steps (each also applies the forward operator)")
             << "; " << num(double(forward) / double(steps), 4) << " x N"
-            << (j.contains("forward_steps_bound") ? " (online decides as it runs: the offline optimum for its slots)"
-                                                  : "")
+            << (bound.empty() ? ""
+                : bound.rfind("at least", 0) == 0
+                    ? " (online decides as it runs: the offline optimum for its slots)"
+                    : " (online: the offline optimum for its slots; --stop-energy may end the run sooner)")
             << "\n"
             << "  reverse steps   " << steps << " (one per time step, "
             << (full_history ? "reading the stored history: not in the forward steps" : "counted in the forward steps")
             << ")\n";
-  if (j.contains("cuda")) {
-    const auto& c = j["cuda"];
+  if (j.contains("placement")) {
+    const auto& c = j["placement"];
     std::cout << "  on the GPU      ";
     if (c.contains("history_tier"))
       std::cout << "the history in " << (c["history_tier"] == "device" ? "device" : "pinned host")
@@ -423,7 +434,8 @@ void register_plan(CLI::App& app) {
   // The gradient's --density-gradient FILE: counted (its accumulator), nothing written.
   auto density_out = std::make_shared<std::string>();
   cmd->add_option("--density-gradient", *density_out,
-                  "plan the gradient that also writes dJ/drho (needs --density; nothing is written)");
+                  "plan the gradient that also writes dJ/drho (needs --density; nothing is written)")
+      ->check(named_output());
   // A plan runs no step: it may count any number of them.
   o->problem.max_steps.reset();
   cmd->remove_option(cmd->get_option("--yes"));

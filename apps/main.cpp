@@ -1,4 +1,6 @@
 // revwave: parse, dispatch to a subcommand, turn every error into one line and an exit code.
+#include <omp.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +17,7 @@
 #include "revwave/core/openmp_wait.hpp"
 #include "revwave/inversion/run_directory.hpp"
 #include "revwave/io/atomic_file.hpp"
+#include "revwave/setup/thread_limit.hpp"
 
 namespace {
 
@@ -75,6 +78,10 @@ int main(int argc, char** argv) {
   CLI::App app{"revwave: FWI gradients of the 3D acoustic wave equation with optimal checkpointing"};
   revwave::app::build_cli(app);
   try {
+    // A team from the environment is checked as --threads is, before anything runs in parallel
+    // (past the runtime's limit libgomp crashes without a word).
+    if (threads_asked(argc, argv) <= 0 && std::getenv("OMP_NUM_THREADS") != nullptr)
+      revwave::check_thread_count("OMP_NUM_THREADS", omp_get_max_threads());
     const std::vector<std::string> args = with_resumed_configuration(argc, argv);
     std::vector<char*> pointers;
     for (const std::string& a : args) pointers.push_back(const_cast<char*>(a.c_str()));

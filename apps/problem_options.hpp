@@ -15,7 +15,7 @@ namespace revwave::app {
 using revwave::apply_threads;
 using revwave::BackendChoice;
 using revwave::check_run_outputs;
-using revwave::cuda_budgets;
+using revwave::device_budgets;
 using revwave::make_setup;
 using revwave::make_time;
 using revwave::NamedPath;

@@ -30,6 +30,14 @@ class ProgressBar {
   std::chrono::steady_clock::time_point start_, last_;
 };
 
+// The check of an option that names an output: an empty name is refused (it would be taken for the
+// option not given, or make a hidden file such as ".npy").
+inline CLI::Validator named_output() {
+  return CLI::Validator(
+      [](std::string& name) { return name.empty() ? std::string("an empty name: give a file name") : std::string(); },
+      "", "named output");
+}
+
 // An output that is one .npy array: `out`, with .npy added when it has no ending (another ending is
 // left for require_npy_ending, after the outputs were checked against the inputs).
 std::string npy_output(const std::string& out);

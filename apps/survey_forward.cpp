@@ -41,7 +41,7 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
       config_inputs(cmd));
   bar.finish();
   // The shots' time loops (summed: one process runs them one after another) and the rest of the run.
-  clock.mark_part(phase::time_loop, run.step_seconds, "shots_other");
+  clock.mark_part(phase::time_loop, run.step_seconds, phase::shots_other);
   print_warnings(run.warnings);
   write_survey_records(run, out, problem.precision, [&] {
     write_effective_config(cmd, cfg, {{"shape", shape_text(run.setup.grid.shape)}});

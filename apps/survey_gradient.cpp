@@ -39,19 +39,20 @@ std::string format_number(double v) {
 }
 
 // Where the shots' time went, summed over them, and the time outside the time loops per shot.
-// The shots' time on the run's clock: with one process, the parts the shots timed (summed over
-// them) and the rest; with several, one phase (each process's shots overlap the others').
-void mark_shots(RunClock& clock, const SurveySum& sum) {
-  if (sum.processes != 1) {
-    clock.mark("shots");
+// The shots' time on the run's clock: with one process running one shot at a time, the parts the
+// shots timed (summed over them) and the rest; else one phase (shots overlap there, and their sums
+// exceed the time they took).
+void mark_shots(RunClock& clock, const SurveySum& sum, int shots_at_once) {
+  if (sum.processes != 1 || shots_at_once > 1) {
+    clock.mark(phase::shots);
     return;
   }
   const ShotPhases p = survey_totals(sum).phases;
   clock.mark_parts({{phase::time_loop, p.time_loop},
-                    {"shot_setup", p.setup},
-                    {"shot_upload", p.upload},
-                    {"shot_accumulate", p.accumulate}},
-                   "shots_other");
+                    {phase::shot_setup, p.setup},
+                    {phase::shot_upload, p.upload},
+                    {phase::shot_accumulate, p.accumulate}},
+                   phase::shots_other);
 }
 
 std::string phases_line(const ShotPhases& p, std::size_t shots) {
@@ -120,7 +121,7 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   const SurveySum sum = run_survey_gradient_job<T>(job, *runner, [&](index_t d, index_t t) { bar(d, t); });
   bar.finish();
   if (!sum.root) return;
-  mark_shots(clock, sum);
+  mark_shots(clock, sum, o.problem.shots_at_once.value_or(1));
   print_warnings(job.inputs.warnings);
 
   const Grid& grid = job.inputs.grid;
@@ -168,7 +169,7 @@ void run_survey_gradient(GradientJobOptions& o, const SurveyOptions& so, const s
                          const CLI::App& cmd, RunClock& clock) {
   quiet_unless_root();
   MpiSession mpi;
-  clock.mark("mpi_start");
+  clock.mark(phase::mpi_start);
   try {
     run_on<T>(mpi, o, so, out, png, cmd, clock);
   } catch (...) {

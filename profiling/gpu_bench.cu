@@ -281,7 +281,7 @@ struct Timed {
 
 Timed run_schedule(const Problem<float>& p, const std::vector<float>& observed, Schedule& schedule,
                    const TierSplit& split) {
-  CudaBudgets b;
+  DeviceBudgets b;
   b.host_memory = std::size_t(64) << 30;
   CudaPropagator<float> prop(p, b);
   LookaheadSchedule lookahead(schedule);

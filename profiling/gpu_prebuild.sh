@@ -22,7 +22,10 @@
 # (.deps from profiling/gpu_deps.sh is the fallback: gpu_check.sh builds there if the carried
 # binaries do not load.)
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "$0")/.."
+# A path the caller gave, from the caller's directory.
+from_caller() { [[ "$1" = /* ]] && echo "$1" || echo "$caller/$1"; }
 
 # Libraries the GPU image has for certain, or that must be its own.
 base='^(linux-vdso|ld-linux[^ ]*|libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|libgomp|libz|libcuda|libnvidia-[^ ]*)\.so'
@@ -30,6 +33,19 @@ base='^(linux-vdso|ld-linux[^ ]*|libc|libm|libdl|librt|libpthread|libstdc\+\+|li
 pack() {  # BUILD DEST
   local build=$1 dest=$2 list="$1/carried_programs.txt"
   [[ -f "$list" ]] || { echo "gpu_prebuild: $list is missing (configure $build with this tree)" >&2; exit 1; }
+  # DEST is made anew: only a previous pack (its commit file) is replaced, never the build or a
+  # folder that holds it.
+  local b d
+  b=$(readlink -m "$build")
+  d=$(readlink -m "$dest")
+  if [[ "$b" == "$d" || "$b" == "$d"/* ]]; then
+    echo "gpu_prebuild: DEST $dest would replace the build $build it packs: give another folder" >&2
+    exit 2
+  fi
+  if [[ -e "$dest" && ! -f "$dest/commit" ]]; then
+    echo "gpu_prebuild: DEST $dest exists and is no earlier pack (it has no commit file): not replaced" >&2
+    exit 2
+  fi
   rm -rf "$dest" "$dest.tar.xz"
   mkdir -p "$dest/lib"
   local programs=() p
@@ -47,7 +63,7 @@ pack() {  # BUILD DEST
     while read -r name path; do
       [[ "$name" =~ $base ]] || cp -L "$path" "$dest/lib/$name"
     done
-  ldd "${programs[@]}" | awk '$2 == "=>" || $1 ~ /^\// { print $1 }' | sort -u > "$dest/needed.txt"
+  ldd "${programs[@]}" | awk '$NF !~ /:$/ && ($2 == "=>" || $1 ~ /^\//) { print $1 }' | sort -u > "$dest/needed.txt"
   git rev-parse HEAD > "$dest/commit" 2>/dev/null || echo unknown > "$dest/commit"
   [[ -f "$build.build.log" ]] && { grep -E "ptxas info|spill" "$build.build.log" > "$dest/ptxas.txt" || true; }
   tar -C "$(dirname "$dest")" -cJf "$dest.tar.xz" "$(basename "$dest")"
@@ -56,7 +72,7 @@ pack() {  # BUILD DEST
 
 if [[ "${1:-}" == "--pack" ]]; then
   [[ -n "${2:-}" ]] || { echo "usage: profiling/gpu_prebuild.sh --pack BUILD [DEST]" >&2; exit 2; }
-  pack "$2" "${3:-.gpu-prebuilt}"
+  pack "$(from_caller "$2")" "$(from_caller "${3:-.gpu-prebuilt}")"
   exit 0
 fi
 

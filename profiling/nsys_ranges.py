@@ -16,10 +16,10 @@ The ranges and what each count must be (cuda/: NvtxRange):
               applying the forward operator once; the observed data must come from a file, or
               their modelling adds nt - 1 more)
     reverse   one per reverse step: steps
-    store     one per checkpoint stored in pinned host memory: cuda.host_slots (each stored once)
-    spill     inside each such store: its copy out of the device: cuda.host_slots
-    restore   one per pinned checkpoint restored: cuda.host_slots (each restored once)
-    prefetch  one per pinned checkpoint read ahead: cuda.host_slots (every pinned restore is
+    store     one per checkpoint stored in pinned host memory: placement.host_slots (each stored once)
+    spill     inside each such store: its copy out of the device: placement.host_slots
+    restore   one per pinned checkpoint restored: placement.host_slots (each restored once)
+    prefetch  one per pinned checkpoint read ahead: placement.host_slots (every pinned restore is
               prefetched; tests/cuda/test_cuda_checkpointing.cpp, EveryPinnedRestoreIsPrefetched)
 
 Device slots are handles and copy nothing: they have no range. Exit 0 when every count matches,
@@ -62,12 +62,13 @@ def predicted_counts(summary):
             raise InputError(f"the gradient ran on {summary['backend']}, not cuda: it has no NVTX ranges")
         if summary["strategy"] != "revolve":
             raise InputError(f"strategy {summary['strategy']}: this check counts a revolve gradient's ranges")
-        pinned = int(summary["cuda"]["host_slots"])
+        # "placement" since 0.3; "cuda" before (kept for one release).
+        pinned = int(summary["placement" if "placement" in summary else "cuda"]["host_slots"])
         forward, steps = int(summary["predicted_forward_steps"]), int(summary["steps"])
     except KeyError as e:
         raise InputError(f"the gradient's JSON has no {e.args[0]!r}") from e
     if pinned <= 0:
-        raise InputError("the run kept every checkpoint on the device (cuda.host_slots 0): no store, spill, restore "
+        raise InputError("the run kept every checkpoint on the device (placement.host_slots 0): no store, spill, restore "
                          "or prefetch range to count; give a smaller --device-memory")
     if int(summary["forward_steps"]) != forward:
         raise InputError(f"forward_steps {summary['forward_steps']} differs from the predicted {forward}")

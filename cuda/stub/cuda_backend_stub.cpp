@@ -24,7 +24,7 @@ namespace {
 }  // namespace
 
 template <class T, class Call>
-typename Call::Result run_on_cuda(const Problem<T>&, const CudaBudgets&, const Call&) {
+typename Call::Result run_on_cuda(const Problem<T>&, const DeviceBudgets&, const Call&) {
   not_compiled();
 }
 
@@ -36,7 +36,7 @@ template std::unique_ptr<ShotEngine<float>> make_cuda_shot_engine<float>(const E
 template std::unique_ptr<ShotEngine<double>> make_cuda_shot_engine<double>(const EngineOptions&);
 
 #define REVWAVE_INSTANTIATE(T, Call) \
-  template typename Call::Result run_on_cuda<T, Call>(const Problem<T>&, const CudaBudgets&, const Call&);
+  template typename Call::Result run_on_cuda<T, Call>(const Problem<T>&, const DeviceBudgets&, const Call&);
 REVWAVE_FOR_EACH_BACKEND_CALL(REVWAVE_INSTANTIATE, float)
 REVWAVE_FOR_EACH_BACKEND_CALL(REVWAVE_INSTANTIATE, double)
 #undef REVWAVE_INSTANTIATE

@@ -69,6 +69,21 @@ class GpuPrebuild(unittest.TestCase):
         self.assertGreater(carried, 0)  # revwave links fftw3, zfp, segyio, libpng at least
         needed = (self.dest / "needed.txt").read_text().split()
         self.assertIn("libfftw3.so.3", needed)
+        self.assertFalse([n for n in needed if n.endswith(":")], needed)  # ldd's per-program headers
+
+    def test_it_never_replaces_the_build_or_a_folder_that_is_no_pack(self):
+        script = str(ROOT / "profiling" / "gpu_prebuild.sh")
+        for dest in (ARGS.build, str(Path(ARGS.build).parent)):
+            r = subprocess.run(["bash", script, "--pack", ARGS.build, dest], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("would replace the build", r.stderr)
+        other = Path(self.tmp.name) / "not_a_pack"
+        other.mkdir()
+        (other / "keep.txt").write_text("mine")
+        r = subprocess.run(["bash", script, "--pack", ARGS.build, str(other)], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual((other / "keep.txt").read_text(), "mine")
+        self.assertTrue((Path(ARGS.build) / "carried_programs.txt").exists())
 
     def test_the_tarball_holds_the_pack_and_fits_a_device_call(self):
         self.assertEqual(self.packed.returncode, 0, self.packed.stderr)

@@ -107,12 +107,14 @@ TEST_F(Cli, ChoosesHowOpenMpWaitsUnlessTheUserDid) {
     return r.code == 0 ? nlohmann::json::parse(r.out)["openmp_wait"].get<std::string>() : std::string();
   };
   const std::string sleeping = note("taskset -c 0", " --threads 2 --out a.npy");
-  EXPECT_EQ(sleeping.rfind("sleep (OMP_WAIT_POLICY=passive, chosen: ", 0), 0u) << sleeping;
-  EXPECT_NE(sleeping.find(" running on 1 core at the start)"), std::string::npos) << sleeping;
+  EXPECT_EQ(sleeping.rfind("sleep (OMP_WAIT_POLICY=passive, chosen: 2 threads, ", 0), 0u) << sleeping;
+  EXPECT_NE(sleeping.find(" at the start)"), std::string::npos) << sleeping;
   const std::string alone = note("taskset -c 0", " --threads 1 --out b.npy");
-  EXPECT_EQ(alone.rfind("spin, then sleep (libgomp's default", 0), 0u) << alone;
+  EXPECT_EQ(alone, "spin, then sleep (libgomp's default: one thread waits at no barrier)");
   const std::string set = note("OMP_WAIT_POLICY=active taskset -c 0", " --threads 2 --out c.npy");
   EXPECT_EQ(set, "as set: OMP_WAIT_POLICY=active");
+  const std::string garbage = note("OMP_WAIT_POLICY=garbage", " --threads 2 --out d.npy");
+  EXPECT_EQ(garbage, "as set: OMP_WAIT_POLICY=garbage (none of active, passive: libgomp's default instead)");
   const std::string a = slurp((dir_ / "a.npy").string());
   EXPECT_FALSE(a.empty());
   EXPECT_TRUE(a == slurp((dir_ / "b.npy").string()));
@@ -148,15 +150,15 @@ TEST_F(Cli, PlanPlansForAGpuThisMachineLacks) {
   EXPECT_EQ(j["backend"], "cuda");
   EXPECT_EQ(j["backend_note"], "planned for a GPU this machine lacks");
   const std::size_t slot = j["slot_bytes"];
-  const std::int64_t on_device = j["cuda"]["device_slots"];
+  const std::int64_t on_device = j["placement"]["device_slots"];
   // As many slots as 20 MB holds (no two levels: with no room for staging they cannot pay), and
   // the more recomputation that costs than Revolve on the 30 slots asked for.
   EXPECT_EQ(on_device, static_cast<std::int64_t>(20000000 / slot));
-  EXPECT_EQ(j["cuda"]["host_slots"], 0);
+  EXPECT_EQ(j["placement"]["host_slots"], 0);
   const Outcome roomy = invoke(args + " --snaps 30 --device-memory 80GB --json");
   ASSERT_EQ(roomy.code, 0) << roomy.err;
   const auto k = nlohmann::json::parse(roomy.out);
-  EXPECT_EQ(k["cuda"]["device_slots"], 30);
+  EXPECT_EQ(k["placement"]["device_slots"], 30);
   EXPECT_GT(j["forward_steps"].get<std::int64_t>(), k["forward_steps"].get<std::int64_t>());
   EXPECT_TRUE(std::filesystem::is_empty(dir_));  // nothing written
 }

@@ -62,6 +62,29 @@ TEST_F(CliNothingLost, TwoOutputsThatNameOneFileAreRefusedBeforeAnythingIsWritte
   EXPECT_TRUE(fs::exists(dir_ / "rho_g.npy") && fs::exists(dir_ / "g.npy"));
 }
 
+// What a hostile round found (#45): an empty output name was taken for none (or made ".npy"), a
+// team from the environment past what the runtime can start crashed without a word, and a step
+// derived from an absurd spacing was refused in the words of dt, which the user never gave.
+TEST_F(CliNothingLost, EmptyNamesHugeEnvironmentTeamsAndAbsurdSpacingsAreRefusedInTheirOwnWords) {
+  write_cube("rho.npy", 2000.0);
+  const std::string f = "forward" + std::string(small);
+  expect_refused_as(f + "--out ''", 2, {"--out", "an empty name"});
+  expect_refused_as("gradient" + std::string(small) + "--out g.npy --png ''", 2, {"--png", "an empty name"});
+  expect_refused_as("gradient" + std::string(small) + "--density rho.npy --density-gradient '' --out g.npy", 2,
+                    {"--density-gradient", "an empty name"});
+  expect_refused_as(f + "--spacing 1e-300 --out s.npy", 2, {"--spacing 1e-300 m", "fastest velocity"});
+  const std::vector<std::string> before = sorted_leftovers();
+  // (without --threads, which would stand instead)
+  const Outcome team = invoke_with("OMP_NUM_THREADS=1000000000", "forward --shape 12,12,12 --tn 0.15 --out t.npy");
+  EXPECT_EQ(team.code, 2) << team.err;
+  EXPECT_NE(team.err.find("OMP_NUM_THREADS 1000000000 is more threads than"), std::string::npos) << team.err;
+  EXPECT_EQ(sorted_leftovers(), before);
+  // A name without an ending gets .npy, as the sentence for a wrong ending says.
+  const Outcome dg = invoke("gradient" + std::string(small) + "--density rho.npy --density-gradient dg --out g.npy");
+  ASSERT_EQ(dg.code, 0) << dg.err;
+  EXPECT_TRUE(fs::exists(dir_ / "dg.npy"));
+}
+
 TEST_F(CliNothingLost, AnOutputDirectoryThatCannotTakeTheOutputsIsRefusedBeforeTheRun) {
   expect_refused_as("gradient" + std::string(small) + "--out missing/g.npy", 3,
                     {"--out missing/g.npy: its directory missing does not exist"});

@@ -86,8 +86,21 @@ TEST(ByteSizes, ZeroFractionsAndOverflowAreRefusedNotDefaulted) {
   EXPECT_NE(message_of([] { parse_bytes("0.5"); }).find("less than one byte"), std::string::npos);
   EXPECT_NE(message_of([] { parse_bytes("1e30G"); }).find("exceeds the largest size"), std::string::npos);
   EXPECT_NE(message_of([] { parse_bytes("16384P"); }).find("exceeds the largest size"), std::string::npos);
-  for (const char* bad : {"0", "-1G", "lots", "", "nan", "inf", "5X"})
+  for (const char* bad : {"0", "-1G", "lots", "", "nan", "inf", "5X", "0x10MiB", "0x1p22", ".", "e5", "1e", "5MiBs"})
     EXPECT_THROW(parse_bytes(bad), InputError) << bad;
+}
+
+// The units say what they say: K, M, G and KiB, MiB, GiB binary; kB, MB, GB decimal (SI).
+TEST(ByteSizes, DecimalUnitsAreDecimalAndBinaryUnitsBinary) {
+  EXPECT_EQ(parse_bytes("20MB"), 20000000u);
+  EXPECT_EQ(parse_bytes("80GB"), 80000000000u);
+  EXPECT_EQ(parse_bytes("1kB"), 1000u);
+  EXPECT_EQ(parse_bytes("4.4MB"), 4400000u);
+  EXPECT_EQ(parse_bytes("20M"), std::size_t(20) << 20);
+  EXPECT_EQ(parse_bytes("20MiB"), std::size_t(20) << 20);
+  EXPECT_EQ(parse_bytes("2 gib"), std::size_t(2) << 30);
+  EXPECT_EQ(parse_bytes("1e3"), 1000u);
+  EXPECT_EQ(parse_bytes("2.5e3K"), 2560000u);
 }
 
 class MemoryLimit : public ::testing::Test {

@@ -32,7 +32,7 @@ TEST(RunClock, PhasesAddUpToTheWallTimeInTheOrderTheyRan) {
   EXPECT_EQ(c.phases()[0].first, "first");
   EXPECT_EQ(c.phases()[1].first, "second");
   EXPECT_GE(c.seconds("first"), 0.030);
-  EXPECT_LT(c.seconds("second"), 0.010);
+  EXPECT_LT(c.seconds("second"), 0.5);  // two marks in a row (a loaded machine may preempt between)
   EXPECT_NEAR(sum_of(c), c.wall(), 1e-12 * c.wall() + 1e-15);
   EXPECT_EQ(c.seconds("never"), 0.0);
 }
@@ -59,8 +59,8 @@ TEST(RunClock, AProcessClockStartsBeforeThisProgramWasLoaded) {
   const double since_loaded = std::chrono::duration<double>(now - loaded).count();
   // The kernel counts the start in ticks (10 ms at most here); the start precedes the loading.
   EXPECT_GE(probe.wall() + 0.011, since_loaded);
-  // And it is this process's start, not the machine's: within the minutes a test suite runs.
-  EXPECT_LT(probe.wall(), since_loaded + 600.0);
+  // And it is this process's start, not the machine's nor its parent's: within a second of the load.
+  EXPECT_LT(probe.wall(), since_loaded + 1.0 + 0.011);
 }
 
 TEST(RunClock, ItsSentenceNamesEveryPhaseWithSpaces) {

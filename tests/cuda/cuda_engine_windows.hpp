@@ -30,7 +30,7 @@ void expect_engine_windows_are_the_per_shot_bits(const Case& c, const std::strin
     shot.acquisition.receivers = {{x + 20, y, depths[k] + 10}, {x - 10, y + dy, depths[k] - 8}};
     shot.time = c.time;
     const Problem<T> truth = make_problem<T>(c.grid, c.true_model, shot.acquisition, c.time);
-    const std::vector<T> d = cuda_forward(truth, CudaBudgets{}).traces;
+    const std::vector<T> d = cuda_forward(truth, DeviceBudgets{}).traces;
     shot.data.assign(d.begin(), d.end());
     survey.shots.push_back(shot);
   }

@@ -21,12 +21,12 @@ class CudaGradientTest : public CudaTest {
     CudaTest::SetUp();
     if (IsSkipped()) return;
     const Problem<T> truth = make_problem<T>(c_.grid, c_.true_model, c_.acq, c_.time);
-    observed_ = cuda_forward(truth, CudaBudgets{}).traces;
+    observed_ = cuda_forward(truth, DeviceBudgets{}).traces;
     p_ = std::make_unique<Problem<T>>(make_problem<T>(c_.grid, c_.start_model, c_.acq, c_.time));
-    full_ = run(strategy("full"), CudaBudgets{}, nullptr);
+    full_ = run(strategy("full"), DeviceBudgets{}, nullptr);
   }
   // A gradient on the device as the suite plans it (with --compress, on the fields' layout).
-  virtual GradientOutput run(const StrategyOptions& o, const CudaBudgets& b, CudaRunInfo* info) = 0;
+  virtual GradientOutput run(const StrategyOptions& o, const DeviceBudgets& b, CudaRunInfo* info) = 0;
 
   Case c_;
   std::vector<T> observed_;
@@ -35,8 +35,8 @@ class CudaGradientTest : public CudaTest {
 };
 
 // Every slot in pinned host memory: a device budget of one byte holds none.
-inline CudaBudgets pinned_only_budgets() {
-  CudaBudgets b;
+inline DeviceBudgets pinned_only_budgets() {
+  DeviceBudgets b;
   b.device_memory = 1;
   b.host_memory = std::size_t(1) << 30;
   return b;
@@ -48,14 +48,14 @@ inline CudaBudgets pinned_only_budgets() {
 class CudaPhysicsCheckpointing : public CudaGradientTest {
  protected:
   using CudaGradientTest::CudaGradientTest;
-  GradientOutput run(const StrategyOptions& o, const CudaBudgets& b, CudaRunInfo* info = nullptr) override {
+  GradientOutput run(const StrategyOptions& o, const DeviceBudgets& b, CudaRunInfo* info = nullptr) override {
     return cuda_gradient(*p_, observed_.data(), o, plan_strategy(o, p_->time.steps, p_->grid.field_bytes<T>()), b,
                          info);
   }
   void expect_every_placement_equals_full() {
     std::vector<std::pair<std::string, GradientOutput>> runs;
-    runs.emplace_back("revolve", run(strategy("revolve", 5), CudaBudgets{}));
-    runs.emplace_back("online", run(strategy("online", 4), CudaBudgets{}));
+    runs.emplace_back("revolve", run(strategy("revolve", 5), DeviceBudgets{}));
+    runs.emplace_back("online", run(strategy("online", 4), DeviceBudgets{}));
     runs.emplace_back("online pinned", run(strategy("online", 4), pinned_only_budgets()));
     runs.emplace_back("full, pinned history", run(strategy("full"), pinned_only_budgets()));
     for (const auto& [what, g] : runs) {

@@ -119,12 +119,12 @@ constexpr double eps() {
 // drivers every backend shares (what `revwave --backend cuda` runs). `info`: where the device put
 // the slots; `report`: the strategy's (multilevel: the tiers with the costs used, the predicted time).
 template <class T>
-ShotData<T> cuda_forward(const Problem<T>& p, const CudaBudgets& budgets) {
+ShotData<T> cuda_forward(const Problem<T>& p, const DeviceBudgets& budgets) {
   return run_on_backend(Backend::cuda, p, budgets, ForwardCall<T>{});
 }
 template <class T>
 GradientOutput cuda_gradient(const Problem<T>& p, const T* observed, const StrategyOptions& options,
-                             const StrategyPlan& plan, const CudaBudgets& budgets, CudaRunInfo* info = nullptr,
+                             const StrategyPlan& plan, const DeviceBudgets& budgets, CudaRunInfo* info = nullptr,
                              StrategyReport* report = nullptr) {
   StrategyReport local;
   StrategyReport& r = report != nullptr ? *report : local;

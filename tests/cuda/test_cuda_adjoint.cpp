@@ -16,21 +16,21 @@ class CudaAdjoint : public CudaTest {};
 TEST_F(CudaAdjoint, DotProductTestDouble) {
   const Case c = awkward_case(8, 50);
   const DotProductResult r =
-      dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
+      dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, DeviceBudgets{});
   EXPECT_LT(r.relative_error, 1e-12) << r.forward_product << " vs " << r.adjoint_product;
 }
 
 TEST_F(CudaAdjoint, DotProductTestFloat) {
   const Case c = awkward_case(8, 50);
   const DotProductResult r =
-      dot_product_test<float>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
+      dot_product_test<float>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, DeviceBudgets{});
   EXPECT_LT(r.relative_error, 1e-5) << r.forward_product << " vs " << r.adjoint_product;
 }
 
 TEST_F(CudaAdjoint, TaylorTestDoubleConvergesAtSecondOrder) {
   const Case c = awkward_case(8, 60);
   const Problem<double> truth = make_problem<double>(c.grid, c.true_model, c.acq, c.time);
-  const std::vector<double> observed = cuda_forward(truth, CudaBudgets{}).traces;
+  const std::vector<double> observed = cuda_forward(truth, DeviceBudgets{}).traces;
   // dm: a smooth bump of 5% of m in the middle of the model.
   std::vector<double> dm(static_cast<std::size_t>(c.grid.interior_points()));
   const auto& s = c.grid.shape;
@@ -45,7 +45,7 @@ TEST_F(CudaAdjoint, TaylorTestDoubleConvergesAtSecondOrder) {
   full.backend = Backend::cuda;
   // h = 1, 1/2, ..., 1/16: the gradient and every J(m + h dm) on the device.
   const TaylorResult t =
-      taylor_test<double>(c.grid, c.start_model, dm, c.acq, c.time, observed, full, 4, Backend::cuda, CudaBudgets{});
+      taylor_test<double>(c.grid, c.start_model, dm, c.acq, c.time, observed, full, 4, Backend::cuda, DeviceBudgets{});
   ASSERT_EQ(t.second.size(), 5u);
   EXPECT_GE(t.rate_second, 1.9);
 }

@@ -21,7 +21,7 @@ using namespace cuda_testing;
 class CudaCheckpointing : public CudaGradientTest {
  protected:
   CudaCheckpointing() : CudaGradientTest(awkward_case(8, 90)) {}
-  GradientOutput run(const StrategyOptions& o, const CudaBudgets& b, CudaRunInfo* info = nullptr) override {
+  GradientOutput run(const StrategyOptions& o, const DeviceBudgets& b, CudaRunInfo* info = nullptr) override {
     const StrategyPlan plan = plan_strategy(o, p_->time.steps, field_bytes());
     return cuda_gradient(*p_, observed_.data(), o, plan, b, info);
   }
@@ -36,7 +36,7 @@ class CudaCheckpointing : public CudaGradientTest {
 
 TEST_F(CudaCheckpointing, DeviceSlotsOnlyEqualFull) {
   CudaRunInfo info;
-  const GradientOutput g = run(strategy("revolve", 6), CudaBudgets{}, &info);
+  const GradientOutput g = run(strategy("revolve", 6), DeviceBudgets{}, &info);
   EXPECT_EQ(info.host_slots, 0);
   EXPECT_EQ(info.device_slots, 6);
   expect_bitwise(g, full_);
@@ -44,8 +44,8 @@ TEST_F(CudaCheckpointing, DeviceSlotsOnlyEqualFull) {
 
 // Five slots' worth of device memory for 30 slots: two levels, pinned host checkpoints every
 // K >= 5 steps, each restore prefetched a whole segment ahead.
-CudaBudgets two_level_budgets(std::size_t field_bytes) {
-  CudaBudgets b;
+DeviceBudgets two_level_budgets(std::size_t field_bytes) {
+  DeviceBudgets b;
   b.device_memory = 5 * 2 * field_bytes;  // two staging slots, the segment base, two Revolve slots
   b.host_memory = std::size_t(1) << 30;
   b.min_host_spacing = 5;
@@ -64,7 +64,7 @@ TEST_F(CudaCheckpointing, TwoLevelsWithPinnedCheckpointsEqualFull) {
 }
 
 TEST_F(CudaCheckpointing, RevolveOnWhatTheDeviceHoldsWhenTwoLevelsWouldRecomputeMore) {
-  CudaBudgets b = two_level_budgets(field_bytes());
+  DeviceBudgets b = two_level_budgets(field_bytes());
   b.min_host_spacing = 50;  // 90 steps: at most two segments, no pinned checkpoint
   CudaRunInfo info;
   const GradientOutput g = run(strategy("revolve", 30), b, &info);
@@ -90,13 +90,13 @@ TEST_F(CudaCheckpointing, FullWithPinnedHistoryEqualsFullOnTheDevice) {
 }
 
 TEST_F(CudaCheckpointing, TwoRunsAreBitwiseEqual) {
-  const CudaBudgets b = two_level_budgets(field_bytes());
+  const DeviceBudgets b = two_level_budgets(field_bytes());
   expect_bitwise(run(strategy("revolve", 30), b), run(strategy("revolve", 30), b));
-  expect_bitwise(run(strategy("full"), CudaBudgets{}), full_);
+  expect_bitwise(run(strategy("full"), DeviceBudgets{}), full_);
 }
 
 TEST_F(CudaCheckpointing, EveryPinnedRestoreIsPrefetched) {
-  const CudaBudgets b = two_level_budgets(field_bytes());
+  const DeviceBudgets b = two_level_budgets(field_bytes());
   CudaPropagator<T> prop(*p_, b);
   const DeviceCheckpointPlan cp = plan_device_checkpoints(p_->time.steps, 30, 2 * field_bytes(), prop.device_budget(),
                                                           prop.host_budget(), b.min_host_spacing);
@@ -110,7 +110,7 @@ TEST_F(CudaCheckpointing, EveryPinnedRestoreIsPrefetched) {
 }
 
 TEST_F(CudaCheckpointing, OnlineOnDeviceAndPinnedSlotsEqualsFull) {
-  CudaBudgets b;
+  DeviceBudgets b;
   b.device_memory = 4 * 2 * field_bytes();  // two staging slots and two device slots
   b.host_memory = std::size_t(1) << 30;
   CudaRunInfo info;
@@ -137,7 +137,7 @@ TEST_F(CudaCheckpointing, WavefieldEnergyMatchesTheCpu) {
 }
 
 TEST_F(CudaCheckpointing, PinnedRestoresWithoutPrefetchEqualFull) {
-  CudaBudgets b;
+  DeviceBudgets b;
   b.device_memory = 3 * 2 * field_bytes();  // two staging slots and one device slot
   b.host_memory = std::size_t(1) << 30;
   CudaPropagator<T> prop(*p_, b);

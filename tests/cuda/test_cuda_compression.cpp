@@ -63,7 +63,7 @@ TYPED_TEST(CudaCodec, CastKernelsGiveTheCpuCodecsBytes) {
 class CudaCompressedGradient : public CudaGradientTest {
  protected:
   CudaCompressedGradient() : CudaGradientTest(awkward_case(4, 60, {21, 17, 15})) {}
-  GradientOutput run(const StrategyOptions& options, const CudaBudgets& b, CudaRunInfo* info = nullptr) override {
+  GradientOutput run(const StrategyOptions& options, const DeviceBudgets& b, CudaRunInfo* info = nullptr) override {
     StrategyOptions o = options;
     o.backend = Backend::cuda;
     const StrategyPlan plan = plan_strategy(o, p_->time.steps, field_layout<T>(p_->grid));
@@ -86,7 +86,7 @@ TEST_F(CudaCompressedGradient, WithinTheStatedBoundOnDeviceAndPinnedSlotsAlike) 
     StrategyOptions o = strategy("online", 8);
     o.compression = parse_compression(mode);
     CudaRunInfo on_device, spilled;
-    const GradientOutput d = run(o, CudaBudgets{}, &on_device);
+    const GradientOutput d = run(o, DeviceBudgets{}, &on_device);
     EXPECT_EQ(on_device.host_slots, 0);
     // Every slot in pinned host memory, compressed on the device first.
     const GradientOutput h = run(o, pinned_only_budgets(), &spilled);
@@ -117,13 +117,13 @@ TEST_F(CudaCompressedGradient, ZfpEncodesThePinnedSlotsOnlyWithinTheCpuBound) {
     o.compression = parse_compression(mode);
     // Device memory only: nothing is encoded, the gradient is full's bit for bit.
     CudaRunInfo on_device;
-    const GradientOutput d = run(o, CudaBudgets{}, &on_device);
+    const GradientOutput d = run(o, DeviceBudgets{}, &on_device);
     EXPECT_EQ(on_device.host_slots, 0) << mode;
     EXPECT_EQ(d.stats.compression.fields_compressed, 0u) << mode;
     EXPECT_EQ(std::memcmp(d.gradient.data(), full_.gradient.data(), d.gradient.size() * sizeof(double)), 0) << mode;
 
     // Every slot in pinned host memory: every store encodes two fields on the host.
-    CudaBudgets b = pinned_only_budgets();
+    DeviceBudgets b = pinned_only_budgets();
     CudaRunInfo spilled;
     const GradientOutput h = run(o, b, &spilled);
     EXPECT_EQ(spilled.device_slots, 0) << mode;
@@ -160,7 +160,7 @@ TEST_F(CudaCompressedGradient, ZfpEncodesThePinnedSlotsOnlyWithinTheCpuBound) {
 TEST_F(CudaCompressedGradient, ZfpHostBudgetBuysEncodedSlots) {
   const std::size_t raw_slot = 2 * p_->grid.field_bytes<T>();
   StrategyOptions o = strategy("online", 8);
-  CudaBudgets b = pinned_only_budgets();
+  DeviceBudgets b = pinned_only_budgets();
   b.host_memory = 4 * raw_slot;  // 8 raw slots do not fit
   EXPECT_THROW(run(o, b), OutOfMemoryError);
   o.compression = parse_compression("zfp-rate:4");

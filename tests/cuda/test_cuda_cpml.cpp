@@ -59,14 +59,14 @@ TYPED_TEST(CudaCpml, ForwardTracesAndGradientAreTheCpus) {
     ASSERT_TRUE(truth.cpml.has_value());
     CpuPropagator<T> cpu_truth(truth);
     const std::vector<T> observed = run_forward(cpu_truth).traces;
-    expect_same(cuda_forward(truth, CudaBudgets{}).traces, observed, run_tolerance<T>(),
+    expect_same(cuda_forward(truth, DeviceBudgets{}).traces, observed, run_tolerance<T>(),
                 std::string("traces, ") + name(v));
 
     const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
     const StrategyOptions full = strategy("full");
     CpuPropagator<T> cpu(p);
     const GradientOutput g_cpu = run_gradient(cpu, observed.data(), full, plan_for<T>(full, c));
-    const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan_for<T>(full, c), CudaBudgets{});
+    const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan_for<T>(full, c), DeviceBudgets{});
     expect_same(std::vector<double>{g_gpu.stats.objective}, std::vector<double>{g_cpu.stats.objective},
                 run_tolerance<T>(), std::string("J, ") + name(v));
     expect_gradient_is_the_cpus<T>(g_gpu.gradient, g_cpu.gradient, std::string("dJ/dm, ") + name(v));
@@ -84,10 +84,10 @@ TYPED_TEST(CudaCpml, EveryStrategyEqualsFullBitForBit) {
   for (Variant v : {Variant::open, Variant::surface, Variant::together}) {
     const Case c = cpml_case(v, 21);
     const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
-    const std::vector<T> observed = cuda_forward(truth, CudaBudgets{}).traces;
+    const std::vector<T> observed = cuda_forward(truth, DeviceBudgets{}).traces;
     const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
     const GradientOutput full =
-        cuda_gradient(p, observed.data(), strategy("full"), plan_for<T>(strategy("full"), c), CudaBudgets{});
+        cuda_gradient(p, observed.data(), strategy("full"), plan_for<T>(strategy("full"), c), DeviceBudgets{});
     std::vector<std::pair<std::string, StrategyOptions>> runs = testing::checkpointed_strategies(dir.path().string());
     runs.emplace_back("online pinned", strategy("online", 4));
     runs.emplace_back("full, pinned history", strategy("full"));
@@ -98,7 +98,7 @@ TYPED_TEST(CudaCpml, EveryStrategyEqualsFullBitForBit) {
     for (const auto& [what, s] : runs) {
       const bool pinned = what.find("pinned") != std::string::npos;
       const GradientOutput g =
-          cuda_gradient(p, observed.data(), s, plan_for<T>(s, c), pinned ? pinned_only_budgets() : CudaBudgets{});
+          cuda_gradient(p, observed.data(), s, plan_for<T>(s, c), pinned ? pinned_only_budgets() : DeviceBudgets{});
       EXPECT_EQ(g.stats.objective, full.stats.objective) << name(v) << ", " << what;
       EXPECT_TRUE(testing::same_bits(g.gradient, full.gradient)) << name(v) << ", " << what;
       if (s.strategy == Strategy::full) {
@@ -126,12 +126,12 @@ TYPED_TEST(CudaCpml, DensityGradientIsTheCpusAndEveryStrategyEqualsFull) {
     const StrategyOptions full = strategy("full");
     CpuPropagator<T> cpu(p);
     const GradientOutput g_cpu = run_gradient(cpu, observed.data(), full, plan_for<T>(full, c));
-    const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan_for<T>(full, c), CudaBudgets{});
+    const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan_for<T>(full, c), DeviceBudgets{});
     ASSERT_FALSE(g_cpu.density_gradient.empty()) << where;
     expect_gradient_is_the_cpus<T>(g_gpu.density_gradient, g_cpu.density_gradient, "dJ/drho, " + where);
     expect_gradient_is_the_cpus<T>(g_gpu.gradient, g_cpu.gradient, "dJ/dm, " + where);
     for (const auto& [what, s] : testing::checkpointed_strategies(dir.path().string())) {
-      const GradientOutput g = cuda_gradient(p, observed.data(), s, plan_for<T>(s, c), CudaBudgets{});
+      const GradientOutput g = cuda_gradient(p, observed.data(), s, plan_for<T>(s, c), DeviceBudgets{});
       EXPECT_TRUE(testing::same_bits(g.density_gradient, g_gpu.density_gradient)) << where << ", " << what;
       EXPECT_TRUE(testing::same_bits(g.gradient, g_gpu.gradient)) << where << ", " << what;
     }
@@ -145,7 +145,7 @@ TEST(CudaCpmlAdjoint, DotProductTestDouble) {
   for (Variant v : {Variant::open, Variant::surface, Variant::planar, Variant::together}) {
     const Case c = cpml_case(v, 30);
     const DotProductResult r =
-        dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
+        dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, DeviceBudgets{});
     EXPECT_LT(r.relative_error, 1e-12) << name(v) << ": " << r.forward_product << " vs " << r.adjoint_product;
   }
 }
@@ -172,7 +172,7 @@ TEST(CudaCpmlCompression, CompressedSlotsGiveTheCpusBits) {
       const StrategyPlan plan = plan_for<T>(o, c);
       const GradientOutput g_cpu = run_gradient(cpu, observed.data(), o, plan);
       o.backend = Backend::cuda;
-      const GradientOutput g_gpu = cuda_gradient(p, observed.data(), o, plan, CudaBudgets{});
+      const GradientOutput g_gpu = cuda_gradient(p, observed.data(), o, plan, DeviceBudgets{});
       EXPECT_GT(g_gpu.stats.compression.fields_decompressed, 0u) << what;
       EXPECT_FALSE(testing::same_bits(g_cpu.gradient, exact.gradient)) << what << ": nothing was lost";
       expect_same(g_gpu.gradient, g_cpu.gradient, run_tolerance<T>(), "dJ/dm, " + what);

@@ -50,7 +50,7 @@ Problem<T> imaging_problem(const Case& c) {
 
 template <class T>
 GradientOutput gradient_on_device(const Problem<T>& p, const std::vector<T>& observed, const StrategyOptions& s,
-                                  const CudaBudgets& b = {}) {
+                                  const DeviceBudgets& b = {}) {
   return cuda_gradient(p, observed.data(), s, plan_strategy(s, p.time.steps, p.grid.template field_bytes<T>()), b);
 }
 
@@ -79,7 +79,7 @@ TYPED_TEST(CudaDensity, ForwardTracesAndBothGradientsAreTheCpus) {
       ASSERT_TRUE(truth.density.has_value());
       CpuPropagator<T> cpu_truth(truth);
       const std::vector<T> observed = run_forward(cpu_truth).traces;
-      expect_same(cuda_forward(truth, CudaBudgets{}).traces, observed, run_tolerance<T>(), "traces, " + what);
+      expect_same(cuda_forward(truth, DeviceBudgets{}).traces, observed, run_tolerance<T>(), "traces, " + what);
 
       const Problem<T> p = imaging_problem<T>(c);
       const StrategyOptions full = strategy("full");
@@ -103,7 +103,7 @@ TYPED_TEST(CudaDensity, EveryStrategyEqualsFullBitForBit) {
   for (bool surface : {false, true}) {
     const Case c = density_on(11, surface, 21);
     const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
-    const std::vector<T> observed = cuda_forward(truth, CudaBudgets{}).traces;
+    const std::vector<T> observed = cuda_forward(truth, DeviceBudgets{}).traces;
     const Problem<T> p = imaging_problem<T>(c);
     const GradientOutput full = gradient_on_device(p, observed, strategy("full"));
     ASSERT_FALSE(full.density_gradient.empty());
@@ -113,7 +113,7 @@ TYPED_TEST(CudaDensity, EveryStrategyEqualsFullBitForBit) {
     for (const auto& [name, s] : runs) {
       const std::string what = name + (surface ? ", free surface" : ", open");
       const bool pinned = name.find("pinned") != std::string::npos;
-      const GradientOutput g = gradient_on_device(p, observed, s, pinned ? pinned_only_budgets() : CudaBudgets{});
+      const GradientOutput g = gradient_on_device(p, observed, s, pinned ? pinned_only_budgets() : DeviceBudgets{});
       EXPECT_EQ(g.stats.objective, full.stats.objective) << what;
       EXPECT_TRUE(testing::same_bits(g.gradient, full.gradient)) << "dJ/dm, " << what;
       EXPECT_TRUE(testing::same_bits(g.density_gradient, full.density_gradient)) << "dJ/drho, " << what;
@@ -140,7 +140,7 @@ TEST(CudaDensityCompression, CompressedSlotsGiveTheCpusBits) {
     CpuPropagator<T> cpu(p);
     const GradientOutput g_cpu = run_gradient(cpu, observed.data(), o, plan);
     o.backend = Backend::cuda;
-    const GradientOutput g_gpu = cuda_gradient(p, observed.data(), o, plan, CudaBudgets{});
+    const GradientOutput g_gpu = cuda_gradient(p, observed.data(), o, plan, DeviceBudgets{});
     EXPECT_GT(g_gpu.stats.compression.fields_decompressed, 0u) << mode;
     expect_same(g_gpu.gradient, g_cpu.gradient, run_tolerance<T>(), std::string("dJ/dm, ") + mode);
     expect_same(g_gpu.density_gradient, g_cpu.density_gradient, run_tolerance<T>(), std::string("dJ/drho, ") + mode);
@@ -153,7 +153,7 @@ TEST(CudaDensityAdjoint, DotProductTestDouble) {
   for (bool surface : {false, true}) {
     const Case c = density_on(11, surface);
     const DotProductResult r =
-        dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
+        dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, DeviceBudgets{});
     EXPECT_LT(r.relative_error, 1e-12) << name_of(11, surface) << ": " << r.forward_product << " vs "
                                        << r.adjoint_product;
   }
@@ -190,7 +190,7 @@ TEST(CudaDensity, LongRecordsAreTheCpusAndDecay) {
     const Problem<T> p = make_problem<T>(g, m, acq, time);
     CpuPropagator<T> cpu(p);
     const std::vector<T> expected = run_forward(cpu).traces;
-    const std::vector<T> traces = cuda_forward(p, CudaBudgets{}).traces;
+    const std::vector<T> traces = cuda_forward(p, DeviceBudgets{}).traces;
     const std::string what = cpml ? "depth gradient, cpml" : "1000 over 1e5, sponge";
     expect_same(traces, expected, run_tolerance<T>(), what);
     double early = 0, late = 0;

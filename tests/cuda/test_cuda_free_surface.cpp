@@ -31,7 +31,7 @@ TEST_F(CudaFreeSurface, ForwardTracesAndGradientAreTheCpus) {
   const Problem<float> truth = make_problem<float>(c.grid, c.true_model, c.acq, c.time);
   CpuPropagator<float> cpu_truth(truth);
   const std::vector<float> observed = run_forward(cpu_truth).traces;
-  const std::vector<float> gpu_observed = cuda_forward(truth, CudaBudgets{}).traces;
+  const std::vector<float> gpu_observed = cuda_forward(truth, DeviceBudgets{}).traces;
   expect_same(gpu_observed, observed, 1e-5, "forward traces");
   const std::size_t surface = observed.size() / truth.rec.count;  // every sample of the surface receiver is 0
   for (std::size_t n = 0; n < surface; ++n)
@@ -42,7 +42,7 @@ TEST_F(CudaFreeSurface, ForwardTracesAndGradientAreTheCpus) {
   const StrategyOptions full = strategy("full");
   const StrategyPlan plan = plan_strategy(full, p.time.steps, p.grid.field_bytes<float>());
   const GradientOutput g_cpu = run_gradient(cpu, observed.data(), full, plan);
-  const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan, CudaBudgets{});
+  const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan, DeviceBudgets{});
   // Not bit for bit even without the surface: the CPU's sweeps flush subnormals, the kernels do not
   // (measured on cudasim: 3e-27 of the largest value, 1e-32 without the surface).
   EXPECT_LE(relative_to_max(g_gpu.gradient, g_cpu.gradient), 64 * eps<float>()) << "gradient";
@@ -51,7 +51,7 @@ TEST_F(CudaFreeSurface, ForwardTracesAndGradientAreTheCpus) {
 TEST_F(CudaFreeSurface, DotProductTestDouble) {
   const Case c = surface_case(8, 50);
   const DotProductResult r =
-      dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
+      dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, DeviceBudgets{});
   EXPECT_LT(r.relative_error, 1e-12) << r.forward_product << " vs " << r.adjoint_product;
 }
 

@@ -38,7 +38,7 @@ TYPED_TEST(CudaGrowthGuard, AnUnstableRunIsStopped) {
   using T = TypeParam;
   const Case c = testing::pulse_case(128);
   const Problem<T> p = testing::unstable_problem<T>(c);
-  const std::string forward = message_of([&] { cuda_forward(p, CudaBudgets{}); });
+  const std::string forward = message_of([&] { cuda_forward(p, DeviceBudgets{}); });
   EXPECT_TRUE(says(forward, "the wavefield grew without bound after the source ended (sum u^2 x")) << forward;
   EXPECT_TRUE(says(forward, "constant density, sponge boundary, space order 4; nothing was written")) << forward;
 
@@ -46,7 +46,7 @@ TYPED_TEST(CudaGrowthGuard, AnUnstableRunIsStopped) {
   const StrategyOptions revolve = strategy("revolve", 3);
   const StrategyPlan plan =
       plan_strategy(revolve, c.time.steps, physics_state(c.grid, c.start_model.has_density()), field_layout<T>(c.grid));
-  const std::string gradient = message_of([&] { cuda_gradient(p, observed.data(), revolve, plan, CudaBudgets{}); });
+  const std::string gradient = message_of([&] { cuda_gradient(p, observed.data(), revolve, plan, DeviceBudgets{}); });
   EXPECT_TRUE(says(gradient, "the wavefield grew without bound after the source ended")) << gradient;
 }
 

@@ -297,7 +297,7 @@ TYPED_TEST(CudaKernels, ShotRecordMatchesTheCpu) {
     const Problem<T> p = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
     CpuPropagator<T> cpu(p);
     const ShotData<T> ref = run_forward(cpu);
-    const ShotData<T> got = cuda_forward(p, CudaBudgets{});
+    const ShotData<T> got = cuda_forward(p, DeviceBudgets{});
     ASSERT_EQ(got.traces.size(), ref.traces.size());
     EXPECT_LE(relative_to_max(got.traces, ref.traces), run_tolerance<T>());
   }
@@ -314,7 +314,7 @@ TYPED_TEST(CudaKernels, FullGradientMatchesTheCpu) {
     const StrategyOptions full = strategy("full");
     const StrategyPlan plan = plan_strategy(full, p.time.steps, cpu.field_bytes());
     const GradientOutput ref = run_gradient(cpu, observed.data(), full, plan);
-    const GradientOutput got = cuda_gradient(p, observed.data(), full, plan, CudaBudgets{});
+    const GradientOutput got = cuda_gradient(p, observed.data(), full, plan, DeviceBudgets{});
     // The gradient is a sum of products over all steps: ten times the trace tolerance.
     EXPECT_LE(std::abs(got.stats.objective - ref.stats.objective), 10 * run_tolerance<T>() * ref.stats.objective);
     EXPECT_LE(relative_to_max(got.gradient, ref.gradient), 10 * run_tolerance<T>());

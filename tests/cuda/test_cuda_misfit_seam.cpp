@@ -39,14 +39,14 @@ TEST_F(CudaMisfitSeam, TheMisfitGetsTheDeviceTracesOnceAndDrivesTheGradient) {
   using T = float;
   const Case c = awkward_case(4, 40);
   const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
-  const std::vector<T> observed = cuda_forward(truth, CudaBudgets{}).traces;
+  const std::vector<T> observed = cuda_forward(truth, DeviceBudgets{}).traces;
   const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-  const std::vector<T> forward = cuda_forward(p, CudaBudgets{}).traces;
+  const std::vector<T> forward = cuda_forward(p, DeviceBudgets{}).traces;
   StrategyOptions s = strategy("revolve", 5);
   s.backend = Backend::cuda;
   const StrategyPlan plan = plan_strategy(s, p.time.steps, p.grid.field_bytes<T>());
   auto run = [&](const Misfit<T>& misfit) {
-    return run_on_backend(Backend::cuda, p, CudaBudgets{},
+    return run_on_backend(Backend::cuda, p, DeviceBudgets{},
                           GradientCall<T>{&misfit, observed.data(), &s, &plan, {}, nullptr});
   };
   RecordingMisfit<T> once;

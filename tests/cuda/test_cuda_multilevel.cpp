@@ -32,7 +32,7 @@ class CudaMultilevel : public CudaTest {
     fs::create_directories(dir_);
     c_ = awkward_case(4, 70, {21, 17, 15});
     const Problem<T> truth = make_problem<T>(c_.grid, c_.true_model, c_.acq, c_.time);
-    observed_ = cuda_forward(truth, CudaBudgets{}).traces;
+    observed_ = cuda_forward(truth, DeviceBudgets{}).traces;
     p_ = std::make_unique<Problem<T>>(make_problem<T>(c_.grid, c_.start_model, c_.acq, c_.time));
     full_ = run(strategy("full"));
   }
@@ -58,7 +58,7 @@ class CudaMultilevel : public CudaTest {
   }
   GradientOutput run(StrategyOptions o, CudaRunInfo* info = nullptr, StrategyReport* report = nullptr) {
     const StrategyPlan plan = plan_of(o);
-    return cuda_gradient(*p_, observed_.data(), o, plan, CudaBudgets{}, info, report);
+    return cuda_gradient(*p_, observed_.data(), o, plan, DeviceBudgets{}, info, report);
   }
   static void expect_bitwise(const GradientOutput& a, const GradientOutput& b, const std::string& what) {
     EXPECT_EQ(std::memcmp(&a.stats.objective, &b.stats.objective, sizeof(double)), 0)

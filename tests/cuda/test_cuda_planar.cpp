@@ -41,14 +41,14 @@ TEST_F(CudaPlanar, ForwardTracesAndGradientAreTheCpus) {
     const Problem<double> truth = make_problem<double>(c.grid, c.true_model, c.acq, c.time);
     CpuPropagator<double> cpu_truth(truth);
     const std::vector<double> observed = run_forward(cpu_truth).traces;
-    expect_same(cuda_forward(truth, CudaBudgets{}).traces, observed, 1e-12, "forward traces");
+    expect_same(cuda_forward(truth, DeviceBudgets{}).traces, observed, 1e-12, "forward traces");
 
     const Problem<double> p = make_problem<double>(c.grid, c.start_model, c.acq, c.time);
     CpuPropagator<double> cpu(p);
     const StrategyOptions full = strategy("full");
     const StrategyPlan plan = plan_strategy(full, p.time.steps, p.grid.field_bytes<double>());
     const GradientOutput g_cpu = run_gradient(cpu, observed.data(), full, plan);
-    const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan, CudaBudgets{});
+    const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan, DeviceBudgets{});
     double norm = 0;
     for (double v : g_cpu.gradient) norm += v * v;
     ASSERT_GT(norm, 0.0);
@@ -86,7 +86,7 @@ TEST_F(CudaPlanar, DotProductTestDouble) {
   for (bool surface : {false, true}) {
     const Case c = planar_case(8, 50, surface);
     const DotProductResult r =
-        dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, CudaBudgets{});
+        dot_product_test<double>(c.grid, c.true_model, c.acq, c.time, 7, Backend::cuda, DeviceBudgets{});
     EXPECT_LT(r.relative_error, 1e-12) << r.forward_product << " vs " << r.adjoint_product;
   }
 }
@@ -107,7 +107,7 @@ TEST_F(CudaPlanarCheckpointing, Fp16SlotsGiveTheCpuCodecsGradient) {
   o.backend = Backend::cuda;
   const StrategyPlan plan = plan_strategy(o, p_->time.steps, field_layout<T>(p_->grid));
   CudaRunInfo spilled;
-  const GradientOutput d = cuda_gradient(*p_, observed_.data(), o, plan, CudaBudgets{});
+  const GradientOutput d = cuda_gradient(*p_, observed_.data(), o, plan, DeviceBudgets{});
   const GradientOutput h = cuda_gradient(*p_, observed_.data(), o, plan, pinned_only_budgets(), &spilled);
   EXPECT_EQ(spilled.device_slots, 0);
   ASSERT_EQ(d.gradient.size(), h.gradient.size());

@@ -37,7 +37,7 @@ Survey spread_survey(const Case& c, int count) {
                                   {0.5 * c.grid.extent(0), fy * c.grid.extent(1), 9.0}};
     shot.time = c.time;
     const Problem<T> truth = make_problem<T>(c.grid, c.true_model, shot.acquisition, c.time);
-    const std::vector<T> d = cuda_forward(truth, CudaBudgets{}).traces;
+    const std::vector<T> d = cuda_forward(truth, DeviceBudgets{}).traces;
     shot.data.assign(d.begin(), d.end());
     s.shots.push_back(shot);
   }

@@ -55,8 +55,9 @@ TEST_F(CudaCli, AutoPicksTheDeviceAndAgreesWithTheCpu) {
   ASSERT_FALSE(cpu.empty());
   EXPECT_EQ(gpu["backend"], "cuda");
   EXPECT_EQ(cpu["backend"], "cpu");
-  EXPECT_EQ(gpu["cuda"]["device_slots"], 6);
-  EXPECT_EQ(gpu["cuda"]["host_slots"], 0);
+  EXPECT_EQ(gpu["placement"]["device_slots"], 6);
+  EXPECT_EQ(gpu["placement"]["host_slots"], 0);
+  EXPECT_EQ(gpu["cuda"], gpu["placement"]);  // the old key, kept for one release
   EXPECT_EQ(gpu["forward_steps"], cpu["forward_steps"]);
   const double jg = gpu["objective"], jc = cpu["objective"];
   EXPECT_NEAR(jg, jc, 1e-5 * jc);
@@ -179,7 +180,7 @@ TEST_F(CudaCli, APlaneOnTheDeviceGivesTheCpusGradient) {
       invoke(args + "--backend cuda --strategy revolve --snaps 30 --host-spacing 5 --device-memory " +
              std::to_string(10 * field) + " --out s.npy");
   ASSERT_EQ(spilled.code, 0) << spilled.err;
-  EXPECT_GT(nlohmann::json::parse(spilled.out)["cuda"]["host_slots"].get<int>(), 0);
+  EXPECT_GT(nlohmann::json::parse(spilled.out)["placement"]["host_slots"].get<int>(), 0);
   const std::string c = slurp((dir_ / "c.npy").string());
   ASSERT_FALSE(c.empty());
   EXPECT_TRUE(slurp((dir_ / "d.npy").string()) == c) << "device slots";
@@ -223,16 +224,17 @@ TEST_F(CudaCli, SpilledSlotsGiveTheSameBitsAndTheRunSaysWhere) {
   const auto spilled =
       gradient("--strategy revolve --snaps 30 --host-spacing 5 --device-memory " + std::to_string(10 * field), shape);
   ASSERT_FALSE(spilled.empty());
-  EXPECT_EQ(spilled["cuda"]["device_slots"], 3);
-  EXPECT_GT(spilled["cuda"]["host_slots"].get<int>(), 0);
-  EXPECT_NE(spilled["cuda"]["tiers"].get<std::string>().find("two levels"), std::string::npos) << spilled["cuda"];
+  EXPECT_EQ(spilled["placement"]["device_slots"], 3);
+  EXPECT_GT(spilled["placement"]["host_slots"].get<int>(), 0);
+  EXPECT_NE(spilled["placement"]["tiers"].get<std::string>().find("two levels"), std::string::npos)
+      << spilled["placement"];
   EXPECT_EQ(spilled["forward_steps"], spilled["predicted_forward_steps"]);
   const double a = device["objective"], b = spilled["objective"];
   EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0);
   const double na = device["gradient_norm"], nb = spilled["gradient_norm"];
   EXPECT_EQ(std::memcmp(&na, &nb, sizeof na), 0);
   const auto full = gradient("--strategy full --device-memory 1", shape);
-  EXPECT_EQ(full["cuda"]["history_tier"], "pinned-host");
+  EXPECT_EQ(full["placement"]["history_tier"], "pinned-host");
   const double nf = full["gradient_norm"];
   EXPECT_EQ(std::memcmp(&na, &nf, sizeof na), 0);
 }
@@ -258,12 +260,12 @@ TEST_F(CudaCli, PlanSaysWhereTheDeviceRunPutsItsSlots) {
     ASSERT_TRUE(plan.contains("cuda")) << args << "\n" << p.out;
     EXPECT_EQ(plan["forward_steps"], run["forward_steps"]) << args;
     if (args.find("full") != std::string::npos) {
-      EXPECT_EQ(plan["cuda"]["history_tier"], run["cuda"]["history_tier"]) << args;
+      EXPECT_EQ(plan["placement"]["history_tier"], run["placement"]["history_tier"]) << args;
       continue;
     }
-    EXPECT_EQ(plan["cuda"]["device_slots"], run["cuda"]["device_slots"]) << args;
-    EXPECT_EQ(plan["cuda"]["host_slots"], run["cuda"]["host_slots"]) << args;
-    EXPECT_EQ(plan["cuda"]["tiers"], run["cuda"]["tiers"]) << args;
+    EXPECT_EQ(plan["placement"]["device_slots"], run["placement"]["device_slots"]) << args;
+    EXPECT_EQ(plan["placement"]["host_slots"], run["placement"]["host_slots"]) << args;
+    EXPECT_EQ(plan["placement"]["tiers"], run["placement"]["tiers"]) << args;
   }
 }
 
@@ -308,8 +310,8 @@ TEST_F(CudaCli, MultilevelOverDevicePinnedAndDiskTiersEqualsFull) {
     ASSERT_FALSE(ml.empty()) << costs;
     EXPECT_EQ(ml["backend"], "cuda");
     EXPECT_EQ(ml["strategy"], "multilevel");
-    EXPECT_EQ(ml["cuda"]["device_slots"], 2) << costs;
-    EXPECT_EQ(ml["cuda"]["host_slots"], 2) << costs;
+    EXPECT_EQ(ml["placement"]["device_slots"], 2) << costs;
+    EXPECT_EQ(ml["placement"]["host_slots"], 2) << costs;
     ASSERT_EQ(ml["tiers"].size(), 3u) << ml.dump();
     EXPECT_EQ(ml["tiers"][1]["name"], "pinned");
     if (costs == "measured") {
@@ -330,9 +332,9 @@ TEST_F(CudaCli, DiskStoreRunsOnTheDeviceAndEqualsFull) {
     const auto disk = gradient(std::string("--strategy ") + strategy + " --store disk --snaps 4 --checkpoint-dir .");
     ASSERT_FALSE(disk.empty()) << strategy;
     EXPECT_EQ(disk["store"], "disk");
-    EXPECT_EQ(disk["cuda"]["device_slots"], 0);
-    EXPECT_EQ(disk["cuda"]["host_slots"], 0);
-    EXPECT_NE(disk["cuda"]["tiers"].get<std::string>().find("files in"), std::string::npos) << disk["cuda"];
+    EXPECT_EQ(disk["placement"]["device_slots"], 0);
+    EXPECT_EQ(disk["placement"]["host_slots"], 0);
+    EXPECT_NE(disk["placement"]["tiers"].get<std::string>().find("files in"), std::string::npos) << disk["placement"];
     // Every store writes a slot; every restore but those of the initial state reads one.
     const auto copied = disk["checkpoint_copy_bytes"].get<std::uint64_t>(),
                slot = disk["slot_bytes"].get<std::uint64_t>();
@@ -359,7 +361,7 @@ TEST_F(CudaCli, ZfpEncodesOnlyTheSlotsSpilledToPinnedHostMemory) {
   const auto none = gradient("--strategy revolve --snaps 6", shape);
   const auto device = gradient("--strategy revolve --snaps 6 --compress zfp-rate:16", shape);
   ASSERT_FALSE(device.empty());
-  EXPECT_EQ(device["cuda"]["host_slots"], 0);
+  EXPECT_EQ(device["placement"]["host_slots"], 0);
   EXPECT_EQ(device["compression"]["mode"], "zfp-rate:16");
   EXPECT_EQ(device["compression"]["fields_compressed"], 0);
   EXPECT_EQ(device["slot_bytes"], none["slot_bytes"]);  // raw on the device
@@ -372,11 +374,12 @@ TEST_F(CudaCli, ZfpEncodesOnlyTheSlotsSpilledToPinnedHostMemory) {
   const auto raw = gradient(spill, shape);
   const auto zfp = gradient(spill + " --compress zfp-rate:16", shape);
   ASSERT_FALSE(zfp.empty());
-  const std::int64_t host_slots = zfp["cuda"]["host_slots"];
+  const std::int64_t host_slots = zfp["placement"]["host_slots"];
   EXPECT_GT(host_slots, 0);
-  EXPECT_EQ(zfp["cuda"]["host_slots"], raw["cuda"]["host_slots"]);
+  EXPECT_EQ(zfp["placement"]["host_slots"], raw["placement"]["host_slots"]);
   EXPECT_EQ(zfp["forward_steps"], raw["forward_steps"]);
-  EXPECT_NE(zfp["cuda"]["tiers"].get<std::string>().find("ZFP-encoded zfp-rate:16"), std::string::npos) << zfp["cuda"];
+  EXPECT_NE(zfp["placement"]["tiers"].get<std::string>().find("ZFP-encoded zfp-rate:16"), std::string::npos)
+      << zfp["placement"];
   // The pinned checkpoints of the two levels are stored once each, and restored once each.
   EXPECT_EQ(zfp["compression"]["fields_compressed"].get<std::int64_t>(), 2 * host_slots);
   EXPECT_EQ(zfp["compression"]["fields_decompressed"].get<std::int64_t>(), 2 * host_slots);

@@ -117,7 +117,7 @@ class HostWaits : public CudaTest {
     CudaTest::SetUp();
     c_ = awkward_case(4, 48);
     const Problem<T> truth = make_problem<T>(c_.grid, c_.true_model, c_.acq, c_.time);
-    observed_ = cuda_forward(truth, CudaBudgets{}).traces;
+    observed_ = cuda_forward(truth, DeviceBudgets{}).traces;
     p_ = std::make_unique<Problem<T>>(make_problem<T>(c_.grid, c_.start_model, c_.acq, c_.time));
   }
   static void expect_none(const Waits& w, const std::string& what) {
@@ -149,7 +149,7 @@ TEST_F(HostWaits, NoneInAnyStepStoreOrRestore) {
   }
   {  // full, history in pinned host memory
     Waits w;
-    CudaBudgets b;
+    DeviceBudgets b;
     b.device_memory = 1;
     b.host_memory = std::size_t(1) << 30;
     CudaPropagator<T> prop(*p_, b);

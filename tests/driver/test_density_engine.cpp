@@ -94,7 +94,7 @@ void check_engine_windows(const SmallCase& c, const std::vector<ModelWindow>& wi
     const Problem<T> p = make_problem<T>(g, cut, shot.acquisition, shot.time);
     const StrategyPlan plan = plan_strategy(eo.strategy, shot.time.steps, field_layout<T>(g));
     const GradientOutput want = run_on_backend(
-        Backend::cpu, p, CudaBudgets{}, GradientCall<T>{&l2_misfit<T>(), d.data(), &eo.strategy, &plan, {}, nullptr});
+        Backend::cpu, p, DeviceBudgets{}, GradientCall<T>{&l2_misfit<T>(), d.data(), &eo.strategy, &plan, {}, nullptr});
     EXPECT_EQ(got.stats.objective, want.stats.objective);
     std::vector<double> leaf(got.gradient.dense().size(), 0.0);
     const std::array<index_t, 3>& whole = c.grid.shape;

@@ -291,7 +291,7 @@ void reused_engine_gives_every_shot_its_own_bits(bool cpml) {
     EngineGradient got = engine->gradient(shot, l2_misfit<T>(), {});
     const StrategyPlan plan = plan_strategy(eo.strategy, shot.time.steps, field_layout<T>(g));
     const GradientOutput want = run_on_backend(
-        Backend::cpu, p, CudaBudgets{}, GradientCall<T>{&l2_misfit<T>(), d.data(), &eo.strategy, &plan, {}, nullptr});
+        Backend::cpu, p, DeviceBudgets{}, GradientCall<T>{&l2_misfit<T>(), d.data(), &eo.strategy, &plan, {}, nullptr});
     EXPECT_EQ(got.stats.objective, want.stats.objective);
     EXPECT_EQ(got.stats.forward_steps, want.stats.forward_steps);
     const bool is_whole = b.shape == c.grid.shape;

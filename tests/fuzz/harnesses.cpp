@@ -99,7 +99,7 @@ void config(const std::uint8_t* data, std::size_t size) {
     app.parse_from_stream(in);
     app::finish_strategy_options(gradient);
     plan_strategy(gradient.strategy, 100, 4096);
-    app::cuda_budgets(gradient.problem);
+    app::device_budgets(gradient.problem);
   } catch (const CLI::ParseError&) {
   } catch (const InputError&) {
   } catch (const IoError&) {

@@ -54,7 +54,7 @@ class NsysRanges(unittest.TestCase):
     def test_run_without_pinned_checkpoints_is_refused(self):
         summary = json.loads((DATA / "gradient.json").read_text())
         summary["cuda"]["host_slots"] = 0
-        with self.assertRaisesRegex(nsys_ranges.InputError, "cuda.host_slots 0"):
+        with self.assertRaisesRegex(nsys_ranges.InputError, "placement.host_slots 0"):
             nsys_ranges.predicted_counts(summary)
         summary["backend"] = "cpu"
         with self.assertRaisesRegex(nsys_ranges.InputError, "not cuda"):

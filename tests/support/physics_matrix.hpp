@@ -71,7 +71,7 @@ GradientOutput gradient_on(Backend backend, const SmallCase& c, const std::vecto
   const StrategyPlan plan =
       plan_strategy(s, c.time.steps, physics_state(c.grid, p.density.has_value()), field_layout<T>(c.grid));
   const Misfit<T>& misfit = l2_misfit<T>();
-  return run_on_backend(backend, p, CudaBudgets{}, GradientCall<T>{&misfit, observed.data(), &s, &plan, {}, nullptr});
+  return run_on_backend(backend, p, DeviceBudgets{}, GradientCall<T>{&misfit, observed.data(), &s, &plan, {}, nullptr});
 }
 
 // J (double) by forward modelling alone on `backend` in `model`.

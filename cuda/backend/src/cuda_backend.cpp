@@ -11,13 +11,13 @@ static_assert(is_propagator_v<CudaPropagator<float>> && is_propagator_v<CudaProp
               "CudaPropagator implements the propagator concept");
 
 template <class T, class Call>
-typename Call::Result run_on_cuda(const Problem<T>& problem, const CudaBudgets& budgets, const Call& call) {
+typename Call::Result run_on_cuda(const Problem<T>& problem, const DeviceBudgets& budgets, const Call& call) {
   CudaPropagator<T> prop(problem, budgets);
   return call(prop);
 }
 
 #define REVWAVE_INSTANTIATE(T, Call) \
-  template typename Call::Result run_on_cuda<T, Call>(const Problem<T>&, const CudaBudgets&, const Call&);
+  template typename Call::Result run_on_cuda<T, Call>(const Problem<T>&, const DeviceBudgets&, const Call&);
 REVWAVE_FOR_EACH_BACKEND_CALL(REVWAVE_INSTANTIATE, float)
 REVWAVE_FOR_EACH_BACKEND_CALL(REVWAVE_INSTANTIATE, double)
 #undef REVWAVE_INSTANTIATE

@@ -20,7 +20,7 @@ void copy_sync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kin
 }  // namespace
 
 template <class T>
-CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets)
+CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const DeviceBudgets& budgets)
     : select_(budgets.device),
       p_(problem),
       budgets_(budgets),
@@ -39,7 +39,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& 
 }
 
 template <class T>
-CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets, std::size_t field_capacity,
+CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const DeviceBudgets& budgets, std::size_t field_capacity,
                                   const ResidentWindow<T>& window, UploadRing& ring)
     : select_(budgets.device),
       p_(problem),

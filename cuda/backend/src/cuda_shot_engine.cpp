@@ -3,7 +3,7 @@
 // gradient folded into device tile blocks on a stream of the sums, and nothing waiting between
 // shots but the misfit's read-back of the traces (the data it needs). A shot's time loop is timed
 // by events and read when asked (time_loop_seconds).
-// Several shots at once (CudaBudgets::shots_at_once = K > 1): K lanes, each a propagator with its
+// Several shots at once (DeviceBudgets::shots_at_once = K > 1): K lanes, each a propagator with its
 // own streams, fields and checkpoint budget (1/K of the device's, fixed at the first shot), take
 // the shots in turn. The host
 // enqueues a shot's sweeps and returns, so while lane A's reverse sweep runs, lane B's forward sweep

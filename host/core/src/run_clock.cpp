@@ -33,13 +33,21 @@ double seconds_since_process_start() {
   return elapsed >= 0 && elapsed < 86400.0 ? elapsed : -1;
 }
 
+// When this program's static objects were made: after its image was loaded, before main.
+const RunClock::clock::time_point loaded_at = RunClock::clock::now();
+
 }  // namespace
 
 RunClock RunClock::since_process_start() {
   const auto now = clock::now();
   const double elapsed = seconds_since_process_start();
   if (elapsed < 0) return RunClock(now);
-  return RunClock(now - std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(elapsed)));
+  const auto started = now - std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(elapsed));
+  // The kernel dates a process from its fork: a shell or a program that ran a while before it
+  // exec'ed this one would put that time in start-up. Loading takes far less than a second; where
+  // the start lies further back than that, the clock starts at the load.
+  if (loaded_at - started > std::chrono::seconds(1)) return RunClock(loaded_at);
+  return RunClock(started);
 }
 
 void RunClock::add(const std::string& phase, double seconds) {

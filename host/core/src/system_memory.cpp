@@ -101,33 +101,48 @@ std::string format_bytes(double bytes) {
 }
 
 std::size_t parse_bytes(const std::string& text) {
-  std::size_t pos = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &pos);
-  } catch (...) {
-    pos = 0;
+  const auto invalid = [&text]() {
+    return InputError("memory size '" + text +
+                      "' is invalid: use a positive decimal number with an optional unit (512M, 8GiB, 80GB)");
+  };
+  // The number: decimal digits with an optional fraction and exponent (std::stod alone would take
+  // hexadecimal, "inf" and "nan" too).
+  std::size_t pos = 0, digits = 0;
+  const auto digit = [&](std::size_t i) {
+    return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));
+  };
+  while (digit(pos)) ++pos, ++digits;
+  if (pos < text.size() && text[pos] == '.') {
+    ++pos;
+    while (digit(pos)) ++pos, ++digits;
   }
+  if (digits == 0) throw invalid();
+  if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+    std::size_t e = pos + 1;
+    if (e < text.size() && (text[e] == '+' || text[e] == '-')) ++e;
+    if (digit(e)) {
+      while (digit(e)) ++e;
+      pos = e;
+    }
+  }
+  const double value = std::strtod(text.substr(0, pos).c_str(), nullptr);
   std::string suffix = text.substr(pos);
   suffix.erase(std::remove_if(suffix.begin(), suffix.end(), [](unsigned char c) { return std::isspace(c); }),
                suffix.end());
   for (auto& ch : suffix) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  // K, M, G, T, P and KiB ... PiB are binary (1024^k); kB, MB, GB, TB, PB are decimal (1000^k).
   double scale = -1;
-  if (suffix.empty() || suffix == "B")
+  const std::string prefixes = "KMGTP";
+  if (suffix.empty() || suffix == "B") {
     scale = 1;
-  else if (suffix == "K" || suffix == "KB" || suffix == "KIB")
-    scale = 1024.0;
-  else if (suffix == "M" || suffix == "MB" || suffix == "MIB")
-    scale = 1024.0 * 1024;
-  else if (suffix == "G" || suffix == "GB" || suffix == "GIB")
-    scale = 1024.0 * 1024 * 1024;
-  else if (suffix == "T" || suffix == "TB" || suffix == "TIB")
-    scale = 1024.0 * 1024 * 1024 * 1024;
-  else if (suffix == "P" || suffix == "PB" || suffix == "PIB")
-    scale = 1024.0 * 1024 * 1024 * 1024 * 1024;
-  if (pos == 0 || scale < 0 || !std::isfinite(value) || value <= 0) {
-    throw InputError("memory size '" + text + "' is invalid: use a positive number with an optional unit (512M, 8GiB)");
+  } else if (const std::size_t k = prefixes.find(suffix[0]); k != std::string::npos) {
+    const std::string unit = suffix.substr(1);
+    if (unit.empty() || unit == "IB")
+      scale = std::pow(1024.0, double(k + 1));
+    else if (unit == "B")
+      scale = std::pow(1000.0, double(k + 1));
   }
+  if (scale < 0 || !std::isfinite(value) || value <= 0) throw invalid();
   const double bytes = value * scale;
   if (bytes < 1) throw InputError("memory size '" + text + "' is invalid: it is less than one byte");
   // 2^64 is exact as a double; anything at or above it does not fit a byte count.

@@ -245,7 +245,8 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
       o.strategy == Strategy::online ? plan.snaps : std::max<index_t>(1, RevolveSchedule(steps, plan.snaps).slots());
   plan.storage_bytes = checked_bytes({static_cast<std::size_t>(plan.slots), plan.slot_bytes},
                                      std::to_string(plan.slots) + " checkpoint slots");
-  // Online: the offline optimum for the hard maximum, an upper reference only.
+  // Online predicts none (its stop rule decides as it runs; 0 here): a run reports the offline
+  // optimum for its slots beside its count, and `revwave plan` counts that optimum as a bound.
   plan.predicted_forward_steps = o.strategy == Strategy::online ? 0 : optimal_forward_steps(steps, plan.snaps);
   if (store == StoreKind::memory && o.backend == Backend::cpu) {
     const std::size_t have = available_memory_bytes();

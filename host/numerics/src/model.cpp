@@ -31,37 +31,25 @@ bool all_finite_positive(const std::vector<double>& v) {
 ModelRange model_range(const VelocityModel& model) {
   const auto n = static_cast<std::int64_t>(model.velocity.size());
   const double* c = model.velocity.data();
-  const double* rho = model.has_density() ? model.density.data() : nullptr;
+  // A density of another size than the velocity is validate's to refuse: not read here.
+  const double* rho =
+      model.has_density() && model.density.size() == model.velocity.size() ? model.density.data() : nullptr;
   const double largest = std::numeric_limits<double>::max();
   double lo = HUGE_VAL, hi = -HUGE_VAL, klo = HUGE_VAL, khi = 0;
   int bad = 0;  // a velocity that is not finite and positive (NaN among them)
-  if (rho == nullptr) {
-#pragma omp parallel for simd reduction(min                                    \
-                                        : lo) reduction(max                    \
-                                                        : hi) reduction(|      \
-                                                                        : bad) \
-    schedule(static) if (n >= scan_threads_from)
-    for (std::int64_t i = 0; i < n; ++i) {
-      lo = std::min(lo, c[i]);
-      hi = std::max(hi, c[i]);
-      bad |= (c[i] > 0 && c[i] <= largest) ? 0 : 1;
-    }
-    klo = lo * lo;
-    khi = hi * hi;
-  } else {
+  // kappa = rho c^2, with rho = 1 without a density (the bits bulk_modulus_ratio always had).
 #pragma omp parallel for simd reduction(min                                              \
                                         : lo, klo) reduction(max                         \
                                                              : hi, khi) reduction(|      \
                                                                                   : bad) \
     schedule(static) if (n >= scan_threads_from)
-    for (std::int64_t i = 0; i < n; ++i) {
-      lo = std::min(lo, c[i]);
-      hi = std::max(hi, c[i]);
-      bad |= (c[i] > 0 && c[i] <= largest) ? 0 : 1;
-      const double kappa = rho[i] * c[i] * c[i];
-      klo = std::min(klo, kappa);
-      khi = std::max(khi, kappa);
-    }
+  for (std::int64_t i = 0; i < n; ++i) {
+    lo = std::min(lo, c[i]);
+    hi = std::max(hi, c[i]);
+    bad |= (c[i] > 0 && c[i] <= largest) ? 0 : 1;
+    const double kappa = (rho != nullptr ? rho[i] : 1.0) * c[i] * c[i];
+    klo = std::min(klo, kappa);
+    khi = std::max(khi, kappa);
   }
   return {lo, hi, klo > 0 && khi >= klo ? khi / klo : 1.0, bad == 0};
 }

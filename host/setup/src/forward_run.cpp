@@ -29,7 +29,7 @@ ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void(
   r.clock.mark(phase::model);
   const Problem<T> problem = make_problem<T>(r.setup.grid, r.setup.model, r.setup.acquisition, r.time);
   r.clock.mark(phase::problem);
-  r.shot = run_on_backend(r.backend.kind, problem, cuda_budgets(o), ForwardCall<T>{progress});
+  r.shot = run_on_backend(r.backend.kind, problem, device_budgets(o), ForwardCall<T>{progress});
   r.clock.mark_part(phase::time_loop, r.shot.step_seconds, phase::fields);
   check_finite_result(r.shot.traces.data(), r.shot.traces.size(), "the shot record");
   return r;

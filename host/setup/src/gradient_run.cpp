@@ -40,7 +40,9 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["dt"] = r.job.time.dt;
   j["substeps"] = r.job.substeps;  // simulation steps per sample of the record
   j["forward_steps"] = s.forward_steps;
-  j["predicted_forward_steps"] = r.predicted_forward_steps;
+  // Online predicts nothing (its stop rule decides as it runs): it is measured against the offline
+  // optimum for its slots instead.
+  if (plan.strategy != Strategy::online) j["predicted_forward_steps"] = r.predicted_forward_steps;
   if (plan.strategy == Strategy::online) {
     j["offline_forward_steps"] = r.report.offline_forward_steps;
     j["online_ratio"] = double(s.forward_steps) / double(r.report.offline_forward_steps);
@@ -77,11 +79,12 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["peak_rss_counts"] = peak_rss_counts();
   j["warnings"] = r.warnings;
   if (r.backend.kind == Backend::cuda) {
-    j["cuda"] = {{"device_slots", r.cuda_info.device_slots},
-                 {"host_slots", r.cuda_info.host_slots},
-                 {"history_tier", r.cuda_info.history_tier},
-                 {"tiers", r.cuda_info.tier_choice},
-                 {"seconds_spill", r.cuda_info.seconds_spill}};
+    j["placement"] = {{"device_slots", r.placement.device_slots},
+                      {"host_slots", r.placement.host_slots},
+                      {"history_tier", r.placement.history_tier},
+                      {"tiers", r.placement.tier_choice},
+                      {"seconds_spill", r.placement.seconds_spill}};
+    j["cuda"] = j["placement"];  // the old key, kept for one release (CHANGELOG: Deprecated)
   }
   j["shape"] = r.job.start.grid.shape;
   j["space_order"] = r.job.start.grid.space_order;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
@@ -299,6 +300,15 @@ TimeAxis make_time(const ProblemOptions& o, const Grid& grid, double vmax, doubl
     check_stable(dt, grid, vmax, density_factor);
   } else {
     dt = default_dt(grid, vmax) * density_factor;
+    // The step derives from the spacing and the fastest velocity: a refusal names them, not dt.
+    const double steps = o.tn / dt;
+    if (!(std::isfinite(dt) && dt > 0 && steps <= max_time_steps)) {
+      throw InputError("--spacing " + number_text(grid.spacing) + " m with the fastest velocity " + number_text(vmax) +
+                       " m/s gives the stable step dt = " + number_text(dt) + " s, " +
+                       (std::isfinite(dt) && dt > 0 ? "and --tn " + number_text(o.tn) + " s more than 2^53 steps"
+                                                    : std::string("which is no positive number")) +
+                       ": give a spacing in metres and velocities in m/s");
+    }
   }
   const TimeAxis t = make_time_axis(o.tn, dt);
   refuse_many_steps(o, t, vmax);
@@ -365,8 +375,8 @@ void put_backend(nlohmann::json& j, const BackendChoice& b) {
   j["openmp_wait"] = openmp_wait_note();
 }
 
-CudaBudgets cuda_budgets(const ProblemOptions& o) {
-  CudaBudgets b;
+DeviceBudgets device_budgets(const ProblemOptions& o) {
+  DeviceBudgets b;
   if (o.device_memory) b.device_memory = parse_bytes(*o.device_memory);
   if (o.host_memory) b.host_memory = parse_bytes(*o.host_memory);
   if (o.host_spacing) b.min_host_spacing = *o.host_spacing;
@@ -397,7 +407,11 @@ void refuse_shots_at_once_for_one_shot(const ProblemOptions& o, const std::strin
 }
 
 void apply_threads(const std::optional<int>& threads) {
-  if (!threads) return;
+  if (!threads) {
+    // The environment's team, checked as --threads is (the command line does so before it parses).
+    if (std::getenv("OMP_NUM_THREADS") != nullptr) check_thread_count("OMP_NUM_THREADS", omp_get_max_threads());
+    return;
+  }
   check_thread_count("--threads", *threads);
   omp_set_num_threads(*threads);
 }

@@ -139,7 +139,7 @@ SurveyForwardRun run_survey_forward_job(const ProblemOptions& o, const SurveyOpt
   r.layouts = survey_layouts(so, r.setup);
   r.warnings = survey_warnings(r.setup.grid, min_velocity(r.setup.model), r.survey);
   r.step_seconds =
-      survey_forward<T>(r.setup.grid, r.setup.model, r.survey, r.backend.kind, cuda_budgets(o), shots_done);
+      survey_forward<T>(r.setup.grid, r.setup.model, r.survey, r.backend.kind, device_budgets(o), shots_done);
   // A result that is not finite is never written as a success.
   for (const Shot& shot : r.survey.shots)
     check_finite_result(shot.data.data(), shot.data.size(), "the shot record of " + shot.name);

@@ -47,7 +47,7 @@ SurveyRunOptions survey_run_options(const GradientJobOptions& o, double aperture
   SurveyRunOptions run;
   run.strategy = o.strategy;
   run.backend = backend;
-  run.budgets = cuda_budgets(o.problem);
+  run.budgets = device_budgets(o.problem);
   run.aperture = aperture;
   run.misfit = o.misfit;
   if (backend == Backend::cuda) {
@@ -82,7 +82,8 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
   j["objective"] = sum.objective;
   j["gradient_norm"] = t.gradient_norm;
   j["strategy"] = to_string(job.run.strategy.strategy);
-  j["aperture"] = job.run.aperture;
+  // null where no --aperture was given (every shot on the whole model), not its -1 placeholder.
+  j["aperture"] = job.run.aperture >= 0 ? nlohmann::json(job.run.aperture) : nlohmann::json(nullptr);
   j["forward_steps"] = t.forward_steps;
   j["reverse_steps"] = t.reverse_steps;
   j["peak_partial_sums"] = sum.peak_partial_sums;

@@ -21,7 +21,7 @@ AdjtestRun run_adjtest(const ProblemOptions& o, std::uint32_t seed, std::optiona
   apply_threads(o.threads);
   require_run_memory(s, r.time, sizeof(T), working_fields(r.backend.kind, Workload::dot_product_test), 3,
                      "the dot-product test");
-  r.result = dot_product_test<T>(s.grid, s.model, s.acquisition, r.time, seed, r.backend.kind, cuda_budgets(o));
+  r.result = dot_product_test<T>(s.grid, s.model, s.acquisition, r.time, seed, r.backend.kind, device_budgets(o));
   check_finite_result(&r.result.forward_product, 1, "<F w, d>");
   check_finite_result(&r.result.adjoint_product, 1, "<w, F^T d>");
   r.tolerance = tolerance.value_or(sizeof(T) == 8 ? 1e-12 : 1e-5);
@@ -54,7 +54,7 @@ GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
   refuse_cuda_options_on_cpu(o.problem, r.backend.kind);
   refuse_shots_at_once_for_one_shot(o.problem, "gradtest");
   o.strategy.backend = r.backend.kind;
-  const CudaBudgets budgets = cuda_budgets(o.problem);
+  const DeviceBudgets budgets = device_budgets(o.problem);
   apply_threads(o.problem.threads);
   GradientJob<T> job = prepare_gradient_job<T>(o);
   // The gradient's working set and the direction dm.

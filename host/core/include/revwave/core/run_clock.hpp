@@ -18,7 +18,9 @@ class RunClock {
   // A clock from now.
   RunClock() : origin_(clock::now()), last_(origin_) {}
   // A clock from the process's start where the system says when that was (Linux: /proc/self/stat,
-  // to the kernel's tick, 10 ms at most), else from now.
+  // to the kernel's tick, 10 ms at most), else from now. The kernel dates a process from its fork:
+  // where that lies more than a second before this program was loaded (a shell that ran a while,
+  // then exec'ed it), the clock starts at the load instead.
   static RunClock since_process_start();
 
   // The time since the last mark (or the origin) goes to `phase`.

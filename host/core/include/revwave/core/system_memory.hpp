@@ -19,9 +19,10 @@ std::size_t peak_rss_bytes();
 const char* peak_rss_counts();
 // "1.50 GiB", "512.0 MiB", ...
 std::string format_bytes(double bytes);
-// Parses "512M", "8GiB", "1.5G", "1000000" (bytes; binary units, fractions of a byte dropped);
-// throws InputError naming the text and the rule for anything else, a size below one byte, or a
-// size beyond 2^64 - 1 bytes.
+// Parses "512M", "8GiB", "1.5G", "80GB", "1000000" (bytes): K, M, G, T, P and KiB ... PiB are
+// binary (1024^k), kB, MB, GB, TB, PB decimal (1000^k), case aside; the number is decimal (no
+// hexadecimal, inf or nan); fractions of a byte are dropped. Throws InputError naming the text and
+// the rule for anything else, a size below one byte, or a size beyond 2^64 - 1 bytes.
 std::size_t parse_bytes(const std::string& text);
 
 }  // namespace revwave

@@ -29,7 +29,7 @@ inline int working_fields(Backend backend, Workload w) {
 
 // call(prop) on a propagator of `problem` on `backend` (cpu or cuda: resolve `automatic` first).
 template <class T, class Call>
-typename Call::Result run_on_backend(Backend backend, const Problem<T>& problem, const CudaBudgets& budgets,
+typename Call::Result run_on_backend(Backend backend, const Problem<T>& problem, const DeviceBudgets& budgets,
                                      const Call& call) {
   switch (backend) {
     case Backend::cpu: {

@@ -14,7 +14,7 @@ namespace revwave {
 
 // Budgets for checkpoint slots per tier; 0 means "derive" (device: what is free after the
 // working set, less a margin; host: half the available host memory).
-struct CudaBudgets {
+struct DeviceBudgets {
   std::size_t device_memory = 0;
   std::size_t host_memory = 0;
   int device = 0;  // CUDA device ordinal
@@ -26,6 +26,9 @@ struct CudaBudgets {
   int shots_at_once = 1;
 };
 
+// The name before 0.3, kept for one release.
+using CudaBudgets [[deprecated("CudaBudgets is DeviceBudgets")]] = DeviceBudgets;
+
 // The most shots a device runs at once (--shots-at-once): each is a working set and a share of the budget.
 inline constexpr int max_shots_at_once = 8;
 
@@ -35,7 +38,7 @@ using CudaRunInfo = TierReport;
 // Runs `call` (one of backend_calls.hpp's, which cuda/backend instantiates) on a CudaPropagator of
 // `problem` on the device `budgets` names.
 template <class T, class Call>
-typename Call::Result run_on_cuda(const Problem<T>& problem, const CudaBudgets& budgets, const Call& call);
+typename Call::Result run_on_cuda(const Problem<T>& problem, const DeviceBudgets& budgets, const Call& call);
 
 // Host-memory fields of the grid's size a CUDA run holds (CudaPropagator::working_fields): the
 // gradient's interior copies, or the traces' staging; the rest lives on the device. Known without

@@ -60,14 +60,14 @@ struct EngineGradient {
   ShotPhases phases;
   // >= 0 where phases.time_loop is the device's, known once it has run (time_loop_seconds).
   std::int64_t ticket = -1;
-  int lane = 0;  // which of the engine's lanes ran it (CudaBudgets::shots_at_once; 0 with one)
+  int lane = 0;  // which of the engine's lanes ran it (DeviceBudgets::shots_at_once; 0 with one)
 };
 
 struct EngineOptions {
   Grid grid;                                          // the whole model's
   std::vector<std::array<index_t, 3>> window_shapes;  // every window the engine will run (fields for the largest)
   StrategyOptions strategy;
-  CudaBudgets budgets;  // cuda: the device is budgets.device
+  DeviceBudgets budgets;  // cuda: the device is budgets.device
   // cuda: the illumination by a square-add kernel after every step, never in the sweep (the tests'
   // reference for the sweep's sum in passing; the same bits).
   bool square_add_illumination = false;

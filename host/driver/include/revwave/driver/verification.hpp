@@ -19,7 +19,7 @@ namespace revwave {
 template <class T>
 DotProductResult dot_product_test(const Grid& grid, const VelocityModel& model, const Acquisition& acq,
                                   const TimeAxis& time, unsigned seed, Backend backend = Backend::cpu,
-                                  const CudaBudgets& budgets = {}) {
+                                  const DeviceBudgets& budgets = {}) {
   Problem<T> p = make_problem<T>(grid, model, acq, time);
   const std::vector<T> d = randomize_dot_test(p, seed);
   return run_on_backend(backend, p, budgets, DotProductCall<T>{&d});
@@ -28,14 +28,14 @@ DotProductResult dot_product_test(const Grid& grid, const VelocityModel& model, 
 // J(m) = misfit(S u, d) by forward modelling alone (the same order of summation as the gradient).
 template <class T>
 double forward_misfit(const Problem<T>& problem, const Misfit<T>& misfit, const T* observed,
-                      Backend backend = Backend::cpu, const CudaBudgets& budgets = {}) {
+                      Backend backend = Backend::cpu, const DeviceBudgets& budgets = {}) {
   const ShotData<T> shot = run_on_backend(backend, problem, budgets, ForwardCall<T>{});
   const Traces<T> synthetic{shot.nt, shot.nrec, problem.time.dt, shot.traces.data()};
   return misfit.evaluate(synthetic, Traces<T>{shot.nt, shot.nrec, problem.time.dt, observed}, nullptr);
 }
 template <class T>
 double forward_misfit(const Problem<T>& problem, const T* observed, Backend backend = Backend::cpu,
-                      const CudaBudgets& budgets = {}) {
+                      const DeviceBudgets& budgets = {}) {
   return forward_misfit(problem, l2_misfit<T>(), observed, backend, budgets);
 }
 
@@ -56,7 +56,7 @@ template <class T>
 TaylorResult taylor_test(const Grid& grid, const VelocityModel& model, const std::vector<double>& dm,
                          const Acquisition& acq, const TimeAxis& time, const std::vector<T>& observed,
                          const StrategyOptions& strategy, int halvings, Backend backend = Backend::cpu,
-                         const CudaBudgets& budgets = {}, const Misfit<T>& misfit = l2_misfit<T>()) {
+                         const DeviceBudgets& budgets = {}, const Misfit<T>& misfit = l2_misfit<T>()) {
   TaylorResult t;
   {
     const Problem<T> p = make_problem<T>(grid, model, acq, time);

@@ -157,7 +157,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
 // Models the observed data in the true model (no-op for data read from a file). Kept apart
 // from preparation so that everything is validated before the first expensive step.
 template <class T>
-void model_observed(GradientJob<T>& job, Backend backend, const CudaBudgets& budgets, const Progress& progress = {}) {
+void model_observed(GradientJob<T>& job, Backend backend, const DeviceBudgets& budgets, const Progress& progress = {}) {
   if (job.observed_source != "modelled" || !job.observed.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
   const Problem<T> p = make_problem<T>(job.start.grid, job.truth, job.start.acquisition, job.time);

@@ -25,7 +25,7 @@ struct GradientRun {
   GradientJob<T> job;
   StrategyPlan plan;
   StrategyReport report;
-  CudaRunInfo cuda_info;                // the report's placement: where the CUDA backend put the slots
+  CudaRunInfo placement;                // the report's placement: where the CUDA backend put the slots
   GradientOutput output;                // objective, statistics, dJ/dm at the interior points
   index_t predicted_forward_steps = 0;  // the CUDA backend may run revolve as two levels
   // With GradientJobOptions::keep_traces: the synthetic traces S u the misfit saw and its adjoint
@@ -88,7 +88,7 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   r.clock.mark(phase::model);
   // The observed data's time loop hears `progress` too (a front end may cancel the run there); its bar
   // stays the gradient's.
-  model_observed(job, r.backend.kind, cuda_budgets(o.problem),
+  model_observed(job, r.backend.kind, device_budgets(o.problem),
                  progress ? Progress([&](index_t, index_t) { progress(0, 1); }) : Progress{});
   r.clock.mark(phase::observed);
 
@@ -101,8 +101,8 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   }
   r.clock.mark(phase::problem);
   if (o.estimate_wavelet) {
-    job.start.acquisition.wavelet =
-        estimate_record_wavelet<T>(problem, job.observed.data(), r.backend.kind, cuda_budgets(o.problem), job.substeps);
+    job.start.acquisition.wavelet = estimate_record_wavelet<T>(problem, job.observed.data(), r.backend.kind,
+                                                               device_budgets(o.problem), job.substeps);
     const std::vector<double> on_steps = interpolate_signature(job.start.acquisition.wavelet, job.substeps);
     problem.wavelet.assign(on_steps.begin(), on_steps.end());
     r.clock.mark(phase::wavelet);
@@ -112,13 +112,13 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   RecordingMisfit<T> recorded(o.misfit.get<T>());
   const Misfit<T>& compared = o.keep_traces ? static_cast<const Misfit<T>&>(recorded) : o.misfit.get<T>();
   const ResampledMisfit<T> misfit(compared, job.substeps);
-  g = run_on_backend(r.backend.kind, problem, cuda_budgets(o.problem),
+  g = run_on_backend(r.backend.kind, problem, device_budgets(o.problem),
                      GradientCall<T>{&misfit, job.observed.data(), &o.strategy, &r.plan, progress, &r.report});
   r.clock.mark_parts({{phase::forward, g.stats.seconds_forward}, {phase::reverse, g.stats.seconds_reverse}},
                      phase::fields);
   r.synthetic = std::move(recorded.synthetic());
   r.adjoint_source = std::move(recorded.adjoint_source());
-  r.cuda_info = r.report.placement;
+  r.placement = r.report.placement;
   // A result that is not finite is never written as a success.
   check_finite_result(job.observed.data(), job.observed.size(), "the observed data (modelled in the true model)");
   check_finite_result(&g.stats.objective, 1, "the objective");

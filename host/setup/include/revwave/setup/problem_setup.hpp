@@ -122,7 +122,11 @@ BackendChoice resolve_backend(Backend requested);
 void put_backend(nlohmann::json& j, const BackendChoice& b);
 void apply_threads(const std::optional<int>& threads);
 // --device-memory / --host-memory / --host-spacing / --shots-at-once as the CUDA backend's budgets.
-CudaBudgets cuda_budgets(const ProblemOptions& o);
+DeviceBudgets device_budgets(const ProblemOptions& o);
+// The name before 0.3, kept for one release.
+[[deprecated("cuda_budgets() is device_budgets()")]] inline DeviceBudgets cuda_budgets(const ProblemOptions& o) {
+  return device_budgets(o);
+}
 // Refuses the CUDA budget options when the run is on the CPU: they would be ignored.
 void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend);
 // Refuses --shots-at-once for a run of one shot (`what`: "a gradient", ...): it would be ignored.

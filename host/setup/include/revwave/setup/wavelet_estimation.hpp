@@ -32,7 +32,7 @@ void check_one_time_axis(const Survey& survey);
 // data-rate impulse at record sample L (resampling_half_width), so that its interpolation lies whole
 // after the run's start, run L record samples longer and its first L samples dropped.
 template <class T>
-std::vector<double> shot_wavelet_sums(Problem<T>& p, const T* observed, Backend backend, const CudaBudgets& budgets,
+std::vector<double> shot_wavelet_sums(Problem<T>& p, const T* observed, Backend backend, const DeviceBudgets& budgets,
                                       index_t substeps = 1) {
   const index_t nt = record_samples(p.time.nt(), substeps);
   const index_t lead = substeps == 1 ? 0 : resampling_half_width;
@@ -69,7 +69,7 @@ std::vector<double> shot_wavelet_sums(Problem<T>& p, const T* observed, Backend 
 // The signature of one record (its problem and observed data).
 template <class T>
 std::vector<double> estimate_record_wavelet(Problem<T>& p, const T* observed, Backend backend,
-                                            const CudaBudgets& budgets, index_t substeps = 1) {
+                                            const DeviceBudgets& budgets, index_t substeps = 1) {
   return wavelet_from_sums(shot_wavelet_sums(p, observed, backend, budgets, substeps),
                            record_samples(p.time.nt(), substeps));
 }

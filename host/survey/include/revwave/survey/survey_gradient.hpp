@@ -29,8 +29,8 @@ namespace revwave {
 struct SurveyRunOptions {
   StrategyOptions strategy;
   Backend backend = Backend::cpu;
-  CudaBudgets budgets;   // cuda: its device is this process's GPU
-  double aperture = -1;  // m around each shot's sources and receivers; < 0: the whole model
+  DeviceBudgets budgets;  // cuda: its device is this process's GPU
+  double aperture = -1;   // m around each shot's sources and receivers; < 0: the whole model
   // Shots without data get them modelled in this model (on the whole model) where they run.
   const VelocityModel* true_model = nullptr;
   MisfitChoice misfit;  // what J_s is: l2 unless chosen (the same on every process)
@@ -87,7 +87,7 @@ inline void maybe_inject_failure(std::int64_t s, const Shot& shot) {
 // A shot's data modelled in `model` on the whole grid.
 template <class T>
 std::vector<double> model_shot_data(const Grid& grid, const VelocityModel& model, const Shot& shot, Backend backend,
-                                    const CudaBudgets& budgets, double* seconds = nullptr,
+                                    const DeviceBudgets& budgets, double* seconds = nullptr,
                                     const Progress& progress = {}) {
   const Problem<T> p = shot_problem<T>(grid, model, shot, shot_window(grid, shot.acquisition, -1));
   const ShotData<T> d = run_on_backend(backend, p, budgets, ForwardCall<T>{progress});
@@ -263,7 +263,7 @@ double survey_misfit(const Grid& grid, const VelocityModel& model, const Survey&
 // Models every shot's data (overwriting them) in `model`, on the whole model, shot after shot.
 template <class T>
 double survey_forward(const Grid& grid, const VelocityModel& model, Survey& survey, Backend backend,
-                      const CudaBudgets& budgets, const Progress& shots_done = {}) {
+                      const DeviceBudgets& budgets, const Progress& shots_done = {}) {
   check_survey(survey, grid, model);
   double seconds = 0;
   for (std::size_t s = 0; s < survey.shots.size(); ++s) {

@@ -48,11 +48,11 @@ class CudaPropagator {
   using value_type = T;
   using State = DeviceState;
 
-  explicit CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets = {});
+  explicit CudaPropagator(const Problem<T>& problem, const DeviceBudgets& budgets = {});
   // A shot engine's: fields of `field_capacity` bytes, the problem's m cut from the resident model
   // on the device, every upload through `ring`; re-targeted to each shot (retarget) without
   // reallocating, its gradient left on the device (adjoint().grad), and no wait between shots.
-  CudaPropagator(const Problem<T>& problem, const CudaBudgets& budgets, std::size_t field_capacity,
+  CudaPropagator(const Problem<T>& problem, const DeviceBudgets& budgets, std::size_t field_capacity,
                  const ResidentWindow<T>& window, UploadRing& ring);
   // The problem it holds a reference to now describes another shot (engine only): the device
   // problem refilled, buffers grown only where the new shot needs more, the pool's fields zeroed on
@@ -201,7 +201,7 @@ class CudaPropagator {
 
   detail::SelectDevice select_;
   const Problem<T>& p_;
-  CudaBudgets budgets_;
+  DeviceBudgets budgets_;
   DeviceProblem<T> dev_;
   CudaStreams streams_;
   std::unique_ptr<DevicePhysics<T>> physics_;  // the problem's operator (after dev_, which it reads)
