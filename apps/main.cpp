@@ -1,6 +1,4 @@
 // revwave: parse, dispatch to a subcommand, turn every error into one line and an exit code.
-#include <omp.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -80,8 +78,8 @@ int main(int argc, char** argv) {
   try {
     // A team from the environment is checked as --threads is, before anything runs in parallel
     // (past the runtime's limit libgomp crashes without a word).
-    if (threads_asked(argc, argv) <= 0 && std::getenv("OMP_NUM_THREADS") != nullptr)
-      revwave::check_thread_count("OMP_NUM_THREADS", omp_get_max_threads());
+    if (const auto team = revwave::environment_team(); team && threads_asked(argc, argv) <= 0)
+      revwave::check_thread_count("OMP_NUM_THREADS", *team);
     const std::vector<std::string> args = with_resumed_configuration(argc, argv);
     std::vector<char*> pointers;
     for (const std::string& a : args) pointers.push_back(const_cast<char*>(a.c_str()));

@@ -407,7 +407,7 @@ void refuse_shots_at_once_for_one_shot(const ProblemOptions& o, const std::strin
 void apply_threads(const std::optional<int>& threads) {
   if (!threads) {
     // The environment's team, checked as --threads is (the command line does so before it parses).
-    if (std::getenv("OMP_NUM_THREADS") != nullptr) check_thread_count("OMP_NUM_THREADS", omp_get_max_threads());
+    if (const auto team = environment_team()) check_thread_count("OMP_NUM_THREADS", *team);
     return;
   }
   check_thread_count("--threads", *threads);

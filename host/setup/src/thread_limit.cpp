@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -51,11 +52,9 @@ void lower(ThreadLimit& limit, std::int64_t threads, const std::string& reason) 
   if (threads >= 0 && threads < limit.threads) limit = {std::max<std::int64_t>(threads, 1), reason};
 }
 
-}  // namespace
-
-ThreadLimit openmp_thread_limit() {
+// Every limit but the runtime's own, read without starting the runtime.
+ThreadLimit system_thread_limit() {
   ThreadLimit limit{std::numeric_limits<std::int32_t>::max(), ""};
-  lower(limit, omp_get_thread_limit(), "the OpenMP runtime's thread limit (OMP_THREAD_LIMIT)");
   pthread_attr_t attr;
   std::size_t stack = 0;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
@@ -95,8 +94,32 @@ ThreadLimit openmp_thread_limit() {
   return limit;
 }
 
+}  // namespace
+
+ThreadLimit openmp_thread_limit() {
+  ThreadLimit limit = system_thread_limit();
+  lower(limit, omp_get_thread_limit(), "the OpenMP runtime's thread limit (OMP_THREAD_LIMIT)");
+  return limit;
+}
+
+std::optional<std::int64_t> environment_team() {
+  const char* text = std::getenv("OMP_NUM_THREADS");
+  if (text == nullptr) return std::nullopt;
+  // Its first entry (a list names the nested levels' teams), digits only.
+  std::int64_t n = 0;
+  const char* c = text;
+  while (*c == ' ') ++c;
+  if (*c < '0' || *c > '9') return std::nullopt;
+  for (; *c >= '0' && *c <= '9'; ++c) n = std::min<std::int64_t>(n * 10 + (*c - '0'), std::int64_t(1) << 40);
+  return n;
+}
+
 void check_thread_count(const std::string& option, std::int64_t threads) {
-  const ThreadLimit limit = openmp_thread_limit();
+  // The system's limits first: asking the runtime for its own starts it, and a runtime told to
+  // make a team past them may fail in its start-up (LLVM's libomp sizes its tables by
+  // OMP_NUM_THREADS, and an allocation of 128 bytes a thread ends the process).
+  ThreadLimit limit = system_thread_limit();
+  if (threads <= limit.threads) limit = openmp_thread_limit();
   if (threads <= limit.threads) return;
   throw InputError(option + " " + std::to_string(threads) +
                    " is more threads than the OpenMP runtime can start here: at most " + std::to_string(limit.threads) +

@@ -4,6 +4,7 @@
 // memory-map limits it ends the process with "Thread creation failed").
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace revwave {
@@ -14,7 +15,12 @@ struct ThreadLimit {
 };
 ThreadLimit openmp_thread_limit();
 
-// InputError "OPTION N is more threads than ... can start here: at most M (REASON)" above the limit.
+// The team OMP_NUM_THREADS asks for (its first entry), read without starting the runtime; none
+// where it is unset or does not start with a number.
+std::optional<std::int64_t> environment_team();
+
+// InputError "OPTION N is more threads than ... can start here: at most M (REASON)" above the limit
+// (the system's limits are read first: the runtime is asked only where they allow N).
 void check_thread_count(const std::string& option, std::int64_t threads);
 
 }  // namespace revwave
