@@ -148,7 +148,7 @@ void register_gradient(CLI::App& app) {
   cmd->add_option("--out", o->out, "gradient .npy, shape (nx, ny, nz), s^2/m^2 units of dJ/dm")
       ->capture_default_str()
       ->check(named_output());
-  cmd->add_option("--png", o->png, "write PREFIX_gradient_{xz,yz,xy}.png and PREFIX_shot.png")->check(named_output());
+  cmd->add_option("--png", o->png, "write PREFIX_gradient_{xz,yz,xy}.png and PREFIX_shot.png")->check(named_prefix());
   cmd->add_option("--density-gradient", o->density_out,
                   "also write dJ/drho, .npy of the model's shape (needs --density; a name without an ending gets "
                   ".npy)")

@@ -38,6 +38,23 @@ inline CLI::Validator named_output() {
       "", "named output");
 }
 
+// A prefix of output files (--png PREFIX writes PREFIX_gradient_xz.png ...): a name as named_output
+// asks, whose last part is a file's start, not a directory (`/` or `out/` would write `/_shot.png`).
+inline CLI::Validator named_prefix() {
+  return CLI::Validator(
+      [](std::string& name) {
+        if (name.empty()) return std::string("an empty name: give a file name");
+        const auto ends = [&name](const std::string& e) {
+          return name.size() >= e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0;
+        };
+        if (ends("/") || name == "." || name == ".." || ends("/.") || ends("/.."))
+          return "'" + name +
+                 "' names a directory: a prefix starts the files' names (give DIR/run1 for DIR/run1_shot.png)";
+        return std::string();
+      },
+      "", "file prefix");
+}
+
 // An output that is one .npy array: `out`, with .npy added when it has no ending (another ending is
 // left for require_npy_ending, after the outputs were checked against the inputs).
 std::string npy_output(const std::string& out);

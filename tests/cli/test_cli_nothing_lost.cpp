@@ -70,6 +70,10 @@ TEST_F(CliNothingLost, EmptyNamesHugeEnvironmentTeamsAndAbsurdSpacingsAreRefused
   const std::string f = "forward" + std::string(small);
   expect_refused_as(f + "--out ''", 2, {"--out", "an empty name"});
   expect_refused_as("gradient" + std::string(small) + "--out g.npy --png ''", 2, {"--png", "an empty name"});
+  // A directory as the pictures' prefix wrote /_shot.png: refused, naming the prefix.
+  for (const char* dir : {"/", "pics/", ".", "pics/.."})
+    expect_refused_as("gradient" + std::string(small) + "--out g.npy --png " + dir, 2,
+                      {"--png", "'" + std::string(dir) + "' names a directory"});
   expect_refused_as("gradient" + std::string(small) + "--density rho.npy --density-gradient '' --out g.npy", 2,
                     {"--density-gradient", "an empty name"});
   expect_refused_as(f + "--spacing 1e-300 --out s.npy", 2, {"--spacing 1e-300 m", "fastest velocity"});
@@ -83,6 +87,21 @@ TEST_F(CliNothingLost, EmptyNamesHugeEnvironmentTeamsAndAbsurdSpacingsAreRefused
   const Outcome dg = invoke("gradient" + std::string(small) + "--density rho.npy --density-gradient dg --out g.npy");
   ASSERT_EQ(dg.code, 0) << dg.err;
   EXPECT_TRUE(fs::exists(dir_ / "dg.npy"));
+}
+
+// A sidecar's dt a million times finer than the stable step (ns for s) was refused in the words of
+// the velocity (m / dt^2 out of float's range): now in those of the record's sample interval.
+TEST_F(CliNothingLost, ARecordsAbsurdSampleIntervalIsRefusedInItsOwnWords) {
+  ASSERT_EQ(invoke("forward" + std::string(small) + "--out obs.npy").code, 0);
+  std::ifstream in(dir_ / "obs.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t at = text.find("\"dt\":");
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::size_t end = text.find_first_of(",}", at);
+  text.replace(at, end - at, "\"dt\": 1e-30");
+  std::ofstream(dir_ / "obs.json", std::ios::trunc) << text;
+  expect_refused_as("gradient --shape 12,12,12 --threads 1 --observed obs.npy --out g.npy", 2,
+                    {"obs.npy: dt 1e-30 s is", "times finer than the largest stable step", "units"});
 }
 
 TEST_F(CliNothingLost, AnOutputDirectoryThatCannotTakeTheOutputsIsRefusedBeforeTheRun) {

@@ -85,6 +85,10 @@ TEST(ByteSizes, ZeroFractionsAndOverflowAreRefusedNotDefaulted) {
   // 0.5 truncated to 0 used to mean "no budget given": now it is refused.
   EXPECT_NE(message_of([] { parse_bytes("0.5"); }).find("less than one byte"), std::string::npos);
   EXPECT_NE(message_of([] { parse_bytes("1e30G"); }).find("exceeds the largest size"), std::string::npos);
+  // 1.5 read as 1 byte used to be refused as "1 B is below one slot": a fraction of a byte is refused.
+  EXPECT_NE(message_of([] { parse_bytes("1.5"); }).find("a size in bytes is a whole number"), std::string::npos);
+  EXPECT_NE(message_of([] { parse_bytes("2.25B"); }).find("a size in bytes is a whole number"), std::string::npos);
+  EXPECT_EQ(parse_bytes("2.0"), 2u);
   EXPECT_NE(message_of([] { parse_bytes("16384P"); }).find("exceeds the largest size"), std::string::npos);
   for (const char* bad : {"0", "-1G", "lots", "", "nan", "inf", "5X", "0x10MiB", "0x1p22", ".", "e5", "1e", "5MiBs"})
     EXPECT_THROW(parse_bytes(bad), InputError) << bad;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "error_message.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/driver/verification.hpp"
 #include "revwave/misfit/record_resampling.hpp"
@@ -67,6 +68,17 @@ TEST(ResampledSurvey, TheRecordsDtIsRunInStableSubsteps) {
   fine.shots[0].time = c.time;
   EXPECT_TRUE(choose_substeps(fine, c.grid, vmax, 1.0).empty());
   EXPECT_EQ(fine.shots[0].substeps, 1);
+  // A sample interval a million times finer than the stable step (ns typed for s) is refused in the
+  // words of the shot's dt, not later in those of m / dt^2; just above that bound it runs.
+  Survey slip = fine;
+  const double limit = max_stable_dt(c.grid, vmax);
+  slip.shots[0].time.dt = limit * 0.9e-6;
+  const std::string m = revwave::testing::message_of([&] { choose_substeps(slip, c.grid, vmax, 1.0); });
+  EXPECT_NE(m.find("shot: dt "), std::string::npos) << m;
+  EXPECT_NE(m.find("times finer than the largest stable step"), std::string::npos) << m;
+  slip.shots[0].time.dt = limit * 1.1e-6;
+  EXPECT_NO_THROW(choose_substeps(slip, c.grid, vmax, 1.0));
+  EXPECT_EQ(slip.shots[0].substeps, 1);
 }
 
 // One run, recorded two ways: at the records' dt through its 3 substeps (resampled), and at every one

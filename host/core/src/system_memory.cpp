@@ -145,6 +145,11 @@ std::size_t parse_bytes(const std::string& text) {
   if (scale < 0 || !std::isfinite(value) || value <= 0) throw invalid();
   const double bytes = value * scale;
   if (bytes < 1) throw InputError("memory size '" + text + "' is invalid: it is less than one byte");
+  // A size in bytes is a whole number; a fraction of a unit (1.5GiB) is read to the byte below it.
+  if (scale == 1 && bytes != std::floor(bytes)) {
+    throw InputError("memory size '" + text +
+                     "' is invalid: a size in bytes is a whole number (give a unit for a fraction: 1.5GiB)");
+  }
   // 2^64 is exact as a double; anything at or above it does not fit a byte count.
   if (!(bytes < 18446744073709551616.0)) {
     throw InputError("memory size '" + text + "' is invalid: it exceeds the largest size, 2^64 - 1 bytes (16 EiB)");

@@ -216,7 +216,19 @@ std::vector<double> simulation_wavelet(const Shot& shot) { return interpolate_si
 
 index_t stable_substeps(double dt, const Grid& grid, double max_velocity, double density_factor) {
   const double limit = max_stable_dt(grid, max_velocity) * density_factor;
-  if (!(std::isfinite(dt) && dt > 0) || !(limit > 0) || dt <= limit) return 1;  // check_stable names a bad dt
+  if (!(std::isfinite(dt) && dt > 0) || !(limit > 0)) return 1;  // check_stable names a bad dt
+  if (dt <= limit) {
+    // A record sampled a million times finer than the stable step is a unit slip (ns for s), not data:
+    // refused here in the words of the sample interval, not later in those of m / dt^2.
+    if (dt < limit * 1e-6) {
+      std::ostringstream os;
+      os.precision(6);
+      os << "dt " << dt << " s is " << limit / dt << " times finer than the largest stable step, " << limit
+         << " s, and a sample interval must be at least 1e-6 of it: check the record's sample interval and its units";
+      throw InputError(os.str());
+    }
+    return 1;
+  }
   const double k = std::ceil(dt / (0.9 * limit));
   if (!(k < 1e6)) {
     std::ostringstream os;
@@ -240,7 +252,11 @@ std::string substeps_sentence(double dt, index_t substeps, double max_velocity) 
 std::vector<std::string> choose_substeps(Survey& survey, const Grid& grid, double max_velocity, double density_factor) {
   std::vector<std::string> said;
   for (Shot& shot : survey.shots) {
-    shot.substeps = stable_substeps(shot.time.dt, grid, max_velocity, density_factor);
+    try {
+      shot.substeps = stable_substeps(shot.time.dt, grid, max_velocity, density_factor);
+    } catch (const InputError& e) {
+      throw InputError(shot.name + ": " + e.what());
+    }
     if (shot.substeps == 1) continue;
     const std::string sentence = substeps_sentence(shot.time.dt, shot.substeps, max_velocity);
     if (std::find(said.begin(), said.end(), sentence) == said.end()) said.push_back(sentence);

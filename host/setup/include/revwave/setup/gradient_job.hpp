@@ -112,8 +112,12 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     job.time.dt = record.meta.dt;
     job.time.steps = record.meta.nt - 1;
     // The record keeps its sample interval; a run that cannot step it takes substeps per sample.
-    job.substeps = stable_substeps(job.time.dt, job.start.grid, max_velocity(job.start.model),
-                                   density_dt_factor(job.start.grid, job.start.model));
+    try {
+      job.substeps = stable_substeps(job.time.dt, job.start.grid, max_velocity(job.start.model),
+                                     density_dt_factor(job.start.grid, job.start.model));
+    } catch (const InputError& e) {
+      throw InputError(observed + ": " + e.what());
+    }
     check_stable(simulation_time(job).dt, job.start.grid, job.start.model);
     refuse_many_record_steps(o.problem, observed, job.time, job.substeps, max_velocity(job.start.model));
     const std::vector<double>& w = job.start.acquisition.wavelet;  // at the record's samples, as its data
