@@ -12,6 +12,7 @@
 #include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
+#include "revwave/driver/backend_registry.hpp"
 #include "revwave/inversion/survey_objective.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 #include "survey_reference.hpp"

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include <cuda.h>
+
 #include "cudasim.hpp"
 
 namespace {
@@ -384,6 +386,32 @@ cudaError_t cudaSetDevice(int device) {
 
 cudaError_t cudaGetDevice(int* device) {
   *device = sim().device;
+  return cudaSuccess;
+}
+
+// The two driver entry points revwave asks the runtime for (device_selection.cpp): a device's handle
+// is its ordinal, and its primary context is active where cudasim recorded a context on it.
+namespace {
+CUresult sim_device_get(CUdevice* device, int ordinal) {
+  if (ordinal < 0 || ordinal >= sim().device_count) return CUDA_ERROR_INVALID_DEVICE;
+  *device = ordinal;
+  return CUDA_SUCCESS;
+}
+CUresult sim_primary_context_state(CUdevice device, unsigned int* flags, int* active) {
+  if (device < 0 || device >= sim().device_count) return CUDA_ERROR_INVALID_DEVICE;
+  *flags = 0;
+  *active = sim().contexts.count(device) != 0 ? 1 : 0;
+  return CUDA_SUCCESS;
+}
+}  // namespace
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned int, unsigned long long,
+                                             cudaDriverEntryPointQueryResult* status) {
+  const std::string name = symbol;
+  *fn = name == "cuDeviceGet"                  ? reinterpret_cast<void*>(&sim_device_get)
+        : name == "cuDevicePrimaryCtxGetState" ? reinterpret_cast<void*>(&sim_primary_context_state)
+                                               : nullptr;
+  if (status != nullptr) *status = *fn != nullptr ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
   return cudaSuccess;
 }
 

@@ -7,6 +7,7 @@
 
 #include "../cuda/cuda_test_support.hpp"
 #include "cudasim.hpp"
+#include "revwave/cuda/backend/cuda_propagator.hpp"
 #include "revwave/setup/problem_setup.hpp"
 #include "revwave/setup/survey_gradient_run.hpp"
 #include "revwave/survey/survey_gradient.hpp"
@@ -60,6 +61,42 @@ TEST_F(DeviceContexts, ASurveyGradientMakesOneOnItsDeviceOnly) {
   const SurveySum sum = survey_gradient<double>(c.grid, c.start_model, survey, o, runner);
   EXPECT_GT(sum.objective, 0.0);
   EXPECT_EQ(cudasim::devices_with_context(), std::vector<int>{2});
+}
+
+// A library call gives the calling thread its device back (#48): the caller that works on device 1
+// finds device 1 current after a survey gradient on device 2, and after a propagator on device 3.
+// Where the caller had no context on its current device (0, before any call), none is made there.
+TEST_F(DeviceContexts, ARunGivesTheCallersDeviceBack) {
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  const Case c = awkward_case(4, 20, {21, 17, 15});
+  Survey survey;
+  Shot shot;
+  shot.name = "shot 0";
+  shot.acquisition = c.acq;
+  shot.time = c.time;
+  shot.data.assign(static_cast<std::size_t>(c.time.nt()) * c.acq.receivers.size(), 1e-3);
+  survey.shots.push_back(shot);
+  SurveyRunOptions o;
+  o.backend = Backend::cuda;
+  o.strategy = strategy("revolve", 4);
+  o.strategy.backend = Backend::cuda;
+  o.budgets.device = 2;
+  SerialShotRunner runner;
+  EXPECT_GT(survey_gradient<double>(c.grid, c.start_model, survey, o, runner).objective, 0.0);
+  int current = -1;
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  EXPECT_EQ(current, 1);
+  {
+    DeviceBudgets b;
+    b.device = 3;
+    const Problem<double> p = make_problem<double>(c.grid, c.start_model, c.acq, c.time);
+    CudaPropagator<double> prop(p, b);
+    ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+    EXPECT_EQ(current, 3);  // its own while it lives
+  }
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  EXPECT_EQ(current, 1);
+  EXPECT_EQ(cudasim::devices_with_context(), (std::vector<int>{1, 2, 3}));
 }
 
 TEST_F(DeviceContexts, ListingTheDevicesForInfoLeavesTheCurrentOneAsItWas) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "revwave/core/errors.hpp"
+#include "revwave/driver/backend_registry.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
 #include "revwave/store/disk_slot_file.hpp"
 #include "revwave/store/memory_store.hpp"
@@ -24,7 +25,7 @@ namespace {
 
 std::string refusal(const std::string& spec, Backend backend) {
   try {
-    parse_tier_spec(spec, backend);
+    parse_tier_spec(spec, backend_capabilities(backend));
   } catch (const InputError& e) {
     return e.what();
   }
@@ -32,19 +33,19 @@ std::string refusal(const std::string& spec, Backend backend) {
 }
 
 TEST(TierSpec, NamesSlotsAndCostsBecomeAKindAndNumbers) {
-  const TierSpec m = parse_tier_spec("memory:4", Backend::cpu);
+  const TierSpec m = parse_tier_spec("memory:4", backend_capabilities(Backend::cpu));
   EXPECT_EQ(m.kind, TierKind::memory);
   EXPECT_EQ(m.slots, 4);
   EXPECT_FALSE(m.costs_given);
-  const TierSpec d = parse_tier_spec("disk:0:1.5:2", Backend::cpu);
+  const TierSpec d = parse_tier_spec("disk:0:1.5:2", backend_capabilities(Backend::cpu));
   EXPECT_EQ(d.kind, TierKind::disk);
   EXPECT_EQ(d.slots, 0);
   EXPECT_TRUE(d.costs_given);
   EXPECT_EQ(d.store_cost, 1.5);
   EXPECT_EQ(d.restore_cost, 2.0);
-  EXPECT_EQ(parse_tier_spec("pinned:3", Backend::cuda).kind, TierKind::pinned);
+  EXPECT_EQ(parse_tier_spec("pinned:3", backend_capabilities(Backend::cuda)).kind, TierKind::pinned);
   for (TierKind k : {TierKind::memory, TierKind::pinned, TierKind::disk})
-    EXPECT_EQ(parse_tier_spec(std::string(to_string(k)) + ":1", Backend::cuda).kind, k);
+    EXPECT_EQ(parse_tier_spec(std::string(to_string(k)) + ":1", backend_capabilities(Backend::cuda)).kind, k);
 }
 
 TEST(TierSpec, BadSpecsAreOneSentenceNamingTheSpecAndTheRule) {

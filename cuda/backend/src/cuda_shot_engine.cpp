@@ -260,7 +260,7 @@ class CudaShotEngine final : public ShotEngine<T> {
   }
 
   EngineOptions o_;
-  detail::SelectDevice select_;  // this process's device, and no other: the only context it makes
+  SelectDevice select_;  // this process's device, and no other: the only context it makes
   std::size_t capacity_;
   Stream sums_stream_;
   UploadRing ring_;

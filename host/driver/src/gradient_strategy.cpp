@@ -8,6 +8,7 @@
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
+#include "revwave/driver/backend_registry.hpp"
 #include "revwave/schedule/multilevel.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/store/async_disk_store.hpp"
@@ -37,26 +38,27 @@ std::size_t tier_slot_bytes(const StrategyPlan& plan, TierKind k, std::size_t ho
 }
 
 // " (memory slots compressed fp16, disk slots raw)": which tiers hold encoded slots.
-std::string multilevel_compression(const StrategyPlan& plan, Backend backend) {
+std::string multilevel_compression(const StrategyPlan& plan, const BackendCapabilities& can) {
   if (!plan.compression.enabled()) return "";
   const std::string mode = plan.compression.text();
   if (plan.compress_host_tier_only)
     return " (pinned slots encoded " + mode + " on the host, memory and disk slots raw)";
-  if (backend == Backend::cuda) return " (memory and pinned slots compressed " + mode + ", disk slots raw)";
+  if (can.pinned_tier) return " (memory and pinned slots compressed " + mode + ", disk slots raw)";
   return " (memory slots compressed " + mode + ", disk slots raw)";
 }
 
-// --tier NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first: memory or disk, and pinned on CUDA.
+// --tier NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first: memory or disk, and pinned where the
+// backend has a pinned tier.
 StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::size_t working_bytes) {
-  const bool cuda = o.backend == Backend::cuda;
+  const BackendCapabilities& can = backend_capabilities(o.backend);
   if (o.tiers.empty()) {
     throw InputError(std::string("--strategy multilevel needs --tier NAME:SLOTS[:STORE:RESTORE] (") +
-                     (cuda ? "memory, pinned, disk)" : "memory, disk)"));
+                     (can.pinned_tier ? "memory, pinned, disk)" : "memory, disk)"));
   }
   int given = 0;
   bool disk_tier = false;
   for (const std::string& text : o.tiers) {
-    const TierSpec spec = parse_tier_spec(text, o.backend);
+    const TierSpec spec = parse_tier_spec(text, can);
     if (spec.kind == TierKind::disk) check_checkpoint_dir(o.checkpoint_dir, "--tier disk");
     disk_tier = disk_tier || spec.kind == TierKind::disk;
     plan.tiers.push_back(Tier{to_string(spec.kind), spec.slots, spec.store_cost, spec.restore_cost});
@@ -77,8 +79,9 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::s
   const std::size_t host_encoded = plan.compress_host_tier_only
                                        ? CompressedStore::slot_bytes_of(FieldCodec(plan.compression, *plan.layout))
                                        : plan.slot_bytes;
-  // The tiers in host memory: the backend's own memory on the CPU, the pinned tiers on CUDA.
-  const TierKind in_host = cuda ? TierKind::pinned : TierKind::memory;
+  // The tiers in host memory: the backend's own memory where its slots are host memory, else the
+  // pinned tiers.
+  const TierKind in_host = can.slots_in_host_memory ? TierKind::memory : TierKind::pinned;
   plan.storage_bytes = 0;
   std::size_t in_memory = 0;
   for (std::size_t i = 0; i < plan.tiers.size(); ++i) {
@@ -96,7 +99,7 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::s
   plan.choice = "multilevel: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
                 " on " + std::to_string(plan.tiers.size()) + " tiers" +
                 (plan.measure_costs ? ", costs measured at start-up" : ", costs given") +
-                multilevel_compression(plan, o.backend);
+                multilevel_compression(plan, can);
   return plan;
 }
 
@@ -122,8 +125,9 @@ void refuse_ignored(const StrategyOptions& o, const std::string& uses) {
   }
 }
 
-bool zfp_on_cuda(const StrategyOptions& o) {
-  return o.backend == Backend::cuda &&
+// ZFP where the backend's memory tier takes no host codec: it encodes the pinned host slots only.
+bool zfp_on_pinned_tier_only(const StrategyOptions& o) {
+  return !backend_capabilities(o.backend).host_codecs_in_memory_tier &&
          (o.compression.mode == CompressionMode::zfp_rate || o.compression.mode == CompressionMode::zfp_accuracy);
 }
 
@@ -174,7 +178,7 @@ void plan_compression(const StrategyOptions& o, const FieldLayout* layout, Strat
   plan.layout = *layout;
   // ZFP on the CUDA backend encodes the pinned host slots only (on the host: Debian's libzfp has
   // no CUDA execution); the device slots stay raw, and a budget buys them at that size.
-  plan.compress_host_tier_only = zfp_on_cuda(o);
+  plan.compress_host_tier_only = zfp_on_pinned_tier_only(o);
   if (!plan.compress_host_tier_only) plan.slot_bytes = CompressedStore::slot_bytes_of(codec);
 }
 
@@ -200,7 +204,7 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
     plan.predicted_forward_steps = steps;
     plan.choice = "full: the whole history, " + std::to_string(steps) + " wavefields of " +
                   format_bytes(double(field_bytes)) + " = " + format_bytes(double(plan.storage_bytes));
-    if (o.backend == Backend::cpu) require_history(steps, field_bytes, working_bytes);
+    if (backend_capabilities(o.backend).slots_in_host_memory) require_history(steps, field_bytes, working_bytes);
     return plan;
   }
   if (o.strategy == Strategy::multilevel) {
@@ -248,7 +252,7 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
   // Online predicts none (its stop rule decides as it runs; 0 here): a run reports the offline
   // optimum for its slots beside its count, and `revwave plan` counts that optimum as a bound.
   plan.predicted_forward_steps = o.strategy == Strategy::online ? 0 : optimal_forward_steps(steps, plan.snaps);
-  if (store == StoreKind::memory && o.backend == Backend::cpu) {
+  if (store == StoreKind::memory && backend_capabilities(o.backend).slots_in_host_memory) {
     const std::size_t have = available_memory_bytes();
     const std::size_t room = have > working_bytes ? have - working_bytes : 0;
     if (plan.storage_bytes > room) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "revwave/core/system_memory.hpp"
+#include "revwave/driver/backend_registry.hpp"
 
 namespace revwave {
 
@@ -78,7 +79,7 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
   j["peak_rss_bytes"] = peak_rss_bytes();
   j["peak_rss_counts"] = peak_rss_counts();
   j["warnings"] = r.warnings;
-  if (r.backend.kind == Backend::cuda) {
+  if (backend_capabilities(r.backend.kind).device_memory) {
     j["placement"] = {{"device_slots", r.placement.device_slots},
                       {"host_slots", r.placement.host_slots},
                       {"history_tier", r.placement.history_tier},

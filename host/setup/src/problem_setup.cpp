@@ -13,6 +13,7 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/core/openmp_wait.hpp"
 #include "revwave/core/system_memory.hpp"
+#include "revwave/driver/backend_registry.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/misfit/record_resampling.hpp"
 #include "revwave/numerics/acoustic/acoustic_state.hpp"
@@ -352,20 +353,6 @@ void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t va
                             std::to_string(s.acquisition.receivers.size()) + " receivers of traces)");
 }
 
-BackendChoice resolve_backend(Backend requested) {
-  if (requested == Backend::cpu) return {Backend::cpu, "", ""};
-  const bool have_gpu = cuda_device_count() > 0;
-  if (requested == Backend::cuda) {
-    if (!cuda_compiled()) throw NotCompiledError("--backend cuda: " + cuda_unavailable_reason());
-    if (!have_gpu) throw InputError("--backend cuda: " + cuda_unavailable_reason());
-    return {Backend::cuda, "", ""};
-  }
-  if (have_gpu) return {Backend::cuda, "auto: a CUDA device is present", ""};
-  // The usual case on a laptop or a CPU node: the report says "cpu (auto)"; why no GPU was usable
-  // (a driver message, a build without CUDA) is for --verbose and `revwave info`.
-  return {Backend::cpu, "auto", "no GPU is usable: " + cuda_unavailable_reason()};
-}
-
 void put_backend(nlohmann::json& j, const BackendChoice& b) {
   j["backend"] = to_string(b.kind);
   j["backend_note"] = b.note;
@@ -383,7 +370,7 @@ DeviceBudgets device_budgets(const ProblemOptions& o) {
 }
 
 void refuse_cuda_options_on_cpu(const ProblemOptions& o, Backend backend) {
-  if (backend == Backend::cuda) return;
+  if (backend_capabilities(backend).device_memory) return;
   const char* given = o.device_memory   ? "--device-memory"
                       : o.host_memory   ? "--host-memory"
                       : o.host_spacing  ? "--host-spacing"

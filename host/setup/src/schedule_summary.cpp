@@ -64,7 +64,7 @@ std::vector<Tier> parse_tiers(const ScheduleRequest& o) {
   if (o.tiers.empty()) return {Tier{"memory", o.snaps, 0.0, 0.0}};
   std::vector<Tier> tiers;
   for (const std::string& text : o.tiers) {
-    const TierSpec spec = parse_tier_spec(text, Backend::cuda);
+    const TierSpec spec = parse_tier_spec(text, no_backend);
     if (!spec.costs_given) {
       throw InputError("--tier '" + text +
                        "' needs its costs for a schedule: NAME:SLOTS:STORE_COST:RESTORE_COST (in forward steps; "

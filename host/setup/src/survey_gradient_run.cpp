@@ -5,6 +5,7 @@
 
 #include "revwave/core/cuda_info.hpp"
 #include "revwave/core/system_memory.hpp"
+#include "revwave/driver/backend_registry.hpp"
 #include "revwave/setup/gradient_pictures.hpp"
 #include "revwave/setup/gradient_run.hpp"
 
@@ -50,7 +51,7 @@ SurveyRunOptions survey_run_options(const GradientJobOptions& o, double aperture
   run.budgets = device_budgets(o.problem);
   run.aperture = aperture;
   run.misfit = o.misfit;
-  if (backend == Backend::cuda) {
+  if (backend_capabilities(backend).device_memory) {  // one device per local rank
     const int devices = cuda_device_count();
     run.budgets.device = devices > 0 ? local_rank % devices : 0;
   }
@@ -107,7 +108,7 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
   if (job.inputs.grid.free_surface) j["free_surface"] = true;
   j["boundary"] = to_string(boundary_of(job.inputs.grid));
   put_backend(j, job.backend);
-  if (job.backend.kind == Backend::cuda)  // the engine's lanes: never more than the shots
+  if (backend_capabilities(job.backend.kind).shot_lanes)  // the engine's lanes: never more than the shots
     j["shots_at_once"] =
         std::min<std::int64_t>(job.run.budgets.shots_at_once, static_cast<std::int64_t>(survey.shots.size()));
   j["precision"] = to_string(precision);

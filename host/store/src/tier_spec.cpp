@@ -24,20 +24,19 @@ double parse_cost(const std::string& text, const std::string& spec) {
   return v;
 }
 
-TierKind parse_kind(const std::string& name, const std::string& spec, Backend backend) {
-  const bool cuda = backend == Backend::cuda;
+TierKind parse_kind(const std::string& name, const std::string& spec, const BackendCapabilities& can) {
   for (TierKind k : {TierKind::memory, TierKind::pinned, TierKind::disk}) {
     if (name != to_string(k)) continue;
-    if (k == TierKind::pinned && !cuda) {
-      throw InputError("--tier '" + spec +
-                       "': tier 'pinned' is pinned host memory, which only the CUDA backend has: "
-                       "use memory or disk on the CPU backend");
+    if (k == TierKind::pinned && !can.pinned_tier) {
+      throw InputError("--tier '" + spec + "': tier 'pinned' is pinned host memory, which only the CUDA backend has: " +
+                       "use " + can.tier_names() + " on the " + can.name + " backend");
     }
     return k;
   }
   throw InputError(
-      "--tier '" + spec + "': tier '" + name + "' is unknown on the " + (cuda ? "CUDA" : "CPU") +
-      " backend: " + (cuda ? "memory (device memory), pinned (pinned host memory) or disk" : "memory or disk"));
+      "--tier '" + spec + "': tier '" + name + "' is unknown" +
+      (*can.name != '\0' ? std::string(" on the ") + can.name + " backend: " : std::string(": ")) +
+      (can.device_memory ? "memory (device memory), pinned (pinned host memory) or disk" : can.tier_names()));
 }
 
 }  // namespace
@@ -51,7 +50,7 @@ const char* to_string(TierKind k) {
   return "?";
 }
 
-TierSpec parse_tier_spec(const std::string& spec, Backend backend) {
+TierSpec parse_tier_spec(const std::string& spec, const BackendCapabilities& can) {
   std::vector<std::string> f;
   std::stringstream ss(spec);
   for (std::string item; std::getline(ss, item, ':');) f.push_back(item);
@@ -59,7 +58,7 @@ TierSpec parse_tier_spec(const std::string& spec, Backend backend) {
     throw InputError("--tier '" + spec + "' is invalid: NAME:SLOTS or NAME:SLOTS:STORE_COST:RESTORE_COST");
   }
   TierSpec t;
-  t.kind = parse_kind(f[0], spec, backend);
+  t.kind = parse_kind(f[0], spec, can);
   std::size_t pos = 0;
   long long slots = -1;
   try {

@@ -25,14 +25,14 @@ struct GradientResult {
   std::vector<double> gradient;    // dJ/dm (m = 1/c^2, s^2/m^2) at the interior points, C order
   GradientStats stats;             // steps, forward and reverse steps, stores, restores, seconds, bytes
   StrategyPlan plan;               // the strategy, its slots and the schedule's predicted forward steps
-  Backend backend = Backend::cpu;  // the backend that ran (never automatic)
+  Backend backend = host_backend;  // the backend that ran (never automatic)
 };
 
 struct ForwardResult {
   index_t nt = 0, nrec = 0;
   std::vector<double> traces;  // nt x nrec, C order (sample-major), in the run's precision widened to double
   TimeAxis time;
-  Backend backend = Backend::cpu;
+  Backend backend = host_backend;
 };
 
 namespace detail {

@@ -11,6 +11,10 @@ namespace revwave {
 // Where a run computes. `automatic` (--backend auto) is resolved before anything runs: CUDA when a
 // device is usable, else the CPU.
 enum class Backend { automatic, cpu, cuda };
+// The backend every build has, the library's default where a caller names none. Past the edges, code
+// asks a backend's capabilities (backend_capabilities in revwave/driver/backend_registry.hpp), never
+// which backend it is.
+inline constexpr Backend host_backend = Backend::cpu;
 enum class Strategy { full, revolve, multilevel, online };
 // Where checkpoint slots live: memory (the backend's own: host memory on the CPU, device memory on
 // a GPU) or files in a directory.

@@ -9,6 +9,7 @@
 #include "revwave/driver/backend_calls.hpp"
 #include "revwave/driver/cpu_checkpoints.hpp"
 #include "revwave/driver/cuda_backend.hpp"
+#include "revwave/driver/shot_engine.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/problem.hpp"
 #include "revwave/numerics/workload.hpp"
@@ -27,6 +28,17 @@ inline int working_fields(Backend backend, Workload w) {
   throw std::logic_error("working_fields: the backend must be resolved (cpu or cuda)");
 }
 
+// What `backend` can do, as its propagator type states it (cpu or cuda: resolve `automatic` first).
+// Everything past the edges asks this value instead of comparing backends.
+inline const BackendCapabilities& backend_capabilities(Backend backend) {
+  switch (backend) {
+    case Backend::cpu: return CpuPropagator<float>::capabilities;
+    case Backend::cuda: return cuda_capabilities;
+    case Backend::automatic: break;
+  }
+  throw std::logic_error("backend_capabilities: the backend must be resolved (cpu or cuda)");
+}
+
 // call(prop) on a propagator of `problem` on `backend` (cpu or cuda: resolve `automatic` first).
 template <class T, class Call>
 typename Call::Result run_on_backend(Backend backend, const Problem<T>& problem, const DeviceBudgets& budgets,
@@ -40,6 +52,18 @@ typename Call::Result run_on_backend(Backend backend, const Problem<T>& problem,
     case Backend::automatic: break;
   }
   throw std::logic_error("run_on_backend: the backend must be resolved (cpu or cuda) before anything runs");
+}
+
+// The shot engine of `backend` (cpu or cuda). Inline, as run_on_backend is: the CUDA backend links
+// after the library.
+template <class T>
+std::unique_ptr<ShotEngine<T>> make_shot_engine(Backend backend, const EngineOptions& options) {
+  switch (backend) {
+    case Backend::cpu: return make_cpu_shot_engine<T>(options);
+    case Backend::cuda: return make_cuda_shot_engine<T>(options);
+    case Backend::automatic: break;
+  }
+  throw std::logic_error("make_shot_engine: the backend must be resolved (cpu or cuda)");
 }
 
 }  // namespace revwave

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "revwave/core/backend_capabilities.hpp"
 #include "revwave/driver/propagator.hpp"
 #include "revwave/numerics/problem.hpp"
 #include "revwave/numerics/workload.hpp"
@@ -28,6 +29,11 @@ struct DeviceBudgets {
 
 // The name before 0.3, kept for one release.
 using CudaBudgets [[deprecated("CudaBudgets is DeviceBudgets")]] = DeviceBudgets;
+
+// What the CUDA backend can do (CudaPropagator::capabilities), known without it so that `revwave
+// plan` and the tier parser answer for a CUDA run on a machine or build without one: device memory
+// with budgets, lanes and a placement report, a pinned host tier, ZFP on the spilled slots only.
+inline constexpr BackendCapabilities cuda_capabilities{"CUDA", true, true, false, true, false};
 
 // The most shots a device runs at once (--shots-at-once): each is a working set and a share of the budget.
 inline constexpr int max_shots_at_once = 8;

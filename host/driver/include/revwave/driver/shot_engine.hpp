@@ -116,17 +116,6 @@ class ShotEngine {
 // The CPU backend's engine.
 template <class T>
 std::unique_ptr<ShotEngine<T>> make_cpu_shot_engine(const EngineOptions& options);
-
-// The engine of `backend` (cpu or cuda). Inline, as run_on_backend is: the CUDA backend links after
-// the library.
-template <class T>
-std::unique_ptr<ShotEngine<T>> make_shot_engine(Backend backend, const EngineOptions& options) {
-  switch (backend) {
-    case Backend::cpu: return make_cpu_shot_engine<T>(options);
-    case Backend::cuda: return make_cuda_shot_engine<T>(options);
-    case Backend::automatic: break;
-  }
-  throw std::logic_error("make_shot_engine: the backend must be resolved (cpu or cuda)");
-}
+// The engine of a backend: make_shot_engine in backend_registry.hpp.
 
 }  // namespace revwave

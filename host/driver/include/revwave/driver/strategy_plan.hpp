@@ -32,7 +32,7 @@ struct StrategyOptions {
   std::string checkpoint_dir;                    // --store disk and multilevel disk tiers
   std::vector<std::string> tiers;  // multilevel: NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first (parse_tier_spec)
   std::optional<double> stop_energy;  // online: stop once the energy falls below this fraction of its peak
-  Backend backend = Backend::cpu;     // where the slots live: the CPU checks them against host memory
+  Backend backend = host_backend;     // where the slots live: its capabilities say whether host memory holds them
   Compression compression;            // --compress: memory slots hold encoded fields (lossy)
 };
 

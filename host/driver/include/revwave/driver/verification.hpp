@@ -18,7 +18,7 @@ namespace revwave {
 // not in the library: it reaches the CUDA backend, which links after the host parts.
 template <class T>
 DotProductResult dot_product_test(const Grid& grid, const VelocityModel& model, const Acquisition& acq,
-                                  const TimeAxis& time, unsigned seed, Backend backend = Backend::cpu,
+                                  const TimeAxis& time, unsigned seed, Backend backend = host_backend,
                                   const DeviceBudgets& budgets = {}) {
   Problem<T> p = make_problem<T>(grid, model, acq, time);
   const std::vector<T> d = randomize_dot_test(p, seed);
@@ -28,13 +28,13 @@ DotProductResult dot_product_test(const Grid& grid, const VelocityModel& model, 
 // J(m) = misfit(S u, d) by forward modelling alone (the same order of summation as the gradient).
 template <class T>
 double forward_misfit(const Problem<T>& problem, const Misfit<T>& misfit, const T* observed,
-                      Backend backend = Backend::cpu, const DeviceBudgets& budgets = {}) {
+                      Backend backend = host_backend, const DeviceBudgets& budgets = {}) {
   const ShotData<T> shot = run_on_backend(backend, problem, budgets, ForwardCall<T>{});
   const Traces<T> synthetic{shot.nt, shot.nrec, problem.time.dt, shot.traces.data()};
   return misfit.evaluate(synthetic, Traces<T>{shot.nt, shot.nrec, problem.time.dt, observed}, nullptr);
 }
 template <class T>
-double forward_misfit(const Problem<T>& problem, const T* observed, Backend backend = Backend::cpu,
+double forward_misfit(const Problem<T>& problem, const T* observed, Backend backend = host_backend,
                       const DeviceBudgets& budgets = {}) {
   return forward_misfit(problem, l2_misfit<T>(), observed, backend, budgets);
 }
@@ -55,7 +55,7 @@ double log_log_slope(const std::vector<double>& h, const std::vector<double>& e)
 template <class T>
 TaylorResult taylor_test(const Grid& grid, const VelocityModel& model, const std::vector<double>& dm,
                          const Acquisition& acq, const TimeAxis& time, const std::vector<T>& observed,
-                         const StrategyOptions& strategy, int halvings, Backend backend = Backend::cpu,
+                         const StrategyOptions& strategy, int halvings, Backend backend = host_backend,
                          const DeviceBudgets& budgets = {}, const Misfit<T>& misfit = l2_misfit<T>()) {
   TaylorResult t;
   {

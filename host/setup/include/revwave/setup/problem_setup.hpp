@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "revwave/core/choices.hpp"
+#include "revwave/driver/backend_choice.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/model.hpp"
@@ -107,15 +108,7 @@ TimeAxis make_time(const ProblemOptions& o, const Grid& grid, double vmax, doubl
 // Whether the options give a density (--density or one in memory).
 bool density_given(const ProblemOptions& o);
 
-// The backend that will run (cpu or cuda, never automatic) and, for auto, why it was chosen: `note`
-// is what every report prints ("auto" when no GPU is usable: a CPU run says nothing about CUDA
-// drivers), `reason` the detail (why no CUDA device is usable) that --verbose and `revwave info` print.
-struct BackendChoice {
-  Backend kind = Backend::cpu;
-  std::string note;
-  std::string reason;
-};
-BackendChoice resolve_backend(Backend requested);
+// The backend that will run: BackendChoice and resolve_backend (revwave/driver/backend_choice.hpp).
 // A run summary's backend: "backend", "backend_note" and, where the run could not take the GPU it
 // was free to take (--backend auto without a usable one), "backend_reason" (the line that --verbose
 // prints and `revwave info` gives).

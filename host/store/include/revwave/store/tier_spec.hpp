@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "revwave/core/choices.hpp"
+#include "revwave/core/backend_capabilities.hpp"
 
 namespace revwave {
 
@@ -23,10 +23,10 @@ struct TierSpec {
   double restore_cost = 0.0;
 };
 
-// Parses NAME:SLOTS[:STORE_COST:RESTORE_COST] for a run on `backend` (memory or disk on the CPU;
-// memory, pinned or disk on CUDA). An InputError names the spec and the rule it broke: the field
+// Parses NAME:SLOTS[:STORE_COST:RESTORE_COST] for a run on a backend that can do `can` (memory or
+// disk; pinned too where it has a pinned tier). An InputError names the spec and the rule it broke: the field
 // count, a name unknown on that backend (pinned on the CPU), slots that are not an integer >= 0,
 // a cost that is not a finite number >= 0.
-TierSpec parse_tier_spec(const std::string& spec, Backend backend);
+TierSpec parse_tier_spec(const std::string& spec, const BackendCapabilities& can);
 
 }  // namespace revwave

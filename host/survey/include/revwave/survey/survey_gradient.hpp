@@ -28,7 +28,7 @@ namespace revwave {
 
 struct SurveyRunOptions {
   StrategyOptions strategy;
-  Backend backend = Backend::cpu;
+  Backend backend = host_backend;
   DeviceBudgets budgets;  // cuda: its device is this process's GPU
   double aperture = -1;   // m around each shot's sources and receivers; < 0: the whole model
   // Shots without data get them modelled in this model (on the whole model) where they run.

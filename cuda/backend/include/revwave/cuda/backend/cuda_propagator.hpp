@@ -23,6 +23,7 @@
 #include "revwave/cuda/kernels/reductions.hpp"
 #include "revwave/cuda/runtime/cuda_streams.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
+#include "revwave/cuda/runtime/device_selection.hpp"
 #include "revwave/cuda/runtime/write_fences.hpp"
 #include "revwave/cuda/store/device_checkpoint_store.hpp"
 #include "revwave/cuda/store/device_store_factory.hpp"
@@ -35,12 +36,6 @@
 #include "revwave/schedule/tier_split.hpp"
 
 namespace revwave {
-
-namespace detail {
-struct SelectDevice {
-  explicit SelectDevice(int device) { REVWAVE_CUDA_CHECK(cudaSetDevice(device)); }
-};
-}  // namespace detail
 
 template <class T>
 class CudaPropagator {
@@ -64,6 +59,7 @@ class CudaPropagator {
 
   const Problem<T>& problem() const { return p_; }
   static const char* backend_name() { return "cuda"; }
+  static constexpr const BackendCapabilities& capabilities = cuda_capabilities;
   static constexpr StateShape state_shape() { return acoustic_state; }
   // Fields of the grid's size the run holds in host memory: the gradient's interior copies, or
   // the traces' staging; the rest lives on the device.
@@ -199,7 +195,7 @@ class CudaPropagator {
   // next window), else made anew; a_at: the update's divisor.
   void assign_physics(const std::function<T(index_t)>& a_at);
 
-  detail::SelectDevice select_;
+  SelectDevice select_;  // first made, last ended: the caller's device given back after every buffer is freed
   const Problem<T>& p_;
   DeviceBudgets budgets_;
   DeviceProblem<T> dev_;

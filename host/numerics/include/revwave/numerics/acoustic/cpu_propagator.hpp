@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "revwave/core/backend_capabilities.hpp"
 #include "revwave/core/field_pool.hpp"
 #include "revwave/core/host_buffer.hpp"
 #include "revwave/numerics/acoustic/acoustic_state.hpp"
@@ -42,6 +43,8 @@ class CpuPropagator {
 
   const Problem<T>& problem() const { return p_; }
   static const char* backend_name() { return "cpu"; }
+  // Host memory throughout: no device budgets or lanes, no pinned tier, every codec on its slots.
+  static constexpr BackendCapabilities capabilities{"CPU", false, false, true, false, true};
   static constexpr StateShape state_shape() { return acoustic_state; }
   // Wavefields of the grid's size a run holds in host memory beside checkpoints and traces.
   static int working_fields(Workload w);
