@@ -1,10 +1,13 @@
-"""The sample outputs the docs print, against the binary's: `gradient --png pics` in the README and the
-quick start, `plan --checkpoint-memory 64MiB` on the strategies page. Each line as printed, but for
-what measures this machine (times, memory, the plan's predicted peak and time) and the last digits
-of J and |g|, which rounding may move between builds."""
+"""The sample outputs the docs print, against the binary's: `gradient --png pics` in the README and
+the quick start, `plan --checkpoint-memory 64MiB` and `schedule` on the strategies page, and the
+surveys page's end-to-end session (forward, gradient, the gradient under mpirun, the same bits).
+Each line as printed, but for what measures this machine (times, memory, the plan's predicted peak
+and time, which rank ran a shot) and the last digits of J and |g|, which rounding may move between
+builds."""
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -33,7 +36,8 @@ def same_line(doc, run):
 
 @pytest.mark.parametrize("path, command", [("README.md", "gradient --png pics"),
                                            ("docs/quickstart.md", "gradient --png pics"),
-                                           ("docs/strategies.md", "plan --checkpoint-memory 64MiB")])
+                                           ("docs/strategies.md", "plan --checkpoint-memory 64MiB"),
+                                           ("docs/strategies.md", "schedule --steps 1615 --snaps 74")])
 def test_a_documented_sample_output_is_what_the_binary_prints(tmp_path, path, command):
     binary = os.environ.get("REVWAVE_BINARY", str(ROOT / "build" / "revwave"))
     if not os.path.exists(binary):
@@ -46,3 +50,58 @@ def test_a_documented_sample_output_is_what_the_binary_prints(tmp_path, path, co
     assert len(doc) == len(run), f"{path}: {len(doc)} lines documented, {len(run)} printed:\n{p.stdout}"
     for d, r in zip(doc, run):
         assert same_line(d, r), f"{path} documents\n{d}\nthe binary prints\n{r}"
+
+
+def documented_session(path, first):
+    """The commands and outputs of the sample session that starts with `$ first`: a list of
+    (command, output lines), the commands as printed after `$ `."""
+    text = (ROOT / path).read_text()
+    m = re.search(re.escape(f"$ {first}") + r".*?\n```", text, flags=re.S)
+    assert m, f"{path}: no sample session starting with `{first}`"
+    session, command, lines = [], None, []
+    for line in m.group(0)[:-len("```")].rstrip("\n").splitlines():
+        if line.startswith("$ "):
+            if command is not None:
+                session.append((command, lines))
+            command, lines = line[2:], []
+        elif line or lines:  # a blank line ends an output, not a command's first line
+            lines.append(line)
+    session.append((command, lines))
+    return [(c, [l for l in out if l]) for c, out in session]
+
+
+# A survey's lines that measure the machine, or that say which rank was free first.
+SURVEY_MEASURED = ("  time loops ", "  wall time ", "  peak memory ", "  phases ")
+
+
+def same_survey_line(doc, run):
+    if doc.startswith(SURVEY_MEASURED):
+        return run[:16] == doc[:16]
+    shot = re.compile(r"rank [0-9]+, [0-9.e+-]+ s,")
+    if doc.startswith("  shot "):
+        return shot.sub("#", doc) == shot.sub("#", run)
+    return same_line(doc, run)
+
+
+def test_the_surveys_end_to_end_session_is_what_the_binary_prints(tmp_path):
+    binary = os.environ.get("REVWAVE_BINARY", str(ROOT / "build" / "revwave"))
+    if not os.path.exists(binary):
+        pytest.skip(f"no revwave binary at {binary} (build it: bash .ci/build)")
+    mpirun = shutil.which("mpirun") or shutil.which("mpiexec")
+    session = documented_session("docs/surveys.md", "./build/revwave forward --shape 40,40,40")
+    assert [c.split()[0] for c, _ in session] == ["./build/revwave", "./build/revwave", "mpirun", "cmp"]
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "revwave").symlink_to(binary)
+    env = {**os.environ, "CUDA_VISIBLE_DEVICES": "", "OMPI_ALLOW_RUN_AS_ROOT": "1",
+           "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+    for command, doc in session:
+        if command.startswith("mpirun") and mpirun is None:
+            continue  # no MPI here: the page's one-process lines were checked; the bits below need both
+        if command.startswith("cmp") and not (tmp_path / "g2.npy").exists():
+            continue
+        p = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
+        assert p.returncode == 0, f"{command}\n{p.stderr}"
+        run = [l for l in p.stdout.splitlines() if l]
+        assert len(doc) == len(run), f"`{command}`: {len(doc)} lines documented, {len(run)} printed:\n{p.stdout}"
+        for d, r in zip(doc, run):
+            assert same_survey_line(d, r), f"`{command}`: docs/surveys.md documents\n{d}\nthe binary prints\n{r}"
