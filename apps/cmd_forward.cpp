@@ -7,6 +7,7 @@
 #include "revwave/core/checks.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/io/atomic_file.hpp"
+#include "revwave/io/segy.hpp"
 #include "revwave/io/shot_record.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
 #include "revwave/setup/forward_run.hpp"
@@ -27,6 +28,11 @@ template <class T>
 void run(const ForwardOptions& o, const CLI::App& cmd) {
   RunClock clock = RunClock::since_process_start();
   clock.mark(phase::start_up);
+  // File coordinates are SEG-Y's: a .npy record or a directory of them would drop --origin silently.
+  if (!o.survey.origin.empty() && !is_segy_path(o.out)) {
+    throw InputError("--origin " + o.survey.origin + " applies to SEG-Y output (--out FILE.sgy): --out " + o.out +
+                     " holds no file coordinates, leave --origin out");
+  }
   if (forward_is_survey(o.problem, o.survey, o.out) || !o.survey.wavelet.empty()) {
     std::string dir_or_file = o.out;
     while (dir_or_file.size() > 1 && dir_or_file.back() == '/') dir_or_file.pop_back();

@@ -149,6 +149,13 @@ GradientJob<T> plan_job(const GradientJobOptions& o, std::size_t& models) {
   return job;
 }
 
+// Whether this machine's available memory holds what the run would add to this process: the plan is
+// for any machine (a CPU node larger than this laptop), so it says so instead of refusing.
+nlohmann::json this_machine(double needed) {
+  const double here = double(available_memory_bytes());
+  return {{"available_bytes", here}, {"needed_bytes", needed}, {"holds_the_run", needed <= here}};
+}
+
 template <class T>
 nlohmann::json plan_summary(GradientJobOptions& o) {
   // As run_gradient_job, up to the plan: the same backend, inputs, working set and strategy.
@@ -157,6 +164,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   refuse_cuda_options_on_cpu(o.problem, backend.kind);
   refuse_shots_at_once_for_one_shot(o.problem, "plan (of one shot's gradient)");
   o.strategy.backend = backend.kind;
+  o.strategy.check_host_memory = false;  // a plan for any machine: it says whether this one holds the run
   apply_threads(o.problem.threads);
   require_data_for_user_model(o, false, "a gradient");
   require_density_for_density_gradient(o);
@@ -165,7 +173,6 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   const Grid& grid = job.start.grid;
   const int fields = gradient_working_fields(backend.kind, o), records = 4;
   const TimeAxis run_time = simulation_time(job);  // the record's axis unless it takes substeps
-  require_run_memory(job.start, run_time, sizeof(T), fields, records, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, run_time, sizeof(T), fields, records);
   const StrategyPlan plan = plan_strategy(
       o.strategy, run_time.steps, physics_state(grid, job.start.model.has_density()), field_layout<T>(grid), working);
@@ -239,6 +246,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
            : "forward_steps = advances + reverse_steps (each reverse step applies the forward operator "
              "once); observed_steps (modelling the observed data in the true model) come on top";
   j["predicted_peak_bytes"] = peak;
+  j["this_machine"] = this_machine(double(models) + double(working) + double(checkpoint_memory));
   j["predicted_peak_parts"] = {{"process_now", base - models},
                                {"models", models},
                                {"working_set", working},
@@ -268,6 +276,7 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
   const BackendChoice backend = plan_backend(o.problem);
   if (backend.kind == Backend::cuda && cuda_device_count() == 0)
     throw InputError("plan of a survey on --backend cuda needs the GPU it plans for here: plan one shot's record");
+  o.strategy.check_host_memory = false;  // a plan for any machine: it says whether this one holds the run
   SurveyGradientJob job = prepare_survey_gradient<T>(o, so, 0, {});
   const Grid& grid = job.inputs.grid;
   const Survey& survey = job.inputs.survey;
@@ -343,6 +352,7 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
   j["observed_steps"] = job.inputs.has_truth ? steps : 0;
   j["step_counts"] = "summed over the shots, each as one shot's plan counts them";
   j["predicted_peak_bytes"] = peak;
+  j["this_machine"] = this_machine(double(working) + double(checkpoints) + double(sums));
   j["predicted_peak_parts"] = {
       {"process_now", base}, {"working_set", working}, {"checkpoints_in_memory", checkpoints}, {"gradient_sums", sums}};
   j["predicted_seconds"] = step_seconds;
@@ -414,6 +424,11 @@ void run(GradientJobOptions& o, const SurveyOptions& so) {
                     : " (this process now + models + working set + checkpoints in memory)\n")
             << "  predicted time  " << num(j["predicted_seconds"].get<double>())
             << " s (from documented throughput, not measured here)\n";
+  if (j.contains("this_machine") && !j["this_machine"]["holds_the_run"].get<bool>()) {
+    std::cout << "  this machine    " << format_bytes(j["this_machine"]["available_bytes"].get<double>())
+              << " available: the run needs " << format_bytes(j["this_machine"]["needed_bytes"].get<double>())
+              << " more, so `revwave gradient` would refuse it here\n";
+  }
 }
 
 }  // namespace

@@ -82,8 +82,10 @@ void write_effective_config(const CLI::App& cmd, const std::string& path,
 std::set<std::string> unused_defaults(const CLI::App& cmd) {
   std::set<std::string> out;
   const CLI::Option* observed = cmd.get_option_no_throw("--observed");
+  const CLI::Option* wavelet = cmd.get_option_no_throw("--wavelet");
   const CLI::Option* f0 = cmd.get_option_no_throw("--f0");
-  if (observed != nullptr && f0 != nullptr && observed->count() > 0 && f0->count() == 0) out.insert("f0");
+  const bool signature = (observed != nullptr && observed->count() > 0) || (wavelet != nullptr && wavelet->count() > 0);
+  if (signature && f0 != nullptr && f0->count() == 0) out.insert("f0");
   return out;
 }
 

@@ -13,9 +13,12 @@ void add_origin_and_wavelet_options(CLI::App* cmd, SurveyOptions& o) {
   cmd->add_option(
       "--origin", o.origin,
       "X0,Y0,Z0: SEG-Y file coordinates (m) of the model's first interior point; depth Z below the elevation datum");
-  cmd->add_option("--wavelet", o.wavelet,
-                  "sampled source signature, .npy of nt samples (instead of the Ricker wavelet)")
-      ->check(CLI::ExistingFile);
+  auto* wavelet = cmd->add_option("--wavelet", o.wavelet,
+                                  "sampled source signature, .npy of nt samples (instead of the Ricker wavelet)")
+                      ->check(CLI::ExistingFile);
+  // The Ricker's peak frequency would be ignored beside a sampled signature (and written into the
+  // run's configuration as if it had been used): refused, as every option a run would ignore.
+  if (CLI::Option* f0 = cmd->get_option_no_throw("--f0")) wavelet->excludes(f0);
 }
 
 void add_layout_options(CLI::App* cmd, SurveyOptions& o) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -177,6 +178,8 @@ std::string TomlConfig::to_config(const CLI::App* app, bool, bool, std::string) 
 }
 
 void check_toml_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw IoError(path + ": is a directory, not a config file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(path + ": cannot open the config file");
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

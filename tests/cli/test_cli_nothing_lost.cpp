@@ -175,6 +175,53 @@ TEST_F(CliNothingLost, ATypoGetsTheNameItWasMeantToBe) {
   expect_refused_as("xyzzy", 2, {"'xyzzy'", "forward, gradient"});
 }
 
+// A second held-out round (#45, 268 cases): what did not hold, each now one line naming its own value
+// and nothing written.
+TEST_F(CliNothingLost, ASecondHeldOutRoundIsRefusedInItsOwnWords) {
+  const std::string f = "forward" + std::string(small);
+  // --spacing 1e308 made the model's velocities NaN, 1e20 was refused in the words of the velocity.
+  expect_refused_as(f + "--spacing 1e308 --out s.npy", 2, {"spacing 1e+308 m", "extent"});
+  expect_refused_as(f + "--spacing 1e20 --out s.npy", 2, {"spacing 1e+20 m is out of range for float"});
+  // --resume DIR without an inversion there was refused as "--vmin and --vmax are required".
+  expect_refused_as("invert --resume nodir", 2, {"--resume nodir: no inversion state there"});
+  // A silent signature wrote an all-zero survey; --f0 beside --wavelet and --origin beside a .npy
+  // record were ignored and written into the configuration as if used.
+  revwave::write_npy((dir_ / "w.npy").string(), {99}, std::vector<double>(99, 0.0).data());  // nt of `small`
+  expect_refused_as(f + "--src-grid 2,1,20 --wavelet w.npy --out s.sgy", 2,
+                    {"w.npy", "every one of its 99 samples is zero"});
+  std::vector<double> ricker(99, 0.0);
+  ricker[10] = 1.0;
+  revwave::write_npy((dir_ / "w.npy").string(), {99}, ricker.data());
+  expect_refused_as(f + "--src-grid 2,1,20 --wavelet w.npy --f0 30 --out s.sgy", 2, {"excludes", "--wavelet", "--f0"});
+  expect_refused_as(f + "--origin 1000,0,0 --out o.npy", 2, {"--origin 1000,0,0 applies to SEG-Y output"});
+  // --config naming a directory: a raw C++ exception with exit 1.
+  fs::create_directory(dir_ / "c.toml");
+  expect_refused_as("gradient --config c.toml", 3, {"c.toml: is a directory, not a config file"});
+  fs::remove(dir_ / "c.toml");
+  fs::remove(dir_ / "w.npy");
+}
+
+// The same round: a record given twice counted twice in J and g; dead data under the correlation
+// misfit gave J = 0 and g = 0 as a success; a sidecar with a key given twice ran at the last one.
+TEST_F(CliNothingLost, ARecordTwiceDeadDataAndARepeatedKeyAreRefused) {
+  ASSERT_EQ(invoke("forward" + std::string(small) + "--out rec.npy").code, 0);
+  const std::string g = "gradient --shape 12,12,12 --threads 1 --velocity 2000 ";
+  expect_refused_as(g + "--observed rec.npy ./rec.npy --out g.npy", 2,
+                    {"--observed rec.npy and ./rec.npy read one file", "give it once"});
+  const revwave::NpyArray rec = revwave::read_npy((dir_ / "rec.npy").string());
+  ASSERT_TRUE(rec.is_float32);
+  const std::vector<float> zeros(rec.data.size(), 0.0f);
+  revwave::write_npy((dir_ / "dead.npy").string(), rec.shape, zeros.data());
+  fs::copy_file(dir_ / "rec.json", dir_ / "dead.json");
+  expect_refused_as(g + "--observed dead.npy --misfit correlation --out g.npy", 2,
+                    {"--misfit correlation: every observed trace of the shot is zero"});
+  std::ifstream in(dir_ / "rec.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.insert(text.find('{') + 1, "\"dt\": 0.0009, ");
+  std::ofstream(dir_ / "rec.json", std::ios::trunc) << text;
+  expect_refused_as(g + "--observed rec.npy --out g.npy", 3, {"rec.json: key 'dt' is given twice"});
+}
+
 TEST_F(CliNothingLost, AStepCountThatAUnitSlipMadeHugeIsRefusedUnlessYes) {
   // ms typed as s, km typed as m: hundreds of thousands of steps.
   expect_refused_as("forward --shape 12,12,12 --tn 500", 2,

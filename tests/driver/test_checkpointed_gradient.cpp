@@ -122,6 +122,20 @@ TEST(CheckpointPlan, BadTiersAndStopRulesAreRefused) {
   EXPECT_THROW(plan_strategy(s, 10, 1000), InputError);
   s.tiers = {"memory:2:0:0", "memory:2"};  // costs for some tiers only
   EXPECT_THROW(plan_strategy(s, 10, 1000), InputError);
+  // Out of order (a hostile round, #45): scheduled as given, the disk tier as the fastest.
+  s.tiers = {"disk:10:1:1", "memory:2:0:0"};
+  s.checkpoint_dir = ::testing::TempDir();
+  try {
+    plan_strategy(s, 10, 1000);
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--tier disk:10:1:1 comes before --tier memory:2:0:0: tiers go fastest first (memory, then pinned, then "
+              "disk)");
+  }
+  s.tiers = {"memory:2:0:0", "disk:10:1:1"};
+  EXPECT_NO_THROW(plan_strategy(s, 10, 1000));
+  s.checkpoint_dir.clear();
   StrategyOptions r = testing::strategy("revolve", 3);
   r.stop_energy = 0.1;  // a stop rule needs the online strategy
   EXPECT_THROW(plan_strategy(r, 10, 1000), InputError);

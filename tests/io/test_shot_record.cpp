@@ -224,6 +224,27 @@ TEST_F(ShotRecordTest, SidecarTextIsCheckedByTheSameRules) {
   }
   EXPECT_THROW(revwave::parse_sidecar("[1, 2]", "mem.json"), IoError);
   EXPECT_THROW(revwave::parse_sidecar("", "mem.json"), IoError);
+  // A key given twice ran the record at the last dt without a word (a hostile round, #45).
+  std::string twice = text;
+  twice.insert(twice.find('{') + 1, R"("dt": 0.0009, )");
+  try {
+    revwave::parse_sidecar(twice, "mem.json");
+    FAIL() << "no IoError";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), "mem.json: key 'dt' is given twice: give each field once");
+  }
+  // In a nested object too; the same key in two objects is no repeat.
+  std::string nested = text;
+  nested.insert(nested.find('{') + 1, R"("a": {"x": 1, "x": 2}, "b": {"x": 1}, )");
+  try {
+    revwave::parse_sidecar(nested, "mem.json");
+    FAIL() << "no IoError";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), "mem.json: key 'x' is given twice: give each field once");
+  }
+  std::string apart = text;
+  apart.insert(apart.find('{') + 1, R"("a": {"x": 1}, "b": {"x": 1}, )");
+  EXPECT_EQ(revwave::parse_sidecar(apart, "mem.json").nt, m.nt);
 }
 
 TEST_F(ShotRecordTest, AFailedSidecarWriteLeavesAPreviousRecordWhole) {

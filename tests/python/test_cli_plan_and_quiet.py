@@ -54,6 +54,21 @@ def test_plan_text_says_it_is_a_prediction_and_what_includes_what(cli):
     assert "predicted peak" in out and "predicted time" in out
 
 
+def test_plan_plans_for_any_machine_and_says_whether_this_one_holds_the_run(cli):
+    # #45: plan refused a CPU run this machine lacked the memory for; it is arithmetic for any machine.
+    # 200000^3 points hold more than any machine has; SMALL's few MiB fit any that runs the suite.
+    huge = cli.json("plan", "--shape", "200000,200000,200000", "--tn", "0.1")
+    assert huge["this_machine"]["holds_the_run"] is False
+    assert huge["this_machine"]["needed_bytes"] > huge["this_machine"]["available_bytes"]
+    assert huge["slots"] == 20 and huge["forward_steps"] > huge["steps"]
+    _, out, _ = cli("plan", "--shape", "200000,200000,200000", "--tn", "0.1")
+    assert re.search(r"this machine\s+.* available: the run needs .* more, so `revwave gradient` would refuse it here", out)
+    small = cli.json("plan", *SMALL, "--snaps", "5")
+    assert small["this_machine"]["holds_the_run"] is True
+    _, out, _ = cli("plan", *SMALL, "--snaps", "5")
+    assert "this machine" not in out
+
+
 @pytest.mark.parametrize("bad, says", [(["--snaps", "0"], "--snaps"), (["--shape", "4,4"], "--shape"),
                                        (["--checkpoint-memory", "1"], "--checkpoint-memory")])
 def test_plan_refuses_bad_input_in_one_line(cli, bad, says):

@@ -57,8 +57,14 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::s
   }
   int given = 0;
   bool disk_tier = false;
-  for (const std::string& text : o.tiers) {
+  for (std::size_t i = 0; i < o.tiers.size(); ++i) {
+    const std::string& text = o.tiers[i];
     const TierSpec spec = parse_tier_spec(text, can);
+    // Fastest first: a slower kind before a faster one would be scheduled as if it were faster.
+    if (!plan.tier_kinds.empty() && spec.kind < plan.tier_kinds.back()) {
+      throw InputError("--tier " + o.tiers[i - 1] + " comes before --tier " + text +
+                       ": tiers go fastest first (memory, then pinned, then disk)");
+    }
     if (spec.kind == TierKind::disk) check_checkpoint_dir(o.checkpoint_dir, "--tier disk");
     disk_tier = disk_tier || spec.kind == TierKind::disk;
     plan.tiers.push_back(Tier{to_string(spec.kind), spec.slots, spec.store_cost, spec.restore_cost});
@@ -93,9 +99,10 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::s
   }
   plan.predicted_forward_steps = 0;  // depends on the costs, known once they are measured
   const std::string tier_name = to_string(in_host);
-  require_memory(checked_sum(in_memory, working_bytes, "the " + tier_name + " tier and the working set"),
-                 "the " + tier_name + " tier (" + format_bytes(double(in_memory)) + ") next to the run's " +
-                     format_bytes(double(working_bytes)) + " of working set");
+  if (o.check_host_memory)
+    require_memory(checked_sum(in_memory, working_bytes, "the " + tier_name + " tier and the working set"),
+                   "the " + tier_name + " tier (" + format_bytes(double(in_memory)) + ") next to the run's " +
+                       format_bytes(double(working_bytes)) + " of working set");
   plan.choice = "multilevel: " + std::to_string(plan.snaps) + " slots of " + format_bytes(double(plan.slot_bytes)) +
                 " on " + std::to_string(plan.tiers.size()) + " tiers" +
                 (plan.measure_costs ? ", costs measured at start-up" : ", costs given") +
@@ -204,7 +211,8 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
     plan.predicted_forward_steps = steps;
     plan.choice = "full: the whole history, " + std::to_string(steps) + " wavefields of " +
                   format_bytes(double(field_bytes)) + " = " + format_bytes(double(plan.storage_bytes));
-    if (backend_capabilities(o.backend).slots_in_host_memory) require_history(steps, field_bytes, working_bytes);
+    if (o.check_host_memory && backend_capabilities(o.backend).slots_in_host_memory)
+      require_history(steps, field_bytes, working_bytes);
     return plan;
   }
   if (o.strategy == Strategy::multilevel) {
@@ -252,7 +260,7 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
   // Online predicts none (its stop rule decides as it runs; 0 here): a run reports the offline
   // optimum for its slots beside its count, and `revwave plan` counts that optimum as a bound.
   plan.predicted_forward_steps = o.strategy == Strategy::online ? 0 : optimal_forward_steps(steps, plan.snaps);
-  if (store == StoreKind::memory && backend_capabilities(o.backend).slots_in_host_memory) {
+  if (o.check_host_memory && store == StoreKind::memory && backend_capabilities(o.backend).slots_in_host_memory) {
     const std::size_t have = available_memory_bytes();
     const std::size_t room = have > working_bytes ? have - working_bytes : 0;
     if (plan.storage_bytes > room) {

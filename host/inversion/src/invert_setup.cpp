@@ -14,6 +14,9 @@ namespace revwave {
 namespace {
 
 void check_bounds_given(const InvertOptions& o) {
+  // --resume DIR reads the bounds from DIR's configuration: where DIR holds no inversion, say so,
+  // not that the bounds are missing.
+  if (!o.resume.empty()) check_inversion_directory(o.resume, true);
   if (!o.vmin || !o.vmax)
     throw InputError("--vmin and --vmax are required: the velocities the inversion may take (m/s)");
   if (!(*o.vmax > *o.vmin)) {

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
@@ -158,11 +161,24 @@ void write_impl(const std::string& npy_path, const ShotRecordMeta& meta, const s
 
 ShotRecordMeta parse_sidecar(const std::string& text, const std::string& path) {
   json j;
+  // A key given twice in one object: JSON leaves it to the reader, and nlohmann keeps the last one,
+  // so `"dt": 0.002, "dt": 0.001` would run the record at the second dt without a word.
+  std::vector<std::set<std::string>> keys;
+  std::string repeated;
+  const json::parser_callback_t once = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) keys.emplace_back();
+    if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+    if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&
+        repeated.empty())
+      repeated = parsed.get<std::string>();
+    return true;
+  };
   try {
-    j = json::parse(text);
+    j = json::parse(text, once);
   } catch (const json::exception& e) {  // a syntax error, or a number beyond a double (1e6588)
     throw IoError(path + ": not valid JSON (" + e.what() + ")");
   }
+  if (!repeated.empty()) throw IoError(path + ": key '" + repeated + "' is given twice: give each field once");
   if (!j.is_object()) throw IoError(path + ": the sidecar must be a JSON object");
 
   SidecarReader r(path, j);

@@ -25,6 +25,16 @@ void validate(const Grid& grid) {
     os << "spacing " << grid.spacing << " m is invalid: it must be finite and positive";
     throw InputError(os.str());
   }
+  // The grid's extent, its layers included, must be a finite length (--spacing 1e308 made the
+  // sources' and receivers' coordinates infinite, and the model's velocities NaN).
+  const double extent = grid.spacing * (static_cast<double>(std::max({grid.shape[0], grid.shape[1], grid.shape[2]})) +
+                                        2.0 * static_cast<double>(grid.nbl));
+  if (!std::isfinite(extent)) {
+    std::ostringstream os;
+    os << "spacing " << grid.spacing << " m is invalid: the grid's extent, " << grid.spacing << " m times its points, "
+       << "is no finite length (is it in another unit?)";
+    throw InputError(os.str());
+  }
   second_derivative_weights(grid.space_order);                  // throws on an unsupported order
   if (grid.cpml && grid.nbl > 0 && grid.nbl < grid.radius()) {  // nbl 0: no layer, the faces reflect
     throw InputError("--nbl " + std::to_string(grid.nbl) +
@@ -147,7 +157,12 @@ void check_representable(const Grid& grid, const ModelRange& model, const TimeAx
   const std::string range =
       " (" + type + " holds normal numbers in [" + number_text(tiny) + ", " + number_text(big) + "])";
   std::string bad;
-  if (!normal(1.0 / (cmin * cmin)) || !normal(2.0 / (cmin * cmin) / (dt * dt))) {
+  // The spacing first: a step derived from an absurd spacing would be refused in the words of the
+  // velocity (m/dt^2) or of a dt the user never gave.
+  if (!normal(1.0 / (h * h)) || !normal(1.0 / grid.cell_volume())) {
+    bad = "spacing " + number_text(h) + " m is out of range for " + type + ": the stencil's 1/h^2 and the source's " +
+          (grid.planar() ? "1/h^2 (a line source on a plane)" : "1/h^3") + " must be normal numbers" + range;
+  } else if (!normal(1.0 / (cmin * cmin)) || !normal(2.0 / (cmin * cmin) / (dt * dt))) {
     bad = "velocity " + number_text(cmin) + " m/s is out of range for " + type +
           ": m = 1/c^2 = " + number_text(1.0 / (cmin * cmin)) +
           " and 2 m/dt^2 = " + number_text(2.0 / (cmin * cmin) / (dt * dt)) + " with dt " + number_text(dt) +
@@ -159,9 +174,6 @@ void check_representable(const Grid& grid, const ModelRange& model, const TimeAx
   } else if (!normal(1.0 / (dt * dt)) || !normal(0.5 / dt) || (grid.nbl > 0 && !normal(damping_m0(h, dt)))) {
     bad = "dt " + number_text(dt) + " s is out of range for " + type + " with spacing " + number_text(h) +
           " m: 1/dt^2, 1/(2 dt) and (dt/h)^2 must be normal numbers" + range;
-  } else if (!normal(1.0 / (h * h)) || !normal(1.0 / grid.cell_volume())) {
-    bad = "spacing " + number_text(h) + " m is out of range for " + type + ": the stencil's 1/h^2 and the source's " +
-          (grid.planar() ? "1/h^2 (a line source on a plane)" : "1/h^3") + " must be normal numbers" + range;
   }
   if (!bad.empty()) throw InputError(bad);
 }

@@ -110,7 +110,8 @@ std::vector<std::string> sampling_warnings(const Grid& grid, double slowest, con
                     " points per shortest wavelength (" + short_text(slowest) + " m/s at " + short_text(fmax) +
                     " Hz, spacing " + short_text(grid.spacing) + " m), space order " +
                     std::to_string(grid.space_order) + " needs " + short_text(needed) +
-                    ": the waves will disperse (finer --spacing, or lower --f0)");
+                    ": the waves will disperse (finer --spacing, or " +
+                    (source.samples.empty() ? "lower --f0)" : "a signature low-passed below that frequency)"));
     }
     const double nyquist = 0.5 / time.dt;
     if (nyquist < fmax) {

@@ -28,7 +28,10 @@ fs::path directory_of(const std::string& path) {
 // file system: EROFS).
 std::string why_not_writable(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::exists(dir, ec)) return "does not exist";
+  const bool exists = fs::exists(dir, ec);
+  // The system's own reason where it could not look (a name too long, a directory it may not search).
+  if (ec) return "cannot be reached (" + ec.message() + ")";
+  if (!exists) return "does not exist";
   if (!fs::is_directory(dir, ec)) return "is not a directory";
   if (::access(dir.c_str(), W_OK | X_OK) != 0) return std::string("takes no new file (") + std::strerror(errno) + ")";
   return {};

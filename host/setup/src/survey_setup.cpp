@@ -1,5 +1,6 @@
 #include "revwave/setup/survey_setup.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "revwave/core/checks.hpp"
@@ -14,6 +15,10 @@ void check_wavelet(const std::vector<double>& samples, const std::string& name) 
   if (samples.size() < 2) throw InputError(name + ": a source signature is a 1-D array of at least 2 samples");
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (!std::isfinite(samples[i])) throw InputError(name + ": sample " + std::to_string(i) + " is not finite");
+  }
+  if (std::all_of(samples.begin(), samples.end(), [](double v) { return v == 0.0; })) {
+    throw InputError(name + ": every one of its " + std::to_string(samples.size()) +
+                     " samples is zero: a silent source gives zero traces and a zero gradient");
   }
 }
 

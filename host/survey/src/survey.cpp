@@ -1,10 +1,15 @@
 #include "revwave/survey/survey.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "revwave/core/errors.hpp"
 #include "revwave/io/shot_record.hpp"
@@ -116,8 +121,40 @@ void from_segy(const SegySurvey& s, const std::string& path, Survey& out) {
   }
 }
 
+namespace {
+
+// The files `path` reads: a directory's .npy records, else the path itself.
+std::vector<fs::path> files_read(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return {fs::path(path)};
+  std::vector<fs::path> records;
+  for (const auto& e : fs::directory_iterator(path, ec))
+    if (e.path().extension() == ".npy") records.push_back(e.path());
+  return records;
+}
+
+// A record given twice (rec.npy ./rec.npy, or a directory and a record in it) would count its shots
+// twice in J and g: refused, naming both. Files are told apart by device and inode.
+void refuse_repeated_files(const std::vector<std::string>& paths) {
+  std::map<std::pair<dev_t, ino_t>, std::string> seen;  // a file read, and the path that read it
+  for (const std::string& path : paths) {
+    for (const fs::path& f : files_read(path)) {
+      struct stat st {};
+      if (::stat(f.c_str(), &st) != 0) continue;  // the reader names a file it cannot open
+      const auto [it, fresh] = seen.emplace(std::make_pair(st.st_dev, st.st_ino), path);
+      if (!fresh) {
+        throw InputError("--observed " + it->second + " and " + path + " read one file, " + f.string() +
+                         ", twice: each record counts once in J and the gradient, give it once");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 Survey read_survey(const std::vector<std::string>& paths, const SurveyReadOptions& o) {
   if (paths.empty()) throw InputError("a survey needs at least one file");
+  refuse_repeated_files(paths);
   Survey out;
   std::vector<std::string> parts;
   for (const std::string& path : paths) {

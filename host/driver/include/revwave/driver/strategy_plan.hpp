@@ -33,7 +33,10 @@ struct StrategyOptions {
   std::vector<std::string> tiers;  // multilevel: NAME:SLOTS[:STORE_COST:RESTORE_COST], fastest first (parse_tier_spec)
   std::optional<double> stop_energy;  // online: stop once the energy falls below this fraction of its peak
   Backend backend = host_backend;     // where the slots live: its capabilities say whether host memory holds them
-  Compression compression;            // --compress: memory slots hold encoded fields (lossy)
+  // Refuse a plan whose slots or history this machine's memory cannot hold (a run); `revwave plan`
+  // plans for any machine and says whether this one would hold it instead.
+  bool check_host_memory = true;
+  Compression compression;  // --compress: memory slots hold encoded fields (lossy)
 };
 
 inline constexpr index_t default_snaps = 20;
