@@ -28,6 +28,7 @@ template <class T>
 void run(const ForwardOptions& o, const CLI::App& cmd) {
   RunClock clock = RunClock::since_process_start();
   clock.mark(phase::start_up);
+  warn_unused_f0(cmd);
   // File coordinates are SEG-Y's: a .npy record or a directory of them would drop --origin silently.
   if (!o.survey.origin.empty() && !is_segy_path(o.out)) {
     throw InputError("--origin " + o.survey.origin + " applies to SEG-Y output (--out FILE.sgy): --out " + o.out +

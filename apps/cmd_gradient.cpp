@@ -30,6 +30,7 @@ struct GradientCmdOptions {
 template <class T>
 void run(GradientCmdOptions& o, const CLI::App& cmd) {
   RunClock clock = RunClock::since_process_start();
+  warn_unused_f0(cmd);
   clock.mark(phase::start_up);
   o.out = npy_output(o.out);
   if (!o.density_out.empty()) o.density_out = npy_output(o.density_out);

@@ -109,6 +109,7 @@ void print_summary(const InvertResult& result, const RunClock& clock) {
 template <class T>
 void run(InvertCmdOptions& o, const CLI::App& cmd) {
   RunClock clock = RunClock::since_process_start();
+  warn_unused_f0(cmd);
   clock.mark(phase::start_up);
   quiet_unless_root();
   MpiSession mpi;

@@ -84,6 +84,8 @@ std::set<std::string> unused_defaults(const CLI::App& cmd) {
   const CLI::Option* observed = cmd.get_option_no_throw("--observed");
   const CLI::Option* wavelet = cmd.get_option_no_throw("--wavelet");
   const CLI::Option* f0 = cmd.get_option_no_throw("--f0");
+  // A given --f0 stays (beside --wavelet a warning said it was not used; an inversion's fingerprint
+  // holds it, so its --resume needs it).
   const bool signature = (observed != nullptr && observed->count() > 0) || (wavelet != nullptr && wavelet->count() > 0);
   if (signature && f0 != nullptr && f0->count() == 0) out.insert("f0");
   return out;

@@ -72,8 +72,8 @@ void write_effective_config(const CLI::App& cmd, const std::string& path,
                             const std::set<std::string>& leave_out = {}, const std::string& replay = "--out OTHER");
 
 // Keys a configuration leaves out because this run did not use them: --f0's default beside --observed
-// or --wavelet (the data or the signature carry the wavelet, and a given --f0 would be refused on
-// replay).
+// or --wavelet (the data or the signature carry the wavelet; a given --f0 is kept, refused beside
+// --observed and warned of beside --wavelet).
 std::set<std::string> unused_defaults(const CLI::App& cmd);
 // "" for l2 (the report as it always read), else " (misfit NAME)".
 std::string misfit_note(MisfitKind kind);

@@ -44,7 +44,7 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
   clock.mark_part(phase::time_loop, run.step_seconds, phase::shots_other);
   print_warnings(run.warnings);
   write_survey_records(run, out, problem.precision, [&] {
-    write_effective_config(cmd, cfg, {{"shape", shape_text(run.setup.grid.shape)}});
+    write_effective_config(cmd, cfg, {{"shape", shape_text(run.setup.grid.shape)}}, unused_defaults(cmd));
   });
   clock.mark(phase::outputs);
 

@@ -13,12 +13,18 @@ void add_origin_and_wavelet_options(CLI::App* cmd, SurveyOptions& o) {
   cmd->add_option(
       "--origin", o.origin,
       "X0,Y0,Z0: SEG-Y file coordinates (m) of the model's first interior point; depth Z below the elevation datum");
-  auto* wavelet = cmd->add_option("--wavelet", o.wavelet,
-                                  "sampled source signature, .npy of nt samples (instead of the Ricker wavelet)")
-                      ->check(CLI::ExistingFile);
-  // The Ricker's peak frequency would be ignored beside a sampled signature (and written into the
-  // run's configuration as if it had been used): refused, as every option a run would ignore.
-  if (CLI::Option* f0 = cmd->get_option_no_throw("--f0")) wavelet->excludes(f0);
+  cmd->add_option("--wavelet", o.wavelet,
+                  "sampled source signature, .npy of nt samples (instead of the Ricker wavelet)")
+      ->check(CLI::ExistingFile);
+}
+
+void warn_unused_f0(const CLI::App& cmd) {
+  const CLI::Option* wavelet = cmd.get_option_no_throw("--wavelet");
+  const CLI::Option* f0 = cmd.get_option_no_throw("--f0");
+  if (wavelet != nullptr && f0 != nullptr && wavelet->count() > 0 && f0->count() > 0) {
+    std::cerr << "revwave: warning: --f0 " << f0->as<std::string>() << " is not used: --wavelet "
+              << wavelet->as<std::string>() << " is the source signature\n";
+  }
 }
 
 void add_layout_options(CLI::App* cmd, SurveyOptions& o) {

@@ -12,6 +12,11 @@ namespace revwave::app {
 using revwave::SurveyOptions;
 
 void add_origin_and_wavelet_options(CLI::App* cmd, SurveyOptions& o);
+// The Ricker's peak frequency is not used beside a sampled signature: a warning where both were given
+// (on the command line or in a configuration: those written before 0.3 hold --f0's default beside
+// --wavelet, so refusing it would stop their replay and `invert --resume`). The configuration a run
+// writes leaves --f0's default out beside --wavelet (unused_defaults).
+void warn_unused_f0(const CLI::App& cmd);
 void add_layout_options(CLI::App* cmd, SurveyOptions& o);  // --src-grid, --spread
 void add_aperture_option(CLI::App* cmd, SurveyOptions& o);
 // --segy-endian, --segy-samples, --segy-units, --segy-coordinate-scalar, --segy-elevation-scalar:

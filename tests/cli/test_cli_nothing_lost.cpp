@@ -192,7 +192,22 @@ TEST_F(CliNothingLost, ASecondHeldOutRoundIsRefusedInItsOwnWords) {
   std::vector<double> ricker(99, 0.0);
   ricker[10] = 1.0;
   revwave::write_npy((dir_ / "w.npy").string(), {99}, ricker.data());
-  expect_refused_as(f + "--src-grid 2,1,20 --wavelet w.npy --f0 30 --out s.sgy", 2, {"excludes", "--wavelet", "--f0"});
+  // --f0 beside --wavelet: a warning (configurations before 0.3 hold --f0's default beside it); a run
+  // without --f0 leaves its default out of the configuration it writes.
+  const Outcome both = invoke(f + "--src-grid 2,1,20 --wavelet w.npy --f0 30 --out s.sgy");
+  ASSERT_EQ(both.code, 0) << both.err;
+  EXPECT_NE(both.err.find("revwave: warning: --f0 30 is not used: --wavelet w.npy is the source signature"),
+            std::string::npos)
+      << both.err;
+  for (const char* out : {"s.sgy", "s.config.toml"}) fs::remove(dir_ / out);
+  ASSERT_EQ(invoke(f + "--src-grid 2,1,20 --wavelet w.npy --out s.sgy").code, 0);
+  std::ifstream written(dir_ / "s.config.toml");
+  const std::string config((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(config.find("f0"), std::string::npos) << config;
+  const Outcome replay = invoke("forward --config s.config.toml --out t.sgy");
+  EXPECT_EQ(replay.code, 0) << replay.err;
+  EXPECT_EQ(replay.err.find("--f0"), std::string::npos) << replay.err;
+  for (const char* out : {"s.sgy", "s.config.toml", "t.sgy", "t.config.toml"}) fs::remove(dir_ / out);
   expect_refused_as(f + "--origin 1000,0,0 --out o.npy", 2, {"--origin 1000,0,0 applies to SEG-Y output"});
   // --config naming a directory: a raw C++ exception with exit 1.
   fs::create_directory(dir_ / "c.toml");
@@ -213,8 +228,16 @@ TEST_F(CliNothingLost, ARecordTwiceDeadDataAndARepeatedKeyAreRefused) {
   const std::vector<float> zeros(rec.data.size(), 0.0f);
   revwave::write_npy((dir_ / "dead.npy").string(), rec.shape, zeros.data());
   fs::copy_file(dir_ / "rec.json", dir_ / "dead.json");
+  fs::copy_file(dir_ / "dead.npy", dir_ / "dead2.npy");
+  fs::copy_file(dir_ / "rec.json", dir_ / "dead2.json");
   expect_refused_as(g + "--observed dead.npy --misfit correlation --out g.npy", 2,
-                    {"--misfit correlation: every observed trace of the shot is zero"});
+                    {"dead.npy: every observed sample is zero, and --misfit correlation"});
+  expect_refused_as(g + "--observed dead.npy dead2.npy --misfit correlation --out g.npy", 2,
+                    {"every observed sample is zero, and --misfit correlation"});
+  // One dead record among live ones adds nothing, as a dead trace does: it runs.
+  EXPECT_EQ(invoke(g + "--observed dead.npy rec.npy --misfit correlation --out g.npy").code, 0);
+  fs::remove(dir_ / "g.npy");
+  fs::remove(dir_ / "g.config.toml");
   std::ifstream in(dir_ / "rec.json");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   text.insert(text.find('{') + 1, "\"dt\": 0.0009, ");

@@ -131,6 +131,8 @@ TEST_F(CudaMultilevel, CostsMeasuredOnTheDeviceAtStartUp) {
   StrategyReport report;
   const GradientOutput g = run(multilevel({"memory:2", "pinned:2", "disk:3"}), nullptr, &report);
   expect_bitwise(g, full_, "measured costs");
+  // Once the costs are measured the schedule is known: its count is the run's (it was 0, "unknown").
+  EXPECT_EQ(report.predicted_forward_steps, g.stats.forward_steps);
   ASSERT_EQ(report.tiers.size(), 3u);
   for (const Tier& t : report.tiers) {
     EXPECT_GE(t.store_cost, 0.0) << t.name;

@@ -67,6 +67,8 @@ TYPED_TEST(Checkpointed, MultilevelAndOnlineAreBitwiseEqualToFullStorage) {
     // The forward steps are those the schedule promised for the costs it used.
     MultilevelSchedule again(steps, report.tiers);
     EXPECT_EQ(g.stats.forward_steps, count_schedule(again).forward_steps);
+    // And the report says so ahead of the run: the count a binomial schedule on its slots makes.
+    EXPECT_EQ(report.predicted_forward_steps, g.stats.forward_steps) << tiers[0];
   }
   // Online, stopping at the time axis' end: the same N, found step by step.
   for (index_t snaps : {1, 4, 60}) {

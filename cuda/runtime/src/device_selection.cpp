@@ -7,20 +7,33 @@
 
 namespace revwave {
 
+namespace {
+
+// A driver function through the runtime (CUDA 12.5 names the driver's version it asks for; 11.3 to
+// 12.4 have the unversioned call); null where the driver lacks it.
+void* driver_entry(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+#if CUDART_VERSION >= 12050
+  const cudaError_t e = cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found);
+#else
+  const cudaError_t e = cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &found);
+#endif
+  if (e != cudaSuccess || found != cudaDriverEntryPointSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return fn;
+}
+
+}  // namespace
+
 bool primary_context_active(int device) {
   using GetDevice = CUresult (*)(CUdevice*, int);
   using GetState = CUresult (*)(CUdevice, unsigned int*, int*);
-  void* get_device = nullptr;
-  void* get_state = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  if (cudaGetDriverEntryPointByVersion("cuDeviceGet", &get_device, 12000, cudaEnableDefault, &found) != cudaSuccess ||
-      found != cudaDriverEntryPointSuccess ||
-      cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxGetState", &get_state, 12000, cudaEnableDefault, &found) !=
-          cudaSuccess ||
-      found != cudaDriverEntryPointSuccess) {
-    cudaGetLastError();
-    return false;
-  }
+  void* get_device = driver_entry("cuDeviceGet");
+  void* get_state = driver_entry("cuDevicePrimaryCtxGetState");
+  if (get_device == nullptr || get_state == nullptr) return false;
   CUdevice handle{};
   unsigned int flags = 0;
   int active = 0;

@@ -138,6 +138,8 @@ GradientOutput run_gradient(P& prop, const Misfit<T>& misfit, const T* observed,
     auto schedule = std::make_unique<MultilevelSchedule>(plan.steps, tiers);
     r.tiers = tiers;
     r.predicted_time = schedule->planned_time();
+    // Known once the costs are: a binomial schedule on the slots the costs chose, its ids renamed.
+    r.predicted_forward_steps = optimal_forward_steps(plan.steps, schedule->binomial_slots());
     out = detail::run_offline(prop, misfit, observed, options, plan, std::move(schedule), progress, nullptr);
   } else {
     out = detail::run_offline(prop, misfit, observed, options, plan,

@@ -2,6 +2,7 @@
 // (--observed with its sidecar, or a record in memory) or modelled in a true model (--true-model,
 // or the built-in one). Shared by the command line and the Python package.
 #pragma once
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -23,6 +24,12 @@
 #include "revwave/survey/survey.hpp"
 
 namespace revwave {
+
+// Why dead observed data are refused under --misfit correlation (one record, or every shot of a
+// survey; a dead shot among others adds nothing, as a dead trace does).
+inline constexpr const char* dead_data_sentence =
+    "every observed sample is zero, and --misfit correlation normalises by the data's energy: J and its gradient "
+    "would be 0 (give data with energy, or --misfit l2)";
 
 struct GradientJobOptions {
   ProblemOptions problem;
@@ -134,6 +141,11 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
                       " " + number_text(largest) + " (use --precision double)");
       }
     }
+    // Dead data under the correlation misfit: J = 0 and g = 0 would say nothing (a normalised
+    // correlation with no data is undefined), written as a success.
+    if (o.misfit.kind == MisfitKind::correlation &&
+        std::all_of(record.traces.begin(), record.traces.end(), [](double v) { return v == 0.0; }))
+      throw InputError(observed + ": " + dead_data_sentence);
     job.observed.assign(record.traces.begin(), record.traces.end());
     job.observed_source = "file";
     return job;
