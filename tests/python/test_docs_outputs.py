@@ -1,6 +1,7 @@
 """The sample outputs the docs print, against the binary's: `gradient --png pics` in the README and
-the quick start, `plan --checkpoint-memory 64MiB` and `schedule` on the strategies page, and the
-surveys page's end-to-end session (forward, gradient, the gradient under mpirun, the same bits).
+the quick start, `plan --checkpoint-memory 64MiB` and `schedule` on the strategies page, the
+surveys page's end-to-end session (forward, gradient, the gradient under mpirun, the same bits) and
+the inversion page's example.
 Each line as printed, but for what measures this machine (times, memory, the plan's predicted peak
 and time, which rank ran a shot) and the last digits of J and |g|, which rounding may move between
 builds."""
@@ -105,3 +106,32 @@ def test_the_surveys_end_to_end_session_is_what_the_binary_prints(tmp_path):
         assert len(doc) == len(run), f"`{command}`: {len(doc)} lines documented, {len(run)} printed:\n{p.stdout}"
         for d, r in zip(doc, run):
             assert same_survey_line(d, r), f"`{command}`: docs/surveys.md documents\n{d}\nthe binary prints\n{r}"
+
+
+def same_numbers_line(doc, run):
+    """The same words, and numbers within 1e-3 of the documented ones; the seconds a line ends with
+    (an iteration's, the run's) and the time line left out."""
+    if doc.startswith("  time "):
+        return run.startswith("  time ")
+    seconds = re.compile(r", [0-9.e+-]+ s$|, [0-9.e+-]+ s \(|in all, [0-9.e+-]+ s$")
+    doc, run = seconds.sub("#", doc), seconds.sub("#", run)
+    numbers = re.compile(r"[-+]?[0-9]+\.?[0-9]*(?:e[-+][0-9]+)?")
+    a, b = numbers.findall(doc), numbers.findall(run)
+    return numbers.sub("#", doc) == numbers.sub("#", run) and len(a) == len(b) and \
+        all(abs(float(x) - float(y)) <= 1e-3 * abs(float(x)) for x, y in zip(a, b))
+
+
+def test_the_inversion_pages_example_is_what_the_binary_prints(tmp_path):
+    binary = os.environ.get("REVWAVE_BINARY", str(ROOT / "build" / "revwave"))
+    if not os.path.exists(binary):
+        pytest.skip(f"no revwave binary at {binary} (build it: bash .ci/build)")
+    command = ("invert --shape 20,20,16 --tn 0.4 --f0 15 --src-grid 2,2,20 --rec-grid 8,8,10 --vmin 1400 "
+               "--vmax 3000 --bands 8,14 --iterations 4 --boundary sponge --threads 1 --out-dir inv")
+    doc = documented("docs/inversion.md", command)
+    env = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}
+    p = subprocess.run([binary, *command.split()], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
+    assert p.returncode == 0, p.stderr
+    run = p.stdout.splitlines()
+    assert len(doc) == len(run), f"docs/inversion.md: {len(doc)} lines documented, {len(run)} printed:\n{p.stdout}"
+    for d, r in zip(doc, run):
+        assert same_numbers_line(d, r), f"docs/inversion.md documents\n{d}\nthe binary prints\n{r}"
