@@ -33,6 +33,11 @@ TEST_F(CliFreeSurface, ForwardRecordsZeroOnTheSurfaceAndItsConfigRepeatsTheRun) 
   }
   EXPECT_EQ(surface, 0.0);
   EXPECT_GT(below, 0.0);
+  // Recording zeros is what a receiver on the surface does, and the run says so (a hostile round, #45).
+  EXPECT_NE(r.err.find("revwave: warning: receiver 0 at (40, 50, 0) m lies on the free surface z = 0, where the "
+                       "pressure is zero: it records zeros"),
+            std::string::npos)
+      << r.err;
   const Outcome again = invoke("forward --config fs.config.toml --out again.npy");
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_TRUE(slurp((dir_ / "again.npy").string()) == slurp((dir_ / "fs.npy").string()));

@@ -23,6 +23,7 @@ ForwardRun<T> run_forward_job(const ProblemOptions& o, const std::function<void(
   apply_threads(o.threads);
   const Acquisition& a = r.setup.acquisition;
   r.warnings = sampling_warnings(r.setup.grid, min_velocity(r.setup.model), SourceSpectrum{a.f0, a.t0, {}}, r.time);
+  add_warnings(r.warnings, surface_receiver_warnings(r.setup.grid, a.receivers));
   // m and (u, u_prev) on the CPU; the record, its copy for the file and the file's own precision.
   require_run_memory(r.setup, r.time, sizeof(T), working_fields(r.backend.kind, Workload::forward), 3,
                      "the forward run");

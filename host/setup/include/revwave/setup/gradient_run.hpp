@@ -42,6 +42,7 @@ std::vector<std::string> job_warnings(const GradientJob<T>& job) {
   if (job.observed_source == "modelled") slowest = std::min(slowest, min_velocity(job.truth));
   const Acquisition& a = job.start.acquisition;
   std::vector<std::string> said = sampling_warnings(job.start.grid, slowest, SourceSpectrum{a.f0, a.t0, {}}, job.time);
+  add_warnings(said, surface_receiver_warnings(job.start.grid, a.receivers));
   if (job.substeps > 1) said.push_back(substeps_sentence(job.time.dt, job.substeps, max_velocity(job.start.model)));
   return said;
 }
