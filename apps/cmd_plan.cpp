@@ -248,7 +248,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   j["predicted_peak_bytes"] = peak;
   // Where the slots are this host's memory (the CPU): a GPU run's device slots are not, and its
   // split is not always predicted, so no claim is made for it.
-  if (backend_capabilities(backend.kind).slots_in_host_memory)
+  if (backend_capabilities(backend.kind).slots_in_host_memory())
     j["this_machine"] = this_machine(double(models) + double(working) + double(checkpoint_memory));
   j["predicted_peak_parts"] = {{"process_now", base - models},
                                {"models", models},
@@ -355,7 +355,7 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
   j["observed_steps"] = job.inputs.has_truth ? steps : 0;
   j["step_counts"] = "summed over the shots, each as one shot's plan counts them";
   j["predicted_peak_bytes"] = peak;
-  if (backend_capabilities(backend.kind).slots_in_host_memory)
+  if (backend_capabilities(backend.kind).slots_in_host_memory())
     j["this_machine"] = this_machine(double(working) + double(checkpoints) + double(sums));
   j["predicted_peak_parts"] = {
       {"process_now", base}, {"working_set", working}, {"checkpoints_in_memory", checkpoints}, {"gradient_sums", sums}};

@@ -30,6 +30,25 @@ class DeviceContexts : public CudaTest {
     cudasim::forget_contexts();
     CudaTest::TearDown();
   }
+  // J of a revolve survey gradient of `shots` shots of case `c` on CUDA device `device`.
+  static double survey_on_device(const Case& c, int shots, int device) {
+    Survey survey;
+    for (int k = 0; k < shots; ++k) {
+      Shot shot;
+      shot.name = "shot " + std::to_string(k);
+      shot.acquisition = c.acq;
+      shot.time = c.time;
+      shot.data.assign(static_cast<std::size_t>(c.time.nt()) * c.acq.receivers.size(), 1e-3);
+      survey.shots.push_back(shot);
+    }
+    SurveyRunOptions o;
+    o.backend = Backend::cuda;
+    o.strategy = strategy("revolve", 4);
+    o.strategy.backend = Backend::cuda;
+    o.budgets.device = device;
+    SerialShotRunner runner;
+    return survey_gradient<double>(c.grid, c.start_model, survey, o, runner).objective;
+  }
 };
 
 TEST_F(DeviceContexts, ChoosingTheBackendAndTheRanksDeviceMakesNone) {
@@ -43,23 +62,7 @@ TEST_F(DeviceContexts, ChoosingTheBackendAndTheRanksDeviceMakesNone) {
 
 TEST_F(DeviceContexts, ASurveyGradientMakesOneOnItsDeviceOnly) {
   const Case c = awkward_case(4, 20, {21, 17, 15});
-  Survey survey;
-  for (int k = 0; k < 2; ++k) {
-    Shot shot;
-    shot.name = "shot " + std::to_string(k);
-    shot.acquisition = c.acq;
-    shot.time = c.time;
-    shot.data.assign(static_cast<std::size_t>(c.time.nt()) * c.acq.receivers.size(), 1e-3);
-    survey.shots.push_back(shot);
-  }
-  SurveyRunOptions o;
-  o.backend = Backend::cuda;
-  o.strategy = strategy("revolve", 4);
-  o.strategy.backend = Backend::cuda;
-  o.budgets.device = 2;
-  SerialShotRunner runner;
-  const SurveySum sum = survey_gradient<double>(c.grid, c.start_model, survey, o, runner);
-  EXPECT_GT(sum.objective, 0.0);
+  EXPECT_GT(survey_on_device(c, 2, 2), 0.0);
   EXPECT_EQ(cudasim::devices_with_context(), std::vector<int>{2});
 }
 
@@ -69,20 +72,7 @@ TEST_F(DeviceContexts, ASurveyGradientMakesOneOnItsDeviceOnly) {
 TEST_F(DeviceContexts, ARunGivesTheCallersDeviceBack) {
   ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
   const Case c = awkward_case(4, 20, {21, 17, 15});
-  Survey survey;
-  Shot shot;
-  shot.name = "shot 0";
-  shot.acquisition = c.acq;
-  shot.time = c.time;
-  shot.data.assign(static_cast<std::size_t>(c.time.nt()) * c.acq.receivers.size(), 1e-3);
-  survey.shots.push_back(shot);
-  SurveyRunOptions o;
-  o.backend = Backend::cuda;
-  o.strategy = strategy("revolve", 4);
-  o.strategy.backend = Backend::cuda;
-  o.budgets.device = 2;
-  SerialShotRunner runner;
-  EXPECT_GT(survey_gradient<double>(c.grid, c.start_model, survey, o, runner).objective, 0.0);
+  EXPECT_GT(survey_on_device(c, 1, 2), 0.0);
   int current = -1;
   ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
   EXPECT_EQ(current, 1);

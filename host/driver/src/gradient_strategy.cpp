@@ -87,7 +87,7 @@ StrategyPlan plan_multilevel(const StrategyOptions& o, StrategyPlan plan, std::s
                                        : plan.slot_bytes;
   // The tiers in host memory: the backend's own memory where its slots are host memory, else the
   // pinned tiers.
-  const TierKind in_host = can.slots_in_host_memory ? TierKind::memory : TierKind::pinned;
+  const TierKind in_host = can.slots_in_host_memory() ? TierKind::memory : TierKind::pinned;
   plan.storage_bytes = 0;
   std::size_t in_memory = 0;
   for (std::size_t i = 0; i < plan.tiers.size(); ++i) {
@@ -211,7 +211,7 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
     plan.predicted_forward_steps = steps;
     plan.choice = "full: the whole history, " + std::to_string(steps) + " wavefields of " +
                   format_bytes(double(field_bytes)) + " = " + format_bytes(double(plan.storage_bytes));
-    if (o.check_host_memory && backend_capabilities(o.backend).slots_in_host_memory)
+    if (o.check_host_memory && backend_capabilities(o.backend).slots_in_host_memory())
       require_history(steps, field_bytes, working_bytes);
     return plan;
   }
@@ -260,7 +260,7 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
   // Online predicts none (its stop rule decides as it runs; 0 here): a run reports the offline
   // optimum for its slots beside its count, and `revwave plan` counts that optimum as a bound.
   plan.predicted_forward_steps = o.strategy == Strategy::online ? 0 : optimal_forward_steps(steps, plan.snaps);
-  if (o.check_host_memory && store == StoreKind::memory && backend_capabilities(o.backend).slots_in_host_memory) {
+  if (o.check_host_memory && store == StoreKind::memory && backend_capabilities(o.backend).slots_in_host_memory()) {
     const std::size_t have = available_memory_bytes();
     const std::size_t room = have > working_bytes ? have - working_bytes : 0;
     if (plan.storage_bytes > room) {

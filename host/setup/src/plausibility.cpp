@@ -128,8 +128,7 @@ std::vector<std::string> sampling_warnings(const Grid& grid, double slowest, con
   return out;
 }
 
-std::vector<std::string> surface_receiver_warnings(const Grid& grid, const std::vector<Vec3>& receivers,
-                                                   const std::string& where) {
+std::vector<std::string> surface_receiver_warnings(const Grid& grid, const std::vector<Vec3>& receivers) {
   if (!grid.free_surface) return {};
   std::size_t count = 0, first = 0;
   for (std::size_t r = 0; r < receivers.size(); ++r) {
@@ -138,7 +137,7 @@ std::vector<std::string> surface_receiver_warnings(const Grid& grid, const std::
   }
   if (count == 0) return {};
   const Vec3& p = receivers[first];
-  return {where + "receiver " + std::to_string(first) + " at (" + short_text(p[0]) + ", " + short_text(p[1]) + ", " +
+  return {"receiver " + std::to_string(first) + " at (" + short_text(p[0]) + ", " + short_text(p[1]) + ", " +
           short_text(p[2]) + ") m" +
           (count > 1 ? " and " + std::to_string(count - 1) + " more lie" : std::string(" lies")) +
           " on the free surface z = 0, where the pressure is zero: " + (count > 1 ? "they record" : "it records") +

@@ -1,6 +1,5 @@
 #include "revwave/setup/survey_setup.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "revwave/core/checks.hpp"
@@ -16,7 +15,7 @@ void check_wavelet(const std::vector<double>& samples, const std::string& name) 
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (!std::isfinite(samples[i])) throw InputError(name + ": sample " + std::to_string(i) + " is not finite");
   }
-  if (std::all_of(samples.begin(), samples.end(), [](double v) { return v == 0.0; })) {
+  if (all_zero(samples)) {
     throw InputError(name + ": every one of its " + std::to_string(samples.size()) +
                      " samples is zero: a silent source gives zero traces and a zero gradient");
   }

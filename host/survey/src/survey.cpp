@@ -123,14 +123,20 @@ void from_segy(const SegySurvey& s, const std::string& path, Survey& out) {
 
 namespace {
 
-// The files `path` reads: a directory's .npy records, else the path itself.
-std::vector<fs::path> files_read(const std::string& path) {
+// A survey directory's .npy records, in name order (the order its shots are read in).
+std::vector<std::string> directory_records(const std::string& dir) {
   std::error_code ec;
-  if (!fs::is_directory(path, ec)) return {fs::path(path)};
-  std::vector<fs::path> records;
-  for (const auto& e : fs::directory_iterator(path, ec))
-    if (e.path().extension() == ".npy") records.push_back(e.path());
+  std::vector<std::string> records;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".npy") records.push_back(e.path().string());
+  std::sort(records.begin(), records.end());
   return records;
+}
+
+// The files `path` reads: a directory's records, else the path itself.
+std::vector<std::string> files_read(const std::string& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec) ? directory_records(path) : std::vector<std::string>{path};
 }
 
 // A record given twice (rec.npy ./rec.npy, or a directory and a record in it) would count its shots
@@ -138,12 +144,12 @@ std::vector<fs::path> files_read(const std::string& path) {
 void refuse_repeated_files(const std::vector<std::string>& paths) {
   std::map<std::pair<dev_t, ino_t>, std::string> seen;  // a file read, and the path that read it
   for (const std::string& path : paths) {
-    for (const fs::path& f : files_read(path)) {
+    for (const std::string& f : files_read(path)) {
       struct stat st {};
       if (::stat(f.c_str(), &st) != 0) continue;  // the reader names a file it cannot open
       const auto [it, fresh] = seen.emplace(std::make_pair(st.st_dev, st.st_ino), path);
       if (!fresh) {
-        throw InputError("--observed " + it->second + " and " + path + " read one file, " + f.string() +
+        throw InputError("--observed " + it->second + " and " + path + " read one file, " + f +
                          ", twice: each record counts once in J and the gradient, give it once");
       }
     }
@@ -161,11 +167,7 @@ Survey read_survey(const std::vector<std::string>& paths, const SurveyReadOption
     std::error_code ec;
     const std::size_t before = out.shots.size();
     if (fs::is_directory(path, ec)) {
-      std::vector<std::string> records;
-      for (const auto& e : fs::directory_iterator(path, ec)) {
-        if (e.path().extension() == ".npy") records.push_back(e.path().string());
-      }
-      std::sort(records.begin(), records.end());
+      const std::vector<std::string> records = directory_records(path);
       if (records.empty())
         throw InputError(path + ": a survey directory must hold .npy shot records with their sidecars");
       for (const std::string& r : records) read_record(r, o, out);
@@ -251,27 +253,25 @@ TimeAxis simulation_time(const TimeAxis& data, index_t substeps) {
 
 std::vector<double> simulation_wavelet(const Shot& shot) { return interpolate_signature(shot.wavelet, shot.substeps); }
 
-index_t stable_substeps(double dt, const Grid& grid, double max_velocity, double density_factor) {
+index_t stable_substeps(double dt, const Grid& grid, double max_velocity, double density_factor,
+                        const std::string& record) {
   const double limit = max_stable_dt(grid, max_velocity) * density_factor;
   if (!(std::isfinite(dt) && dt > 0) || !(limit > 0)) return 1;  // check_stable names a bad dt
-  if (dt <= limit) {
-    // A record sampled a million times finer than the stable step is a unit slip (ns for s), not data:
-    // refused here in the words of the sample interval, not later in those of m / dt^2.
-    if (dt < limit * 1e-6) {
-      std::ostringstream os;
-      os.precision(6);
-      os << "dt " << dt << " s is " << limit / dt << " times finer than the largest stable step, " << limit
-         << " s, and a sample interval must be at least 1e-6 of it: check the record's sample interval and its units";
-      throw InputError(os.str());
-    }
-    return 1;
-  }
-  const double k = std::ceil(dt / (0.9 * limit));
-  if (!(k < 1e6)) {
+  const double k = dt <= limit ? 1.0 : std::ceil(dt / (0.9 * limit));
+  // A sample interval a million times finer than the stable step, or one that takes a million steps a
+  // sample, is a unit slip (ns or ks for s), not data: refused in the words of the record's dt, not
+  // later in those of m / dt^2 or of a step count.
+  if (dt < limit * 1e-6 || !(k < 1e6)) {
     std::ostringstream os;
     os.precision(6);
-    os << "dt " << dt << " s would take " << k << " simulation steps per sample (the largest stable step is " << limit
-       << " s): check the record's sample interval and the model's units";
+    os << record << ": dt " << dt << " s ";
+    if (k == 1.0) {
+      os << "is " << limit / dt << " times finer than the largest stable step, " << limit
+         << " s, and a sample interval must be at least 1e-6 of it: check the record's sample interval and its units";
+    } else {
+      os << "would take " << k << " simulation steps per sample (the largest stable step is " << limit
+         << " s): check the record's sample interval and the model's units";
+    }
     throw InputError(os.str());
   }
   return static_cast<index_t>(k);
@@ -289,11 +289,7 @@ std::string substeps_sentence(double dt, index_t substeps, double max_velocity) 
 std::vector<std::string> choose_substeps(Survey& survey, const Grid& grid, double max_velocity, double density_factor) {
   std::vector<std::string> said;
   for (Shot& shot : survey.shots) {
-    try {
-      shot.substeps = stable_substeps(shot.time.dt, grid, max_velocity, density_factor);
-    } catch (const InputError& e) {
-      throw InputError(shot.name + ": " + e.what());
-    }
+    shot.substeps = stable_substeps(shot.time.dt, grid, max_velocity, density_factor, shot.name);
     if (shot.substeps == 1) continue;
     const std::string sentence = substeps_sentence(shot.time.dt, shot.substeps, max_velocity);
     if (std::find(said.begin(), said.end(), sentence) == said.end()) said.push_back(sentence);

@@ -20,14 +20,14 @@ struct BackendCapabilities {
   // Runs several shots at once on one device (the shot engine's lanes).
   bool shot_lanes = false;
   // Its memory slots and a stored history are this host's memory, checked against what the machine
-  // has before anything is allocated.
-  bool slots_in_host_memory = true;
+  // has before anything is allocated: where they are not a device's.
+  bool slots_in_host_memory() const { return !device_memory; }
 
   // The tier names it takes, for sentences: "memory or disk", "memory, pinned or disk".
   const char* tier_names() const { return pinned_tier ? "memory, pinned or disk" : "memory or disk"; }
 };
 
 // Every tier name and no device: what `revwave schedule`, which runs on no backend, accepts.
-inline constexpr BackendCapabilities no_backend{"", false, true, true, false, false};
+inline constexpr BackendCapabilities no_backend{"", false, true, true, false};
 
 }  // namespace revwave

@@ -6,11 +6,13 @@
 //
 // The default error is InputError (exit code 2); readers of files pass IoError (exit code 3).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "revwave/core/errors.hpp"
 
@@ -85,6 +87,11 @@ std::int64_t check_whole(const std::string& what, double value, const IntRange& 
 // NonFiniteError "WHAT is not finite: VALUE at index I (...)" unless every value is finite.
 void check_finite_result(const double* values, std::size_t count, const std::string& what);
 void check_finite_result(const float* values, std::size_t count, const std::string& what);
+
+// Whether every value is zero (a silent signature, dead data); true for none.
+inline bool all_zero(const std::vector<double>& values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return v == 0.0; });
+}
 
 // The parsers behind parse_number / parse_integer: false unless the whole text is one number
 // (optional sign; for doubles also nan and inf, which the rules then refuse).

@@ -33,7 +33,7 @@ using CudaBudgets [[deprecated("CudaBudgets is DeviceBudgets")]] = DeviceBudgets
 // What the CUDA backend can do (CudaPropagator::capabilities), known without it so that `revwave
 // plan` and the tier parser answer for a CUDA run on a machine or build without one: device memory
 // with budgets, lanes and a placement report, a pinned host tier, ZFP on the spilled slots only.
-inline constexpr BackendCapabilities cuda_capabilities{"CUDA", true, true, false, true, false};
+inline constexpr BackendCapabilities cuda_capabilities{"CUDA", true, true, false, true};
 
 // The most shots a device runs at once (--shots-at-once): each is a working set and a share of the budget.
 inline constexpr int max_shots_at_once = 8;

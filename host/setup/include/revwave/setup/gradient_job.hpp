@@ -119,12 +119,8 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     job.time.dt = record.meta.dt;
     job.time.steps = record.meta.nt - 1;
     // The record keeps its sample interval; a run that cannot step it takes substeps per sample.
-    try {
-      job.substeps = stable_substeps(job.time.dt, job.start.grid, max_velocity(job.start.model),
-                                     density_dt_factor(job.start.grid, job.start.model));
-    } catch (const InputError& e) {
-      throw InputError(observed + ": " + e.what());
-    }
+    job.substeps = stable_substeps(job.time.dt, job.start.grid, max_velocity(job.start.model),
+                                   density_dt_factor(job.start.grid, job.start.model), observed);
     check_stable(simulation_time(job).dt, job.start.grid, job.start.model);
     refuse_many_record_steps(o.problem, observed, job.time, job.substeps, max_velocity(job.start.model));
     const std::vector<double>& w = job.start.acquisition.wavelet;  // at the record's samples, as its data
@@ -143,8 +139,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     }
     // Dead data under the correlation misfit: J = 0 and g = 0 would say nothing (a normalised
     // correlation with no data is undefined), written as a success.
-    if (o.misfit.kind == MisfitKind::correlation &&
-        std::all_of(record.traces.begin(), record.traces.end(), [](double v) { return v == 0.0; }))
+    if (o.misfit.kind == MisfitKind::correlation && all_zero(record.traces))
       throw InputError(observed + ": " + dead_data_sentence);
     job.observed.assign(record.traces.begin(), record.traces.end());
     job.observed_source = "file";

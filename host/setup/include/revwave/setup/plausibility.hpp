@@ -51,8 +51,7 @@ std::vector<std::string> survey_warnings(const Grid& grid, double slowest, const
 // Under a free surface the pressure at z = 0 is zero: a receiver there (or above) records zeros, and
 // its residual adds nothing to a gradient. Not refused (a surface receiver is a legitimate, if
 // silent, position), said: one sentence naming the first and how many. Empty without a free surface.
-std::vector<std::string> surface_receiver_warnings(const Grid& grid, const std::vector<Vec3>& receivers,
-                                                   const std::string& where = "");
+std::vector<std::string> surface_receiver_warnings(const Grid& grid, const std::vector<Vec3>& receivers);
 
 // Appends `more` to `all`, each sentence once (a survey's shots usually share their warnings).
 void add_warnings(std::vector<std::string>& all, const std::vector<std::string>& more);

@@ -50,9 +50,8 @@ SurveyGradientJob prepare_survey_gradient(GradientJobOptions& o, const SurveyOpt
   job.inputs = survey_inputs<T>(o, so);
   check_aperture_fits(so.aperture, job.inputs.grid);
   if (o.misfit.kind == MisfitKind::correlation && !job.inputs.has_truth &&
-      std::all_of(job.inputs.survey.shots.begin(), job.inputs.survey.shots.end(), [](const Shot& s) {
-        return std::all_of(s.data.begin(), s.data.end(), [](double v) { return v == 0.0; });
-      }))
+      std::all_of(job.inputs.survey.shots.begin(), job.inputs.survey.shots.end(),
+                  [](const Shot& s) { return all_zero(s.data); }))
     throw InputError(job.inputs.survey.description + ": " + dead_data_sentence);
   SurveyRunOptions check = job.run;
   if (job.inputs.has_truth) check.true_model = &job.inputs.truth;

@@ -44,7 +44,7 @@ class CpuPropagator {
   const Problem<T>& problem() const { return p_; }
   static const char* backend_name() { return "cpu"; }
   // Host memory throughout: no device budgets or lanes, no pinned tier, every codec on its slots.
-  static constexpr BackendCapabilities capabilities{"CPU", false, false, true, false, true};
+  static constexpr BackendCapabilities capabilities{"CPU", false, false, true, false};
   static constexpr StateShape state_shape() { return acoustic_state; }
   // Wavefields of the grid's size a run holds in host memory beside checkpoints and traces.
   static int working_fields(Workload w);
