@@ -116,9 +116,10 @@ nlohmann::json device_placement(const GradientJobOptions& o, const StrategyPlan&
 
 // A layer point of the C-PML costs 1 + c interior points' work (its memory variables, and on the GPU
 // its separate passes), so a step costs interior x (padded + c layer) / padded points. CPU: the step
-// at 100^3 with a 10-point layer is 2.30 times the sponge's (`revwave_cpu_step_bench 100 10 2 cpml`,
-// 1a47827), c = 3.1; GPU: at 256^3 with a 20-point layer 2.8 times (the H200's, #46), c = 5.1.
-constexpr double cpu_cpml_point_cost = 3.1;
+// at 100^3 with a 10-point layer is 2.17 times the sponge's since its rows run inside the sweep
+// (`revwave_cpu_step_bench 100 8 2 cpml`, docs/physics/boundaries.md; 2.30 before), c = 2.8; GPU: at
+// 256^3 with a 20-point layer 2.8 times (the H200's, #46), c = 5.1.
+constexpr double cpu_cpml_point_cost = 2.8;
 constexpr double gpu_cpml_point_cost = 5.1;
 
 // The interior points a step's cost is worth (the throughputs above are interior points per second).
@@ -258,7 +259,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   j["prediction"] =
       "nothing was run: peak = this process's resident memory now + the models a gradient holds where none was read + the working set + the checkpoints held in memory; "
       "time from documented throughput (CPU 0.5 GPts/s per thread forward, reverse 2.5x; GPU 147 / 71 GPts/s; a "
-      "C-PML layer point 1 + 3.1 interior points on the CPU, 1 + 5.1 on the GPU), not measured here";
+      "C-PML layer point 1 + 2.8 interior points on the CPU, 1 + 5.1 on the GPU), not measured here";
   if (!cuda.is_null()) {
     j["placement"] = cuda;
     j["cuda"] = cuda;  // the old key, kept for one release (CHANGELOG: Deprecated)

@@ -46,11 +46,12 @@ class FlushSubnormals {
   unsigned saved_;
 };
 
-// Calls row(i, j, base) for every z-row of the padded grid (base: the row's first padded point),
-// blocked and on all threads, with subnormals flushed. `stencil_fields`: the fields a sweep applies
-// a stencil to, which the blocking keeps in cache.
-template <class Row>
-void for_each_row(const Grid& g, std::size_t value_bytes, int stencil_fields, Row&& row) {
+// Calls row(i, j, base, local) for every z-row of the padded grid (base: the row's first padded
+// point), blocked and on all threads, with subnormals flushed; local is the thread's make_local(),
+// made once per sweep (a boundary's row scratch: acoustic/cpu_sweep.hpp's RowHook).
+// `stencil_fields`: the fields a sweep applies a stencil to, which the blocking keeps in cache.
+template <class MakeLocal, class Row>
+void for_each_row_local(const Grid& g, std::size_t value_bytes, int stencil_fields, MakeLocal&& make_local, Row&& row) {
   const index_t nx = g.padded(0), ny = g.padded(1), nz = g.padded(2);
   const int radius = static_cast<int>(g.radius());
   const index_t block_y = block_rows(ny, nz, radius, value_bytes, stencil_fields);
@@ -58,14 +59,23 @@ void for_each_row(const Grid& g, std::size_t value_bytes, int stencil_fields, Ro
 #pragma omp parallel
   {
     const FlushSubnormals flush;
+    auto local = make_local();
 #pragma omp for collapse(2) schedule(static)
     for (index_t jb = 0; jb < nby; ++jb) {
       for (index_t i = 0; i < nx; ++i) {
         const index_t j_end = std::min(ny, (jb + 1) * block_y);
-        for (index_t j = jb * block_y; j < j_end; ++j) row(i, j, g.index(i, j, 0));
+        for (index_t j = jb * block_y; j < j_end; ++j) row(i, j, g.index(i, j, 0), local);
       }
     }
   }
+}
+
+// for_each_row_local without a thread's local: row(i, j, base).
+template <class Row>
+void for_each_row(const Grid& g, std::size_t value_bytes, int stencil_fields, Row&& row) {
+  for_each_row_local(
+      g, value_bytes, stencil_fields, [] { return 0; },
+      [&](index_t i, index_t j, index_t base, int) { row(i, j, base); });
 }
 
 }  // namespace revwave::sweep_rows

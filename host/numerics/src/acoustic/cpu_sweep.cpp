@@ -1,6 +1,8 @@
 #include "revwave/numerics/acoustic/cpu_sweep.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -41,16 +43,20 @@ struct SweepConstants {
   }
 };
 
-// The padded grid's rows, blocked and threaded (sweep_rows.hpp).
+// The padded grid's rows, blocked and threaded (sweep_rows.hpp), each thread with its rows of the
+// hook (RowHook) when there is one: row(i, j, base, rows), rows null without a hook.
 template <class T, int R, class Row>
-void for_each_row(const SweepConstants<T, R>& k, int stencil_fields, Row&& row) {
-  sweep_rows::for_each_row(k.g, sizeof(T), stencil_fields, std::forward<Row>(row));
+void for_each_row(const SweepConstants<T, R>& k, int stencil_fields, const RowHook<T>* hook, Row&& row) {
+  sweep_rows::for_each_row_local(
+      k.g, sizeof(T), stencil_fields,
+      [&] { return hook != nullptr ? hook->rows() : std::unique_ptr<typename RowHook<T>::Rows>(); },
+      std::forward<Row>(row));
 }
 
 template <class T, int R, bool Imaging>
 void sweep(const Problem<T>& p, const SweepFields<T>& f) {
   const SweepConstants<T, R> s(p);
-  for_each_row<T, R>(s, 1, [&](index_t i, index_t j, index_t base) {
+  for_each_row<T, R>(s, 1, f.hook, [&](index_t i, index_t j, index_t base, const auto& rows) {
     const StepCoefficients<T> c = s.c;
     const T* w = s.w;
     const index_t sx = s.sx, sy = s.sy, nz = s.nz;
@@ -88,46 +94,63 @@ void sweep(const Problem<T>& p, const SweepFields<T>& f) {
       // The free surface's rows: the sweep's value completed (in place: u_prev there is read already).
       for (index_t k = 0; k < top; ++k) o[k] = s.surface(uc, k, o[k], mm[k], damping_eta(c, kxi, kyj, kz[k]));
     }
+    if (rows) rows->after(i, j);
   });
+}
+
+// The reverse sweep's vector loop over row (i, j); Next: u[n+1] also into next (the hook's row).
+template <class T, int R, bool Next>
+void reverse_row(const SweepConstants<T, R>& s, const ReverseSweepFields<T>& f, index_t i, index_t j, index_t base,
+                 T* next) {
+  const StepCoefficients<T> c = s.c;
+  const T* w = s.w;
+  const index_t sx = s.sx, sy = s.sy, nz = s.nz;
+  const T* uc = f.u + base;
+  const T* up = f.u_prev + base;
+  const T* lc = f.lam + base;
+  const T* lp = f.lam_prev + base;
+  const T* mm = s.m + base;
+  const T* kz = s.kz;
+  T* lo = f.lam_out + base;
+  T* gr = f.grad + base;
+  const T kxi = s.kx[i], kyj = s.ky[j];
+  T saved[R] = {};  // the gradient at the free surface's rows, imaged again below
+  for (index_t k = 0; k < s.top; ++k) saved[k] = gr[k];
+#pragma omp simd
+  for (index_t k = 0; k < nz; ++k) {
+    const T eta = damping_eta(c, kxi, kyj, kz[k]);
+    const T u_next = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k], eta);
+    const T lam = leapfrog_update(c, lc[k], lp[k], laplacian<T, R>(w, lc + k, sy, sx), mm[k], eta);
+    gr[k] += imaging_term(c, lam, u_next, uc[k], up[k]);
+    lo[k] = lam;
+    if constexpr (Next) next[k] = u_next;
+  }
+  // The free surface's rows, after the vector loop (which keeps its alignment): u[n+1] recomputed
+  // and both fields completed with the mirror's share, imaged again from the saved gradient (the
+  // CUDA backend's reverse pass does the same).
+  for (index_t k = 0; k < s.top; ++k) {
+    const T eta = damping_eta(c, kxi, kyj, kz[k]);
+    const T u_next =
+        s.surface(uc, k, leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k], eta), mm[k], eta);
+    const T lam = s.surface(lc, k, lo[k], mm[k], eta);
+    gr[k] = saved[k] + imaging_term(c, lam, u_next, uc[k], up[k]);
+    lo[k] = lam;
+    if constexpr (Next) next[k] = u_next;
+  }
 }
 
 template <class T, int R>
 void reverse_sweep(const Problem<T>& p, const ReverseSweepFields<T>& f) {
   const SweepConstants<T, R> s(p);
-  for_each_row<T, R>(s, 2, [&](index_t i, index_t j, index_t base) {
-    const StepCoefficients<T> c = s.c;
-    const T* w = s.w;
-    const index_t sx = s.sx, sy = s.sy, nz = s.nz;
-    const T* uc = f.u + base;
-    const T* up = f.u_prev + base;
-    const T* lc = f.lam + base;
-    const T* lp = f.lam_prev + base;
-    const T* mm = s.m + base;
-    const T* kz = s.kz;
-    T* lo = f.lam_out + base;
-    T* gr = f.grad + base;
-    const T kxi = s.kx[i], kyj = s.ky[j];
-    T saved[R] = {};  // the gradient at the free surface's rows, imaged again below
-    for (index_t k = 0; k < s.top; ++k) saved[k] = gr[k];
-#pragma omp simd
-    for (index_t k = 0; k < nz; ++k) {
-      const T eta = damping_eta(c, kxi, kyj, kz[k]);
-      const T u_next = leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k], eta);
-      const T lam = leapfrog_update(c, lc[k], lp[k], laplacian<T, R>(w, lc + k, sy, sx), mm[k], eta);
-      gr[k] += imaging_term(c, lam, u_next, uc[k], up[k]);
-      lo[k] = lam;
-    }
-    // The free surface's rows, after the vector loop (which keeps its alignment): u[n+1] recomputed
-    // and both fields completed with the mirror's share, imaged again from the saved gradient (the
-    // CUDA backend's reverse pass does the same).
-    for (index_t k = 0; k < s.top; ++k) {
-      const T eta = damping_eta(c, kxi, kyj, kz[k]);
-      const T u_next = s.surface(
-          uc, k, leapfrog_update(c, uc[k], up[k], laplacian<T, R>(w, uc + k, sy, sx), mm[k], eta), mm[k], eta);
-      const T lam = s.surface(lc, k, lo[k], mm[k], eta);
-      gr[k] = saved[k] + imaging_term(c, lam, u_next, uc[k], up[k]);
-      lo[k] = lam;
-    }
+  for_each_row<T, R>(s, 2, f.hook, [&](index_t i, index_t j, index_t base, const auto& rows) {
+    if (!rows) return reverse_row<T, R, false>(s, f, i, j, base, nullptr);
+    rows->before(i, j);
+    T* next = rows->next_row();
+    if (next != nullptr)
+      reverse_row<T, R, true>(s, f, i, j, base, next);
+    else
+      reverse_row<T, R, false>(s, f, i, j, base, nullptr);
+    rows->after(i, j);
   });
 }
 
@@ -154,6 +177,8 @@ void next_at(const Problem<T>& p, const T* u, const T* up, const index_t* index,
 template <class T>
 void cpu_leapfrog_sweep(const Problem<T>& problem, const SweepFields<T>& fields) {
   dispatch_radius(problem.grid.radius(), [&](auto r) {
+    if (fields.grad != nullptr && fields.hook != nullptr)
+      throw std::logic_error("the two-pass imaging sweep takes no row hook");
     if (fields.grad != nullptr)
       sweep<T, decltype(r)::value, true>(problem, fields);
     else

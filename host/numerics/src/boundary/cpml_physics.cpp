@@ -35,9 +35,36 @@ std::array<index_t, 15> region_key(const Problem<T>& p) {
 
 }  // namespace
 
+// The region's rows of the current sweep (cpml_rows::Call), handed to the inner physics' sweeps.
+template <class T>
+class CpmlCpuPhysics<T>::Hook final : public RowHook<T> {
+ public:
+  std::unique_ptr<typename RowHook<T>::Rows> rows() const override {
+    std::unique_ptr<typename RowHook<T>::Rows> rows;
+    dispatch_radius(call.p->grid.radius(),
+                    [&](auto r) { rows = std::make_unique<cpml_rows::HookRows<T, decltype(r)::value>>(call); });
+    return rows;
+  }
+  // A new call of the given mode, its pointers but the region's null.
+  cpml_rows::Call<T>& start(typename cpml_rows::Call<T>::Mode mode, const std::vector<T>& divisor,
+                            const std::vector<index_t>& row_first) {
+    const Problem<T>* p = call.p;
+    call = {};
+    call.mode = mode;
+    call.p = p;
+    call.divisor = divisor.data();
+    call.row_first = row_first.data();
+    return call;
+  }
+  cpml_rows::Call<T> call;
+};
+
+template <class T>
+CpmlCpuPhysics<T>::~CpmlCpuPhysics() = default;
+
 template <class T>
 CpmlCpuPhysics<T>::CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<CpuPhysics<T>> inner)
-    : p_(problem), inner_(std::move(inner)) {
+    : p_(problem), inner_(std::move(inner)), hook_(std::make_unique<Hook>()) {
   if (!p_.cpml) throw std::logic_error("the C-PML physics on a problem without a C-PML");
   const Grid& g = p_.grid;
   region_key_ = region_key(p_);
@@ -66,6 +93,9 @@ CpmlCpuPhysics<T>::CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<Cpu
   });
   divisor_.resize(region_.size());
   take_divisors();
+  hook_->call.p = &p_;
+  if (!density_ && !inner_->take_row_hook(hook_.get()))
+    throw std::logic_error("the C-PML around a physics whose sweeps take no row hook");
 }
 
 // The adjoint's and the reverse step's buffers, made when first needed: a forward run holds none.
@@ -77,8 +107,9 @@ void CpmlCpuPhysics<T>::adjoint_buffer() {
 template <class T>
 void CpmlCpuPhysics<T>::reverse_buffers() {
   adjoint_buffer();
-  if (!next_.empty()) return;
+  if (!psi_.empty()) return;
   psi_.assign(static_cast<std::size_t>(p_.cpml->layout.values), T(0));
+  if (!density_) return;  // the rows inside the sweep keep their own
   grad0_.resize(region_.size());
   next_.resize(static_cast<std::size_t>(p_.cpml->layout.tail + p_.cpml->layout.values));
 }
@@ -205,59 +236,54 @@ void CpmlCpuPhysics<T>::reset_images() {
 
 template <class T>
 void CpmlCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
-  inner_->forward_sweep(u, u_prev, out);
   const T* old = tail_of(u, p_);
   T* tail = tail_of(out, p_);
-  const auto points = static_cast<std::int64_t>(region_.size());
   if (p_.density) {
+    inner_->forward_sweep(u, u_prev, out);
     density_psi(u, old, tail);
     each_region_point([&](const auto& k, std::size_t q, index_t idx, const index_t* at) {
       out[idx] = cpml_value(out[idx], k.correction(u, old, at, idx, tail, tail), divisor_[q]);
     });
     return;
   }
+  // psi[n] of the x and y slabs, then the physics' sweep with the region's rows inside it.
+  const auto points = static_cast<std::int64_t>(region_.size());
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const cpml_rows::Rows<T, decltype(r)::value> k(p_);
     k.for_each_row(points, [&](index_t x, index_t y, auto&) { k.psi_row(x, y, u, old, tail); });
-    k.for_each_row(points, [&](index_t x, index_t y, auto& s) {
-      const auto row = static_cast<std::size_t>(x * k.py + y);
-      k.forward_row(x, y, u, tail, old, tail, s);
-      T* o = out + p_.grid.index(x, y, 0);
-      const T* a = divisor_.data() + row_first_[row];
-      for (const auto& [b, e] : k.ranges(x, y)) {
-        for (index_t z = b; z < e; ++z, ++a) o[z] = cpml_value(o[z], s.sum[z], *a);
-      }
-    });
   });
+  cpml_rows::Call<T>& c = hook_->start(cpml_rows::Call<T>::Mode::forward, divisor_, row_first_);
+  c.u = u;
+  c.old = old;
+  c.tail = tail;
+  c.out = out;
+  inner_->forward_sweep(u, u_prev, out);
 }
 
 template <class T>
 void CpmlCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
-  inner_->adjoint_sweep(lam, lam_prev, out);
   adjoint_buffer();
   T* adj = adjoint_.data();
-  const auto points = static_cast<std::int64_t>(region_.size());
   if (p_.density) {
+    inner_->adjoint_sweep(lam, lam_prev, out);
     density_nu_mu(lam, adj);
     each_region_point([&](const auto& k, std::size_t q, index_t idx, const index_t* at) {
       out[idx] = cpml_value(out[idx], k.adjoint_correction(adj, at, idx), divisor_[q]);
     });
     return;
   }
+  // nu, then mu, of the x and y slabs, then the physics' sweep with the region's rows inside it.
+  const auto points = static_cast<std::int64_t>(region_.size());
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const cpml_rows::Rows<T, decltype(r)::value> k(p_);
     k.for_each_row(points, [&](index_t x, index_t y, auto&) { k.nu_row(x, y, lam, adj); });
     k.for_each_row(points, [&](index_t x, index_t y, auto& s) { k.mu_row(x, y, lam, adj, s); });
-    k.for_each_row(points, [&](index_t x, index_t y, auto& s) {
-      const auto row = static_cast<std::size_t>(x * k.py + y);
-      k.adjoint_row(x, y, lam, adj, s);
-      T* o = out + p_.grid.index(x, y, 0);
-      const T* a = divisor_.data() + row_first_[row];
-      for (const auto& [b, e] : k.ranges(x, y)) {
-        for (index_t z = b; z < e; ++z, ++a) o[z] = cpml_value(o[z], s.sum2[z], *a);
-      }
-    });
   });
+  cpml_rows::Call<T>& c = hook_->start(cpml_rows::Call<T>::Mode::adjoint, divisor_, row_first_);
+  c.u = lam;
+  c.out = out;
+  c.adj = adj;
+  inner_->adjoint_sweep(lam, lam_prev, out);
 }
 
 template <class T>
@@ -281,12 +307,11 @@ template <class T>
 void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
   reverse_buffers();
   const T* old = tail_of(v.u, p_);
-  const StepCoefficients<T> c = p_.coeffs;
   T* adj = adjoint_.data();
   T* psi = psi_.data();
-  T* next = next_.data();
-  const auto points = static_cast<std::int64_t>(region_.size());
   if (p_.density) {
+    const StepCoefficients<T> c = p_.coeffs;
+    T* next = next_.data();
     for (std::size_t q = 0; q < region_.size(); ++q) grad0_[q] = v.grad[region_[q]];
     inner_->reverse_sweep(v);
     if (v.u_next == nullptr) inner_->forward_sweep(v.u, v.u_prev, next);
@@ -302,41 +327,25 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
     });
     return;
   }
+  // psi[n] (from u[n], where u[n+1] is not read from a stored history, which keeps no tail:
+  // StateShape), nu and mu of the x and y slabs, then the physics' fused sweep with the region's
+  // rows inside it: it hands them u[n+1] less C / a, a row at a time.
+  const bool stored = v.u_next != nullptr;
+  const auto points = static_cast<std::int64_t>(region_.size());
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const cpml_rows::Rows<T, decltype(r)::value> k(p_);
-    k.for_each_row(points, [&](index_t x, index_t y, auto&) {
-      const T* g = v.grad + p_.grid.index(x, y, 0);
-      T* saved = grad0_.data() + row_first_[static_cast<std::size_t>(x * k.py + y)];
-      for (const auto& [b, e] : k.ranges(x, y)) saved = std::copy(g + b, g + e, saved);
-    });
-    inner_->reverse_sweep(v);
-    // u[n+1] read from a stored history (which keeps no tail: StateShape), or recomputed: u[n+1]
-    // less C / a by the physics' whole sweep (its vector loop, cheaper than next_at at the
-    // region's points, the same bits), then C from psi[n].
-    const bool stored = v.u_next != nullptr;
-    if (!stored) inner_->forward_sweep(v.u, v.u_prev, next);
     k.for_each_row(points, [&](index_t x, index_t y, auto&) {
       if (!stored) k.psi_row(x, y, v.u, old, psi);
       k.nu_row(x, y, v.lam, adj);
     });
     k.for_each_row(points, [&](index_t x, index_t y, auto& s) { k.mu_row(x, y, v.lam, adj, s); });
-    k.for_each_row(points, [&](index_t x, index_t y, auto& s) {
-      const auto row = static_cast<std::size_t>(x * k.py + y);
-      if (!stored) k.forward_row(x, y, v.u, psi, old, nullptr, s);
-      k.adjoint_row(x, y, v.lam, adj, s);
-      const index_t base = p_.grid.index(x, y, 0);
-      auto i = static_cast<std::size_t>(row_first_[row]);
-      for (const auto& [b, e] : k.ranges(x, y)) {
-        for (index_t z = b; z < e; ++z, ++i) {
-          const index_t idx = base + z;
-          const T u_next = stored ? v.u_next[idx] : cpml_value(next[idx], s.sum[z], divisor_[i]);
-          const T lam = cpml_value(v.lam_out[idx], s.sum2[z], divisor_[i]);
-          v.grad[idx] = grad0_[i] + imaging_term(c, lam, u_next, v.u[idx], v.u_prev[idx]);
-          v.lam_out[idx] = lam;
-        }
-      }
-    });
   });
+  cpml_rows::Call<T>& c = hook_->start(cpml_rows::Call<T>::Mode::reverse, divisor_, row_first_);
+  c.old = old;
+  c.adj = adj;
+  c.psi = psi;
+  c.v = &v;
+  inner_->reverse_sweep(v);
 }
 
 // The layer's share of dJ/drho (boundary/cpml_point.hpp's layer_density_image), after the

@@ -13,7 +13,10 @@
 #include <vector>
 
 #include "../sweep_rows.hpp"
+#include "revwave/numerics/acoustic/cpu_sweep.hpp"
+#include "revwave/numerics/acoustic/point_formulas.hpp"
 #include "revwave/numerics/boundary/cpml_formulas.hpp"
+#include "revwave/numerics/cpu_physics.hpp"
 #include "revwave/numerics/problem.hpp"
 
 namespace revwave::cpml_rows {
@@ -396,6 +399,100 @@ struct Rows {
       for (std::int64_t r = 0; r < rows; ++r) f(static_cast<index_t>(r / py), static_cast<index_t>(r % py), s);
     }
   }
+};
+
+// What one sweep's rows of the C-PML read and write when the physics' sweep takes them (RowHook):
+// the decorator's (boundary/cpml_physics.hpp) current call.
+template <class T>
+struct Call {
+  enum class Mode { forward, adjoint, reverse };
+  Mode mode = Mode::forward;
+  const Problem<T>* p = nullptr;
+  const T* divisor = nullptr;             // the update's a at each region point, in the rows' order
+  const index_t* row_first = nullptr;     // per padded row, then the end: where its points start there
+  const T* u = nullptr;                   // forward: u[n]; adjoint: lam[k+1]
+  const T* old = nullptr;                 // forward and reverse: u[n]'s tail (psi[n-1], zeta[n-1])
+  T* tail = nullptr;                      // forward: the new field's tail, psi[n] of the x and y slabs in already
+  T* out = nullptr;                       // forward and adjoint: the new field, the physics' values in
+  T* adj = nullptr;                       // adjoint and reverse: nu and mu, the x and y slabs' done
+  T* psi = nullptr;                       // reverse: psi[n] (tail layout), the x and y slabs' done
+  const ReverseStepView<T>* v = nullptr;  // reverse
+};
+
+// One thread's rows of a sweep that takes the C-PML's share (Call): the region's part of each row
+// completed right after the physics wrote it. The values and their order are those of the
+// decorator's separate passes, so the bits are theirs.
+template <class T, int R>
+class HookRows final : public RowHook<T>::Rows {
+ public:
+  explicit HookRows(const Call<T>& call) : c_(call), k_(*call.p), s_(k_.pz, R), next_(k_.pz), grad0_(k_.pz) {}
+
+  void before(index_t x, index_t y) override {
+    if (c_.mode != Call<T>::Mode::reverse) return;
+    const T* g = c_.v->grad + k_.g.index(x, y, 0);
+    for (const auto& [b, e] : k_.ranges(x, y)) std::copy(g + b, g + e, grad0_.data() + b);
+  }
+
+  T* next_row() override {
+    return c_.mode == Call<T>::Mode::reverse && c_.v->u_next == nullptr ? next_.data() : nullptr;
+  }
+
+  void after(index_t x, index_t y) override {
+    const index_t base = k_.g.index(x, y, 0);
+    const T* a = c_.divisor + c_.row_first[static_cast<std::size_t>(x * k_.py + y)];
+    if (c_.mode == Call<T>::Mode::forward) {
+      k_.forward_row(x, y, c_.u, c_.tail, c_.old, c_.tail, s_);
+      T* o = c_.out + base;
+      for (const auto& [b, e] : k_.ranges(x, y))
+        for (index_t z = b; z < e; ++z, ++a) o[z] = cpml_value(o[z], s_.sum[z], *a);
+      return;
+    }
+    if (c_.mode == Call<T>::Mode::adjoint) {
+      k_.adjoint_row(x, y, c_.u, c_.adj, s_);
+      T* o = c_.out + base;
+      for (const auto& [b, e] : k_.ranges(x, y))
+        for (index_t z = b; z < e; ++z, ++a) o[z] = cpml_value(o[z], s_.sum2[z], *a);
+      return;
+    }
+    const ReverseStepView<T>& v = *c_.v;
+    const StepCoefficients<T> cf = c_.p->coeffs;
+    const bool stored = v.u_next != nullptr;
+    if (!stored) k_.forward_row(x, y, v.u, c_.psi, c_.old, nullptr, s_);
+    k_.adjoint_row(x, y, v.lam, c_.adj, s_);
+    // u[n+1] completed into next_ (or read from the history), then lam[n+1] and dJ/dm: loops over
+    // distinct rows, which vectorise.
+    const T* un = stored ? v.u_next + base : next_.data();
+    if (!stored) {
+      const T* d = a;
+      for (const auto& [b, e] : k_.ranges(x, y)) {
+#pragma GCC ivdep
+        for (index_t z = b; z < e; ++z) next_[static_cast<std::size_t>(z)] = cpml_value(un[z], s_.sum[z], d[z - b]);
+        d += e - b;
+      }
+    }
+    const T* u = v.u + base;
+    const T* up = v.u_prev + base;
+    T* lo = v.lam_out + base;
+    T* g = v.grad + base;
+    const T* g0 = grad0_.data();
+    const T* s2 = s_.sum2.data();
+    for (const auto& [b, e] : k_.ranges(x, y)) {
+#pragma GCC ivdep
+      for (index_t z = b; z < e; ++z) {
+        const T lam = cpml_value(lo[z], s2[z], a[z - b]);
+        g[z] = g0[z] + imaging_term(cf, lam, un[z], u[z], up[z]);
+        lo[z] = lam;
+      }
+      a += e - b;
+    }
+  }
+
+ private:
+  const Call<T>& c_;
+  const Rows<T, R> k_;
+  Scratch<T> s_;
+  std::vector<T> next_;   // the row's u[n+1] before the C-PML's share (the sweep's)
+  std::vector<T> grad0_;  // the row's dJ/dm before the sweep, at the region's z
 };
 
 }  // namespace revwave::cpml_rows

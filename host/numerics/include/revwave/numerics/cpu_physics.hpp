@@ -14,6 +14,9 @@
 
 namespace revwave {
 
+template <class T>
+class RowHook;  // acoustic/cpu_sweep.hpp
+
 // One reverse step as the propagator holds it when the physics takes its part.
 template <class T>
 struct ReverseStepView {
@@ -53,6 +56,9 @@ class CpuPhysics {
   // physics re-derived itself for it and is in the state a new one would start in, false when it
   // must be made again (make_cpu_physics).
   virtual bool retarget() { return false; }
+  // Hands the sweeps a boundary's share of every row (RowHook; null: none): true when every sweep
+  // of this physics calls it from now on, false when the boundary must make its own passes.
+  virtual bool take_row_hook(const RowHook<T>* /*hook*/) { return false; }
   // dJ/drho's accumulator on the allocated grid when the problem images it (a boundary adds its
   // share there); null otherwise.
   virtual T* density_image() { return nullptr; }

@@ -4,10 +4,33 @@
 // fused sweep, which recomputes u[n+1] in registers, steps the adjoint and images in one pass.
 #pragma once
 #include <cstddef>
+#include <memory>
 
 #include "revwave/numerics/problem.hpp"
 
 namespace revwave {
+
+// A boundary's share of every row of a sweep, done in the sweep's row loop right after the row's
+// own values, while the row's stencil planes are still in cache: the C-PML inside the sweep
+// (boundary/cpml_physics.hpp). rows() is called once per thread per sweep; that thread's rows then
+// go through its object in turn, so its scratch is its own.
+template <class T>
+class RowHook {
+ public:
+  class Rows {
+   public:
+    virtual ~Rows() = default;
+    // Before the reverse sweep writes row (i, j): what it will overwrite and the hook reads (dJ/dm).
+    virtual void before(index_t i, index_t j) = 0;
+    // Where the reverse sweep leaves row (i, j)'s u[n+1] (the forward sweep's value, the same bits),
+    // one value per padded z; null: nowhere.
+    virtual T* next_row() = 0;
+    // After the sweep wrote row (i, j), the free surface's rows completed.
+    virtual void after(index_t i, index_t j) = 0;
+  };
+  virtual ~RowHook() = default;
+  virtual std::unique_ptr<Rows> rows() const = 0;
+};
 
 template <class T>
 struct SweepFields {
@@ -20,6 +43,7 @@ struct SweepFields {
   const T* fwd = nullptr;
   const T* fwd_prev = nullptr;
   T* grad = nullptr;
+  const RowHook<T>* hook = nullptr;  // a boundary's share of each row (not with grad)
 };
 
 template <class T>
@@ -40,6 +64,7 @@ struct ReverseSweepFields {
   const T* lam_prev = nullptr;  // lam[n+3]
   T* lam_out = nullptr;         // lam[n+1]; may alias lam_prev
   T* grad = nullptr;
+  const RowHook<T>* hook = nullptr;  // a boundary's share of each row
 };
 
 template <class T>
