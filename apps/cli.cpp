@@ -32,7 +32,7 @@ void build_cli(CLI::App& app) {
   // One --config for every subcommand: a TOML file with a [subcommand] section, as written
   // next to the outputs; accepted after the subcommand's name too. It must be valid TOML, and
   // a key that names no option is refused (set before the subcommands, which inherit it).
-  app.config_formatter(std::make_shared<TomlConfig>());
+  app.config_formatter(std::make_shared<TomlConfig>(&app));
   app.allow_config_extras(CLI::config_extras_mode::error);
   app.set_config("--config", "", "read options from a TOML file (as written next to the outputs)")
       ->check([](const std::string& path) {

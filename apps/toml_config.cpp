@@ -138,6 +138,21 @@ std::string unsafe_toml(const std::string& t) {
   return {};
 }
 
+// Refuses an array of several values for an option of subcommand `section` that takes one (CLI11
+// would say only "At Most 1 required but received 3", naming no file and no key).
+void check_arity(const CLI::App* root, const std::string& section, const std::string& option,
+                 const std::vector<std::string>& values, const std::string& key) {
+  if (root == nullptr || values.size() <= 1) return;
+  const CLI::App* sub = nullptr;
+  for (const CLI::App* s : root->get_subcommands({})) {
+    if (s->get_name() == section) sub = s;
+  }
+  const CLI::Option* opt = sub != nullptr ? sub->get_option_no_throw("--" + option) : nullptr;
+  if (opt == nullptr || opt->get_items_expected_max() > 1) return;
+  bad_value(key, "an array of " + std::to_string(values.size()) + " values, but --" + option +
+                     " takes one value (one string, number or boolean, as on the command line)");
+}
+
 std::string parse_error_text(const toml::parse_error& e) {
   std::ostringstream os;
   os << "line " << e.source().begin.line << ", column " << e.source().begin.column << ": " << e.description();
@@ -162,7 +177,9 @@ std::vector<CLI::ConfigItem> TomlConfig::from_config(std::istream& in) const {
     if (const auto* table = node.as_table()) {
       for (auto&& [option, value] : *table) {
         const std::string full = name + "." + std::string(option.str());
-        out.push_back(CLI::ConfigItem{{name}, std::string(option.str()), inputs(value, full)});
+        std::vector<std::string> values = inputs(value, full);
+        check_arity(root_, name, std::string(option.str()), values, full);
+        out.push_back(CLI::ConfigItem{{name}, std::string(option.str()), std::move(values)});
       }
     } else {
       out.push_back(CLI::ConfigItem{{}, name, inputs(node, name)});

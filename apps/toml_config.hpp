@@ -13,12 +13,18 @@ namespace revwave::app {
 
 class TomlConfig final : public CLI::Config {
  public:
+  // root: the application whose subcommands the file's tables name, asked how many values each
+  // option takes (an array for a one-value option is refused naming the key); null: not asked.
+  explicit TomlConfig(const CLI::App* root = nullptr) : root_(root) {}
   // Tables are subcommands, keys their options without the leading "--"; a value may be a
   // string, an integer, a float, a boolean or an array of those (a repeatable option). Anything
   // else (dates, tables inside a subcommand, arrays of tables) is an IoError naming the key.
   std::vector<CLI::ConfigItem> from_config(std::istream& in) const override;
   std::string to_config(const CLI::App* app, bool default_also, bool write_description,
                         std::string prefix) const override;
+
+ private:
+  const CLI::App* root_;
 };
 
 // Reads and parses `path` as TOML: IoError "PATH: not valid TOML (line L, column C: ...)".

@@ -175,6 +175,48 @@ TEST_F(CliNothingLost, ATypoGetsTheNameItWasMeantToBe) {
   expect_refused_as("xyzzy", 2, {"'xyzzy'", "forward, gradient"});
 }
 
+// An output whose name is an existing directory is refused before anything runs (it was refused only
+// when the finished run came to write it), the configuration's and the sidecar's too.
+TEST_F(CliNothingLost, AnOutputThatNamesADirectoryIsRefusedBeforeTheRun) {
+  fs::create_directory(dir_ / "g.npy");
+  expect_refused_as("gradient" + std::string(small) + "--out g.npy", 3,
+                    {"--out g.npy: a directory of that name exists", "checked before the run"});
+  fs::remove(dir_ / "g.npy");
+  fs::create_directory(dir_ / "s.json");
+  expect_refused_as("forward" + std::string(small) + "--out s.npy", 3,
+                    {"the sidecar of --out s.json: a directory of that name exists"});
+  fs::remove(dir_ / "s.json");
+}
+
+// --snaps far past the step count is held to the slots the steps use, and the report says so.
+TEST_F(CliNothingLost, SnapsPastTheStepCountReportTheSlotsUsed) {
+  const Outcome r = invoke("gradient" + std::string(small) + "--snaps 1000000000 --out g.npy");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::size_t at = r.out.find("revolve: 1000000000 slots of ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+  EXPECT_NE(line.find(" used: 98 steps need no more)"), std::string::npos) << line;
+  const Outcome few = invoke("gradient" + std::string(small) + "--snaps 4 --out h.npy");
+  EXPECT_EQ(few.out.find(" used: "), std::string::npos) << few.out;
+}
+
+// An array for an option that takes one value names the key and the rule (CLI11 alone said "--shape:
+// At Most 1 required but received 3"); an array for a repeatable option is its values.
+TEST_F(CliNothingLost, AnArrayForAOneValueKeyIsRefusedNamingTheKey) {
+  std::ofstream(dir_ / "c.toml") << "[gradient]\nshape = [12, 12, 12]\n";
+  expect_refused_as("gradient --config c.toml", 3,
+                    {"config key 'gradient.shape': an array of 3 values, but --shape takes one value"});
+  std::ofstream(dir_ / "c.toml", std::ios::trunc) << "[forward]\nnbl = [10, 20]\n";
+  expect_refused_as("forward --config c.toml", 3, {"config key 'forward.nbl': an array of 2 values"});
+  std::ofstream(dir_ / "c.toml", std::ios::trunc) << "[forward]\nshape = [\"12,12,12\"]\ntn = 0.15\nthreads = 1\n";
+  EXPECT_EQ(invoke("forward --config c.toml --out s.npy").code, 0);  // one value in an array is that value
+  for (const char* f : {"c.toml", "s.npy", "s.json", "s.config.toml"}) fs::remove(dir_ / f);
+  ASSERT_EQ(invoke("forward" + std::string(small) + "--out rec.npy").code, 0);
+  std::ofstream(dir_ / "c.toml") << "[gradient]\nobserved = [\"rec.npy\"]\nshape = \"12,12,12\"\nthreads = 1\n"
+                                 << "velocity = 2000\n";
+  EXPECT_EQ(invoke("gradient --config c.toml --out g.npy").code, 0);
+}
+
 // A second held-out round (#45, 268 cases): what did not hold, each now one line naming its own value
 // and nothing written.
 TEST_F(CliNothingLost, ASecondHeldOutRoundIsRefusedInItsOwnWords) {

@@ -60,6 +60,12 @@ void refuse_clashing_outputs(const std::vector<NamedPath>& outputs) {
 void refuse_unwritable_outputs(const std::vector<NamedPath>& outputs) {
   std::vector<fs::path> checked;
   for (const NamedPath& out : outputs) {
+    std::error_code ec;
+    if (!out.path.empty() && out.path.back() != '/' && fs::is_directory(out.path, ec)) {
+      throw IoError(out.option + " " + out.path +
+                    ": a directory of that name exists, and a file cannot replace it (checked before the run, so "
+                    "that nothing is computed in vain)");
+    }
     const fs::path dir = directory_of(out.path);
     bool seen = false;
     for (const fs::path& c : checked) seen = seen || c == dir;
