@@ -188,6 +188,15 @@ TEST_F(CliNothingLost, AnOutputThatNamesADirectoryIsRefusedBeforeTheRun) {
   fs::remove(dir_ / "s.json");
 }
 
+// A path longer than the system takes gets the system's reason, not "does not exist" (no directory
+// need exist: stat(2) refuses the name before it looks).
+TEST_F(CliNothingLost, AnOutputPathTooLongGetsTheSystemsReason) {
+  std::string deep;
+  for (int i = 0; i < 25; ++i) deep += std::string(200, 'd') + "/";  // 5025 bytes, past PATH_MAX (4096)
+  expect_refused_as("gradient" + std::string(small) + "--out " + deep + "g.npy", 3,
+                    {"its directory", "cannot be reached (File name too long)"});
+}
+
 // --snaps far past the step count is held to the slots the steps use, and the report says so.
 TEST_F(CliNothingLost, SnapsPastTheStepCountReportTheSlotsUsed) {
   const Outcome r = invoke("gradient" + std::string(small) + "--snaps 1000000000 --out g.npy");
