@@ -6,6 +6,8 @@
 // tails encoded, as on the CPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -15,11 +17,14 @@
 #include "cuda_gradient_test.hpp"
 #include "density_case.hpp"
 #include "precisions.hpp"
+#include "revwave/core/dispatch_radius.hpp"
+#include "revwave/cuda/kernels/boundary/cpml_kernels.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/verification.hpp"
 #include "revwave/numerics/acoustic/acoustic_state.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
+#include "revwave/numerics/boundary/cpml_layout.hpp"
 #include "revwave/store/compression.hpp"
 #include "temp_dir.hpp"
 #include "test_helpers.hpp"
@@ -182,6 +187,73 @@ TEST(CudaCpmlCompression, CompressedSlotsGiveTheCpusBits) {
 
 // The device's shot engine with --aperture windows (two reaching z = 0 under the surface, one
 // below it): each window's C-PML tables built for it, the bits of the per-shot path.
+// The kernels place their threads by arithmetic (CpmlRegion, CpmlTables::slab_point) where tables of
+// points stood: every padded point has a place exactly when the per-point form says it is in the
+// region (CpmlPoint::in_region), the places are 0..count-1 once each and give the point back, and
+// slab offset o of axis a is CpmlLayout::slab_point's. In 3D, under a free surface, on a plane, with
+// a layer on some faces only, and with layers so thick that the two sides' regions meet.
+TEST(CudaCpmlPlaces, RegionAndSlabPointsAreTheLayoutsWithoutTables) {
+  struct Shape {
+    std::array<index_t, 3> shape;
+    index_t nbl;
+    bool free_surface;
+    const char* what;
+  };
+  for (const Shape& s : {Shape{{9, 7, 8}, 5, false, "3D"}, Shape{{9, 7, 8}, 5, true, "free surface"},
+                         Shape{{12, 1, 10}, 4, false, "plane"}, Shape{{3, 2, 4}, 6, false, "sides meet"},
+                         Shape{{6, 5, 4}, 4, true, "thin, free surface"}}) {
+    Grid g;
+    g.shape = s.shape;
+    g.nbl = s.nbl;
+    g.spacing = 10.0;
+    g.space_order = 8;
+    g.cpml = true;
+    g.free_surface = s.free_surface;
+    const CpmlProfile<double> profile = make_cpml_profile<double>(g, 1e-3);
+    CpmlTables<double> t;
+    static_cast<CpmlPointTables<double>&>(t) = cpml_point_tables(g, profile);
+    t.origin = g.origin();
+    const CpmlLayout& l = profile.layout;
+    t.slab_count = l.slab_points(0) + l.slab_points(1) + l.slab_points(2);
+    const int radius = static_cast<int>(g.radius());
+    t.region = cpml_region(t, radius);
+    dispatch_radius(radius, [&](auto r) {
+      const CpmlPoint<double, decltype(r)::value> k{t};
+      std::vector<int> seen(static_cast<std::size_t>(t.region.count), 0);
+      index_t inside = 0;
+      for (index_t i = 0; i < g.padded(0); ++i)
+        for (index_t j = 0; j < g.padded(1); ++j)
+          for (index_t z = 0; z < g.padded(2); ++z) {
+            const index_t at[3] = {i, j, z};
+            const index_t place = t.region.place(at);
+            ASSERT_EQ(place >= 0, k.in_region(at)) << s.what << " at " << i << "," << j << "," << z;
+            if (place < 0) continue;
+            ++inside;
+            ASSERT_LT(place, t.region.count) << s.what;
+            ++seen[static_cast<std::size_t>(place)];
+            index_t back[3];
+            t.region.point(place, back);
+            EXPECT_TRUE(back[0] == i && back[1] == j && back[2] == z) << s.what << " place " << place;
+            EXPECT_EQ(t.index_of(at), g.index(i, j, z)) << s.what;
+          }
+      EXPECT_EQ(inside, t.region.count) << s.what;
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<std::ptrdiff_t>(seen.size())) << s.what;
+    });
+    index_t s_index = 0;
+    for (int a = 0; a < 3; ++a)
+      for (index_t o = 0; o < l.slab_points(a); ++o, ++s_index) {
+        int axis = -1;
+        index_t off = -1, at[3];
+        t.slab_point(s_index, axis, off, at);
+        const std::array<index_t, 3> want = l.slab_point(a, o);
+        ASSERT_EQ(axis, a) << s.what;
+        ASSERT_EQ(off, o) << s.what;
+        ASSERT_TRUE(at[0] == want[0] && at[1] == want[1] && at[2] == want[2]) << s.what << " slab " << a << " " << o;
+      }
+    EXPECT_EQ(s_index, t.slab_count) << s.what;
+  }
+}
+
 TEST(CudaCpmlEngine, ShotEngineWindowsCarryTheirLayer) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
   using T = float;

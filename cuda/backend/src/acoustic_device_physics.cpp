@@ -25,8 +25,7 @@ void AcousticDevicePhysics<T>::size_top(cudaStream_t stream) {
 }
 
 template <class T>
-bool AcousticDevicePhysics<T>::retarget(const std::function<T(index_t)>& /*a_at*/, UploadRing* /*ring*/,
-                                        cudaStream_t stream) {
+bool AcousticDevicePhysics<T>::retarget(UploadRing* /*ring*/, cudaStream_t stream) {
   size_top(stream);  // it keeps nothing else of the problem
   return true;
 }

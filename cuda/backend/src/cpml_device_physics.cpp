@@ -26,28 +26,27 @@ DeviceBuffer upload(const std::vector<V>& host, const char* what) {
 
 template <class T>
 CpmlDevicePhysics<T>::CpmlDevicePhysics(const Problem<T>& problem, const DeviceProblem<T>& dev,
-                                        std::unique_ptr<DevicePhysics<T>> inner, const std::function<T(index_t)>& a_at,
-                                        std::size_t field_capacity)
+                                        std::unique_ptr<DevicePhysics<T>> inner, std::size_t field_capacity)
     : p_(problem),
       dev_(dev),
       inner_(std::move(inner)),
       next_field_(std::max(field_capacity, problem.grid.template field_bytes<T>()), "u[n+1] for the C-PML's reverse") {
-  build(a_at);
+  build();
 }
 
 template <class T>
-bool CpmlDevicePhysics<T>::retarget(const std::function<T(index_t)>& a_at, UploadRing* ring, cudaStream_t stream) {
-  if (!p_.cpml || !inner_->retarget(a_at, ring, stream)) return false;
+bool CpmlDevicePhysics<T>::retarget(UploadRing* ring, cudaStream_t stream) {
+  if (!p_.cpml || !inner_->retarget(ring, stream)) return false;
   REVWAVE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the last steps may still read the tables
   if (p_.grid.template field_bytes<T>() > next_field_.bytes())
     throw std::logic_error("CpmlDevicePhysics::retarget: the window exceeds the fields' capacity");
-  build(a_at);
+  build();
   next_field_.zero_async(stream);  // the halos and row gaps of the new layout, which no sweep writes
   return true;
 }
 
 template <class T>
-void CpmlDevicePhysics<T>::build(const std::function<T(index_t)>& a_at) {
+void CpmlDevicePhysics<T>::build() {
   if (!p_.cpml) throw std::logic_error("the C-PML physics on a problem without a C-PML");
   radius_ = static_cast<int>(p_.grid.radius());
   t_ = CpmlTables<T>{};
@@ -69,53 +68,17 @@ void CpmlDevicePhysics<T>::build(const std::function<T(index_t)>& a_at) {
   t_.d1 = d1_.template as<T>();
   t_.d2 = d2_.template as<T>();
 
-  std::vector<index_t> axis, offset, index, x;
-  for (int a = 0; a < 3; ++a)
-    for (index_t o = 0; o < l.slab_points(a); ++o) {
-      const std::array<index_t, 3> at = l.slab_point(a, o);
-      axis.push_back(a);
-      offset.push_back(o);
-      index.push_back(g.index(at[0], at[1], at[2]));
-      x.push_back(at[a]);
-    }
-  t_.slab_count = static_cast<index_t>(axis.size());
-  slab_axis_ = upload(axis, "the C-PML's slabs");
-  slab_offset_ = upload(offset, "the C-PML's slabs");
-  slab_index_ = upload(index, "the C-PML's slabs");
-  slab_x_ = upload(x, "the C-PML's slabs");
-  t_.slab_axis = slab_axis_.template as<index_t>();
-  t_.slab_offset = slab_offset_.template as<index_t>();
-  t_.slab_index = slab_index_.template as<index_t>();
-  t_.slab_x = slab_x_.template as<index_t>();
+  // The points are found by arithmetic (CpmlTables): nothing the size of the layer is built here.
+  t_.origin = g.origin();
+  t_.slab_count = l.slab_points(0) + l.slab_points(1) + l.slab_points(2);
+  t_.region = cpml_region(host, radius_);
 
-  std::vector<index_t> region, region_at;
-  std::vector<T> divisor;
-  dispatch_radius(g.radius(), [&](auto r) {
-    const CpmlPoint<T, decltype(r)::value> k{host};
-    for (index_t i = 0; i < g.padded(0); ++i)
-      for (index_t j = 0; j < g.padded(1); ++j)
-        for (index_t z = 0; z < g.padded(2); ++z) {
-          const index_t at[3] = {i, j, z};
-          if (!k.in_region(at)) continue;
-          region.push_back(g.index(i, j, z));
-          region_at.insert(region_at.end(), {i, j, z});
-          divisor.push_back(a_at(region.back()));
-        }
-  });
-  t_.region_count = static_cast<index_t>(region.size());
-  region_index_ = upload(region, "the C-PML's region");
-  region_at_ = upload(region_at, "the C-PML's region");
-  divisor_ = upload(divisor, "the C-PML's region");
-  t_.region_index = region_index_.template as<index_t>();
-  t_.region_at = region_at_.template as<index_t>();
-  t_.divisor = divisor_.template as<T>();
-
-  // Which region point each probe is (region is ascending in the grid index), or -1.
+  // Which region place each probe is, or -1.
   const NextFieldProbes probes = make_next_field_probes(p_.src, p_.rec);
   std::vector<index_t> probe_region(probes.index.size(), -1);
   for (std::size_t p = 0; p < probes.index.size(); ++p) {
-    const auto it = std::lower_bound(region.begin(), region.end(), probes.index[p]);
-    if (it != region.end() && *it == probes.index[p]) probe_region[p] = static_cast<index_t>(it - region.begin());
+    const std::array<index_t, 3> at = g.coordinates(probes.index[p]);
+    probe_region[p] = t_.region.place(at.data());
   }
   probes_ = static_cast<index_t>(probe_region.size());
   probe_region_ = upload(probe_region, "the C-PML's probes");
@@ -124,10 +87,22 @@ void CpmlDevicePhysics<T>::build(const std::function<T(index_t)>& a_at) {
   const std::size_t values = static_cast<std::size_t>(std::max<index_t>(l.values, 1)) * sizeof(T);
   psi_ = DeviceBuffer(values, "the reverse step's psi");
   adjoint_ = DeviceBuffer(values, "the C-PML's nu and mu");
-  const std::size_t per_region = std::max<std::size_t>(region.size(), 1) * sizeof(T);
+  const std::size_t per_region = static_cast<std::size_t>(std::max<index_t>(t_.region.count, 1)) * sizeof(T);
   grad0_ = DeviceBuffer(per_region, "dJ/dm at the C-PML's region");
   if (const std::optional<DensityCoefficients<T>> rho = inner_->density_coefficients())
     use_density(*rho, inner_->density_image());
+}
+
+template <class T>
+CpmlTables<T> CpmlDevicePhysics<T>::tables() const {
+  CpmlTables<T> t = t_;
+  const SweepArgs<T>& b = dev_.sweep_base();
+  t.m = b.m;
+  t.kappa[0] = b.kx;
+  t.kappa[1] = b.ky;
+  t.kappa[2] = b.kz;
+  t.c = b.c;
+  return t;
 }
 
 template <class T>
@@ -135,21 +110,21 @@ void CpmlDevicePhysics<T>::forward_sweep(const DeviceForwardSweep<T>& s, cudaStr
   if (s.encode != nullptr || s.decode_u != nullptr)
     throw std::logic_error("CpmlDevicePhysics: its sweep neither encodes nor decodes in passing");
   inner_->forward_sweep(s, stream);
-  launch_cpml_forward(t_, s.u, s.out, radius_, stream);
+  launch_cpml_forward(tables(), s.u, s.out, radius_, stream);
 }
 
 template <class T>
 void CpmlDevicePhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out, cudaStream_t stream) {
   inner_->adjoint_sweep(lam, lam_prev, out, stream);
-  launch_cpml_adjoint_passes(t_, lam, adjoint_.template as<T>(), radius_, stream);
-  launch_cpml_adjoint(t_, adjoint_.template as<const T>(), out, radius_, stream);
+  launch_cpml_adjoint_passes(tables(), lam, adjoint_.template as<T>(), radius_, stream);
+  launch_cpml_adjoint(tables(), adjoint_.template as<const T>(), out, radius_, stream);
 }
 
 template <class T>
 void CpmlDevicePhysics<T>::probes(const ProbeStep<T>& step, cudaStream_t stream) {
   if (step.probes.count != probes_) throw std::logic_error("CpmlDevicePhysics: the probes changed");
-  launch_cpml_probe_share(t_, probes_, probe_region_.template as<index_t>(), step.sweep.u, share_.template as<T>(),
-                          radius_, stream);
+  launch_cpml_probe_share(tables(), probes_, probe_region_.template as<index_t>(), step.sweep.u,
+                          share_.template as<T>(), radius_, stream);
   ProbeStep<T> shared = step;
   shared.boundary_share = share_.template as<T>();
   shared.boundary_probe = probe_region_.template as<index_t>();
@@ -159,7 +134,7 @@ void CpmlDevicePhysics<T>::probes(const ProbeStep<T>& step, cudaStream_t stream)
 template <class T>
 void CpmlDevicePhysics<T>::reverse_sweep(const DeviceReverseStep<T>& s, cudaStream_t stream) {
   if (s.u_next == nullptr) throw std::logic_error("CpmlDevicePhysics::reverse_sweep: u[n+1] not given");
-  launch_cpml_save_gradient(t_, s.grad, grad0_.template as<T>(), stream);
+  launch_cpml_save_gradient(tables(), s.grad, grad0_.template as<T>(), stream);
   inner_->reverse_sweep(s, stream);
   CpmlReverse<T> r;
   r.u = s.u;
@@ -171,10 +146,10 @@ void CpmlDevicePhysics<T>::reverse_sweep(const DeviceReverseStep<T>& s, cudaStre
   r.c = p_.coeffs;
   // Under a density the layer's share of dJ/drho reads psi[n] (after_adjoint_source): there the
   // history keeps u[n]'s tail.
-  if (t_.ds != nullptr) launch_cpml_psi(t_, s.u, psi_.template as<T>(), radius_, stream);
-  launch_cpml_adjoint_passes(t_, s.lam, adjoint_.template as<T>(), radius_, stream);
+  if (t_.ds != nullptr) launch_cpml_psi(tables(), s.u, psi_.template as<T>(), radius_, stream);
+  launch_cpml_adjoint_passes(tables(), s.lam, adjoint_.template as<T>(), radius_, stream);
   r.u_next = s.u_next;
-  launch_cpml_reverse(t_, r, radius_, stream);
+  launch_cpml_reverse(tables(), r, radius_, stream);
 }
 
 template <class T>
@@ -209,7 +184,7 @@ template <class T>
 void CpmlDevicePhysics<T>::after_adjoint_source(const DeviceReverseStep<T>& s, cudaStream_t stream) {
   inner_->after_adjoint_source(s, stream);
   if (t_.ds == nullptr || image_ == nullptr) return;
-  launch_cpml_density_image(t_, s.u, static_cast<const T*>(s.lam_out), adjoint_.template as<const T>(),
+  launch_cpml_density_image(tables(), s.u, static_cast<const T*>(s.lam_out), adjoint_.template as<const T>(),
                             psi_.template as<const T>(), image_, radius_, stream);
 }
 

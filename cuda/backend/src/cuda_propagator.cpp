@@ -32,7 +32,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const DeviceBudgets
   state_ = DeviceState{pool_.acquire(), pool_.acquire()};
   adjoint_ = DeviceAdjoint(bytes);
   size_buffers();
-  assign_physics([this](index_t idx) { return leapfrog_a_at(p_, idx); });
+  assign_physics();
   folded_ = DeviceBuffer(static_cast<std::size_t>(p_.grid.interior_points()) * sizeof(double), "the interior gradient");
   energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
   energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
@@ -53,7 +53,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const DeviceBudgets
   state_ = DeviceState{pool_.acquire(), pool_.acquire()};
   adjoint_ = DeviceAdjoint(bytes);
   size_buffers();
-  assign_physics(window.a_at);
+  assign_physics();
   energy_ = DeviceBuffer(sizeof(double), "the wavefield energy");
   energy_host_ = PinnedBuffer(sizeof(double), "the wavefield energy");
   const Grid& g = p_.grid;
@@ -61,13 +61,12 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const DeviceBudgets
 }
 
 template <class T>
-void CudaPropagator<T>::assign_physics(const std::function<T(index_t)>& a_at) {
+void CudaPropagator<T>::assign_physics() {
   const std::array<bool, 2> kind{static_cast<bool>(p_.density), p_.cpml.has_value()};
-  if (physics_ && kind == physics_kind_ && physics_->retarget(a_at, ring_, streams_.compute)) return;
+  if (physics_ && kind == physics_kind_ && physics_->retarget(ring_, streams_.compute)) return;
   if (physics_) streams_.compute.synchronize();  // the last steps may still read its buffers
   // Made before the last one goes: a failed allocation leaves the propagator as it was.
-  std::unique_ptr<DevicePhysics<T>> next =
-      make_device_physics(p_, dev_, pool_.field_bytes(), a_at, ring_, streams_.compute);
+  std::unique_ptr<DevicePhysics<T>> next = make_device_physics(p_, dev_, pool_.field_bytes(), ring_, streams_.compute);
   next->set_sweep_kernel(sweep_kernel_);
   physics_ = std::move(next);
   physics_kind_ = kind;
@@ -82,7 +81,7 @@ void CudaPropagator<T>::retarget(const ResidentWindow<T>& window) {
   placement_ = TierReport{};
   dev_.assign(p_, window, *ring_, streams_.compute);
   size_buffers();
-  assign_physics(window.a_at);
+  assign_physics();
   const Grid& g = p_.grid;
   const std::array<index_t, 6> layout{g.alloc(0), g.alloc(1), g.alloc(2), g.padded(0), g.padded(1), g.padded(2)};
   if (layout == layout_) return;

@@ -25,8 +25,7 @@ DensityDevicePhysics<T>::DensityDevicePhysics(const Problem<T>& problem, const D
 }
 
 template <class T>
-bool DensityDevicePhysics<T>::retarget(const std::function<T(index_t)>& /*a_at*/, UploadRing* ring,
-                                       cudaStream_t stream) {
+bool DensityDevicePhysics<T>::retarget(UploadRing* ring, cudaStream_t stream) {
   if (!p_.density || p_.density->image != static_cast<bool>(image_.bytes())) return false;
   assign(ring, stream);
   return true;

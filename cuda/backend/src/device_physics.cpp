@@ -10,25 +10,22 @@ namespace revwave {
 
 template <class T>
 std::unique_ptr<DevicePhysics<T>> make_device_physics(const Problem<T>& problem, const DeviceProblem<T>& dev,
-                                                      std::size_t field_capacity, const std::function<T(index_t)>& a_at,
-                                                      UploadRing* ring, cudaStream_t stream) {
+                                                      std::size_t field_capacity, UploadRing* ring,
+                                                      cudaStream_t stream) {
   std::unique_ptr<DevicePhysics<T>> physics;
   if (problem.density)
     physics = std::make_unique<DensityDevicePhysics<T>>(problem, dev, field_capacity, ring, stream);
   else
     physics = std::make_unique<AcousticDevicePhysics<T>>(problem, dev, ring != nullptr, stream);
-  if (problem.cpml)
-    return std::make_unique<CpmlDevicePhysics<T>>(problem, dev, std::move(physics), a_at, field_capacity);
+  if (problem.cpml) return std::make_unique<CpmlDevicePhysics<T>>(problem, dev, std::move(physics), field_capacity);
   return physics;
 }
 
 template std::unique_ptr<DevicePhysics<float>> make_device_physics<float>(const Problem<float>&,
                                                                           const DeviceProblem<float>&, std::size_t,
-                                                                          const std::function<float(index_t)>&,
                                                                           UploadRing*, cudaStream_t);
 template std::unique_ptr<DevicePhysics<double>> make_device_physics<double>(const Problem<double>&,
                                                                             const DeviceProblem<double>&, std::size_t,
-                                                                            const std::function<double(index_t)>&,
                                                                             UploadRing*, cudaStream_t);
 
 }  // namespace revwave

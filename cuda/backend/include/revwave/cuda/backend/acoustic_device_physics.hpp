@@ -21,7 +21,7 @@ class AcousticDevicePhysics final : public DevicePhysics<T> {
   void adjoint_sweep(const T* lam, const T* lam_prev, T* out, cudaStream_t stream) override;
   void probes(const ProbeStep<T>& step, cudaStream_t stream) override;
   void reverse_sweep(const DeviceReverseStep<T>& step, cudaStream_t stream) override;
-  bool retarget(const std::function<T(index_t)>& a_at, UploadRing* ring, cudaStream_t stream) override;
+  bool retarget(UploadRing* ring, cudaStream_t stream) override;
   bool fuses_codec() const override { return true; }
   bool illuminates_in_passing() const override { return revwave::illuminates_in_passing(kernel_); }
   void set_sweep_kernel(SweepKernel k) override { kernel_ = k; }

@@ -1,7 +1,9 @@
 // --boundary cpml on the CUDA propagator: a decorator around whichever physics the propagator runs,
 // pass for pass what CpmlCpuPhysics does around a CpuPhysics on the CPU
-// (numerics/boundary/cpml_physics.hpp). Its tables (profile, slab points, region points and their
-// divisors, which probes lie in the region) are built on the host and uploaded; nu and mu of the
+// (numerics/boundary/cpml_physics.hpp). Only its profile (per padded index on each axis) and which
+// probes lie in the region go up from the host; the kernels find the slab and region points and
+// the update's divisor by arithmetic on the layout and m (CpmlTables), so a window's set-up does no
+// work the size of its layer on the host. nu and mu of the
 // adjoint sit in a buffer of its own (the adjoint is not checkpointed); psi and zeta ride in every
 // field's tail (Grid::cpml_values), so every store and history that copies a field's field_bytes
 // carries them. Around a variable density it stretches the density's flux form
@@ -20,10 +22,10 @@ namespace revwave {
 template <class T>
 class CpmlDevicePhysics final : public DevicePhysics<T> {
  public:
-  // `a_at`: the update's divisor a at an allocated-grid index (an engine's window reads it from the resident model).
-  // `field_capacity`: bytes of the largest field it steps (an engine's windows).
+  // `field_capacity`: bytes of the largest field it steps (an engine's windows). The divisor a is
+  // taken from dev's m, which an engine's window cuts from the resident model on the device.
   CpmlDevicePhysics(const Problem<T>& problem, const DeviceProblem<T>& dev, std::unique_ptr<DevicePhysics<T>> inner,
-                    const std::function<T(index_t)>& a_at, std::size_t field_capacity);
+                    std::size_t field_capacity);
 
   // The inner sweep into out, then psi, zeta and C / a (forward) or nu, mu and C' / a (adjoint).
   void forward_sweep(const DeviceForwardSweep<T>& s, cudaStream_t stream) override;
@@ -41,7 +43,7 @@ class CpmlDevicePhysics final : public DevicePhysics<T> {
   void after_adjoint_source(const DeviceReverseStep<T>& step, cudaStream_t stream) override;
   void reset_adjoint(cudaStream_t stream) override;
   // The inner re-derived, then the tables rebuilt for the new window (after the steps that read them).
-  bool retarget(const std::function<T(index_t)>& a_at, UploadRing* ring, cudaStream_t stream) override;
+  bool retarget(UploadRing* ring, cudaStream_t stream) override;
   std::vector<double> density_gradient(cudaStream_t stream) override { return inner_->density_gradient(stream); }
   std::optional<DensityCoefficients<T>> density_coefficients() const override { return inner_->density_coefficients(); }
   T* density_image() override { return inner_->density_image(); }
@@ -50,7 +52,9 @@ class CpmlDevicePhysics final : public DevicePhysics<T> {
 
  private:
   // The tables for the problem as it is now, and the inner's density coefficients when it has them.
-  void build(const std::function<T(index_t)>& a_at);
+  void build();
+  // t_ with the device problem's m and damping profiles as they are at this launch.
+  CpmlTables<T> tables() const;
   // The density's coefficients on the device (the layer stretches its flux form) and dJ/drho's
   // accumulator when imaging (null otherwise).
   void use_density(const DensityCoefficients<T>& c, T* image);
@@ -61,8 +65,6 @@ class CpmlDevicePhysics final : public DevicePhysics<T> {
   int radius_;
   CpmlTables<T> t_;
   DeviceBuffer a_[3], b_[3], d1_, d2_;
-  DeviceBuffer slab_axis_, slab_offset_, slab_index_, slab_x_;
-  DeviceBuffer region_index_, region_at_, divisor_;
   DeviceBuffer probe_region_, share_;
   index_t probes_ = 0;
   DeviceBuffer psi_, adjoint_, grad0_;

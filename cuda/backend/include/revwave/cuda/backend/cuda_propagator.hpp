@@ -192,8 +192,8 @@ class CudaPropagator {
   // u[n+1] at the probes from u[n], u[n-1]; with `save_gradient` the gradient there too (reverse steps).
   void next_at_probes(index_t n, const T* u, const T* u_prev, bool save_gradient);
   // The problem's physics: the last one re-derived where it is of the same kind (an engine's
-  // next window), else made anew; a_at: the update's divisor.
-  void assign_physics(const std::function<T(index_t)>& a_at);
+  // next window, after dev_ took it), else made anew.
+  void assign_physics();
 
   SelectDevice select_;  // first made, last ended: the caller's device given back after every buffer is freed
   const Problem<T>& p_;

@@ -35,7 +35,7 @@ class DensityDevicePhysics final : public DevicePhysics<T> {
   void after_adjoint_source(const DeviceReverseStep<T>& step, cudaStream_t stream) override;
   void reset_adjoint(cudaStream_t stream) override;
   // The new window's coefficients uploaded into the same buffers (it was built for the largest).
-  bool retarget(const std::function<T(index_t)>& a_at, UploadRing* ring, cudaStream_t stream) override;
+  bool retarget(UploadRing* ring, cudaStream_t stream) override;
   std::vector<double> density_gradient(cudaStream_t stream) override;
   // Valid until the next retarget.
   std::optional<DensityCoefficients<T>> density_coefficients() const override { return coefficients(); }

@@ -81,10 +81,10 @@ class DevicePhysics {
   }
   // A new reverse run: its images and the adjoint's auxiliary values zeroed.
   virtual void reset_adjoint(cudaStream_t /*stream*/) {}
-  // The problem it was built on was refilled in place (a shot engine's next window; `a_at` the
-  // update's divisor there, uploads through `ring` on `stream`): true when it re-derived itself
-  // for it, false when it must be made again (make_device_physics).
-  virtual bool retarget(const std::function<T(index_t)>& a_at, UploadRing* ring, cudaStream_t stream) = 0;
+  // The problem it was built on was refilled in place (a shot engine's next window; uploads
+  // through `ring` on `stream`): true when it re-derived itself for it, false when it must be
+  // made again (make_device_physics).
+  virtual bool retarget(UploadRing* ring, cudaStream_t stream) = 0;
   // dJ/drho at the interior points when the problem images it (waits for the device); else empty.
   virtual std::vector<double> density_gradient(cudaStream_t /*stream*/) { return {}; }
 
@@ -102,10 +102,10 @@ class DevicePhysics {
 
 // The problem's physics: the constant-density or the variable-density operator, in the C-PML
 // when the grid has one. `field_capacity`: bytes of the largest field it will hold (an engine's
-// windows); `a_at`: the update's divisor at an allocated-grid index.
+// windows).
 template <class T>
 std::unique_ptr<DevicePhysics<T>> make_device_physics(const Problem<T>& problem, const DeviceProblem<T>& dev,
-                                                      std::size_t field_capacity, const std::function<T(index_t)>& a_at,
-                                                      UploadRing* ring, cudaStream_t stream);
+                                                      std::size_t field_capacity, UploadRing* ring,
+                                                      cudaStream_t stream);
 
 }  // namespace revwave

@@ -1,8 +1,8 @@
 // The C-PML's device passes (the CPU's boundary/cpml_physics.cpp, pass for pass): psi over the
 // slabs, the forward share C / a at the region's points, the adjoint's nu and mu over the slabs and
 // its share C' / a, the share at the probes (psi recomputed), and the reverse step's completion of
-// u[n+1], lam[n+1] and dJ/dm near the slabs. The tables (slab and region points, the profile) are
-// built on the host once per problem (cpml_device_physics.cpp).
+// u[n+1], lam[n+1] and dJ/dm near the slabs. Only the profile is uploaded (cpml_device_physics.cpp);
+// the threads find their points by arithmetic (CpmlTables).
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -12,21 +12,128 @@
 
 namespace revwave {
 
-// The per-point tables (numerics/boundary/cpml_point.hpp) in device memory, and the passes' lists.
+// The region (the points within R of a slab, the plane z = 0 left out under a free surface) as at
+// most six disjoint boxes, z fastest in each: a thread's place r gives its point by arithmetic, so
+// no table of points is built on the host or read on the device.
+struct CpmlRegion {
+  int boxes = 0;
+  index_t count = 0;
+  index_t first[6] = {};      // each box's first place
+  index_t origin[6][3] = {};  // padded coordinates of its first point
+  index_t extent[6][3] = {};
+  REVWAVE_HD void point(index_t r, index_t* at) const {
+    int b = 0;
+    while (b + 1 < boxes && r >= first[b + 1]) ++b;
+    index_t l = r - first[b];
+    at[2] = origin[b][2] + l % extent[b][2];
+    l /= extent[b][2];
+    at[1] = origin[b][1] + l % extent[b][1];
+    at[0] = origin[b][0] + l / extent[b][1];
+  }
+  // The place of padded point at, -1 outside the region (host: the probes').
+  index_t place(const index_t* at) const {
+    for (int b = 0; b < boxes; ++b) {
+      index_t l = 0;
+      bool in = true;
+      for (int a = 0; a < 3; ++a) {
+        const index_t d = at[a] - origin[b][a];
+        in = in && d >= 0 && d < extent[b][a];
+        l = l * extent[b][a] + d;
+      }
+      if (in) return first[b] + l;
+    }
+    return -1;
+  }
+};
+
+// The region of a C-PML with these tables' layout at stencil radius `radius`: the points near x's
+// slabs (all y, z), then near y's (x not near), then near z's (neither x nor y near).
+template <class T>
+CpmlRegion cpml_region(const CpmlPointTables<T>& t, int radius) {
+  struct Span {
+    index_t b, e;
+  };
+  // Axis a's coordinates near a slab, and the rest, as at most two and one spans.
+  const auto spans = [&](int a, bool near_ones, Span* out) {
+    const index_t n = t.padded[a];
+    const index_t lo_end = t.lo[a] > 0 ? (t.lo[a] + radius < n ? t.lo[a] + radius : n) : 0;
+    const index_t hi_begin = t.hi[a] > 0 ? (n - t.hi[a] - radius > lo_end ? n - t.hi[a] - radius : lo_end) : n;
+    int k = 0;
+    if (near_ones) {
+      if (hi_begin == lo_end && lo_end > 0 && hi_begin < n) {
+        out[k++] = {0, n};
+      } else {
+        if (lo_end > 0) out[k++] = {0, lo_end};
+        if (hi_begin < n) out[k++] = {hi_begin, n};
+      }
+    } else if (lo_end < hi_begin) {
+      out[k++] = {lo_end, hi_begin};
+    }
+    return k;
+  };
+  const index_t z0 = t.free_surface ? 1 : 0;
+  CpmlRegion g;
+  const auto add = [&](Span x, Span y, Span z) {
+    if (z.b < z0) z.b = z0;
+    if (x.e <= x.b || y.e <= y.b || z.e <= z.b) return;
+    const int b = g.boxes++;
+    g.first[b] = g.count;
+    const Span s[3] = {x, y, z};
+    index_t n = 1;
+    for (int a = 0; a < 3; ++a) {
+      g.origin[b][a] = s[a].b;
+      g.extent[b][a] = s[a].e - s[a].b;
+      n *= g.extent[b][a];
+    }
+    g.count += n;
+  };
+  Span near_x[2]{}, rest_x[1]{}, near_y[2]{}, rest_y[1]{}, near_z[2]{};
+  const int nx = spans(0, true, near_x), rx = spans(0, false, rest_x);
+  const int ny = spans(1, true, near_y), ry = spans(1, false, rest_y);
+  const int nz = spans(2, true, near_z);
+  const Span all_y{0, t.padded[1]}, all_z{0, t.padded[2]};
+  for (int i = 0; i < nx; ++i) add(near_x[i], all_y, all_z);
+  for (int i = 0; i < rx; ++i)
+    for (int j = 0; j < ny; ++j) add(rest_x[i], near_y[j], all_z);
+  for (int i = 0; i < rx; ++i)
+    for (int j = 0; j < ry; ++j)
+      for (int k = 0; k < nz; ++k) add(rest_x[i], rest_y[j], near_z[k]);
+  return g;
+}
+
+// The per-point tables (numerics/boundary/cpml_point.hpp) in device memory, and what places the
+// passes' threads: slab points and region points by arithmetic on the layout, the update's divisor
+// a from m (the same formula as leapfrog_a_at: the damping profiles are zero under a C-PML).
 template <class T>
 struct CpmlTables : CpmlPointTables<T> {
-  // Every slab point, axis by axis in tail order: its axis, slab offset, grid index and coordinate on the axis.
-  index_t slab_count = 0;
-  const index_t* slab_axis = nullptr;
-  const index_t* slab_offset = nullptr;
-  const index_t* slab_index = nullptr;
-  const index_t* slab_x = nullptr;
-  // The region (points within R of a slab, z = 0 left out under a free surface): grid index,
-  // padded coordinates (3 per point) and the update's divisor a.
-  index_t region_count = 0;
-  const index_t* region_index = nullptr;
-  const index_t* region_at = nullptr;
-  const T* divisor = nullptr;
+  index_t origin = 0;      // Grid::origin(): the allocated index of padded point (0, 0, 0)
+  index_t slab_count = 0;  // every slab point, axis by axis in tail order
+  CpmlRegion region;
+  const T* m = nullptr;    // the allocated grid's m
+  const T* kappa[3] = {};  // the damping profiles (zero under a C-PML, read for the formula's sake)
+  StepCoefficients<T> c{};
+
+  REVWAVE_HD index_t index_of(const index_t* at) const {
+    return origin + at[0] * this->stride[0] + at[1] * this->stride[1] + at[2];
+  }
+  // Slab point s: its axis, offset o in the axis's slabs, padded coordinates (CpmlLayout::slab_point).
+  REVWAVE_HD void slab_point(index_t s, int& axis, index_t& o, index_t* at) const {
+    axis = 0;
+    o = s;
+    while (axis < 2 && o >= this->zeta[axis] - this->psi[axis]) {
+      o -= this->zeta[axis] - this->psi[axis];
+      ++axis;
+    }
+    index_t ext[3] = {this->padded[0], this->padded[1], this->padded[2]};
+    ext[axis] = this->lo[axis] + this->hi[axis];
+    at[0] = o / (ext[1] * ext[2]);
+    at[1] = (o / ext[2]) % ext[1];
+    at[2] = o % ext[2];
+    if (at[axis] >= this->lo[axis]) at[axis] = at[axis] - this->lo[axis] + (this->padded[axis] - this->hi[axis]);
+  }
+  REVWAVE_HD T divisor(index_t idx, const index_t* at) const {
+    return leapfrog_a(c, m[idx], damping_eta(c, kappa[0][at[0]], kappa[1][at[1]], kappa[2][at[2]]));
+  }
 };
 
 // forward: psi[n] of every slab point into out's tail (from u[n] and u's tail).
@@ -53,7 +160,7 @@ struct CpmlReverse {
   const T* u_prev = nullptr;
   const T* adj = nullptr;     // nu and mu
   const T* u_next = nullptr;  // u[n+1] whole: a stored history's, or made by the forward step's kernels
-  const T* grad0 = nullptr;   // per region point: dJ/dm before the sweep
+  const T* grad0 = nullptr;   // per region place (CpmlRegion): dJ/dm before the sweep
   T* lam_out = nullptr;
   T* grad = nullptr;
   StepCoefficients<T> c;

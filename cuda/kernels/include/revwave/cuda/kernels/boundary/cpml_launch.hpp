@@ -1,6 +1,7 @@
 // The C-PML kernels' thread bodies and launch structs (boundary/cpml_kernels.hpp): a thread per
-// slab point, region point or probe (the sparse policy), each value by the point formulas of
-// numerics/boundary/cpml_formulas.hpp in the order boundary/cpml_physics.cpp sums them: the same bits.
+// slab point, region point or probe (the sparse policy), its point found by arithmetic on the
+// layout (CpmlTables), each value by the point formulas of numerics/boundary/cpml_formulas.hpp in
+// the order boundary/cpml_physics.cpp sums them: the same bits.
 #pragma once
 #include "revwave/cuda/kernels/boundary/cpml_kernels.hpp"
 #include "revwave/cuda/kernels/launch/kernel_launch.hpp"
@@ -30,9 +31,13 @@ void table_accesses(const CpmlTables<T>& t, MemoryAccesses& acc) {
     acc.insert(acc.end(), {reads(t.ds), reads(t.dt), reads(t.dstag)});
     for (int a = 0; a < 3; ++a) acc.push_back(reads(t.db[a]));
   }
-  if (t.slab_count > 0)
-    acc.insert(acc.end(), {reads(t.slab_axis), reads(t.slab_offset), reads(t.slab_index), reads(t.slab_x)});
-  if (t.region_count > 0) acc.insert(acc.end(), {reads(t.region_index), reads(t.region_at), reads(t.divisor)});
+}
+
+// What the passes over the region read besides: m and the damping profiles, for the divisor.
+template <class T>
+void divisor_accesses(const CpmlTables<T>& t, MemoryAccesses& acc) {
+  acc.push_back(reads(t.m));
+  for (int a = 0; a < 3; ++a) acc.push_back(reads(t.kappa[a]));
 }
 
 enum class SlabPass { psi, nu, mu };
@@ -56,8 +61,10 @@ struct SlabKernel : LinearKernel {
     const index_t s = item(th.place());
     if (s >= t.slab_count) return;
     const Point<T, R> k{t};
-    const int a = static_cast<int>(t.slab_axis[s]);
-    const index_t o = t.slab_offset[s], idx = t.slab_index[s], x = t.slab_x[s];
+    int a = 0;
+    index_t o = 0, at[3];
+    t.slab_point(s, a, o, at);
+    const index_t idx = t.index_of(at), x = at[a];
     if constexpr (P == SlabPass::psi) {
       out[t.psi[a] + o] = k.psi_new(a, field, field + t.tail, o, x, idx);
     } else if constexpr (P == SlabPass::nu) {
@@ -76,19 +83,22 @@ struct ForwardKernel : LinearKernel {
   const T* u;
   T* out;
   ForwardKernel(const CpmlTables<T>& tables, const T* uu, T* o) : t(tables), u(uu), out(o) {}
-  LaunchShape shape() const { return shape_for(t.region_count); }
+  LaunchShape shape() const { return shape_for(t.region.count); }
   void accesses(MemoryAccesses& acc) const {
     table_accesses(t, acc);
+    divisor_accesses(t, acc);
     acc.insert(acc.end(), {reads(u), writes(out)});
   }
   template <class Thread>
   REVWAVE_HD void operator()(Thread& th) const {
     const index_t r = item(th.place());
-    if (r >= t.region_count) return;
+    if (r >= t.region.count) return;
     const Point<T, R> k{t};
-    const index_t idx = t.region_index[r];
+    index_t at[3];
+    t.region.point(r, at);
+    const index_t idx = t.index_of(at);
     T* tail = out + t.tail;
-    out[idx] = cpml_value(out[idx], k.correction(u, u + t.tail, t.region_at + 3 * r, idx, tail, tail), t.divisor[r]);
+    out[idx] = cpml_value(out[idx], k.correction(u, u + t.tail, at, idx, tail, tail), t.divisor(idx, at));
   }
 };
 
@@ -99,18 +109,21 @@ struct AdjointKernel : LinearKernel {
   const T* adj;
   T* out;
   AdjointKernel(const CpmlTables<T>& tables, const T* a, T* o) : t(tables), adj(a), out(o) {}
-  LaunchShape shape() const { return shape_for(t.region_count); }
+  LaunchShape shape() const { return shape_for(t.region.count); }
   void accesses(MemoryAccesses& acc) const {
     table_accesses(t, acc);
+    divisor_accesses(t, acc);
     acc.insert(acc.end(), {reads(adj), writes(out)});
   }
   template <class Thread>
   REVWAVE_HD void operator()(Thread& th) const {
     const index_t r = item(th.place());
-    if (r >= t.region_count) return;
+    if (r >= t.region.count) return;
     const Point<T, R> k{t};
-    const index_t idx = t.region_index[r];
-    out[idx] = cpml_value(out[idx], k.adjoint_correction(adj, t.region_at + 3 * r, idx), t.divisor[r]);
+    index_t at[3];
+    t.region.point(r, at);
+    const index_t idx = t.index_of(at);
+    out[idx] = cpml_value(out[idx], k.adjoint_correction(adj, at, idx), t.divisor(idx, at));
   }
 };
 
@@ -127,6 +140,7 @@ struct ProbeShareKernel : LinearKernel {
   LaunchShape shape() const { return shape_for(probes); }
   void accesses(MemoryAccesses& acc) const {
     table_accesses(t, acc);
+    divisor_accesses(t, acc);
     acc.insert(acc.end(),
                {reads(probe_region, bytes_of<index_t>(probes)), reads(u), writes(share, bytes_of<T>(probes))});
   }
@@ -137,8 +151,11 @@ struct ProbeShareKernel : LinearKernel {
     const index_t r = probe_region[p];
     if (r < 0) return;
     const Point<T, R> k{t};
-    const T c = k.correction(u, u + t.tail, t.region_at + 3 * r, t.region_index[r], nullptr, nullptr);
-    share[p] = c / t.divisor[r];  // cpml_value's c / a, added by the probe kernel before the sources
+    index_t at[3];
+    t.region.point(r, at);
+    const index_t idx = t.index_of(at);
+    const T c = k.correction(u, u + t.tail, at, idx, nullptr, nullptr);
+    share[p] = c / t.divisor(idx, at);  // cpml_value's c / a, added by the probe kernel before the sources
   }
 };
 
@@ -150,7 +167,7 @@ struct DensityImageKernel : LinearKernel {
   T* image;
   DensityImageKernel(const CpmlTables<T>& tables, const T* uu, const T* l, const T* a, const T* p, T* im)
       : t(tables), u(uu), lam(l), adj(a), psi(p), image(im) {}
-  LaunchShape shape() const { return shape_for(t.region_count); }
+  LaunchShape shape() const { return shape_for(t.region.count); }
   void accesses(MemoryAccesses& acc) const {
     table_accesses(t, acc);
     acc.insert(acc.end(), {reads(u), reads(lam), reads(adj), reads(psi), reads(image), writes(image)});
@@ -158,10 +175,12 @@ struct DensityImageKernel : LinearKernel {
   template <class Thread>
   REVWAVE_HD void operator()(Thread& th) const {
     const index_t r = item(th.place());
-    if (r >= t.region_count) return;
+    if (r >= t.region.count) return;
     const Point<T, R> k{t};
-    const index_t idx = t.region_index[r];
-    image[idx] += k.layer_density_image(u, lam, adj, psi, t.region_at + 3 * r, idx, t.padded);
+    index_t at[3];
+    t.region.point(r, at);
+    const index_t idx = t.index_of(at);
+    image[idx] += k.layer_density_image(u, lam, adj, psi, at, idx, t.padded);
   }
 };
 
@@ -172,14 +191,15 @@ struct SaveGradientKernel : LinearKernel {
   const T* grad;
   T* grad0;
   SaveGradientKernel(const CpmlTables<T>& tables, const T* g, T* g0) : t(tables), grad(g), grad0(g0) {}
-  LaunchShape shape() const { return shape_for(t.region_count); }
-  void accesses(MemoryAccesses& acc) const {
-    acc = {reads(t.region_index), reads(grad), writes(grad0, bytes_of<T>(t.region_count))};
-  }
+  LaunchShape shape() const { return shape_for(t.region.count); }
+  void accesses(MemoryAccesses& acc) const { acc = {reads(grad), writes(grad0, bytes_of<T>(t.region.count))}; }
   template <class Thread>
   REVWAVE_HD void operator()(Thread& th) const {
     const index_t r = item(th.place());
-    if (r < t.region_count) grad0[r] = grad[t.region_index[r]];
+    if (r >= t.region.count) return;
+    index_t at[3];
+    t.region.point(r, at);
+    grad0[r] = grad[t.index_of(at)];
   }
 };
 
@@ -189,21 +209,23 @@ struct ReverseKernel : LinearKernel {
   CpmlTables<T> t;
   CpmlReverse<T> v;
   ReverseKernel(const CpmlTables<T>& tables, const CpmlReverse<T>& rv) : t(tables), v(rv) {}
-  LaunchShape shape() const { return shape_for(t.region_count); }
+  LaunchShape shape() const { return shape_for(t.region.count); }
   void accesses(MemoryAccesses& acc) const {
     table_accesses(t, acc);
-    const std::size_t n = bytes_of<T>(t.region_count);
+    divisor_accesses(t, acc);
+    const std::size_t n = bytes_of<T>(t.region.count);
     acc.insert(acc.end(), {reads(v.u), reads(v.u_prev), reads(v.u_next), reads(v.adj), reads(v.grad0, n),
                            writes(v.lam_out), writes(v.grad)});
   }
   template <class Thread>
   REVWAVE_HD void operator()(Thread& th) const {
     const index_t r = item(th.place());
-    if (r >= t.region_count) return;
+    if (r >= t.region.count) return;
     const Point<T, R> k{t};
-    const index_t idx = t.region_index[r];
-    const index_t* at = t.region_at + 3 * r;
-    const T a = t.divisor[r];
+    index_t at[3];
+    t.region.point(r, at);
+    const index_t idx = t.index_of(at);
+    const T a = t.divisor(idx, at);
     const T lam = cpml_value(v.lam_out[idx], k.adjoint_correction(v.adj, at, idx), a);
     v.grad[idx] = v.grad0[r] + imaging_term(v.c, lam, v.u_next[idx], v.u[idx], v.u_prev[idx]);
     v.lam_out[idx] = lam;
