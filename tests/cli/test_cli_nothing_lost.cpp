@@ -186,6 +186,11 @@ TEST_F(CliNothingLost, AnOutputThatNamesADirectoryIsRefusedBeforeTheRun) {
   expect_refused_as("forward" + std::string(small) + "--out s.npy", 3,
                     {"the sidecar of --out s.json: a directory of that name exists"});
   fs::remove(dir_ / "s.json");
+  // A survey's directory of records is a directory by design: an existing one is refused as such.
+  fs::create_directory(dir_ / "recs");
+  expect_refused_as("forward" + std::string(small) + "--src-grid 2,1,20 --out recs", 2,
+                    {"--out recs exists: a survey of records goes into a new directory"});
+  fs::remove(dir_ / "recs");
 }
 
 // A path longer than the system takes gets the system's reason, not "does not exist" (no directory
@@ -220,10 +225,14 @@ TEST_F(CliNothingLost, AnArrayForAOneValueKeyIsRefusedNamingTheKey) {
   std::ofstream(dir_ / "c.toml", std::ios::trunc) << "[forward]\nshape = [\"12,12,12\"]\ntn = 0.15\nthreads = 1\n";
   EXPECT_EQ(invoke("forward --config c.toml --out s.npy").code, 0);  // one value in an array is that value
   for (const char* f : {"c.toml", "s.npy", "s.json", "s.config.toml"}) fs::remove(dir_ / f);
+  // Two records in an array for the repeatable --observed: both read, nothing refused.
   ASSERT_EQ(invoke("forward" + std::string(small) + "--out rec.npy").code, 0);
-  std::ofstream(dir_ / "c.toml") << "[gradient]\nobserved = [\"rec.npy\"]\nshape = \"12,12,12\"\nthreads = 1\n"
-                                 << "velocity = 2000\n";
-  EXPECT_EQ(invoke("gradient --config c.toml --out g.npy").code, 0);
+  ASSERT_EQ(invoke("forward" + std::string(small) + "--src 40,40,30 --out rec2.npy").code, 0);
+  std::ofstream(dir_ / "c.toml") << "[gradient]\nobserved = [\"rec.npy\", \"rec2.npy\"]\nshape = \"12,12,12\"\n"
+                                 << "threads = 1\nvelocity = 2000\n";
+  const Outcome two = invoke("gradient --config c.toml --out g.npy --json");
+  EXPECT_EQ(two.code, 0) << two.err;
+  EXPECT_NE(two.out.find("rec2.npy"), std::string::npos) << two.out;
 }
 
 // A second held-out round (#45, 268 cases): what did not hold, each now one line naming its own value

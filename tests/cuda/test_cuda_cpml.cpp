@@ -185,8 +185,6 @@ TEST(CudaCpmlCompression, CompressedSlotsGiveTheCpusBits) {
   }
 }
 
-// The device's shot engine with --aperture windows (two reaching z = 0 under the surface, one
-// below it): each window's C-PML tables built for it, the bits of the per-shot path.
 // The kernels place their threads by arithmetic (CpmlRegion, CpmlTables::slab_point) where tables of
 // points stood: every padded point has a place exactly when the per-point form says it is in the
 // region (CpmlPoint::in_region), the places are 0..count-1 once each and give the point back, and
@@ -254,6 +252,8 @@ TEST(CudaCpmlPlaces, RegionAndSlabPointsAreTheLayoutsWithoutTables) {
   }
 }
 
+// The device's shot engine with --aperture windows (two reaching z = 0 under the surface, one
+// below it): each window's C-PML re-targeted to it, the bits of the per-shot path.
 TEST(CudaCpmlEngine, ShotEngineWindowsCarryTheirLayer) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
   using T = float;

@@ -253,10 +253,11 @@ StrategyPlan plan_impl(const StrategyOptions& o, index_t steps, const StateShape
   // Revolve never stores position 0 (recreated) or N-1 (reversed at once): more slots are never used.
   // A store holds at least one slot (for N <= 2 the schedule needs none). The online
   // schedule may use every slot; Revolve never stores position 0 or N-1.
-  plan.slots =
-      o.strategy == Strategy::online ? plan.snaps : std::max<index_t>(1, RevolveSchedule(steps, plan.snaps).slots());
-  if (plan.slots < plan.snaps)  // --snaps 1e9 is held to what the steps use, and says so
-    plan.choice += " (" + std::to_string(plan.slots) + " used: " + std::to_string(steps) + " steps need no more)";
+  const index_t used = o.strategy == Strategy::online ? plan.snaps : RevolveSchedule(steps, plan.snaps).slots();
+  plan.slots = std::max<index_t>(1, used);
+  // --snaps 1e9 is held to what the steps use, and says so.
+  if (used < plan.snaps)
+    plan.choice += " (" + std::to_string(used) + " used: " + std::to_string(steps) + " steps need no more)";
   plan.storage_bytes = checked_bytes({static_cast<std::size_t>(plan.slots), plan.slot_bytes},
                                      std::to_string(plan.slots) + " checkpoint slots");
   // Online predicts none (its stop rule decides as it runs; 0 here): a run reports the offline

@@ -91,8 +91,10 @@ void check_survey_files(const ProblemOptions& o, const SurveyOptions& so, const 
   std::vector<NamedPath> read = problem_inputs(o);
   if (!so.wavelet.empty()) read.push_back({"--wavelet", so.wavelet});
   read.insert(read.end(), inputs.begin(), inputs.end());
-  check_run_outputs(outputs, read);
+  // A directory of records goes into a new directory: an existing one is refused as such first
+  // (check_run_outputs would call it a file that cannot replace a directory).
   if (format == SurveyFormat::directory) refuse_existing_directory(out);
+  check_run_outputs(outputs, read);
 }
 
 }  // namespace

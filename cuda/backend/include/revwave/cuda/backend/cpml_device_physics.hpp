@@ -1,6 +1,7 @@
 // --boundary cpml on the CUDA propagator: a decorator around whichever physics the propagator runs,
-// pass for pass what CpmlCpuPhysics does around a CpuPhysics on the CPU
-// (numerics/boundary/cpml_physics.hpp). Only its profile (per padded index on each axis) and which
+// formula for formula what CpmlCpuPhysics does around a CpuPhysics on the CPU
+// (numerics/boundary/cpml_physics.hpp), in kernels after the inner sweep (the CPU runs the region's
+// share inside its sweep; here the reverse step also makes u[n+1] again: next_field). Only its profile (per padded index on each axis) and which
 // probes lie in the region go up from the host; the kernels find the slab and region points and
 // the update's divisor by arithmetic on the layout and m (CpmlTables), so a window's set-up does no
 // work the size of its layer on the host. nu and mu of the
@@ -42,7 +43,8 @@ class CpmlDevicePhysics final : public DevicePhysics<T> {
   // The inner's images, then the layer's share of dJ/drho (with a density that images).
   void after_adjoint_source(const DeviceReverseStep<T>& step, cudaStream_t stream) override;
   void reset_adjoint(cudaStream_t stream) override;
-  // The inner re-derived, then the tables rebuilt for the new window (after the steps that read them).
+  // The inner re-derived, then the profile and the probes' places for the new window (after the
+  // steps that read the old ones).
   bool retarget(UploadRing* ring, cudaStream_t stream) override;
   std::vector<double> density_gradient(cudaStream_t stream) override { return inner_->density_gradient(stream); }
   std::optional<DensityCoefficients<T>> density_coefficients() const override { return inner_->density_coefficients(); }

@@ -1,4 +1,5 @@
-// The C-PML's device passes (the CPU's boundary/cpml_physics.cpp, pass for pass): psi over the
+// The C-PML's device passes (the CPU's boundary/cpml_physics.cpp, formula for formula; the CPU runs
+// the region's share inside its sweep, the device after it, in kernels of its own): psi over the
 // slabs, the forward share C / a at the region's points, the adjoint's nu and mu over the slabs and
 // its share C' / a, the share at the probes (psi recomputed), and the reverse step's completion of
 // u[n+1], lam[n+1] and dJ/dm near the slabs. Only the profile is uploaded (cpml_device_physics.cpp);
