@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 
+#include "choice_options.hpp"
 #include "commands.hpp"
 #include "gradient_job.hpp"
 #include "number_options.hpp"
@@ -174,7 +175,7 @@ void register_invert(CLI::App& app) {
   mask->excludes(depth);
   cmd->add_option("--precondition", o->precondition,
                   "illumination (divide by the source-side illumination, sum of u^2 over steps and shots) or none")
-      ->check(CLI::IsMember({"illumination", "none"}))
+      ->check(one_of({"illumination", "none"}))
       ->capture_default_str();
   add_number(cmd, "--smooth", io.smooth, non_negative(), "m",
              "smooth the update with a Gaussian of this standard deviation (m; 0, or from a tenth of --spacing to the "

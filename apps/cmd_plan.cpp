@@ -18,6 +18,7 @@
 #include "revwave/core/cuda_info.hpp"
 #include "revwave/core/system_memory.hpp"
 #include "revwave/driver/backend_registry.hpp"
+#include "revwave/schedule/multilevel.hpp"
 #include "revwave/schedule/revolve.hpp"
 #include "revwave/schedule/tier_split.hpp"
 #include "revwave/setup/gradient_run.hpp"
@@ -52,9 +53,20 @@ std::string online_bound(const StrategyOptions& o) {
 }
 
 index_t planned_forward_steps(const StrategyPlan& plan, index_t steps) {
+  if (plan.strategy == Strategy::multilevel) {
+    // The schedule a run would make from these tiers' costs. Costs measured at start-up are 0
+    // here, so every slot is worth using: the fewest forward steps the run can take.
+    const MultilevelSchedule schedule(steps, plan.tiers);
+    return static_cast<index_t>(optimal_forward_steps(steps, schedule.binomial_slots()));
+  }
   if (plan.strategy != Strategy::online) return plan.predicted_forward_steps;
   return static_cast<index_t>(optimal_forward_steps(steps, plan.snaps));
 }
+
+// What a multilevel plan's counts are where its tiers' costs are measured when the run starts.
+constexpr const char* multilevel_bound =
+    "at least: the tiers' costs are measured when the run starts, and with them the schedule may use fewer slots "
+    "and take more forward steps; these counts use every slot";
 
 // This process's resident memory now (Linux: /proc/self/statm), 0 where it cannot be read.
 std::size_t resident_bytes() {
@@ -238,6 +250,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   j["checkpoint_bytes"] = plan.strategy == Strategy::full ? 0 : plan.storage_bytes;
   j["forward_steps"] = forward;
   if (plan.strategy == Strategy::online) j["forward_steps_bound"] = online_bound(o.strategy);
+  if (plan.strategy == Strategy::multilevel && plan.measure_costs) j["forward_steps_bound"] = multilevel_bound;
   j["advances"] = advances;
   j["reverse_steps"] = steps;
   j["observed_steps"] = observed_steps;
@@ -351,6 +364,7 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
   j["checkpoint_bytes"] = largest.strategy == Strategy::full ? 0 : checkpoints;
   j["forward_steps"] = forward;
   if (largest.strategy == Strategy::online) j["forward_steps_bound"] = online_bound(o.strategy);
+  if (largest.strategy == Strategy::multilevel && largest.measure_costs) j["forward_steps_bound"] = multilevel_bound;
   j["advances"] = advances;
   j["reverse_steps"] = steps;
   j["observed_steps"] = job.inputs.has_truth ? steps : 0;
@@ -404,10 +418,13 @@ void run(GradientJobOptions& o, const SurveyOptions& so) {
                     ? ""
                     : " + the " + std::to_string(steps) + " reverse steps (each also applies the forward operator)")
             << "; " << num(double(forward) / double(steps), 4) << " x N"
-            << (bound.empty() ? ""
+            << (bound.empty()                   ? ""
+                : j["strategy"] == "multilevel" ? " (with every slot: the tiers' costs, measured at start-up, "
+                                                  "may choose fewer)"
                 : bound.rfind("at least", 0) == 0
                     ? " (online decides as it runs: the offline optimum for its slots)"
-                    : " (online: the offline optimum for its slots; --stop-energy may end the run sooner)")
+                    : " (online: the offline optimum for its slots; --stop-energy may end "
+                      "the run sooner)")
             << "\n"
             << "  reverse steps   " << steps << " (one per time step, "
             << (full_history ? "reading the stored history: not in the forward steps" : "counted in the forward steps")

@@ -21,7 +21,7 @@ namespace {
 
 // `revwave invert --resume DIR` needs nothing else: the run's configuration, written into DIR when it
 // began, is read as if given with --config (options on the command line still win), unless a --config
-// is given.
+// is given. Where DIR is a directory without it, --config's check names the missing file.
 std::vector<std::string> with_resumed_configuration(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   const auto has = [&](const std::string& name) {
@@ -38,7 +38,10 @@ std::vector<std::string> with_resumed_configuration(int argc, char** argv) {
     if (dir.empty()) continue;
     const std::string config = revwave::inversion_config_path(dir);
     std::error_code ec;
-    if (std::filesystem::is_regular_file(config, ec)) args.insert(args.end(), {"--config", config});
+    // A run directory without its configuration (deleted since) is refused naming the file, by
+    // --config's own check, rather than run as the options alone would describe another problem.
+    if (std::filesystem::is_regular_file(config, ec) || std::filesystem::is_directory(dir, ec))
+      args.insert(args.end(), {"--config", config});
     break;
   }
   return args;

@@ -3,6 +3,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -32,9 +33,26 @@ class ProgressBar {
 
 // The check of an option that names an output: an empty name is refused (it would be taken for the
 // option not given, or make a hidden file such as ".npy").
+// Why an output's name cannot be written into the configuration beside it as one line: a control
+// character (a newline would split the file's "repeat with" comment); empty where it can.
+inline std::string control_character_in(const std::string& name) {
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02x", u);
+      return std::string("a control character (byte ") + code +
+             ") in an output's name: the configuration written beside the outputs could not replay it";
+    }
+  }
+  return {};
+}
+
 inline CLI::Validator named_output() {
   return CLI::Validator(
-      [](std::string& name) { return name.empty() ? std::string("an empty name: give a file name") : std::string(); },
+      [](std::string& name) {
+        return name.empty() ? std::string("an empty name: give a file name") : control_character_in(name);
+      },
       "", "named output");
 }
 
@@ -44,6 +62,7 @@ inline CLI::Validator named_prefix() {
   return CLI::Validator(
       [](std::string& name) {
         if (name.empty()) return std::string("an empty name: give a file name");
+        if (std::string why = control_character_in(name); !why.empty()) return why;
         const auto ends = [&name](const std::string& e) {
           return name.size() >= e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0;
         };

@@ -33,7 +33,7 @@ void add_layout_options(CLI::App* cmd, SurveyOptions& o) {
   cmd->add_option("--spread", o.spread,
                   "receivers of a survey: fixed (shared by every shot) or moving (the spread, centred on the "
                   "model, moves with each source; receivers that leave the model are dropped)")
-      ->check(CLI::IsMember({"fixed", "moving"}))
+      ->check(one_of({"fixed", "moving"}))
       ->capture_default_str();
 }
 

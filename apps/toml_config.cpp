@@ -197,6 +197,7 @@ std::string TomlConfig::to_config(const CLI::App* app, bool, bool, std::string) 
 void check_toml_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw IoError(path + ": is a directory, not a config file");
+  if (!std::filesystem::exists(path, ec) && !ec) throw IoError(path + ": the config file does not exist");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(path + ": cannot open the config file");
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

@@ -153,7 +153,7 @@ TEST_F(CliCpml, NoLayerIsTheSpongesRun) {
 TEST_F(CliCpml, RefusalsNameTheValue) {
   expect_refused("forward --shape 14,12,12 --tn 0.08 --nbl 3 --backend cpu --boundary cpml --out x.npy",
                  "--nbl 3 is too thin for --boundary cpml");
-  expect_refused("forward --boundary pml --out x.npy", "--boundary: pml not in {sponge,cpml}");
+  expect_refused("forward --boundary pml --out x.npy", "--boundary: 'pml' is not one of sponge, cpml");
 }
 
 }  // namespace

@@ -190,8 +190,22 @@ void OutputTransaction::commit() {
   ::pthread_sigmask(SIG_BLOCK, &block, &old);
   std::vector<Staged> staged = std::move(*t_staged);
   t_staged->clear();
+  // Every target that exists is kept, as a hard link beside it, until all the renames are done: a
+  // rename that fails puts back those done before it, so a failed commit leaves every output as
+  // it was. A target that cannot be linked (an immutable file) cannot be replaced either: it is
+  // refused before the first rename.
+  std::vector<std::string> kept(staged.size());
   std::size_t done = 0;
   try {
+    for (std::size_t i = 0; i < staged.size(); ++i) {
+      struct stat st {};
+      if (::lstat(staged[i].path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+      const std::string keep =
+          staged[i].path + ".kept." + std::to_string(::getpid()) + "." + std::to_string(g_counter++);
+      if (::link(staged[i].path.c_str(), keep.c_str()) != 0)
+        throw IoError(staged[i].path + ": cannot replace the file: " + errno_text(errno));
+      kept[i] = keep;
+    }
     // In the order staged, each directory synced once its renames are done and before the next
     // directory's: a file renamed after another (state.bin after the vector files it names) is
     // never on the disk without it.
@@ -201,10 +215,26 @@ void OutputTransaction::commit() {
         sync_directory_of(staged[done].path);
     }
   } catch (...) {
-    for (std::size_t i = done; i < staged.size(); ++i) std::remove(staged[i].tmp.c_str());
+    // Those renamed put back (the kept file where there was one, else none: a kept file that
+    // cannot be put back stays, beside the new one, rather than be lost); the rest removed.
+    for (std::size_t i = done; i-- > 0;) {
+      if (kept[i].empty())
+        ::unlink(staged[i].path.c_str());
+      else if (::rename(kept[i].c_str(), staged[i].path.c_str()) == 0)
+        kept[i].clear();
+    }
+    for (std::size_t i = done; i < staged.size(); ++i) {
+      std::remove(staged[i].tmp.c_str());
+      if (!kept[i].empty()) ::unlink(kept[i].c_str());
+    }
+    for (std::size_t i = 0; i < done; ++i)
+      if (i + 1 == done || directory_of(staged[i + 1].path) != directory_of(staged[i].path))
+        sync_directory_of(staged[i].path);
     ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
     throw;
   }
+  for (const std::string& k : kept)
+    if (!k.empty()) ::unlink(k.c_str());
   ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 

@@ -6,7 +6,10 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <unordered_set>
+#include <vector>
 
+#include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/schedule/revolve.hpp"
 
@@ -152,6 +155,7 @@ std::vector<int> place_depths(const DepthUse& u, const std::vector<Tier>& tiers)
   std::size_t st = static_cast<std::size_t>(std::min_element(cost.begin(), cost.end()) - cost.begin());
   for (std::size_t d = depths; d-- > 0;) {
     const int t = choice[d * n_states + st];  // NOLINT(bugprone-signed-char-misuse): a tier index (< 128), or -1
+    if (t < 0) throw std::logic_error("multilevel: no tier placement found for depth " + std::to_string(d));
     tier_of_depth[d] = t;
     if (t + 1 < T) st -= static_cast<std::size_t>(stride[t]);
   }
@@ -193,10 +197,15 @@ void validate_tiers(const std::vector<Tier>& tiers) {
       errors.push_back(name + " slots " + std::to_string(t.slots) + " must be >= 0");
     else if (__builtin_add_overflow(total, t.slots, &total))
       errors.push_back("tier capacities sum beyond 2^63 - 1 slots");
-    if (!std::isfinite(t.store_cost) || t.store_cost < 0)
-      errors.push_back(name + " store cost " + std::to_string(t.store_cost) + " must be finite and >= 0");
-    if (!std::isfinite(t.restore_cost) || t.restore_cost < 0)
-      errors.push_back(name + " restore cost " + std::to_string(t.restore_cost) + " must be finite and >= 0");
+    // Costs are in forward steps; past max_tier_cost a schedule's total (up to N stores and
+    // restores a depth) would lose every step's worth, and past about 1e292 it overflows.
+    const auto cost_error = [&](const char* what, double c) {
+      if (!std::isfinite(c) || c < 0 || c > max_tier_cost)
+        errors.push_back(name + " " + what + " cost " + number_text(c) + " must be finite, >= 0 and at most " +
+                         number_text(max_tier_cost) + " forward steps");
+    };
+    cost_error("store", t.store_cost);
+    cost_error("restore", t.restore_cost);
   }
   if (errors.empty() && total <= 0) errors.push_back("tier capacities sum to 0 slots; need at least 1");
   if (errors.empty()) return;
@@ -218,7 +227,7 @@ int tier_of_slot(const std::vector<Tier>& tiers, std::int64_t slot) {
 MultilevelCounts count_multilevel(Schedule& schedule, const std::vector<Tier>& tiers, double slot_bytes) {
   MultilevelCounts m;
   for (const Tier& t : tiers) m.tiers.push_back(TierCounts{t.name});
-  std::vector<char> used(static_cast<std::size_t>(total_of(tiers)), 0);
+  std::unordered_set<std::int64_t> used;  // the slots stored to so far (a tier may hold 1e12 it never uses)
   ScheduleCounts& c = m.counts;
   std::int64_t position = 0;
   for (Action a = schedule.next(); a.kind != ActionKind::end; a = schedule.next()) {
@@ -231,8 +240,7 @@ MultilevelCounts count_multilevel(Schedule& schedule, const std::vector<Tier>& t
         ++c.stores;
         TierCounts& tc = m.tiers[static_cast<std::size_t>(tier_of_slot(tiers, a.slot))];
         ++tc.stores;
-        if (!used[static_cast<std::size_t>(a.slot)]) {
-          used[static_cast<std::size_t>(a.slot)] = 1;
+        if (used.insert(a.slot).second) {
           ++tc.peak_live;
           ++c.peak_slots;
         }

@@ -123,7 +123,7 @@ TEST_F(CliMisfits, InvertTakesAMisfitAndAnEstimatedWaveletAndResumesOnlyThatRun)
 }
 
 TEST_F(CliMisfits, RefusesAnUnknownMisfitAndAWaveletGivenAndEstimated) {
-  expect_refused("gradient" + grid_ + "--misfit l1", "--misfit: l1 not in {l2,correlation,envelope}");
+  expect_refused("gradient" + grid_ + "--misfit l1", "--misfit: 'l1' is not one of l2, correlation, envelope");
   run("forward" + grid_ + "--tn 0.1 --out obs.npy");
   fs::path w = dir_ / "w.npy";
   fs::copy_file(dir_ / "obs.npy", w);

@@ -39,8 +39,12 @@ struct Tier {
   double restore_cost = 0.0;  // per checkpoint restored, in forward steps
 };
 
+// The most a store or restore may cost, in forward steps (a slot written across the world is
+// still cheaper): beyond it a schedule's total would lose the steps' own worth, then overflow.
+inline constexpr double max_tier_cost = 1e15;
+
 // InputError naming the value and the rule: no tiers, a negative capacity, capacities
-// summing to zero, or a cost that is negative, NaN or infinite.
+// summing to zero, or a cost that is negative, NaN, infinite or above max_tier_cost.
 void validate_tiers(const std::vector<Tier>& tiers);
 
 // The tier owning global slot id `slot` (initial_slot: -1).
