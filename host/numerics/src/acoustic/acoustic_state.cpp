@@ -6,17 +6,20 @@ namespace revwave {
 namespace {
 
 // What the C-PML holds besides the propagator's fields (boundary/cpml_physics.hpp): two tails (the
-// reverse step's psi, the adjoint's nu and mu), one wavefield with its tail (the reverse step's
-// u[n+1]), per point near a layer its index and two values (the update's a, dJ/dm before the
-// sweep), and per z row where its points start.
-std::size_t cpml_bytes(const Grid& g, std::size_t value_bytes) {
+// reverse step's psi, the adjoint's nu and mu), per point near a layer its index and the update's
+// a, and per z row where its points start. With a density, whose passes run after its sweeps,
+// also one wavefield with its tail (the reverse step's u[n+1]) and per point near a layer dJ/dm
+// before the sweep; without one the rows run inside the sweep and keep a row of each per thread.
+std::size_t cpml_bytes(const Grid& g, bool density, std::size_t value_bytes) {
   if (!g.cpml) return 0;
   const auto values = static_cast<std::size_t>(g.cpml_values());
   const auto tails = checked_bytes({2, values, value_bytes}, "the C-PML's tails");
-  const auto region = checked_bytes({static_cast<std::size_t>(g.cpml_region_points()), 8 + 2 * value_bytes},
-                                    "the C-PML's points near the layer");
+  const std::size_t per_point = 8 + (density ? 2 : 1) * value_bytes;
+  const auto region =
+      checked_bytes({static_cast<std::size_t>(g.cpml_region_points()), per_point}, "the C-PML's points near the layer");
   const auto rows = checked_bytes({static_cast<std::size_t>(g.padded(0) * g.padded(1) + 1), 8}, "the C-PML's rows");
-  const auto next = checked_bytes({static_cast<std::size_t>(g.alloc_points()) + values, value_bytes}, "one wavefield");
+  const auto next =
+      density ? checked_bytes({static_cast<std::size_t>(g.alloc_points()) + values, value_bytes}, "one wavefield") : 0;
   return checked_sum(checked_sum(checked_sum(tails, region, "the C-PML"), rows, "the C-PML"), next, "the C-PML");
 }
 
@@ -28,7 +31,7 @@ PhysicsMemory physics_memory(const Grid& g, bool density, std::size_t value_byte
     m.coefficient_fields = 5;
     m.coefficients = "the density's 5 coefficient fields";
   }
-  m.other_bytes = cpml_bytes(g, value_bytes);
+  m.other_bytes = cpml_bytes(g, density, value_bytes);
   return m;
 }
 
