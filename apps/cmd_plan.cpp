@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "commands.hpp"
@@ -53,13 +54,14 @@ std::string online_bound(const StrategyOptions& o) {
 }
 
 index_t planned_forward_steps(const StrategyPlan& plan, index_t steps) {
-  if (plan.strategy == Strategy::multilevel) {
-    // The schedule a run would make from these tiers' costs. Costs measured at start-up are 0
-    // here, so every slot is worth using: the fewest forward steps the run can take.
+  // Multilevel with its tiers' costs given: the schedule the run would make from them (it simulates
+  // its candidates: seconds at a few thousand steps). Costs measured at start-up are 0 here, and
+  // with every cost 0 the schedule uses every slot (multilevel.hpp): the count below, as online's.
+  if (plan.strategy == Strategy::multilevel && !plan.measure_costs) {
     const MultilevelSchedule schedule(steps, plan.tiers);
     return static_cast<index_t>(optimal_forward_steps(steps, schedule.binomial_slots()));
   }
-  if (plan.strategy != Strategy::online) return plan.predicted_forward_steps;
+  if (plan.strategy != Strategy::online && plan.strategy != Strategy::multilevel) return plan.predicted_forward_steps;
   return static_cast<index_t>(optimal_forward_steps(steps, plan.snaps));
 }
 
@@ -302,6 +304,7 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
   std::size_t working = 0, checkpoints = 0, slot_bytes = 0;
   double step_seconds = 0;
   StrategyPlan largest;
+  std::map<index_t, index_t> forward_by_steps;
   const double slower = sizeof(T) == 8 ? 2.0 : 1.0;
   for (const Shot& shot : survey.shots) {
     const ModelWindow w = shot_window(grid, shot.acquisition, so.aperture);
@@ -316,7 +319,11 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
                       field_layout<T>(window.grid), shot_working);
     const bool full = plan.strategy == Strategy::full;
     steps += time.steps;
-    const index_t shot_forward = planned_forward_steps(plan, time.steps);
+    // Shots of one length share their count (a multilevel schedule is made once per length).
+    const auto known = forward_by_steps.find(time.steps);
+    const index_t shot_forward = known != forward_by_steps.end()
+                                     ? known->second
+                                     : forward_by_steps[time.steps] = planned_forward_steps(plan, time.steps);
     forward += shot_forward;
     const index_t shot_advances = full ? shot_forward : std::max<index_t>(0, shot_forward - time.steps);
     advances += shot_advances;
