@@ -442,17 +442,11 @@ class HookRows final : public RowHook<T>::Rows {
     const T* a = c_.divisor + c_.row_first[static_cast<std::size_t>(x * k_.py + y)];
     if (c_.mode == Call<T>::Mode::forward) {
       k_.forward_row(x, y, c_.u, c_.tail, c_.old, c_.tail, s_);
-      T* o = c_.out + base;
-      for (const auto& [b, e] : k_.ranges(x, y))
-        for (index_t z = b; z < e; ++z, ++a) o[z] = cpml_value(o[z], s_.sum[z], *a);
-      return;
+      return complete(x, y, base, s_.sum.data(), a);
     }
     if (c_.mode == Call<T>::Mode::adjoint) {
       k_.adjoint_row(x, y, c_.u, c_.adj, s_);
-      T* o = c_.out + base;
-      for (const auto& [b, e] : k_.ranges(x, y))
-        for (index_t z = b; z < e; ++z, ++a) o[z] = cpml_value(o[z], s_.sum2[z], *a);
-      return;
+      return complete(x, y, base, s_.sum2.data(), a);
     }
     const ReverseStepView<T>& v = *c_.v;
     const StepCoefficients<T> cf = c_.p->coeffs;
@@ -488,6 +482,13 @@ class HookRows final : public RowHook<T>::Rows {
   }
 
  private:
+  // out = v + share / a over row (x, y)'s region (the forward's C or the adjoint's C').
+  void complete(index_t x, index_t y, index_t base, const T* share, const T* a) const {
+    T* o = c_.out + base;
+    for (const auto& [b, e] : k_.ranges(x, y))
+      for (index_t z = b; z < e; ++z, ++a) o[z] = cpml_value(o[z], share[z], *a);
+  }
+
   const Call<T>& c_;
   const Rows<T, R> k_;
   Scratch<T> s_;

@@ -36,10 +36,8 @@ struct CpmlLayout {
   }
   // Padded coordinates of slab offset o of axis a (slab_offset's inverse).
   std::array<index_t, 3> slab_point(int a, index_t o) const {
-    std::array<index_t, 3> ext = padded;
-    ext[a] = lo[a] + hi[a];
-    std::array<index_t, 3> c{o / (ext[1] * ext[2]), (o / ext[2]) % ext[1], o % ext[2]};
-    if (c[a] >= lo[a]) c[a] = c[a] - lo[a] + (padded[a] - hi[a]);
+    std::array<index_t, 3> c{};
+    cpml_slab_point(padded.data(), lo.data(), hi.data(), a, o, c.data());
     return c;
   }
   index_t slab_points(int a) const { return (values == 0) ? 0 : (zeta[a] - psi[a]); }

@@ -58,6 +58,19 @@ struct CpmlDensityLine {
   REVWAVE_HD T bh(int j) const { return b[j * st]; }
 };
 
+// Padded coordinates `at` of offset o in axis a's slabs (the layer_lo(a) planes, then the
+// layer_hi(a) ones, over the whole padded extent of the other axes, z fastest): CpmlLayout's
+// slab_point and the device's threads (CpmlTables) alike.
+REVWAVE_HD void cpml_slab_point(const index_t* padded, const index_t* lo, const index_t* hi, int a, index_t o,
+                                index_t* at) {
+  index_t ext[3] = {padded[0], padded[1], padded[2]};
+  ext[a] = lo[a] + hi[a];
+  at[0] = o / (ext[1] * ext[2]);
+  at[1] = (o / ext[2]) % ext[1];
+  at[2] = o % ext[2];
+  if (at[a] >= lo[a]) at[a] = at[a] - lo[a] + (padded[a] - hi[a]);
+}
+
 // Axis a's slab offsets along the line through a point (CpmlLayout::slab_offset, linear in the
 // coordinate along a): that of coordinate x, -1 outside the slabs.
 struct CpmlLine {

@@ -125,12 +125,7 @@ struct CpmlTables : CpmlPointTables<T> {
       o -= this->zeta[axis] - this->psi[axis];
       ++axis;
     }
-    index_t ext[3] = {this->padded[0], this->padded[1], this->padded[2]};
-    ext[axis] = this->lo[axis] + this->hi[axis];
-    at[0] = o / (ext[1] * ext[2]);
-    at[1] = (o / ext[2]) % ext[1];
-    at[2] = o % ext[2];
-    if (at[axis] >= this->lo[axis]) at[axis] = at[axis] - this->lo[axis] + (this->padded[axis] - this->hi[axis]);
+    cpml_slab_point(this->padded, this->lo, this->hi, axis, o, at);
   }
   REVWAVE_HD T divisor(index_t idx, const index_t* at) const {
     return leapfrog_a(c, m[idx], damping_eta(c, kappa[0][at[0]], kappa[1][at[1]], kappa[2][at[2]]));
