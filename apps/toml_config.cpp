@@ -138,19 +138,42 @@ std::string unsafe_toml(const std::string& t) {
   return {};
 }
 
-// Refuses an array of several values for an option of subcommand `section` that takes one (CLI11
-// would say only "At Most 1 required but received 3", naming no file and no key).
-void check_arity(const CLI::App* root, const std::string& section, const std::string& option,
-                 const std::vector<std::string>& values, const std::string& key) {
-  if (root == nullptr || values.size() <= 1) return;
+// The option `option` of subcommand `section`, or null where the file names none (CLI11 then
+// names the key).
+const CLI::Option* option_of(const CLI::App* root, const std::string& section, const std::string& option) {
+  if (root == nullptr) return nullptr;
   const CLI::App* sub = nullptr;
   for (const CLI::App* s : root->get_subcommands({})) {
     if (s->get_name() == section) sub = s;
   }
-  const CLI::Option* opt = sub != nullptr ? sub->get_option_no_throw("--" + option) : nullptr;
-  if (opt == nullptr || opt->get_items_expected_max() > 1) return;
-  bad_value(key, "an array of " + std::to_string(values.size()) + " values, but --" + option +
-                     " takes one value (one string, number or boolean, as on the command line)");
+  return sub != nullptr ? sub->get_option_no_throw("--" + option) : nullptr;
+}
+
+// Refuses an array of several values for an option that takes one (CLI11 would say only "At Most
+// 1 required but received 3", naming no file and no key), and a TOML float for an option that
+// takes an integer: 5.0 and 1e1 would reach it as the text "5" and "10", which the command line
+// refuses (--nbl 1e1), so the file must not accept them either.
+void check_values(const CLI::Option* opt, const toml::node& node, const std::string& option,
+                  const std::vector<std::string>& values, const std::string& key) {
+  if (opt == nullptr) return;
+  if (values.size() > 1 && opt->get_items_expected_max() <= 1) {
+    bad_value(key, "an array of " + std::to_string(values.size()) + " values, but --" + option +
+                       " takes one value (one string, number or boolean, as on the command line)");
+  }
+  if (opt->get_type_name() != "INT") return;
+  const auto refuse_float = [&](const toml::node& n) {
+    if (const auto* f = n.as_floating_point()) {
+      std::string text = number_text(f->get());
+      if (text.find_first_of(".eEn") == std::string::npos) text += ".0";  // 5.0 and 1e1 are floats
+      bad_value(key, "the float " + text + " where --" + option +
+                         " takes an integer (write it without a point or an exponent)");
+    }
+  };
+  if (const auto* a = node.as_array()) {
+    for (const toml::node& e : *a) refuse_float(e);
+  } else {
+    refuse_float(node);
+  }
 }
 
 std::string parse_error_text(const toml::parse_error& e) {
@@ -178,7 +201,7 @@ std::vector<CLI::ConfigItem> TomlConfig::from_config(std::istream& in) const {
       for (auto&& [option, value] : *table) {
         const std::string full = name + "." + std::string(option.str());
         std::vector<std::string> values = inputs(value, full);
-        check_arity(root_, name, std::string(option.str()), values, full);
+        check_values(option_of(root_, name, std::string(option.str())), value, std::string(option.str()), values, full);
         out.push_back(CLI::ConfigItem{{name}, std::string(option.str()), std::move(values)});
       }
     } else {

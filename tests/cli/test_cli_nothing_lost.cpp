@@ -217,6 +217,25 @@ TEST_F(CliNothingLost, AThirdHeldOutRoundIsRefusedInItsOwnWords) {
   fs::remove(dir_ / "c.toml");
 }
 
+// What the third round left, now held: an integer key given a TOML float ran as the integer the
+// command line refuses; a velocity in the wrong unit was blamed on the step count.
+TEST_F(CliNothingLost, AFloatForAnIntegerKeyAndAnAbsurdVelocityAreNamed) {
+  for (const char* value : {"5.0", "1e1", "[10.5]"}) {
+    std::ofstream(dir_ / "c.toml", std::ios::trunc) << "[forward]\nnbl = " << value << "\n";
+    expect_refused_as("forward" + std::string(small) + "--config c.toml --out s.npy", 3,
+                      {"config key 'forward.nbl': the float", "--nbl takes an integer"});
+  }
+  std::ofstream(dir_ / "c.toml", std::ios::trunc) << "[forward]\nnbl = 5\nf0 = 12\n";  // a float key takes 12
+  EXPECT_EQ(invoke("forward" + std::string(small) + "--config c.toml --out s.npy").code, 0);
+  for (const char* f : {"c.toml", "s.npy", "s.json", "s.config.toml"}) fs::remove(dir_ / f);
+  std::vector<double> v(12 * 12 * 12, 2000.0);
+  v[100] = 1e30;
+  revwave::write_npy((dir_ / "m.npy").string(), {12, 12, 12}, v.data());
+  expect_refused_as("forward --model m.npy --spacing 10 --tn 0.15 --threads 1 --out s.npy", 2,
+                    {"the fastest velocity 1e+30 m/s", "is a velocity in the wrong unit?"});
+  fs::remove(dir_ / "m.npy");
+}
+
 // A run whose outputs cannot all be replaced changes none of them: an immutable configuration beside
 // a gradient that existed (its .npy was overwritten, then the run failed), an immutable sidecar
 // beside a record that did not (a new record was left with another run's sidecar).

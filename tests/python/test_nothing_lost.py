@@ -39,7 +39,7 @@ def test_every_integer_keyword_refuses_a_fraction():
 
 
 def test_a_whole_float_is_the_integer_it_equals():
-    # As a config file's `nbl = 4.0` is: numpy arithmetic gives counts as floats.
+    # numpy arithmetic gives counts as floats (a config file's TOML float is refused: it is typed).
     kw = dict(SMALL)
     kw["nbl"] = np.float64(4.0)
     assert revwave.forward(**kw).data.tobytes() == revwave.forward(**SMALL).data.tobytes()

@@ -100,6 +100,13 @@ double highest_frequency(const SourceSpectrum& source, double dt) {
 std::vector<std::string> sampling_warnings(const Grid& grid, double slowest, const SourceSpectrum& source,
                                            const TimeAxis& time, const std::string& where) {
   std::vector<std::string> out;
+  // --nbl 0 is a legitimate run (a rigid box), but one a user asking for --boundary cpml or sponge
+  // would not expect to get: say so, since the boundary's kind then changes nothing.
+  if (grid.nbl == 0) {
+    out.push_back(where + "--nbl 0 gives no absorbing layer: every face" +
+                  (grid.free_surface ? " but the free surface" : "") +
+                  " reflects as a rigid wall, whichever --boundary is named (--nbl 10 is the default)");
+  }
   const double fmax = highest_frequency(source, time.dt);
   const std::string wavelet = source.samples.empty() ? "the Ricker wavelet of f0 " + short_text(source.f0) + " Hz"
                                                      : "the sampled source signature";

@@ -308,6 +308,14 @@ TimeAxis make_time(const ProblemOptions& o, const Grid& grid, double vmax, doubl
                        " m/s gives the stable step dt = " + number_text(dt) +
                        " s, which is no positive number: give a spacing in metres and velocities in m/s");
     }
+    // More steps than a count can hold (2^53) where the fastest velocity is faster than any rock's
+    // (100 km/s, about ten times the fastest P wave): the velocity made them, so name it, not the count.
+    if (vmax > 1e5 && !(o.tn / dt <= 9007199254740992.0)) {
+      throw InputError("--tn " + number_text(o.tn) + " s at the stable step dt = " + number_text(dt) +
+                       " s of --spacing " + number_text(grid.spacing) + " m and the fastest velocity " +
+                       number_text(vmax) + " m/s would be " + number_text(o.tn / dt) +
+                       " time steps, more than 2^53: is a velocity in the wrong unit? (velocities are in m/s)");
+    }
   }
   const TimeAxis t = make_time_axis(o.tn, dt);
   refuse_many_steps(o, t, vmax);

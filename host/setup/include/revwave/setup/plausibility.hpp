@@ -38,7 +38,7 @@ struct SourceSpectrum {
 // good (2.76 f0 for a Ricker wavelet).
 double highest_frequency(const SourceSpectrum& source, double dt);
 
-// One sentence per problem: fewer grid points per shortest wavelength (slowest velocity over the
+// One sentence per problem: no absorbing layer (--nbl 0), fewer grid points per shortest wavelength (slowest velocity over the
 // highest frequency) than the space order needs, a Nyquist frequency below the highest frequency, a
 // record that ends before the source's peak. `where` prefixes each ("shot 3: "), empty for one shot.
 std::vector<std::string> sampling_warnings(const Grid& grid, double slowest, const SourceSpectrum& source,
