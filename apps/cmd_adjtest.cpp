@@ -14,6 +14,7 @@ namespace {
 
 struct AdjtestOptions {
   ProblemOptions problem;
+  Presentation view;
   std::uint32_t seed = 1234;
   std::optional<double> tolerance;  // unset: by precision
 };
@@ -21,7 +22,7 @@ struct AdjtestOptions {
 template <class T>
 bool run(const AdjtestOptions& o) {
   const AdjtestRun r = run_adjtest<T>(o.problem, o.seed, o.tolerance);
-  if (o.problem.json) {
+  if (o.view.json) {
     nlohmann::json j = adjtest_summary(r, o.problem.precision);
     j["command"] = "adjtest";
     print_json(j);
@@ -41,11 +42,11 @@ bool run(const AdjtestOptions& o) {
 
 void register_adjtest(CLI::App& app) {
   auto o = std::make_shared<AdjtestOptions>();
-  o->problem.shape = "40,40,40";
+  o->problem.shape = {40, 40, 40};
   o->problem.tn = 0.25;
   o->problem.precision = Precision::float64;
   CLI::App* cmd = app.add_subcommand("adjtest", "dot-product test of the forward modelling operator and its adjoint");
-  add_problem_options(cmd, o->problem, CudaOptions::device);
+  add_problem_options(cmd, o->problem, o->view, CudaOptions::device);
   add_integer(cmd, "--seed", o->seed, int_within(0, 4294967295), "random seed of w and d");
   add_number(cmd, "--tolerance", o->tolerance, positive(), "", "relative tolerance (default 1e-12 double, 1e-5 float)");
   cmd->callback([o] {

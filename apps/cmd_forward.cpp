@@ -20,6 +20,7 @@ namespace {
 
 struct ForwardOptions {
   ProblemOptions problem;
+  Presentation view;
   SurveyOptions survey;
   std::string out = "shot.npy";
 };
@@ -30,14 +31,14 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   clock.mark(phase::start_up);
   warn_unused_f0(cmd);
   // File coordinates are SEG-Y's: a .npy record or a directory of them would drop --origin silently.
-  if (!o.survey.origin.empty() && !is_segy_path(o.out)) {
-    throw InputError("--origin " + o.survey.origin + " applies to SEG-Y output (--out FILE.sgy): --out " + o.out +
-                     " holds no file coordinates, leave --origin out");
+  if (o.survey.origin && !is_segy_path(o.out)) {
+    throw InputError("--origin " + point_text(*o.survey.origin) + " applies to SEG-Y output (--out FILE.sgy): --out " +
+                     o.out + " holds no file coordinates, leave --origin out");
   }
   if (forward_is_survey(o.problem, o.survey, o.out) || !o.survey.wavelet.empty()) {
     std::string dir_or_file = o.out;
     while (dir_or_file.size() > 1 && dir_or_file.back() == '/') dir_or_file.pop_back();
-    run_survey_forward<T>(o.problem, o.survey, dir_or_file, cmd, clock);
+    run_survey_forward<T>(o.problem, o.view, o.survey, dir_or_file, cmd, clock);
     return;
   }
   const std::string out = record_path(o.out);
@@ -46,7 +47,7 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
     throw InputError("revwave forward runs in one process: mpirun -n K is for revwave gradient");
   }
   const std::string cfg = config_path_for(out);
-  ProgressBar bar("forward", !o.problem.json);
+  ProgressBar bar("forward", !o.view.json);
   ForwardRun<T> run = run_forward_job<T>(
       o.problem,
       [&] {
@@ -68,7 +69,7 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   run.clock.mark(phase::outputs);
 
   nlohmann::json j = forward_summary(run, o.problem.precision);
-  if (o.problem.json) {
+  if (o.view.json) {
     j["command"] = "forward";
     j["total_seconds"] = run.clock.wall();
     j["out"] = out;
@@ -85,7 +86,7 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   std::cout << "revwave forward: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2]
             << " points (h = " << grid.spacing << " m, nbl " << grid.nbl << ", space order " << grid.space_order
             << "), " << run.time.steps << " steps of dt = " << run.time.dt * 1e3 << " ms, "
-            << to_string(o.problem.precision) << " on " << backend_words(backend, o.problem.verbose) << "\n"
+            << to_string(o.problem.precision) << " on " << backend_words(backend, o.view.verbose) << "\n"
             << layouts << "  time loop     " << run.shot.step_seconds << " s (" << j["gpts_per_s"].get<double>()
             << " GPts/s, interior points x steps)\n"
             << "  wall time     " << run.clock.sentence() << "\n"
@@ -100,7 +101,7 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
 void register_forward(CLI::App& app) {
   auto o = std::make_shared<ForwardOptions>();
   CLI::App* cmd = app.add_subcommand("forward", "model a shot record (nt x nrec) on the default problem or your own");
-  add_problem_options(cmd, o->problem, CudaOptions::device);
+  add_problem_options(cmd, o->problem, o->view, CudaOptions::device);
   cmd->add_option(
          "--out", o->out,
          "FILE.npy: one shot record (a sidecar FILE.json holds dt, nt, geometry, f0); several --src into one record "

@@ -21,6 +21,7 @@ namespace {
 
 struct GradientCmdOptions {
   GradientJobOptions job;
+  Presentation view;
   SurveyOptions survey;
   std::string out = "gradient.npy";
   std::string png;
@@ -36,11 +37,11 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   if (!o.density_out.empty()) o.density_out = npy_output(o.density_out);
   o.job.density_gradient = !o.density_out.empty();
   if (gradient_is_survey(o.job, o.survey)) {
-    run_survey_gradient<T>(o.job, o.survey, o.out, o.png, cmd, clock);
+    run_survey_gradient<T>(o.job, o.view, o.survey, o.out, o.png, cmd, clock);
     return;
   }
   const std::string cfg = config_path_for(o.out);
-  ProgressBar bar("gradient", !o.job.problem.json);
+  ProgressBar bar("gradient", !o.view.json);
   const Progress progress = [&](index_t d, index_t t) { bar(d, t); };
   GradientRun<T> run = run_gradient_job<T>(
       o.job,
@@ -89,7 +90,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   double norm2 = 0;
   for (double v : g.gradient) norm2 += v * v;
   const double ratio = double(g.stats.forward_steps) / double(g.stats.steps);
-  if (o.job.problem.json) {
+  if (o.view.json) {
     nlohmann::json j =
         gradient_summary(run, o.job, job.observed_source == "file" ? o.job.observed.front() : std::string("modelled"));
     j["command"] = "gradient";
@@ -103,7 +104,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   } else {
     std::cout << "revwave gradient: " << grid.shape[0] << " x " << grid.shape[1] << " x " << grid.shape[2]
               << " points, " << g.stats.steps << " steps of dt = " << simulation_time(job).dt * 1e3 << " ms, "
-              << to_string(o.job.problem.precision) << " on " << backend_words(backend, o.job.problem.verbose)
+              << to_string(o.job.problem.precision) << " on " << backend_words(backend, o.view.verbose)
               << ", observed data "
               << (job.observed_source == "file" ? o.job.observed.front() : "modelled in the true model") << "\n"
               << "  objective       " << g.stats.objective << misfit_note(o.job.misfit.kind) << "\n"
@@ -144,7 +145,7 @@ void register_gradient(CLI::App& app) {
   auto o = std::make_shared<GradientCmdOptions>();
   CLI::App* cmd =
       app.add_subcommand("gradient", "FWI gradient dJ/dm of a misfit (L2 by default), with optimal checkpointing");
-  add_gradient_job_options(cmd, o->job, CudaOptions::all);
+  add_gradient_job_options(cmd, o->job, o->view, CudaOptions::all);
   add_estimate_wavelet_option(cmd, o->job);
   cmd->add_option("--out", o->out, "gradient .npy, shape (nx, ny, nz), s^2/m^2 units of dJ/dm")
       ->capture_default_str()

@@ -14,6 +14,7 @@ namespace {
 
 struct GradtestOptions {
   GradientJobOptions job;
+  Presentation view;
   int halvings = 6;
   double scale = 0.02;  // max |h0 dm| as a fraction of max m
 };
@@ -22,7 +23,7 @@ template <class T>
 bool run(GradtestOptions& o) {
   const GradtestRun r = run_gradtest<T>(o.job, o.halvings, o.scale);
   const TaylorResult& t = r.result;
-  if (o.job.problem.json) {
+  if (o.view.json) {
     nlohmann::json j = gradtest_summary(r, o.job);
     j["command"] = "gradtest";
     print_json(j);
@@ -45,11 +46,11 @@ bool run(GradtestOptions& o) {
 
 void register_gradtest(CLI::App& app) {
   auto o = std::make_shared<GradtestOptions>();
-  o->job.problem.shape = "40,40,40";
+  o->job.problem.shape = {40, 40, 40};
   o->job.problem.tn = 0.3;
   o->job.problem.precision = Precision::float64;
   CLI::App* cmd = app.add_subcommand("gradtest", "Taylor test: J(m + h dm) - J(m) - h <g, dm> falls as h^2");
-  add_gradient_job_options(cmd, o->job, CudaOptions::all);
+  add_gradient_job_options(cmd, o->job, o->view, CudaOptions::all);
   add_integer(cmd, "--halvings", o->halvings, int_within(2, 40), "times h is halved");
   add_number(cmd, "--scale", o->scale, {0.0, 0.5, true, true}, "", "max |dm| at h = 1, as a fraction of max m");
   cmd->callback([o] {

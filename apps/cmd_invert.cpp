@@ -23,6 +23,7 @@ namespace {
 
 struct InvertCmdOptions {
   InvertOptions invert;
+  Presentation view;
   std::string precondition = "illumination";
 };
 
@@ -124,12 +125,12 @@ void run(InvertCmdOptions& o, const CLI::App& cmd) {
     apply_threads_per_process(io.job.problem.threads, mpi);
     const auto runner = mpi.runner();
     const InvertResult result =
-        run_invert<T>(io, *runner, reporter(mpi.rank() == 0 && !io.job.problem.json, mpi, cmd, mpi.rank() == 0));
+        run_invert<T>(io, *runner, reporter(mpi.rank() == 0 && !o.view.json, mpi, cmd, mpi.rank() == 0));
     if (!result.root) return;
     // This process's time loops (evaluations, illumination); the rest of the inversion beside them
     // (set-up, misfits, L-BFGS, the run directory's files).
     clock.mark_part(phase::time_loop, result.seconds_time_loops, phase::inversion_other);
-    if (io.job.problem.json) {
+    if (o.view.json) {
       nlohmann::json j = invert_summary(result);
       j["command"] = "invert";
       j["seconds"] = clock.wall();
@@ -151,7 +152,7 @@ void register_invert(CLI::App& app) {
   InvertOptions& io = o->invert;
   CLI::App* cmd =
       app.add_subcommand("invert", "full-waveform inversion: L-BFGS on the velocity, band after band, resumable");
-  add_gradient_job_options(cmd, io.job, CudaOptions::all);
+  add_gradient_job_options(cmd, io.job, o->view, CudaOptions::all);
   add_estimate_wavelet_option(cmd, io.job);
   add_origin_and_wavelet_options(cmd, io.survey);
   add_layout_options(cmd, io.survey);

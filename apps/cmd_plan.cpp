@@ -174,7 +174,6 @@ nlohmann::json this_machine(double needed) {
 template <class T>
 nlohmann::json plan_summary(GradientJobOptions& o) {
   // As run_gradient_job, up to the plan: the same backend, inputs, working set and strategy.
-  finish_strategy_options(o);
   const BackendChoice backend = plan_backend(o.problem);
   refuse_cuda_options_on_cpu(o.problem, backend.kind);
   refuse_shots_at_once_for_one_shot(o.problem, "plan (of one shot's gradient)");
@@ -391,9 +390,9 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
 }
 
 template <class T>
-void run(GradientJobOptions& o, const SurveyOptions& so) {
+void run(GradientJobOptions& o, const Presentation& view, const SurveyOptions& so) {
   const nlohmann::json j = gradient_is_survey(o, so) ? survey_plan_summary<T>(o, so) : plan_summary<T>(o);
-  if (o.problem.json) {
+  if (view.json) {
     print_json(j);
     return;
   }
@@ -467,7 +466,8 @@ void register_plan(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "plan",
       "Predict what `revwave gradient` with these options would do (slots, step counts, peak memory, time) without running it");
-  add_gradient_job_options(cmd, *o, CudaOptions::all);
+  auto view = std::make_shared<Presentation>();
+  add_gradient_job_options(cmd, *o, *view, CudaOptions::all);
   // A survey as `gradient` reads or lays it out.
   auto so = std::make_shared<SurveyOptions>();
   add_origin_and_wavelet_options(cmd, *so);
@@ -483,12 +483,12 @@ void register_plan(CLI::App& app) {
   // A plan runs no step: it may count any number of them.
   o->problem.max_steps.reset();
   cmd->remove_option(cmd->get_option("--yes"));
-  cmd->callback([o, so, density_out] {
+  cmd->callback([o, view, so, density_out] {
     o->density_gradient = !density_out->empty();
     if (o->problem.precision == Precision::float64)
-      run<double>(*o, *so);
+      run<double>(*o, *view, *so);
     else
-      run<float>(*o, *so);
+      run<float>(*o, *view, *so);
   });
 }
 

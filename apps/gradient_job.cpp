@@ -6,8 +6,8 @@
 
 namespace revwave::app {
 
-void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions cuda) {
-  add_problem_options(cmd, o.problem, cuda);
+void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, Presentation& view, CudaOptions cuda) {
+  add_problem_options(cmd, o.problem, view, cuda);
   auto* obs =
       cmd->add_option("--observed", o.observed,
                       "observed data: a shot record .npy (its sidecar .json gives dt, nt, geometry), or a survey: "
@@ -33,7 +33,7 @@ void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions 
   add_integer(cmd, "--snaps", o.strategy.snaps, at_least(1),
               "checkpoint slots for revolve and online (default " + std::to_string(default_snaps) + ")");
   cmd->add_option_function<std::string>(
-      "--checkpoint-memory", [&o](const std::string& v) { o.checkpoint_memory = v; },
+      "--checkpoint-memory", [&o](const std::string& v) { o.strategy.checkpoint_memory = parse_bytes(v); },
       "memory for checkpoints, e.g. 512M, 8GiB: derives --snaps (revolve, online)");
   add_choice(cmd, "--store", o.strategy.store, parse_store, {"memory", "disk"},
              "where revolve's and online's checkpoints live: memory (default) or disk");

@@ -8,14 +8,13 @@
 
 namespace revwave::app {
 
-using revwave::finish_strategy_options;
 using revwave::GradientJob;
 using revwave::GradientJobOptions;
 using revwave::load_model;
 using revwave::model_observed;
 using revwave::prepare_gradient_job;
 
-void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, CudaOptions cuda);
+void add_gradient_job_options(CLI::App* cmd, GradientJobOptions& o, Presentation& view, CudaOptions cuda);
 // --estimate-wavelet (gradient and invert).
 void add_estimate_wavelet_option(CLI::App* cmd, GradientJobOptions& o);
 // The files the job reads (model, true model, observed record and its sidecar, receivers) and the config.

@@ -14,22 +14,26 @@
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/io/npy.hpp"
 #include "revwave/numerics/wavelet.hpp"
+#include "revwave/setup/option_text.hpp"
 #include "revwave/setup/thread_limit.hpp"
 #include "switch_options.hpp"
 
 namespace revwave::app {
 
-void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
+void add_problem_options(CLI::App* cmd, ProblemOptions& o, Presentation& view, CudaOptions cuda) {
   cmd->add_option("--model", o.model_file, "velocity model, .npy (nx, ny, nz), m/s")->check(CLI::ExistingFile);
   add_number(cmd, "--velocity", o.velocity, positive(), "m/s", "homogeneous velocity, m/s (instead of --model)");
   cmd->add_option("--density", o.density_file,
                   "density, .npy of the model's shape, kg/m^3: the variable-density equation (default: constant)")
       ->check(CLI::ExistingFile);
-  cmd->add_option(
-         "--shape", o.shape,
+  cmd->add_option_function<std::string>(
+         "--shape",
+         [&o](const std::string& text) {
+           o.shape = parse_shape(text, "--shape");
+           o.shape_given = true;
+         },
          "interior points NX,NY,NZ (z is depth; NY = 1: a 2D model in x and z; with --model, the model's shape)")
-      ->capture_default_str()
-      ->each([&o](const std::string&) { o.shape_given = true; });
+      ->default_str(shape_text(o.shape));
   add_number(cmd, "--spacing", o.spacing, positive(), "m", "grid spacing h, m");
   add_integer(cmd, "--nbl", o.nbl, at_least(0), "absorbing points per side");
   add_switch(cmd, "--free-surface", o.free_surface,
@@ -44,18 +48,24 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
                  " time steps (without it such a run is refused: --tn in ms or --spacing in km is the usual cause)");
   add_number(cmd, "--dt", o.dt, positive(), "s", "time step, s (default: 0.9 x the stability bound)");
   add_number(cmd, "--f0", o.f0, positive(), "Hz", "Ricker peak frequency, Hz");
-  cmd->add_option("--src", o.src, "source X,Y,Z in m (repeatable)");
-  cmd->add_option("--rec", o.rec, "receiver X,Y,Z in m (repeatable)");
+  cmd->add_option_function<std::vector<std::string>>(
+      "--src", [&o](const std::vector<std::string>& texts) { o.sources = parse_points(texts, "--src"); },
+      "source X,Y,Z in m (repeatable)");
+  cmd->add_option_function<std::vector<std::string>>(
+      "--rec", [&o](const std::vector<std::string>& texts) { o.receivers = parse_points(texts, "--rec"); },
+      "receiver X,Y,Z in m (repeatable)");
   cmd->add_option("--rec-file", o.rec_file, "receivers, .npy of shape (n, 3), m")->check(CLI::ExistingFile);
   cmd->get_option("--model")->excludes(cmd->get_option("--velocity"));
-  cmd->add_option("--rec-grid", o.rec_grid, "NX,NY,Z: a grid of NX x NY receivers over the x-y extent at depth Z (m)");
+  cmd->add_option_function<std::string>(
+      "--rec-grid", [&o](const std::string& text) { o.rec_grid = parse_point_grid(text, "--rec-grid"); },
+      "NX,NY,Z: a grid of NX x NY receivers over the x-y extent at depth Z (m)");
   cmd->get_option("--rec-file")->excludes(cmd->get_option("--rec"));
   cmd->get_option("--rec-grid")->excludes(cmd->get_option("--rec"));
   cmd->get_option("--rec-grid")->excludes(cmd->get_option("--rec-file"));
-  add_run_options(cmd, o, cuda);
+  add_run_options(cmd, o, view, cuda);
 }
 
-void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
+void add_run_options(CLI::App* cmd, ProblemOptions& o, Presentation& view, CudaOptions cuda) {
   add_choice(cmd, "--precision", o.precision, parse_precision, {"float", "double"}, "float or double");
   add_choice(cmd, "--backend", o.backend, parse_backend, {"auto", "cpu", "cuda"}, "auto, cpu or cuda");
   add_integer(cmd, "--threads", o.threads, int_within(1, 65536),
@@ -65,12 +75,12 @@ void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
       });
   if (cuda != CudaOptions::none) {
     cmd->add_option_function<std::string>(
-        "--device-memory", [&o](const std::string& v) { o.device_memory = v; },
+        "--device-memory", [&o](const std::string& v) { o.device_memory = parse_bytes(v); },
         "CUDA: device memory for checkpoint slots, e.g. 8GiB (default: what is free)");
   }
   if (cuda == CudaOptions::all) {
     cmd->add_option_function<std::string>(
-        "--host-memory", [&o](const std::string& v) { o.host_memory = v; },
+        "--host-memory", [&o](const std::string& v) { o.host_memory = parse_bytes(v); },
         "CUDA: pinned host memory for spilled slots, e.g. 64GiB (default: half of what is available)");
     add_integer(cmd, "--host-spacing", o.host_spacing, at_least(1),
                 "CUDA, revolve: fewest forward steps between checkpoints spilled to pinned host memory (two-level "
@@ -80,8 +90,8 @@ void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda) {
                 "1/N of the device budget, so that small windows share the device; the same bits for any N "
                 "(default 1)");
   }
-  add_switch(cmd, "--json", o.json, "print one JSON object with the run's summary");
-  add_switch(cmd, "--verbose", o.verbose,
+  add_switch(cmd, "--json", view.json, "print one JSON object with the run's summary");
+  add_switch(cmd, "--verbose", view.verbose,
              "also print why --backend auto chose its backend (e.g. why no GPU is usable)");
 }
 

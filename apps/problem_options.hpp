@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "revwave/setup/option_text.hpp"
 #include "revwave/setup/problem_setup.hpp"
 #include "revwave/setup/run_files.hpp"
 
@@ -33,8 +34,16 @@ using revwave::steps_without_yes;
 // Which CUDA budget options a subcommand has: forward and adjtest take the device budget only.
 enum class CudaOptions { none, device, all };
 
-void add_problem_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda);
-void add_run_options(CLI::App* cmd, ProblemOptions& o, CudaOptions cuda);  // precision, backend, threads, json, budgets
+// How a command prints its summary (--json, --verbose): the command line's, not the problem's (the
+// library returns summaries; a front end renders them).
+struct Presentation {
+  bool json = false;     // one JSON object instead of the text report
+  bool verbose = false;  // also why --backend auto chose its backend
+};
+
+void add_problem_options(CLI::App* cmd, ProblemOptions& o, Presentation& view, CudaOptions cuda);
+// --precision, --backend, --threads, the budgets, --json and --verbose.
+void add_run_options(CLI::App* cmd, ProblemOptions& o, Presentation& view, CudaOptions cuda);
 
 // The config file(s) the command line named (--config), as inputs: every output is checked against
 // them, and against the files the run reads (revwave/setup/run_files.hpp), before anything is computed.

@@ -17,8 +17,8 @@ using revwave::gradient_outputs;
 // source grid, --aperture, or mpirun.
 bool gradient_is_survey(const GradientJobOptions& job, const SurveyOptions& survey);
 template <class T>
-void run_survey_gradient(GradientJobOptions& job, const SurveyOptions& survey, const std::string& out,
-                         const std::string& png, const CLI::App& cmd, RunClock& clock);
+void run_survey_gradient(GradientJobOptions& job, const Presentation& view, const SurveyOptions& survey,
+                         const std::string& out, const std::string& png, const CLI::App& cmd, RunClock& clock);
 
 // Whether a forward run models a survey (every source a shot): --src-grid, a moving spread, a SEG-Y
 // output, a directory (a name ending in /), or several --src with an output that is not one .npy record.
@@ -27,7 +27,7 @@ bool forward_is_survey(const ProblemOptions& problem, const SurveyOptions& surve
 // for an ending that is none of revwave's).
 std::string record_path(const std::string& out);
 template <class T>
-void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& survey, const std::string& out,
-                        const CLI::App& cmd, RunClock& clock);
+void run_survey_forward(const ProblemOptions& problem, const Presentation& view, const SurveyOptions& survey,
+                        const std::string& out, const CLI::App& cmd, RunClock& clock);
 
 }  // namespace revwave::app

@@ -16,8 +16,8 @@ namespace revwave::app {
 bool forward_is_survey(const ProblemOptions& problem, const SurveyOptions& survey, const std::string& out) {
   // Several --src into one record fire at once (simultaneous sources); into SEG-Y or a directory
   // each is a shot.
-  const bool several = problem.src.size() > 1 && !is_npy_path(out);
-  return !survey.src_grid.empty() || is_segy_path(out) || survey.spread != "fixed" || several ||
+  const bool several = problem.sources && problem.sources->size() > 1 && !is_npy_path(out);
+  return survey.src_grid || is_segy_path(out) || survey.spread != "fixed" || several ||
          (!out.empty() && out.back() == '/');
 }
 
@@ -28,14 +28,14 @@ std::string record_path(const std::string& out) {
 }
 
 template <class T>
-void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, const std::string& out,
-                        const CLI::App& cmd, RunClock& clock) {
+void run_survey_forward(const ProblemOptions& problem, const Presentation& view, const SurveyOptions& so,
+                        const std::string& out, const CLI::App& cmd, RunClock& clock) {
   if (launched_size() > 1) {
     quiet_unless_root();
     throw InputError("revwave forward runs in one process: mpirun -n K is for revwave gradient");
   }
   const std::string cfg = config_path_for(out);
-  ProgressBar bar("shots", !problem.json);
+  ProgressBar bar("shots", !view.json);
   const SurveyForwardRun run = run_survey_forward_job<T>(
       problem, so, out, [&](index_t d, index_t t) { bar(d, t); }, {{"the configuration written next to --out", cfg}},
       config_inputs(cmd));
@@ -52,7 +52,7 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
   const double total = clock.wall();
   j["phases"] = phases_json(clock);
   j["wall_seconds"] = total;
-  if (problem.json) {
+  if (view.json) {
     j["command"] = "forward";
     j["total_seconds"] = total;
     j["out"] = out;
@@ -67,7 +67,7 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
   std::cout << "revwave forward: survey of " << run.survey.shots.size() << " shots, " << grid.shape[0] << " x "
             << grid.shape[1] << " x " << grid.shape[2] << " points (h = " << grid.spacing << " m), " << run.time.steps
             << " steps of dt = " << run.time.dt * 1e3 << " ms, " << to_string(problem.precision) << " on "
-            << backend_words(run.backend, problem.verbose) << "\n"
+            << backend_words(run.backend, view.verbose) << "\n"
             << layouts << "  time loops    " << run.step_seconds << " s (" << j["gpts_per_s"].get<double>()
             << " GPts/s)\n"
             << "  wall time     " << clock.sentence() << "\n"
@@ -76,9 +76,9 @@ void run_survey_forward(const ProblemOptions& problem, const SurveyOptions& so, 
             << " traces of " << run.time.nt() << " samples), " << cfg << "\n";
 }
 
-template void run_survey_forward<float>(const ProblemOptions&, const SurveyOptions&, const std::string&,
-                                        const CLI::App&, RunClock&);
-template void run_survey_forward<double>(const ProblemOptions&, const SurveyOptions&, const std::string&,
-                                         const CLI::App&, RunClock&);
+template void run_survey_forward<float>(const ProblemOptions&, const Presentation&, const SurveyOptions&,
+                                        const std::string&, const CLI::App&, RunClock&);
+template void run_survey_forward<double>(const ProblemOptions&, const Presentation&, const SurveyOptions&,
+                                         const std::string&, const CLI::App&, RunClock&);
 
 }  // namespace revwave::app

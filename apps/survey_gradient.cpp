@@ -26,8 +26,7 @@ bool gradient_is_survey(const GradientJobOptions& job, const SurveyOptions& surv
       (is_segy_path(job.observed.front()) || std::filesystem::is_directory(job.observed.front(), ec))) {
     return true;
   }
-  return survey.aperture != -1 || !survey.src_grid.empty() || !survey.wavelet.empty() || !survey.origin.empty() ||
-         launched_by_mpirun();
+  return survey.aperture != -1 || survey.src_grid || !survey.wavelet.empty() || survey.origin || launched_by_mpirun();
 }
 
 namespace {
@@ -100,8 +99,8 @@ void print_report(const SurveyGradientJob& job, const SurveySum& sum, Precision 
 }
 
 template <class T>
-void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, const std::string& out,
-            const std::string& png, const CLI::App& cmd, RunClock& clock) {
+void run_on(MpiSession& mpi, GradientJobOptions& o, const Presentation& view, const SurveyOptions& so,
+            const std::string& out, const std::string& png, const CLI::App& cmd, RunClock& clock) {
   SurveyGradientJob job;
   std::exception_ptr failure;
   try {
@@ -116,7 +115,7 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   mpi.agree(failure);  // every process has the same inputs now, or every process stops with the first error
   clock.mark(phase::model);
 
-  ProgressBar bar("shots", !o.problem.json && mpi.rank() == 0);
+  ProgressBar bar("shots", !view.json && mpi.rank() == 0);
   const auto runner = mpi.runner();
   const SurveySum sum = run_survey_gradient_job<T>(job, *runner, [&](index_t d, index_t t) { bar(d, t); });
   bar.finish();
@@ -145,7 +144,7 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   const double total = clock.wall();
   j["phases"] = phases_json(clock);
   j["wall_seconds"] = total;
-  if (o.problem.json) {
+  if (view.json) {
     j["command"] = "gradient";
     j["seconds"]["total"] = total;
     j["shots_per_minute"] = 60.0 * double(job.inputs.survey.shots.size()) / total;
@@ -158,20 +157,20 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const SurveyOptions& so, con
   }
   std::vector<std::string> files = {out, cfg};
   files.insert(files.end(), pictures.begin(), pictures.end());
-  print_report(job, sum, o.problem.precision, o.problem.verbose, files, clock);
+  print_report(job, sum, o.problem.precision, view.verbose, files, clock);
   if (job.estimate_wavelet) std::cout << "  wavelet         " << wavelet_path_for(out) << " (estimated)\n";
 }
 
 }  // namespace
 
 template <class T>
-void run_survey_gradient(GradientJobOptions& o, const SurveyOptions& so, const std::string& out, const std::string& png,
-                         const CLI::App& cmd, RunClock& clock) {
+void run_survey_gradient(GradientJobOptions& o, const Presentation& view, const SurveyOptions& so,
+                         const std::string& out, const std::string& png, const CLI::App& cmd, RunClock& clock) {
   quiet_unless_root();
   MpiSession mpi;
   clock.mark(phase::mpi_start);
   try {
-    run_on<T>(mpi, o, so, out, png, cmd, clock);
+    run_on<T>(mpi, o, view, so, out, png, cmd, clock);
   } catch (...) {
     // Every process has the error; rank 0 reports it and its exit code is the run's. The others
     // end quietly with 0, so that mpirun does not cut rank 0 short while it prints.
@@ -179,9 +178,9 @@ void run_survey_gradient(GradientJobOptions& o, const SurveyOptions& so, const s
   }
 }
 
-template void run_survey_gradient<float>(GradientJobOptions&, const SurveyOptions&, const std::string&,
-                                         const std::string&, const CLI::App&, RunClock&);
-template void run_survey_gradient<double>(GradientJobOptions&, const SurveyOptions&, const std::string&,
-                                          const std::string&, const CLI::App&, RunClock&);
+template void run_survey_gradient<float>(GradientJobOptions&, const Presentation&, const SurveyOptions&,
+                                         const std::string&, const std::string&, const CLI::App&, RunClock&);
+template void run_survey_gradient<double>(GradientJobOptions&, const Presentation&, const SurveyOptions&,
+                                          const std::string&, const std::string&, const CLI::App&, RunClock&);
 
 }  // namespace revwave::app

@@ -6,12 +6,13 @@
 #include "number_options.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
+#include "revwave/setup/option_text.hpp"
 
 namespace revwave::app {
 
 void add_origin_and_wavelet_options(CLI::App* cmd, SurveyOptions& o) {
-  cmd->add_option(
-      "--origin", o.origin,
+  cmd->add_option_function<std::string>(
+      "--origin", [&o](const std::string& text) { o.origin = parse_point(text, "--origin"); },
       "X0,Y0,Z0: SEG-Y file coordinates (m) of the model's first interior point; depth Z below the elevation datum");
   cmd->add_option("--wavelet", o.wavelet,
                   "sampled source signature, .npy of nt samples (instead of the Ricker wavelet)")
@@ -28,8 +29,9 @@ void warn_unused_f0(const CLI::App& cmd) {
 }
 
 void add_layout_options(CLI::App* cmd, SurveyOptions& o) {
-  cmd->add_option("--src-grid", o.src_grid,
-                  "NX,NY,Z: a survey of NX x NY sources over the x-y extent at depth Z (m), every one a shot");
+  cmd->add_option_function<std::string>(
+      "--src-grid", [&o](const std::string& text) { o.src_grid = parse_point_grid(text, "--src-grid"); },
+      "NX,NY,Z: a survey of NX x NY sources over the x-y extent at depth Z (m), every one a shot");
   cmd->add_option("--spread", o.spread,
                   "receivers of a survey: fixed (shared by every shot) or moving (the spread, centred on the "
                   "model, moves with each source; receivers that leave the model are dropped)")

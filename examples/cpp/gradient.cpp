@@ -11,8 +11,8 @@ namespace {
 
 revwave::GradientJobOptions small_problem(revwave::Strategy strategy) {
   revwave::GradientJobOptions o;
-  o.problem.shape = "24,24,24";  // grid points, 10 m apart: the built-in true model, smoothed to start
-  o.problem.tn = 0.4;            // s
+  o.problem.shape = {24, 24, 24};  // grid points, 10 m apart: the built-in true model, smoothed to start
+  o.problem.tn = 0.4;              // s
   o.problem.backend = revwave::Backend::cpu;
   o.strategy.strategy = strategy;
   if (strategy == revwave::Strategy::revolve) o.strategy.snaps = 4;

@@ -11,6 +11,7 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/inversion/invert_run.hpp"
 #include "revwave/setup/gradient_job.hpp"
+#include "revwave/setup/option_text.hpp"
 #include "revwave/setup/problem_setup.hpp"
 #include "revwave/setup/schedule_summary.hpp"
 #include "revwave/setup/survey_setup.hpp"
@@ -20,6 +21,11 @@ namespace {
 
 using namespace nb::literals;
 
+// A memory size as the CLI reads it ("8GiB", an integer's text): bytes, or unset.
+std::optional<std::size_t> memory_of(const std::optional<std::string>& text) {
+  return text ? std::optional<std::size_t>(parse_bytes(*text)) : std::nullopt;
+}
+
 std::uintptr_t model_address = 0;  // where set_model last read a model (tests: no copy on the way in)
 
 void bind_problem(nb::module_& m) {
@@ -27,7 +33,9 @@ void bind_problem(nb::module_& m) {
       .def(nb::init<>())
       .def_rw("model_file", &ProblemOptions::model_file)
       .def_rw("velocity", &ProblemOptions::velocity)
-      .def_rw("shape", &ProblemOptions::shape)
+      .def_prop_rw(
+          "shape", [](const ProblemOptions& o) { return shape_text(o.shape); },
+          [](ProblemOptions& o, const std::string& v) { o.shape = parse_shape(v, "--shape"); })
       .def_rw("shape_given", &ProblemOptions::shape_given)
       .def_rw("spacing", &ProblemOptions::spacing)
       .def_rw("nbl", &ProblemOptions::nbl)
@@ -39,7 +47,11 @@ void bind_problem(nb::module_& m) {
       .def_rw("tn", &ProblemOptions::tn)
       .def_rw("dt", &ProblemOptions::dt)
       .def_rw("f0", &ProblemOptions::f0)
-      .def_rw("rec_grid", &ProblemOptions::rec_grid)
+      .def_prop_rw(
+          "rec_grid", [](const ProblemOptions& o) { return o.rec_grid ? o.rec_grid->text() : std::string(); },
+          [](ProblemOptions& o, const std::string& v) {
+            o.rec_grid = v.empty() ? std::nullopt : std::optional<PointGrid>(parse_point_grid(v, "--rec-grid"));
+          })
       .def_prop_rw(
           "precision", [](const ProblemOptions& o) { return std::string(to_string(o.precision)); },
           [](ProblemOptions& o, const std::string& v) { o.precision = parse_precision(v); })
@@ -47,8 +59,12 @@ void bind_problem(nb::module_& m) {
           "backend", [](const ProblemOptions& o) { return std::string(to_string(o.backend)); },
           [](ProblemOptions& o, const std::string& v) { o.backend = parse_backend(v); })
       .def_rw("threads", &ProblemOptions::threads)
-      .def_rw("device_memory", &ProblemOptions::device_memory)
-      .def_rw("host_memory", &ProblemOptions::host_memory)
+      .def_prop_rw(
+          "device_memory", [](const ProblemOptions& o) { return o.device_memory; },
+          [](ProblemOptions& o, const std::optional<std::string>& v) { o.device_memory = memory_of(v); })
+      .def_prop_rw(
+          "host_memory", [](const ProblemOptions& o) { return o.host_memory; },
+          [](ProblemOptions& o, const std::optional<std::string>& v) { o.host_memory = memory_of(v); })
       .def_rw("host_spacing", &ProblemOptions::host_spacing)
       .def_rw("shots_at_once", &ProblemOptions::shots_at_once)
       .def(
@@ -63,9 +79,9 @@ void bind_problem(nb::module_& m) {
           "set_density", [](ProblemOptions& o, const InArray& a) { o.density_values = npy_of(a, "density"); },
           "density"_a)
       .def(
-          "set_sources", [](ProblemOptions& o, const InArray& a) { o.src_points = points_of(a, "src"); }, "src"_a)
+          "set_sources", [](ProblemOptions& o, const InArray& a) { o.sources = points_of(a, "src"); }, "src"_a)
       .def(
-          "set_receivers", [](ProblemOptions& o, const InArray& a) { o.rec_points = points_of(a, "rec"); }, "rec"_a)
+          "set_receivers", [](ProblemOptions& o, const InArray& a) { o.receivers = points_of(a, "rec"); }, "rec"_a)
       .def(
           "set_wavelet",
           [](ProblemOptions& o, const InArray& a) {
@@ -113,7 +129,11 @@ void bind_gradient(nb::module_& m) {
           "problem", [](GradientJobOptions& o) -> ProblemOptions& { return o.problem; },
           [](GradientJobOptions& o, const ProblemOptions& p) { o.problem = p; }, nb::rv_policy::reference_internal)
       .def_rw("f0_given", &GradientJobOptions::f0_given)
-      .def_rw("checkpoint_memory", &GradientJobOptions::checkpoint_memory)
+      .def_prop_rw(
+          "checkpoint_memory", [](const GradientJobOptions& o) { return o.strategy.checkpoint_memory; },
+          [](GradientJobOptions& o, const std::optional<std::string>& v) {
+            o.strategy.checkpoint_memory = memory_of(v);
+          })
       .def(
           "set_observed",
           [](GradientJobOptions& o, const InArray& data, double dt, double f0, double t0, const InArray& src,
@@ -149,9 +169,17 @@ void bind_survey(nb::module_& m) {
   nb::class_<SurveyOptions>(m, "SurveyOptions",
                             "A survey's options: source grid, spread, wavelet, origin, aperture, records.")
       .def(nb::init<>())
-      .def_rw("origin", &SurveyOptions::origin)
+      .def_prop_rw(
+          "origin", [](const SurveyOptions& o) { return o.origin ? point_text(*o.origin) : std::string(); },
+          [](SurveyOptions& o, const std::string& v) {
+            o.origin = v.empty() ? std::nullopt : std::optional<Vec3>(parse_point(v, "--origin"));
+          })
       .def_rw("wavelet", &SurveyOptions::wavelet)
-      .def_rw("src_grid", &SurveyOptions::src_grid)
+      .def_prop_rw(
+          "src_grid", [](const SurveyOptions& o) { return o.src_grid ? o.src_grid->text() : std::string(); },
+          [](SurveyOptions& o, const std::string& v) {
+            o.src_grid = v.empty() ? std::nullopt : std::optional<PointGrid>(parse_point_grid(v, "--src-grid"));
+          })
       .def_rw("spread", &SurveyOptions::spread)
       .def_rw("aperture", &SurveyOptions::aperture)
       .def(

@@ -92,12 +92,12 @@ void config(const std::uint8_t* data, std::size_t size) {
   app.allow_config_extras(CLI::config_extras_mode::error);
   app::ProblemOptions forward;
   app::GradientJobOptions gradient;
-  app::add_problem_options(app.add_subcommand("forward"), forward, app::CudaOptions::device);
-  app::add_gradient_job_options(app.add_subcommand("gradient"), gradient, app::CudaOptions::all);
+  app::Presentation view;
+  app::add_problem_options(app.add_subcommand("forward"), forward, view, app::CudaOptions::device);
+  app::add_gradient_job_options(app.add_subcommand("gradient"), gradient, view, app::CudaOptions::all);
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   try {
     app.parse_from_stream(in);
-    app::finish_strategy_options(gradient);
     plan_strategy(gradient.strategy, 100, 4096);
     app::device_budgets(gradient.problem);
   } catch (const CLI::ParseError&) {

@@ -169,7 +169,6 @@ InvertJob prepare_invert(InvertOptions& o) {
   InvertJob job;
   GradientJobOptions& go = o.job;
   job.precision = go.problem.precision;
-  finish_strategy_options(go);
   job.backend = resolve_backend(go.problem.backend);
   refuse_cuda_options_on_cpu(go.problem, job.backend.kind);
   go.strategy.backend = job.backend.kind;

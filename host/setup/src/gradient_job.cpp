@@ -7,10 +7,6 @@
 
 namespace revwave {
 
-void finish_strategy_options(GradientJobOptions& o) {
-  if (o.checkpoint_memory) o.strategy.checkpoint_memory = parse_bytes(*o.checkpoint_memory);
-}
-
 VelocityModel load_model(const std::string& path, const Grid& grid, const char* option, Precision precision) {
   const NpyArray a = read_npy(path);
   if (a.shape.size() != 3 || a.shape[0] != grid.shape[0] || a.shape[1] != grid.shape[1] ||

@@ -38,20 +38,16 @@ std::vector<Vec3> GridLayout::points() const {
   return p;
 }
 
-GridLayout grid_layout(const std::string& option, const std::string& text, const Grid& grid) {
-  const std::string rule =
-      option + " '" + text + "' is invalid: expected NX,NY,Z (NX, NY whole numbers >= 1, Z a depth in m)";
-  std::vector<double> v;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    double d = 0;
-    if (!read_double(item, d) || !std::isfinite(d)) throw InputError(rule);
-    v.push_back(d);
+std::string PointGrid::text() const { return std::to_string(nx) + "," + std::to_string(ny) + "," + number_text(z); }
+
+GridLayout grid_layout(const std::string& option, const PointGrid& points, const Grid& grid) {
+  const std::string text = points.text();
+  const index_t nx = check_integer(option + " '" + text + "' NX", points.nx, at_least(1));
+  const index_t ny = check_integer(option + " '" + text + "' NY", points.ny, at_least(1));
+  if (!std::isfinite(points.z)) {
+    throw InputError(option + " '" + text +
+                     "' is invalid: expected NX,NY,Z (NX, NY whole numbers >= 1, Z a depth in m)");
   }
-  if (v.size() != 3 || (!text.empty() && text.back() == ',')) throw InputError(rule);
-  const index_t nx = check_whole(option + " '" + text + "' NX", v[0], at_least(1));
-  const index_t ny = check_whole(option + " '" + text + "' NY", v[1], at_least(1));
   if (grid.planar() && ny != 1) {
     throw InputError(option + " '" + text + "' NY " + std::to_string(ny) +
                      " is invalid on a 2D model (ny = 1): its points lie on the plane y = 0, so NY must be 1");
@@ -66,7 +62,7 @@ GridLayout grid_layout(const std::string& option, const std::string& text, const
   l.text = text;
   l.x = cell_centres(nx, grid.extent(0));
   l.y = cell_centres(ny, grid.extent(1));
-  l.z = v[2];
+  l.z = points.z;
   return l;
 }
 

@@ -25,58 +25,12 @@ namespace revwave {
 
 namespace {
 
-// "a,b,c": exactly `count` numbers, each parsed whole.
-std::vector<double> parse_list(const std::string& text, const std::string& option, std::size_t count) {
-  const std::string rule =
-      option + " '" + text + "' is invalid: expected " + std::to_string(count) + " comma-separated numbers";
-  std::vector<double> v;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    double x = 0;
-    if (!read_double(item, x) || !std::isfinite(x)) throw InputError(rule);
-    v.push_back(x);
-  }
-  if (v.size() != count || (!text.empty() && text.back() == ',')) throw InputError(rule);
-  return v;
-}
-
-// "a,b,c" of integers in `rule`.
-std::vector<index_t> parse_integers(const std::string& text, const std::string& option, std::size_t count,
-                                    const IntRange& rule) {
-  const std::string bad = option + " '" + text + "' is invalid: expected " + std::to_string(count) +
-                          " comma-separated integers, each " + rule.text().substr(rule.text().find(' ') + 1);
-  std::vector<index_t> v;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    std::int64_t x = 0;
-    if (!read_int64(item, x) || !rule.admits(x)) throw InputError(bad);
-    v.push_back(x);
-  }
-  if (v.size() != count || (!text.empty() && text.back() == ',')) throw InputError(bad);
-  return v;
-}
-
-}  // namespace
-
-std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std::string& option) {
-  std::vector<Vec3> out;
-  for (const auto& t : texts) {
-    const auto v = parse_list(t, option, 3);
-    out.push_back({v[0], v[1], v[2]});
-  }
-  return out;
-}
-
-namespace {
-
 // By default 16 x 16 receivers just below the top edge over the x-y extent, edges included (the
 // built-in problem's; on a plane, ny = 1, a line of 16); --rec-grid NX,NY,Z at cell centres
 // (revwave/setup/grid_layout.hpp).
 std::vector<Vec3> receiver_grid(const ProblemOptions& o, const Grid& grid, std::vector<GridLayout>& layouts) {
-  if (!o.rec_grid.empty()) {
-    layouts.push_back(grid_layout("--rec-grid", o.rec_grid, grid));
+  if (o.rec_grid) {
+    layouts.push_back(grid_layout("--rec-grid", *o.rec_grid, grid));
     return layouts.back().points();
   }
   const index_t nx = 16, ny = grid.planar() ? 1 : 16;
@@ -90,9 +44,9 @@ std::vector<Vec3> receiver_grid(const ProblemOptions& o, const Grid& grid, std::
 }
 
 std::vector<Vec3> make_receivers(const ProblemOptions& o, const Grid& grid, std::vector<GridLayout>& layouts) {
-  if (o.rec_points) {
-    if (o.rec_points->empty()) throw InputError("rec: receivers must have shape (n, 3) with n >= 1");
-    return *o.rec_points;
+  if (o.receivers) {
+    if (o.receivers->empty()) throw InputError("rec: receivers must have shape (n, 3) with n >= 1");
+    return *o.receivers;
   }
   if (!o.rec_file.empty()) {
     const NpyArray a = read_npy(o.rec_file);
@@ -104,7 +58,6 @@ std::vector<Vec3> make_receivers(const ProblemOptions& o, const Grid& grid, std:
       receivers.push_back({a.data[3 * i], a.data[3 * i + 1], a.data[3 * i + 2]});
     return receivers;
   }
-  if (!o.rec.empty()) return parse_points(o.rec, "--rec");
   return receiver_grid(o, grid, layouts);
 }
 
@@ -114,13 +67,11 @@ Acquisition make_acquisition(const ProblemOptions& o, const Grid& grid, std::vec
   acq.f0 = check_number("--f0", o.f0, positive(), "Hz");
   acq.t0 = default_wavelet_delay(o.f0);
   if (o.wavelet_samples) acq.wavelet = *o.wavelet_samples;
-  if (o.src_points) {
-    if (o.src_points->empty()) throw InputError("src: sources must have shape (n, 3) with n >= 1");
-    acq.sources = *o.src_points;
-  } else if (o.src.empty()) {
-    acq.sources = {{0.5 * grid.extent(0), 0.5 * grid.extent(1), std::min(2 * grid.spacing, grid.extent(2))}};
+  if (o.sources) {
+    if (o.sources->empty()) throw InputError("src: sources must have shape (n, 3) with n >= 1");
+    acq.sources = *o.sources;
   } else {
-    acq.sources = parse_points(o.src, "--src");
+    acq.sources = {{0.5 * grid.extent(0), 0.5 * grid.extent(1), std::min(2 * grid.spacing, grid.extent(2))}};
   }
   acq.receivers = make_receivers(o, grid, layouts);
   // Check the points now so that a bad one fails before any work.
@@ -149,10 +100,8 @@ std::vector<double> read_density(const ProblemOptions& o, const Grid& grid) {
 
 // A --shape given with a model must be the model's: the model sets the grid.
 void check_shape_agrees(const ProblemOptions& o, const std::array<index_t, 3>& model_shape, const std::string& model) {
-  if (!o.shape_given) return;
-  const std::vector<index_t> sh = parse_integers(o.shape, "--shape", 3, at_least(1));
-  if (sh[0] == model_shape[0] && sh[1] == model_shape[1] && sh[2] == model_shape[2]) return;
-  throw InputError("--shape " + o.shape + " disagrees with " + model + ", whose shape is (" +
+  if (!o.shape_given || o.shape == model_shape) return;
+  throw InputError("--shape " + shape_text(o.shape) + " disagrees with " + model + ", whose shape is (" +
                    std::to_string(model_shape[0]) + ", " + std::to_string(model_shape[1]) + ", " +
                    std::to_string(model_shape[2]) + "): the model sets the grid (leave --shape out)");
 }
@@ -170,8 +119,7 @@ namespace {
 // The grid --shape and the grid options give (a model's shape replaces --shape where one is given).
 Grid options_grid(const ProblemOptions& o) {
   Grid g;
-  const std::vector<index_t> sh = parse_integers(o.shape, "--shape", 3, at_least(1));
-  for (int a = 0; a < 3; ++a) g.shape[a] = sh[a];
+  for (int a = 0; a < 3; ++a) g.shape[a] = check_integer("--shape " + shape_text(o.shape), o.shape[a], at_least(1));
   g.spacing = o.spacing;
   g.nbl = o.nbl;
   g.free_surface = o.free_surface;
@@ -221,9 +169,9 @@ ProblemSetup make_setup(const ProblemOptions& o) {
   validate(s.grid);  // also refuses a shape whose allocated grid does not fit 64-bit counts
   if (o.model_file.empty() && !o.model_values) {
     // The model holds one double per interior point: refuse a shape that cannot fit before making it.
-    require_memory(
-        checked_bytes({static_cast<std::size_t>(s.grid.interior_points()), 8}, "the velocity model"),
-        "the velocity model of " + std::to_string(s.grid.interior_points()) + " points (--shape " + o.shape + ")");
+    require_memory(checked_bytes({static_cast<std::size_t>(s.grid.interior_points()), 8}, "the velocity model"),
+                   "the velocity model of " + std::to_string(s.grid.interior_points()) + " points (--shape " +
+                       shape_text(o.shape) + ")");
     s.model = o.velocity ? homogeneous_model(s.grid.shape, *o.velocity) : default_true_model(s.grid.shape, o.spacing);
   }
   s.model.density = read_density(o, s.grid);
@@ -237,12 +185,10 @@ ProblemSetup make_setup(const ProblemOptions& o) {
 }
 
 ProblemSetup make_survey_setup(ProblemOptions o) {
-  o.src.clear();
-  o.rec.clear();
+  o.sources.reset();
+  o.receivers.reset();
   o.rec_file.clear();
-  o.rec_grid.clear();
-  o.src_points.reset();
-  o.rec_points.reset();
+  o.rec_grid.reset();
   return make_setup(o);
 }
 
@@ -370,8 +316,8 @@ void put_backend(nlohmann::json& j, const BackendChoice& b) {
 
 DeviceBudgets device_budgets(const ProblemOptions& o) {
   DeviceBudgets b;
-  if (o.device_memory) b.device_memory = parse_bytes(*o.device_memory);
-  if (o.host_memory) b.host_memory = parse_bytes(*o.host_memory);
+  if (o.device_memory) b.device_memory = *o.device_memory;
+  if (o.host_memory) b.host_memory = *o.host_memory;
   if (o.host_spacing) b.min_host_spacing = *o.host_spacing;
   if (o.shots_at_once) b.shots_at_once = *o.shots_at_once;
   return b;

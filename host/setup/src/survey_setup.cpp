@@ -54,11 +54,7 @@ Survey records_survey(const std::vector<ShotRecord>& records) {
 
 }  // namespace
 
-std::array<double, 3> parse_origin(const SurveyOptions& o) {
-  if (o.origin.empty()) return {0, 0, 0};
-  const std::vector<Vec3> p = parse_points({o.origin}, "--origin");
-  return p.front();
-}
+std::array<double, 3> origin_of(const SurveyOptions& o) { return o.origin.value_or(Vec3{0, 0, 0}); }
 
 std::vector<double> read_wavelet(const std::string& path) {
   const NpyArray a = read_npy(path);
@@ -88,8 +84,8 @@ void check_aperture_fits(double aperture, const Grid& grid) {
 SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, const TimeAxis& time) {
   SurveyLayout l;
   const Grid& g = setup.grid;
-  if (!o.src_grid.empty()) {
-    l.sources = grid_layout("--src-grid", o.src_grid, g).points();
+  if (o.src_grid) {
+    l.sources = grid_layout("--src-grid", *o.src_grid, g).points();
     check_sources_below_free_surface(g, l.sources, "--src-grid source");
     trilinear_points(g, l.sources, "--src-grid source");
   } else {
@@ -110,7 +106,7 @@ SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, cons
 
 std::vector<GridLayout> survey_layouts(const SurveyOptions& o, const ProblemSetup& setup) {
   std::vector<GridLayout> layouts;
-  if (!o.src_grid.empty()) layouts.push_back(grid_layout("--src-grid", o.src_grid, setup.grid));
+  if (o.src_grid) layouts.push_back(grid_layout("--src-grid", *o.src_grid, setup.grid));
   layouts.insert(layouts.end(), setup.layouts.begin(), setup.layouts.end());
   return layouts;
 }
@@ -118,8 +114,7 @@ std::vector<GridLayout> survey_layouts(const SurveyOptions& o, const ProblemSetu
 ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given,
                                     const std::vector<std::string>& observed, const SurveyOptions& o,
                                     bool estimate_wavelet) {
-  if (!o.src_grid.empty())
-    throw InputError("--src-grid lays out a modelled survey: the observed data bring their own geometry");
+  if (o.src_grid) throw InputError("--src-grid lays out a modelled survey: the observed data bring their own geometry");
   ObservedSurvey r;
   r.setup = make_survey_setup(problem);
   if (o.observed_records) {
@@ -132,7 +127,7 @@ ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given
     return r;
   }
   SurveyReadOptions ro;
-  ro.origin = parse_origin(o);
+  ro.origin = origin_of(o);
   ro.segy = o.segy;
   if (f0_given) ro.f0 = problem.f0;
   ro.wavelet = given_wavelet(o);

@@ -46,7 +46,6 @@ nlohmann::json adjtest_summary(const AdjtestRun& r, Precision precision) {
 
 template <class T>
 GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
-  finish_strategy_options(o);
   // On the backend the run chose (--backend auto: the GPU where one is usable), so that a GPU
   // runner's CI can take the Taylor test of the gradient it ships.
   GradtestRun r;

@@ -4,7 +4,7 @@
 // same refusals (revwave::InputError, ...) and the same bits.
 //
 //   revwave::GradientJobOptions o;            // every field has the CLI's default
-//   o.problem.shape = "24,24,24";             // o.problem: ProblemOptions (problem_setup.hpp)
+//   o.problem.shape = {24, 24, 24};           // o.problem: ProblemOptions (problem_setup.hpp), typed
 //   o.strategy.strategy = revwave::Strategy::revolve;
 //   o.strategy.snaps = 4;                      // o.strategy: StrategyOptions (gradient_strategy.hpp)
 //   revwave::GradientResult g = revwave::gradient(o);

@@ -36,8 +36,7 @@ struct GradientJobOptions {
   std::vector<std::string> observed;  // one record, or a survey: SEG-Y files, directories, records
   std::string true_model;
   StrategyOptions strategy;
-  std::optional<std::string> checkpoint_memory;  // text, e.g. 8GiB
-  bool f0_given = false;                         // --f0 was given (a record's sidecar carries its own)
+  bool f0_given = false;  // --f0 was given (a record's sidecar carries its own)
   // A record given in memory (the bindings' ShotRecord) instead of --observed; `observed_name`
   // names it in messages.
   std::shared_ptr<const ShotRecord> observed_record;
@@ -50,9 +49,6 @@ struct GradientJobOptions {
   bool estimate_wavelet = false;  // --estimate-wavelet: one signature fitted to the observed data first
   bool keep_traces = false;       // the bindings': keep the synthetic traces and the adjoint source (GradientRun)
 };
-
-// Turns the text options into StrategyOptions fields (bytes).
-void finish_strategy_options(GradientJobOptions& o);
 
 template <class T>
 struct GradientJob {

@@ -64,7 +64,6 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
                                 const Progress& progress = {}, RunClock clock = {}) {
   GradientRun<T> r;
   r.clock = std::move(clock);
-  finish_strategy_options(o);
   r.backend = resolve_backend(o.problem.backend);
   refuse_cuda_options_on_cpu(o.problem, r.backend.kind);
   refuse_shots_at_once_for_one_shot(o.problem, "a single-shot gradient");

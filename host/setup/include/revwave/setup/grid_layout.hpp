@@ -12,17 +12,25 @@
 
 namespace revwave {
 
+// NX x NY points at the centres of equal cells of the x-y extent, at depth z (--src-grid,
+// --rec-grid; the text form "NX,NY,Z" is parse_point_grid's, revwave/setup/option_text.hpp).
+struct PointGrid {
+  index_t nx = 1, ny = 1;
+  double z = 0;              // m
+  std::string text() const;  // "NX,NY,Z", as the options write it
+};
+
 struct GridLayout {
   std::string option;                // "--src-grid", "--rec-grid"
-  std::string text;                  // as given, "2,2,20"
+  std::string text;                  // PointGrid::text(), "2,2,20"
   std::vector<double> x, y;          // cell centres, m
   double z = 0;                      // m
   std::vector<Vec3> points() const;  // x slowest, then y
 };
 
-// "NX,NY,Z" over `grid`: NX, NY whole numbers >= 1, Z a depth inside the model (InputError naming
-// `option` and the rule otherwise).
-GridLayout grid_layout(const std::string& option, const std::string& text, const Grid& grid);
+// `points` over `grid` (`option`: the option it came from, "--src-grid" or "--rec-grid"): NY 1 on a
+// 2D model, and the points' memory checked (InputError naming the option and the rule otherwise).
+GridLayout grid_layout(const std::string& option, const PointGrid& points, const Grid& grid);
 
 // "  sources       --src-grid 2,2,20: 2 x 2 at cell centres, x 197.5 and 592.5 m, y 197.5 and 592.5 m, z 20 m"
 std::string layout_line(const GridLayout& layout);

@@ -1,8 +1,10 @@
 // The problem a run describes, from its options: grid, model, acquisition, time axis, backend and
 // the memory checks, shared by the command line (apps/) and the Python package (python/). The
-// options are plain values (the CLI's long options); the CLI parses text into them, the bindings
-// fill them from keyword arguments; either way the same checks give the same sentences.
+// options are typed values (shapes, points, point grids, byte counts), named as the CLI's long
+// options; the two edges parse text into them (revwave/setup/option_text.hpp) and a C++ caller
+// fills them directly; either way the same checks give the same sentences.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -39,8 +41,8 @@ struct ProblemOptions {
   // order: the variable-density physics. Neither: a constant density.
   std::string density_file;
   std::shared_ptr<const NpyArray> density_values;
-  std::string shape = "80,80,80";
-  bool shape_given = false;  // --shape was given: with a model it must be the model's shape
+  std::array<index_t, 3> shape{80, 80, 80};  // interior points (unless a model gives its own)
+  bool shape_given = false;                  // --shape was given: with a model it must be the model's shape
   double spacing = 10.0;
   index_t nbl = 10;
   bool free_surface = false;           // --free-surface: u = 0 at z = 0, no layer on the top face
@@ -51,20 +53,18 @@ struct ProblemOptions {
   double f0 = 12.0;
   // A sampled source signature of nt samples (the bindings' wavelet=) instead of the Ricker of f0.
   std::optional<std::vector<double>> wavelet_samples;
-  std::vector<std::string> src;                 // "x,y,z" each
-  std::optional<std::vector<Vec3>> src_points;  // sources given in memory (the bindings') instead of --src
-  std::vector<std::string> rec;
+  // Sources, m (--src, or the bindings' (n, 3) array); unset: one near the top centre.
+  std::optional<std::vector<Vec3>> sources;
+  // Receivers, m (--rec, or the bindings' (n, 3) array), or read from --rec-file (n, 3), or
+  // --rec-grid's; none of them: 16 x 16 just below the top edge.
+  std::optional<std::vector<Vec3>> receivers;
   std::string rec_file;
-  std::string rec_grid;  // "NX,NY,Z": NX x NY receivers over the x-y extent at depth Z
-  // Receivers given in memory (the bindings' (n, 3) array) instead of --rec / --rec-file.
-  std::optional<std::vector<Vec3>> rec_points;
+  std::optional<PointGrid> rec_grid;
   Precision precision = Precision::float32;
   Backend backend = Backend::automatic;
-  std::optional<int> threads;  // unset: all cores
-  bool json = false;
-  bool verbose = false;                      // --verbose: also print why --backend auto chose its backend
-  std::optional<std::string> device_memory;  // CUDA: checkpoint budget in device memory (e.g. 8GiB)
-  std::optional<std::string> host_memory;    // CUDA: checkpoint budget in pinned host memory
+  std::optional<int> threads;                // unset: all cores
+  std::optional<std::size_t> device_memory;  // CUDA: checkpoint budget in device memory, bytes
+  std::optional<std::size_t> host_memory;    // CUDA: checkpoint budget in pinned host memory, bytes
   std::optional<index_t> host_spacing;       // CUDA: fewest steps between checkpoints in pinned host memory (50)
   std::optional<int> shots_at_once;          // CUDA, surveys: shots run at once on the device (1)
   // The most time steps --tn and --dt (or the stability bound) may give unless `yes` (--yes): the
@@ -131,8 +131,6 @@ void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t va
                         const std::string& what);
 // The same arithmetic, for plan_strategy's memory check.
 std::size_t run_bytes(const ProblemSetup& s, const TimeAxis& t, std::size_t value_bytes, int fields, int trace_copies);
-
-std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std::string& option);
 
 // The rules the CLI applies to its numeric options as it parses them (--spacing > 0, --nbl >= 0,
 // --space-order in [2, 16], ...), for options filled without the CLI (the bindings). InputError

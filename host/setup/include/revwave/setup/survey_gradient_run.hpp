@@ -38,7 +38,6 @@ SurveyGradientJob prepare_survey_gradient(GradientJobOptions& o, const SurveyOpt
   if (before_inputs) before_inputs();
   if (o.density_gradient) throw InputError("--density-gradient applies to one shot's gradient, not to a survey's");
   SurveyGradientJob job;
-  finish_strategy_options(o);
   job.backend = resolve_backend(o.problem.backend);
   refuse_cuda_options_on_cpu(o.problem, job.backend.kind);
   o.strategy.backend = job.backend.kind;

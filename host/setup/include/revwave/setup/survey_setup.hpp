@@ -19,10 +19,10 @@ namespace revwave {
 
 // The survey options of forward, gradient and invert (the CLI's long options).
 struct SurveyOptions {
-  std::string origin;   // "X0,Y0,Z0": SEG-Y file coordinates of the model's first interior point
-  std::string wavelet;  // sampled source signature, .npy of nt samples
+  std::optional<Vec3> origin;  // SEG-Y file coordinates (m) of the model's first interior point (unset: 0)
+  std::string wavelet;         // sampled source signature, .npy of nt samples
   std::optional<std::vector<double>> wavelet_samples;  // the same given in memory (the bindings')
-  std::string src_grid;                                // "NX,NY,Z": a grid of NX x NY sources, every one a shot
+  std::optional<PointGrid> src_grid;                   // NX x NY sources over the x-y extent, every one a shot
   std::string spread = "fixed";                        // fixed, or moving with the source
   double aperture = -1;                                // m; < 0: every shot on the whole model
   // Observed records given in memory (the bindings') instead of --observed paths.
@@ -30,7 +30,8 @@ struct SurveyOptions {
   SegyReadOptions segy;  // --segy-endian, --segy-samples, --segy-units, --segy-*-scalar (its origin: --origin)
 };
 
-std::array<double, 3> parse_origin(const SurveyOptions& o);
+// --origin, or (0, 0, 0).
+std::array<double, 3> origin_of(const SurveyOptions& o);
 // The signature in `path`: a 1-D .npy of at least 2 finite samples.
 std::vector<double> read_wavelet(const std::string& path);
 // --aperture: a finite distance >= 0, or -1 (not given).
