@@ -54,14 +54,11 @@ std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std:
   return out;
 }
 
-std::string point_text(const Vec3& p) {
-  return number_text(p[0]) + "," + number_text(p[1]) + "," + number_text(p[2]);
-}
+std::string point_text(const Vec3& p) { return number_text(p[0]) + "," + number_text(p[1]) + "," + number_text(p[2]); }
 
 PointGrid parse_point_grid(const std::string& text, const std::string& option) {
-  const auto v = parse_list(text, 3,
-                            option + " '" + text +
-                                "' is invalid: expected NX,NY,Z (NX, NY whole numbers >= 1, Z a depth in m)");
+  const auto v = parse_list(
+      text, 3, option + " '" + text + "' is invalid: expected NX,NY,Z (NX, NY whole numbers >= 1, Z a depth in m)");
   PointGrid g;
   g.nx = check_whole(option + " '" + text + "' NX", v[0], at_least(1));
   g.ny = check_whole(option + " '" + text + "' NY", v[1], at_least(1));
