@@ -80,8 +80,9 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   if (!o.png.empty()) {
     const std::vector<double> traces(job.observed.begin(), job.observed.end());
     pictures = write_gradient_pictures(o.png, grid, g.gradient, traces, job.time.nt(), nrec, job.time.dt,
-                                       job.observed_source == "file" ? "observed data (" + o.job.observed.front() + ")"
-                                                                     : "observed data, modelled in the true model");
+                                       job.observed_source == ObservedSource::record
+                                           ? "observed data (" + o.job.observed.front() + ")"
+                                           : "observed data, modelled in the true model");
     run.clock.mark(phase::pictures);
   }
   outputs_together.commit();
@@ -91,8 +92,8 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   for (double v : g.gradient) norm2 += v * v;
   const double ratio = double(g.stats.forward_steps) / double(g.stats.steps);
   if (o.view.json) {
-    nlohmann::json j =
-        gradient_summary(run, o.job, job.observed_source == "file" ? o.job.observed.front() : std::string("modelled"));
+    nlohmann::json j = gradient_summary(
+        run, o.job, job.observed_source == ObservedSource::record ? o.job.observed.front() : std::string("modelled"));
     j["command"] = "gradient";
     j["seconds"]["total"] = run.clock.wall();
     j["out"] = o.out;
@@ -106,7 +107,8 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
               << " points, " << g.stats.steps << " steps of dt = " << simulation_time(job).dt * 1e3 << " ms, "
               << to_string(o.job.problem.precision) << " on " << backend_words(backend, o.view.verbose)
               << ", observed data "
-              << (job.observed_source == "file" ? o.job.observed.front() : "modelled in the true model") << "\n"
+              << (job.observed_source == ObservedSource::record ? o.job.observed.front() : "modelled in the true model")
+              << "\n"
               << "  objective       " << g.stats.objective << misfit_note(o.job.misfit.kind) << "\n"
               << "  gradient norm   " << std::sqrt(norm2) << " (dJ/dm, misfit per s^2/m^2)\n"
               << "  strategy        " << plan.choice << "\n"

@@ -158,7 +158,7 @@ GradientJob<T> plan_job(const GradientJobOptions& o, std::size_t& models) {
   double vmax = 0;
   job.start = describe_setup(o.problem, vmax);
   job.time = make_time(o.problem, job.start.grid, vmax, 1.0);
-  job.observed_source = "modelled";
+  job.observed_source = ObservedSource::modelled;
   models = checked_bytes({static_cast<std::size_t>(job.start.grid.interior_points()), 2, sizeof(double)},
                          "the true and the starting model");
   return job;
@@ -192,7 +192,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
       o.strategy, run_time.steps, physics_state(grid, job.start.model.has_density()), field_layout<T>(grid), working);
 
   const index_t steps = run_time.steps;
-  const index_t observed_steps = job.observed_source == "modelled" ? steps : 0;
+  const index_t observed_steps = job.observed_source == ObservedSource::modelled ? steps : 0;
   index_t forward = planned_forward_steps(plan, steps);
   const nlohmann::json cuda =
       backend.kind == Backend::cuda

@@ -68,7 +68,8 @@ int main() {
     std::printf("survey of %lld shots: J %.17g (shot by shot: %.17g + %.17g)\n", static_cast<long long>(sum.shots),
                 sum.objective, each[0].objective, each[1].objective);
     std::printf("|dJ/dm| %.17g\n", sum.gradient_norm);
-    bool same = sum.shots == 2 && sum.objective > 0 && same_bits(sum.objective, each[0].objective + each[1].objective) &&
+    bool same = sum.shots == 2 && sum.objective > 0 &&
+                same_bits(sum.objective, each[0].objective + each[1].objective) &&
                 sum.gradient.size() == each[0].gradient.size();
     for (std::size_t i = 0; same && i < sum.gradient.size(); ++i)
       same = same_bits(sum.gradient[i], each[0].gradient[i] + each[1].gradient[i]);

@@ -107,7 +107,8 @@ nb::object wavelet_array(const std::vector<double>& wavelet) {
 template <class T>
 nb::tuple gradient_impl(GradientJobOptions o) {
   GradientRun<T> run = unlocked([&](const Progress& progress) { return run_gradient_job<T>(o, {}, progress); });
-  nlohmann::json stats = gradient_summary(run, o, run.job.observed_source == "file" ? o.observed_name : "modelled");
+  nlohmann::json stats =
+      gradient_summary(run, o, run.job.observed_source == ObservedSource::record ? o.observed_name : "modelled");
   // dJ/dm as `revwave gradient` writes it: in the run's precision.
   auto g = owned(values_in_precision<T>(run.output.gradient, "the gradient"), sizes(run.job.start.grid.shape));
   const std::vector<std::size_t> record = {static_cast<std::size_t>(run.job.time.nt()),
@@ -122,7 +123,7 @@ nb::tuple gradient_impl(GradientJobOptions o) {
                                           sizes(run.job.start.grid.shape)))
                          : nb::none();
   nb::object observed = nb::none();
-  if (run.job.observed_source == "modelled") {
+  if (run.job.observed_source == ObservedSource::modelled) {
     observed = record_dict(std::move(run.job.observed), run.job.start.acquisition, run.job.time);
   }
   return nb::make_tuple(run.output.stats.objective, g, to_python(stats), observed, extras);

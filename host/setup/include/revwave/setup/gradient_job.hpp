@@ -50,6 +50,10 @@ struct GradientJobOptions {
   bool keep_traces = false;       // the bindings': keep the synthetic traces and the adjoint source (GradientRun)
 };
 
+// Where a gradient's observed data come from: a record (a file, or one given in memory), or
+// modelled in the true model before the gradient.
+enum class ObservedSource { record, modelled };
+
 template <class T>
 struct GradientJob {
   ProblemSetup start;       // grid, starting model, acquisition
@@ -58,7 +62,7 @@ struct GradientJob {
   std::vector<T> observed;  // nt x nrec (empty until modelled when not read from a file)
   VelocityModel truth;      // for modelled data
   double seconds_observed = 0;
-  std::string observed_source;  // "file" or "modelled"
+  ObservedSource observed_source = ObservedSource::modelled;
 };
 
 // The run's time axis: substeps steps of dt / substeps per data sample (and past the record's end
@@ -138,7 +142,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     if (o.misfit.kind == MisfitKind::correlation && all_zero(record.traces))
       throw InputError(observed + ": " + dead_data_sentence);
     job.observed.assign(record.traces.begin(), record.traces.end());
-    job.observed_source = "file";
+    job.observed_source = ObservedSource::record;
     return job;
   }
   // Modelled data: the true model, and a starting model smoothed from it unless given.
@@ -157,7 +161,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   const double vmax = std::max(max_velocity(truth.model), max_velocity(job.start.model));
   job.time = make_time(o.problem, truth.grid, vmax, density_dt_factor(truth.grid, truth.model));
   job.truth = truth.model;
-  job.observed_source = "modelled";
+  job.observed_source = ObservedSource::modelled;
   return job;
 }
 
@@ -165,7 +169,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
 // from preparation so that everything is validated before the first expensive step.
 template <class T>
 void model_observed(GradientJob<T>& job, Backend backend, const DeviceBudgets& budgets, const Progress& progress = {}) {
-  if (job.observed_source != "modelled" || !job.observed.empty()) return;
+  if (job.observed_source != ObservedSource::modelled || !job.observed.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
   const Problem<T> p = make_problem<T>(job.start.grid, job.truth, job.start.acquisition, job.time);
   job.observed = run_on_backend(backend, p, budgets, ForwardCall<T>{progress}).traces;

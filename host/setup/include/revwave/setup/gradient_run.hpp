@@ -39,7 +39,7 @@ struct GradientRun {
 template <class T>
 std::vector<std::string> job_warnings(const GradientJob<T>& job) {
   double slowest = min_velocity(job.start.model);
-  if (job.observed_source == "modelled") slowest = std::min(slowest, min_velocity(job.truth));
+  if (job.observed_source == ObservedSource::modelled) slowest = std::min(slowest, min_velocity(job.truth));
   const Acquisition& a = job.start.acquisition;
   std::vector<std::string> said = sampling_warnings(job.start.grid, slowest, SourceSpectrum{a.f0, a.t0, {}}, job.time);
   add_warnings(said, surface_receiver_warnings(job.start.grid, a.receivers));
