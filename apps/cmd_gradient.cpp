@@ -36,6 +36,7 @@ void run(GradientCmdOptions& o, const CLI::App& cmd) {
   o.out = npy_output(o.out);
   if (!o.density_out.empty()) o.density_out = npy_output(o.density_out);
   o.job.density_gradient = !o.density_out.empty();
+  refuse_unused_survey_options(o.job.observed, false, o.survey);
   if (gradient_is_survey(o.job, o.survey)) {
     run_survey_gradient<T>(o.job, o.view, o.survey, o.out, o.png, cmd, clock);
     return;

@@ -391,6 +391,7 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
 
 template <class T>
 void run(GradientJobOptions& o, const Presentation& view, const SurveyOptions& so) {
+  refuse_unused_survey_options(o.observed, false, so);
   const nlohmann::json j = gradient_is_survey(o, so) ? survey_plan_summary<T>(o, so) : plan_summary<T>(o);
   if (view.json) {
     print_json(j);

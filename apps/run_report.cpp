@@ -93,7 +93,18 @@ std::set<std::string> unused_defaults(const CLI::App& cmd) {
 
 void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << std::endl; }
 
+namespace {
+std::vector<std::string>& deferred_warnings() {
+  static std::vector<std::string> pending;
+  return pending;
+}
+}  // namespace
+
+void defer_warning(std::string warning) { deferred_warnings().push_back(std::move(warning)); }
+
 void print_warnings(const std::vector<std::string>& warnings) {
+  for (const std::string& w : deferred_warnings()) std::cerr << "revwave: warning: " << w << "\n";
+  deferred_warnings().clear();
   for (const std::string& w : warnings) std::cerr << "revwave: warning: " << w << "\n";
 }
 

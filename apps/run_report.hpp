@@ -102,7 +102,10 @@ std::string backend_words(const BackendChoice& backend, bool verbose);
 
 // Prints j on stdout, one object, doubles that round-trip.
 void print_json(const nlohmann::json& j);
-// One line on stderr per warning (revwave/setup/plausibility.hpp), "revwave: warning: ...".
+// One line on stderr per warning (revwave/setup/plausibility.hpp), "revwave: warning: ...". Prints the warnings a command said before its run (defer_warning), then `warnings`, one line each
+// on stderr: a run refused during its set-up prints its refusal alone.
 void print_warnings(const std::vector<std::string>& warnings);
+// A warning the command finds while it reads its options, printed with the run's own warnings.
+void defer_warning(std::string warning);
 
 }  // namespace revwave::app

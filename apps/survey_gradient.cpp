@@ -106,7 +106,9 @@ void run_on(MpiSession& mpi, GradientJobOptions& o, const Presentation& view, co
   try {
     apply_threads_per_process(o.problem.threads, mpi);
     job = prepare_survey_gradient<T>(o, so, mpi.local_rank(), [&] {
-      check_run_outputs(gradient_outputs(out, png, o.estimate_wavelet), job_inputs(o, cmd));
+      std::vector<NamedPath> inputs = job_inputs(o, cmd);
+      if (!so.wavelet.empty()) inputs.push_back({"--wavelet", so.wavelet});  // the survey's own input
+      check_run_outputs(gradient_outputs(out, png, o.estimate_wavelet), inputs);
       require_npy_ending("--out", out);
     });
   } catch (...) {

@@ -7,6 +7,7 @@
 #include "revwave/core/errors.hpp"
 #include "revwave/mpi/mpi_runner.hpp"
 #include "revwave/setup/option_text.hpp"
+#include "run_report.hpp"
 
 namespace revwave::app {
 
@@ -23,8 +24,8 @@ void warn_unused_f0(const CLI::App& cmd) {
   const CLI::Option* wavelet = cmd.get_option_no_throw("--wavelet");
   const CLI::Option* f0 = cmd.get_option_no_throw("--f0");
   if (wavelet != nullptr && f0 != nullptr && wavelet->count() > 0 && f0->count() > 0) {
-    std::cerr << "revwave: warning: --f0 " << f0->as<std::string>() << " is not used: --wavelet "
-              << wavelet->as<std::string>() << " is the source signature\n";
+    defer_warning("--f0 " + f0->as<std::string>() + " is not used: --wavelet " + wavelet->as<std::string>() +
+                  " is the source signature");
   }
 }
 
@@ -40,8 +41,10 @@ void add_layout_options(CLI::App* cmd, SurveyOptions& o) {
 }
 
 void add_aperture_option(CLI::App* cmd, SurveyOptions& o) {
-  cmd->add_option(
-      "--aperture", o.aperture,
+  // -1 is the options' "not given"; a given value must be a distance (-1 too is refused).
+  cmd->add_option_function<std::string>(
+      "--aperture",
+      [&o](const std::string& text) { o.aperture = parse_number("--aperture", text, non_negative(), "m"); },
       "run each shot on the model window covering its sources and receivers plus this many metres on every side, "
       "with its own absorbing layer (default: the whole model)");
 }

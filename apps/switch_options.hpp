@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
+#include <memory>
 #include <string>
 
 #include "revwave/core/errors.hpp"
@@ -20,8 +21,19 @@ inline void check_switch_text(const std::string& name, const std::string& text) 
   throw InputError(name + " '" + text + "' is invalid: it must be true or false (1 or 0, yes or no, on or off)");
 }
 
+// Given twice with two values (--free-surface --free-surface=false), the last would win in silence:
+// that is refused too (the same value twice is one switch).
 inline CLI::Option* add_switch(CLI::App* cmd, const std::string& name, bool& target, const std::string& help) {
-  return cmd->add_flag(name, target, help)->each([name](const std::string& text) { check_switch_text(name, text); });
+  auto seen = std::make_shared<std::string>();  // the first value's spelling, as true or false
+  return cmd->add_flag(name, target, help)->each([name, seen](const std::string& text) {
+    check_switch_text(name, text);
+    std::string t = text;
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string value = (t == "true" || t == "1" || t == "yes" || t == "on") ? "true" : "false";
+    if (!seen->empty() && *seen != value)
+      throw InputError(name + " is given twice, as " + *seen + " and as " + value + ": give it once");
+    *seen = value;
+  });
 }
 
 }  // namespace revwave::app

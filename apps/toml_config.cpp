@@ -268,6 +268,27 @@ bool excluded_by_a_given_option(const CLI::Option* opt) {
   return false;
 }
 
+// Whether the option names a file or directory the run reads (CLI::ExistingFile, ExistingPath):
+// the configuration writes it absolute, so that a replay from another directory reads the same
+// file (or refuses it) instead of one of the same name where it runs.
+bool names_an_input(const CLI::Option* opt) {
+  auto* o = const_cast<CLI::Option*>(opt);  // CLI11 2.3 looks validators up through non-const calls only
+  for (int i = 0;; ++i) {
+    try {
+      const std::string d = o->get_validator(i)->get_description();  // CLI11 names its checks by description
+      if (d == "FILE" || d == "PATH(existing)") return true;
+    } catch (const CLI::OptionNotFound&) {
+      return false;
+    }
+  }
+}
+
+std::string absolute_path(const std::string& p) {
+  std::error_code ec;
+  const std::filesystem::path a = std::filesystem::absolute(p, ec);
+  return ec ? p : a.lexically_normal().string();
+}
+
 }  // namespace
 
 std::string effective_config_toml(const CLI::App& cmd, const std::map<std::string, std::string>& values,
@@ -284,6 +305,9 @@ std::string effective_config_toml(const CLI::App& cmd, const std::map<std::strin
       continue;
     }
     std::vector<std::string> given = opt->results();
+    if (opt->count() > 0 && names_an_input(opt)) {
+      for (std::string& p : given) p = absolute_path(p);
+    }
     if (opt->count() == 0) {
       const auto known = values.find(key);
       if (known != values.end())

@@ -45,9 +45,9 @@ import numpy as np
 
 from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input
-from ._inputs import (RevwaveWarning, _choice, _integer, _observed_record, _problem, _refuse_with_observed,
-                      _set_gradient_observed, _set_misfit, _set_record_observed, _set_strategy, _set_survey_layout,
-                      _warn, _wavelet_input)
+from ._inputs import (RevwaveWarning, _aperture, _bool, _choice, _integer, _number, _observed_record,
+                      _optional_number, _problem, _refuse_with_observed, _set_gradient_observed, _set_misfit,
+                      _set_record_observed, _set_strategy, _set_survey_layout, _tiers, _warn, _wavelet_input)
 from ._docs import _documented
 from ._inversion import invert
 from ._progress import ProgressArg, _reporting
@@ -117,7 +117,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
              stop_energy: Optional[float] = None, precision: str = "float", backend: str = "auto",
              threads: Optional[int] = None, device_memory: Union[None, int, str] = None,
              host_memory: Union[None, int, str] = None, host_spacing: Optional[int] = None, shots_at_once: Optional[int] = None,
-             aperture: float = -1, compress: str = "none", misfit: Union[str, Callable] = "l2",
+             aperture: Optional[float] = None, compress: str = "none", misfit: Union[str, Callable] = "l2",
              wrt: str = "m", wavelet: Optional[ArrayLike] = None, estimate_wavelet: bool = False,
              normalize: Optional[float] = None, progress: ProgressArg = None,
              density: Union[None, ArrayLike, str, os.PathLike] = None, density_gradient: Optional[bool] = None) -> GradientResult:
@@ -148,9 +148,9 @@ def gradient(model: Optional[ArrayLike] = None, *,
 
     A survey: ``observed`` a list of ShotRecords, or a SEG-Y file (.sgy, .segy), a directory of
     records, or a list of such paths. J and g are summed over the shots on the CLI's fixed tree (the
-    same bits as ``revwave gradient --observed``), each shot on its window of ``aperture`` m around
-    its sources and receivers when given (default: the whole model); ``stats`` then holds the
-    survey's fields (shots, shot_objectives, forward_steps, ...).
+    same bits as ``revwave gradient --observed``), each shot on its window of ``aperture`` m (a finite
+    distance >= 0) around its sources and receivers when given (default None: the whole model);
+    ``stats`` then holds the survey's fields (shots, shot_objectives, forward_steps, ...).
 
     strategy: full, revolve (``snaps`` slots, default 20, or ``checkpoint_memory`` such as "512M"),
     multilevel (``tier``: NAME:SLOTS[:STORE_COST:RESTORE_COST]) or online (``stop_energy``).
@@ -170,9 +170,12 @@ def gradient(model: Optional[ArrayLike] = None, *,
     if isinstance(normalize, (bool, np.bool_)):
         raise InputError(f"normalize={normalize} is invalid: gradient divides J by the number normalize gives (e.g. the "
                          "first call's J); revwave.Objective(normalize=True) divides by its first evaluation's |J|")
-    scale = 1.0 if normalize is None else float(normalize)
+    scale = 1.0 if normalize is None else _number("normalize", normalize)
     if not (np.isfinite(scale) and scale > 0):
         raise InputError(f"normalize {normalize} is invalid: it must be a finite number > 0 (J is divided by it)")
+    estimate_wavelet = _bool("estimate_wavelet", estimate_wavelet)
+    density_gradient = None if density_gradient is None else _bool("density_gradient", density_gradient)
+    aperture = _aperture(aperture)
     w = _wavelet_input(wavelet)
     if w is not None and estimate_wavelet:
         raise InputError("estimate_wavelet excludes wavelet: the signature is either given or estimated")
@@ -184,18 +187,19 @@ def gradient(model: Optional[ArrayLike] = None, *,
     o.problem = p
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)
-    o.estimate_wavelet = bool(estimate_wavelet)
+    o.estimate_wavelet = estimate_wavelet
     survey = _revwave.SurveyOptions()
-    survey.aperture = float(aperture)
+    if aperture is not None:
+        survey.aperture = aperture
     is_survey = _set_gradient_observed(o, survey, observed, w)
-    if aperture != -1 and not is_survey:
+    if aperture is not None and not is_survey:
         raise InputError("--aperture applies to a survey: give observed as a list, a SEG-Y file or a directory")
     if true_model is not None:
         o.set_true_model(_as_input(true_model, "true_model"))
     _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)
     o.compress = str(compress)
     o.keep_traces = not is_survey
-    wants_rho = (density is not None and not is_survey) if density_gradient is None else bool(density_gradient)
+    wants_rho = (density is not None and not is_survey) if density_gradient is None else density_gradient
     o.density_gradient = wants_rho
     try:
         with _reporting(progress, "gradient"):
@@ -264,9 +268,9 @@ def schedule(*, steps: int = 1000, snaps: int = 10, strategy: str = "revolve", a
     r.steps = _integer("--steps", steps)
     r.snaps = _integer("--snaps", snaps)
     r.strategy = _choice("--strategy", strategy, ("revolve", "multilevel", "online"))
-    r.actions = bool(actions)
-    r.tiers = [str(t) for t in tier]
-    r.slot_bytes = None if slot_bytes is None else float(slot_bytes)
+    r.actions = _bool("actions", actions)
+    r.tiers = _tiers(tier)
+    r.slot_bytes = _optional_number("--slot-bytes", slot_bytes)
     return _revwave.schedule(r)
 
 
@@ -290,7 +294,7 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     seed = _integer("--seed", seed)
     if not 0 <= seed <= 4294967295:
         raise InputError(f"--seed {seed} is invalid: it must be an integer in [0, 4294967295]")
-    r = _revwave.adjtest(o, seed, None if tolerance is None else float(tolerance))
+    r = _revwave.adjtest(o, seed, _optional_number("--tolerance", tolerance))
     r["command"] = "adjtest"
     return r
 
@@ -315,11 +319,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
     second_order, rate_first, rate_second and pass (the fields of ``revwave gradtest --json``).
     misfit: as for ``gradient`` (a name, or a callable: the test then checks its adjoint source).
     density: as for ``gradient`` (the test of J(m) with the density fixed)."""
-    given = {"src": src, "rec": rec, "rec_grid": rec_grid, "tn": tn, "dt": dt}
-    if observed is not None:
-        for name, value in given.items():
-            if value is not None:
-                raise InputError(f"--observed excludes --{name.replace('_', '-')}")
+    _refuse_with_observed(observed, true_model, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
     o = _revwave.GradientOptions()
     o.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.3 if tn is None else tn, dt,
                          12.0 if f0 is None else f0, src,
@@ -335,7 +335,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
         o.set_true_model(_as_input(true_model, "true_model"))
     _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)
     try:
-        r = _revwave.gradtest(o, _integer("--halvings", halvings), float(scale))
+        r = _revwave.gradtest(o, _integer("--halvings", halvings), _number("--scale", scale))
     finally:
         o.misfit = "l2"  # let go of a callable (see gradient)
     r["command"] = "gradtest"

@@ -46,7 +46,7 @@ _UNITS: Dict[str, str] = {
     "checkpoint_dir": "directory for disk slots (a path)",
     "tier": "multilevel tiers 'NAME:SLOTS[:STORE_COST:RESTORE_COST]' (NAME memory, pinned or disk; costs in forward steps)",
     "stop_energy": "online: stop once the wavefield energy falls below this fraction of its peak (0..1, no unit)",
-    "aperture": "each shot's window in m around its sources and receivers (-1: the whole model)",
+    "aperture": "each shot's window in m (finite, >= 0) around its sources and receivers (None: the whole model)",
     "compress": "checkpoint compression: 'none', 'fp16', 'bf16', 'zfp-rate:R' (bits per value) or 'zfp-accuracy:E' (absolute)",
     "misfit": "'l2', 'correlation', 'envelope' or a callable fn(synthetic, observed) -> (J, adjoint source)",
     "wrt": "'m' (dJ/dm, m = 1/c^2 in s^2/m^2) or 'velocity' (dJ/dc, c in m/s)",

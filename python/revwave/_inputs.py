@@ -2,7 +2,9 @@
 them, points, triples, choices and files checked as the CLI checks them."""
 from __future__ import annotations
 
+import numbers
 import os
+import re
 import warnings
 from typing import Optional, Sequence, Union
 
@@ -13,11 +15,78 @@ from ._arrays import _as_input, _points
 from ._results import ShotRecord, SurveyRecords
 from ._revwave import InputError, IoError
 
-def _triple(v: Union[str, Sequence[float]]) -> str:
+def _number_text(v) -> str:
+    """A number as the CLI writes it (2400, not 2400.0; nan, inf)."""
+    if isinstance(v, (bool, np.bool_)):
+        return repr(v)
+    try:
+        f = float(v)
+    except (TypeError, ValueError, OverflowError):
+        return repr(v)
+    return str(int(f)) if np.isfinite(f) and f.is_integer() and abs(f) < 1e15 else repr(f)
+
+
+# The text the CLI reads as a number (std::from_chars, general format, an optional leading +): no
+# blanks, no digit separators, no hexadecimal; Python's float() takes " 5", "1_0" and more.
+_NUMBER_TEXT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)",
+                          re.IGNORECASE | re.ASCII)
+# The text the CLI reads as an integer: an optional sign and decimal digits, nothing else.
+_INTEGER_TEXT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+
+
+def _bool(name: str, value) -> bool:
+    """A flag (free_surface, estimate_wavelet, actions, ...): True or False (numpy's too), nothing that
+    bool() would turn into one ("no" and 0.5 are true to bool())."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise InputError(f"{name} {value!r} is not a bool: give True or False")
+
+
+def _number(option: str, value) -> float:
+    """A number keyword (tn, spacing, f0, smooth, ...) as the CLI reads its option: a real number or its
+    text (``"0.5"``, ``"1e-3"``); a bool, None, text that is not a number (``"1_0"``, ``" 5"``) or
+    anything else is refused naming the option. Its rule (> 0, finite, ...) is checked where the CLI
+    checks it."""
+    if isinstance(value, (bool, np.bool_)):
+        raise InputError(f"{option} {value} is invalid: it must be a number, not a bool")
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        value = value[()]
+    if isinstance(value, numbers.Real):
+        try:
+            return float(value)
+        except OverflowError:
+            raise InputError(f"{option} {value} is invalid: it must be a number a double holds") from None
+    if isinstance(value, str) and _NUMBER_TEXT.fullmatch(value):
+        try:
+            return float(value)
+        except ValueError:
+            pass
+    raise InputError(f"{option} {value!r} is invalid: it must be a number")
+
+
+def _optional_number(option: str, value) -> Optional[float]:
+    """A number keyword whose None means "not given" (the CLI's option left out)."""
+    return None if value is None else _number(option, value)
+
+
+def _aperture(value) -> Optional[float]:
+    """``aperture=``: None (each shot on the whole model) or a finite distance >= 0 in m, as the CLI's
+    --aperture (the library's -1, "not given", is not a value to give)."""
+    if value is None:
+        return None
+    a = _number("--aperture", value)
+    if not (np.isfinite(a) and a >= 0):
+        raise InputError(f"--aperture {_number_text(a)} m is invalid: it must be finite and >= 0")
+    return a
+
+
+def _triple(v: Union[str, Sequence[float]], option: str = "") -> str:
     if isinstance(v, str):
         return v
-    # Integers as integers, other numbers at full precision (repr reads back as the same double).
-    return ",".join(str(int(x)) if isinstance(x, (int, np.integer)) else repr(float(x)) for x in v)
+    # Integers as integers, other numbers at full precision (repr reads back as the same double); a
+    # bool is no coordinate nor count.
+    return ",".join(str(int(x)) if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+                    else repr(_number(option, x)) for x in v)
 
 
 def _choice(option: str, value: str, allowed: Sequence[str]) -> str:
@@ -29,16 +98,18 @@ def _choice(option: str, value: str, allowed: Sequence[str]) -> str:
 def _integer(option: str, value) -> int:
     """A count (nbl, snaps, ...), refused as the CLI refuses ``--nbl 10.9``: a fraction is never cut to
     an integer, nor a bool taken as one. A whole float (10.0, as numpy arithmetic gives it) is the
-    integer it equals, as a config file's ``nbl = 10.0`` is."""
+    integer it equals, as a config file's ``nbl = 10.0`` is. Text is read as the CLI reads it: an
+    optional sign and digits (``"1_0"`` and ``" 5"``, which int() takes, are refused)."""
     if isinstance(value, (bool, np.bool_)):
         raise InputError(f"{option} {value} is invalid: it must be an integer (a count, not a bool)")
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, str):
-        try:
+        if _INTEGER_TEXT.fullmatch(value):
             return int(value)
-        except ValueError:
-            raise InputError(f"{option} '{value}' is invalid: it must be an integer") from None
+        raise InputError(f"{option} {value!r} is invalid: it must be an integer")
+    if value is None:
+        raise InputError(f"{option} None is invalid: it must be an integer")
     if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer():
         return int(value)
     raise InputError(f"{option} '{value}' is invalid: it must be an integer (a fraction is not cut to one)")
@@ -70,27 +141,25 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
         o.density_file = _existing(density, "--density")
     elif density is not None:
         o.set_density(_as_input(density, "density"))
-    o.velocity = None if velocity is None else float(velocity)
+    o.velocity = _optional_number("--velocity", velocity)
     # A shape given with a model must be the model's (the CLI's --shape); None: the default grid.
     o.shape_given = shape is not None
-    o.shape = _triple(default_shape if shape is None else shape)
-    o.spacing = float(spacing)
+    o.shape = _triple(default_shape if shape is None else shape, "--shape")
+    o.spacing = _number("--spacing", spacing)
     o.nbl = _integer("--nbl", nbl)
-    if not isinstance(free_surface, (bool, np.bool_)):
-        raise InputError(f"free_surface {free_surface!r} is not a bool: give True or False")
-    o.free_surface = bool(free_surface)
+    o.free_surface = _bool("free_surface", free_surface)
     o.boundary = _choice("--boundary", boundary, ("sponge", "cpml"))
     o.space_order = _integer("--space-order", space_order)
-    o.tn = float(tn)
-    o.dt = None if dt is None else float(dt)
-    o.f0 = float(f0)
+    o.tn = _number("--tn", tn)
+    o.dt = _optional_number("--dt", dt)
+    o.f0 = _number("--f0", f0)
     if src is not None:
         o.set_sources(_points(src, "src"))
     if rec is not None and rec_grid is not None:
         raise InputError("--rec-grid excludes --rec")
     if rec is not None:
         o.set_receivers(_points(rec, "rec"))
-    o.rec_grid = "" if rec_grid is None else _triple(rec_grid)
+    o.rec_grid = "" if rec_grid is None else _triple(rec_grid, "--rec-grid")
     o.precision = _choice("--precision", precision, ("float", "double"))
     o.backend = _choice("--backend", backend, ("auto", "cpu", "cuda"))
     o.threads = None if threads is None else _integer("--threads", threads)
@@ -116,6 +185,12 @@ def _is_survey_path(path: str) -> bool:
     return os.path.isdir(path) or path.lower().endswith((".sgy", ".segy"))
 
 
+def _tiers(tier) -> list:
+    """``tier=``: a list of NAME:SLOTS[:STORE_COST:RESTORE_COST] texts, as --tier repeated; one text alone
+    is that one tier (not its characters, one tier each)."""
+    return [tier] if isinstance(tier, str) else [str(t) for t in tier]
+
+
 def _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy) -> None:
     """The strategy options of gradient and gradtest, checked as the CLI checks them."""
     o.strategy = _choice("--strategy", strategy, ("full", "revolve", "multilevel", "online"))
@@ -123,8 +198,8 @@ def _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, 
     o.checkpoint_memory = _memory(checkpoint_memory)
     o.store = None if store is None else _choice("--store", store, ("memory", "disk"))
     o.checkpoint_dir = os.fspath(checkpoint_dir)
-    o.tiers = [str(t) for t in tier]
-    o.stop_energy = None if stop_energy is None else float(stop_energy)
+    o.tiers = _tiers(tier)
+    o.stop_energy = _optional_number("--stop-energy", stop_energy)
 
 
 def _refuse_with_observed(observed, true_model, **given) -> None:
@@ -142,8 +217,9 @@ def _record_dict(record: ShotRecord, name: str) -> dict:
     if record.f0 is None or record.t0 is None:
         raise InputError(f"{name}: a record of a survey needs its Ricker wavelet (f0 and t0); a sampled one is "
                          "given for all shots as wavelet=")
-    return dict(data=_as_input(record.data, f"{name} data"), dt=float(record.dt), f0=float(record.f0),
-                t0=float(record.t0), src=_points(record.src, f"{name} src"), rec=_points(record.rec, f"{name} rec"))
+    return dict(data=_as_input(record.data, f"{name} data"), dt=_number(f"{name} dt", record.dt),
+                f0=_number(f"{name} f0", record.f0), t0=_number(f"{name} t0", record.t0),
+                src=_points(record.src, f"{name} src"), rec=_points(record.rec, f"{name} rec"))
 
 
 def _survey_list(observed):
@@ -180,17 +256,17 @@ def _set_survey_observed(o, survey, observed) -> None:
 
 
 def _set_survey_layout(survey, src_grid, spread, wavelet, origin) -> None:
-    survey.src_grid = "" if src_grid is None else _triple(src_grid)
+    survey.src_grid = "" if src_grid is None else _triple(src_grid, "--src-grid")
     survey.spread = _choice("--spread", spread, ("fixed", "moving"))
     if isinstance(wavelet, (str, os.PathLike)):
         survey.wavelet = _existing(wavelet, "--wavelet")
     elif wavelet is not None:
         survey.set_wavelet(_as_input(wavelet, "wavelet"))
-    survey.origin = "" if origin is None else _triple(origin)
+    survey.origin = "" if origin is None else _triple(origin, "--origin")
 
 
 def _cutoffs(bands: Union[str, Sequence[float]]) -> str:
-    return bands if isinstance(bands, str) else _triple(bands)
+    return bands if isinstance(bands, str) else _triple(bands, "--bands")
 
 
 _MISFITS = ("l2", "correlation", "envelope")
@@ -223,8 +299,9 @@ def _observed_record(observed) -> ShotRecord:
         if missing or unknown:
             raise InputError("observed: a dict needs data (nt, nrec), dt (s), src and rec (m), and f0, t0 (Ricker) or "
                              f"wavelet; {'missing ' + ', '.join(missing) if missing else 'unknown key ' + ', '.join(unknown)}")
-        return ShotRecord(data=observed["data"], dt=float(observed["dt"]), src=observed["src"], rec=observed["rec"],
-                          f0=observed.get("f0"), t0=observed.get("t0"), wavelet=observed.get("wavelet"))
+        return ShotRecord(data=observed["data"], dt=_number("observed dt", observed["dt"]), src=observed["src"],
+                          rec=observed["rec"], f0=observed.get("f0"), t0=observed.get("t0"),
+                          wavelet=observed.get("wavelet"))
     raise InputError("observed: an array alone has no time axis or geometry: pass revwave.ShotRecord(data=..., dt=..., "
                      "src=..., rec=..., f0=... or wavelet=...), a dict with those keys, or the path of a record")
 
@@ -239,10 +316,10 @@ def _set_record_observed(o, record: ShotRecord, wavelet) -> None:
     if sampled is None and (record.f0 is None or record.t0 is None):
         raise InputError("observed: the record has neither a Ricker wavelet (f0 and t0) nor a sampled one (wavelet=)")
     # With a sampled signature the record's f0 and t0 are not used (the sidecar's rules still hold them).
-    f0 = 1.0 if record.f0 is None else float(record.f0)
-    t0 = 0.0 if record.t0 is None else float(record.t0)
-    o.set_observed(_as_input(record.data, "observed data"), float(record.dt), f0, t0, _points(record.src, "observed src"),
-                   _points(record.rec, "observed rec"))
+    f0 = 1.0 if record.f0 is None else _number("observed f0", record.f0)
+    t0 = 0.0 if record.t0 is None else _number("observed t0", record.t0)
+    o.set_observed(_as_input(record.data, "observed data"), _number("observed dt", record.dt), f0, t0,
+                   _points(record.src, "observed src"), _points(record.rec, "observed rec"))
     if sampled is not None:
         o.problem.set_wavelet(sampled)
 

@@ -9,8 +9,9 @@ from typing import Optional, Sequence, Union
 from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input
 from ._docs import _documented
-from ._inputs import (_choice, _cutoffs, _existing, _integer, _problem, _refuse_with_observed, _set_strategy,
-                      _set_survey_layout, _set_survey_observed, _survey_list, _warn)
+from ._inputs import (_aperture, _bool, _choice, _cutoffs, _existing, _integer, _number, _optional_number, _problem,
+                      _refuse_with_observed, _set_strategy, _set_survey_layout, _set_survey_observed, _survey_list,
+                      _warn)
 from ._progress import ProgressArg, _reporting
 from ._results import InversionResult, ShotRecord
 from ._revwave import InputError
@@ -33,7 +34,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            f0: Optional[float] = None, src: Optional[Points] = None, src_grid: Union[None, str, Sequence[float]] = None,
            rec: Optional[Points] = None, rec_grid: Union[None, str, Sequence[float]] = None, spread: str = "fixed",
            wavelet: Union[None, ArrayLike, str, os.PathLike] = None, origin: Union[None, str, Sequence[float]] = None,
-           aperture: float = -1, strategy: str = "revolve", snaps: Optional[int] = None,
+           aperture: Optional[float] = None, strategy: str = "revolve", snaps: Optional[int] = None,
            checkpoint_memory: Union[None, int, str] = None, store: Optional[str] = None, checkpoint_dir: str = "",
            tier: Sequence[str] = (), stop_energy: Optional[float] = None, compress: str = "none",
            precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
@@ -54,7 +55,8 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     (default 2% of vmax). mask: weights in [0, 1] per grid point (array or .npy path; 0 is never
     updated), or mask_depth: no update above this depth (m). precondition: "illumination" (divide by
     the source-side illumination) or "none"; smooth: the update's Gaussian smoothing length (m).
-    aperture: each shot on its window of this many metres around its sources and receivers.
+    aperture: each shot on its window of this many metres (a finite distance >= 0) around its sources and
+    receivers (default None: the whole model).
 
     out_dir: the run directory (every iteration's model_NNNN.npy, model.npy, pictures,
     history.jsonl, state.bin and state.d/, written together); None writes nothing. resume: the directory of an
@@ -84,9 +86,10 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     if callable(misfit):
         raise InputError("invert takes a built-in misfit: l2, correlation or envelope")
     job.misfit = _choice("--misfit", misfit, ("l2", "correlation", "envelope"))
+    estimate_wavelet = _bool("estimate_wavelet", estimate_wavelet)
     if estimate_wavelet and wavelet is not None:
         raise InputError("--estimate-wavelet excludes --wavelet: the signature is either given or estimated")
-    job.estimate_wavelet = bool(estimate_wavelet)
+    job.estimate_wavelet = estimate_wavelet
     _set_strategy(job, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)
     job.compress = str(compress)
     if isinstance(true_model, (str, os.PathLike)):
@@ -95,25 +98,27 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
         job.set_true_model(_as_input(true_model, "true_model"))
     survey = o.survey
     _set_survey_layout(survey, src_grid, spread, wavelet, origin)
-    survey.aperture = float(aperture)
+    aperture = _aperture(aperture)
+    if aperture is not None:
+        survey.aperture = aperture
     if observed is not None:
         _set_survey_observed(job, survey, observed if isinstance(observed, (list, tuple)) else [observed])
-    o.vmin = None if vmin is None else float(vmin)
-    o.vmax = None if vmax is None else float(vmax)
+    o.vmin = _optional_number("--vmin", vmin)
+    o.vmax = _optional_number("--vmax", vmax)
     o.bands = "" if bands is None else _cutoffs(bands)
     o.iterations = _integer("--iterations", iterations)
     o.lbfgs_memory = _integer("--lbfgs-memory", lbfgs_memory)
-    o.tolerance = float(tolerance)
-    o.first_step = None if first_step is None else float(first_step)
+    o.tolerance = _number("--tolerance", tolerance)
+    o.first_step = _optional_number("--first-step", first_step)
     if mask is not None and mask_depth is not None:
         raise InputError("--mask excludes --mask-depth")
     if isinstance(mask, (str, os.PathLike)):
         o.mask = _existing(mask, "--mask")
     elif mask is not None:
         o.set_mask(_as_input(mask, "mask"))
-    o.mask_depth = None if mask_depth is None else float(mask_depth)
+    o.mask_depth = _optional_number("--mask-depth", mask_depth)
     o.illumination = _choice("--precondition", precondition, ("illumination", "none")) == "illumination"
-    o.smooth = float(smooth)
+    o.smooth = _number("--smooth", smooth)
     o.out_dir = "" if out_dir is None else os.fspath(out_dir)
     o.resume = "" if resume is None else os.fspath(resume)
     with _reporting(progress, "invert"):

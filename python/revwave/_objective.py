@@ -6,17 +6,8 @@ from typing import Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._inputs import _integer
+from ._inputs import _integer, _number, _number_text
 from ._revwave import InputError
-
-
-def _number_text(v) -> str:
-    """A number as the CLI writes it (2400, not 2400.0)."""
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return repr(v)
-    return str(int(f)) if np.isfinite(f) and f.is_integer() and abs(f) < 1e15 else repr(f)
 
 
 class Objective:
@@ -44,10 +35,11 @@ class Objective:
                  normalize: Union[bool, float] = True, **options):
         if "wrt" in options or "normalize" in options:
             raise InputError("Objective: wrt and normalize are its own (the velocity, scaled by the first J)")
-        if not (np.isfinite(velocity_scale) and velocity_scale > 0):
+        scale = _number("velocity_scale", velocity_scale)
+        if not (np.isfinite(scale) and scale > 0):
             raise InputError(f"velocity_scale {velocity_scale} is invalid: it must be a finite number > 0 (m/s)")
         self.shape = tuple(_integer("shape", n) for n in shape)
-        self.velocity_scale = float(velocity_scale)
+        self.velocity_scale = scale
         # True: J0 is the first evaluation's |J|; False: 1; a number: that number, as gradient's normalize=.
         if isinstance(normalize, (bool, np.bool_)):
             self.normalize, fixed = bool(normalize), None
@@ -72,9 +64,9 @@ class Objective:
     def bounds(self, vmin: float, vmax: float) -> list:
         """scipy's bounds for velocities within [vmin, vmax] m/s at every point, refused as ``revwave
         invert --vmin --vmax`` refuses them (each finite and > 0, vmax > vmin)."""
+        vmin, vmax = _number("--vmin", vmin), _number("--vmax", vmax)
         for name, v in (("--vmin", vmin), ("--vmax", vmax)):
-            if not (isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
-                    and np.isfinite(v) and v > 0):
+            if not (np.isfinite(v) and v > 0):
                 raise InputError(f"{name} {_number_text(v)} m/s is invalid: it must be finite and > 0")
         if not vmax > vmin:
             raise InputError(f"--vmax {_number_text(vmax)} m/s is invalid: it must exceed --vmin {_number_text(vmin)} m/s")

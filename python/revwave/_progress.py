@@ -16,6 +16,8 @@ import contextlib
 import warnings
 from typing import Callable, Iterator, Optional, Union
 
+import numpy as np
+
 from . import _revwave
 from ._inputs import RevwaveWarning
 
@@ -47,6 +49,8 @@ def _tqdm_callback(phase: str):
 @contextlib.contextmanager
 def _reporting(progress: ProgressArg, phase: str) -> Iterator[None]:
     """Reports the calls inside to ``progress`` (see the module's note)."""
+    if isinstance(progress, np.bool_):
+        progress = bool(progress)
     if progress is None or progress is False:
         yield
         return

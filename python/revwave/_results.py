@@ -43,8 +43,11 @@ class ShotRecord:
                                       "numpy.save the record's wavelet and pass it as wavelet= when you use the record")
         if self.f0 is None or self.t0 is None:
             raise _revwave.InputError("save: the record has no Ricker wavelet (f0 and t0) for its sidecar")
-        _revwave.write_shot_record(os.fspath(path), _as_input(self.data, "data"), float(self.dt), float(self.f0),
-                                   float(self.t0), _points(self.src, "src"), _points(self.rec, "rec"))
+        from ._inputs import _number  # (late: _inputs imports this module)
+
+        _revwave.write_shot_record(os.fspath(path), _as_input(self.data, "data"), _number("dt", self.dt),
+                                   _number("f0", self.f0), _number("t0", self.t0), _points(self.src, "src"),
+                                   _points(self.rec, "rec"))
 
     @classmethod
     def load(cls, path: Union[str, os.PathLike]) -> "ShotRecord":

@@ -43,6 +43,7 @@ import numpy as np
 import torch
 
 from ._docs import _documented
+from ._inputs import _number
 from ._revwave import InputError
 
 __all__ = ["forward"]
@@ -127,7 +128,7 @@ def forward(velocity: torch.Tensor, *, shots: Optional[Sequence[Sequence[float]]
         return _Shot.apply(velocity, options)
     if "src" in options:
         raise InputError("shots excludes src: each shot is one source position")
-    records = [_Shot.apply(velocity, dict(options, src=[tuple(float(x) for x in s)])) for s in shots]
+    records = [_Shot.apply(velocity, dict(options, src=[tuple(_number("shots", x) for x in s)])) for s in shots]
     return torch.stack(records)
 
 

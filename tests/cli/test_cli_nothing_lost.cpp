@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -234,6 +235,79 @@ TEST_F(CliNothingLost, AFloatForAnIntegerKeyAndAnAbsurdVelocityAreNamed) {
   expect_refused_as("forward --model m.npy --spacing 10 --tn 0.15 --threads 1 --out s.npy", 2,
                     {"the fastest velocity 1e+30 m/s", "is a velocity in the wrong unit?"});
   fs::remove(dir_ / "m.npy");
+}
+
+// A fourth held-out round (#45, 407 cases, 29 did not hold): what did not hold, each now one line
+// naming its own value, and nothing written.
+TEST_F(CliNothingLost, AFourthHeldOutRoundIsRefusedInItsOwnWords) {
+  const std::string f = "forward" + std::string(small);
+  write_cube("m.npy", 2000);
+  std::vector<double> ricker(99, 0.0);  // nt of `small`
+  ricker[10] = 1.0;
+  revwave::write_npy((dir_ / "w.npy").string(), {99}, ricker.data());
+  ASSERT_EQ(invoke(f + "--src-grid 2,1,20 --wavelet w.npy --out s.sgy").code, 0);
+  ASSERT_EQ(invoke(f + "--out obs.npy").code, 0);
+  const std::string g = "gradient --model m.npy --threads 1 ";
+  // The survey's --wavelet was no input of the gradient's: --out overwrote it.
+  expect_refused_as(g + "--observed s.sgy --wavelet w.npy --out w.npy", 2,
+                    {"--out w.npy would overwrite --wavelet w.npy"});
+  // Options the run would ignore were taken in silence.
+  expect_refused_as(g + "--observed obs.npy --segy-endian little --out g.npy", 2,
+                    {"--segy-endian applies to SEG-Y --observed files"});
+  expect_refused_as(g + "--segy-units feet --out g.npy", 2, {"--segy-units applies", "no --observed is given"});
+  expect_refused_as(g + "--observed obs.npy --origin 1000,0,0 --out g.npy", 2, {"--origin 1000,0,0 gives the file"});
+  expect_refused_as(g + "--observed obs.npy --spread moving --out g.npy", 2, {"--spread moving lays out a modelled"});
+  // -1 was the options' "not given": every shot ran on the whole model.
+  expect_refused_as(g + "--observed s.sgy --wavelet w.npy --aperture -1 --out g.npy", 2,
+                    {"--aperture -1 m is invalid"});
+  // A delay 1.5/f0 that is no number was written as J = 0 (gradient) or refused at the sidecar (forward).
+  expect_refused_as(f + "--f0 1e-320 --out s.npy", 2, {"--f0 1e-320 Hz is invalid", "delay 1.5 / f0"});
+  expect_refused_as("gradient" + std::string(small) + "--f0 1e-320 --out g.npy", 2, {"--f0 1e-320 Hz"});
+  // A last empty field of a tier was dropped; a switch given as true and false took the last.
+  expect_refused_as("gradient" + std::string(small) + "--strategy multilevel --tier memory:2: --out g.npy", 2,
+                    {"--tier 'memory:2:' is invalid"});
+  expect_refused_as(f + "--free-surface --free-surface=false --out s.npy", 2,
+                    {"--free-surface is given twice, as true and as false"});
+  EXPECT_EQ(invoke(f + "--src 55,55,20 --free-surface --free-surface --out twice.npy").code, 0);  // one value
+  // A bad value of the true model did not say which model it was in.
+  std::vector<double> v(12 * 12 * 12, 2000.0);
+  v[3 * 144 + 3 * 12 + 3] = std::numeric_limits<double>::infinity();
+  revwave::write_npy((dir_ / "bad.npy").string(), {12, 12, 12}, v.data());
+  expect_refused_as(
+      "invert --model m.npy --true-model bad.npy --tn 0.15 --threads 1 --vmin 1500 --vmax 2500 "
+      "--out-dir inv",
+      2, {"--true-model bad.npy: velocity inf m/s at (3, 3, 3)"});
+  // A refusal after the "--f0 is not used" warning printed two lines: a refused run says only why.
+  expect_refused_as(f + "--src-grid 1,1,20 --wavelet w.npy --f0 12 --out missing/s.sgy", 3,
+                    {"--out missing/s.sgy: its directory missing does not exist"});
+  // A huge --origin moved SEG-Y positions to a coarser step in silence.
+  const Outcome far = invoke(f + "--src-grid 2,1,20 --rec-grid 4,4,10 --origin 5e9,0,0 --out far.sgy");
+  EXPECT_EQ(far.code, 0) << far.err;
+  EXPECT_NE(far.err.find("points move by up to 5 m"), std::string::npos) << far.err;
+}
+
+// A written configuration named its inputs as given: replayed from another directory it read the
+// files of the same name there (a different model, J and gradient), exit 0.
+TEST_F(CliNothingLost, AConfigurationReplaysFromAnyDirectory) {
+  fs::create_directories(dir_ / "sub");
+  write_cube("sub/m.npy", 2000);
+  write_cube("sub/t.npy", 2100);
+  const std::string run = "gradient --model m.npy --true-model t.npy --tn 0.15 --threads 1 --shape 12,12,12 ";
+  ASSERT_EQ(invoke_with("cd sub &&", run + "--out g.npy").code, 0);
+  write_cube("m.npy", 1800);  // other files of the same names where the replay runs
+  write_cube("t.npy", 2300);
+  const Outcome again = invoke("gradient --config sub/g.config.toml --out h.npy");
+  ASSERT_EQ(again.code, 0) << again.err;
+  const auto bytes = [this](const std::string& name) {
+    std::ifstream in(dir_ / name, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  EXPECT_EQ(bytes("h.npy"), bytes("sub/g.npy"));
+  // Moved away, the inputs are refused by name rather than replaced by others.
+  fs::rename(dir_ / "sub", dir_ / "moved");
+  const Outcome moved = invoke("gradient --config moved/g.config.toml --out k.npy");
+  EXPECT_NE(moved.code, 0);
+  EXPECT_NE(moved.err.find("sub/m.npy"), std::string::npos) << moved.err;
 }
 
 // A run whose outputs cannot all be replaced changes none of them: an immutable configuration beside

@@ -4,6 +4,9 @@ observed data as it is; an output that names an input is refused before the run.
 
 Small grids and few steps: the whole file runs in seconds on two cores.
 """
+import inspect
+import re
+
 import numpy as np
 import pytest
 
@@ -97,3 +100,145 @@ def test_a_survey_written_over_its_model_is_refused_before_the_run(tmp_path):
     with pytest.raises(revwave.IoError, match="its directory .*missing does not exist"):
         revwave.forward_survey(src=[[40.0, 40.0, 20.0]], out=tmp_path / "missing" / "s.sgy", **SMALL)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npy"]
+
+
+# The hostile-input round: a value of the wrong kind is refused with a sentence naming it, never
+# taken by bool() or float() as something else.
+
+def _start_and_observed():
+    obs = revwave.forward(**SMALL)
+    return np.full(SMALL["shape"], 2000.0), obs, {k: v for k, v in SMALL.items() if k not in ("shape", "tn")}
+
+
+@pytest.mark.parametrize("bad", ["no", "false", 0.5, 1, None])
+def test_a_bool_keyword_takes_only_a_bool(bad):
+    start, obs, kw = _start_and_observed()
+    sentence = f"^estimate_wavelet {re.escape(repr(bad))} is not a bool: give True or False$"
+    with pytest.raises(revwave.InputError, match=sentence):
+        revwave.gradient(start, observed=obs, estimate_wavelet=bad, **kw)
+    if bad is not None:  # density_gradient=None is its default: "with a density"
+        with pytest.raises(revwave.InputError, match=f"^density_gradient {re.escape(repr(bad))} is not a bool"):
+            revwave.gradient(start, observed=obs, density=np.full(SMALL["shape"], 1000.0), density_gradient=bad, **kw)
+    with pytest.raises(revwave.InputError, match=f"^actions {re.escape(repr(bad))} is not a bool"):
+        revwave.schedule(steps=10, snaps=2, actions=bad)
+    with pytest.raises(revwave.InputError, match=f"^free_surface {re.escape(repr(bad))} is not a bool"):
+        revwave.forward(free_surface=bad, **SMALL)
+    with pytest.raises(revwave.InputError, match=f"^estimate_wavelet {re.escape(repr(bad))} is not a bool"):
+        revwave.invert(vmin=1500, vmax=2500, iterations=1, estimate_wavelet=bad, **SMALL)
+
+
+def test_a_numpy_bool_is_a_bool():
+    assert revwave.schedule(steps=10, snaps=2, actions=np.True_) == revwave.schedule(steps=10, snaps=2, actions=True)
+    assert "actions" not in revwave.schedule(steps=10, snaps=2, actions=np.False_)
+    start, obs, kw = _start_and_observed()
+    g = revwave.gradient(start, observed=obs, density=np.full(SMALL["shape"], 1000.0), density_gradient=np.False_, **kw)
+    assert g.density_gradient is None
+
+
+@pytest.mark.parametrize("call, keyword, option", [
+    ("forward", "tn", "--tn"), ("forward", "spacing", "--spacing"), ("forward", "f0", "--f0"),
+    ("forward", "dt", "--dt"), ("forward", "velocity", "--velocity"), ("forward_survey", "tn", "--tn"),
+    ("adjtest", "tolerance", "--tolerance"), ("gradtest", "scale", "--scale"),
+    ("gradient", "stop_energy", "--stop-energy"),
+    ("invert", "smooth", "--smooth"), ("invert", "vmin", "--vmin"),
+    ("invert", "tolerance", "--tolerance"), ("invert", "first_step", "--first-step"),
+    ("invert", "mask_depth", "--mask-depth"), ("schedule", "slot_bytes", "--slot-bytes")])
+@pytest.mark.parametrize("bad, shown", [(True, "True"), ("abc", "'abc'"), ("1_0", "'1_0'"), (" 0.2", "' 0.2'"),
+                                        ([0.2], r"\[0.2\]")])
+def test_a_number_keyword_refuses_a_bool_and_what_is_not_a_number(call, keyword, option, bad, shown):
+    kw = dict(SMALL)
+    if call == "schedule":
+        kw = dict(steps=10, snaps=2, strategy="multilevel", tier=["memory:2:1:1"])
+    elif call == "invert":
+        kw.update(vmin=1500, vmax=2500, iterations=1)
+    elif call == "gradient" and keyword == "stop_energy":
+        kw.update(strategy="online")
+    kw[keyword] = bad
+    with pytest.raises(revwave.InputError, match=f"^{option} {shown} is invalid: it must be a number"):
+        getattr(revwave, call)(**kw)
+
+
+def test_a_number_given_as_its_text_is_that_number():
+    # As the CLI reads "--tn 0.2": optional sign, digits, a point, an exponent.
+    kw = dict(SMALL)
+    kw["tn"] = "+0.2"
+    assert revwave.forward(**kw).data.tobytes() == revwave.forward(**SMALL).data.tobytes()
+    kw["tn"] = np.float32(0.2)
+    assert revwave.forward(**kw).data.shape == revwave.forward(**SMALL).data.shape
+
+
+@pytest.mark.parametrize("call, keyword, option", [("forward", "tn", "--tn"), ("forward", "spacing", "--spacing"),
+                                                   ("forward", "f0", "--f0"), ("forward_survey", "tn", "--tn"),
+                                                   ("adjtest", "spacing", "--spacing"),
+                                                   ("gradient", "spacing", "--spacing"),
+                                                   ("gradtest", "scale", "--scale"), ("invert", "smooth", "--smooth"),
+                                                   ("invert", "tolerance", "--tolerance")])
+def test_none_where_a_number_is_required_is_refused(call, keyword, option):
+    kw = dict(SMALL)
+    if call == "invert":
+        kw.update(vmin=1500, vmax=2500, iterations=1)
+    kw[keyword] = None
+    with pytest.raises(revwave.InputError, match=f"^{option} None is invalid: it must be a number"):
+        getattr(revwave, call)(**kw)
+
+
+@pytest.mark.parametrize("bad", ["1_0", " 5", "5 ", "5\n", "0x5", "٥", "+-5", ""])
+def test_a_count_given_as_text_is_read_as_the_cli_reads_it(bad):
+    kw = dict(SMALL)
+    kw["nbl"] = bad
+    with pytest.raises(revwave.InputError, match=f"^--nbl {re.escape(repr(bad))} is invalid: it must be an integer"):
+        revwave.forward(**kw)
+
+
+def test_a_count_given_as_its_digits_is_that_count():
+    kw = dict(SMALL)
+    kw["nbl"] = "+4"
+    assert revwave.forward(**kw).data.tobytes() == revwave.forward(**SMALL).data.tobytes()
+
+
+def test_gradtest_refuses_observed_data_with_a_true_model():
+    start, obs, kw = _start_and_observed()
+    with pytest.raises(revwave.InputError, match="^--observed excludes --true-model$"):
+        revwave.gradtest(start, observed=obs, true_model=start, halvings=2, **kw)
+
+
+def test_an_aperture_is_a_finite_distance():
+    shots = revwave.forward_survey(src=[[40.0, 40.0, 20.0], [70.0, 70.0, 20.0]], **SMALL)
+    start = np.full(SMALL["shape"], 2000.0)
+    kw = {k: v for k, v in SMALL.items() if k not in ("shape", "tn")}
+    for bad, shown in ((-1, "-1"), (-1.0, "-1"), (-10, "-10"), (-0.5, "-0.5"), (float("nan"), "nan"),
+                       (float("inf"), "inf")):
+        with pytest.raises(revwave.InputError, match=f"^--aperture {shown} m is invalid: it must be finite and >= 0$"):
+            revwave.gradient(start, observed=shots, aperture=bad, **kw)
+        with pytest.raises(revwave.InputError, match=f"^--aperture {shown} m is invalid: it must be finite and >= 0$"):
+            revwave.invert(start, observed=shots, vmin=1500, vmax=2500, iterations=1, aperture=bad, **kw)
+    with pytest.raises(revwave.InputError, match="^--aperture True is invalid: it must be a number"):
+        revwave.gradient(start, observed=shots, aperture=True, **kw)
+    whole = revwave.gradient(start, observed=shots, **kw)
+    assert revwave.gradient(start, observed=shots, aperture=None, **kw).gradient.tobytes() == whole.gradient.tobytes()
+    assert revwave.gradient(start, observed=shots, aperture=60, **kw).stats["aperture"] == 60
+    # None (the default) is the whole model; -1 is not a way of saying so.
+    for f in (revwave.gradient, revwave.invert):
+        assert inspect.signature(f).parameters["aperture"].default is None
+
+
+def test_one_tier_given_as_text_is_that_tier():
+    # Not its characters, one tier each ("--tier 'm' is invalid").
+    kw = dict(steps=10, snaps=2, strategy="multilevel")
+    assert revwave.schedule(tier="memory:2:1:1", **kw) == revwave.schedule(tier=["memory:2:1:1"], **kw)
+
+
+def test_the_numbers_of_objective_and_of_a_record_refuse_a_bool(tmp_path):
+    with pytest.raises(revwave.InputError, match="^velocity_scale True is invalid: it must be a number"):
+        revwave.Objective((4, 4, 4), velocity_scale=True)
+    with pytest.raises(revwave.InputError, match="^--vmin True is invalid: it must be a number"):
+        revwave.Objective((4, 4, 4)).bounds(True, 2000)
+    start, obs, kw = _start_and_observed()
+    given = dict(data=obs.data, dt=True, src=obs.src, rec=obs.rec, f0=obs.f0, t0=obs.t0)
+    with pytest.raises(revwave.InputError, match="^observed dt True is invalid: it must be a number"):
+        revwave.gradient(start, observed=given, **kw)
+    with pytest.raises(revwave.InputError, match=r"^observed\[0\] f0 'x' is invalid: it must be a number"):
+        revwave.gradient(start, observed=[dict(given, dt=obs.dt, f0="x")], **kw)
+    with pytest.raises(revwave.InputError, match="^dt True is invalid: it must be a number"):
+        revwave.ShotRecord(data=obs.data, dt=True, src=obs.src, rec=obs.rec, f0=obs.f0,
+                           t0=obs.t0).save(tmp_path / "r.npy")

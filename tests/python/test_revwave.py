@@ -190,15 +190,18 @@ def test_refusals_carry_the_cli_sentence(cli, tmp_path):
     with pytest.raises(revwave.InputError) as e:
         revwave.forward(bad, tn=0.05)
     assert isinstance(e.value, ValueError)
-    assert str(e.value) == cli_error(cli, "forward", "--model", tmp_path / "bad.npy", "--tn", "0.05", "--out",
-                                     tmp_path / "x.npy")
+    # The same sentence, each naming its model: the array, or the file the CLI read.
+    said = cli_error(cli, "forward", "--model", tmp_path / "bad.npy", "--tn", "0.05", "--out", tmp_path / "x.npy")
+    assert said.startswith(f"--model {tmp_path / 'bad.npy'}: ")
+    assert str(e.value) == "the model: " + said.split(": ", 1)[1]
     nan = np.full((10, 10, 10), 2000.0)
     nan[0, 0, 0] = np.nan
     np.save(tmp_path / "nan.npy", nan)
     with pytest.raises(ValueError) as e:
         revwave.forward(nan, tn=0.05)
-    assert str(e.value) == cli_error(cli, "forward", "--model", tmp_path / "nan.npy", "--tn", "0.05", "--out",
-                                     tmp_path / "x.npy")
+    said = cli_error(cli, "forward", "--model", tmp_path / "nan.npy", "--tn", "0.05", "--out", tmp_path / "x.npy")
+    assert said.startswith(f"--model {tmp_path / 'nan.npy'}: ")
+    assert str(e.value) == "the model: " + said.split(": ", 1)[1]
     cases = [
         (dict(spacing=-3.0), ["--spacing", "-3"]),
         (dict(dt=0.01), ["--dt", "0.01"]),

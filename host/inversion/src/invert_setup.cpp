@@ -176,6 +176,7 @@ InvertJob prepare_invert(InvertOptions& o) {
   check_bounds_given(o);
   check_velocity_floor(*o.vmin, "--vmin", go.problem.precision);
   require_data_for_user_model(go, o.survey.observed_records != nullptr, "an inversion");
+  refuse_unused_survey_options(go.observed, o.survey.observed_records != nullptr, o.survey);
   // A resumed inversion must be the one that began: a callable has no fingerprint.
   if (go.misfit.kind == MisfitKind::custom)
     throw InputError("invert takes a built-in misfit: l2, correlation or envelope");

@@ -54,15 +54,15 @@ ModelRange model_range(const VelocityModel& model) {
   return {lo, hi, klo > 0 && khi >= klo ? khi / klo : 1.0, bad == 0};
 }
 
-ModelRange validated_range(const VelocityModel& model) {
+ModelRange validated_range(const VelocityModel& model, const std::string& name) {
   const ModelRange range = model_range(model);
-  validate(model, range);
+  validate(model, range, name);
   return range;
 }
 
 void validate(const VelocityModel& model) { (void)validated_range(model); }
 
-void validate(const VelocityModel& model, const ModelRange& range) {
+void validate(const VelocityModel& model, const ModelRange& range, const std::string& name) {
   const index_t n = model.shape[0] * model.shape[1] * model.shape[2];
   if (static_cast<index_t>(model.velocity.size()) != n) {
     throw InputError("velocity model has " + std::to_string(model.velocity.size()) + " values, its shape needs " +
@@ -76,6 +76,7 @@ void validate(const VelocityModel& model, const ModelRange& range) {
           const double c = model.at(ix, iy, iz);
           if (!(std::isfinite(c) && c > 0)) {
             std::ostringstream os;
+            if (!name.empty()) os << name << ": ";
             os << "velocity " << c << " m/s at (" << ix << ", " << iy << ", " << iz
                << ") is invalid: velocities must be finite and positive";
             throw InputError(os.str());

@@ -18,7 +18,7 @@ VelocityModel load_model(const std::string& path, const Grid& grid, const char* 
                      std::to_string(grid.shape[2]) + ")");
   }
   VelocityModel m{grid.shape, a.data};
-  validate(m);
+  (void)validated_range(m, std::string(option) + " " + path);
   check_velocity_floor(m, std::string(option) + " " + path, precision);
   return m;
 }
@@ -50,7 +50,7 @@ VelocityModel checked_model(const VelocityModel& model, const Grid& grid, const 
                      ", " + std::to_string(model.shape[2]) + "), the grid is (" + std::to_string(grid.shape[0]) + ", " +
                      std::to_string(grid.shape[1]) + ", " + std::to_string(grid.shape[2]) + ")");
   }
-  validate(model);
+  (void)validated_range(model, name);
   check_velocity_floor(model, name, precision);
   return model;
 }

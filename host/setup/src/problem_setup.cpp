@@ -65,7 +65,7 @@ std::vector<Vec3> make_receivers(const ProblemOptions& o, const Grid& grid, std:
 Acquisition make_acquisition(const ProblemOptions& o, const Grid& grid, std::vector<GridLayout>& layouts) {
   Acquisition acq;
   acq.f0 = check_number("--f0", o.f0, positive(), "Hz");
-  acq.t0 = default_wavelet_delay(o.f0);
+  acq.t0 = checked_wavelet_delay(o.f0, "--f0");
   if (o.wavelet_samples) acq.wavelet = *o.wavelet_samples;
   if (o.sources) {
     if (o.sources->empty()) throw InputError("src: sources must have shape (n, 3) with n >= 1");
@@ -175,10 +175,10 @@ ProblemSetup make_setup(const ProblemOptions& o) {
     s.model = o.velocity ? homogeneous_model(s.grid.shape, *o.velocity) : default_true_model(s.grid.shape, o.spacing);
   }
   s.model.density = read_density(o, s.grid);
-  const ModelRange range = validated_range(s.model);
+  const std::string name = o.model_file.empty() ? "the model" : "--model " + o.model_file;
+  const ModelRange range = validated_range(s.model, name);
   if (o.velocity) check_velocity_floor(*o.velocity, "--velocity", o.precision);
-  check_velocity_floor(s.model, range.min_velocity, o.model_file.empty() ? "the model" : "--model " + o.model_file,
-                       o.precision);
+  check_velocity_floor(s.model, range.min_velocity, name, o.precision);
 
   s.acquisition = make_acquisition(o, s.grid, s.layouts);
   return s;

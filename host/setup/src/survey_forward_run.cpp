@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -15,6 +17,7 @@
 #include "revwave/io/segy.hpp"
 #include "revwave/io/shot_record.hpp"
 #include "revwave/setup/forward_run.hpp"
+#include "revwave/setup/option_text.hpp"
 #include "revwave/setup/plausibility.hpp"
 #include "revwave/survey/survey_gradient.hpp"
 
@@ -36,15 +39,22 @@ TimeAxis survey_time(const ProblemOptions& o, const ProblemSetup& setup, SurveyF
 }
 
 // The file's limits on the survey; for SEG-Y, the shots moved to the positions the file will hold, so
-// that its headers describe its data exactly.
-void fit_to_format(Survey& survey, const TimeAxis& time, SurveyFormat format, const std::array<double, 3>& origin,
-                   const std::string& out) {
+// that its headers describe its data exactly. Returns how far the farthest point moved (m).
+double fit_to_format(Survey& survey, const TimeAxis& time, SurveyFormat format, const std::array<double, 3>& origin,
+                     const std::string& out) {
+  double moved = 0;
   if (format == SurveyFormat::segy) {
     if (time.nt() > 32767)
       throw InputError("nt " + std::to_string(time.nt()) + " samples cannot be written to SEG-Y: at most 32767");
     SegySurvey g = to_segy(survey);
     round_to_segy_coordinates(g, origin);
+    const auto farthest = [&moved](const std::vector<Vec3>& before, const std::vector<Vec3>& after) {
+      for (std::size_t i = 0; i < before.size() && i < after.size(); ++i)
+        for (int a = 0; a < 3; ++a) moved = std::max(moved, std::abs(after[i][a] - before[i][a]));
+    };
     for (std::size_t s = 0; s < survey.shots.size(); ++s) {
+      farthest(survey.shots[s].acquisition.sources, {g.shots[s].source});
+      farthest(survey.shots[s].acquisition.receivers, g.shots[s].receivers);
       survey.shots[s].acquisition.sources = {g.shots[s].source};
       survey.shots[s].acquisition.receivers = g.shots[s].receivers;
     }
@@ -52,6 +62,7 @@ void fit_to_format(Survey& survey, const TimeAxis& time, SurveyFormat format, co
     throw InputError("--out " + out + ": a survey of " + std::to_string(survey.shots.size()) +
                      " shots goes into a SEG-Y file (.sgy, .segy) or a directory of records, not one .npy");
   }
+  return moved;
 }
 
 // The records of a survey in a new directory, shot_0000.npy + shot_0000.json, ...; built under a
@@ -136,10 +147,17 @@ SurveyForwardRun run_survey_forward_job(const ProblemOptions& o, const SurveyOpt
   apply_threads(o.threads);
   r.origin = origin_of(so);
   r.survey = layout_survey(make_layout(so, r.setup, r.time), r.setup.grid);
-  fit_to_format(r.survey, r.time, r.format, r.origin, out);
+  const double moved = fit_to_format(r.survey, r.time, r.format, r.origin, out);
   check_survey(r.survey, r.setup.grid, r.setup.model);
   r.layouts = survey_layouts(so, r.setup);
   r.warnings = survey_warnings(r.setup.grid, min_velocity(r.setup.model), r.survey);
+  // SEG-Y's 32-bit coordinates with one scalar hold positions to a step that grows with --origin: a
+  // point moved by more than 1% of the spacing is modelled (and written) where the file can say.
+  if (moved > 0.01 * r.setup.grid.spacing) {
+    r.warnings.push_back("SEG-Y's 32-bit coordinates hold these positions (--origin " + point_text(r.origin) +
+                         ") only to a coarser step: points move by up to " + number_text(moved) +
+                         " m, and are modelled and written there (a smaller --origin keeps them)");
+  }
   r.step_seconds =
       survey_forward<T>(r.setup.grid, r.setup.model, r.survey, r.backend.kind, device_budgets(o), shots_done);
   // A result that is not finite is never written as a success.

@@ -1,5 +1,7 @@
 #include "revwave/setup/survey_setup.hpp"
 
+#include "revwave/setup/option_text.hpp"
+
 #include <cmath>
 
 #include "revwave/core/checks.hpp"
@@ -56,6 +58,33 @@ Survey records_survey(const std::vector<ShotRecord>& records) {
 
 std::array<double, 3> origin_of(const SurveyOptions& o) { return o.origin.value_or(Vec3{0, 0, 0}); }
 
+void refuse_unused_survey_options(const std::vector<std::string>& observed, bool records_given,
+                                  const SurveyOptions& o) {
+  const bool segy = std::any_of(observed.begin(), observed.end(), [](const std::string& p) { return is_segy_path(p); });
+  const bool data = records_given || !observed.empty();
+  if (data && o.spread != "fixed") {
+    throw InputError("--spread " + o.spread +
+                     " lays out a modelled survey's receivers: the observed data bring their own geometry (leave "
+                     "--spread out)");
+  }
+  if (segy) return;
+  const SegyReadOptions d;
+  const char* given = o.segy.endian != d.endian                         ? "--segy-endian"
+                      : o.segy.samples != d.samples                     ? "--segy-samples"
+                      : o.segy.units != d.units                         ? "--segy-units"
+                      : o.segy.coordinate_scalar != d.coordinate_scalar ? "--segy-coordinate-scalar"
+                      : o.segy.elevation_scalar != d.elevation_scalar   ? "--segy-elevation-scalar"
+                                                                        : nullptr;
+  const std::string what = data ? "the observed data are no SEG-Y file" : "no --observed is given";
+  if (given != nullptr) {
+    throw InputError(std::string(given) + " applies to SEG-Y --observed files, and " + what + ": leave it out");
+  }
+  if (o.origin) {
+    throw InputError("--origin " + point_text(*o.origin) +
+                     " gives the file coordinates of SEG-Y --observed files, and " + what + ": leave it out");
+  }
+}
+
 std::vector<double> read_wavelet(const std::string& path) {
   const NpyArray a = read_npy(path);
   if (a.shape.size() != 1 || a.shape[0] < 2)
@@ -66,7 +95,7 @@ std::vector<double> read_wavelet(const std::string& path) {
 
 void check_aperture(double aperture) {
   if (aperture != -1 && !(std::isfinite(aperture) && aperture >= 0)) {
-    throw InputError("--aperture " + std::to_string(aperture) + " m is invalid: a finite distance >= 0");
+    throw InputError("--aperture " + number_text(aperture) + " m is invalid: it must be finite and >= 0");
   }
 }
 

@@ -54,7 +54,8 @@ TierSpec parse_tier_spec(const std::string& spec, const BackendCapabilities& can
   std::vector<std::string> f;
   std::stringstream ss(spec);
   for (std::string item; std::getline(ss, item, ':');) f.push_back(item);
-  if (f.size() != 2 && f.size() != 4) {
+  // getline drops a last empty field: "memory:2:" would read as "memory:2".
+  if ((f.size() != 2 && f.size() != 4) || spec.back() == ':') {
     throw InputError("--tier '" + spec + "' is invalid: NAME:SLOTS or NAME:SLOTS:STORE_COST:RESTORE_COST");
   }
   TierSpec t;

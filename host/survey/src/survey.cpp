@@ -16,6 +16,7 @@
 #include "revwave/misfit/record_resampling.hpp"
 #include "revwave/misfit/wavelet_estimate.hpp"
 #include "revwave/numerics/sparse_points.hpp"
+#include "revwave/numerics/wavelet.hpp"
 
 namespace revwave {
 namespace {
@@ -57,7 +58,7 @@ void set_wavelet(Shot& shot, bool file_has_wavelet, double file_f0, double file_
         file + " does not say what the source wavelet was: give --f0 HZ (Ricker, delay 1.5/f0) or --wavelet FILE.npy");
   }
   shot.acquisition.f0 = o.f0;
-  shot.acquisition.t0 = 1.5 / o.f0;
+  shot.acquisition.t0 = checked_wavelet_delay(o.f0, "--f0");
 }
 
 // Shots whose file said nothing of the wavelet, under --estimate-wavelet: f0 is their data's peak

@@ -3,6 +3,7 @@
 // m = 1/c^2 extended into the absorbing layer.
 #pragma once
 #include <array>
+#include <string>
 #include <vector>
 
 #include "revwave/core/config.hpp"
@@ -34,9 +35,10 @@ struct ModelRange {
   bool finite_positive = true;
 };
 ModelRange model_range(const VelocityModel& model);
-// validate's checks with the model's range from that same pass, which it returns.
-ModelRange validated_range(const VelocityModel& model);
-void validate(const VelocityModel& model, const ModelRange& range);
+// validate's checks with the model's range from that same pass, which it returns. `name` ("--model
+// m.npy", "--true-model t.npy"), where given, starts the refusal of a velocity that is no number.
+ModelRange validated_range(const VelocityModel& model, const std::string& name = "");
+void validate(const VelocityModel& model, const ModelRange& range, const std::string& name = "");
 // Whether every value is finite and positive (one threaded pass; validate's and the density's).
 bool all_finite_positive(const std::vector<double>& values);
 double max_velocity(const VelocityModel& model);

@@ -37,6 +37,7 @@ SurveyGradientJob prepare_survey_gradient(GradientJobOptions& o, const SurveyOpt
                                           const std::function<void()>& before_inputs) {
   if (before_inputs) before_inputs();
   if (o.density_gradient) throw InputError("--density-gradient applies to one shot's gradient, not to a survey's");
+  refuse_unused_survey_options(o.observed, so.observed_records != nullptr, so);
   SurveyGradientJob job;
   job.backend = resolve_backend(o.problem.backend);
   refuse_cuda_options_on_cpu(o.problem, job.backend.kind);

@@ -34,6 +34,10 @@ struct SurveyOptions {
 std::array<double, 3> origin_of(const SurveyOptions& o);
 // The signature in `path`: a 1-D .npy of at least 2 finite samples.
 std::vector<double> read_wavelet(const std::string& path);
+// Refuses a survey option the run would ignore (InputError naming it): the --segy-* reading options
+// and --origin where no --observed file is SEG-Y (`observed`: the --observed paths; records given in
+// memory are none), and a moving --spread beside observed data, which bring their own geometry.
+void refuse_unused_survey_options(const std::vector<std::string>& observed, bool records_given, const SurveyOptions& o);
 // --aperture: a finite distance >= 0, or -1 (not given).
 void check_aperture(double aperture);
 // --aperture at most the model's diagonal (a wider one is the whole model for every shot, and its window
