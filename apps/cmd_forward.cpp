@@ -12,6 +12,7 @@
 #include "revwave/mpi/mpi_runner.hpp"
 #include "revwave/setup/forward_run.hpp"
 #include "revwave/setup/run_phases.hpp"
+#include "revwave/setup/survey_forward_run.hpp"
 #include "run_report.hpp"
 #include "survey_commands.hpp"
 
@@ -38,6 +39,12 @@ void run(const ForwardOptions& o, const CLI::App& cmd) {
   if (forward_is_survey(o.problem, o.survey, o.out) || !o.survey.wavelet.empty()) {
     std::string dir_or_file = o.out;
     while (dir_or_file.size() > 1 && dir_or_file.back() == '/') dir_or_file.pop_back();
+    // "new.sgy/" says both a new directory (the slash) and a file (the ending): which is meant?
+    if (dir_or_file != o.out && (is_segy_path(dir_or_file) || revwave::is_npy_path(dir_or_file))) {
+      throw InputError("--out " + o.out + ": a name ending in / is a new directory of records, and " + dir_or_file +
+                       " names a file by its ending: give " + dir_or_file +
+                       " for the file, or a directory name without an ending");
+    }
     run_survey_forward<T>(o.problem, o.view, o.survey, dir_or_file, cmd, clock);
     return;
   }

@@ -16,6 +16,7 @@
 #include "revwave/inversion/run_directory.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/setup/thread_limit.hpp"
+#include "switch_options.hpp"
 
 namespace {
 
@@ -84,6 +85,7 @@ int main(int argc, char** argv) {
     if (const auto team = revwave::environment_team(); team && threads_asked(argc, argv) <= 0)
       revwave::check_thread_count("OMP_NUM_THREADS", *team);
     const std::vector<std::string> args = with_resumed_configuration(argc, argv);
+    revwave::app::refuse_empty_switch_values(app, args);
     std::vector<char*> pointers;
     for (const std::string& a : args) pointers.push_back(const_cast<char*>(a.c_str()));
     app.parse(static_cast<int>(pointers.size()), pointers.data());

@@ -26,7 +26,9 @@ bool gradient_is_survey(const GradientJobOptions& job, const SurveyOptions& surv
       (is_segy_path(job.observed.front()) || std::filesystem::is_directory(job.observed.front(), ec))) {
     return true;
   }
-  return survey.aperture != -1 || survey.src_grid || !survey.wavelet.empty() || survey.origin || launched_by_mpirun();
+  // A moving spread is a survey's layout even for one shot (its receivers move with the source).
+  return survey.aperture != -1 || survey.src_grid || survey.spread != "fixed" || !survey.wavelet.empty() ||
+         survey.origin || launched_by_mpirun();
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "revwave/core/errors.hpp"
 
@@ -19,6 +20,20 @@ inline void check_switch_text(const std::string& name, const std::string& text) 
   for (const char* ok : {"true", "false", "1", "0", "yes", "no", "on", "off"})
     if (t == ok) return;
   throw InputError(name + " '" + text + "' is invalid: it must be true or false (1 or 0, yes or no, on or off)");
+}
+
+// "--free-surface=" with nothing after the sign: CLI11 reads it as the bare switch (true) before any
+// check sees it, so the command line is looked at first (`args`, the program's arguments): one
+// line naming the switch, as for any other value that is no boolean's spelling.
+inline void refuse_empty_switch_values(const CLI::App& app, const std::vector<std::string>& args) {
+  for (const std::string& a : args) {
+    if (a.size() < 4 || a.compare(0, 2, "--") != 0 || a.back() != '=') continue;
+    const std::string name = a.substr(0, a.size() - 1);
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      const CLI::Option* opt = sub->get_option_no_throw(name);
+      if (opt != nullptr && opt->get_expected_min() == 0) check_switch_text(name, "");
+    }
+  }
 }
 
 // Given twice with two values (--free-surface --free-surface=false), the last would win in silence:

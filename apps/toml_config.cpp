@@ -15,6 +15,7 @@
 
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
+#include "revwave/io/npy.hpp"
 
 namespace revwave::app {
 namespace {
@@ -160,6 +161,11 @@ void check_values(const CLI::Option* opt, const toml::node& node, const std::str
     bad_value(key, "an array of " + std::to_string(values.size()) + " values, but --" + option +
                        " takes one value (one string, number or boolean, as on the command line)");
   }
+  // A switch given "" in the file: CLI11 would read it as true.
+  if (opt->get_expected_min() == 0) {
+    for (const std::string& v : values)
+      if (v.empty()) bad_value(key, "an empty string, but --" + option + " is a switch: true or false");
+  }
   if (opt->get_type_name() != "INT") return;
   const auto refuse_float = [&](const toml::node& n) {
     if (const auto* f = n.as_floating_point()) {
@@ -221,6 +227,7 @@ void check_toml_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw IoError(path + ": is a directory, not a config file");
   if (!std::filesystem::exists(path, ec) && !ec) throw IoError(path + ": the config file does not exist");
+  require_regular_file(path, path + ": the config file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(path + ": cannot open the config file");
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

@@ -98,8 +98,11 @@ def _choice(option: str, value: str, allowed: Sequence[str]) -> str:
 def _integer(option: str, value) -> int:
     """A count (nbl, snaps, ...), refused as the CLI refuses ``--nbl 10.9``: a fraction is never cut to
     an integer, nor a bool taken as one. A whole float (10.0, as numpy arithmetic gives it) is the
-    integer it equals, as a config file's ``nbl = 10.0`` is. Text is read as the CLI reads it: an
-    optional sign and digits (``"1_0"`` and ``" 5"``, which int() takes, are refused)."""
+    integer it equals (a config file's ``nbl = 10.0``, a TOML float, is refused). Text is read as
+    the CLI reads it: an optional sign and digits (``"1_0"`` and ``" 5"``, which int() takes, are
+    refused). A 0-d array (``np.array(5)``) is the number it holds."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
     if isinstance(value, (bool, np.bool_)):
         raise InputError(f"{option} {value} is invalid: it must be an integer (a count, not a bool)")
     if isinstance(value, (int, np.integer)):

@@ -120,6 +120,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     o.illumination = _choice("--precondition", precondition, ("illumination", "none")) == "illumination"
     o.smooth = _number("--smooth", smooth)
     o.out_dir = "" if out_dir is None else os.fspath(out_dir)
+    o.out_dir_given = out_dir is not None  # with resume= it must name the same directory, as the CLI's --out-dir
     o.resume = "" if resume is None else os.fspath(resume)
     with _reporting(progress, "invert"):
         r = _revwave.invert(o)

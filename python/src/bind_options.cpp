@@ -219,6 +219,7 @@ void bind_invert(nb::module_& m) {
       .def_rw("smooth", &InvertOptions::smooth)
       .def_rw("bands", &InvertOptions::bands)
       .def_rw("out_dir", &InvertOptions::out_dir)
+      .def_rw("out_dir_given", &InvertOptions::out_dir_given)
       .def_rw("resume", &InvertOptions::resume);
 }
 

@@ -242,3 +242,21 @@ def test_the_numbers_of_objective_and_of_a_record_refuse_a_bool(tmp_path):
     with pytest.raises(revwave.InputError, match="^dt True is invalid: it must be a number"):
         revwave.ShotRecord(data=obs.data, dt=True, src=obs.src, rec=obs.rec, f0=obs.f0,
                            t0=obs.t0).save(tmp_path / "r.npy")
+
+
+def test_a_resumed_inversion_refuses_another_out_dir(tmp_path):
+    # The CLI refuses --resume A --out-dir B; out_dir= was ignored and the run wrote into A.
+    kw = dict(vmin=1500, vmax=2500, iterations=1, **SMALL)
+    revwave.invert(out_dir=tmp_path / "inv", **kw)
+    before = sorted(p.name for p in (tmp_path / "inv").iterdir())
+    with pytest.raises(revwave.InputError, match="and --resume .* differ: a resumed inversion writes where it began"):
+        revwave.invert(resume=tmp_path / "inv", out_dir=tmp_path / "other", **{**kw, "iterations": 2})
+    assert not (tmp_path / "other").exists()
+    assert sorted(p.name for p in (tmp_path / "inv").iterdir()) == before
+
+
+def test_a_count_in_a_zero_dimensional_array_is_the_count_it_holds():
+    # np.array(5) was refused as "a fraction is not cut to one".
+    assert revwave.forward(**{**SMALL, "nbl": np.array(4)}).data.tobytes() == revwave.forward(**SMALL).data.tobytes()
+    with pytest.raises(revwave.InputError, match="--nbl"):
+        revwave.forward(**{**SMALL, "nbl": np.array(4.5)})

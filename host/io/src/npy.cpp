@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <istream>
 #include <limits>
@@ -198,7 +199,20 @@ void write_npy_impl(const std::string& path, const std::vector<std::int64_t>& sh
 
 }  // namespace
 
+void require_regular_file(const std::string& path, const std::string& name) {
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(st) || std::filesystem::is_regular_file(st)) return;
+  const char* what = std::filesystem::is_directory(st)                                              ? "a directory"
+                     : std::filesystem::is_fifo(st)                                                 ? "a FIFO (a pipe)"
+                     : std::filesystem::is_socket(st)                                               ? "a socket"
+                     : std::filesystem::is_block_file(st) || std::filesystem::is_character_file(st) ? "a device"
+                                                                                                    : "no regular file";
+  throw IoError((name.empty() ? path : name) + ": is " + what + ", not a file (give a regular file)");
+}
+
 NpyArray read_npy(const std::string& path) {
+  require_regular_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, std::string("cannot open for reading: ") + std::strerror(errno));
   return read_npy(in, path);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "revwave/core/errors.hpp"
+#include "revwave/io/npy.hpp"
 
 namespace revwave::segy_detail {
 

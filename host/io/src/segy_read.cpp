@@ -11,6 +11,7 @@
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/system_memory.hpp"
+#include "revwave/io/npy.hpp"
 #include "revwave/io/segy.hpp"
 #include "segy_layout.hpp"
 #include "segy_samples.hpp"
@@ -290,6 +291,7 @@ SegySurvey read_from(ByteSource& src, const std::string& name, const SegyReadOpt
 }  // namespace
 
 SegySurvey read_segy(const std::string& path, const SegyReadOptions& options) {
+  require_regular_file(path);
   std::error_code ec;
   const std::uintmax_t size = fs::file_size(path, ec);
   if (ec) throw IoError(path + ": cannot be read: " + ec.message());

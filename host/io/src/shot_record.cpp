@@ -124,6 +124,7 @@ class SidecarReader {
 
 ShotRecordMeta read_sidecar(const std::string& npy_path) {
   const std::string path = sidecar_path(npy_path);
+  require_regular_file(path, npy_path + ": the sidecar " + path);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw IoError(npy_path + ": the sidecar " + path +

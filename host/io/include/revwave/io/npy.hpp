@@ -18,6 +18,10 @@ struct NpyArray {
 // (a short file and trailing bytes are both rejected). Every failure is an IoError
 // whose what() is one line "PATH: what is wrong".
 NpyArray read_npy(const std::string& path);
+// IoError "NAME: is a directory, not a file" (or a FIFO, a socket, a device) unless `path`, after
+// its links, is a regular file or does not exist (the open that follows names that): a FIFO would
+// block the run forever, a directory gives the C++ library's words. `name` defaults to the path.
+void require_regular_file(const std::string& path, const std::string& name = "");
 // The same from a seekable stream holding the whole file; `path` names it in messages.
 NpyArray read_npy(std::istream& in, const std::string& path);
 
