@@ -290,6 +290,16 @@ bool names_an_input(const CLI::Option* opt) {
   }
 }
 
+// A number typed with leading zeros (--nbl 05) reads back as the same number without them; TOML
+// refuses them in a literal, so the file writes the number, not a string of it. Text options
+// (a file named 007) keep their text.
+std::string number_text(const CLI::Option* opt, const std::string& text) {
+  const std::string type = opt->get_type_name();
+  if (type != "INT" && type != "NUMBER") return text;
+  static const std::regex leading_zeros(R"(^([+-]?)0+([0-9]))");
+  return std::regex_replace(text, leading_zeros, "$1$2", std::regex_constants::format_first_only);
+}
+
 std::string absolute_path(const std::string& p) {
   std::error_code ec;
   const std::filesystem::path a = std::filesystem::absolute(p, ec);
@@ -315,6 +325,7 @@ std::string effective_config_toml(const CLI::App& cmd, const std::map<std::strin
     if (opt->count() > 0 && names_an_input(opt)) {
       for (std::string& p : given) p = absolute_path(p);
     }
+    for (std::string& v : given) v = number_text(opt, v);
     if (opt->count() == 0) {
       const auto known = values.find(key);
       if (known != values.end())

@@ -75,4 +75,13 @@ TEST_F(CliOutputs, EveryWrittenConfigurationReplaysToTheSameBits) {
                  "gs.npy", "gs2.npy", {"gs.npy"});
 }
 
+TEST_F(CliOutputs, ANumberTypedWithLeadingZerosIsWrittenAsThatNumber) {
+  // TOML refuses 05 as a literal; the file once held nbl = "05", a string where a number belongs.
+  expect_replays(std::string("forward") + small + "--nbl 05 --f0 012.5 --src 040,40,20", "z.npy", "z2.npy", {"z.npy"});
+  const std::string config = slurp((dir_ / "z.config.toml").string());
+  EXPECT_NE(config.find("\nnbl = 5\n"), std::string::npos) << config;
+  EXPECT_NE(config.find("\nf0 = 12.5\n"), std::string::npos) << config;
+  EXPECT_NE(config.find("\"040,40,20\""), std::string::npos) << config;  // text keeps its text
+}
+
 }  // namespace
