@@ -4,9 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "revwave/core/checks.hpp"
 #include "revwave/core/config.hpp"
-#include "revwave/core/errors.hpp"
 
 namespace revwave {
 
@@ -15,14 +13,7 @@ inline double default_wavelet_delay(double f0) { return 1.5 / f0; }
 
 // The same for an f0 the user gave (`what`: "--f0"): an InputError where the delay is no finite
 // time (f0 below about 1e-308 Hz), which a record's sidecar could not hold and no run could reach.
-inline double checked_wavelet_delay(double f0, const std::string& what) {
-  const double t0 = default_wavelet_delay(f0);
-  if (!std::isfinite(t0)) {
-    throw InputError(what + " " + number_text(f0) + " Hz is invalid: the Ricker wavelet's delay 1.5 / f0 is " +
-                     number_text(t0) + " s, no finite time (f0 is in Hz)");
-  }
-  return t0;
-}
+double checked_wavelet_delay(double f0, const std::string& what);
 
 // Far from t0 the value is (1 - 2a^2) e^{-a^2} -> -0: where a^2 is huge (an absurd f0, 1e300 Hz) that
 // limit, not inf * 0 = NaN. Past a^2 = 745 e^{-a^2} is already exactly 0 and the formula -0, so every
