@@ -182,9 +182,16 @@ void register_invert(CLI::App& app) {
              "smooth the update with a Gaussian of this standard deviation (m; 0, or from a tenth of --spacing to the "
              "model's largest extent)");
   cmd->add_option(
-      "--bands", io.bands,
-      "F1,F2,...: invert the data low-passed at F1 Hz, then F2, ... (zero-phase Butterworth; each below every "
-      "shot's Nyquist frequency, and at least one period within its record)");
+         "--bands", io.bands,
+         "F1,F2,...: invert the data low-passed at F1 Hz, then F2, ... (zero-phase Butterworth; each below every "
+         "shot's Nyquist frequency, and at least one period within its record)")
+      ->each([](const std::string& text) {
+        // Empty is the library's "not given" (the data as they are): given, it is no cut-off.
+        if (text.empty())
+          throw InputError(
+              "--bands '' is invalid: F1,F2,... cut-offs in Hz (leave --bands out to invert the data "
+              "as they are)");
+      });
   cmd->add_option(
          "--out-dir", io.out_dir,
          "directory of the models, pictures, history.jsonl, state.bin and the run's configuration invert.config.toml")

@@ -13,6 +13,7 @@
 #include "did_you_mean.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/core/openmp_wait.hpp"
+#include "revwave/core/utf8_text.hpp"
 #include "revwave/inversion/run_directory.hpp"
 #include "revwave/io/atomic_file.hpp"
 #include "revwave/setup/thread_limit.hpp"
@@ -62,7 +63,7 @@ int threads_asked(int argc, char** argv) {
 enum Exit { ok = 0, check_failed = 1, input = 2, file = 3, memory = 4, backend = 5, not_finite = 6, unstable = 7 };
 
 int fail(const std::string& what, int code) {
-  std::cerr << "revwave: error: " << what << "\n";
+  std::cerr << "revwave: error: " << revwave::utf8_text(what) << "\n";
   return code;
 }
 

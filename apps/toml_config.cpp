@@ -139,6 +139,31 @@ std::string unsafe_toml(const std::string& t) {
   return {};
 }
 
+// Whether one of the option's checks is `wanted`, by CLI11's description of it ("FILE",
+// "PATH(existing)") or by the name revwave gives its own ("named output", "file prefix").
+bool has_check(const CLI::Option* opt, const std::string& wanted) {
+  auto* o = const_cast<CLI::Option*>(opt);  // CLI11 2.3 looks validators up through non-const calls only
+  for (int i = 0;; ++i) {
+    try {
+      const CLI::Validator* v = o->get_validator(i);
+      if (v->get_description() == wanted || v->get_name() == wanted) return true;
+    } catch (const CLI::OptionNotFound&) {
+      return false;
+    }
+  }
+}
+
+// Whether the option names a file or directory the run reads (CLI::ExistingFile, ExistingPath):
+// the configuration writes it absolute, so that a replay from another directory reads the same
+// file (or refuses it) instead of one of the same name where it runs.
+bool names_an_input(const CLI::Option* opt) { return has_check(opt, "FILE") || has_check(opt, "PATH(existing)"); }
+
+// Whether the option names a file, a directory or a prefix of files, read or written: its value in a
+// file is a string, never a number or a boolean.
+bool names_a_path(const CLI::Option* opt) {
+  return names_an_input(opt) || has_check(opt, "named output") || has_check(opt, "file prefix");
+}
+
 // The option `option` of subcommand `section`, or null where the file names none (CLI11 then
 // names the key).
 const CLI::Option* option_of(const CLI::App* root, const std::string& section, const std::string& option) {
@@ -165,6 +190,20 @@ void check_values(const CLI::Option* opt, const toml::node& node, const std::str
   if (opt->get_expected_min() == 0) {
     for (const std::string& v : values)
       if (v.empty()) bad_value(key, "an empty string, but --" + option + " is a switch: true or false");
+  }
+  // A file named by a number or a boolean (out = 5, png = true) is a string in the file: TOML's own
+  // type says the value was meant as something else.
+  if (opt->get_expected_min() > 0 && names_a_path(opt)) {
+    const auto refuse_non_string = [&](const toml::node& n) {
+      if (n.is_string()) return;
+      bad_value(key, std::string(n.is_boolean() ? "a boolean" : "a number") + " where --" + option +
+                         " takes a path (write a file named so as a string: \"" + values.front() + "\")");
+    };
+    if (const auto* a = node.as_array()) {
+      for (const toml::node& e : *a) refuse_non_string(e);
+    } else {
+      refuse_non_string(node);
+    }
   }
   if (opt->get_type_name() != "INT") return;
   const auto refuse_float = [&](const toml::node& n) {
@@ -248,6 +287,10 @@ std::string toml_value(const std::string& text) {
   double d = 0;
   if (std::regex_match(text, integer) && read_int64(text, i)) return text;
   if (!std::regex_match(text, integer) && std::regex_match(text, floating) && read_double(text, d)) return text;
+  return toml_string(text);
+}
+
+std::string toml_string(const std::string& text) {
   std::string quoted = "\"";
   for (const char c : text) {
     const auto u = static_cast<unsigned char>(c);
@@ -273,21 +316,6 @@ bool excluded_by_a_given_option(const CLI::Option* opt) {
   for (const CLI::Option* other : opt->get_excludes())
     if (other->count() > 0) return true;
   return false;
-}
-
-// Whether the option names a file or directory the run reads (CLI::ExistingFile, ExistingPath):
-// the configuration writes it absolute, so that a replay from another directory reads the same
-// file (or refuses it) instead of one of the same name where it runs.
-bool names_an_input(const CLI::Option* opt) {
-  auto* o = const_cast<CLI::Option*>(opt);  // CLI11 2.3 looks validators up through non-const calls only
-  for (int i = 0;; ++i) {
-    try {
-      const std::string d = o->get_validator(i)->get_description();  // CLI11 names its checks by description
-      if (d == "FILE" || d == "PATH(existing)") return true;
-    } catch (const CLI::OptionNotFound&) {
-      return false;
-    }
-  }
 }
 
 // A number typed with leading zeros (--nbl 05) reads back as the same number without them; TOML
@@ -335,11 +363,13 @@ std::string effective_config_toml(const CLI::App& cmd, const std::map<std::strin
       else
         given = {opt->get_default_str()};
     }
+    const bool path = names_a_path(opt);  // --out 7 is the file "7": a string, as the reader asks
+    const auto value = [path](const std::string& v) { return path ? toml_string(v) : toml_value(v); };
     if (given.size() == 1 && opt->get_items_expected_max() <= 1) {
-      os << key << " = " << toml_value(given.front()) << "\n";
+      os << key << " = " << value(given.front()) << "\n";
     } else {
       os << key << " = [";
-      for (std::size_t i = 0; i < given.size(); ++i) os << (i ? ", " : "") << toml_value(given[i]);
+      for (std::size_t i = 0; i < given.size(); ++i) os << (i ? ", " : "") << value(given[i]);
       os << "]\n";
     }
   }

@@ -39,5 +39,7 @@ std::string effective_config_toml(const CLI::App& cmd, const std::map<std::strin
 
 // TOML text of one value: bare when it is a TOML integer or float literal, else a basic string.
 std::string toml_value(const std::string& text);
+// TOML text of one value as a basic string, whatever it looks like (a file named 7).
+std::string toml_string(const std::string& text);
 
 }  // namespace revwave::app

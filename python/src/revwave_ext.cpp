@@ -23,6 +23,7 @@
 #include "mpi_runs.hpp"
 #include "revwave/core/cancellation.hpp"
 #include "revwave/core/errors.hpp"
+#include "revwave/core/utf8_text.hpp"
 #include "revwave/inversion/invert_run.hpp"
 #include "revwave/inversion/velocity_gradient.hpp"
 #include "revwave/io/shot_record.hpp"
@@ -327,14 +328,38 @@ NB_MODULE(_revwave, m) {
   m.attr("__version__") = REVWAVE_VERSION;  // project()'s VERSION, the CLI's --version
 
   // revwave's error classes as Python exceptions of the matching built-in kind.
-  nb::exception<InputError>(m, "InputError", PyExc_ValueError);
-  nb::exception<IoError>(m, "IoError", PyExc_OSError);
-  nb::exception<OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
-  nb::exception<NonFiniteError>(m, "NonFiniteError", PyExc_RuntimeError);
-  nb::exception<UnstableRunError>(m, "UnstableRunError", PyExc_RuntimeError);
-  // Later registrations are tried first: the derived NotCompiledError after BackendError.
-  nb::exception<BackendError>(m, "BackendError", PyExc_RuntimeError);
-  nb::exception<NotCompiledError>(m, "NotCompiledError", PyExc_RuntimeError);
+  // Their messages go through utf8_text: one that quotes bytes that are not UTF-8 (a sidecar's,
+  // in the JSON parser's words) could not become a str and reached Python empty.
+  static PyObject* kinds[7] = {
+      nb::exception<InputError>(m, "InputError", PyExc_ValueError).ptr(),
+      nb::exception<IoError>(m, "IoError", PyExc_OSError).ptr(),
+      nb::exception<OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError).ptr(),
+      nb::exception<NonFiniteError>(m, "NonFiniteError", PyExc_RuntimeError).ptr(),
+      nb::exception<UnstableRunError>(m, "UnstableRunError", PyExc_RuntimeError).ptr(),
+      nb::exception<BackendError>(m, "BackendError", PyExc_RuntimeError).ptr(),
+      nb::exception<NotCompiledError>(m, "NotCompiledError", PyExc_RuntimeError).ptr()};  // the module holds them
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    const auto raise = [](PyObject* kind, const std::exception& e) {
+      PyErr_SetString(kind, utf8_text(e.what()).c_str());
+    };
+    try {
+      std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      raise(kinds[0], e);
+    } catch (const IoError& e) {
+      raise(kinds[1], e);
+    } catch (const OutOfMemoryError& e) {
+      raise(kinds[2], e);
+    } catch (const NonFiniteError& e) {
+      raise(kinds[3], e);
+    } catch (const UnstableRunError& e) {
+      raise(kinds[4], e);
+    } catch (const NotCompiledError& e) {  // before its base
+      raise(kinds[6], e);
+    } catch (const BackendError& e) {
+      raise(kinds[5], e);
+    }
+  });
 
   bind_options(m);
   bind_runs(m);

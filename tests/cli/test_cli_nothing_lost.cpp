@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli_fixture.hpp"
+#include "revwave/core/utf8_text.hpp"
 #include "revwave/io/npy.hpp"
 
 namespace {
@@ -529,6 +530,50 @@ TEST_F(CliNothingLost, AKilledRunKeepsTheLinesItPrintedToAFile) {
                                 "--strategy full --vmin 1500 --vmax 2600 --iterations 5 --out-dir inv");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("  iteration 1: J = "), std::string::npos) << "stdout: " << r.out << "\nstderr: " << r.err;
+}
+
+// A sixth held-out round (#45, 615 cases, 12 did not hold): each now one line, nothing written.
+TEST_F(CliNothingLost, ASixthHeldOutRoundIsRefusedInItsOwnWords) {
+  write_cube("m.npy", 2000);
+  write_cube("t.npy", 2100);
+  // --src beside --src-grid: the survey laid out --src-grid's shots and dropped --src's, exit 0.
+  const std::string f =
+      "forward --model t.npy --tn 0.1 --threads 1 --rec-grid 2,2,10 --src-grid 2,1,20 --src 55,55,20 ";
+  expect_refused_as(f + "--out sv", 2, {"--src-grid 2,1,20 and --src both place the survey's sources: give one"});
+  expect_refused_as(f + "--out sv.sgy", 2, {"--src-grid 2,1,20 and --src"});
+  expect_refused_as(
+      "gradient --model m.npy --true-model t.npy --tn 0.1 --threads 1 --rec-grid 2,2,10 "
+      "--src-grid 2,1,20 --src 55,55,20 --out g.npy",
+      2, {"--src-grid 2,1,20 and --src"});
+  // --bands '' ran one band of the data as they are.
+  ASSERT_EQ(invoke("forward --model t.npy --tn 0.15 --threads 1 --out obs.npy").code, 0);
+  expect_refused_as(
+      "invert --model m.npy --threads 1 --observed obs.npy --vmin 1500 --vmax 2400 --iterations 1 "
+      "--bands '' --out-dir d",
+      2, {"--bands '' is invalid: F1,F2,... cut-offs in Hz"});
+  // A number or a boolean for a file in a config file named a file "5" or "true".
+  const std::string g = "gradient --model m.npy --threads 1 --observed obs.npy ";
+  for (const char* line : {"out = true", "out = 5", "png = 1"}) {
+    std::ofstream(dir_ / "c.toml") << "[gradient]\n" << line << "\n";
+    const std::string key = std::string(line).substr(0, std::string(line).find(' '));
+    expect_refused_as(g + "--config c.toml" + (key == "png" ? " --out g.npy" : ""), 3,
+                      {"config key 'gradient." + key + "': a ", " where --" + key + " takes a path"});
+    fs::remove(dir_ / "c.toml");
+  }
+  // ... and the file a run writes names a file called 7 as a string, which replays.
+  ASSERT_EQ(invoke(g + "--out 7").code, 0);
+  EXPECT_NE(slurp((dir_ / "7.config.toml").string()).find("out = \"7\""), std::string::npos)
+      << slurp((dir_ / "7.config.toml").string());
+  ASSERT_EQ(invoke("gradient --config 7.config.toml --out 8").code, 0);
+  // A sidecar of bytes that are not UTF-8: the parser's words quoted the byte raw.
+  fs::copy_file(dir_ / "obs.npy", dir_ / "o2.npy");
+  fs::copy_file(dir_ / "obs.npy", dir_ / "o2.json");
+  const Outcome raw = invoke(g.substr(0, g.find("--observed")) + "--observed o2.npy --out h.npy");
+  EXPECT_EQ(raw.code, 3) << raw.err;
+  EXPECT_NE(raw.err.find("o2.json: not valid JSON"), std::string::npos) << raw.err;
+  EXPECT_NE(raw.err.find("\\x93"), std::string::npos) << raw.err;  // the byte, written so it can be read
+  const std::string line = raw.err.substr(0, raw.err.find('\n'));
+  EXPECT_EQ(revwave::utf8_text(line), line);
 }
 
 }  // namespace

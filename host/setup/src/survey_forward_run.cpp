@@ -146,7 +146,7 @@ SurveyForwardRun run_survey_forward_job(const ProblemOptions& o, const SurveyOpt
   refuse_cuda_options_on_cpu(o, r.backend.kind);
   apply_threads(o.threads);
   r.origin = origin_of(so);
-  r.survey = layout_survey(make_layout(so, r.setup, r.time), r.setup.grid);
+  r.survey = layout_survey(make_layout(so, r.setup, r.time, o.sources.has_value()), r.setup.grid);
   const double moved = fit_to_format(r.survey, r.time, r.format, r.origin, out);
   check_survey(r.survey, r.setup.grid, r.setup.model);
   r.layouts = survey_layouts(so, r.setup);

@@ -110,9 +110,14 @@ void check_aperture_fits(double aperture, const Grid& grid) {
   }
 }
 
-SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, const TimeAxis& time) {
+SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, const TimeAxis& time, bool sources_given) {
   SurveyLayout l;
   const Grid& g = setup.grid;
+  if (o.src_grid && sources_given) {
+    throw InputError("--src-grid " + o.src_grid->text() +
+                     " and --src both place the survey's sources: give one (--src-grid a shot at each grid "
+                     "point, --src a shot at each point)");
+  }
   if (o.src_grid) {
     l.sources = grid_layout("--src-grid", *o.src_grid, g).points();
     check_sources_below_free_surface(g, l.sources, "--src-grid source");

@@ -44,8 +44,9 @@ void check_aperture(double aperture);
 // arithmetic would overflow): InputError naming it.
 void check_aperture_fits(double aperture, const Grid& grid);
 // Every source of the layout, one shot each: --src-grid (at cell centres), else the sources of `setup`
-// (--src or the default).
-SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, const TimeAxis& time);
+// (--src or the default). --src-grid beside given sources (`sources_given`) is an InputError: one
+// of them would be dropped.
+SurveyLayout make_layout(const SurveyOptions& o, const ProblemSetup& setup, const TimeAxis& time, bool sources_given);
 // Where --src-grid and --rec-grid put their points, for the run's report.
 std::vector<GridLayout> survey_layouts(const SurveyOptions& o, const ProblemSetup& setup);
 
@@ -106,7 +107,7 @@ SurveyInputs survey_inputs(const GradientJobOptions& o, const SurveyOptions& so,
         make_time(o.problem, single.start.grid, std::max({stable_for, max_velocity(in.truth), max_velocity(in.model)}),
                   density_dt_factor(in.grid, in.model));
   }
-  in.survey = layout_survey(make_layout(so, single.start, time), in.grid);
+  in.survey = layout_survey(make_layout(so, single.start, time, o.problem.sources.has_value()), in.grid);
   in.survey.description = "modelled in the true model, " + in.survey.description;
   in.layouts = survey_layouts(so, single.start);
   in.warnings = survey_warnings(in.grid, std::min(min_velocity(in.model), min_velocity(in.truth)), in.survey);
