@@ -198,10 +198,17 @@ void register_invert(CLI::App& app) {
       ->capture_default_str()
       ->check(named_output());
   cmd->add_option(
-      "--resume", io.resume,
-      "continue the inversion in this directory from its last iteration, with the options it began with (read "
-      "from DIR/invert.config.toml; options given here win, and a larger --iterations takes the band that ended "
-      "last after its iterations further)");
+         "--resume", io.resume,
+         "continue the inversion in this directory from its last iteration, with the options it began with (read "
+         "from DIR/invert.config.toml; options given here win, and a larger --iterations takes the band that ended "
+         "last after its iterations further)")
+      ->each([](const std::string& text) {
+        // Empty is the library's "not given" (a new inversion): given, it names no directory.
+        if (text.empty())
+          throw InputError(
+              "--resume '' is invalid: give the directory of the inversion to continue (leave --resume "
+              "out to begin one)");
+      });
   cmd->callback([o, cmd] {
     if (o->invert.job.problem.precision == Precision::float64)
       run<double>(*o, *cmd);

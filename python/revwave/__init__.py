@@ -46,8 +46,8 @@ import numpy as np
 from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input
 from ._inputs import (RevwaveWarning, _aperture, _bool, _choice, _integer, _number, _observed_record,
-                      _optional_number, _problem, _refuse_with_observed, _set_gradient_observed, _set_misfit,
-                      _set_record_observed, _set_strategy, _set_survey_layout, _tiers, _warn, _wavelet_input)
+                      _optional_number, _output_path, _problem, _refuse_with_observed, _set_gradient_observed,
+                      _set_misfit, _set_record_observed, _set_strategy, _set_survey_layout, _tiers, _warn, _wavelet_input)
 from ._docs import _documented
 from ._inversion import invert
 from ._progress import ProgressArg, _reporting
@@ -252,7 +252,7 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
     survey = _revwave.SurveyOptions()
     _set_survey_layout(survey, src_grid, spread, wavelet, origin)
     with _reporting(progress, "forward_survey"):
-        records, stats = _revwave.forward_survey(o, survey, "" if out is None else os.fspath(out))
+        records, stats = _revwave.forward_survey(o, survey, _output_path("--out", out))
     stats["command"] = "forward"
     _warn(stats)
     return SurveyRecords(records=[ShotRecord._from(r) for r in records], stats=stats)

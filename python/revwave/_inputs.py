@@ -89,9 +89,69 @@ def _triple(v: Union[str, Sequence[float]], option: str = "") -> str:
                     else repr(_number(option, x)) for x in v)
 
 
+def _shown(value) -> str:
+    """A value as a message names it: text in quotes as the CLI's sentences quote it, a list or tuple as
+    Python writes it, an array as its list."""
+    if isinstance(value, str):
+        return f"'{value}'"
+    return repr(value.tolist() if isinstance(value, np.ndarray) else value)
+
+
+# What a point or grid option holds, in the words of the CLI's refusal of an empty one.
+_TRIPLE_RULES = {"--rec-grid": "expected NX,NY,Z (NX, NY whole numbers >= 1, Z a depth in m)",
+                 "--src-grid": "expected NX,NY,Z (NX, NY whole numbers >= 1, Z a depth in m)",
+                 "--origin": "expected 3 comma-separated numbers"}
+
+
+def _optional_triple(option: str, value) -> str:
+    """A point or grid option whose None means "not given" (the library's empty text); an empty one
+    given ('' or []) is refused as the CLI refuses ``--rec-grid ''``, not read as not given."""
+    if value is None:
+        return ""
+    text = _triple(value, option)
+    if text == "":
+        raise InputError(f"{option} {_shown(value)} is invalid: {_TRIPLE_RULES[option]}")
+    return text
+
+
 def _choice(option: str, value: str, allowed: Sequence[str]) -> str:
     if value not in allowed:
         raise InputError(f"{option} '{value}' is invalid: it must be one of {', '.join(allowed)}")
+    return value
+
+
+# Each count's rule as the CLI states it (its IntRange: lowest, highest, None where unbounded) and the
+# bits of the C++ field it fills (index_t, std::int64_t: 64; int: 32). The CLI reads every count as
+# an int64 and checks the rule there; a Python int beyond the field would otherwise reach nanobind,
+# whose "incompatible function arguments" names neither the option nor the rule.
+_COUNT_RULES = {
+    "--nbl": (0, None, 64), "--space-order": (2, 16, 32), "--threads": (1, 65536, 32),
+    "--host-spacing": (1, None, 64), "--shots-at-once": (1, 8, 32), "--snaps": (1, None, 64),
+    "--steps": (1, None, 64), "--iterations": (1, 100000, 32), "--lbfgs-memory": (1, 100, 32),
+    "--halvings": (2, 40, 32), "--seed": (0, 4294967295, 64), "shape": (1, None, 64),
+}
+
+
+def _count_rule(option: str) -> str:
+    """The rule of a count as the CLI words it: "an integer >= 1", "an integer in [2, 16]"."""
+    lo, hi, _ = _COUNT_RULES.get(option, (None, None, 64))
+    if lo is not None and hi is not None:
+        return f"an integer in [{lo}, {hi}]"
+    if lo is not None:
+        return f"an integer >= {lo}"
+    return "an integer" if hi is None else f"an integer <= {hi}"
+
+
+def _fitting(option: str, value: int) -> int:
+    """A count that its C++ field holds, else the CLI's sentence: beyond an int64 the CLI cannot read the
+    text (``--steps '9223372036854775808' is invalid: it must be an integer >= 1``); beyond an int
+    field its rule refuses it (``--space-order 2147483648 is invalid: it must be an integer in [2, 16]``).
+    Within the field the rule is checked where the CLI's library checks it."""
+    bits = _COUNT_RULES.get(option, (None, None, 64))[2]
+    if not -2 ** 63 <= value < 2 ** 63:
+        raise InputError(f"{option} '{value}' is invalid: it must be {_count_rule(option)}")
+    if not -2 ** (bits - 1) <= value < 2 ** (bits - 1):
+        raise InputError(f"{option} {value} is invalid: it must be {_count_rule(option)}")
     return value
 
 
@@ -100,22 +160,35 @@ def _integer(option: str, value) -> int:
     an integer, nor a bool taken as one. A whole float (10.0, as numpy arithmetic gives it) is the
     integer it equals (a config file's ``nbl = 10.0``, a TOML float, is refused). Text is read as
     the CLI reads it: an optional sign and digits (``"1_0"`` and ``" 5"``, which int() takes, are
-    refused). A 0-d array (``np.array(5)``) is the number it holds."""
+    refused). A 0-d array (``np.array(5)``) is the number it holds. A value beyond the C++ field it
+    fills (``steps=2**63``, ``space_order=2**31``) is refused with the option's rule, as the CLI
+    refuses it."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, (bool, np.bool_)):
         raise InputError(f"{option} {value} is invalid: it must be an integer (a count, not a bool)")
     if isinstance(value, (int, np.integer)):
-        return int(value)
+        return _fitting(option, int(value))
     if isinstance(value, str):
         if _INTEGER_TEXT.fullmatch(value):
-            return int(value)
+            return _fitting(option, int(value))
         raise InputError(f"{option} {value!r} is invalid: it must be an integer")
     if value is None:
         raise InputError(f"{option} None is invalid: it must be an integer")
     if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer():
-        return int(value)
+        return _fitting(option, int(value))
     raise InputError(f"{option} '{value}' is invalid: it must be an integer (a fraction is not cut to one)")
+
+
+def _output_path(option: str, path: Union[None, str, os.PathLike]) -> str:
+    """An output's name, None meaning "not given" (the library's empty text: nothing written); an empty
+    name is refused as the CLI refuses ``--out ''`` (it would be taken for the option not given)."""
+    if path is None:
+        return ""
+    p = os.fspath(path)
+    if p == "":
+        raise InputError(f"{option}: an empty name: give a file name")
+    return p
 
 
 def _memory(v: Union[None, int, str]) -> Optional[str]:
@@ -162,7 +235,7 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
         raise InputError("--rec-grid excludes --rec")
     if rec is not None:
         o.set_receivers(_points(rec, "rec"))
-    o.rec_grid = "" if rec_grid is None else _triple(rec_grid, "--rec-grid")
+    o.rec_grid = _optional_triple("--rec-grid", rec_grid)
     o.precision = _choice("--precision", precision, ("float", "double"))
     o.backend = _choice("--backend", backend, ("auto", "cpu", "cuda"))
     o.threads = None if threads is None else _integer("--threads", threads)
@@ -259,17 +332,26 @@ def _set_survey_observed(o, survey, observed) -> None:
 
 
 def _set_survey_layout(survey, src_grid, spread, wavelet, origin) -> None:
-    survey.src_grid = "" if src_grid is None else _triple(src_grid, "--src-grid")
+    survey.src_grid = _optional_triple("--src-grid", src_grid)
     survey.spread = _choice("--spread", spread, ("fixed", "moving"))
     if isinstance(wavelet, (str, os.PathLike)):
         survey.wavelet = _existing(wavelet, "--wavelet")
     elif wavelet is not None:
         survey.set_wavelet(_as_input(wavelet, "wavelet"))
-    survey.origin = "" if origin is None else _triple(origin, "--origin")
+    survey.origin = _optional_triple("--origin", origin)
 
 
-def _cutoffs(bands: Union[str, Sequence[float]]) -> str:
-    return bands if isinstance(bands, str) else _triple(bands, "--bands")
+def _cutoffs(bands: Union[None, str, Sequence[float]]) -> str:
+    """``bands=``: None inverts the data as they are (the library's empty text); cut-offs given are at
+    least one, so that an empty list or text is refused as the CLI refuses ``--bands ''``, not read as
+    not given."""
+    if bands is None:
+        return ""
+    text = bands if isinstance(bands, str) else _triple(bands, "--bands")
+    if text == "":
+        raise InputError(f"--bands {_shown(bands)} is invalid: F1,F2,... cut-offs in Hz (leave bands out, None, to "
+                         "invert the data as they are)")
+    return text
 
 
 _MISFITS = ("l2", "correlation", "envelope")

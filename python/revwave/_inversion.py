@@ -9,9 +9,9 @@ from typing import Optional, Sequence, Union
 from . import _revwave
 from ._arrays import ArrayLike, Points, _as_input
 from ._docs import _documented
-from ._inputs import (_aperture, _bool, _choice, _cutoffs, _existing, _integer, _number, _optional_number, _problem,
-                      _refuse_with_observed, _set_strategy, _set_survey_layout, _set_survey_observed, _survey_list,
-                      _warn)
+from ._inputs import (_aperture, _bool, _choice, _cutoffs, _existing, _integer, _number, _optional_number,
+                      _output_path, _problem, _refuse_with_observed, _set_strategy, _set_survey_layout,
+                      _set_survey_observed, _survey_list, _warn)
 from ._progress import ProgressArg, _reporting
 from ._results import InversionResult, ShotRecord
 from ._revwave import InputError
@@ -50,17 +50,18 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     path; default the built-in model) on the layout of src/src_grid, rec/rec_grid and spread, and
     for a default dt the time step is stable for vmax. bands: low-pass cut-offs in Hz, increasing
     (e.g. (8, 14)): data and wavelet are low-passed with a zero-phase Butterworth filter; None inverts
-    the data as they are. iterations: per band; tolerance: a band ends when an iteration lowers J by
-    less than this fraction; first_step: the largest velocity change (m/s) of a band's first trial
-    (default 2% of vmax). mask: weights in [0, 1] per grid point (array or .npy path; 0 is never
+    the data as they are (an empty list is refused, as ``--bands ''``). iterations: per band;
+    tolerance: a band ends when an iteration lowers J by less than this fraction; first_step: the
+    largest velocity change (m/s) of a band's first trial (default 2% of vmax). mask: weights in [0, 1] per grid point (array or .npy path; 0 is never
     updated), or mask_depth: no update above this depth (m). precondition: "illumination" (divide by
     the source-side illumination) or "none"; smooth: the update's Gaussian smoothing length (m).
     aperture: each shot on its window of this many metres (a finite distance >= 0) around its sources and
     receivers (default None: the whole model).
 
     out_dir: the run directory (every iteration's model_NNNN.npy, model.npy, pictures,
-    history.jsonl, state.bin and state.d/, written together); None writes nothing. resume: the directory of an
-    inversion begun with the same options, continued from its last iteration (bit for bit).
+    history.jsonl, state.bin and state.d/, written together); None writes nothing (an empty name is
+    refused). resume: the directory of an inversion begun with the same options, continued from its
+    last iteration (bit for bit).
 
     misfit: "l2", "correlation" or "envelope" (a callable has no fingerprint for resume: refused).
     estimate_wavelet: fit one source signature to the data in the starting model first and use it for
@@ -105,7 +106,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
         _set_survey_observed(job, survey, observed if isinstance(observed, (list, tuple)) else [observed])
     o.vmin = _optional_number("--vmin", vmin)
     o.vmax = _optional_number("--vmax", vmax)
-    o.bands = "" if bands is None else _cutoffs(bands)
+    o.bands = _cutoffs(bands)
     o.iterations = _integer("--iterations", iterations)
     o.lbfgs_memory = _integer("--lbfgs-memory", lbfgs_memory)
     o.tolerance = _number("--tolerance", tolerance)
@@ -119,9 +120,12 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     o.mask_depth = _optional_number("--mask-depth", mask_depth)
     o.illumination = _choice("--precondition", precondition, ("illumination", "none")) == "illumination"
     o.smooth = _number("--smooth", smooth)
-    o.out_dir = "" if out_dir is None else os.fspath(out_dir)
+    o.out_dir = _output_path("--out-dir", out_dir)
     o.out_dir_given = out_dir is not None  # with resume= it must name the same directory, as the CLI's --out-dir
     o.resume = "" if resume is None else os.fspath(resume)
+    if resume is not None and o.resume == "":  # the library's "not given": a fresh inversion instead
+        raise InputError("--resume '' is invalid: give the directory of the inversion to continue (leave resume out, "
+                         "None, to begin one)")
     with _reporting(progress, "invert"):
         r = _revwave.invert(o)
     r["stats"]["command"] = "invert"

@@ -39,6 +39,9 @@ class Objective:
         if not (np.isfinite(scale) and scale > 0):
             raise InputError(f"velocity_scale {velocity_scale} is invalid: it must be a finite number > 0 (m/s)")
         self.shape = tuple(_integer("shape", n) for n in shape)
+        for n in self.shape:
+            if n < 1:
+                raise InputError(f"shape {n} is invalid: it must be an integer >= 1 (points per axis)")
         self.velocity_scale = scale
         # True: J0 is the first evaluation's |J|; False: 1; a number: that number, as gradient's normalize=.
         if isinstance(normalize, (bool, np.bool_)):

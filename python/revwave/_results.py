@@ -11,6 +11,27 @@ from . import _revwave
 from ._arrays import _as_input, _points
 
 
+def _record_path(path: Union[str, os.PathLike]) -> str:
+    """Where ``ShotRecord.save`` writes the record, as ``revwave forward --out`` names one record: FILE.npy
+    (any case) as given, a name without an ending with .npy added; another ending, an empty name and a
+    name of a directory (``out/``, ``.``) are refused naming the path and the rule."""
+    p = os.fspath(path)
+    rule = "a record is FILE.npy, written with its sidecar FILE.json (a name without an ending gets .npy)"
+    if p == "":
+        raise _revwave.InputError(f"save: an empty name: give a file name; {rule}")
+    name = os.path.basename(p)
+    if name in ("", ".", ".."):
+        raise _revwave.InputError(f"save {p}: names a directory, not a file: {rule}")
+    ending = os.path.splitext(name)[1]
+    if ending == "":
+        return p + ".npy"
+    if ending.lower() == ".npy":
+        return p
+    if ending.lower() == ".json":
+        raise _revwave.InputError(f"save {p}: its ending .json is a sidecar's, not a record's: {rule}")
+    raise _revwave.InputError(f"save {p}: its ending {ending} is none of revwave's for a record: {rule}")
+
+
 @dataclass
 class ShotRecord:
     """A shot record: ``data`` (nt, nrec) sampled at t = n dt (s), its geometry (m from the first
@@ -35,9 +56,12 @@ class ShotRecord:
         return int(self.data.shape[0])
 
     def save(self, path: Union[str, os.PathLike]) -> None:
-        """Writes PATH.npy and its sidecar .json as ``revwave forward --out`` does (both or neither).
-        The sidecar has no field for a sampled wavelet: a record with one is refused (save the wavelet
-        with numpy and pass it again as ``wavelet=``)."""
+        """Writes PATH.npy and its sidecar .json as ``revwave forward --out`` does (both or neither):
+        FILE.npy writes FILE.npy and FILE.json, a name without an ending gets .npy; any other ending
+        (.json, the sidecar's, among them) is refused before anything is written. The sidecar has no
+        field for a sampled wavelet: a record with one is refused (save the wavelet with numpy and
+        pass it again as ``wavelet=``)."""
+        path = _record_path(path)
         if self.wavelet is not None:
             raise _revwave.InputError("save: the sidecar holds a Ricker wavelet (f0, t0), not a sampled one: "
                                       "numpy.save the record's wavelet and pass it as wavelet= when you use the record")
@@ -45,7 +69,7 @@ class ShotRecord:
             raise _revwave.InputError("save: the record has no Ricker wavelet (f0 and t0) for its sidecar")
         from ._inputs import _number  # (late: _inputs imports this module)
 
-        _revwave.write_shot_record(os.fspath(path), _as_input(self.data, "data"), _number("dt", self.dt),
+        _revwave.write_shot_record(path, _as_input(self.data, "data"), _number("dt", self.dt),
                                    _number("f0", self.f0), _number("t0", self.t0), _points(self.src, "src"),
                                    _points(self.rec, "rec"))
 

@@ -17,11 +17,13 @@ TEST(Utf8Text, WellFormedTextIsUnchanged) {
 
 TEST(Utf8Text, EveryOtherByteIsWrittenAsItsHexCode) {
   EXPECT_EQ(utf8_text("last read: '\x93'"), "last read: '\\x93'");  // a lone continuation byte
-  EXPECT_EQ(utf8_text("a\xff" "b"), "a\\xffb");
-  EXPECT_EQ(utf8_text("\xc3"), "\\xc3");                  // cut short at the end
-  EXPECT_EQ(utf8_text("\xc0\xaf"), "\\xc0\\xaf");         // an overlong '/'
-  EXPECT_EQ(utf8_text("\xe0\x80\xaf"), "\\xe0\\x80\\xaf");  // overlong in three bytes
-  EXPECT_EQ(utf8_text("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a UTF-16 surrogate
+  EXPECT_EQ(utf8_text("a\xff"
+                      "b"),
+            "a\\xffb");
+  EXPECT_EQ(utf8_text("\xc3"), "\\xc3");                             // cut short at the end
+  EXPECT_EQ(utf8_text("\xc0\xaf"), "\\xc0\\xaf");                    // an overlong '/'
+  EXPECT_EQ(utf8_text("\xe0\x80\xaf"), "\\xe0\\x80\\xaf");           // overlong in three bytes
+  EXPECT_EQ(utf8_text("\xed\xa0\x80"), "\\xed\\xa0\\x80");           // a UTF-16 surrogate
   EXPECT_EQ(utf8_text("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // past U+10FFFF
   EXPECT_EQ(utf8_text("tab\there\n"), "tab\\x09here\\x0a");          // control characters
   EXPECT_EQ(utf8_text("\xc3\xa9\xc3"), "\xc3\xa9\\xc3");             // the good character kept

@@ -260,3 +260,144 @@ def test_a_count_in_a_zero_dimensional_array_is_the_count_it_holds():
     assert revwave.forward(**{**SMALL, "nbl": np.array(4)}).data.tobytes() == revwave.forward(**SMALL).data.tobytes()
     with pytest.raises(revwave.InputError, match="--nbl"):
         revwave.forward(**{**SMALL, "nbl": np.array(4.5)})
+
+
+# A given empty value is refused, not read as "not given" (None is that): the CLI refuses --bands '',
+# --out-dir '', --rec-grid '' ...; bands=[] ran as "band 1/1: the data as they are" and out_dir=''
+# as out_dir=None (nothing written).
+
+@pytest.mark.parametrize("empty", [[], (), "", np.array([])])
+def test_empty_bands_are_refused_not_read_as_no_bands(tmp_path, empty):
+    with pytest.raises(revwave.InputError, match=r"^--bands .* is invalid: F1,F2,\.\.\. cut-offs in Hz \(leave bands "
+                                                 r"out, None, to invert the data as they are\)$"):
+        revwave.invert(vmin=1500, vmax=2500, iterations=1, bands=empty, out_dir=tmp_path / "run", **SMALL)
+    assert not (tmp_path / "run").exists()
+
+
+def test_an_empty_output_name_is_refused_as_the_cli_refuses_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(revwave.InputError, match="^--out-dir: an empty name: give a file name$"):
+        revwave.invert(vmin=1500, vmax=2500, iterations=1, out_dir="", **SMALL)
+    with pytest.raises(revwave.InputError, match="^--resume '' is invalid: give the directory of the inversion"):
+        revwave.invert(vmin=1500, vmax=2500, iterations=1, resume="", **SMALL)
+    with pytest.raises(revwave.InputError, match="^--out: an empty name: give a file name$"):
+        revwave.forward_survey(src=[[40.0, 40.0, 20.0]], out="", **SMALL)
+    with pytest.raises(revwave.InputError, match=r"^--rec-grid \[\] is invalid: expected NX,NY,Z"):
+        revwave.forward(rec_grid=[], **SMALL)
+    with pytest.raises(revwave.InputError, match="^--src-grid '' is invalid: expected NX,NY,Z"):
+        revwave.forward_survey(src_grid="", **SMALL)
+    with pytest.raises(revwave.InputError, match="^--origin '' is invalid: expected 3 comma-separated numbers$"):
+        revwave.forward_survey(src_grid=(1, 1, 20.0), origin="", out="s.sgy", **SMALL)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_empty_names_read_as_the_cli_words_them(cli, tmp_path):
+    _, _, err = cli("forward", "--shape", "12,12,12", "--out", "", check=False)
+    with pytest.raises(revwave.InputError) as e:
+        revwave.forward_survey(src=[[40.0, 40.0, 20.0]], out="", **SMALL)
+    assert f"revwave: error: {e.value} (see 'revwave --help')" == err.strip()
+
+
+# ShotRecord.save names its files as `revwave forward --out` does: save("obs.json") wrote .npy bytes
+# over a record's sidecar (and obs.json.json), save("x.txt") wrote x.txt and x.txt.json.
+
+def _small_record():
+    return revwave.ShotRecord(data=np.arange(15, dtype=np.float32).reshape(5, 3), dt=0.001,
+                              src=[[10.0, 10.0, 10.0]], rec=[[0.0, 0.0, 5.0], [10.0, 0.0, 5.0], [20.0, 0.0, 5.0]],
+                              f0=10.0, t0=0.15)
+
+
+def test_save_refuses_an_ending_that_is_not_a_records(tmp_path):
+    r = _small_record()
+    r.save(tmp_path / "obs.npy")
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert sorted(files) == ["obs.json", "obs.npy"]
+    rule = r"a record is FILE\.npy, written with its sidecar FILE\.json \(a name without an ending gets \.npy\)$"
+    with pytest.raises(revwave.InputError, match=r"^save .*obs\.json: its ending \.json is a sidecar's, not a "
+                                                 r"record's: " + rule):
+        r.save(tmp_path / "obs.json")
+    with pytest.raises(revwave.InputError, match=r"^save .*x\.txt: its ending \.txt is none of revwave's for a "
+                                                 r"record: " + rule):
+        r.save(str(tmp_path / "x.txt"))
+    with pytest.raises(revwave.InputError, match=r"^save .*/: names a directory, not a file: " + rule):
+        r.save(str(tmp_path) + "/")
+    with pytest.raises(revwave.InputError, match=r"^save: an empty name: give a file name; " + rule):
+        r.save("")
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
+
+
+def test_save_adds_npy_to_a_name_without_an_ending(tmp_path):
+    r = _small_record()
+    r.save(tmp_path / "obs.npy")
+    r.save(tmp_path / "plain")  # as `revwave forward --out plain` writes plain.npy and plain.json
+    (tmp_path / "d").mkdir()
+    r.save(tmp_path / "d")  # a name without an ending, as the CLI's --out d beside a directory d
+    (tmp_path / "taken.npy").mkdir()
+    with pytest.raises(revwave.IoError, match="taken.npy: cannot write the file: a directory of that name exists"):
+        r.save(tmp_path / "taken.npy")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d", "d.json", "d.npy", "obs.json", "obs.npy", "plain.json",
+                                                          "plain.npy", "taken.npy"]
+    for name in ("plain", "d"):
+        assert (tmp_path / f"{name}.npy").read_bytes() == (tmp_path / "obs.npy").read_bytes()
+        assert (tmp_path / f"{name}.json").read_bytes() == (tmp_path / "obs.json").read_bytes()
+    assert revwave.ShotRecord.load(tmp_path / "plain.npy").data.tobytes() == r.data.tobytes()
+
+
+# A Python int beyond the C++ field an option fills reached nanobind, whose 4-line TypeError
+# "incompatible function arguments" named neither the option nor the rule.
+
+_HUGE = [
+    (lambda v: revwave.schedule(steps=v, snaps=3), 2 ** 63, "--steps '9223372036854775808'", "an integer >= 1"),
+    (lambda v: revwave.schedule(steps=10, snaps=v), -2 ** 63 - 1, "--snaps '-9223372036854775809'", "an integer >= 1"),
+    (lambda v: revwave.forward(**{**SMALL, "nbl": v}), 2 ** 64, "--nbl '18446744073709551616'", "an integer >= 0"),
+    (lambda v: revwave.forward(**{**SMALL, "nbl": v}), "99999999999999999999", "--nbl '99999999999999999999'",
+     "an integer >= 0"),
+    (lambda v: revwave.forward(**{**SMALL, "space_order": v}), 2 ** 31, "--space-order 2147483648",
+     r"an integer in \[2, 16\]"),
+    (lambda v: revwave.forward(**{**SMALL, "threads": v}), 2 ** 40, "--threads 1099511627776",
+     r"an integer in \[1, 65536\]"),
+    (lambda v: revwave.gradient(**SMALL, snaps=v), 2 ** 63, "--snaps '9223372036854775808'", "an integer >= 1"),
+    (lambda v: revwave.gradient(**SMALL, host_spacing=v), 2 ** 63, "--host-spacing '9223372036854775808'",
+     "an integer >= 1"),
+    (lambda v: revwave.gradient(**SMALL, shots_at_once=v), -2 ** 31 - 1, "--shots-at-once -2147483649",
+     r"an integer in \[1, 8\]"),
+    (lambda v: revwave.invert(vmin=1500, vmax=2500, iterations=v, **SMALL), 2 ** 31, "--iterations 2147483648",
+     r"an integer in \[1, 100000\]"),
+    (lambda v: revwave.invert(vmin=1500, vmax=2500, lbfgs_memory=v, **SMALL), 2 ** 100,
+     "--lbfgs-memory '1267650600228229401496703205376'", r"an integer in \[1, 100\]"),
+    (lambda v: revwave.gradtest(halvings=v, **SMALL), 2 ** 31, "--halvings 2147483648", r"an integer in \[2, 40\]"),
+    (lambda v: revwave.adjtest(seed=v, **SMALL), 2 ** 64, "--seed '18446744073709551616'",
+     r"an integer in \[0, 4294967295\]"),
+    (lambda v: revwave.Objective((v, 4, 4)), 2 ** 63, "shape '9223372036854775808'", "an integer >= 1"),
+]
+
+
+@pytest.mark.parametrize("call, value, shown, rule", _HUGE)
+def test_a_count_beyond_its_field_is_refused_with_its_rule(call, value, shown, rule):
+    with pytest.raises(revwave.InputError, match=f"^{shown} is invalid: it must be {rule}$"):
+        call(value)
+
+
+def test_a_huge_count_reads_as_the_cli_words_it(cli):
+    for args, call in [(("schedule", "--steps", str(2 ** 63), "--snaps", "3"),
+                        lambda: revwave.schedule(steps=2 ** 63, snaps=3)),
+                       (("forward", "--shape", "12,12,12", "--space-order", str(2 ** 31)),
+                        lambda: revwave.forward(**{**SMALL, "space_order": 2 ** 31})),
+                       (("forward", "--shape", "12,12,12", "--nbl", str(2 ** 64)),
+                        lambda: revwave.forward(**{**SMALL, "nbl": 2 ** 64}))]:
+        _, _, err = cli(*args, check=False)
+        with pytest.raises(revwave.InputError) as e:
+            call()
+        assert f"revwave: error: {e.value}" == err.strip()
+
+
+def test_a_message_that_quotes_bytes_that_are_not_utf8_keeps_its_words(tmp_path):
+    # A sidecar holding a .npy file's bytes: the JSON parser's message quotes the byte 0x93, which
+    # no str holds; the exception reached Python with no message at all.
+    rec = revwave.forward(**SMALL)
+    rec.save(str(tmp_path / "o.npy"))
+    (tmp_path / "o.json").write_bytes((tmp_path / "o.npy").read_bytes())
+    with pytest.raises(revwave.IoError) as raised:
+        revwave.ShotRecord.load(str(tmp_path / "o.npy"))
+    assert "o.json: not valid JSON" in str(raised.value)
+    assert "\\x93" in str(raised.value)
