@@ -551,6 +551,11 @@ TEST_F(CliNothingLost, ASixthHeldOutRoundIsRefusedInItsOwnWords) {
       "invert --model m.npy --threads 1 --observed obs.npy --vmin 1500 --vmax 2400 --iterations 1 "
       "--bands '' --out-dir d",
       2, {"--bands '' is invalid: F1,F2,... cut-offs in Hz"});
+  // --resume '' began a new inversion.
+  expect_refused_as(
+      "invert --model m.npy --threads 1 --observed obs.npy --vmin 1500 --vmax 2400 --iterations 1 "
+      "--resume '' --out-dir d",
+      2, {"--resume '' is invalid: give the directory of the inversion to continue"});
   // A number or a boolean for a file in a config file named a file "5" or "true".
   const std::string g = "gradient --model m.npy --threads 1 --observed obs.npy ";
   for (const char* line : {"out = true", "out = 5", "png = 1"}) {
