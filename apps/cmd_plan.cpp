@@ -8,11 +8,16 @@
 #include <omp.h>
 
 #include <unistd.h>
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "commands.hpp"
 #include "gradient_job.hpp"
@@ -95,11 +100,31 @@ BackendChoice plan_backend(const ProblemOptions& p) {
 // and allocate_history decide (schedule/tier_split.hpp), for the device budget --device-memory
 // gives, or else the device's free memory now less the run's fields (`run_fields`: u, u_prev, lam,
 // lam_prev, dJ/dm, and the C-PML's u[n+1] where the grid has one) and the propagator's margin (the
-// run measures it again). Null where the run decides otherwise (compressed slots,
-// multilevel tiers, --store disk, online).
+// run measures it again). None where the run decides otherwise (compressed slots, multilevel
+// tiers, --store disk, online).
+struct DevicePlacement {
+  std::size_t device_budget = 0, host_budget = 0;
+  std::string history_tier;                  // full: where the history goes
+  index_t device_slots = 0, host_slots = 0;  // revolve: its slots' split, in a sentence
+  std::string tiers;
+};
+
+nlohmann::json to_json(const DevicePlacement& p) {
+  nlohmann::json c = {{"device_budget", p.device_budget}, {"host_budget", p.host_budget}};
+  if (!p.history_tier.empty()) {
+    c["history_tier"] = p.history_tier;
+  } else {
+    c["device_slots"] = p.device_slots;
+    c["host_slots"] = p.host_slots;
+    c["tiers"] = p.tiers;
+  }
+  return c;
+}
+
 template <class T>
-nlohmann::json device_placement(const GradientJobOptions& o, const StrategyPlan& plan, std::size_t field_bytes,
-                                int run_fields, std::size_t history_step, index_t steps, index_t& forward) {
+std::optional<DevicePlacement> device_placement(const GradientJobOptions& o, const StrategyPlan& plan,
+                                                std::size_t field_bytes, int run_fields, std::size_t history_step,
+                                                index_t steps, index_t& forward) {
   const DeviceBudgets b = device_budgets(o.problem);
   std::size_t device = b.device_memory;
   if (device == 0) {
@@ -110,20 +135,21 @@ nlohmann::json device_placement(const GradientJobOptions& o, const StrategyPlan&
     const std::size_t fields = static_cast<std::size_t>(run_fields) * field_bytes;
     device = budget > fields ? budget - fields : 0;
   }
-  const std::size_t host = b.host_memory > 0 ? b.host_memory : available_memory_bytes() / 2;
-  nlohmann::json c = {{"device_budget", device}, {"host_budget", host}};
+  DevicePlacement c;
+  c.device_budget = device;
+  c.host_budget = b.host_memory > 0 ? b.host_memory : available_memory_bytes() / 2;
   if (plan.strategy == Strategy::full) {
-    c["history_tier"] = history_tier(steps, history_step, device, host);
+    c.history_tier = history_tier(steps, history_step, device, c.host_budget);
     return c;
   }
   if (plan.strategy != Strategy::revolve || plan.compression.enabled() ||
       o.strategy.store.value_or(StoreKind::memory) != StoreKind::memory)
-    return nullptr;
+    return std::nullopt;
   const DeviceCheckpointPlan dp =
-      plan_device_checkpoints(steps, plan.snaps, plan.slot_bytes, device, host, b.min_host_spacing);
-  c["device_slots"] = dp.split.device_slots;
-  c["host_slots"] = dp.split.host_slots;
-  c["tiers"] = dp.split.choice;
+      plan_device_checkpoints(steps, plan.snaps, plan.slot_bytes, device, c.host_budget, b.min_host_spacing);
+  c.device_slots = dp.split.device_slots;
+  c.host_slots = dp.split.host_slots;
+  c.tiers = dp.split.choice;
   forward = dp.predicted_forward_steps;
   return c;
 }
@@ -164,15 +190,96 @@ GradientJob<T> plan_job(const GradientJobOptions& o, std::size_t& models) {
   return job;
 }
 
-// Whether this machine's available memory holds what the run would add to this process: the plan is
-// for any machine (a CPU node larger than this laptop), so it says so instead of refusing.
-nlohmann::json this_machine(double needed) {
-  const double here = double(available_memory_bytes());
-  return {{"available_bytes", here}, {"needed_bytes", needed}, {"holds_the_run", needed <= here}};
+// What `revwave plan` predicts, of one shot's gradient or of a survey's: the JSON (--json) and the
+// text report both render it.
+struct PlanSummary {
+  std::array<index_t, 3> shape{};
+  int space_order = 0;
+  Precision precision = Precision::float32;
+  BackendChoice backend;
+  std::optional<std::string> survey;  // a survey's description, its shots and its readers' warnings
+  std::size_t shots = 0;
+  std::vector<std::string> warnings;
+  index_t steps = 0;  // a survey's: all shots'
+  double dt = 0;      // the simulation's (the record's dt / substeps)
+  index_t substeps = 1;
+  std::optional<double> step_points;  // one shot's: interior points a step's cost is worth
+  Strategy strategy = Strategy::full;
+  std::string choice;
+  index_t snaps = 0, slots = 0;
+  std::size_t slot_bytes = 0, checkpoint_bytes = 0;
+  index_t forward_steps = 0, advances = 0, observed_steps = 0;
+  std::string forward_steps_bound;  // empty where the count is the run's
+  std::string step_counts;
+  double predicted_peak_bytes = 0;
+  std::vector<std::pair<std::string, std::size_t>> peak_parts;
+  // Whether this machine's available memory holds what the run would add to this process: the plan is
+  // for any machine (a CPU node larger than this laptop), so it says so instead of refusing. Only
+  // where the slots are this host's memory (the CPU): a GPU run's device slots are not, and its
+  // split is not always predicted, so no claim is made for it.
+  std::optional<double> needed_here;
+  double available_here = 0;
+  double predicted_seconds = 0;
+  std::string prediction;
+  std::optional<DevicePlacement> placement;
+  std::string placement_note;  // on the GPU where the run places its slots itself
+};
+
+// The machine's part of a plan: `needed` bytes beside what this process holds now.
+void put_machine(PlanSummary& s, const BackendChoice& backend, double needed) {
+  if (!backend_capabilities(backend.kind).slots_in_host_memory()) return;
+  s.needed_here = needed;
+  s.available_here = double(available_memory_bytes());
+}
+
+nlohmann::json to_json(const PlanSummary& s) {
+  nlohmann::json j;
+  j["command"] = "plan";
+  if (s.survey) {
+    j["survey"] = *s.survey;
+    j["shots"] = s.shots;
+    j["warnings"] = s.warnings;
+  }
+  j["shape"] = s.shape;
+  j["space_order"] = s.space_order;
+  j["precision"] = to_string(s.precision);
+  put_backend(j, s.backend);
+  j["steps"] = s.steps;
+  j["dt"] = s.dt;
+  j["substeps"] = s.substeps;
+  if (s.step_points) j["step_points"] = *s.step_points;
+  j["strategy"] = to_string(s.strategy);
+  j["choice"] = s.choice;
+  j["snaps"] = s.snaps;
+  j["slots"] = s.slots;
+  j["slot_bytes"] = s.slot_bytes;
+  j["checkpoint_bytes"] = s.checkpoint_bytes;
+  j["forward_steps"] = s.forward_steps;
+  if (!s.forward_steps_bound.empty()) j["forward_steps_bound"] = s.forward_steps_bound;
+  j["advances"] = s.advances;
+  j["reverse_steps"] = s.steps;
+  j["observed_steps"] = s.observed_steps;
+  j["step_counts"] = s.step_counts;
+  j["predicted_peak_bytes"] = s.predicted_peak_bytes;
+  if (s.needed_here) {
+    j["this_machine"] = {{"available_bytes", s.available_here},
+                         {"needed_bytes", *s.needed_here},
+                         {"holds_the_run", *s.needed_here <= s.available_here}};
+  }
+  for (const auto& [part, bytes] : s.peak_parts) j["predicted_peak_parts"][part] = bytes;
+  j["predicted_seconds"] = s.predicted_seconds;
+  j["prediction"] = s.prediction;
+  if (s.placement) {
+    j["placement"] = to_json(*s.placement);
+    j["cuda"] = j["placement"];  // the old key, kept for one release (CHANGELOG: Deprecated)
+  } else if (!s.placement_note.empty()) {
+    j["cuda_note"] = s.placement_note;
+  }
+  return j;
 }
 
 template <class T>
-nlohmann::json plan_summary(GradientJobOptions& o) {
+PlanSummary plan_summary(GradientJobOptions& o) {
   // As run_gradient_job, up to the plan: the same backend, inputs, working set and strategy.
   const BackendChoice backend = plan_backend(o.problem);
   refuse_cuda_options_on_cpu(o.problem, backend.kind);
@@ -194,11 +301,11 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
   const index_t steps = run_time.steps;
   const index_t observed_steps = job.observed_source == ObservedSource::modelled ? steps : 0;
   index_t forward = planned_forward_steps(plan, steps);
-  const nlohmann::json cuda =
+  const std::optional<DevicePlacement> cuda =
       backend.kind == Backend::cuda
           ? device_placement<T>(o, plan, grid.template field_bytes<T>(), grid.cpml ? 6 : 5,
                                 history_step_bytes<T>(grid, job.start.model.has_density()), steps, forward)
-          : nlohmann::json(nullptr);
+          : std::nullopt;
   // A checkpointed reverse step applies the forward operator once and is counted in the forward
   // steps; full's reverse steps read the stored history, and its forward steps are all advances.
   const bool full = plan.strategy == Strategy::full;
@@ -209,9 +316,9 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
       plan.strategy == Strategy::full ||
       (plan.strategy != Strategy::multilevel && o.strategy.store.value_or(StoreKind::memory) == StoreKind::memory);
   std::size_t checkpoint_memory = slots_in_memory ? plan.storage_bytes : 0;
-  if (!cuda.is_null()) {  // host memory holds the slots or the history spilled to pinned memory only
-    checkpoint_memory = cuda.contains("host_slots") ? cuda["host_slots"].get<std::size_t>() * plan.slot_bytes
-                                                    : (cuda["history_tier"] == "pinned-host" ? plan.storage_bytes : 0);
+  if (cuda) {  // host memory holds the slots or the history spilled to pinned memory only
+    checkpoint_memory = cuda->history_tier.empty() ? static_cast<std::size_t>(cuda->host_slots) * plan.slot_bytes
+                                                   : (cuda->history_tier == "pinned-host" ? plan.storage_bytes : 0);
   }
   if (plan.strategy == Strategy::multilevel) {
     for (std::size_t t = 0; t < plan.tiers.size(); ++t)
@@ -233,55 +340,46 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
     seconds = slower * points * (double(observed_steps + advances) + cpu_reverse_cost * double(steps)) / rate;
   }
 
-  nlohmann::json j;
-  j["command"] = "plan";
-  j["shape"] = grid.shape;
-  j["space_order"] = grid.space_order;
-  j["precision"] = to_string(o.problem.precision);
-  put_backend(j, backend);
-  j["steps"] = steps;
-  j["dt"] = run_time.dt;  // the simulation's (the record's dt / substeps)
-  j["substeps"] = job.substeps;
-  j["step_points"] = points;  // interior points a step's cost is worth (the C-PML's layer weighed in)
-  j["strategy"] = to_string(plan.strategy);
-  j["choice"] = plan.choice;
-  j["snaps"] = plan.snaps;
-  j["slots"] = plan.slots;
-  j["slot_bytes"] = plan.slot_bytes;
-  j["checkpoint_bytes"] = plan.strategy == Strategy::full ? 0 : plan.storage_bytes;
-  j["forward_steps"] = forward;
-  if (plan.strategy == Strategy::online) j["forward_steps_bound"] = online_bound(o.strategy);
-  if (plan.strategy == Strategy::multilevel && plan.measure_costs) j["forward_steps_bound"] = multilevel_bound;
-  j["advances"] = advances;
-  j["reverse_steps"] = steps;
-  j["observed_steps"] = observed_steps;
-  j["step_counts"] =
-      full ? "forward_steps = advances (full's reverse_steps read the stored history and apply no "
-             "forward operator); observed_steps (modelling the observed data in the true model) come on top"
-           : "forward_steps = advances + reverse_steps (each reverse step applies the forward operator "
-             "once); observed_steps (modelling the observed data in the true model) come on top";
-  j["predicted_peak_bytes"] = peak;
-  // Where the slots are this host's memory (the CPU): a GPU run's device slots are not, and its
-  // split is not always predicted, so no claim is made for it.
-  if (backend_capabilities(backend.kind).slots_in_host_memory())
-    j["this_machine"] = this_machine(double(models) + double(working) + double(checkpoint_memory));
-  j["predicted_peak_parts"] = {{"process_now", base - models},
-                               {"models", models},
-                               {"working_set", working},
-                               {"checkpoints_in_memory", checkpoint_memory}};
-  j["predicted_seconds"] = seconds;
-  j["prediction"] =
+  PlanSummary s;
+  s.shape = grid.shape;
+  s.space_order = grid.space_order;
+  s.precision = o.problem.precision;
+  s.backend = backend;
+  s.steps = steps;
+  s.dt = run_time.dt;
+  s.substeps = job.substeps;
+  s.step_points = points;  // the C-PML's layer weighed in
+  s.strategy = plan.strategy;
+  s.choice = plan.choice;
+  s.snaps = plan.snaps;
+  s.slots = plan.slots;
+  s.slot_bytes = plan.slot_bytes;
+  s.checkpoint_bytes = full ? 0 : plan.storage_bytes;
+  s.forward_steps = forward;
+  if (plan.strategy == Strategy::online) s.forward_steps_bound = online_bound(o.strategy);
+  if (plan.strategy == Strategy::multilevel && plan.measure_costs) s.forward_steps_bound = multilevel_bound;
+  s.advances = advances;
+  s.observed_steps = observed_steps;
+  s.step_counts = full ? "forward_steps = advances (full's reverse_steps read the stored history and apply no "
+                         "forward operator); observed_steps (modelling the observed data in the true model) come on top"
+                       : "forward_steps = advances + reverse_steps (each reverse step applies the forward operator "
+                         "once); observed_steps (modelling the observed data in the true model) come on top";
+  s.predicted_peak_bytes = peak;
+  put_machine(s, backend, double(models) + double(working) + double(checkpoint_memory));
+  s.peak_parts = {{"process_now", base - models},
+                  {"models", models},
+                  {"working_set", working},
+                  {"checkpoints_in_memory", checkpoint_memory}};
+  s.predicted_seconds = seconds;
+  s.prediction =
       "nothing was run: peak = this process's resident memory now + the models a gradient holds where none was read + the working set + the checkpoints held in memory; "
       "time from documented throughput (CPU 0.5 GPts/s per thread forward, reverse 2.5x; GPU 147 / 71 GPts/s; a "
       "C-PML layer point 1 + 2.8 interior points on the CPU, 1 + 5.1 on the GPU), not measured here";
-  if (!cuda.is_null()) {
-    j["placement"] = cuda;
-    j["cuda"] = cuda;  // the old key, kept for one release (CHANGELOG: Deprecated)
-  } else if (backend.kind == Backend::cuda) {
-    j["cuda_note"] =
+  s.placement = cuda;
+  if (!cuda && backend.kind == Backend::cuda)
+    s.placement_note =
         "on the GPU the run places compressed, tiered, disk and online slots itself: their split is not predicted";
-  }
-  return j;
+  return s;
 }
 
 // A survey's plan (`plan --observed survey.sgy`, a directory, several records, --src-grid, ...): the
@@ -290,7 +388,7 @@ nlohmann::json plan_summary(GradientJobOptions& o) {
 // the working set and checkpoints of the largest window, which the shot engine allocates once; the
 // gradient's sums (a value a model point) and what this process holds now (the model and the data).
 template <class T>
-nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& so) {
+PlanSummary survey_plan_summary(GradientJobOptions& o, const SurveyOptions& so) {
   const BackendChoice backend = plan_backend(o.problem);
   if (backend.kind == Backend::cuda && cuda_device_count() == 0)
     throw InputError("plan of a survey on --backend cuda needs the GPU it plans for here: plan one shot's record");
@@ -351,113 +449,108 @@ nlohmann::json survey_plan_summary(GradientJobOptions& o, const SurveyOptions& s
       checked_bytes({static_cast<std::size_t>(grid.interior_points()), sizeof(double)}, "the gradient's sums");
   const std::size_t base = resident_bytes();
   const double peak = double(base) + double(working) + double(checkpoints) + double(sums);
-  nlohmann::json j;
-  j["command"] = "plan";
-  j["survey"] = survey.description;
-  j["shots"] = survey.shots.size();
-  j["shape"] = grid.shape;
-  j["space_order"] = grid.space_order;
-  j["precision"] = to_string(o.problem.precision);
-  put_backend(j, backend);
-  j["steps"] = steps;  // all shots'
-  j["dt"] = simulation_time(survey.shots.front()).dt;
-  j["substeps"] = substeps;
-  j["strategy"] = to_string(largest.strategy);
-  j["choice"] = largest.choice + " (the largest window's)";
-  j["snaps"] = largest.snaps;
-  j["slots"] = largest.slots;
-  j["slot_bytes"] = slot_bytes;
-  j["checkpoint_bytes"] = largest.strategy == Strategy::full ? 0 : checkpoints;
-  j["forward_steps"] = forward;
-  if (largest.strategy == Strategy::online) j["forward_steps_bound"] = online_bound(o.strategy);
-  if (largest.strategy == Strategy::multilevel && largest.measure_costs) j["forward_steps_bound"] = multilevel_bound;
-  j["advances"] = advances;
-  j["reverse_steps"] = steps;
-  j["observed_steps"] = job.inputs.has_truth ? steps : 0;
-  j["step_counts"] = "summed over the shots, each as one shot's plan counts them";
-  j["predicted_peak_bytes"] = peak;
-  if (backend_capabilities(backend.kind).slots_in_host_memory())
-    j["this_machine"] = this_machine(double(working) + double(checkpoints) + double(sums));
-  j["predicted_peak_parts"] = {
+  PlanSummary s;
+  s.survey = survey.description;
+  s.shots = survey.shots.size();
+  s.warnings = job.inputs.warnings;
+  s.shape = grid.shape;
+  s.space_order = grid.space_order;
+  s.precision = o.problem.precision;
+  s.backend = backend;
+  s.steps = steps;
+  s.dt = simulation_time(survey.shots.front()).dt;
+  s.substeps = substeps;
+  s.strategy = largest.strategy;
+  s.choice = largest.choice + " (the largest window's)";
+  s.snaps = largest.snaps;
+  s.slots = largest.slots;
+  s.slot_bytes = slot_bytes;
+  s.checkpoint_bytes = largest.strategy == Strategy::full ? 0 : checkpoints;
+  s.forward_steps = forward;
+  if (largest.strategy == Strategy::online) s.forward_steps_bound = online_bound(o.strategy);
+  if (largest.strategy == Strategy::multilevel && largest.measure_costs) s.forward_steps_bound = multilevel_bound;
+  s.advances = advances;
+  s.observed_steps = job.inputs.has_truth ? steps : 0;
+  s.step_counts = "summed over the shots, each as one shot's plan counts them";
+  s.predicted_peak_bytes = peak;
+  put_machine(s, backend, double(working) + double(checkpoints) + double(sums));
+  s.peak_parts = {
       {"process_now", base}, {"working_set", working}, {"checkpoints_in_memory", checkpoints}, {"gradient_sums", sums}};
-  j["predicted_seconds"] = step_seconds;
-  j["prediction"] =
+  s.predicted_seconds = step_seconds;
+  s.prediction =
       "nothing was run: peak = this process's resident memory now (the model and the data read) + the largest "
       "window's working set and checkpoints + the gradient's sums; time from documented throughput, one shot "
       "after another on one process, not measured here";
-  j["warnings"] = job.inputs.warnings;
-  return j;
+  return s;
 }
 
-template <class T>
-void run(GradientJobOptions& o, const Presentation& view, const SurveyOptions& so) {
-  refuse_unused_survey_options(o.observed, false, so);
-  const nlohmann::json j = gradient_is_survey(o, so) ? survey_plan_summary<T>(o, so) : plan_summary<T>(o);
-  if (view.json) {
-    print_json(j);
-    return;
-  }
+// The plan as text: the problem, the strategy and its counts, where a GPU run's slots go, the
+// predicted peak and time.
+void print_plan(const PlanSummary& s) {
   const auto num = [](double v, int digits = 3) {
     char text[64];
     std::snprintf(text, sizeof text, "%.*g", digits, v);
     return std::string(text);
   };
-  const auto shape = j["shape"];
-  const std::int64_t steps = j["steps"], forward = j["forward_steps"], advances = j["advances"],
-                     observed = j["observed_steps"];
-  const bool full_history = j["strategy"] == "full";
-  const std::string bound = j.value("forward_steps_bound", std::string());
-  BackendChoice b{j["backend"] == "cuda" ? Backend::cuda : Backend::cpu, j["backend_note"], ""};
-  std::cout << "revwave plan (a prediction: nothing is run): " << shape[0] << " x " << shape[1] << " x " << shape[2]
-            << " points, " << steps << " time steps (N) of dt = " << num(j["dt"].get<double>() * 1e3, 6) << " ms, "
-            << j["precision"].get<std::string>() << " on " << backend_words(b, false) << "\n";
-  if (j.contains("shots")) {
-    print_warnings(j["warnings"].get<std::vector<std::string>>());
-    std::cout << "  survey          " << j["shots"] << " shots (" << j["survey"].get<std::string>()
-              << "); N is all shots' steps\n";
+  const bool full_history = s.strategy == Strategy::full;
+  const std::string& bound = s.forward_steps_bound;
+  const bool at_least = bound.rfind("at least", 0) == 0;
+  std::cout << "revwave plan (a prediction: nothing is run): " << s.shape[0] << " x " << s.shape[1] << " x "
+            << s.shape[2] << " points, " << s.steps << " time steps (N) of dt = " << num(s.dt * 1e3, 6) << " ms, "
+            << to_string(s.precision) << " on " << backend_words(s.backend, false) << "\n";
+  if (s.survey) {
+    print_warnings(s.warnings);
+    std::cout << "  survey          " << s.shots << " shots (" << *s.survey << "); N is all shots' steps\n";
   }
-  std::cout << "  strategy        " << j["choice"].get<std::string>() << "\n"
-            << "  slots           " << j["slots"] << " checkpoints of " << format_bytes(j["slot_bytes"].get<double>())
-            << " (" << format_bytes(j["checkpoint_bytes"].get<double>()) << ")\n"
-            << "  forward steps   " << (bound.rfind("at least", 0) == 0 ? "at least " : "") << forward << " = "
-            << advances << " advances"
+  std::cout << "  strategy        " << s.choice << "\n"
+            << "  slots           " << s.slots << " checkpoints of " << format_bytes(double(s.slot_bytes)) << " ("
+            << format_bytes(double(s.checkpoint_bytes)) << ")\n"
+            << "  forward steps   " << (at_least ? "at least " : "") << s.forward_steps << " = " << s.advances
+            << " advances"
             << (full_history
                     ? ""
-                    : " + the " + std::to_string(steps) + " reverse steps (each also applies the forward operator)")
-            << "; " << num(double(forward) / double(steps), 4) << " x N"
-            << (bound.empty()                   ? ""
-                : j["strategy"] == "multilevel" ? " (with every slot: the tiers' costs, measured at start-up, "
-                                                  "may choose fewer)"
-                : bound.rfind("at least", 0) == 0
-                    ? " (online decides as it runs: the offline optimum for its slots)"
-                    : " (online: the offline optimum for its slots; --stop-energy may end "
-                      "the run sooner)")
+                    : " + the " + std::to_string(s.steps) + " reverse steps (each also applies the forward operator)")
+            << "; " << num(double(s.forward_steps) / double(s.steps), 4) << " x N"
+            << (bound.empty()                        ? ""
+                : s.strategy == Strategy::multilevel ? " (with every slot: the tiers' costs, measured at start-up, "
+                                                       "may choose fewer)"
+                : at_least                           ? " (online decides as it runs: the offline optimum for its slots)"
+                           : " (online: the offline optimum for its slots; --stop-energy may end "
+                             "the run sooner)")
             << "\n"
-            << "  reverse steps   " << steps << " (one per time step, "
+            << "  reverse steps   " << s.steps << " (one per time step, "
             << (full_history ? "reading the stored history: not in the forward steps" : "counted in the forward steps")
             << ")\n";
-  if (j.contains("placement")) {
-    const auto& c = j["placement"];
+  if (s.placement) {
     std::cout << "  on the GPU      ";
-    if (c.contains("history_tier"))
-      std::cout << "the history in " << (c["history_tier"] == "device" ? "device" : "pinned host")
-                << " memory (device budget " << format_bytes(c["device_budget"].get<double>()) << ")\n";
+    if (!s.placement->history_tier.empty())
+      std::cout << "the history in " << (s.placement->history_tier == "device" ? "device" : "pinned host")
+                << " memory (device budget " << format_bytes(double(s.placement->device_budget)) << ")\n";
     else
-      std::cout << c["tiers"].get<std::string>() << "\n";
+      std::cout << s.placement->tiers << "\n";
   }
-  if (observed > 0)
-    std::cout << "  observed data   " << observed << " forward steps in the true model, beside the counts above\n";
-  std::cout << "  predicted peak  " << format_bytes(j["predicted_peak_bytes"].get<double>())
-            << (j.contains("shots")
-                    ? " (this process now + the largest window's working set and checkpoints + the sums)\n"
-                    : " (this process now + models + working set + checkpoints in memory)\n")
-            << "  predicted time  " << num(j["predicted_seconds"].get<double>())
+  if (s.observed_steps > 0)
+    std::cout << "  observed data   " << s.observed_steps
+              << " forward steps in the true model, beside the counts above\n";
+  std::cout << "  predicted peak  " << format_bytes(s.predicted_peak_bytes)
+            << (s.survey ? " (this process now + the largest window's working set and checkpoints + the sums)\n"
+                         : " (this process now + models + working set + checkpoints in memory)\n")
+            << "  predicted time  " << num(s.predicted_seconds)
             << " s (from documented throughput, not measured here)\n";
-  if (j.contains("this_machine") && !j["this_machine"]["holds_the_run"].get<bool>()) {
-    std::cout << "  this machine    " << format_bytes(j["this_machine"]["available_bytes"].get<double>())
-              << " available: the run needs " << format_bytes(j["this_machine"]["needed_bytes"].get<double>())
-              << " more, so `revwave gradient` would refuse it here\n";
+  if (s.needed_here && *s.needed_here > s.available_here) {
+    std::cout << "  this machine    " << format_bytes(s.available_here) << " available: the run needs "
+              << format_bytes(*s.needed_here) << " more, so `revwave gradient` would refuse it here\n";
   }
+}
+
+template <class T>
+void run(GradientJobOptions& o, const Presentation& view, const SurveyOptions& so) {
+  refuse_unused_survey_options(o.observed, false, so);
+  const PlanSummary s = gradient_is_survey(o, so) ? survey_plan_summary<T>(o, so) : plan_summary<T>(o);
+  if (view.json)
+    print_json(to_json(s));
+  else
+    print_plan(s);
 }
 
 }  // namespace
