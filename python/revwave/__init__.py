@@ -44,7 +44,7 @@ from typing import Callable, Optional, Sequence, Union
 import numpy as np
 
 from . import _revwave
-from ._arrays import ArrayLike, Points, _as_input
+from ._arrays import ArrayLike, Points, _as_input, _path
 from ._inputs import (RevwaveWarning, _aperture, _bool, _choice, _integer, _number, _observed_record,
                       _optional_number, _output_path, _problem, _refuse_with_observed, _set_gradient_observed,
                       _set_misfit, _set_record_observed, _set_strategy, _set_survey_layout, _tiers, _warn, _wavelet_input)
@@ -330,7 +330,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
     if isinstance(observed, (ShotRecord, dict, np.ndarray)):
         _set_record_observed(o, _observed_record(observed), None)
     elif observed is not None:
-        o.set_observed_file(os.fspath(observed))
+        o.set_observed_file(_path(observed, "--observed"))
     if true_model is not None:
         o.set_true_model(_as_input(true_model, "true_model"))
     _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, tier, stop_energy)

@@ -2,6 +2,7 @@
 other layouts and dtypes converted only where no value changes."""
 from __future__ import annotations
 
+import os
 from typing import Any, Sequence, Union
 
 import numpy as np
@@ -33,3 +34,13 @@ def _points(p: Points, name: str) -> np.ndarray:
     if arr.ndim == 1 and arr.shape[0] == 3:
         arr = arr.reshape(1, 3)
     return arr
+
+
+def _path(value: Union[str, "os.PathLike[str]"], option: str) -> str:
+    """A path as the extension takes it, a str: what ``os.fspath`` gives for a str or an os.PathLike.
+    bytes (which os.fspath passes through) are refused naming the option, rather than reaching a
+    str-only field of the bindings, whose TypeError names neither."""
+    p = os.fspath(value)
+    if isinstance(p, bytes):
+        raise InputError(f"{option} {value!r} is invalid: a path is a str or an os.PathLike of str, not bytes")
+    return p

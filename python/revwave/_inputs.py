@@ -11,7 +11,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from . import _revwave
-from ._arrays import _as_input, _points
+from ._arrays import _as_input, _path, _points
 from ._results import ShotRecord, SurveyRecords
 from ._revwave import InputError, IoError
 
@@ -185,7 +185,7 @@ def _output_path(option: str, path: Union[None, str, os.PathLike]) -> str:
     name is refused as the CLI refuses ``--out ''`` (it would be taken for the option not given)."""
     if path is None:
         return ""
-    p = os.fspath(path)
+    p = _path(path, option)
     if p == "":
         raise InputError(f"{option}: an empty name: give a file name")
     return p
@@ -197,7 +197,7 @@ def _memory(v: Union[None, int, str]) -> Optional[str]:
 
 def _existing(path: Union[str, os.PathLike], option: str) -> str:
     """The path of an input file, refused as the CLI refuses it when it does not exist."""
-    p = os.fspath(path)
+    p = _path(path, option)
     if not os.path.exists(p):
         raise IoError(f"{option}: File does not exist: {p}")
     return p
@@ -273,7 +273,7 @@ def _set_strategy(o, strategy, snaps, checkpoint_memory, store, checkpoint_dir, 
     o.snaps = None if snaps is None else _integer("--snaps", snaps)
     o.checkpoint_memory = _memory(checkpoint_memory)
     o.store = None if store is None else _choice("--store", store, ("memory", "disk"))
-    o.checkpoint_dir = os.fspath(checkpoint_dir)
+    o.checkpoint_dir = _path(checkpoint_dir, "--checkpoint-dir")
     o.tiers = _tiers(tier)
     o.stop_energy = _optional_number("--stop-energy", stop_energy)
 
@@ -317,7 +317,7 @@ def _set_survey_observed(o, survey, observed) -> None:
         elif isinstance(item, np.ndarray):
             _observed_record(item)  # refused, saying what to pass
         else:
-            paths.append(os.fspath(item))
+            paths.append(_path(item, f"observed[{i}]"))
     if records and paths:
         raise InputError("observed: give a list of ShotRecords or a list of paths, not both")
     if not records and not paths:
@@ -421,7 +421,7 @@ def _set_gradient_observed(o, survey, observed, wavelet) -> bool:
         _set_record_observed(o, _observed_record(observed), wavelet)
         return False
     elif observed is not None:
-        path = os.fspath(observed)
+        path = _path(observed, "--observed")
         if not os.path.exists(path):
             raise IoError(f"--observed: Path does not exist: {path}")
         is_survey = _is_survey_path(path)

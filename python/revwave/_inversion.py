@@ -7,7 +7,7 @@ import os
 from typing import Optional, Sequence, Union
 
 from . import _revwave
-from ._arrays import ArrayLike, Points, _as_input
+from ._arrays import ArrayLike, Points, _as_input, _path
 from ._docs import _documented
 from ._inputs import (_aperture, _bool, _choice, _cutoffs, _existing, _integer, _number, _optional_number,
                       _output_path, _problem, _refuse_with_observed, _set_strategy, _set_survey_layout,
@@ -122,7 +122,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     o.smooth = _number("--smooth", smooth)
     o.out_dir = _output_path("--out-dir", out_dir)
     o.out_dir_given = out_dir is not None  # with resume= it must name the same directory, as the CLI's --out-dir
-    o.resume = "" if resume is None else os.fspath(resume)
+    o.resume = "" if resume is None else _path(resume, "--resume")
     if resume is not None and o.resume == "":  # the library's "not given": a fresh inversion instead
         raise InputError("--resume '' is invalid: give the directory of the inversion to continue (leave resume out, "
                          "None, to begin one)")

@@ -6,6 +6,7 @@ from typing import Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from ._arrays import _as_input
 from ._inputs import _integer, _number, _number_text
 from ._revwave import InputError
 
@@ -58,11 +59,11 @@ class Objective:
 
     def x(self, velocity: np.ndarray) -> np.ndarray:
         """The optimiser's variable for a velocity model (m/s)."""
-        return np.asarray(velocity, dtype=np.float64).reshape(-1) / self.velocity_scale
+        return _as_input(velocity, "velocity").astype(np.float64, copy=False).reshape(-1) / self.velocity_scale
 
     def model(self, x: np.ndarray) -> np.ndarray:
         """The velocity model (m/s) of an optimiser's variable."""
-        return (np.asarray(x, dtype=np.float64) * self.velocity_scale).reshape(self.shape)
+        return (_as_input(x, "x").astype(np.float64, copy=False) * self.velocity_scale).reshape(self.shape)
 
     def bounds(self, vmin: float, vmax: float) -> list:
         """scipy's bounds for velocities within [vmin, vmax] m/s at every point, refused as ``revwave

@@ -8,14 +8,14 @@ from typing import Optional, Union
 import numpy as np
 
 from . import _revwave
-from ._arrays import _as_input, _points
+from ._arrays import _as_input, _path, _points
 
 
 def _record_path(path: Union[str, os.PathLike]) -> str:
     """Where ``ShotRecord.save`` writes the record, as ``revwave forward --out`` names one record: FILE.npy
     (any case) as given, a name without an ending with .npy added; another ending, an empty name and a
     name of a directory (``out/``, ``.``) are refused naming the path and the rule."""
-    p = os.fspath(path)
+    p = _path(path, "save")
     rule = "a record is FILE.npy, written with its sidecar FILE.json (a name without an ending gets .npy)"
     if p == "":
         raise _revwave.InputError(f"save: an empty name: give a file name; {rule}")
@@ -76,7 +76,7 @@ class ShotRecord:
     @classmethod
     def load(cls, path: Union[str, os.PathLike]) -> "ShotRecord":
         """Reads a record .npy and its sidecar .json (as written by ``revwave forward``), checked."""
-        return cls._from(_revwave.read_shot_record(os.fspath(path)))
+        return cls._from(_revwave.read_shot_record(_path(path, "load")))
 
     @classmethod
     def _from(cls, d: dict) -> "ShotRecord":

@@ -401,3 +401,39 @@ def test_a_message_that_quotes_bytes_that_are_not_utf8_keeps_its_words(tmp_path)
         revwave.ShotRecord.load(str(tmp_path / "o.npy"))
     assert "o.json: not valid JSON" in str(raised.value)
     assert "\\x93" in str(raised.value)
+
+
+# A seventh held-out round (#45): bytes paths reached the bindings' str-only fields (nanobind's
+# "incompatible function arguments", or "a bytes-like object is required"), and Objective cast a
+# complex model to real in silence.
+_OBSERVED = {k: v for k, v in SMALL.items() if k != "tn"}  # the record brings its time axis
+_BYTES_PATHS = [
+    ("--out-dir", lambda d: revwave.invert(vmin=1500, vmax=2500, iterations=1, out_dir=bytes(d / "inv"), **SMALL)),
+    ("--resume", lambda d: revwave.invert(vmin=1500, vmax=2500, iterations=1, resume=bytes(d / "inv"), **SMALL)),
+    ("--checkpoint-dir", lambda d: revwave.gradient(store="disk", strategy="revolve", checkpoint_dir=bytes(d),
+                                                    **SMALL)),
+    ("--observed", lambda d: revwave.gradient(observed=bytes(d / "o.npy"), **_OBSERVED)),
+    ("observed\\[0\\]", lambda d: revwave.gradient(observed=[bytes(d / "o.npy")], **_OBSERVED)),
+    ("--out", lambda d: revwave.forward_survey(src_grid=(2, 1, 40), out=bytes(d / "s.sgy"), **SMALL)),
+    ("load", lambda d: revwave.ShotRecord.load(bytes(d / "o.npy"))),
+    ("save", lambda d: revwave.forward(**SMALL).save(bytes(d / "p.npy"))),
+]
+
+
+@pytest.mark.parametrize("option, call", _BYTES_PATHS, ids=[o for o, _ in _BYTES_PATHS])
+def test_a_path_given_as_bytes_is_refused_naming_its_keyword(tmp_path, option, call):
+    revwave.forward(**SMALL).save(str(tmp_path / "o.npy"))
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(revwave.InputError, match=f"^{option} b'.*' is invalid: a path is a str or an os.PathLike"):
+        call(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_objective_refuses_a_complex_model_as_gradient_does():
+    f = revwave.Objective((12, 12, 12), spacing=10, tn=0.2, threads=1, boundary="sponge", nbl=4)
+    x = f.x(np.full((12, 12, 12), 2000.0))
+    with pytest.raises(revwave.InputError, match="x: dtype complex128 is not a real number type"):
+        f(x + 1j * x)
+    with pytest.raises(revwave.InputError, match="velocity: dtype complex128 is not a real number type"):
+        f.x(np.full((12, 12, 12), 2000.0 + 1j))
+    assert f.model(x).dtype == np.float64 and np.all(f.model(x) == 2000.0)
