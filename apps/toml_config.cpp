@@ -197,7 +197,7 @@ void check_values(const CLI::Option* opt, const toml::node& node, const std::str
     const auto refuse_non_string = [&](const toml::node& n) {
       if (n.is_string()) return;
       bad_value(key, std::string(n.is_boolean() ? "a boolean" : "a number") + " where --" + option +
-                         " takes a path (write a file named so as a string: \"" + values.front() + "\")");
+                         " takes a path (write a file named so as a string: \"" + scalar_text(n, key) + "\")");
     };
     if (const auto* a = node.as_array()) {
       for (const toml::node& e : *a) refuse_non_string(e);

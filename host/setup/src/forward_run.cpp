@@ -55,12 +55,9 @@ nlohmann::json forward_summary(const ForwardRun<T>& r, Precision precision) {
   j["nt"] = r.time.nt();
   j["steps"] = r.time.steps;
   j["dt"] = r.time.dt;
-  j["shape"] = grid.shape;
+  put_grid(j, grid);
   j["spacing"] = grid.spacing;
   j["nbl"] = grid.nbl;
-  if (grid.free_surface) j["free_surface"] = true;
-  j["boundary"] = to_string(boundary_of(grid));
-  j["space_order"] = grid.space_order;
   put_backend(j, r.backend);
   j["precision"] = to_string(precision);
   j["sources"] = r.setup.acquisition.sources.size();

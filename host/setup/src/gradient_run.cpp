@@ -87,10 +87,7 @@ nlohmann::json gradient_summary(const GradientRun<T>& r, const GradientJobOption
                       {"seconds_spill", r.placement.seconds_spill}};
     j["cuda"] = j["placement"];  // the old key, kept for one release (CHANGELOG: Deprecated)
   }
-  j["shape"] = r.job.start.grid.shape;
-  j["space_order"] = r.job.start.grid.space_order;
-  if (r.job.start.grid.free_surface) j["free_surface"] = true;
-  j["boundary"] = to_string(boundary_of(r.job.start.grid));
+  put_grid(j, r.job.start.grid);
   put_backend(j, r.backend);
   j["precision"] = to_string(o.problem.precision);
   j["observed"] = observed;

@@ -307,6 +307,13 @@ void require_run_memory(const ProblemSetup& s, const TimeAxis& t, std::size_t va
                             std::to_string(s.acquisition.receivers.size()) + " receivers of traces)");
 }
 
+void put_grid(nlohmann::json& j, const Grid& g) {
+  j["shape"] = g.shape;
+  j["space_order"] = g.space_order;
+  if (g.free_surface) j["free_surface"] = true;
+  j["boundary"] = to_string(boundary_of(g));
+}
+
 void put_backend(nlohmann::json& j, const BackendChoice& b) {
   j["backend"] = to_string(b.kind);
   j["backend_note"] = b.note;

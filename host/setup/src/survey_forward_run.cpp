@@ -205,12 +205,9 @@ nlohmann::json survey_forward_summary(const SurveyForwardRun& r, const SurveyOpt
   j["nt"] = r.time.nt();
   j["steps"] = r.time.steps;
   j["dt"] = r.time.dt;
-  j["shape"] = grid.shape;
+  put_grid(j, grid);
   j["spacing"] = grid.spacing;
   j["nbl"] = grid.nbl;
-  if (grid.free_surface) j["free_surface"] = true;
-  j["boundary"] = to_string(boundary_of(grid));
-  j["space_order"] = grid.space_order;
   put_backend(j, r.backend);
   j["precision"] = to_string(precision);
   j["spread"] = so.spread;

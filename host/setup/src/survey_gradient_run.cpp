@@ -103,10 +103,7 @@ nlohmann::json survey_gradient_summary(const SurveyGradientJob& job, const Surve
   j["peak_rss_counts"] = peak_rss_counts();
   j["layouts"] = layouts_json(job.inputs.layouts);
   j["warnings"] = job.inputs.warnings;
-  j["shape"] = job.inputs.grid.shape;
-  j["space_order"] = job.inputs.grid.space_order;
-  if (job.inputs.grid.free_surface) j["free_surface"] = true;
-  j["boundary"] = to_string(boundary_of(job.inputs.grid));
+  put_grid(j, job.inputs.grid);
   put_backend(j, job.backend);
   if (backend_capabilities(job.backend.kind).shot_lanes)  // the engine's lanes: never more than the shots
     j["shots_at_once"] =

@@ -113,6 +113,9 @@ bool density_given(const ProblemOptions& o);
 // was free to take (--backend auto without a usable one), "backend_reason" (the line that --verbose
 // prints and `revwave info` gives).
 void put_backend(nlohmann::json& j, const BackendChoice& b);
+// The grid's block of a run's JSON summary: "shape", "space_order", "boundary" and "free_surface"
+// (true, only where the top face is one).
+void put_grid(nlohmann::json& j, const Grid& g);
 void apply_threads(const std::optional<int>& threads);
 // --device-memory / --host-memory / --host-spacing / --shots-at-once as the CUDA backend's budgets.
 DeviceBudgets device_budgets(const ProblemOptions& o);
