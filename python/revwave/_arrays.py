@@ -14,7 +14,11 @@ Points = Union[ArrayLike, Sequence[Sequence[float]]]
 
 
 def _as_input(a: ArrayLike, name: str) -> np.ndarray:
-    """``a`` as a C-contiguous float32/float64 array: itself when it already is one, else a lossless copy."""
+    """``a`` as a C-contiguous float32/float64 array: itself when it already is one, else a lossless copy.
+    A numpy masked array is refused: its mask would be dropped (np.asarray keeps only its data)."""
+    if isinstance(a, np.ma.MaskedArray):
+        raise InputError(f"{name}: a masked array is invalid: its mask would be ignored; give a plain array "
+                         f"(np.ma.filled(a, value) says what the masked points hold)")
     arr = np.asarray(a)
     if arr.dtype in (np.float32, np.float64):
         return arr if arr.flags.c_contiguous else np.ascontiguousarray(arr)

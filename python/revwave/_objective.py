@@ -2,6 +2,7 @@
 optimisers (scipy.optimize.minimize with L-BFGS-B, ...) work with their default tolerances."""
 from __future__ import annotations
 
+import inspect
 from typing import Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -36,10 +37,19 @@ class Objective:
                  normalize: Union[bool, float] = True, **options):
         if "wrt" in options or "normalize" in options:
             raise InputError("Objective: wrt and normalize are its own (the velocity, scaled by the first J)")
+        from . import gradient  # the package's function (imported late: this module is part of it)
+
+        known = set(inspect.signature(gradient).parameters) - {"model"}
+        unknown = sorted(set(options) - known)
+        if unknown:  # refused here, not at the first evaluation in gradient's words
+            raise InputError(f"Objective: unknown option {', '.join(unknown)} (its options are revwave.gradient's "
+                             f"keywords)")
         scale = _number("velocity_scale", velocity_scale)
         if not (np.isfinite(scale) and scale > 0):
             raise InputError(f"velocity_scale {velocity_scale} is invalid: it must be a finite number > 0 (m/s)")
         self.shape = tuple(_integer("shape", n) for n in shape)
+        if len(self.shape) != 3:  # refused here, not at the first evaluation
+            raise InputError(f"shape {tuple(shape)} is invalid: a velocity model is 3-D (nx, ny, nz; ny = 1 for 2-D)")
         for n in self.shape:
             if n < 1:
                 raise InputError(f"shape {n} is invalid: it must be an integer >= 1 (points per axis)")

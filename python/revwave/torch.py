@@ -117,6 +117,9 @@ def forward(velocity: torch.Tensor, *, shots: Optional[Sequence[Sequence[float]]
         raise InputError(f"revwave.torch.forward: unknown option {', '.join(unknown)}")
     if not isinstance(velocity, torch.Tensor) or velocity.dim() != 3:
         raise InputError("velocity: a 3-D torch tensor (nx, ny, nz) of velocities in m/s")
+    if velocity.device.type not in ("cpu", "cuda"):  # a meta tensor holds no values to model with
+        raise InputError(f"velocity: a tensor on device '{velocity.device}' is invalid: it must be on the CPU or "
+                         f"a CUDA device")
     if options.get("dt") is None:
         # Without it each call would take the largest stable step of its own velocities: the traces of
         # an updated model would not have the observed traces' length (nor their sample times).
@@ -128,6 +131,9 @@ def forward(velocity: torch.Tensor, *, shots: Optional[Sequence[Sequence[float]]
         return _Shot.apply(velocity, options)
     if "src" in options:
         raise InputError("shots excludes src: each shot is one source position")
+    shots = list(shots)
+    if not shots:  # a batch of no records: the run it asks for models nothing
+        raise InputError("shots [] is invalid: give at least one source position (leave shots out for one record)")
     records = [_Shot.apply(velocity, dict(options, src=[tuple(_number("shots", x) for x in s)])) for s in shots]
     return torch.stack(records)
 

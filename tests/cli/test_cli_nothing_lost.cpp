@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -579,6 +580,29 @@ TEST_F(CliNothingLost, ASixthHeldOutRoundIsRefusedInItsOwnWords) {
   EXPECT_NE(raw.err.find("\\x93"), std::string::npos) << raw.err;  // the byte, written so it can be read
   const std::string line = raw.err.substr(0, raw.err.find('\n'));
   EXPECT_EQ(revwave::utf8_text(line), line);
+}
+
+// A ninth held-out round (#45, 401 cases, 399 held): a record whose t0 put the Ricker wavelet's peak
+// a second before the record began ran with no source at all, a zero gradient and no word.
+TEST_F(CliNothingLost, ASourceThatPassedBeforeTheRecordBeganIsSaid) {
+  write_cube("m.npy", 2000);
+  ASSERT_EQ(invoke("forward --model m.npy --tn 0.15 --threads 1 --out obs.npy").code, 0);
+  const std::string sidecar = slurp((dir_ / "obs.json").string());
+  nlohmann::json j = nlohmann::json::parse(sidecar);
+  const std::string g = "gradient --model m.npy --threads 1 --observed obs.npy --out ";
+  const Outcome as_given = invoke(g + "a.npy");
+  ASSERT_EQ(as_given.code, 0) << as_given.err;
+  EXPECT_EQ(as_given.err.find("before the record begins"), std::string::npos) << as_given.err;
+  for (const auto& [t0, left] : {std::pair<double, const char*>{-1.0, "-1 s, before the record begins at 0 s: nothing"},
+                                 {-0.1, "-0.1 s, before the record begins at 0 s: what is left of it is at most"}}) {
+    j["t0"] = t0;
+    std::ofstream(dir_ / "obs.json") << j.dump();
+    const Outcome r = invoke(g + (t0 == -1.0 ? "b.npy" : "c.npy"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find(std::string("revwave: warning: the Ricker wavelet of f0 12 Hz peaks at ") + left),
+              std::string::npos)
+        << r.err;
+  }
 }
 
 }  // namespace

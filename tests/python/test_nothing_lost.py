@@ -437,3 +437,39 @@ def test_objective_refuses_a_complex_model_as_gradient_does():
     with pytest.raises(revwave.InputError, match="velocity: dtype complex128 is not a real number type"):
         f.x(np.full((12, 12, 12), 2000.0 + 1j))
     assert f.model(x).dtype == np.float64 and np.all(f.model(x) == 2000.0)
+
+
+# An eighth held-out round (#45): a misspelt Objective option surfaced at the first evaluation in
+# gradient's words; a masked array's mask was dropped; revwave.torch.forward let torch's own errors
+# through for an empty batch and a meta tensor.
+def test_objective_refuses_an_unknown_option_when_it_is_made():
+    with pytest.raises(revwave.InputError, match="^Objective: unknown option obsrved"):
+        revwave.Objective((12, 12, 12), spacing=10, obsrved="o.npy")
+
+
+@pytest.mark.parametrize("keyword", ["model", "density"])
+def test_a_masked_array_is_refused_not_read_without_its_mask(keyword):
+    v = np.ma.masked_less(np.full((12, 12, 12), 2000.0), 100)
+    kw = dict(SMALL, model=np.full((12, 12, 12), 2000.0))
+    kw[keyword] = v
+    with pytest.raises(revwave.InputError, match=f"^{keyword}: a masked array is invalid: its mask would be ignored"):
+        revwave.forward(**kw)
+
+
+def test_torch_forward_refuses_an_empty_batch_and_a_tensor_without_values():
+    torch = pytest.importorskip("torch")
+    import revwave.torch as rt
+
+    kw = {k: v for k, v in SMALL.items() if k != "shape"}  # the tensor's shape is the model's
+    kw["dt"] = 0.001
+    v = torch.full((12, 12, 12), 2000.0, dtype=torch.float64)
+    with pytest.raises(revwave.InputError, match=r"^shots \[\] is invalid: give at least one source position"):
+        rt.forward(v, shots=[], **kw)
+    with pytest.raises(revwave.InputError, match="^velocity: a tensor on device 'meta' is invalid"):
+        rt.forward(v.to("meta"), **kw)
+
+
+def test_objective_refuses_a_shape_that_is_not_3d_when_it_is_made():
+    # A ninth held-out round (#45): Objective((12, 12)) was made, and bounds() gave 144 pairs.
+    with pytest.raises(revwave.InputError, match=r"^shape \(12, 12\) is invalid: a velocity model is 3-D"):
+        revwave.Objective((12, 12), spacing=10)

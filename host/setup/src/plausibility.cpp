@@ -8,6 +8,7 @@
 
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
+#include "revwave/numerics/wavelet.hpp"
 
 namespace revwave {
 namespace {
@@ -131,6 +132,19 @@ std::vector<std::string> sampling_warnings(const Grid& grid, double slowest, con
   if (tn < peak) {
     out.push_back(where + "the record ends at " + short_text(tn) + " s, before " + wavelet + " peaks at " +
                   short_text(peak) + " s: no wave reaches a receiver in full (longer --tn)");
+  }
+  // The other end: a Ricker wavelet that peaked before the record began (a record's t0 < 0) and has
+  // all but passed by t = 0 injects next to nothing, and the traces and the gradient are about zero.
+  if (source.samples.empty() && peak < 0) {
+    double largest = 0;
+    for (index_t n = 0; n < time.steps; ++n)
+      largest = std::max(largest, std::abs(ricker_value(double(n) * time.dt, source.f0, source.t0)));
+    if (largest < 1e-3) {
+      out.push_back(where + wavelet + " peaks at " + short_text(peak) + " s, before the record begins at 0 s: " +
+                    (largest == 0 ? std::string("nothing of it is left in the record")
+                                  : "what is left of it is at most " + short_text(largest) + " of its peak") +
+                    ", so the source injects next to nothing (t0 is the peak's time, 1.5 / f0 by default)");
+    }
   }
   return out;
 }
