@@ -48,10 +48,20 @@ inline std::string control_character_in(const std::string& name) {
   return {};
 }
 
+// An output's name that is the next option's (`--out --json`: CLI11 gives --out the word that
+// follows it, and the switch is lost): refused, with the way to name such a file.
+inline std::string option_as_name(const std::string& name) {
+  if (name.size() < 3 || name.compare(0, 2, "--") != 0) return {};
+  return "'" + name + "' is an option, not a file name: give the file's name first (./" + name +
+         " names a file so called)";
+}
+
 inline CLI::Validator named_output() {
   return CLI::Validator(
       [](std::string& name) {
-        return name.empty() ? std::string("an empty name: give a file name") : control_character_in(name);
+        if (name.empty()) return std::string("an empty name: give a file name");
+        if (std::string why = option_as_name(name); !why.empty()) return why;
+        return control_character_in(name);
       },
       "", "named output");
 }
@@ -62,6 +72,7 @@ inline CLI::Validator named_prefix() {
   return CLI::Validator(
       [](std::string& name) {
         if (name.empty()) return std::string("an empty name: give a file name");
+        if (std::string why = option_as_name(name); !why.empty()) return why;
         if (std::string why = control_character_in(name); !why.empty()) return why;
         const auto ends = [&name](const std::string& e) {
           return name.size() >= e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0;

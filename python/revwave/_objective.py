@@ -69,7 +69,10 @@ class Objective:
 
     def x(self, velocity: np.ndarray) -> np.ndarray:
         """The optimiser's variable for a velocity model (m/s)."""
-        return _as_input(velocity, "velocity").astype(np.float64, copy=False).reshape(-1) / self.velocity_scale
+        c = _as_input(velocity, "velocity")
+        if c.shape != self.shape:  # reshape(-1) would take any size, found only when evaluated
+            raise InputError(f"velocity: shape {c.shape} is invalid: it must be the Objective's shape {self.shape}")
+        return c.astype(np.float64, copy=False).reshape(-1) / self.velocity_scale
 
     def model(self, x: np.ndarray) -> np.ndarray:
         """The velocity model (m/s) of an optimiser's variable."""

@@ -43,7 +43,8 @@ import numpy as np
 import torch
 
 from ._docs import _documented
-from ._inputs import _number
+from . import _revwave
+from ._inputs import _number, _set_strategy
 from ._revwave import InputError
 
 __all__ = ["forward"]
@@ -125,6 +126,11 @@ def forward(velocity: torch.Tensor, *, shots: Optional[Sequence[Sequence[float]]
         # an updated model would not have the observed traces' length (nor their sample times).
         raise InputError("revwave.torch.forward needs dt= (s): the same time step for every call, stable for the "
                          "fastest velocity the model will reach, so that every record has the same samples")
+    # The checkpointing options are read by the backward's gradient run: checked here, as gradient
+    # checks them, so that a bad one is not found only by a backward (or never, without one).
+    _set_strategy(_revwave.GradientOptions(), options.get("strategy", "revolve"), options.get("snaps"),
+                  options.get("checkpoint_memory"), options.get("store"), options.get("checkpoint_dir", ""),
+                  options.get("tier", ()), options.get("stop_energy"))
     if isinstance(options.get("density"), torch.Tensor):  # known and fixed: its values, not its graph
         options["density"] = options["density"].detach().cpu().to(torch.float64).contiguous().numpy()
     if shots is None:

@@ -605,4 +605,20 @@ TEST_F(CliNothingLost, ASourceThatPassedBeforeTheRecordBeganIsSaid) {
   }
 }
 
+// A tenth held-out round (#45): an output option took the next option's name as its file
+// (`--out --json` wrote --json.npy and lost the switch), exit 0.
+TEST_F(CliNothingLost, AnOutputNamedByTheNextOptionIsRefused) {
+  write_cube("m.npy", 2000);
+  write_cube("t.npy", 2100);
+  const std::string g = "gradient --model m.npy --true-model t.npy --tn 0.15 --threads 1 ";
+  expect_refused_as(g + "--out --json", 2, {"'--json' is an option, not a file name"});
+  expect_refused_as(g + "--out g.npy --png --json", 2, {"'--json' is an option, not a file name"});
+  expect_refused_as("forward --model m.npy --tn 0.15 --threads 1 --src-grid 2,1,20 --out --yes", 2,
+                    {"'--yes' is an option, not a file name"});
+  // A file so named is still written where it is named as a path.
+  const Outcome named = invoke(g + "--out ./--odd.npy");
+  ASSERT_EQ(named.code, 0) << named.err;
+  EXPECT_TRUE(fs::exists(dir_ / "--odd.npy"));
+}
+
 }  // namespace

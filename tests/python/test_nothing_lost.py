@@ -473,3 +473,25 @@ def test_objective_refuses_a_shape_that_is_not_3d_when_it_is_made():
     # A ninth held-out round (#45): Objective((12, 12)) was made, and bounds() gave 144 pairs.
     with pytest.raises(revwave.InputError, match=r"^shape \(12, 12\) is invalid: a velocity model is 3-D"):
         revwave.Objective((12, 12), spacing=10)
+
+
+# A tenth held-out round (#45): revwave.torch.forward checked its checkpointing options only in the
+# backward (never, without one); Objective.x took a velocity of any shape.
+@pytest.mark.parametrize("option, value, message", [("strategy", "nope", "--strategy 'nope' is invalid"),
+                                                    ("store", "tape", "--store 'tape' is invalid"),
+                                                    ("checkpoint_memory", "lots", "lots")])
+def test_torch_forward_checks_its_checkpointing_options_before_it_runs(option, value, message):
+    torch = pytest.importorskip("torch")
+    import revwave.torch as rt
+
+    kw = {k: v for k, v in SMALL.items() if k != "shape"}
+    kw.update(dt=0.001, **{option: value})
+    with torch.no_grad(), pytest.raises(revwave.InputError, match=message):
+        rt.forward(torch.full((12, 12, 12), 2000.0, dtype=torch.float64), **kw)
+
+
+def test_objective_x_refuses_a_velocity_of_another_shape():
+    f = revwave.Objective((12, 12, 12), spacing=10)
+    with pytest.raises(revwave.InputError, match=r"^velocity: shape \(12, 12, 13\) is invalid: it must be the "):
+        f.x(np.full((12, 12, 13), 2000.0))
+    assert f.x(np.full((12, 12, 12), 2000.0)).shape == (12 * 12 * 12,)
