@@ -4,6 +4,7 @@
 // process runs the same optimiser on the root's J and g; rank 0 writes and reports.
 #include <csignal>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <memory>
 
@@ -20,6 +21,14 @@
 
 namespace revwave::app {
 namespace {
+
+// For an option whose empty text is the library's "not given" (--bands: the data as they are;
+// --resume: a new inversion): given empty, it is refused with `rule` rather than read so.
+std::function<void(const std::string&)> refuse_empty(const std::string& option, const std::string& rule) {
+  return [option, rule](const std::string& text) {
+    if (text.empty()) throw InputError(option + " '' is invalid: " + rule);
+  };
+}
 
 struct InvertCmdOptions {
   InvertOptions invert;
@@ -185,13 +194,7 @@ void register_invert(CLI::App& app) {
          "--bands", io.bands,
          "F1,F2,...: invert the data low-passed at F1 Hz, then F2, ... (zero-phase Butterworth; each below every "
          "shot's Nyquist frequency, and at least one period within its record)")
-      ->each([](const std::string& text) {
-        // Empty is the library's "not given" (the data as they are): given, it is no cut-off.
-        if (text.empty())
-          throw InputError(
-              "--bands '' is invalid: F1,F2,... cut-offs in Hz (leave --bands out to invert the data "
-              "as they are)");
-      });
+      ->each(refuse_empty("--bands", "F1,F2,... cut-offs in Hz (leave --bands out to invert the data as they are)"));
   cmd->add_option(
          "--out-dir", io.out_dir,
          "directory of the models, pictures, history.jsonl, state.bin and the run's configuration invert.config.toml")
@@ -202,13 +205,8 @@ void register_invert(CLI::App& app) {
          "continue the inversion in this directory from its last iteration, with the options it began with (read "
          "from DIR/invert.config.toml; options given here win, and a larger --iterations takes the band that ended "
          "last after its iterations further)")
-      ->each([](const std::string& text) {
-        // Empty is the library's "not given" (a new inversion): given, it names no directory.
-        if (text.empty())
-          throw InputError(
-              "--resume '' is invalid: give the directory of the inversion to continue (leave --resume "
-              "out to begin one)");
-      });
+      ->each(refuse_empty("--resume",
+                          "give the directory of the inversion to continue (leave --resume out to begin one)"));
   cmd->callback([o, cmd] {
     if (o->invert.job.problem.precision == Precision::float64)
       run<double>(*o, *cmd);
