@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -22,7 +23,14 @@ namespace revwave::cuda_testing {
 
 // The suites are compiled once and linked twice, against the CUDA runtime and against cudasim
 // (its CPU emulation); each link provides these (tests/cuda/hooks, tests/cudasim/runtime_hooks.cpp).
-bool on_emulated_runtime();
+// Whether the device's kernels round every operation as written, as the CPU's code does (then
+// the same point formulas in the same order give the CPU's bits, and two sweep variants each
+// other's): cudasim built as by default (its kernel bodies compiled as C++ without contraction).
+// Not on a GPU, where nvcc fuses a * b + c into one rounding where it chooses, nor on cudasim
+// built with REVWAVE_CUDASIM_FP_CONTRACT=ON, which lets the host compiler do the same to the
+// kernels (docs/gpu.md, "Tolerances on a GPU").
+bool rounds_as_written();
+bool on_emulated_runtime();                       // cudasim: its "device" memory is host memory, its copies memcpy
 std::vector<std::string> take_runtime_reports();  // what cudasim's checker found since the last call
 
 // Every GPU test derives from this: without a device it is reported as skipped, with the reason.
@@ -98,15 +106,18 @@ double relative_to_max(const A& a, const B& b) {
   return scale > 0 ? max_abs_diff(a, b) / scale : max_abs_diff(a, b);
 }
 
-// Bitwise on the emulation (the same point formulas in the same order); within `tolerance` of the
-// largest value on a GPU, where nvcc may contract differently.
+// Bitwise where the device rounds as written (the same point formulas in the same order); within
+// `tolerance` of the largest value where it does not (a GPU, whose nvcc contracts).
 template <class V>
 void expect_same(const V& gpu, const V& cpu, double tolerance, const std::string& what) {
   ASSERT_EQ(gpu.size(), cpu.size()) << what;
-  if (on_emulated_runtime()) {
+  if (rounds_as_written()) {
     EXPECT_EQ(0, std::memcmp(gpu.data(), cpu.data(), cpu.size() * sizeof(cpu[0]))) << what;
   } else {
-    EXPECT_LE(relative_to_max(gpu, cpu), tolerance) << what;
+    const double d = relative_to_max(gpu, cpu);
+    EXPECT_LE(d, tolerance) << what;
+    // The margin, for the GPU check's log and docs/gpu.md's table.
+    std::printf("[ rounding ] %s: %.3g of the largest value, tolerance %.3g\n", what.c_str(), d, tolerance);
   }
 }
 
@@ -138,6 +149,35 @@ GradientOutput cuda_gradient(const Problem<T>& p, const T* observed, const Strat
 template <class T>
 constexpr double run_tolerance() {
   return sizeof(T) == 4 ? 1e-5 : 1e-12;
+}
+
+// |a - b|_2 / |b|_2 over a whole field, the reference b from the CPU: an average over every point,
+// where a maximum is one point's (and one point's rounding is a single draw).
+template <class A, class B>
+double relative_rms(const A& a, const B& b) {
+  EXPECT_EQ(a.size(), b.size());
+  double d = 0, n = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double e = double(a[i]) - double(b[i]);
+    d += e * e;
+    n += double(b[i]) * double(b[i]);
+  }
+  if (std::isnan(d)) return std::numeric_limits<double>::infinity();
+  return n > 0 ? std::sqrt(d / n) : std::sqrt(d);
+}
+
+// Bitwise where the device rounds as written; where it rounds apart, |gpu - cpu|_2 / |cpu|_2 at
+// most `tolerance` (a derived one: cpu_rounding.hpp), the margin printed for the GPU check's log.
+template <class V>
+void expect_within_rounding(const V& gpu, const V& cpu, double tolerance, const std::string& what) {
+  ASSERT_EQ(gpu.size(), cpu.size()) << what;
+  if (rounds_as_written()) {
+    EXPECT_EQ(0, std::memcmp(gpu.data(), cpu.data(), cpu.size() * sizeof(cpu[0]))) << what;
+    return;
+  }
+  const double d = relative_rms(gpu, cpu);
+  EXPECT_LE(d, tolerance) << what;
+  std::printf("[ rounding ] %s: %.3g (rms), tolerance %.3g, %.2f of it\n", what.c_str(), d, tolerance, d / tolerance);
 }
 
 }  // namespace revwave::cuda_testing

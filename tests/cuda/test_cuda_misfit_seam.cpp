@@ -53,7 +53,7 @@ TEST_F(CudaMisfitSeam, TheMisfitGetsTheDeviceTracesOnceAndDrivesTheGradient) {
   const GradientOutput g = run(once);
   EXPECT_EQ(once.calls, 1);
   ASSERT_EQ(once.synthetic.size(), forward.size());
-  if (on_emulated_runtime()) {  // the same point formulas in the same order: the same bits
+  if (rounds_as_written()) {  // the same point formulas in the same order: the same bits
     EXPECT_EQ(std::memcmp(once.synthetic.data(), forward.data(), forward.size() * sizeof(T)), 0);
   } else {  // the last sample comes from the probe kernel, which nvcc may contract otherwise
     EXPECT_LE(relative_to_max(once.synthetic, forward), 64 * eps<T>());

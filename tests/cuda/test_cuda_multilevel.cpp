@@ -138,9 +138,13 @@ TEST_F(CudaMultilevel, CostsMeasuredOnTheDeviceAtStartUp) {
     EXPECT_GE(t.store_cost, 0.0) << t.name;
     EXPECT_TRUE(std::isfinite(t.restore_cost)) << t.name;
   }
-  // Copies over PCIe (and to a file) take longer than handing over a device slot's fields.
+  // Copies over PCIe (and to a file) take longer than handing over a device slot's fields. Not on
+  // cudasim, whose device memory is host memory: there a memcpy and a read from the page cache
+  // take microseconds each, in either order on a loaded machine.
   EXPECT_GT(report.tiers[2].restore_cost, 0.0);
-  EXPECT_GT(report.tiers[2].restore_cost, report.tiers[0].restore_cost);
+  if (!on_emulated_runtime()) {
+    EXPECT_GT(report.tiers[2].restore_cost, report.tiers[0].restore_cost);
+  }
 }
 
 TEST_F(CudaMultilevel, StoreDiskEqualsFullForRevolveAndOnline) {

