@@ -43,19 +43,6 @@ StrategyPlan plan_for(const StrategyOptions& s, const Case& c) {
   return plan_strategy(s, c.time.steps, physics_state(c.grid, c.start_model.has_density()), field_layout<T>(c.grid));
 }
 
-// Where the device rounds as written: in double the CPU's bits; in float the CPU's passes flush
-// subnormals and the kernels do not (as the density's and the free surface's suites note), a few ulps
-// of the largest value (measured on cudasim: at most 4e-32 of it, in the 3D case). Where it rounds
-// apart (a GPU): within `tolerance`, derived from the CPU's own rounding (cpu_rounding.hpp).
-template <class T>
-void expect_gradient_is_the_cpus(const std::vector<double>& gpu, const std::vector<double>& cpu, double tolerance,
-                                 const std::string& what) {
-  if (rounds_as_written() && sizeof(T) == sizeof(float))
-    EXPECT_LE(relative_to_max(gpu, cpu), 64 * eps<float>()) << what;
-  else
-    expect_within_rounding(gpu, cpu, tolerance, what);
-}
-
 REVWAVE_PRECISION_SUITE(CudaCpml, CudaTest);
 
 TYPED_TEST(CudaCpml, ForwardTracesAndGradientAreTheCpus) {

@@ -55,20 +55,6 @@ GradientOutput gradient_on_device(const Problem<T>& p, const std::vector<T>& obs
   return cuda_gradient(p, observed.data(), s, plan_strategy(s, p.time.steps, p.grid.template field_bytes<T>()), b);
 }
 
-// Where the device rounds as written: in double the CPU's bits. In float the CPU's sweeps flush
-// subnormals and the kernels do not (as CudaFreeSurface notes for the constant density): the traces
-// and J still agree bit for bit, the gradients to a few ulps of their largest value (measured on
-// cudasim: at most 1.2e-24 of it, in dJ/drho of the open 3D case). Where it rounds apart (a GPU):
-// within `tolerance`, derived from the CPU's own rounding (cpu_rounding.hpp).
-template <class T>
-void expect_gradient_is_the_cpus(const std::vector<double>& gpu, const std::vector<double>& cpu, double tolerance,
-                                 const std::string& what) {
-  if (rounds_as_written() && sizeof(T) == sizeof(float))
-    EXPECT_LE(relative_to_max(gpu, cpu), 64 * eps<float>()) << what;
-  else
-    expect_within_rounding(gpu, cpu, tolerance, what);
-}
-
 REVWAVE_PRECISION_SUITE(CudaDensity, CudaTest);
 
 TYPED_TEST(CudaDensity, ForwardTracesAndBothGradientsAreTheCpus) {
