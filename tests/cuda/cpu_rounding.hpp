@@ -74,11 +74,12 @@ CpuRun<T> cpu_run(const Problem<T>& truth, const Problem<T>& start, int rounding
 // runs' move from the nearest one is taken to bound how far any rounding of these operations lies
 // from the exact result, the device's included (the same formulas in the same order, one rounding
 // where the CPU has two, never more). A heuristic, not a proof (the errors of a field that changes
-// sign do not all add up), checked against an emulated GPU rounding (docs/gpu.md). The device and the CPU then differ by at most twice that move: the tolerance, for
-// each field over all of its points (relative_rms). Measured in T itself, so no scaling between
-// precisions is assumed. J is one number whose move may cancel: its tolerance follows from the
-// start traces' instead. J = |r|^2 / 2 with r = S u - d, so to first order |dJ| = |r . d(S u)| <=
-// |r|_2 |d(S u)|_2 (Cauchy-Schwarz), and |d(S u)|_2 is at most the traces' tolerance times |S u|_2.
+// sign do not all add up), checked against an emulated GPU rounding (docs/gpu.md). The device and
+// the CPU then differ by at most twice that move: the tolerance, for each field over all of its
+// points (relative_rms). Measured in T itself, so no scaling between precisions is assumed. J is
+// one number whose move may cancel: its tolerance follows from the start traces' instead. J =
+// |r|^2 / 2 with r = S u - d, so to first order |dJ| = |r . d(S u)| <= |r|_2 |d(S u)|_2
+// (Cauchy-Schwarz), and |d(S u)|_2 is at most the traces' tolerance times |S u|_2.
 template <class T>
 RunTolerances rounding_tolerances(const Problem<T>& truth, const Problem<T>& start) {
   const CpuRun<T> near = cpu_run(truth, start);

@@ -112,7 +112,7 @@ template <class V>
 void expect_same(const V& gpu, const V& cpu, double tolerance, const std::string& what) {
   ASSERT_EQ(gpu.size(), cpu.size()) << what;
   if (rounds_as_written()) {
-    EXPECT_EQ(0, std::memcmp(gpu.data(), cpu.data(), cpu.size() * sizeof(cpu[0]))) << what;
+    EXPECT_TRUE(testing::same_bits(gpu, cpu)) << what;
   } else {
     const double d = relative_to_max(gpu, cpu);
     EXPECT_LE(d, tolerance) << what;
@@ -174,7 +174,7 @@ template <class V>
 void expect_within_rounding(const V& gpu, const V& cpu, double tolerance, const std::string& what) {
   ASSERT_EQ(gpu.size(), cpu.size()) << what;
   if (rounds_as_written()) {
-    EXPECT_EQ(0, std::memcmp(gpu.data(), cpu.data(), cpu.size() * sizeof(cpu[0]))) << what;
+    EXPECT_TRUE(testing::same_bits(gpu, cpu)) << what;
     return;
   }
   const double d = relative_rms(gpu, cpu);

@@ -104,9 +104,10 @@ TYPED_TEST(CudaCpml, EveryStrategyEqualsFullBitForBit) {
   EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
 }
 
-// dJ/drho under the C-PML (imaged after the layer completed lam[n+1]): the CPU's in double
-// bits and within 64 eps in float (a GPU: within the derived tolerances), open, under a free surface, and all together (on a plane under a
-// free surface); every strategy equal to full's on the device, dJ/drho included, bit for bit.
+// dJ/drho under the C-PML (imaged after the layer completed lam[n+1]): the CPU's in double bits
+// and within 64 eps in float (a GPU: within the derived tolerances), open, under a free surface,
+// and all together (on a plane under a free surface); every strategy equal to full's on the device,
+// dJ/drho included, bit for bit.
 TYPED_TEST(CudaCpml, DensityGradientIsTheCpusAndEveryStrategyEqualsFull) {
   using T = TypeParam;
   const testing::TempDir dir("revwave-cuda-cpml-density");
