@@ -15,14 +15,18 @@
 
 namespace revwave::sweep_rows {
 
-// Rows of y per block, so that the 2R+1 x-planes of each stencil field of a block (about
+// Rows of y per block, so that the 2R+1 x-planes of each stencil field of a block (at most about
 // 1 MiB in all) stay in L2 while i advances and each plane comes from memory once.
 inline index_t block_rows(index_t ny, index_t nz, int radius, std::size_t value_bytes, int stencil_fields) {
   const std::size_t budget = std::size_t(1) << 20;
   const std::size_t per_row = static_cast<std::size_t>(stencil_fields) * static_cast<std::size_t>(2 * radius + 1) *
                               static_cast<std::size_t>(nz) * value_bytes;
-  const index_t rows = static_cast<index_t>(budget / per_row) - 2 * radius;
-  return std::min<index_t>(std::max<index_t>(rows, 8), ny);  // at least 8 (a plane has 1)
+  // at least 8 rows (a plane has 1), at most the plane
+  const index_t most = std::min<index_t>(std::max<index_t>(static_cast<index_t>(budget / per_row) - 2 * radius, 8), ny);
+  // As few blocks as fit, of equal rows: the threads share out blocks x planes in equal runs, so
+  // a short last block (105 + 23 rows of 128) left one thread most of the sweep.
+  const index_t blocks = (ny + most - 1) / most;
+  return (ny + blocks - 1) / blocks;
 }
 
 // Subnormal numbers appear on a thin shell ahead of every wavefront, where the stencil's
