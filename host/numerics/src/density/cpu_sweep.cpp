@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 #include "../sweep_rows.hpp"
 #include "revwave/numerics/density/point_formulas.hpp"
@@ -48,8 +49,9 @@ struct DensityConstants {
   }
   DensityPoint<T> at(index_t idx) const { return {s + idx, t + idx, bz + idx, by + idx, bx + idx}; }
 
+  // Inline in the rows' vector loops: a call per point keeps them scalar.
   template <bool Adjoint>
-  T apply(index_t idx, const T* f) const {
+  [[gnu::always_inline]] T apply(index_t idx, const T* f) const {
     return density_apply<T, R, Adjoint>(w, d, at(idx), f + idx, sy, sx);
   }
   // The new value at depth k < top of the column at `col` (f, f_prev: the fields at the column's depth 0).
@@ -131,26 +133,28 @@ void image_step(const Problem<T>& p, const T* u, const T* lam, T* image) {
   const DensityConstants<T, R> k(p);
   const Grid& g = k.g;
   const index_t n_z = g.padded(2), n_y = g.padded(1), n_x = g.padded(0);
-  sweep_rows::for_each_row(g, sizeof(T), 4, [&](index_t i, index_t j, index_t base) {
-    for (index_t z = 0; z < n_z; ++z) {
-      const index_t idx = base + z;
-      const DensityPlace place{{z, j, i}, {n_z, n_y, n_x}, g.free_surface};
-      const DensityTaps<T, false> tu{u + idx, k.s + idx, k.t + idx};
-      const DensityTaps<T, true> tl{lam + idx, k.s + idx, k.t + idx};
-      const DensityAxis<T, false> uy{tu, k.by + idx, k.sy}, ux{tu, k.bx + idx, k.sx};
-      const DensityAxis<T, true> ly{tl, k.by + idx, k.sy}, lx{tl, k.bx + idx, k.sx};
-      T v;
-      if (z < k.top) {  // the mirror's reach
-        const MirroredDensityZ<T, false> uz{tu, k.bz + idx, z};
-        const MirroredDensityZ<T, true> lz{tl, k.bz + idx, z};
-        v = density_image<T, R>(k.w, k.d, k.s[idx], u[idx], lam[idx], uz, uy, ux, lz, ly, lx, place);
-      } else {
-        const DensityAxis<T, false> uz{tu, k.bz + idx, 1};
-        const DensityAxis<T, true> lz{tl, k.bz + idx, 1};
-        v = density_image<T, R>(k.w, k.d, k.s[idx], u[idx], lam[idx], uz, uy, ux, lz, ly, lx, place);
-      }
-      image[idx] += v;
+  // One point's share; Mirrored: the rows within the free surface's mirror's reach (z < top).
+  const auto point = [&](index_t i, index_t j, index_t z, index_t idx, auto mirrored) __attribute__((always_inline)) {
+    const DensityPlace place{{z, j, i}, {n_z, n_y, n_x}, g.free_surface};
+    const DensityTaps<T, false> tu{u + idx, k.s + idx, k.t + idx};
+    const DensityTaps<T, true> tl{lam + idx, k.s + idx, k.t + idx};
+    const DensityAxis<T, false> uy{tu, k.by + idx, k.sy}, ux{tu, k.bx + idx, k.sx};
+    const DensityAxis<T, true> ly{tl, k.by + idx, k.sy}, lx{tl, k.bx + idx, k.sx};
+    if constexpr (decltype(mirrored)::value) {
+      const MirroredDensityZ<T, false> uz{tu, k.bz + idx, z};
+      const MirroredDensityZ<T, true> lz{tl, k.bz + idx, z};
+      return density_image<T, R>(k.w, k.d, k.s[idx], u[idx], lam[idx], uz, uy, ux, lz, ly, lx, place);
+    } else {
+      const DensityAxis<T, false> uz{tu, k.bz + idx, 1};
+      const DensityAxis<T, true> lz{tl, k.bz + idx, 1};
+      return density_image<T, R>(k.w, k.d, k.s[idx], u[idx], lam[idx], uz, uy, ux, lz, ly, lx, place);
     }
+  };
+  sweep_rows::for_each_row(g, sizeof(T), 4, [&](index_t i, index_t j, index_t base) {
+    const index_t top = std::min(k.top, n_z);
+    for (index_t z = 0; z < top; ++z) image[base + z] += point(i, j, z, base + z, std::true_type{});
+#pragma omp simd
+    for (index_t z = top; z < n_z; ++z) image[base + z] += point(i, j, z, base + z, std::false_type{});
   });
 }
 

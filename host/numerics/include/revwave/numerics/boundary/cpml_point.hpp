@@ -158,8 +158,8 @@ struct CpmlPoint {
     return t.ds[idx] * (lap - density_axis_flux<T, R>(t.dstag, ln, t.dt[idx]));
   }
   // C at (at, idx): psi[n] from `psi_tail` when set, else recomputed from u; zeta[n] to zeta_out if set.
-  REVWAVE_HD T correction(const T* u, const T* tail_old, const index_t* at, index_t idx, const T* psi_tail,
-                          T* zeta_out) const {
+  REVWAVE_HD_INLINE T correction(const T* u, const T* tail_old, const index_t* at, index_t idx, const T* psi_tail,
+                                 T* zeta_out) const {
     T sum = T(0);
     for (int a = 0; a < 3; ++a) {
       if (!near(a, at[a])) continue;
@@ -185,7 +185,7 @@ struct CpmlPoint {
   }
   // mu[k] at slab offset o of axis a (coordinate x, grid index idx) from lam[k+1] and adj (every
   // nu[k] in, mu[k+1] at its place).
-  REVWAVE_HD T mu_new(int a, const T* lam, const T* adj, index_t o, index_t x, index_t idx) const {
+  REVWAVE_HD_INLINE T mu_new(int a, const T* lam, const T* adj, index_t o, index_t x, index_t idx) const {
     const CpmlLine ln = line_through(a, o, x);
     T fp[R], fm[R];
     for (int q = 1; q <= R; ++q) {
@@ -203,13 +203,13 @@ struct CpmlPoint {
     return cpml_mu(t.b[a][x], adj[t.psi[a] + o], d);
   }
   // The line through slab offset o of axis a, whose coordinate on a is x.
-  REVWAVE_HD CpmlLine line_through(int a, index_t o, index_t x) const {
+  REVWAVE_HD_INLINE CpmlLine line_through(int a, index_t o, index_t x) const {
     const index_t step = a == 0 ? t.padded[1] * t.padded[2] : a == 1 ? t.padded[2] : 1;
     const index_t local = x < t.lo[a] ? x : t.lo[a] + x - (t.padded[a] - t.hi[a]);
     return {o - local * step, step, t.lo[a], t.hi[a], t.padded[a]};
   }
   // C' at (at, idx) from the adjoint's nu (zeta's places) and mu (psi's) in adj.
-  REVWAVE_HD T adjoint_correction(const T* adj, const index_t* at, index_t idx) const {
+  REVWAVE_HD_INLINE T adjoint_correction(const T* adj, const index_t* at, index_t idx) const {
     T sum = T(0);
     for (int a = 0; a < 3; ++a) {
       if (!near(a, at[a])) continue;

@@ -104,7 +104,7 @@ REVWAVE_HD_INLINE T density_axis_flux(const T* d, const Axis& a, T tk) {
 
 // L v at the point in laplacian_axes' order (the constant-density bits when v = u).
 template <class T, int R, class Z, class Y, class X>
-REVWAVE_HD T density_laplacian(const T* w, const Z& z, const Y& y, const X& x) {
+REVWAVE_HD_INLINE T density_laplacian(const T* w, const Z& z, const Y& y, const X& x) {
   T lap = w[0] * z.v(0);
 #pragma unroll
   for (int q = 1; q <= R; ++q) lap += w[q] * ((z.v(q) + z.v(-q)) + (y.v(q) + y.v(-q)) + (x.v(q) + x.v(-q)));
@@ -114,7 +114,7 @@ REVWAVE_HD T density_laplacian(const T* w, const Z& z, const Y& y, const X& x) {
 // L(v) less the three axes' fluxes (D^T g = -sum_q d_q (g_{q-1} - g_{-q})), before the outer
 // factor (t_k forward, s_k adjoint).
 template <class T, int R, class Z, class Y, class X>
-REVWAVE_HD T density_inner(const T* w, const T* d, const Z& z, const Y& y, const X& x, T tk) {
+REVWAVE_HD_INLINE T density_inner(const T* w, const T* d, const Z& z, const Y& y, const X& x, T tk) {
   T flux = density_axis_flux<T, R>(d, z, tk);
   flux += density_axis_flux<T, R>(d, y, tk);
   flux += density_axis_flux<T, R>(d, x, tk);
@@ -133,7 +133,8 @@ struct DensityPoint {
 
 // (K u)_k (Adjoint false) or (K^T lam)_k (true) at a point of a field with strides (1, sy, sx).
 template <class T, int R, bool Adjoint>
-REVWAVE_HD T density_apply(const T* w, const T* d, const DensityPoint<T>& c, const T* f, index_t sy, index_t sx) {
+REVWAVE_HD_INLINE T density_apply(const T* w, const T* d, const DensityPoint<T>& c, const T* f, index_t sy,
+                                  index_t sx) {
   const DensityTaps<T, Adjoint> taps{f, c.s, c.t};
   const DensityAxis<T, Adjoint> z{taps, c.bz, 1}, y{taps, c.by, sy}, x{taps, c.bx, sx};
   const T outer = Adjoint ? c.s[0] : c.t[0];
@@ -165,7 +166,7 @@ REVWAVE_HD T density_adjoint_operator(const T* w, const T* d, const DensityPoint
 
 // S v along one axis.
 template <class T, int R, class Axis>
-REVWAVE_HD T density_axis_s(const T* d, const Axis& a) {
+REVWAVE_HD_INLINE T density_axis_s(const T* d, const Axis& a) {
   T s = T(0);
 #pragma unroll
   for (int q = 1; q <= stagger_radius<R>; ++q) s += d[q] * (density_dv<T, R>(d, a, q - 1) - density_dv<T, R>(d, a, -q));
@@ -174,7 +175,7 @@ REVWAVE_HD T density_axis_s(const T* d, const Axis& a) {
 
 // P(v) = L v - S v.
 template <class T, int R, class Z, class Y, class X>
-REVWAVE_HD T density_symmetric(const T* w, const T* d, const Z& z, const Y& y, const X& x) {
+REVWAVE_HD_INLINE T density_symmetric(const T* w, const T* d, const Z& z, const Y& y, const X& x) {
   const T s = (density_axis_s<T, R>(d, z) + density_axis_s<T, R>(d, y)) + density_axis_s<T, R>(d, x);
   return density_laplacian<T, R>(w, z, y, x) - s;
 }
@@ -182,7 +183,7 @@ REVWAVE_HD T density_symmetric(const T* w, const T* d, const Z& z, const Y& y, c
 // How many ends of the half point between j + jj and j + jj + 1 are j, on an axis of n padded
 // points (0 where the operator reads no such half point). mirror_low: a free surface at 0 (the
 // half points above it are the mirror images of those below, counted there).
-REVWAVE_HD int density_half_ends(index_t j, index_t n, int jj, bool mirror_low, int rd) {
+REVWAVE_HD_INLINE int density_half_ends(index_t j, index_t n, int jj, bool mirror_low, int rd) {
   const index_t a = j + jj;
   if (a < (mirror_low ? 0 : -rd) || a > n + rd - 2) return 0;
   const index_t lo = a < 0 ? 0 : (a > n - 1 ? n - 1 : a);
@@ -192,7 +193,8 @@ REVWAVE_HD int density_half_ends(index_t j, index_t n, int jj, bool mirror_low, 
 
 // sum over one axis' half points of n_h B_h X_h, and SB(u) along it (into sb).
 template <class T, int R, class AxisU, class AxisL>
-REVWAVE_HD T density_axis_x(const T* d, const AxisU& u, const AxisL& l, index_t j, index_t n, bool mirror_low, T& sb) {
+REVWAVE_HD_INLINE T density_axis_x(const T* d, const AxisU& u, const AxisL& l, index_t j, index_t n, bool mirror_low,
+                                   T& sb) {
   constexpr int RD = stagger_radius<R>;
   T x = T(0), s = T(0);
 #pragma unroll
@@ -217,8 +219,8 @@ struct DensityPlace {
 
 // dJ/drho's share at the point: u axes (forward taps over u[n]) and l axes (adjoint taps over lam[n+1]).
 template <class T, int R, class UZ, class UY, class UX, class LZ, class LY, class LX>
-REVWAVE_HD T density_image(const T* w, const T* d, T s0, T u0, T l0, const UZ& uz, const UY& uy, const UX& ux,
-                           const LZ& lz, const LY& ly, const LX& lx, const DensityPlace& pl) {
+REVWAVE_HD_INLINE T density_image(const T* w, const T* d, T s0, T u0, T l0, const UZ& uz, const UY& uy, const UX& ux,
+                                  const LZ& lz, const LY& ly, const LX& lx, const DensityPlace& pl) {
   T sb = T(0);  // the axes in a fixed order: every backend sums them alike
   T x = density_axis_x<T, R>(d, uz, lz, pl.at[0], pl.n[0], pl.surface, sb);
   x += density_axis_x<T, R>(d, uy, ly, pl.at[1], pl.n[1], false, sb);
