@@ -133,8 +133,11 @@ void image_step(const Problem<T>& p, const T* u, const T* lam, T* image) {
   const DensityConstants<T, R> k(p);
   const Grid& g = k.g;
   const index_t n_z = g.padded(2), n_y = g.padded(1), n_x = g.padded(0);
-  // One point's share; Mirrored: the rows within the free surface's mirror's reach (z < top).
-  const auto point = [&](index_t i, index_t j, index_t z, index_t idx, auto mirrored) __attribute__((always_inline)) {
+  // One point's share; Mirrored: the rows within the free surface's mirror's reach (z < top);
+  // Inner: a point at least RD from every end of every axis (density_image's Inner).
+  const auto point = [&](index_t i, index_t j, index_t z, index_t idx, auto mirrored, auto inner)
+      __attribute__((always_inline)) {
+    constexpr bool Inner = decltype(inner)::value;
     const DensityPlace place{{z, j, i}, {n_z, n_y, n_x}, g.free_surface};
     const DensityTaps<T, false> tu{u + idx, k.s + idx, k.t + idx};
     const DensityTaps<T, true> tl{lam + idx, k.s + idx, k.t + idx};
@@ -143,18 +146,27 @@ void image_step(const Problem<T>& p, const T* u, const T* lam, T* image) {
     if constexpr (decltype(mirrored)::value) {
       const MirroredDensityZ<T, false> uz{tu, k.bz + idx, z};
       const MirroredDensityZ<T, true> lz{tl, k.bz + idx, z};
-      return density_image<T, R>(k.w, k.d, k.s[idx], u[idx], lam[idx], uz, uy, ux, lz, ly, lx, place);
+      return density_image<T, R, Inner>(k.w, k.d, k.s[idx], u[idx], lam[idx], uz, uy, ux, lz, ly, lx, place);
     } else {
       const DensityAxis<T, false> uz{tu, k.bz + idx, 1};
       const DensityAxis<T, true> lz{tl, k.bz + idx, 1};
-      return density_image<T, R>(k.w, k.d, k.s[idx], u[idx], lam[idx], uz, uy, ux, lz, ly, lx, place);
+      return density_image<T, R, Inner>(k.w, k.d, k.s[idx], u[idx], lam[idx], uz, uy, ux, lz, ly, lx, place);
     }
   };
+  constexpr index_t rd = stagger_radius<R>;
+  const std::false_type no;
+  const std::true_type yes;
   sweep_rows::for_each_row(g, sizeof(T), 4, [&](index_t i, index_t j, index_t base) {
     const index_t top = std::min(k.top, n_z);
-    for (index_t z = 0; z < top; ++z) image[base + z] += point(i, j, z, base + z, std::true_type{});
+    for (index_t z = 0; z < top; ++z) image[base + z] += point(i, j, z, base + z, yes, no);
+    // The row's inner z [z0, z1) when its x and y are inner too (never on a plane: ny is 1).
+    const bool inner_row = i >= rd && i < n_x - rd && j >= rd && j < n_y - rd;
+    const index_t z0 = inner_row ? std::max(top, rd) : n_z;
+    const index_t z1 = inner_row ? std::max(z0, n_z - rd) : n_z;
+    for (index_t z = top; z < z0; ++z) image[base + z] += point(i, j, z, base + z, no, no);
 #pragma omp simd
-    for (index_t z = top; z < n_z; ++z) image[base + z] += point(i, j, z, base + z, std::false_type{});
+    for (index_t z = z0; z < z1; ++z) image[base + z] += point(i, j, z, base + z, no, yes);
+    for (index_t z = z1; z < n_z; ++z) image[base + z] += point(i, j, z, base + z, no, no);
   });
 }
 

@@ -191,8 +191,10 @@ REVWAVE_HD_INLINE int density_half_ends(index_t j, index_t n, int jj, bool mirro
   return (lo == j ? 1 : 0) + (hi == j ? 1 : 0);
 }
 
-// sum over one axis' half points of n_h B_h X_h, and SB(u) along it (into sb).
-template <class T, int R, class AxisU, class AxisL>
+// sum over one axis' half points of n_h B_h X_h, and SB(u) along it (into sb). Inner: the point
+// is at least RD from both ends of the axis (RD <= j <= n - RD - 1), where n_h is 1 for the two
+// half points next to it and 0 for the others, known without a branch (the same values).
+template <class T, int R, bool Inner = false, class AxisU, class AxisL>
 REVWAVE_HD_INLINE T density_axis_x(const T* d, const AxisU& u, const AxisL& l, index_t j, index_t n, bool mirror_low,
                                    T& sb) {
   constexpr int RD = stagger_radius<R>;
@@ -201,7 +203,8 @@ REVWAVE_HD_INLINE T density_axis_x(const T* d, const AxisU& u, const AxisL& l, i
   for (int q = 1; q <= RD; ++q) {
     const T du_hi = density_dw<T, R>(d, u, q - 1), du_lo = density_dw<T, R>(d, u, -q);
     s += d[q] * (u.bh(q - 1) * du_hi - u.bh(-q) * du_lo);
-    const int n_hi = density_half_ends(j, n, q - 1, mirror_low, RD), n_lo = density_half_ends(j, n, -q, mirror_low, RD);
+    const int n_hi = Inner ? (q == 1 ? 1 : 0) : density_half_ends(j, n, q - 1, mirror_low, RD);
+    const int n_lo = Inner ? (q == 1 ? 1 : 0) : density_half_ends(j, n, -q, mirror_low, RD);
     if (n_hi != 0) x += T(n_hi) * (u.bh(q - 1) * (density_dw<T, R>(d, l, q - 1) * du_hi));
     if (n_lo != 0) x += T(n_lo) * (u.bh(-q) * (density_dw<T, R>(d, l, -q) * du_lo));
   }
@@ -218,13 +221,14 @@ struct DensityPlace {
 };
 
 // dJ/drho's share at the point: u axes (forward taps over u[n]) and l axes (adjoint taps over lam[n+1]).
-template <class T, int R, class UZ, class UY, class UX, class LZ, class LY, class LX>
+// Inner: the point is at least RD from every end of every axis (density_axis_x).
+template <class T, int R, bool Inner = false, class UZ, class UY, class UX, class LZ, class LY, class LX>
 REVWAVE_HD_INLINE T density_image(const T* w, const T* d, T s0, T u0, T l0, const UZ& uz, const UY& uy, const UX& ux,
                                   const LZ& lz, const LY& ly, const LX& lx, const DensityPlace& pl) {
   T sb = T(0);  // the axes in a fixed order: every backend sums them alike
-  T x = density_axis_x<T, R>(d, uz, lz, pl.at[0], pl.n[0], pl.surface, sb);
-  x += density_axis_x<T, R>(d, uy, ly, pl.at[1], pl.n[1], false, sb);
-  x += density_axis_x<T, R>(d, ux, lx, pl.at[2], pl.n[2], false, sb);
+  T x = density_axis_x<T, R, Inner>(d, uz, lz, pl.at[0], pl.n[0], pl.surface, sb);
+  x += density_axis_x<T, R, Inner>(d, uy, ly, pl.at[1], pl.n[1], false, sb);
+  x += density_axis_x<T, R, Inner>(d, ux, lx, pl.at[2], pl.n[2], false, sb);
   const T half = T(0.5) * s0;
   T g = (half * l0) * density_symmetric<T, R>(w, d, uz, uy, ux);
   g -= (half * (s0 * s0) * u0) * density_symmetric<T, R>(w, d, lz, ly, lx);
