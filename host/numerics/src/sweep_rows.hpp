@@ -15,18 +15,14 @@
 
 namespace revwave::sweep_rows {
 
-// Rows of y per block, so that the 2R+1 x-planes of each stencil field of a block (at most about
+// The most rows of y per block, so that the 2R+1 x-planes of each stencil field of a block (about
 // 1 MiB in all) stay in L2 while i advances and each plane comes from memory once.
 inline index_t block_rows(index_t ny, index_t nz, int radius, std::size_t value_bytes, int stencil_fields) {
   const std::size_t budget = std::size_t(1) << 20;
   const std::size_t per_row = static_cast<std::size_t>(stencil_fields) * static_cast<std::size_t>(2 * radius + 1) *
                               static_cast<std::size_t>(nz) * value_bytes;
   // at least 8 rows (a plane has 1), at most the plane
-  const index_t most = std::min<index_t>(std::max<index_t>(static_cast<index_t>(budget / per_row) - 2 * radius, 8), ny);
-  // As few blocks as fit, of equal rows: the threads share out blocks x planes in equal runs, so
-  // a short last block (105 + 23 rows of 128) left one thread most of the sweep.
-  const index_t blocks = (ny + most - 1) / most;
-  return (ny + blocks - 1) / blocks;
+  return std::min<index_t>(std::max<index_t>(static_cast<index_t>(budget / per_row) - 2 * radius, 8), ny);
 }
 
 // Subnormal numbers appear on a thin shell ahead of every wavefront, where the stencil's
@@ -58,8 +54,11 @@ template <class MakeLocal, class Row>
 void for_each_row_local(const Grid& g, std::size_t value_bytes, int stencil_fields, MakeLocal&& make_local, Row&& row) {
   const index_t nx = g.padded(0), ny = g.padded(1), nz = g.padded(2);
   const int radius = static_cast<int>(g.radius());
-  const index_t block_y = block_rows(ny, nz, radius, value_bytes, stencil_fields);
-  const index_t nby = (ny + block_y - 1) / block_y;
+  // As few blocks as fit, their rows as equal as can be (block jb: [jb ny / nby, (jb + 1) ny / nby)):
+  // the threads share out blocks x planes in equal runs, so a short last block (105 + 23 rows of
+  // 128) left one thread most of the sweep.
+  const index_t most = block_rows(ny, nz, radius, value_bytes, stencil_fields);
+  const index_t nby = (ny + most - 1) / most;
 #pragma omp parallel
   {
     const FlushSubnormals flush;
@@ -67,8 +66,8 @@ void for_each_row_local(const Grid& g, std::size_t value_bytes, int stencil_fiel
 #pragma omp for collapse(2) schedule(static)
     for (index_t jb = 0; jb < nby; ++jb) {
       for (index_t i = 0; i < nx; ++i) {
-        const index_t j_end = std::min(ny, (jb + 1) * block_y);
-        for (index_t j = jb * block_y; j < j_end; ++j) row(i, j, g.index(i, j, 0), local);
+        const index_t j_end = (jb + 1) * ny / nby;
+        for (index_t j = jb * ny / nby; j < j_end; ++j) row(i, j, g.index(i, j, 0), local);
       }
     }
   }

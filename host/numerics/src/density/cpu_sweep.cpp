@@ -161,7 +161,7 @@ void image_step(const Problem<T>& p, const T* u, const T* lam, T* image) {
     for (index_t z = 0; z < top; ++z) image[base + z] += point(i, j, z, base + z, yes, no);
     // The row's inner z [z0, z1) when its x and y are inner too (never on a plane: ny is 1).
     const bool inner_row = i >= rd && i < n_x - rd && j >= rd && j < n_y - rd;
-    const index_t z0 = inner_row ? std::max(top, rd) : n_z;
+    const index_t z0 = inner_row ? std::min(n_z, std::max(top, rd)) : n_z;
     const index_t z1 = inner_row ? std::max(z0, n_z - rd) : n_z;
     for (index_t z = top; z < z0; ++z) image[base + z] += point(i, j, z, base + z, no, no);
 #pragma omp simd
