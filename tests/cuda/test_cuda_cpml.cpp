@@ -20,6 +20,7 @@
 #include "precisions.hpp"
 #include "revwave/core/dispatch_radius.hpp"
 #include "revwave/cuda/kernels/boundary/cpml_kernels.hpp"
+#include "revwave/cuda/kernels/tuning/acoustic_sweep_policy.hpp"
 #include "revwave/driver/cuda_backend.hpp"
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/verification.hpp"
@@ -243,6 +244,68 @@ TEST(CudaCpmlPlaces, RegionAndSlabPointsAreTheLayoutsWithoutTables) {
       }
     EXPECT_EQ(s_index, t.slab_count) << s.what;
   }
+}
+
+// The column sweep with the layer inside it (boundary/cpml_sweep.hpp) runs a block without the
+// layer when none of its points is in the region. On a grid with such blocks (x chunks, y rows and z
+// rows clear of every slab's R: 74 x 26 x 74 padded, nbl 5, order 4), the forward traces, J and
+// dJ/dm are the CPU's (bits on the emulation), checkpointed equal to full; and for every block of
+// both launches the block's test (CpmlPoint::box_near) agrees with the per-point form's region
+// (CpmlPoint::in_region).
+TEST(CudaCpmlInSweep, BlocksClearOfTheRegionRunWithoutItAndGiveTheCpusBits) {
+  using T = double;
+  Case c = awkward_case(4, 12, {64, 16, 64});
+  c.grid.cpml = true;
+  // The source beside the x = 0 face, its y and z in blocks clear of the y and z slabs: the wave
+  // reaches the x slab's region in blocks the y and z slabs do not make layered.
+  const double ys = 0.5 * c.grid.extent(1), zs = 0.5 * c.grid.extent(2);
+  c.acq.sources = {{c.grid.spacing, ys, zs}};
+  c.acq.receivers = {{0.0, ys, zs}, {2.0 * c.grid.spacing, ys + 1.5, zs - 2.5}, {0.5 * c.grid.extent(0), ys, zs}};
+  // The smoothed start model is the true one where velocity grows linearly with depth, as it does
+  // here: a slower one leaves a residual to image.
+  for (auto& v : c.start_model.velocity) v *= 0.97;
+  const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
+  const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
+
+  CpmlTables<T> t;
+  static_cast<CpmlPointTables<T>&>(t) = cpml_point_tables(p.grid, *p.cpml);
+  const CpmlPoint<T, 2> k{t};  // order 4
+  using P = tuning::ColumnsPolicy;
+  index_t clear = 0;
+  for (index_t chunk : {P::chunk_x<false>, P::chunk_x<true>})
+    for (index_t i0 = 0; i0 < p.grid.padded(0); i0 += chunk)
+      for (index_t j0 = 0; j0 < p.grid.padded(1); j0 += P::block_y)
+        for (index_t k0 = 0; k0 < p.grid.padded(2); k0 += P::block_z) {
+          const index_t i1 = std::min(i0 + chunk, p.grid.padded(0)),
+                        j1 = std::min<index_t>(j0 + P::block_y, p.grid.padded(1));
+          const index_t k1 = std::min<index_t>(k0 + P::block_z, p.grid.padded(2));
+          bool any = false;
+          for (index_t i = i0; i < i1; ++i)
+            for (index_t j = j0; j < j1; ++j)
+              for (index_t z = k0; z < k1; ++z) {
+                const index_t at[3] = {i, j, z};
+                any = any || k.in_region(at);
+              }
+          const index_t b[3] = {i0, j0, k0}, e[3] = {i0 + chunk, j0 + P::block_y, k0 + P::block_z};
+          ASSERT_EQ(k.box_near(b, e), any) << "block at " << i0 << "," << j0 << "," << k0;
+          clear += any ? 0 : 1;
+        }
+  ASSERT_GT(clear, 0) << "no block clear of the region: the case does not test the split";
+
+  const RunTolerances tol = rounding_tolerances(truth, p);
+  CpuPropagator<T> cpu_truth(truth);
+  const std::vector<T> observed = run_forward(cpu_truth).traces;
+  expect_within_rounding(cuda_forward(truth, DeviceBudgets{}).traces, observed, tol.traces, "traces");
+  const StrategyOptions full = strategy("full"), revolve = strategy("revolve", 3);
+  CpuPropagator<T> cpu(p);
+  const GradientOutput g_cpu = run_gradient(cpu, observed.data(), full, plan_for<T>(full, c));
+  const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan_for<T>(full, c), DeviceBudgets{});
+  expect_within_rounding(std::vector<double>{g_gpu.stats.objective}, std::vector<double>{g_cpu.stats.objective},
+                         tol.objective, "J");
+  ASSERT_GT(g_cpu.stats.objective, 0.0) << "no residual: nothing imaged";
+  expect_gradient_is_the_cpus<T>(g_gpu.gradient, g_cpu.gradient, tol.gradient, "dJ/dm");
+  const GradientOutput g_rev = cuda_gradient(p, observed.data(), revolve, plan_for<T>(revolve, c), DeviceBudgets{});
+  EXPECT_TRUE(testing::same_bits(g_rev.gradient, g_gpu.gradient)) << "revolve against full on the device";
 }
 
 // The device's shot engine with --aperture windows (two reaching z = 0 under the surface, one

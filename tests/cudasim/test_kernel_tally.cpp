@@ -74,6 +74,31 @@ std::set<std::string> kernels_of(const std::vector<cudasim::KernelTally>& t) {
   return names;
 }
 
+// The kernels one forward step and one reverse step launch, after a step to fill the history.
+struct StepKernels {
+  std::set<std::string> forward, reverse;
+};
+StepKernels step_kernels(const Problem<double>& p, SweepKernel sweep) {
+  CudaPropagator<double> prop(p);
+  prop.set_sweep_kernel(sweep);
+  prop.reset_forward();
+  prop.forward_step(0);
+  prop.synchronize();
+  cudasim::take_kernel_tally();
+  prop.forward_step(1);
+  prop.synchronize();
+  StepKernels k;
+  k.forward = kernels_of(cudasim::take_kernel_tally());
+  prop.set_adjoint_source(std::vector<double>(static_cast<std::size_t>(p.time.nt() * p.rec.count), 1e-3));
+  prop.reset_adjoint();
+  prop.synchronize();
+  cudasim::take_kernel_tally();
+  prop.reverse_step(1);
+  prop.synchronize();
+  k.reverse = kernels_of(cudasim::take_kernel_tally());
+  return k;
+}
+
 // Under the C-PML a reverse step without a stored history makes u[n+1] with the forward step's own
 // kernels (CpmlDevicePhysics::next_field): every kernel a forward step launches, the sources'
 // injection included, so that on a GPU its bits are those full's history stored, whatever FMAs nvcc
@@ -84,31 +109,50 @@ TEST(KernelTally, ACpmlReverseStepMakesUNextWithTheForwardStepsKernels) {
     cuda_testing::Case c = cuda_testing::awkward_case(4, 12, {13, 11, 9});
     c.grid.cpml = cpml;
     const Problem<double> p = make_problem<double>(c.grid, c.start_model, c.acq, c.time);
-    CudaPropagator<double> prop(p);
-    prop.reset_forward();
-    prop.forward_step(0);
-    prop.synchronize();
-    cudasim::take_kernel_tally();
-    prop.forward_step(1);
-    prop.synchronize();
-    const std::set<std::string> forward = kernels_of(cudasim::take_kernel_tally());
-    prop.set_adjoint_source(std::vector<double>(static_cast<std::size_t>(p.time.nt() * p.rec.count), 1e-3));
-    prop.reset_adjoint();
-    prop.synchronize();
-    cudasim::take_kernel_tally();
-    prop.reverse_step(1);
-    prop.synchronize();
-    const std::set<std::string> reverse = kernels_of(cudasim::take_kernel_tally());
-    ASSERT_FALSE(forward.empty());
-    for (const std::string& k : forward) {
-      const bool in_reverse = reverse.count(k) > 0;
+    const StepKernels k = step_kernels(p, SweepKernel::columns);
+    ASSERT_FALSE(k.forward.empty());
+    for (const std::string& name : k.forward) {
+      const bool in_reverse = k.reverse.count(name) > 0;
       if (cpml) {
-        EXPECT_TRUE(in_reverse) << "the C-PML's reverse step does not launch the forward step's " << k;
-      } else if (k != "injection") {
-        EXPECT_FALSE(in_reverse) << "the sponge's reverse step launches the forward step's " << k;
+        EXPECT_TRUE(in_reverse) << "the C-PML's reverse step does not launch the forward step's " << name;
+      } else if (name != "injection") {
+        EXPECT_FALSE(in_reverse) << "the sponge's reverse step launches the forward step's " << name;
       }
     }
     EXPECT_TRUE(cudasim::take_reports().empty());
+  }
+}
+
+// #46 item 3 on the device: around the constant density, with the column sweep and no free surface,
+// the C-PML's share at the region's points runs inside the sweep (boundary/cpml_sweep.hpp), forward
+// and in the fused reverse step, so no kernel of its own reads and writes the region again; only the
+// slab passes (psi; nu and mu) stay before the sweep. A free surface (whose rows complete after the
+// sweep) or another sweep kernel keeps the passes after it. The values are the passes' bits
+// (CudaCpml's tests against the CPU).
+TEST(KernelTally, TheCpmlShareRunsInsideTheColumnSweep) {
+  const std::set<std::string> passes = {"the C-PML's forward share", "the C-PML region's gradient",
+                                        "the C-PML's reverse completion", "the sweep", "the reverse sweep"};
+  for (bool free_surface : {false, true}) {
+    for (SweepKernel sweep : {SweepKernel::columns, SweepKernel::tiled}) {
+      cuda_testing::Case c = cuda_testing::awkward_case(4, 12, {13, 11, 9});
+      c.grid.cpml = true;
+      c.grid.free_surface = free_surface;
+      const Problem<double> p = make_problem<double>(c.grid, c.start_model, c.acq, c.time);
+      const StepKernels k = step_kernels(p, sweep);
+      const bool inside = !free_surface && sweep == SweepKernel::columns;
+      SCOPED_TRACE(std::string(free_surface ? "free surface, " : "") + to_string(sweep));
+      EXPECT_EQ(k.forward.count("the sweep with the C-PML") > 0, inside);
+      EXPECT_EQ(k.reverse.count("the reverse sweep with the C-PML") > 0, inside);
+      EXPECT_EQ(k.forward.count("the C-PML's psi") + k.reverse.count("the C-PML's nu"), 2u);
+      for (const std::string& name : passes) {
+        const bool launched = k.forward.count(name) + k.reverse.count(name) > 0;
+        EXPECT_EQ(launched, !inside) << name;
+      }
+      if (inside) {
+        EXPECT_EQ(k.forward.size(), 3u);  // psi, the sweep with the C-PML, the sources
+      }
+      EXPECT_TRUE(cudasim::take_reports().empty());
+    }
   }
 }
 

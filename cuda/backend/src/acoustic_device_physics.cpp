@@ -9,6 +9,34 @@
 namespace revwave {
 
 template <class T>
+SweepArgs<T> forward_sweep_args(const DeviceProblem<T>& dev, const Grid& grid, const DeviceForwardSweep<T>& s) {
+  SweepArgs<T> a = dev.sweep_base();
+  a.u = s.u;
+  a.u_prev = s.u_prev;
+  a.out = s.out;
+  if (s.illuminate != nullptr) {
+    a.illuminate.sum = s.illuminate;
+    for (int axis = 0; axis < 3; ++axis) {
+      a.illuminate.lo[axis] = grid.layer_lo(axis);
+      a.illuminate.shape[axis] = grid.shape[axis];
+    }
+  }
+  return a;
+}
+
+template <class T>
+SweepArgs<T> reverse_sweep_args(const DeviceProblem<T>& dev, const DeviceReverseStep<T>& step) {
+  SweepArgs<T> b = dev.sweep_base();
+  b.u = step.u;
+  b.u_prev = step.u_prev;
+  b.lam = step.lam;
+  b.lam_prev = step.lam_prev;
+  b.out = step.lam_out;
+  b.grad = step.grad;
+  return b;
+}
+
+template <class T>
 AcousticDevicePhysics<T>::AcousticDevicePhysics(const Problem<T>& problem, const DeviceProblem<T>& dev, bool engine,
                                                 cudaStream_t stream)
     : p_(problem), dev_(dev), engine_(engine) {
@@ -65,19 +93,8 @@ void AcousticDevicePhysics<T>::forward_sweep(const DeviceForwardSweep<T>& s, cud
     free_surface_step(s.u_decoded, s.out, stream);
     return;
   }
-  SweepArgs<T> a = dev_.sweep_base();
-  a.u = s.u;
-  a.u_prev = s.u_prev;
-  a.out = s.out;
+  SweepArgs<T> a = forward_sweep_args(dev_, p_.grid, s);
   if (s.encode != nullptr) a.encode = *s.encode;
-  if (s.illuminate != nullptr) {
-    const Grid& g = p_.grid;
-    a.illuminate.sum = s.illuminate;
-    for (int axis = 0; axis < 3; ++axis) {
-      a.illuminate.lo[axis] = g.layer_lo(axis);
-      a.illuminate.shape[axis] = g.shape[axis];
-    }
-  }
   launch_sweep(a, radius(), stream, kernel_);
   free_surface_step(s.u, s.out, stream);
 }
@@ -105,14 +122,7 @@ void AcousticDevicePhysics<T>::reverse_sweep(const DeviceReverseStep<T>& step, c
     top.grad = step.grad;
     launch_free_surface_save(top, stream);
   }
-  SweepArgs<T> b = dev_.sweep_base();
-  b.u = step.u;
-  b.u_prev = step.u_prev;
-  b.lam = step.lam;
-  b.lam_prev = step.lam_prev;
-  b.out = step.lam_out;
-  b.grad = step.grad;
-  launch_sweep(b, radius(), stream, kernel_);
+  launch_sweep(reverse_sweep_args(dev_, step), radius(), stream, kernel_);
   if (p_.grid.free_surface) {
     top.field = step.u;
     top.u_prev = step.u_prev;
@@ -124,5 +134,11 @@ void AcousticDevicePhysics<T>::reverse_sweep(const DeviceReverseStep<T>& step, c
 
 template class AcousticDevicePhysics<float>;
 template class AcousticDevicePhysics<double>;
+template SweepArgs<float> reverse_sweep_args(const DeviceProblem<float>&, const DeviceReverseStep<float>&);
+template SweepArgs<double> reverse_sweep_args(const DeviceProblem<double>&, const DeviceReverseStep<double>&);
+template SweepArgs<float> forward_sweep_args(const DeviceProblem<float>&, const Grid&,
+                                             const DeviceForwardSweep<float>&);
+template SweepArgs<double> forward_sweep_args(const DeviceProblem<double>&, const Grid&,
+                                              const DeviceForwardSweep<double>&);
 
 }  // namespace revwave

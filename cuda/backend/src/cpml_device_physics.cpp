@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "revwave/core/dispatch_radius.hpp"
+#include "revwave/cuda/backend/acoustic_device_physics.hpp"
 #include "revwave/cuda/kernels/sparse_kernels.hpp"
 #include "revwave/cuda/runtime/cuda_error.hpp"
 #include "revwave/numerics/acoustic/next_field_probes.hpp"
@@ -71,6 +72,7 @@ void CpmlDevicePhysics<T>::build() {
   // The points are found by arithmetic (CpmlTables): nothing the size of the layer is built here.
   t_.origin = g.origin();
   t_.slab_count = l.slab_points(0) + l.slab_points(1) + l.slab_points(2);
+  t_.tail_values = l.values;
   t_.region = cpml_region(host, radius_);
 
   // Which region place each probe is, or -1.
@@ -109,15 +111,36 @@ template <class T>
 void CpmlDevicePhysics<T>::forward_sweep(const DeviceForwardSweep<T>& s, cudaStream_t stream) {
   if (s.encode != nullptr || s.decode_u != nullptr)
     throw std::logic_error("CpmlDevicePhysics: its sweep neither encodes nor decodes in passing");
-  inner_->forward_sweep(s, stream);
-  launch_cpml_forward(tables(), s.u, s.out, radius_, stream);
+  if (!in_sweep()) {
+    inner_->forward_sweep(s, stream);
+    launch_cpml_forward(tables(), s.u, s.out, radius_, stream);
+    return;
+  }
+  const CpmlTables<T> t = tables();
+  launch_cpml_psi(t, s.u, s.out + t.tail, radius_, stream);  // the sweep reads psi[n] at the neighbours
+  CpmlSweepFields<T> f;
+  f.u = s.u;
+  f.out = s.out;
+  launch_cpml_sweep(forward_sweep_args(dev_, p_.grid, s), t, f, CpmlSweepMode::forward, radius_, stream);
 }
 
 template <class T>
 void CpmlDevicePhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out, cudaStream_t stream) {
-  inner_->adjoint_sweep(lam, lam_prev, out, stream);
-  launch_cpml_adjoint_passes(tables(), lam, adjoint_.template as<T>(), radius_, stream);
-  launch_cpml_adjoint(tables(), adjoint_.template as<const T>(), out, radius_, stream);
+  const CpmlTables<T> t = tables();
+  if (!in_sweep()) {
+    inner_->adjoint_sweep(lam, lam_prev, out, stream);
+    launch_cpml_adjoint_passes(t, lam, adjoint_.template as<T>(), radius_, stream);
+    launch_cpml_adjoint(t, adjoint_.template as<const T>(), out, radius_, stream);
+    return;
+  }
+  launch_cpml_adjoint_passes(t, lam, adjoint_.template as<T>(), radius_, stream);  // they read lam, not out
+  SweepArgs<T> a = dev_.sweep_base();
+  a.u = lam;
+  a.u_prev = lam_prev;
+  a.out = out;
+  CpmlSweepFields<T> f;
+  f.adj = adjoint_.template as<const T>();
+  launch_cpml_sweep(a, t, f, CpmlSweepMode::adjoint, radius_, stream);
 }
 
 template <class T>
@@ -134,6 +157,15 @@ void CpmlDevicePhysics<T>::probes(const ProbeStep<T>& step, cudaStream_t stream)
 template <class T>
 void CpmlDevicePhysics<T>::reverse_sweep(const DeviceReverseStep<T>& s, cudaStream_t stream) {
   if (s.u_next == nullptr) throw std::logic_error("CpmlDevicePhysics::reverse_sweep: u[n+1] not given");
+  if (in_sweep()) {
+    const CpmlTables<T> t = tables();
+    launch_cpml_adjoint_passes(t, s.lam, adjoint_.template as<T>(), radius_, stream);  // from lam[n+2]
+    CpmlSweepFields<T> f;
+    f.adj = adjoint_.template as<const T>();
+    f.u_next = s.u_next;
+    launch_cpml_sweep(reverse_sweep_args(dev_, s), t, f, CpmlSweepMode::reverse, radius_, stream);
+    return;
+  }
   launch_cpml_save_gradient(tables(), s.grad, grad0_.template as<T>(), stream);
   inner_->reverse_sweep(s, stream);
   CpmlReverse<T> r;

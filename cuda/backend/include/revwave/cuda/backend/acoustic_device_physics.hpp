@@ -11,6 +11,14 @@
 
 namespace revwave {
 
+// The column sweep's arguments for a forward sweep `s` of the grid's u (no codec): dev's constants,
+// s's fields and its illumination sum (over grid's interior) when it asks for one.
+template <class T>
+SweepArgs<T> forward_sweep_args(const DeviceProblem<T>& dev, const Grid& grid, const DeviceForwardSweep<T>& s);
+// The fused reverse sweep's arguments for `step`.
+template <class T>
+SweepArgs<T> reverse_sweep_args(const DeviceProblem<T>& dev, const DeviceReverseStep<T>& step);
+
 template <class T>
 class AcousticDevicePhysics final : public DevicePhysics<T> {
  public:

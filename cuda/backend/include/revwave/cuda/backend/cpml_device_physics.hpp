@@ -1,7 +1,8 @@
 // --boundary cpml on the CUDA propagator: a decorator around whichever physics the propagator runs,
 // formula for formula what CpmlCpuPhysics does around a CpuPhysics on the CPU
-// (numerics/boundary/cpml_physics.hpp), in kernels after the inner sweep (the CPU runs the region's
-// share inside its sweep; here the reverse step also makes u[n+1] again: next_field). Only its profile (per padded index on each axis) and which
+// (numerics/boundary/cpml_physics.hpp). The region's share runs inside the column sweep around the
+// constant density without a free surface (in_sweep), else in kernels after the inner sweep; a
+// checkpointed reverse step makes u[n+1] again (next_field). Only its profile (per padded index on each axis) and which
 // probes lie in the region go up from the host; the kernels find the slab and region points and
 // the update's divisor by arithmetic on the layout and m (CpmlTables), so a window's set-up does no
 // work the size of its layer on the host. nu and mu of the
@@ -28,14 +29,16 @@ class CpmlDevicePhysics final : public DevicePhysics<T> {
   CpmlDevicePhysics(const Problem<T>& problem, const DeviceProblem<T>& dev, std::unique_ptr<DevicePhysics<T>> inner,
                     std::size_t field_capacity);
 
-  // The inner sweep into out, then psi, zeta and C / a (forward) or nu, mu and C' / a (adjoint).
+  // psi, then the sweep with zeta and C / a inside it (forward), or nu and mu, then the sweep with
+  // C' / a inside it (adjoint); without in_sweep(), the inner sweep first and the region's pass after.
   void forward_sweep(const DeviceForwardSweep<T>& s, cudaStream_t stream) override;
   void adjoint_sweep(const T* lam, const T* lam_prev, T* out, cudaStream_t stream) override;
   // C / a at the probes in the region, added before the sources by the inner probe kernel.
   void probes(const ProbeStep<T>& step, cudaStream_t stream) override;
-  // dJ/dm at the region saved, the inner sweep, then the region's completion from step.u_next
-  // (the layer's u[n+1] needs u[n]'s tail, which a stored history does not keep: the propagator
-  // hands it the history's u[n+1], or next_field's).
+  // nu and mu, then the sweep completing lam[n+1] and dJ/dm at the region from step.u_next (the
+  // layer's u[n+1] needs u[n]'s tail, which a stored history does not keep: the propagator hands
+  // it the history's u[n+1], or next_field's). Without in_sweep(): dJ/dm at the region saved, the
+  // inner sweep, then the region's completion.
   void reverse_sweep(const DeviceReverseStep<T>& step, cudaStream_t stream) override;
   bool reads_next_field() const override { return true; }
   // u[n+1] by forward_sweep and the injection of step n's sources into a field of its own.
@@ -50,9 +53,16 @@ class CpmlDevicePhysics final : public DevicePhysics<T> {
   std::optional<DensityCoefficients<T>> density_coefficients() const override { return inner_->density_coefficients(); }
   T* density_image() override { return inner_->density_image(); }
   bool illuminates_in_passing() const override { return inner_->illuminates_in_passing(); }
-  void set_sweep_kernel(SweepKernel k) override { inner_->set_sweep_kernel(k); }
+  void set_sweep_kernel(SweepKernel k) override {
+    kernel_ = k;
+    inner_->set_sweep_kernel(k);
+  }
 
  private:
+  // Whether the layer's share runs inside the sweep (boundary/cpml_sweep.hpp): around the
+  // constant density, with the column sweep, without a free surface (whose rows are completed
+  // after the sweep, and the region's share after them). Else the passes after the inner sweep.
+  bool in_sweep() const { return kernel_ == SweepKernel::columns && !p_.grid.free_surface && t_.ds == nullptr; }
   // The tables for the problem as it is now, and the inner's density coefficients when it has them.
   void build();
   // t_ with the device problem's m and damping profiles as they are at this launch.
@@ -65,6 +75,7 @@ class CpmlDevicePhysics final : public DevicePhysics<T> {
   const DeviceProblem<T>& dev_;
   std::unique_ptr<DevicePhysics<T>> inner_;
   int radius_;
+  SweepKernel kernel_ = SweepKernel::columns;
   CpmlTables<T> t_;
   DeviceBuffer a_[3], b_[3], d1_, d2_;
   DeviceBuffer probe_region_, share_;

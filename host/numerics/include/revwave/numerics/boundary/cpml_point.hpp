@@ -96,6 +96,15 @@ struct CpmlPoint {
     if (t.free_surface && at[2] == 0) return false;
     return near(0, at[0]) || near(1, at[1]) || near(2, at[2]);
   }
+  // Whether the box [b, e) (padded coordinates, e past the grid allowed) holds a point within R of
+  // a slab: in_region's points, but for the plane z = 0 under a free surface, which it counts.
+  REVWAVE_HD_INLINE bool box_near(const index_t* b, const index_t* e) const {
+    for (int a = 0; a < 3; ++a) {
+      if (t.lo[a] > 0 && b[a] < t.lo[a] + R) return true;
+      if (t.hi[a] > 0 && e[a] > t.padded[a] - t.hi[a] - R) return true;
+    }
+    return false;
+  }
   REVWAVE_HD_INLINE CpmlLine line(int a, const index_t* c) const {
     index_t ext[3] = {t.padded[0], t.padded[1], t.padded[2]};
     index_t at[3] = {c[0], c[1], c[2]};

@@ -47,6 +47,13 @@ struct XQueue {
   }
 };
 
+// A boundary's share inside the sweep (boundary/cpml_sweep.hpp): NoLayer for none. A layer is
+// asked per point, after the interior's values, for the point's completed values; a column knows
+// once whether its (y, z) lies in the layer's region.
+struct NoLayer {
+  static constexpr bool active = false;
+};
+
 // The grid of a column sweep with policy P (the shuffle sweep's too).
 template <class P, class T>
 LaunchShape launch_shape(const SweepArgs<T>& a) {
@@ -86,11 +93,13 @@ struct Column {
     c.plane = (c.i_begin + R) * a.sx;
     return c;
   }
+  // Grid::index of the column's point on plane i (padded coordinates i, j, k).
+  REVWAVE_HD index_t plane_index(index_t i) const { return (i + R) * static_cast<index_t>(sx) + col; }
 };
 
 // Forward, x neighbours from the queue (queue_fits) or the caches.
-template <class T, int R, class Z, bool Encode, bool Illuminate, class Thread>
-REVWAVE_HD void forward(const SweepArgs<T>& a, const Column<T, R>& c, Thread& t) {
+template <class T, int R, class Z, bool Encode, bool Illuminate, class Layer, class Thread>
+REVWAVE_HD void forward(const SweepArgs<T>& a, const Column<T, R>& c, const Layer& layer, Thread& t) {
   constexpr bool queue = queue_fits<T, R, false>;
   // __restrict__ on every pointer but the pair an in-place update aliases (u_prev with out):
   // restrict there would be undefined behaviour, and each is read once per point anyway.
@@ -103,6 +112,8 @@ REVWAVE_HD void forward(const SweepArgs<T>& a, const Column<T, R>& c, Thread& t)
   IlluminateWalk<T, Illuminate> ill(a, c.i_begin, c.j, c.k);
   XQueue<T, R> uq;
   if constexpr (queue) uq.fill(u, c.sx);
+  [[maybe_unused]] bool layer_column = false;
+  if constexpr (Layer::active) layer_column = layer.column_in_region(c.j, c.k);
   for (index_t i = c.i_begin; i < c.i_end;
        ++i, u += c.sx, up += c.sx, m += c.sx, out += c.sx, enc.advance(), ill.advance()) {
     const T up0 = *up, m0 = *m;  // issued before the stencil's loads and the division
@@ -117,7 +128,11 @@ REVWAVE_HD void forward(const SweepArgs<T>& a, const Column<T, R>& c, Thread& t)
     if (c.writes) {
       enc.put(u0, up0);
       ill.put(u0);
-      *out = leapfrog_update(a.c, u0, up0, lap, m0, damping_eta(a.c, a.kx[i], c.kyj, c.kzk));
+      const T eta = damping_eta(a.c, a.kx[i], c.kyj, c.kzk);
+      T v = leapfrog_update(a.c, u0, up0, lap, m0, eta);
+      if constexpr (Layer::active)
+        if (layer_column || layer.x_in_region(i)) v = layer.forward_value(v, i, c.j, c.k, c.plane_index(i), m0, eta);
+      *out = v;
     }
     if constexpr (queue) uq.advance();
   }
@@ -130,8 +145,8 @@ REVWAVE_HD void forward(const SweepArgs<T>& a, const Column<T, R>& c, Thread& t)
 // same lost 3 points at 4 blocks per SM and gained nothing at 5 or 6, so it stays plain. lam_prev
 // and grad are written in place: plane i + 1 is read before plane i is written, and they are
 // different points.
-template <class T, int R, class Z, class Thread>
-REVWAVE_HD void reverse_queued(const SweepArgs<T>& a, const Column<T, R>& c, Thread& t) {
+template <class T, int R, class Z, class Layer, class Thread>
+REVWAVE_HD void reverse_queued(const SweepArgs<T>& a, const Column<T, R>& c, const Layer& layer, Thread& t) {
   const int sx = c.sx;
   const T* __restrict__ u = a.u + c.plane + c.col;
   const T* up = a.u_prev + c.plane + c.col;
@@ -141,6 +156,8 @@ REVWAVE_HD void reverse_queued(const SweepArgs<T>& a, const Column<T, R>& c, Thr
   T* out = a.out + c.plane + c.col;
   T* __restrict__ grad = a.grad + c.plane + c.col;
   typename Z::template Window<T, R> zu(t, c.k), zl(t, c.k);
+  [[maybe_unused]] bool layer_column = false;
+  if constexpr (Layer::active) layer_column = layer.column_in_region(c.j, c.k);
   XQueue<T, R> uq, lq;
   uq.fill(u, sx);
   lq.fill(lam, sx);
@@ -159,10 +176,11 @@ REVWAVE_HD void reverse_queued(const SweepArgs<T>& a, const Column<T, R>& c, Thr
     const T* zu0 = zu.gather(t, u, u0);
     const T* zl0 = zl.gather(t, lam, l0);
     const T eta = damping_eta(a.c, a.kx[i], c.kyj, c.kzk);
-    const T u_next =
-        leapfrog_update(a.c, u0, up0, laplacian_axes<T, R, int>(c.w, u0, zu0, 1, u, c.sy, uq.x(), 1), m0, eta);
-    const T l =
-        leapfrog_update(a.c, l0, lp0, laplacian_axes<T, R, int>(c.w, l0, zl0, 1, lam, c.sy, lq.x(), 1), m0, eta);
+    T u_next = leapfrog_update(a.c, u0, up0, laplacian_axes<T, R, int>(c.w, u0, zu0, 1, u, c.sy, uq.x(), 1), m0, eta);
+    T l = leapfrog_update(a.c, l0, lp0, laplacian_axes<T, R, int>(c.w, l0, zl0, 1, lam, c.sy, lq.x(), 1), m0, eta);
+    if constexpr (Layer::active)
+      if (c.writes && (layer_column || layer.x_in_region(i)))
+        layer.reverse_values(i, c.j, c.k, c.plane_index(i), m0, eta, l, u_next);
     if (c.writes) {
       *grad = g0 + imaging_term(a.c, l, u_next, u0, up0);
       *out = l;
@@ -171,8 +189,8 @@ REVWAVE_HD void reverse_queued(const SweepArgs<T>& a, const Column<T, R>& c, Thr
 }
 
 // The fused reverse step where the queues do not fit: x neighbours from the caches.
-template <class T, int R, class Z, class Thread>
-REVWAVE_HD void reverse_plain(const SweepArgs<T>& a, const Column<T, R>& c, Thread& t) {
+template <class T, int R, class Z, class Layer, class Thread>
+REVWAVE_HD void reverse_plain(const SweepArgs<T>& a, const Column<T, R>& c, const Layer& layer, Thread& t) {
   const int sx = c.sx;
   const T* __restrict__ u = a.u + c.plane + c.col;
   const T* up = a.u_prev + c.plane + c.col;
@@ -182,6 +200,8 @@ REVWAVE_HD void reverse_plain(const SweepArgs<T>& a, const Column<T, R>& c, Thre
   T* out = a.out + c.plane + c.col;
   T* __restrict__ grad = a.grad + c.plane + c.col;
   typename Z::template Window<T, R> zu(t, c.k), zl(t, c.k);
+  [[maybe_unused]] bool layer_column = false;
+  if constexpr (Layer::active) layer_column = layer.column_in_region(c.j, c.k);
   for (index_t i = c.i_begin; i < c.i_end;
        ++i, u += sx, up += sx, m += sx, lam += sx, lp += sx, out += sx, grad += sx) {
     // The imaging's loads first: their latency hides behind the stencils and the divisions.
@@ -189,8 +209,11 @@ REVWAVE_HD void reverse_plain(const SweepArgs<T>& a, const Column<T, R>& c, Thre
     const T* zu0 = zu.gather(t, u, u0);
     const T* zl0 = zl.gather(t, lam, l0);
     const T eta = damping_eta(a.c, a.kx[i], c.kyj, c.kzk);
-    const T u_next = leapfrog_update(a.c, u0, up0, laplacian_axes<T, R, int>(c.w, u0, zu0, 1, u, c.sy, u, sx), m0, eta);
-    const T l = leapfrog_update(a.c, l0, lp0, laplacian_axes<T, R, int>(c.w, l0, zl0, 1, lam, c.sy, lam, sx), m0, eta);
+    T u_next = leapfrog_update(a.c, u0, up0, laplacian_axes<T, R, int>(c.w, u0, zu0, 1, u, c.sy, u, sx), m0, eta);
+    T l = leapfrog_update(a.c, l0, lp0, laplacian_axes<T, R, int>(c.w, l0, zl0, 1, lam, c.sy, lam, sx), m0, eta);
+    if constexpr (Layer::active)
+      if (c.writes && (layer_column || layer.x_in_region(i)))
+        layer.reverse_values(i, c.j, c.k, c.plane_index(i), m0, eta, l, u_next);
     if (c.writes) {
       *grad = g0 + imaging_term(a.c, l, u_next, u0, up0);
       *out = l;
@@ -200,16 +223,32 @@ REVWAVE_HD void reverse_plain(const SweepArgs<T>& a, const Column<T, R>& c, Thre
 
 // One thread's sweep: the column sweep with Z = ZFromMemory, the shuffle sweep with ZFromShuffles
 // (whose lanes past nz stay for the shuffles; a warp is one row, so a row past ny leaves whole).
-template <class P, class T, int R, bool Reverse, class Z, bool Encode = false, bool Illuminate = false, class Thread>
-REVWAVE_HD void sweep_thread(const SweepArgs<T>& a, Thread& t) {
+// With a Layer (boundary/cpml_sweep.hpp), its share completes the values at its region's points.
+// A block none of whose points is in the region runs the body without the layer (the same
+// choice for all its threads), so the interior's blocks run the sweep's own code and registers.
+template <class P, class T, int R, bool Reverse, class Z, bool Encode, bool Illuminate, class Layer, class Thread>
+REVWAVE_HD void layered_sweep_thread(const SweepArgs<T>& a, const Layer& layer, Thread& t) {
   const Column<T, R> c = Column<T, R>::template make<P, Reverse>(a, t.place());
   if (c.j >= a.ny || (!Z::all_lanes && !c.writes)) return;
+  if constexpr (Layer::active) {
+    const ThreadPlace p = t.place();
+    const index_t j0 = static_cast<index_t>(p.block.y) * P::block_y, k0 = static_cast<index_t>(p.block.x) * P::block_z;
+    if (!layer.box_in_region(c.i_begin, c.i_end, j0, j0 + P::block_y, k0, k0 + P::block_z)) {
+      layered_sweep_thread<P, T, R, Reverse, Z, Encode, Illuminate>(a, NoLayer{}, t);
+      return;
+    }
+  }
   if constexpr (!Reverse)
-    forward<T, R, Z, Encode, Illuminate>(a, c, t);
+    forward<T, R, Z, Encode, Illuminate>(a, c, layer, t);
   else if constexpr (queue_fits<T, R, true>)
-    reverse_queued<T, R, Z>(a, c, t);
+    reverse_queued<T, R, Z>(a, c, layer, t);
   else
-    reverse_plain<T, R, Z>(a, c, t);
+    reverse_plain<T, R, Z>(a, c, layer, t);
+}
+
+template <class P, class T, int R, bool Reverse, class Z, bool Encode = false, bool Illuminate = false, class Thread>
+REVWAVE_HD void sweep_thread(const SweepArgs<T>& a, Thread& t) {
+  layered_sweep_thread<P, T, R, Reverse, Z, Encode, Illuminate>(a, NoLayer{}, t);
 }
 
 }  // namespace revwave::columns

@@ -1,13 +1,15 @@
-// The C-PML's device passes (the CPU's boundary/cpml_physics.cpp, formula for formula; the CPU runs
-// the region's share inside its sweep, the device after it, in kernels of its own): psi over the
-// slabs, the forward share C / a at the region's points, the adjoint's nu and mu over the slabs and
-// its share C' / a, the share at the probes (psi recomputed), and the reverse step's completion of
-// u[n+1], lam[n+1] and dJ/dm near the slabs. Only the profile is uploaded (cpml_device_physics.cpp);
-// the threads find their points by arithmetic (CpmlTables).
+// The C-PML's device passes (the CPU's boundary/cpml_physics.cpp, formula for formula): psi over
+// the slabs, the adjoint's nu and mu over the slabs, the share at the probes (psi recomputed), and
+// the region's share, which runs inside the column sweep around the constant density
+// (launch_cpml_sweep, boundary/cpml_sweep.hpp) and otherwise as passes after the sweep: the forward
+// share C / a, the adjoint's C' / a, the reverse step's completion of lam[n+1] and dJ/dm. Only the
+// profile is uploaded (cpml_device_physics.cpp); the threads find their points by arithmetic
+// (CpmlTables).
 #pragma once
 #include <cuda_runtime_api.h>
 
 #include "revwave/core/config.hpp"
+#include "revwave/cuda/kernels/acoustic/sweep_kernels.hpp"
 #include "revwave/numerics/acoustic/point_formulas.hpp"
 #include "revwave/numerics/boundary/cpml_point.hpp"
 
@@ -107,8 +109,9 @@ CpmlRegion cpml_region(const CpmlPointTables<T>& t, int radius) {
 // a from m (the same formula as leapfrog_a_at: the damping profiles are zero under a C-PML).
 template <class T>
 struct CpmlTables : CpmlPointTables<T> {
-  index_t origin = 0;      // Grid::origin(): the allocated index of padded point (0, 0, 0)
-  index_t slab_count = 0;  // every slab point, axis by axis in tail order
+  index_t origin = 0;       // Grid::origin(): the allocated index of padded point (0, 0, 0)
+  index_t slab_count = 0;   // every slab point, axis by axis in tail order
+  index_t tail_values = 0;  // the tail's length (CpmlLayout::values)
   CpmlRegion region;
   const T* m = nullptr;    // the allocated grid's m
   const T* kappa[3] = {};  // the damping profiles (zero under a C-PML, read for the formula's sake)
@@ -131,6 +134,22 @@ struct CpmlTables : CpmlPointTables<T> {
     return leapfrog_a(c, m[idx], damping_eta(c, kappa[0][at[0]], kappa[1][at[1]], kappa[2][at[2]]));
   }
 };
+
+// The layer inside the constant-density column sweep (boundary/cpml_sweep.hpp): the forward
+// step's, the adjoint's (the dot-product test's), or the fused reverse step's.
+enum class CpmlSweepMode { forward, adjoint, reverse };
+template <class T>
+struct CpmlSweepFields {
+  const T* u = nullptr;       // forward: u[n], its tail psi[n-1] and zeta[n-1]
+  T* out = nullptr;           // forward: the sweep's out, its tail psi[n] (the psi pass) and then zeta[n]
+  const T* adj = nullptr;     // adjoint, reverse: nu and mu, made by the slab passes before the sweep
+  const T* u_next = nullptr;  // reverse: u[n+1] whole
+};
+// The column sweep of `a` (a.u, a.out: forward and adjoint; a reverse step's fields: reverse) with
+// the layer's share at the region's points, on a grid without a free surface.
+template <class T>
+void launch_cpml_sweep(const SweepArgs<T>& a, const CpmlTables<T>& t, const CpmlSweepFields<T>& f, CpmlSweepMode mode,
+                       int radius, cudaStream_t stream);
 
 // forward: psi[n] of every slab point into out's tail (from u[n] and u's tail).
 template <class T>
