@@ -78,20 +78,26 @@ CpmlCpuPhysics<T>::CpmlCpuPhysics(const Problem<T>& problem, std::unique_ptr<Cpu
         slab_.push_back({a, o, g.index(at[0], at[1], at[2]), at[a]});
       }
   }
-  // The region a row at a time, in the rows' ranges (the passes walk region_ in their order).
+  // The region a row at a time, in the rows' ranges (the passes walk it in their order). The
+  // points' indices are listed only for the density's per-point passes: the rows find them from
+  // the ranges (at 256^3 with nbl 10 the list was 46 MB, built on one thread for every run).
+  index_t count = 0;
   dispatch_radius(g.radius(), [&](auto r) {
     const cpml_rows::Rows<T, decltype(r)::value> k(p_);
     row_first_.reserve(static_cast<std::size_t>(g.padded(0) * g.padded(1) + 1));
     for (index_t i = 0; i < g.padded(0); ++i)
       for (index_t j = 0; j < g.padded(1); ++j) {
-        row_first_.push_back(static_cast<index_t>(region_.size()));
+        row_first_.push_back(count);
         const index_t base = g.index(i, j, 0);
-        for (const auto& [b, e] : k.ranges(i, j))
-          for (index_t z = b; z < e; ++z) region_.push_back(base + z);
+        for (const auto& [b, e] : k.ranges(i, j)) {
+          if (density_)
+            for (index_t z = b; z < e; ++z) region_.push_back(base + z);
+          count += e - b;
+        }
       }
-    row_first_.push_back(static_cast<index_t>(region_.size()));
+    row_first_.push_back(count);
   });
-  divisor_.resize(region_.size());
+  divisor_.resize(static_cast<std::size_t>(count));
   take_divisors();
   hook_->call.p = &p_;
   if (!density_ && !inner_->take_row_hook(hook_.get()))
@@ -201,16 +207,19 @@ void CpmlCpuPhysics<T>::take_divisors() {
   const Grid& g = p_.grid;
   const T* m = p_.m.template as<T>();
   const index_t py = g.padded(1), rows = g.padded(0) * py;
-#pragma omp parallel for schedule(static) if (static_cast <std::int64_t>(region_.size()) >= cpml_rows::parallel_from)
-  for (index_t row = 0; row < rows; ++row) {
-    const index_t x = row / py, y = row % py, base = g.index(x, y, 0);
-    const auto end = static_cast<std::size_t>(row_first_[static_cast<std::size_t>(row) + 1]);
-    for (auto r = static_cast<std::size_t>(row_first_[static_cast<std::size_t>(row)]); r < end; ++r) {
-      const index_t idx = region_[r];
-      const T eta = damping_eta(p_.coeffs, p_.kappa[0][x], p_.kappa[1][y], p_.kappa[2][idx - base]);
-      divisor_[r] = leapfrog_a(p_.coeffs, m[idx], eta);
+  dispatch_radius(g.radius(), [&](auto r) {
+    const cpml_rows::Rows<T, decltype(r)::value> k(p_);
+#pragma omp parallel for schedule(static) if (static_cast <std::int64_t>(divisor_.size()) >= cpml_rows::parallel_from)
+    for (index_t row = 0; row < rows; ++row) {
+      const index_t x = row / py, y = row % py, base = g.index(x, y, 0);
+      auto q = static_cast<std::size_t>(row_first_[static_cast<std::size_t>(row)]);
+      for (const auto& [b, e] : k.ranges(x, y))
+        for (index_t z = b; z < e; ++z, ++q) {
+          const T eta = damping_eta(p_.coeffs, p_.kappa[0][x], p_.kappa[1][y], p_.kappa[2][z]);
+          divisor_[q] = leapfrog_a(p_.coeffs, m[base + z], eta);
+        }
     }
-  }
+  });
 }
 
 template <class T>
@@ -247,7 +256,7 @@ void CpmlCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
     return;
   }
   // psi[n] of the x and y slabs, then the physics' sweep with the region's rows inside it.
-  const auto points = static_cast<std::int64_t>(region_.size());
+  const auto points = static_cast<std::int64_t>(divisor_.size());  // the region's points
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const cpml_rows::Rows<T, decltype(r)::value> k(p_);
     k.for_each_row(points, [&](index_t x, index_t y, auto&) { k.psi_row(x, y, u, old, tail); });
@@ -273,7 +282,7 @@ void CpmlCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
     return;
   }
   // nu, then mu, of the x and y slabs, then the physics' sweep with the region's rows inside it.
-  const auto points = static_cast<std::int64_t>(region_.size());
+  const auto points = static_cast<std::int64_t>(divisor_.size());  // the region's points
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const cpml_rows::Rows<T, decltype(r)::value> k(p_);
     k.for_each_row(points, [&](index_t x, index_t y, auto&) { k.nu_row(x, y, lam, adj); });
@@ -331,7 +340,7 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
   // StateShape), nu and mu of the x and y slabs, then the physics' fused sweep with the region's
   // rows inside it: it hands them u[n+1] less C / a, a row at a time.
   const bool stored = v.u_next != nullptr;
-  const auto points = static_cast<std::int64_t>(region_.size());
+  const auto points = static_cast<std::int64_t>(divisor_.size());  // the region's points
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const cpml_rows::Rows<T, decltype(r)::value> k(p_);
     k.for_each_row(points, [&](index_t x, index_t y, auto&) {

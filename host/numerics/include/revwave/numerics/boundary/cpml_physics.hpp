@@ -74,9 +74,11 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
   std::unique_ptr<CpuPhysics<T>> inner_;
   std::unique_ptr<Hook> hook_;            // without a density the inner physics' sweeps take it
   std::array<index_t, 15> region_key_{};  // what region_ depends on (region_key)
-  std::vector<index_t> region_;           // the points within R of a slab (the plane z = 0 left out)
-  std::vector<T> divisor_;                // the update's a at each of them
-  std::vector<index_t> row_first_;        // per padded z row (x, y), then the end: where its points start in region_
+  // The region: the points within R of a slab (the plane z = 0 left out), row by row in the rows'
+  // ranges; their grid indices listed only with a density (its per-point passes walk the list).
+  std::vector<index_t> region_;
+  std::vector<T> divisor_;          // the update's a at each of them
+  std::vector<index_t> row_first_;  // per padded z row (x, y), then the end: where its points start
   // The adjoint's and the reverse step's (made when first needed, kept: a forward run holds none).
   std::vector<T> psi_;      // psi[n] of the reverse step's recomputed u[n+1] (tail layout)
   std::vector<T> adjoint_;  // nu (zeta's places) and mu (psi's)
