@@ -23,6 +23,48 @@ T* tail_of(T* field, const Problem<T>& p) {
   return field + p.cpml->layout.tail;
 }
 
+// Around a density: x's or y's (a = 0, 1) share of C along [b, e) of row (x, y), added to s[z], by
+// CpmlPoint::axis_share's formulas. Along a row the line's slab offsets move with z alone, so which
+// neighbours lie in the slabs, and where, is found once for the row, and the loop over z has no
+// branch (psi[n] from `tail`, +0 from `zeros` outside the slabs; zeta[n] into `tail`).
+template <class T, int R>
+void density_axis_row(const CpmlPoint<T, R>& k, int a, index_t x, index_t y, index_t base, index_t b, index_t e,
+                      const T* u, const T* old, T* tail, const T* zeros, T* s) {
+  const CpmlPointTables<T>& t = k.t;
+  const index_t at[3] = {x, y, 0};
+  const CpmlLine ln = k.line(a, at);  // the offsets at z = 0: at z they are z more
+  const index_t xa = at[a];
+  const T* pp[R];
+  const T* pm[R];
+  for (int q = 1; q <= R; ++q) {
+    const index_t op = ln.at(xa + q), om = ln.at(xa - q);
+    pp[q - 1] = op < 0 ? zeros : tail + t.psi[a] + op;
+    pm[q - 1] = om < 0 ? zeros : tail + t.psi[a] + om;
+  }
+  const index_t o = ln.at(xa);
+  if (o < 0) {
+#pragma omp simd
+    for (index_t z = b; z < e; ++z) {
+      T fp[R], fm[R];
+      for (int q = 0; q < R; ++q) fp[q] = pp[q][z], fm[q] = pm[q][z];
+      s[z] += k.stretch_flux(a, base + z, fp, fm) + T(0);  // axis_share's d1psi + zeta, zeta = +0
+    }
+    return;
+  }
+  const T bz = t.b[a][xa], az = t.a[a][xa];
+  const T* zeta_old = old + t.zeta[a] + o;
+  T* zeta_new = tail + t.zeta[a] + o;
+#pragma omp simd
+  for (index_t z = b; z < e; ++z) {
+    T fp[R], fm[R];
+    for (int q = 0; q < R; ++q) fp[q] = pp[q][z], fm[q] = pm[q][z];
+    const T d1psi = k.stretch_flux(a, base + z, fp, fm);
+    const T zeta = cpml_zeta(bz, az, zeta_old[z], k.axis_operator(a, u, base + z), d1psi);
+    zeta_new[z] = zeta;
+    s[z] += d1psi + zeta;
+  }
+}
+
 // The region's points, their grid indices and the buffers' sizes depend on these only.
 template <class T>
 std::array<index_t, 15> region_key(const Problem<T>& p) {
@@ -247,16 +289,40 @@ template <class T>
 void CpmlCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
   const T* old = tail_of(u, p_);
   T* tail = tail_of(out, p_);
+  const auto points = static_cast<std::int64_t>(divisor_.size());  // the region's points
   if (p_.density) {
+    // The sweep, psi[n] of every slab, then C / a a row at a time: x's and y's shares as vector
+    // loops over z (density_axis_row), z's a point at a time, summed in correction()'s order.
     inner_->forward_sweep(u, u_prev, out);
     density_psi(u, old, tail);
-    each_region_point([&](const auto& k, std::size_t q, index_t idx, const index_t* at) {
-      out[idx] = cpml_value(out[idx], k.correction(u, old, at, idx, tail, tail), divisor_[q]);
+    const CpmlPointTables<T> t = tables();
+    const Grid& g = p_.grid;
+    dispatch_radius(g.radius(), [&](auto r) {
+      constexpr int R = decltype(r)::value;
+      const cpml_rows::Rows<T, R> rows(p_);
+      const CpmlPoint<T, R> k{t};
+      rows.for_each_row(points, [&](index_t x, index_t y, auto& scratch) {
+        const index_t base = g.index(x, y, 0);
+        auto q = static_cast<std::size_t>(row_first_[static_cast<std::size_t>(x * g.padded(1) + y)]);
+        T* sum = scratch.sum.data();
+        for (const auto& [b, e] : rows.ranges(x, y)) {
+          std::fill(sum + b, sum + e, T(0));
+          for (int a = 0; a < 2; ++a)
+            if (k.near(a, a == 0 ? x : y))
+              density_axis_row<T, R>(k, a, x, y, base, b, e, u, old, tail, scratch.zeros.data(), sum);
+          for (index_t z = b; z < e; ++z, ++q) {
+            if (k.near(2, z)) {
+              const index_t at[3] = {x, y, z};
+              sum[z] += k.axis_share(2, u, old, at, base + z, tail, tail);
+            }
+            out[base + z] = cpml_value(out[base + z], sum[z], divisor_[q]);
+          }
+        }
+      });
     });
     return;
   }
   // psi[n] of the x and y slabs, then the physics' sweep with the region's rows inside it.
-  const auto points = static_cast<std::int64_t>(divisor_.size());  // the region's points
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const cpml_rows::Rows<T, decltype(r)::value> k(p_);
     k.for_each_row(points, [&](index_t x, index_t y, auto&) { k.psi_row(x, y, u, old, tail); });

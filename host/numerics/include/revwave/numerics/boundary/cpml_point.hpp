@@ -166,30 +166,34 @@ struct CpmlPoint {
     const T lap = cpml_d2<T, R>(t.d2, ln.v(0), fp, fm);
     return t.ds[idx] * (lap - density_axis_flux<T, R>(t.dstag, ln, t.dt[idx]));
   }
-  // C at (at, idx): psi[n] from `psi_tail` when set, else recomputed from u; zeta[n] to zeta_out if set.
+  // Axis a's share of C at (at, idx), a near one of a's slabs: D1 psi (E psi) + zeta, psi[n] from
+  // `psi_tail` when set, else recomputed from u; zeta[n] to zeta_out if set.
+  REVWAVE_HD_INLINE T axis_share(int a, const T* u, const T* tail_old, const index_t* at, index_t idx,
+                                 const T* psi_tail, T* zeta_out) const {
+    const CpmlLine ln = line(a, at);
+    const index_t x = at[a];
+    T fp[R], fm[R];
+    for (int q = 1; q <= R; ++q) {
+      const index_t op = ln.at(x + q), om = ln.at(x - q);
+      const index_t ip = idx + q * t.stride[a], im = idx - q * t.stride[a];
+      fp[q - 1] = op < 0 ? T(0) : psi_tail ? psi_tail[t.psi[a] + op] : psi_new(a, u, tail_old, op, x + q, ip);
+      fm[q - 1] = om < 0 ? T(0) : psi_tail ? psi_tail[t.psi[a] + om] : psi_new(a, u, tail_old, om, x - q, im);
+    }
+    const T d1psi = stretch_flux(a, idx, fp, fm);
+    const index_t o = ln.at(x);
+    T zeta = T(0);
+    if (o >= 0) {
+      zeta = cpml_zeta(t.b[a][x], t.a[a][x], tail_old[t.zeta[a] + o], axis_operator(a, u, idx), d1psi);
+      if (zeta_out != nullptr) zeta_out[t.zeta[a] + o] = zeta;
+    }
+    return d1psi + zeta;
+  }
+  // C at (at, idx): the near axes' shares summed in order x, y, z.
   REVWAVE_HD_INLINE T correction(const T* u, const T* tail_old, const index_t* at, index_t idx, const T* psi_tail,
                                  T* zeta_out) const {
     T sum = T(0);
-    for (int a = 0; a < 3; ++a) {
-      if (!near(a, at[a])) continue;
-      const CpmlLine ln = line(a, at);
-      const index_t x = at[a];
-      T fp[R], fm[R];
-      for (int q = 1; q <= R; ++q) {
-        const index_t op = ln.at(x + q), om = ln.at(x - q);
-        const index_t ip = idx + q * t.stride[a], im = idx - q * t.stride[a];
-        fp[q - 1] = op < 0 ? T(0) : psi_tail ? psi_tail[t.psi[a] + op] : psi_new(a, u, tail_old, op, x + q, ip);
-        fm[q - 1] = om < 0 ? T(0) : psi_tail ? psi_tail[t.psi[a] + om] : psi_new(a, u, tail_old, om, x - q, im);
-      }
-      const T d1psi = stretch_flux(a, idx, fp, fm);
-      const index_t o = ln.at(x);
-      T zeta = T(0);
-      if (o >= 0) {
-        zeta = cpml_zeta(t.b[a][x], t.a[a][x], tail_old[t.zeta[a] + o], axis_operator(a, u, idx), d1psi);
-        if (zeta_out != nullptr) zeta_out[t.zeta[a] + o] = zeta;
-      }
-      sum += d1psi + zeta;
-    }
+    for (int a = 0; a < 3; ++a)
+      if (near(a, at[a])) sum += axis_share(a, u, tail_old, at, idx, psi_tail, zeta_out);
     return sum;
   }
   // mu[k] at slab offset o of axis a (coordinate x, grid index idx) from lam[k+1] and adj (every
