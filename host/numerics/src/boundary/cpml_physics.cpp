@@ -27,7 +27,7 @@ T* tail_of(T* field, const Problem<T>& p) {
 // CpmlPoint::axis_share's formulas. Along a row the line's slab offsets move with z alone, so which
 // neighbours lie in the slabs, and where, is found once for the row, and the loop over z has no
 // branch (psi[n] from `tail`, +0 from `zeros` outside the slabs; zeta[n] into `tail`).
-template <class T, int R>
+template <class T, int R, bool WriteZeta = true>
 void density_axis_row(const CpmlPoint<T, R>& k, int a, index_t x, index_t y, index_t base, index_t b, index_t e,
                       const T* u, const T* old, T* tail, const T* zeros, T* s) {
   const CpmlPointTables<T>& t = k.t;
@@ -60,8 +60,36 @@ void density_axis_row(const CpmlPoint<T, R>& k, int a, index_t x, index_t y, ind
     for (int q = 0; q < R; ++q) fp[q] = pp[q][z], fm[q] = pm[q][z];
     const T d1psi = k.stretch_flux(a, base + z, fp, fm);
     const T zeta = cpml_zeta(bz, az, zeta_old[z], k.axis_operator(a, u, base + z), d1psi);
-    zeta_new[z] = zeta;
+    if constexpr (WriteZeta) zeta_new[z] = zeta;
     s[z] += d1psi + zeta;
+  }
+}
+
+// Around a density: x's or y's (a = 0, 1) share of C' along [b, e) of row (x, y), added to s[z], by
+// CpmlPoint::adjoint_axis_share's formulas, the row's slab offsets and coefficients taken once (a
+// neighbour outside the slabs reads +0 from `zeros` with coefficient +0: the per-point form's +0).
+template <class T, int R>
+void density_adjoint_axis_row(const CpmlPoint<T, R>& k, int a, index_t x, index_t y, index_t base, index_t b, index_t e,
+                              const T* adj, const T* zeros, T* s) {
+  const CpmlPointTables<T>& t = k.t;
+  const index_t at[3] = {x, y, 0};
+  const CpmlLine ln = k.line(a, at);
+  const index_t xa = at[a];
+  const T* nu[2 * R + 1];  // f[R + q]'s nu, q = -R..R
+  const T* mu[2 * R + 1];  // mp, mm's mu (q != 0)
+  T coef[2 * R + 1];
+  for (int q = -R; q <= R; ++q) {
+    const index_t o = ln.at(xa + q);
+    nu[R + q] = o < 0 ? zeros : adj + t.zeta[a] + o;
+    mu[R + q] = o < 0 ? zeros : adj + t.psi[a] + o;
+    coef[R + q] = o < 0 ? T(0) : k.coef_a(a, xa + q);
+  }
+#pragma omp simd
+  for (index_t z = b; z < e; ++z) {
+    T f[2 * R + 1], mp[R], mm[R];
+    for (int j = 0; j <= 2 * R; ++j) f[j] = coef[j] * nu[j][z];
+    for (int q = 1; q <= R; ++q) mp[q - 1] = coef[R + q] * mu[R + q][z], mm[q - 1] = coef[R - q] * mu[R - q][z];
+    s[z] += k.axis_adjoint(a, f, base + z) - cpml_d1<T, R>(t.d1, mp, mm);
   }
 }
 
@@ -222,6 +250,26 @@ void CpmlCpuPhysics<T>::each_region_point(F&& f) const {
 }
 
 template <class T>
+template <class F>
+void CpmlCpuPhysics<T>::each_region_range(F&& f) const {
+  const CpmlPointTables<T> t = tables();
+  const Grid& g = p_.grid;
+  dispatch_radius(g.radius(), [&](auto r) {
+    constexpr int R = decltype(r)::value;
+    const cpml_rows::Rows<T, R> rows(p_);
+    const CpmlPoint<T, R> k{t};
+    rows.for_each_row(static_cast<std::int64_t>(divisor_.size()), [&](index_t x, index_t y, auto& scratch) {
+      const index_t base = g.index(x, y, 0);
+      auto q = static_cast<std::size_t>(row_first_[static_cast<std::size_t>(x * g.padded(1) + y)]);
+      for (const auto& [b, e] : rows.ranges(x, y)) {
+        f(k, x, y, base, b, e, q, scratch);
+        q += static_cast<std::size_t>(e - b);
+      }
+    });
+  });
+}
+
+template <class T>
 void CpmlCpuPhysics<T>::density_psi(const T* u, const T* old, T* psi_out) const {
   each_slab_point(
       [&](const auto& k, const SlabPoint& sp) {
@@ -295,17 +343,10 @@ void CpmlCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
     // loops over z (density_axis_row), z's a point at a time, summed in correction()'s order.
     inner_->forward_sweep(u, u_prev, out);
     density_psi(u, old, tail);
-    const CpmlPointTables<T> t = tables();
-    const Grid& g = p_.grid;
-    dispatch_radius(g.radius(), [&](auto r) {
-      constexpr int R = decltype(r)::value;
-      const cpml_rows::Rows<T, R> rows(p_);
-      const CpmlPoint<T, R> k{t};
-      rows.for_each_row(points, [&](index_t x, index_t y, auto& scratch) {
-        const index_t base = g.index(x, y, 0);
-        auto q = static_cast<std::size_t>(row_first_[static_cast<std::size_t>(x * g.padded(1) + y)]);
-        T* sum = scratch.sum.data();
-        for (const auto& [b, e] : rows.ranges(x, y)) {
+    each_region_range(
+        [&](const auto& k, index_t x, index_t y, index_t base, index_t b, index_t e, std::size_t q, auto& scratch) {
+          constexpr int R = std::decay_t<decltype(k)>::radius;
+          T* sum = scratch.sum.data();
           std::fill(sum + b, sum + e, T(0));
           for (int a = 0; a < 2; ++a)
             if (k.near(a, a == 0 ? x : y))
@@ -317,9 +358,7 @@ void CpmlCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
             }
             out[base + z] = cpml_value(out[base + z], sum[z], divisor_[q]);
           }
-        }
-      });
-    });
+        });
     return;
   }
   // psi[n] of the x and y slabs, then the physics' sweep with the region's rows inside it.
@@ -342,9 +381,23 @@ void CpmlCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
   if (p_.density) {
     inner_->adjoint_sweep(lam, lam_prev, out);
     density_nu_mu(lam, adj);
-    each_region_point([&](const auto& k, std::size_t q, index_t idx, const index_t* at) {
-      out[idx] = cpml_value(out[idx], k.adjoint_correction(adj, at, idx), divisor_[q]);
-    });
+    // C' / a a row at a time, as reverse_sweep takes it.
+    each_region_range(
+        [&](const auto& k, index_t x, index_t y, index_t base, index_t b, index_t e, std::size_t q, auto& scratch) {
+          constexpr int R = std::decay_t<decltype(k)>::radius;
+          T* sum = scratch.sum2.data();
+          std::fill(sum + b, sum + e, T(0));
+          for (int a = 0; a < 2; ++a)
+            if (k.near(a, a == 0 ? x : y))
+              density_adjoint_axis_row<T, R>(k, a, x, y, base, b, e, adj, scratch.zeros.data(), sum);
+          for (index_t z = b; z < e; ++z, ++q) {
+            if (k.near(2, z)) {
+              const index_t at[3] = {x, y, z};
+              sum[z] += k.adjoint_axis_share(2, adj, at, base + z);
+            }
+            out[base + z] = cpml_value(out[base + z], sum[z], divisor_[q]);
+          }
+        });
     return;
   }
   // nu, then mu, of the x and y slabs, then the physics' sweep with the region's rows inside it.
@@ -392,14 +445,34 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
     if (v.u_next == nullptr) inner_->forward_sweep(v.u, v.u_prev, next);
     density_psi(v.u, old, psi);  // after_adjoint_source's too: a history keeps u[n]'s tail here
     density_nu_mu(v.lam, adj);
-    each_region_point([&](const auto& k, std::size_t q, index_t idx, const index_t* at) {
-      const T u_next = v.u_next != nullptr
-                           ? v.u_next[idx]
-                           : cpml_value(next[idx], k.correction(v.u, old, at, idx, psi, nullptr), divisor_[q]);
-      const T lam = cpml_value(v.lam_out[idx], k.adjoint_correction(adj, at, idx), divisor_[q]);
-      v.grad[idx] = grad0_[q] + imaging_term(c, lam, u_next, v.u[idx], v.u_prev[idx]);
-      v.lam_out[idx] = lam;
-    });
+    // C (where no history holds u[n+1]) and C' a row at a time, as forward_sweep takes C.
+    const bool stored = v.u_next != nullptr;
+    each_region_range(
+        [&](const auto& k, index_t x, index_t y, index_t base, index_t b, index_t e, std::size_t q, auto& scratch) {
+          constexpr int R = std::decay_t<decltype(k)>::radius;
+          T* sum = scratch.sum.data();
+          T* sum2 = scratch.sum2.data();
+          const T* zeros = scratch.zeros.data();
+          std::fill(sum + b, sum + e, T(0));
+          std::fill(sum2 + b, sum2 + e, T(0));
+          for (int a = 0; a < 2; ++a) {
+            if (!k.near(a, a == 0 ? x : y)) continue;
+            if (!stored) density_axis_row<T, R, false>(k, a, x, y, base, b, e, v.u, old, psi, zeros, sum);
+            density_adjoint_axis_row<T, R>(k, a, x, y, base, b, e, adj, zeros, sum2);
+          }
+          for (index_t z = b; z < e; ++z, ++q) {
+            const index_t idx = base + z;
+            if (k.near(2, z)) {
+              const index_t at[3] = {x, y, z};
+              if (!stored) sum[z] += k.axis_share(2, v.u, old, at, idx, psi, nullptr);
+              sum2[z] += k.adjoint_axis_share(2, adj, at, idx);
+            }
+            const T u_next = stored ? v.u_next[idx] : cpml_value(next[idx], sum[z], divisor_[q]);
+            const T lam = cpml_value(v.lam_out[idx], sum2[z], divisor_[q]);
+            v.grad[idx] = grad0_[q] + imaging_term(c, lam, u_next, v.u[idx], v.u_prev[idx]);
+            v.lam_out[idx] = lam;
+          }
+        });
     return;
   }
   // psi[n] (from u[n], where u[n+1] is not read from a stored history, which keeps no tail:

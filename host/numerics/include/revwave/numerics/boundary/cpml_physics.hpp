@@ -67,6 +67,10 @@ class CpmlCpuPhysics final : public CpuPhysics<T> {
   void each_slab_point(F&& f, G&& g) const;
   template <class F>
   void each_region_point(F&& f) const;
+  // f(k, x, y, base, b, e, q, scratch) for each z range [b, e) of the region's rows (row (x, y)
+  // at grid index base; q: the range's first place in divisor_), threaded as the rows are.
+  template <class F>
+  void each_region_range(F&& f) const;
 
   class Hook;  // the region's rows inside the inner physics' sweeps (cpml_physics.cpp)
 

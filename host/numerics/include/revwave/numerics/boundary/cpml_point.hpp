@@ -85,6 +85,7 @@ struct CpmlLine {
 
 template <class T, int R>
 struct CpmlPoint {
+  static constexpr int radius = R;
   const CpmlPointTables<T>& t;
 
   // Whether padded coordinate x of axis a lies within R of one of a's slabs.
@@ -221,25 +222,28 @@ struct CpmlPoint {
     const index_t local = x < t.lo[a] ? x : t.lo[a] + x - (t.padded[a] - t.hi[a]);
     return {o - local * step, step, t.lo[a], t.hi[a], t.padded[a]};
   }
-  // C' at (at, idx) from the adjoint's nu (zeta's places) and mu (psi's) in adj.
+  // Axis a's share of C' at (at, idx), a near one of a's slabs, from the adjoint's nu (zeta's
+  // places) and mu (psi's) in adj.
+  REVWAVE_HD_INLINE T adjoint_axis_share(int a, const T* adj, const index_t* at, index_t idx) const {
+    const CpmlLine ln = line(a, at);
+    T f[2 * R + 1], mp[R], mm[R];
+    for (int q = 1; q <= R; ++q) {
+      const index_t op = ln.at(at[a] + q), om = ln.at(at[a] - q);
+      const T ap = coef_a(a, at[a] + q), am = coef_a(a, at[a] - q);
+      f[R + q] = op < 0 ? T(0) : ap * adj[t.zeta[a] + op];
+      f[R - q] = om < 0 ? T(0) : am * adj[t.zeta[a] + om];
+      mp[q - 1] = op < 0 ? T(0) : ap * adj[t.psi[a] + op];
+      mm[q - 1] = om < 0 ? T(0) : am * adj[t.psi[a] + om];
+    }
+    const index_t o = ln.at(at[a]);
+    f[R] = o < 0 ? T(0) : coef_a(a, at[a]) * adj[t.zeta[a] + o];
+    return axis_adjoint(a, f, idx) - cpml_d1<T, R>(t.d1, mp, mm);
+  }
+  // C' at (at, idx): the near axes' shares summed in order x, y, z.
   REVWAVE_HD_INLINE T adjoint_correction(const T* adj, const index_t* at, index_t idx) const {
     T sum = T(0);
-    for (int a = 0; a < 3; ++a) {
-      if (!near(a, at[a])) continue;
-      const CpmlLine ln = line(a, at);
-      T f[2 * R + 1], mp[R], mm[R];
-      for (int q = 1; q <= R; ++q) {
-        const index_t op = ln.at(at[a] + q), om = ln.at(at[a] - q);
-        const T ap = coef_a(a, at[a] + q), am = coef_a(a, at[a] - q);
-        f[R + q] = op < 0 ? T(0) : ap * adj[t.zeta[a] + op];
-        f[R - q] = om < 0 ? T(0) : am * adj[t.zeta[a] + om];
-        mp[q - 1] = op < 0 ? T(0) : ap * adj[t.psi[a] + op];
-        mm[q - 1] = om < 0 ? T(0) : am * adj[t.psi[a] + om];
-      }
-      const index_t o = ln.at(at[a]);
-      f[R] = o < 0 ? T(0) : coef_a(a, at[a]) * adj[t.zeta[a] + o];
-      sum += axis_adjoint(a, f, idx) - cpml_d1<T, R>(t.d1, mp, mm);
-    }
+    for (int a = 0; a < 3; ++a)
+      if (near(a, at[a])) sum += adjoint_axis_share(a, adj, at, idx);
     return sum;
   }
   // The layer's share of dJ/drho at (at, idx) in the reverse step of u[n] (docs/physics/density.md,
