@@ -93,6 +93,36 @@ void density_adjoint_axis_row(const CpmlPoint<T, R>& k, int a, index_t x, index_
   }
 }
 
+// Around a density: x's or y's (a = 0, 1) share of the layer's dJ/drho along [b, e) of row (x, y),
+// added to s[z], by CpmlPoint::axis_image; the line's a nu[n] and psi[n] gathered as
+// layer_density_image gathers them (+0 outside the slabs), their slab offsets taken once.
+template <class T, int R>
+void density_image_axis_row(const CpmlPoint<T, R>& k, int a, index_t x, index_t y, index_t base, index_t b, index_t e,
+                            const T* u, const T* lam, const T* adj, const T* psi, index_t n_a, T* s) {
+  const CpmlPointTables<T>& t = k.t;
+  const index_t at[3] = {x, y, 0};
+  const CpmlLine ln = k.line(a, at);
+  const index_t xa = at[a], st = t.stride[a];
+  index_t off[2 * R + 1];  // each neighbour's slab offset at z = 0, -1 outside the slabs
+  T ca[2 * R + 1], cb[2 * R + 1];
+  for (int q = -R; q <= R; ++q) {
+    off[R + q] = ln.at(xa + q);
+    ca[R + q] = off[R + q] < 0 ? T(0) : t.a[a][xa + q];
+    cb[R + q] = off[R + q] < 0 ? T(0) : t.b[a][xa + q];
+  }
+#pragma omp simd
+  for (index_t z = b; z < e; ++z) {
+    const index_t idx = base + z;
+    T f[2 * R + 1], ps[2 * R + 1];
+    for (int j = 0; j <= 2 * R; ++j) {
+      const bool in = off[j] >= 0;
+      f[j] = in ? ca[j] * cpml_nu(cb[j], adj[t.zeta[a] + off[j] + z], lam[idx + (j - R) * st]) : T(0);
+      ps[j] = in ? psi[t.psi[a] + off[j] + z] : T(0);
+    }
+    s[z] += k.axis_image(a, u, lam, f, ps, xa, idx, n_a);
+  }
+}
+
 // The region's points, their grid indices and the buffers' sizes depend on these only.
 template <class T>
 std::array<index_t, 15> region_key(const Problem<T>& p) {
@@ -507,9 +537,26 @@ void CpmlCpuPhysics<T>::after_adjoint_source(const ReverseStepView<T>& v) {
   const index_t n[3] = {p_.grid.padded(0), p_.grid.padded(1), p_.grid.padded(2)};
   const T* adj = adjoint_.data();
   const T* psi = psi_.data();
-  each_region_point([&](const auto& k, std::size_t, index_t idx, const index_t* at) {
-    image[idx] += k.layer_density_image(v.u, v.lam_out, adj, psi, at, idx, n);
-  });
+  const T* lam = v.lam_out;
+  // A row at a time, as the reverse step's C and C': x's and y's shares by density_image_axis_row,
+  // z's a point at a time, summed x, y, z as layer_density_image sums them.
+  each_region_range(
+      [&](const auto& k, index_t x, index_t y, index_t base, index_t b, index_t e, std::size_t, auto& scratch) {
+        constexpr int R = std::decay_t<decltype(k)>::radius;
+        T* sum = scratch.sum.data();
+        std::fill(sum + b, sum + e, T(0));
+        for (int a = 0; a < 2; ++a)
+          if (k.near(a, a == 0 ? x : y))
+            density_image_axis_row<T, R>(k, a, x, y, base, b, e, v.u, lam, adj, psi, n[a], sum);
+        for (index_t z = b; z < e; ++z) {
+          const index_t idx = base + z;
+          if (k.near(2, z)) {
+            const index_t at[3] = {x, y, z};
+            sum[z] += k.layer_density_image_axis(2, v.u, lam, adj, psi, at, idx, n[2]);
+          }
+          image[idx] += sum[z];
+        }
+      });
 }
 
 template class CpmlCpuPhysics<float>;

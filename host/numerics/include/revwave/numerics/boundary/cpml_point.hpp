@@ -255,41 +255,51 @@ struct CpmlPoint {
                                    const index_t* n) const {
     if (!density()) return T(0);
     T sum = T(0);
-    for (int a = 0; a < 3; ++a) {
-      if (!near(a, at[a])) continue;
-      const CpmlLine ln = line(a, at);
-      const index_t st = t.stride[a];
-      T f[2 * R + 1], ps[2 * R + 1];  // a nu[n] and psi[n] along the line, +0 outside the slabs
-      for (int q = -R; q <= R; ++q) {
-        const index_t o = ln.at(at[a] + q);
-        if (o < 0) {
-          f[R + q] = T(0), ps[R + q] = T(0);
-          continue;
-        }
-        const index_t x = at[a] + q;
-        f[R + q] = t.a[a][x] * cpml_nu(t.b[a][x], adj[t.zeta[a] + o], lam[idx + q * st]);
-        ps[R + q] = psi[t.psi[a] + o];
-      }
-      // a nu's share through K_a.
-      const DensityTaps<T, false> tu{u + idx, t.ds + idx, t.dt + idx};
-      const DensityAxis<T, false> ua{tu, t.db[a] + idx, st};
-      const CpmlDensityLine<T, R> la{f, t.ds + idx, t.dt + idx, t.db[a] + idx, st};
-      T g = density_axis_image<T, R>(t.d2, t.dstag, t.ds[idx], u[idx], f[R], ua, la, at[a], n[a]);
-      // E's: L D1(s^2 psi) + s^4 psi D1(t^2 L).
-      T fp[R], fm[R], gp[R], gm[R];
-      for (int q = 1; q <= R; ++q) {
-        const index_t ip = idx + q * st, im = idx - q * st;
-        fp[q - 1] = (t.ds[ip] * t.ds[ip]) * ps[R + q];
-        fm[q - 1] = (t.ds[im] * t.ds[im]) * ps[R - q];
-        gp[q - 1] = (t.dt[ip] * t.dt[ip]) * (lam[ip] + f[R + q]);
-        gm[q - 1] = (t.dt[im] * t.dt[im]) * (lam[im] + f[R - q]);
-      }
-      const T s2 = t.ds[idx] * t.ds[idx];
-      g += (lam[idx] + f[R]) * cpml_d1<T, R>(t.d1, fp, fm);
-      g += (s2 * s2 * ps[R]) * cpml_d1<T, R>(t.d1, gp, gm);
-      sum += g;
-    }
+    for (int a = 0; a < 3; ++a)
+      if (near(a, at[a])) sum += layer_density_image_axis(a, u, lam, adj, psi, at, idx, n[a]);
     return sum;
+  }
+  // Axis a's share of it, a near one of a's slabs.
+  REVWAVE_HD_INLINE T layer_density_image_axis(int a, const T* u, const T* lam, const T* adj, const T* psi,
+                                               const index_t* at, index_t idx, index_t n_a) const {
+    const CpmlLine ln = line(a, at);
+    const index_t st = t.stride[a];
+    T f[2 * R + 1], ps[2 * R + 1];  // a nu[n] and psi[n] along the line, +0 outside the slabs
+    for (int q = -R; q <= R; ++q) {
+      const index_t o = ln.at(at[a] + q);
+      if (o < 0) {
+        f[R + q] = T(0), ps[R + q] = T(0);
+        continue;
+      }
+      const index_t x = at[a] + q;
+      f[R + q] = t.a[a][x] * cpml_nu(t.b[a][x], adj[t.zeta[a] + o], lam[idx + q * st]);
+      ps[R + q] = psi[t.psi[a] + o];
+    }
+    return axis_image(a, u, lam, f, ps, at[a], idx, n_a);
+  }
+  // Axis a's share of layer_density_image at idx (coordinate x on a, n_a points along it) from the
+  // line's a nu[n] (f) and psi[n] (ps).
+  REVWAVE_HD_INLINE T axis_image(int a, const T* u, const T* lam, const T* f, const T* ps, index_t x, index_t idx,
+                                 index_t n_a) const {
+    const index_t st = t.stride[a];
+    // a nu's share through K_a.
+    const DensityTaps<T, false> tu{u + idx, t.ds + idx, t.dt + idx};
+    const DensityAxis<T, false> ua{tu, t.db[a] + idx, st};
+    const CpmlDensityLine<T, R> la{f, t.ds + idx, t.dt + idx, t.db[a] + idx, st};
+    T g = density_axis_image<T, R>(t.d2, t.dstag, t.ds[idx], u[idx], f[R], ua, la, x, n_a);
+    // E's: L D1(s^2 psi) + s^4 psi D1(t^2 L).
+    T fp[R], fm[R], gp[R], gm[R];
+    for (int q = 1; q <= R; ++q) {
+      const index_t ip = idx + q * st, im = idx - q * st;
+      fp[q - 1] = (t.ds[ip] * t.ds[ip]) * ps[R + q];
+      fm[q - 1] = (t.ds[im] * t.ds[im]) * ps[R - q];
+      gp[q - 1] = (t.dt[ip] * t.dt[ip]) * (lam[ip] + f[R + q]);
+      gm[q - 1] = (t.dt[im] * t.dt[im]) * (lam[im] + f[R - q]);
+    }
+    const T s2 = t.ds[idx] * t.ds[idx];
+    g += (lam[idx] + f[R]) * cpml_d1<T, R>(t.d1, fp, fm);
+    g += (s2 * s2 * ps[R]) * cpml_d1<T, R>(t.d1, gp, gm);
+    return g;
   }
 };
 
