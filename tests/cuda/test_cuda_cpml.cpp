@@ -291,6 +291,7 @@ TEST(CudaCpmlInSweep, BlocksClearOfTheRegionRunWithoutItAndGiveTheCpusBits) {
           clear += any ? 0 : 1;
         }
   ASSERT_GT(clear, 0) << "no block clear of the region: the case does not test the split";
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
 
   const RunTolerances tol = rounding_tolerances(truth, p);
   CpuPropagator<T> cpu_truth(truth);

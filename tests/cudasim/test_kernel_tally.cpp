@@ -12,6 +12,7 @@
 #include "../cuda/cuda_test_support.hpp"
 #include "cudasim.hpp"
 #include "revwave/cuda/backend/cuda_propagator.hpp"
+#include "revwave/cuda/kernels/boundary/cpml_kernels.hpp"
 #include "revwave/cuda/kernels/launch/kernel_launch.hpp"
 #include "revwave/cuda/runtime/device_buffer.hpp"
 
@@ -127,33 +128,36 @@ TEST(KernelTally, ACpmlReverseStepMakesUNextWithTheForwardStepsKernels) {
 // the C-PML's share at the region's points runs inside the sweep (boundary/cpml_sweep.hpp), forward
 // and in the fused reverse step, so no kernel of its own reads and writes the region again; only the
 // slab passes (psi; nu and mu) stay before the sweep. A free surface (whose rows complete after the
-// sweep) or another sweep kernel keeps the passes after it. The values are the passes' bits
+// sweep), another sweep kernel or an order above 8 keeps the passes after it. The values are the passes' bits
 // (CudaCpml's tests against the CPU).
 TEST(KernelTally, TheCpmlShareRunsInsideTheColumnSweep) {
   const std::set<std::string> passes = {"the C-PML's forward share", "the C-PML region's gradient",
                                         "the C-PML's reverse completion", "the sweep", "the reverse sweep"};
-  for (bool free_surface : {false, true}) {
-    for (SweepKernel sweep : {SweepKernel::columns, SweepKernel::tiled}) {
-      cuda_testing::Case c = cuda_testing::awkward_case(4, 12, {13, 11, 9});
-      c.grid.cpml = true;
-      c.grid.free_surface = free_surface;
-      const Problem<double> p = make_problem<double>(c.grid, c.start_model, c.acq, c.time);
-      const StepKernels k = step_kernels(p, sweep);
-      const bool inside = !free_surface && sweep == SweepKernel::columns;
-      SCOPED_TRACE(std::string(free_surface ? "free surface, " : "") + to_string(sweep));
-      EXPECT_EQ(k.forward.count("the sweep with the C-PML") > 0, inside);
-      EXPECT_EQ(k.reverse.count("the reverse sweep with the C-PML") > 0, inside);
-      EXPECT_EQ(k.forward.count("the C-PML's psi") + k.reverse.count("the C-PML's nu"), 2u);
-      for (const std::string& name : passes) {
-        const bool launched = k.forward.count(name) + k.reverse.count(name) > 0;
-        EXPECT_EQ(launched, !inside) << name;
+  for (int order : {4, 10})
+    for (bool free_surface : {false, true}) {
+      for (SweepKernel sweep : {SweepKernel::columns, SweepKernel::tiled}) {
+        cuda_testing::Case c = cuda_testing::awkward_case(order, 12, {13, 11, 9});
+        c.grid.cpml = true;
+        c.grid.free_surface = free_surface;
+        const Problem<double> p = make_problem<double>(c.grid, c.start_model, c.acq, c.time);
+        const StepKernels k = step_kernels(p, sweep);
+        // Up to order 8 (cpml_sweep_max_radius): beyond it, the passes.
+        const bool inside = !free_surface && sweep == SweepKernel::columns && order <= 2 * cpml_sweep_max_radius;
+        SCOPED_TRACE(std::string(free_surface ? "free surface, " : "") + to_string(sweep) + ", order " +
+                     std::to_string(order));
+        EXPECT_EQ(k.forward.count("the sweep with the C-PML") > 0, inside);
+        EXPECT_EQ(k.reverse.count("the reverse sweep with the C-PML") > 0, inside);
+        EXPECT_EQ(k.forward.count("the C-PML's psi") + k.reverse.count("the C-PML's nu"), 2u);
+        for (const std::string& name : passes) {
+          const bool launched = k.forward.count(name) + k.reverse.count(name) > 0;
+          EXPECT_EQ(launched, !inside) << name;
+        }
+        if (inside) {
+          EXPECT_EQ(k.forward.size(), 3u);  // psi, the sweep with the C-PML, the sources
+        }
+        EXPECT_TRUE(cudasim::take_reports().empty());
       }
-      if (inside) {
-        EXPECT_EQ(k.forward.size(), 3u);  // psi, the sweep with the C-PML, the sources
-      }
-      EXPECT_TRUE(cudasim::take_reports().empty());
     }
-  }
 }
 
 }  // namespace

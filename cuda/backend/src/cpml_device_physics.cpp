@@ -111,7 +111,7 @@ template <class T>
 void CpmlDevicePhysics<T>::forward_sweep(const DeviceForwardSweep<T>& s, cudaStream_t stream) {
   if (s.encode != nullptr || s.decode_u != nullptr)
     throw std::logic_error("CpmlDevicePhysics: its sweep neither encodes nor decodes in passing");
-  if (!in_sweep()) {
+  if (!in_sweep() || s.illuminate != nullptr) {
     inner_->forward_sweep(s, stream);
     launch_cpml_forward(tables(), s.u, s.out, radius_, stream);
     return;

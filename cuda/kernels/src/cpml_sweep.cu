@@ -1,6 +1,7 @@
 // The column sweep with the C-PML's share inside it (boundary/cpml_sweep.hpp): on a GPU, or on
 // cudasim when it compiles this file.
 #include <stdexcept>
+#include <string>
 
 #include "revwave/core/dispatch_radius.hpp"
 #include "revwave/cuda/kernels/boundary/cpml_sweep.hpp"
@@ -16,20 +17,18 @@ void launch_cpml_sweep(const SweepArgs<T>& a, const CpmlTables<T>& t, const Cpml
   if (a.encode.enabled()) throw std::logic_error("the sweep with the C-PML cannot encode the state in passing");
   if (a.reverse() != (mode == CpmlSweepMode::reverse))
     throw std::logic_error("launch_cpml_sweep: a reverse step's fields with another mode, or the reverse without them");
-  if (a.illuminate.enabled() && mode != CpmlSweepMode::forward)
-    throw std::logic_error("launch_cpml_sweep: only the forward sweep adds the illumination in passing");
+  if (a.illuminate.enabled()) throw std::logic_error("the sweep with the C-PML cannot add the illumination in passing");
+  if (!cpml_sweep_takes(radius))
+    throw std::logic_error("launch_cpml_sweep: no sweep with the C-PML inside it at radius " + std::to_string(radius));
   dispatch_radius(radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
-    using M = CpmlSweepMode;
-    switch (mode) {
-      case M::forward:
-        if (a.illuminate.enabled())
-          launch::enqueue(cpml::ColumnsSweep<T, R, M::forward, true>(a, {t, f}), stream);
-        else
-          launch::enqueue(cpml::ColumnsSweep<T, R, M::forward>(a, {t, f}), stream);
-        return;
-      case M::adjoint: launch::enqueue(cpml::ColumnsSweep<T, R, M::adjoint>(a, {t, f}), stream); return;
-      case M::reverse: launch::enqueue(cpml::ColumnsSweep<T, R, M::reverse>(a, {t, f}), stream); return;
+    if constexpr (R <= cpml_sweep_max_radius) {
+      using M = CpmlSweepMode;
+      switch (mode) {
+        case M::forward: launch::enqueue(cpml::ColumnsSweep<T, R, M::forward>(a, {t, f}), stream); return;
+        case M::adjoint: launch::enqueue(cpml::ColumnsSweep<T, R, M::adjoint>(a, {t, f}), stream); return;
+        case M::reverse: launch::enqueue(cpml::ColumnsSweep<T, R, M::reverse>(a, {t, f}), stream); return;
+      }
     }
   });
 }

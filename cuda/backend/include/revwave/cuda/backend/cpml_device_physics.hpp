@@ -62,7 +62,10 @@ class CpmlDevicePhysics final : public DevicePhysics<T> {
   // Whether the layer's share runs inside the sweep (boundary/cpml_sweep.hpp): around the
   // constant density, with the column sweep, without a free surface (whose rows are completed
   // after the sweep, and the region's share after them). Else the passes after the inner sweep.
-  bool in_sweep() const { return kernel_ == SweepKernel::columns && !p_.grid.free_surface && t_.ds == nullptr; }
+  // Up to space order 8 (cpml_sweep_takes); a forward sweep that adds the illumination runs the passes.
+  bool in_sweep() const {
+    return kernel_ == SweepKernel::columns && !p_.grid.free_surface && t_.ds == nullptr && cpml_sweep_takes(radius_);
+  }
   // The tables for the problem as it is now, and the inner's density coefficients when it has them.
   void build();
   // t_ with the device problem's m and damping profiles as they are at this launch.

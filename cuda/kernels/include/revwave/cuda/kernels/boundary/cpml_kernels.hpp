@@ -145,8 +145,15 @@ struct CpmlSweepFields {
   const T* adj = nullptr;     // adjoint, reverse: nu and mu, made by the slab passes before the sweep
   const T* u_next = nullptr;  // reverse: u[n+1] whole
 };
+// The radii the sweep with the layer inside it is built for: up to space order 8 (the default).
+// Each of its kernels holds the column body twice (with and without the layer), and every radius
+// more would carry it in every binary that links the kernels (the GPU check's pack must fit a
+// device call: tests/ci/test_gpu_prebuild.py); higher orders run the passes after the sweep.
+inline constexpr int cpml_sweep_max_radius = 4;
+inline constexpr bool cpml_sweep_takes(int radius) { return radius >= 1 && radius <= cpml_sweep_max_radius; }
 // The column sweep of `a` (a.u, a.out: forward and adjoint; a reverse step's fields: reverse) with
-// the layer's share at the region's points, on a grid without a free surface.
+// the layer's share at the region's points, on a grid without a free surface, at a radius it takes,
+// without the illumination in passing.
 template <class T>
 void launch_cpml_sweep(const SweepArgs<T>& a, const CpmlTables<T>& t, const CpmlSweepFields<T>& f, CpmlSweepMode mode,
                        int radius, cudaStream_t stream);
