@@ -93,6 +93,36 @@ void density_adjoint_axis_row(const CpmlPoint<T, R>& k, int a, index_t x, index_
   }
 }
 
+// Around a density: C along [b, e) of row (x, y) into s[z], summed x, y, z as
+// CpmlPoint::correction sums it: x's and y's shares by density_axis_row, z's a point at a time
+// (psi[n] from `tail`; zeta[n] into it with WriteZeta).
+template <class T, int R, bool WriteZeta = true>
+void density_correction_range(const CpmlPoint<T, R>& k, index_t x, index_t y, index_t base, index_t b, index_t e,
+                              const T* u, const T* old, T* tail, const T* zeros, T* s) {
+  std::fill(s + b, s + e, T(0));
+  for (int a = 0; a < 2; ++a)
+    if (k.near(a, a == 0 ? x : y)) density_axis_row<T, R, WriteZeta>(k, a, x, y, base, b, e, u, old, tail, zeros, s);
+  for (index_t z = b; z < e; ++z)
+    if (k.near(2, z)) {
+      const index_t at[3] = {x, y, z};
+      s[z] += k.axis_share(2, u, old, at, base + z, tail, WriteZeta ? tail : nullptr);
+    }
+}
+
+// Around a density: C' along [b, e) of row (x, y) into s[z], summed as adjoint_correction sums it.
+template <class T, int R>
+void density_adjoint_correction_range(const CpmlPoint<T, R>& k, index_t x, index_t y, index_t base, index_t b,
+                                      index_t e, const T* adj, const T* zeros, T* s) {
+  std::fill(s + b, s + e, T(0));
+  for (int a = 0; a < 2; ++a)
+    if (k.near(a, a == 0 ? x : y)) density_adjoint_axis_row<T, R>(k, a, x, y, base, b, e, adj, zeros, s);
+  for (index_t z = b; z < e; ++z)
+    if (k.near(2, z)) {
+      const index_t at[3] = {x, y, z};
+      s[z] += k.adjoint_axis_share(2, adj, at, base + z);
+    }
+}
+
 // Around a density: x's or y's (a = 0, 1) share of the layer's dJ/drho along [b, e) of row (x, y),
 // added to s[z], by CpmlPoint::axis_image; the line's a nu[n] and psi[n] gathered as
 // layer_density_image gathers them (+0 outside the slabs), their slab offsets taken once.
@@ -375,19 +405,9 @@ void CpmlCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
     density_psi(u, old, tail);
     each_region_range(
         [&](const auto& k, index_t x, index_t y, index_t base, index_t b, index_t e, std::size_t q, auto& scratch) {
-          constexpr int R = std::decay_t<decltype(k)>::radius;
           T* sum = scratch.sum.data();
-          std::fill(sum + b, sum + e, T(0));
-          for (int a = 0; a < 2; ++a)
-            if (k.near(a, a == 0 ? x : y))
-              density_axis_row<T, R>(k, a, x, y, base, b, e, u, old, tail, scratch.zeros.data(), sum);
-          for (index_t z = b; z < e; ++z, ++q) {
-            if (k.near(2, z)) {
-              const index_t at[3] = {x, y, z};
-              sum[z] += k.axis_share(2, u, old, at, base + z, tail, tail);
-            }
-            out[base + z] = cpml_value(out[base + z], sum[z], divisor_[q]);
-          }
+          density_correction_range(k, x, y, base, b, e, u, old, tail, scratch.zeros.data(), sum);
+          for (index_t z = b; z < e; ++z, ++q) out[base + z] = cpml_value(out[base + z], sum[z], divisor_[q]);
         });
     return;
   }
@@ -414,19 +434,9 @@ void CpmlCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
     // C' / a a row at a time, as reverse_sweep takes it.
     each_region_range(
         [&](const auto& k, index_t x, index_t y, index_t base, index_t b, index_t e, std::size_t q, auto& scratch) {
-          constexpr int R = std::decay_t<decltype(k)>::radius;
           T* sum = scratch.sum2.data();
-          std::fill(sum + b, sum + e, T(0));
-          for (int a = 0; a < 2; ++a)
-            if (k.near(a, a == 0 ? x : y))
-              density_adjoint_axis_row<T, R>(k, a, x, y, base, b, e, adj, scratch.zeros.data(), sum);
-          for (index_t z = b; z < e; ++z, ++q) {
-            if (k.near(2, z)) {
-              const index_t at[3] = {x, y, z};
-              sum[z] += k.adjoint_axis_share(2, adj, at, base + z);
-            }
-            out[base + z] = cpml_value(out[base + z], sum[z], divisor_[q]);
-          }
+          density_adjoint_correction_range(k, x, y, base, b, e, adj, scratch.zeros.data(), sum);
+          for (index_t z = b; z < e; ++z, ++q) out[base + z] = cpml_value(out[base + z], sum[z], divisor_[q]);
         });
     return;
   }
@@ -483,20 +493,10 @@ void CpmlCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
           T* sum = scratch.sum.data();
           T* sum2 = scratch.sum2.data();
           const T* zeros = scratch.zeros.data();
-          std::fill(sum + b, sum + e, T(0));
-          std::fill(sum2 + b, sum2 + e, T(0));
-          for (int a = 0; a < 2; ++a) {
-            if (!k.near(a, a == 0 ? x : y)) continue;
-            if (!stored) density_axis_row<T, R, false>(k, a, x, y, base, b, e, v.u, old, psi, zeros, sum);
-            density_adjoint_axis_row<T, R>(k, a, x, y, base, b, e, adj, zeros, sum2);
-          }
+          if (!stored) density_correction_range<T, R, false>(k, x, y, base, b, e, v.u, old, psi, zeros, sum);
+          density_adjoint_correction_range(k, x, y, base, b, e, adj, zeros, sum2);
           for (index_t z = b; z < e; ++z, ++q) {
             const index_t idx = base + z;
-            if (k.near(2, z)) {
-              const index_t at[3] = {x, y, z};
-              if (!stored) sum[z] += k.axis_share(2, v.u, old, at, idx, psi, nullptr);
-              sum2[z] += k.adjoint_axis_share(2, adj, at, idx);
-            }
             const T u_next = stored ? v.u_next[idx] : cpml_value(next[idx], sum[z], divisor_[q]);
             const T lam = cpml_value(v.lam_out[idx], sum2[z], divisor_[q]);
             v.grad[idx] = grad0_[q] + imaging_term(c, lam, u_next, v.u[idx], v.u_prev[idx]);

@@ -55,8 +55,9 @@ struct SweepLayer {
   }
 };
 
-// The column sweep (acoustic::ColumnsSweep's launch) with the layer; Illuminate as there.
-template <class T, int R, CpmlSweepMode M, bool Illuminate = false>
+// The column sweep (acoustic::ColumnsSweep's launch) with the layer, without the codec or the
+// illumination in passing.
+template <class T, int R, CpmlSweepMode M>
 struct ColumnsSweep : acoustic::SweepKernelBase<T, R, M == CpmlSweepMode::reverse> {
   static constexpr bool reverse = M == CpmlSweepMode::reverse;
   static constexpr const char* name = reverse ? "the reverse sweep with the C-PML" : "the sweep with the C-PML";
@@ -84,7 +85,7 @@ struct ColumnsSweep : acoustic::SweepKernelBase<T, R, M == CpmlSweepMode::revers
   }
   template <class Thread>
   REVWAVE_HD void operator()(Thread& th) const {
-    columns::layered_sweep_thread<Policy, T, R, reverse, columns::ZFromMemory, false, Illuminate>(this->a, layer, th);
+    columns::layered_sweep_thread<Policy, T, R, reverse, columns::ZFromMemory, false, false>(this->a, layer, th);
   }
 };
 
