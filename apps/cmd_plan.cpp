@@ -295,8 +295,8 @@ PlanSummary plan_summary(GradientJobOptions& o) {
   const int fields = gradient_working_fields(backend.kind, o), records = 4;
   const TimeAxis run_time = simulation_time(job);  // the record's axis unless it takes substeps
   const std::size_t working = run_bytes(job.start, run_time, sizeof(T), fields, records);
-  const StrategyPlan plan = plan_strategy(
-      o.strategy, run_time.steps, physics_state(grid, job.start.model.has_density()), field_layout<T>(grid), working);
+  const StrategyPlan plan = plan_strategy(o.strategy, run_time.steps, physics_state(grid, job.start.model.physics()),
+                                          field_layout<T>(grid), working);
 
   const index_t steps = run_time.steps;
   const index_t observed_steps = job.observed_source == ObservedSource::modelled ? steps : 0;
@@ -304,7 +304,7 @@ PlanSummary plan_summary(GradientJobOptions& o) {
   const std::optional<DevicePlacement> cuda =
       backend.kind == Backend::cuda
           ? device_placement<T>(o, plan, grid.template field_bytes<T>(), grid.cpml ? 6 : 5,
-                                history_step_bytes<T>(grid, job.start.model.has_density()), steps, forward)
+                                history_step_bytes<T>(grid, job.start.model.physics()), steps, forward)
           : std::nullopt;
   // A checkpointed reverse step applies the forward operator once and is counted in the forward
   // steps; full's reverse steps read the stored history, and its forward steps are all advances.
@@ -412,7 +412,7 @@ PlanSummary survey_plan_summary(GradientJobOptions& o, const SurveyOptions& so) 
     const TimeAxis time = simulation_time(shot);
     const std::size_t shot_working = run_bytes(window, time, sizeof(T), fields, records);
     const StrategyPlan plan =
-        plan_strategy(o.strategy, time.steps, physics_state(window.grid, job.inputs.model.has_density()),
+        plan_strategy(o.strategy, time.steps, physics_state(window.grid, job.inputs.model.physics()),
                       field_layout<T>(window.grid), shot_working);
     const bool full = plan.strategy == Strategy::full;
     steps += time.steps;

@@ -62,8 +62,8 @@ CpuRun<T> cpu_run(const Problem<T>& truth, const Problem<T>& start, int rounding
   r.start_traces = run_forward(s).traces;
   StrategyOptions full;
   full.strategy = Strategy::full;
-  const StrategyPlan plan = plan_strategy(full, start.time.steps, physics_state(start.grid, start.density.has_value()),
-                                          field_layout<T>(start.grid));
+  const StrategyPlan plan =
+      plan_strategy(full, start.time.steps, physics_state(start.grid, physics_of(start)), field_layout<T>(start.grid));
   r.gradient = run_gradient(s, l2_misfit<T>(), r.traces.data(), full, plan);
   return r;
 }

@@ -41,7 +41,7 @@ using Variant = testing::CpmlVariant;
 // Planned on the state's bytes with the auxiliary values (as the CLI plans a C-PML run).
 template <class T>
 StrategyPlan plan_for(const StrategyOptions& s, const Case& c) {
-  return plan_strategy(s, c.time.steps, physics_state(c.grid, c.start_model.has_density()), field_layout<T>(c.grid));
+  return plan_strategy(s, c.time.steps, physics_state(c.grid, c.start_model.physics()), field_layout<T>(c.grid));
 }
 
 REVWAVE_PRECISION_SUITE(CudaCpml, CudaTest);

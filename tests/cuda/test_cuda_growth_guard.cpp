@@ -45,7 +45,7 @@ TYPED_TEST(CudaGrowthGuard, AnUnstableRunIsStopped) {
   const std::vector<T> observed(static_cast<std::size_t>(c.time.nt() * p.rec.count), T(0));
   const StrategyOptions revolve = strategy("revolve", 3);
   const StrategyPlan plan =
-      plan_strategy(revolve, c.time.steps, physics_state(c.grid, c.start_model.has_density()), field_layout<T>(c.grid));
+      plan_strategy(revolve, c.time.steps, physics_state(c.grid, c.start_model.physics()), field_layout<T>(c.grid));
   const std::string gradient = message_of([&] { cuda_gradient(p, observed.data(), revolve, plan, DeviceBudgets{}); });
   EXPECT_TRUE(says(gradient, "the wavefield grew without bound after the source ended")) << gradient;
 }

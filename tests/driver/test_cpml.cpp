@@ -36,7 +36,7 @@ bool on_a_plane(Variant v) { return v == Variant::planar || v == Variant::togeth
 
 StrategyPlan plan_for(const StrategyOptions& s, const SmallCase& c, std::size_t value_bytes) {
   FieldLayout l = value_bytes == 4 ? field_layout<float>(c.grid) : field_layout<double>(c.grid);
-  return plan_strategy(s, c.time.steps, physics_state(c.grid, c.start_model.has_density()), l);
+  return plan_strategy(s, c.time.steps, physics_state(c.grid, c.start_model.physics()), l);
 }
 
 TEST(Cpml, ATooThinLayerIsRefusedWithOneLine) {
@@ -170,6 +170,7 @@ TEST(CpmlHistory, KeepsOneWavefieldAStepButWhereTheDensityReadsTheLayer) {
     const SmallCase c = cpml_case(v, 41, 8);
     const std::vector<float> d = testing::observed_in<float>(c, c.true_model);
     const Problem<float> p = make_problem<float>(c.grid, c.start_model, c.acq, c.time);
+    ASSERT_EQ(physics_of(p), c.start_model.physics()) << name(v) << ": the problem declares its model's physics";
     CpuPropagator<float> prop(p);
     const StrategyOptions full = testing::strategy("full");
     const StrategyPlan plan = plan_for(full, c, sizeof(float));

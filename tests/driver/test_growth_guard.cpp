@@ -32,25 +32,25 @@ bool says(const std::string& message, const std::string& words) { return message
 
 TEST(GrowthGuard, PlansItsSamplesReferenceAndLimit) {
   Grid g = testing::small_grid({10, 10, 10}, 5, 8);
-  const GrowthGuardPlan p = plan_growth_guard(g, TimeAxis{1e-3, 640}, 99, false, 2.5);
+  const GrowthGuardPlan p = plan_growth_guard(g, TimeAxis{1e-3, 640}, 99, PhysicsSpec{}, 2.5);
   EXPECT_EQ(p.every, 10);  // N / 64
   EXPECT_EQ(p.last, 640);
   EXPECT_EQ(p.reference, 100);  // the first field the last significant sample has entered
   EXPECT_DOUBLE_EQ(p.limit, 250.0);
   EXPECT_EQ(p.setting, "constant density, sponge boundary, space order 8");
-  EXPECT_EQ(plan_growth_guard(g, TimeAxis{1e-3, 30}, 5, false, 0.5).every, 1);           // at least 1
-  EXPECT_DOUBLE_EQ(plan_growth_guard(g, TimeAxis{1e-3, 30}, 5, false, 0.5).limit, 100);  // F >= 100
-  EXPECT_EQ(plan_growth_guard(g, TimeAxis{1e-3, 30}, 30, false, 1).reference, -1);       // never ends before N
-  EXPECT_EQ(plan_growth_guard(g, TimeAxis{1e-3, 30}, -1, false, 1).reference, -1);       // no source at all
+  EXPECT_EQ(plan_growth_guard(g, TimeAxis{1e-3, 30}, 5, PhysicsSpec{}, 0.5).every, 1);           // at least 1
+  EXPECT_DOUBLE_EQ(plan_growth_guard(g, TimeAxis{1e-3, 30}, 5, PhysicsSpec{}, 0.5).limit, 100);  // F >= 100
+  EXPECT_EQ(plan_growth_guard(g, TimeAxis{1e-3, 30}, 30, PhysicsSpec{}, 1).reference, -1);       // never ends before N
+  EXPECT_EQ(plan_growth_guard(g, TimeAxis{1e-3, 30}, -1, PhysicsSpec{}, 1).reference, -1);       // no source at all
   g.cpml = true;
   g.free_surface = true;
-  EXPECT_EQ(plan_growth_guard(g, TimeAxis{1e-3, 30}, 5, true, 1).setting,
+  EXPECT_EQ(plan_growth_guard(g, TimeAxis{1e-3, 30}, 5, PhysicsSpec{true}, 1).setting,
             "variable density, free surface, cpml boundary, space order 8");
   g.nbl = 0;
   g.cpml = false;
   g.free_surface = false;
   g.space_order = 4;
-  EXPECT_EQ(plan_growth_guard(g, TimeAxis{1e-3, 30}, 5, false, 1).setting,
+  EXPECT_EQ(plan_growth_guard(g, TimeAxis{1e-3, 30}, 5, PhysicsSpec{}, 1).setting,
             "constant density, no absorbing boundary, space order 4");
 }
 
@@ -62,7 +62,8 @@ TEST(GrowthGuard, TheSourceEndsAtItsLastSampleAboveOneTenThousandthOfThePeak) {
 }
 
 TEST(GrowthGuard, StopsAGrowthBeyondTheLimitAndAFieldThatIsNotFinite) {
-  GrowthGuardPlan plan = plan_growth_guard(testing::small_grid({10, 10, 10}, 5, 8), TimeAxis{1e-3, 64}, 4, false, 1);
+  GrowthGuardPlan plan =
+      plan_growth_guard(testing::small_grid({10, 10, 10}, 5, 8), TimeAxis{1e-3, 64}, 4, PhysicsSpec{}, 1);
   GrowthGuard guard(plan);
   guard.check(4, 1e9);  // before the reference: no growth test
   guard.check(5, 2.0);  // E_ref
@@ -112,7 +113,7 @@ TYPED_TEST(GrowthGuardRun, EveryGradientStrategyStopsAnUnstableRun) {
     const std::string& name = run.first;
     const StrategyOptions& s = run.second;
     const StrategyPlan plan =
-        plan_strategy(s, c.time.steps, physics_state(c.grid, c.start_model.has_density()), field_layout<T>(c.grid));
+        plan_strategy(s, c.time.steps, physics_state(c.grid, c.start_model.physics()), field_layout<T>(c.grid));
     const std::string m = testing::message_of([&] { run_gradient(prop, observed.data(), s, plan); });
     EXPECT_TRUE(says(m, "the wavefield grew without bound after the source ended")) << name << ": " << m;
   }

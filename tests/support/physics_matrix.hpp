@@ -69,7 +69,7 @@ GradientOutput gradient_on(Backend backend, const SmallCase& c, const std::vecto
   Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
   if (p.density) p.density->image = true;
   const StrategyPlan plan =
-      plan_strategy(s, c.time.steps, physics_state(c.grid, p.density.has_value()), field_layout<T>(c.grid));
+      plan_strategy(s, c.time.steps, physics_state(c.grid, physics_of(p)), field_layout<T>(c.grid));
   const Misfit<T>& misfit = l2_misfit<T>();
   return run_on_backend(backend, p, DeviceBudgets{}, GradientCall<T>{&misfit, observed.data(), &s, &plan, {}, nullptr});
 }

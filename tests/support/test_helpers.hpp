@@ -108,7 +108,7 @@ struct CpuGradientCase {
   // Planned on the fields' layout, which --compress needs; without it a plan is the one the
   // fields' byte size gives.
   StrategyPlan plan(const StrategyOptions& s) const {
-    return plan_strategy(s, c.time.steps, physics_state(c.grid, c.start_model.has_density()), layout);
+    return plan_strategy(s, c.time.steps, physics_state(c.grid, c.start_model.physics()), layout);
   }
   GradientOutput run(const StrategyOptions& s, StrategyReport* report = nullptr) {
     return run_gradient(prop, d.data(), s, plan(s), {}, report);

@@ -15,7 +15,7 @@ template <class T>
 std::size_t CudaPropagator<T>::allocate_history(index_t steps, const std::function<void()>& between) {
   history_.reset();
   const std::size_t budget = device_budget();  // the one that decides, before the history takes its share
-  const std::size_t step = std::min(field_bytes(), history_step_bytes<T>(p_.grid, p_.density.has_value()));
+  const std::size_t step = std::min(field_bytes(), history_step_bytes<T>(p_.grid, physics_of(p_)));
   const HistoryTier tier = place_history(steps, step, budget, host_budget());
   const bool on_device = tier == HistoryTier::device;
   history_ = std::make_unique<FieldHistory>(steps, field_bytes(), step, on_device, between);

@@ -230,7 +230,7 @@ class CudaShotEngine final : public ShotEngine<T> {
     if (it == plans_.end()) {
       it = plans_
                .emplace(key, plan_strategy(o_.strategy, shot.time.steps,
-                                           physics_state(lane.problem.grid, lane.problem.density.has_value()),
+                                           physics_state(lane.problem.grid, physics_of(lane.problem)),
                                            field_layout<T>(lane.problem.grid)))
                .first;
     }

@@ -101,9 +101,9 @@ class CpuShotEngine final : public ShotEngine<T> {
     auto it = plans_.find(key);
     if (it == plans_.end()) {
       it = plans_
-               .emplace(key, plan_strategy(o_.strategy, shot.time.steps,
-                                           physics_state(problem_.grid, problem_.density.has_value()),
-                                           field_layout<T>(problem_.grid)))
+               .emplace(key,
+                        plan_strategy(o_.strategy, shot.time.steps, physics_state(problem_.grid, physics_of(problem_)),
+                                      field_layout<T>(problem_.grid)))
                .first;
     }
     return it->second;

@@ -25,8 +25,8 @@ std::string short_number(const char* format, double v) {
   return text;
 }
 
-std::string setting_of(const Grid& grid, bool density) {
-  std::string s = density ? "variable density, " : "constant density, ";
+std::string setting_of(const Grid& grid, const PhysicsSpec& physics) {
+  std::string s = std::string(physics.name()) + ", ";
   if (grid.free_surface) s += "free surface, ";
   s += grid.nbl == 0 ? "no absorbing boundary" : grid.cpml ? "cpml boundary" : "sponge boundary";
   if (grid.planar()) s += " (2D)";
@@ -35,8 +35,8 @@ std::string setting_of(const Grid& grid, bool density) {
 
 }  // namespace
 
-GrowthGuardPlan plan_growth_guard(const Grid& grid, const TimeAxis& time, index_t source_end, bool density,
-                                  double bulk_modulus_ratio) {
+GrowthGuardPlan plan_growth_guard(const Grid& grid, const TimeAxis& time, index_t source_end,
+                                  const PhysicsSpec& physics, double bulk_modulus_ratio) {
   GrowthGuardPlan p;
   p.last = time.steps;
   p.every = std::max<index_t>(1, time.steps / 64);
@@ -45,7 +45,7 @@ GrowthGuardPlan plan_growth_guard(const Grid& grid, const TimeAxis& time, index_
   const double ratio = std::isfinite(bulk_modulus_ratio) ? std::max(1.0, bulk_modulus_ratio) : 1.0;
   p.limit = 100.0 * ratio;
   p.dt = time.dt;
-  p.setting = setting_of(grid, density);
+  p.setting = setting_of(grid, physics);
   return p;
 }
 

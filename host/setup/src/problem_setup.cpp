@@ -277,7 +277,7 @@ std::size_t wavefield_bytes(const Grid& g, std::size_t value_bytes) {
 
 // What the problem's physics holds besides the propagator's fields (its own declaration).
 PhysicsMemory physics_memory_of(const ProblemSetup& s, std::size_t value_bytes) {
-  return physics_memory(s.grid, !s.model.density.empty(), value_bytes);
+  return physics_memory(s.grid, s.model.physics(), value_bytes);
 }
 
 }  // namespace

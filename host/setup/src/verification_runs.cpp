@@ -60,7 +60,7 @@ GradtestRun run_gradtest(GradientJobOptions& o, int halvings, double scale) {
   const int fields = working_fields(r.backend.kind, Workload::gradient) + 1;
   const TimeAxis run_time = simulation_time(job);  // the record's axis unless it takes substeps
   require_run_memory(job.start, run_time, sizeof(T), fields, 3, "the Taylor test");
-  plan_strategy(o.strategy, run_time.steps, physics_state(job.start.grid, job.start.model.has_density()),
+  plan_strategy(o.strategy, run_time.steps, physics_state(job.start.grid, job.start.model.physics()),
                 field_layout<T>(job.start.grid), run_bytes(job.start, run_time, sizeof(T), fields, 3));  // refuse early
   model_observed(job, r.backend.kind, budgets);
   const ProblemSetup& start = job.start;

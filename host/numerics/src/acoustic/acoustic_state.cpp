@@ -25,13 +25,13 @@ std::size_t cpml_bytes(const Grid& g, bool density, std::size_t value_bytes) {
 
 }  // namespace
 
-PhysicsMemory physics_memory(const Grid& g, bool density, std::size_t value_bytes) {
+PhysicsMemory physics_memory(const Grid& g, const PhysicsSpec& physics, std::size_t value_bytes) {
   PhysicsMemory m;
-  if (density) {  // density/density_model.hpp: s, t, b[3]
+  if (physics.density) {  // density/density_model.hpp: s, t, b[3]
     m.coefficient_fields = 5;
     m.coefficients = "the density's 5 coefficient fields";
   }
-  m.other_bytes = cpml_bytes(g, density, value_bytes);
+  m.other_bytes = cpml_bytes(g, physics.density, value_bytes);
   return m;
 }
 

@@ -286,7 +286,7 @@ void CpuPropagator<T>::reverse_from(index_t n, const T* u, const T* u_prev, cons
 
 template <class T>
 std::size_t CpuPropagator<T>::history_step_bytes() const {
-  return std::min(field_bytes(), revwave::history_step_bytes<T>(p_.grid, p_.density.has_value()));
+  return std::min(field_bytes(), revwave::history_step_bytes<T>(p_.grid, physics_of(p_)));
 }
 
 template <class T>

@@ -34,8 +34,8 @@ struct GrowthGuardPlan {
 };
 
 // `source_end`: the last wavelet sample with |w| >= 1e-4 of the peak (-1: all zero).
-GrowthGuardPlan plan_growth_guard(const Grid& grid, const TimeAxis& time, index_t source_end, bool density,
-                                  double bulk_modulus_ratio);
+GrowthGuardPlan plan_growth_guard(const Grid& grid, const TimeAxis& time, index_t source_end,
+                                  const PhysicsSpec& physics, double bulk_modulus_ratio);
 
 // The relative level below which a signature's sample counts as silence.
 inline constexpr double source_silence = 1e-4;
@@ -63,8 +63,8 @@ class GrowthGuard {
   explicit GrowthGuard(GrowthGuardPlan plan) : plan_(std::move(plan)) {}
   template <class T>
   explicit GrowthGuard(const Problem<T>& p)
-      : GrowthGuard(plan_growth_guard(p.grid, p.time, source_end_step(p.wavelet), p.density.has_value(),
-                                      p.bulk_modulus_ratio)) {}
+      : GrowthGuard(
+            plan_growth_guard(p.grid, p.time, source_end_step(p.wavelet), physics_of(p), p.bulk_modulus_ratio)) {}
 
   // Call once for every position a forward step reaches for the first time (1..N), in order. A
   // propagator without wavefield_energy (a test's mock) is not guarded.

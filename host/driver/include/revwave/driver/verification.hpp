@@ -61,7 +61,7 @@ TaylorResult taylor_test(const Grid& grid, const VelocityModel& model, const std
   {
     const Problem<T> p = make_problem<T>(grid, model, acq, time);
     const StrategyPlan plan =
-        plan_strategy(strategy, time.steps, physics_state(p.grid, p.density.has_value()), field_layout<T>(p.grid));
+        plan_strategy(strategy, time.steps, physics_state(p.grid, physics_of(p)), field_layout<T>(p.grid));
     const GradientOutput g =
         run_on_backend(backend, p, budgets, GradientCall<T>{&misfit, observed.data(), &strategy, &plan, {}, nullptr});
     t.objective = g.stats.objective;

@@ -9,6 +9,7 @@
 #include "revwave/core/config.hpp"
 #include "revwave/core/host_buffer.hpp"
 #include "revwave/numerics/grid.hpp"
+#include "revwave/numerics/physics_spec.hpp"
 
 namespace revwave {
 
@@ -19,6 +20,8 @@ struct VelocityModel {
   // travels with the model (windows, inversions keep it fixed), so every run of the model sees it.
   std::vector<double> density = {};
   bool has_density() const { return !density.empty(); }
+  // The physics a run of this model has (what sizes its state and working memory).
+  PhysicsSpec physics() const { return PhysicsSpec{has_density()}; }
   double at(index_t ix, index_t iy, index_t iz) const {
     return velocity[static_cast<std::size_t>((ix * shape[1] + iy) * shape[2] + iz)];
   }

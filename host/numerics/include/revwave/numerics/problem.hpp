@@ -10,6 +10,7 @@
 #include "revwave/numerics/density/density_model.hpp"
 #include "revwave/numerics/grid.hpp"
 #include "revwave/numerics/model.hpp"
+#include "revwave/numerics/physics_spec.hpp"
 #include "revwave/numerics/sparse_points.hpp"
 
 namespace revwave {
@@ -74,6 +75,12 @@ struct Problem {
   // how far the sum of u^2 may grow at the same energy (driver/growth_guard.hpp). 1 where unknown.
   double bulk_modulus_ratio = 1.0;
 };
+
+// The physics a problem has, as its model declared it (what sizes its state: physics_state).
+template <class T>
+PhysicsSpec physics_of(const Problem<T>& p) {
+  return PhysicsSpec{p.density.has_value()};
+}
 
 // a = m/dt^2 + eta/(2 dt) at an allocated-grid index (where sources and receivers inject).
 template <class T>

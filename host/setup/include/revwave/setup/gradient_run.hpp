@@ -83,7 +83,7 @@ GradientRun<T> run_gradient_job(GradientJobOptions& o, const std::function<void(
   const TimeAxis run_time = simulation_time(job);  // the record's axis unless it takes substeps
   require_run_memory(job.start, run_time, sizeof(T), fields, records, "the gradient's working set");
   const std::size_t working = run_bytes(job.start, run_time, sizeof(T), fields, records);
-  r.plan = plan_strategy(o.strategy, run_time.steps, physics_state(grid, job.start.model.has_density()),
+  r.plan = plan_strategy(o.strategy, run_time.steps, physics_state(grid, job.start.model.physics()),
                          field_layout<T>(grid), working);
   r.clock.mark(phase::model);
   // The observed data's time loop hears `progress` too (a front end may cancel the run there); its bar

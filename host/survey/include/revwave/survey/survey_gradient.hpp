@@ -68,7 +68,7 @@ void check_survey_run(const Survey& survey, const Grid& grid, const VelocityMode
   for (const Shot& shot : survey.shots) {
     if (shot.data.empty() && o.true_model == nullptr) throw InputError(shot.name + ": no observed data");
     const ModelWindow w = shot_window(grid, shot.acquisition, o.aperture);
-    plan_strategy(o.strategy, simulation_time(shot).steps, physics_state(window_grid(grid, w), model.has_density()),
+    plan_strategy(o.strategy, simulation_time(shot).steps, physics_state(window_grid(grid, w), model.physics()),
                   field_layout<T>(window_grid(grid, w)));
   }
 }

@@ -5,28 +5,29 @@
 #include <cstddef>
 
 #include "revwave/numerics/grid.hpp"
+#include "revwave/numerics/physics_spec.hpp"
 #include "revwave/numerics/state_shape.hpp"
 
 namespace revwave {
 
 inline constexpr StateShape acoustic_state{2, 0, "two wavefields"};
 
-// The state of a problem's physics on grid g (`density`: the variable-density physics, whose
-// state is the same two fields): with a C-PML each of the two fields carries the layer's auxiliary
+// The state of a run's physics on grid g (the variable-density physics' state is the same two
+// fields as the constant density's): with a C-PML each of the two fields carries the layer's auxiliary
 // values (Grid::cpml_values), which a slot holds with it. A stored history keeps u[n] alone per
 // step, except under a variable density, whose layer image of dJ/drho reads the step's psi: there
 // it keeps u[n]'s auxiliary values too (the layer's psi[n-1] and zeta[n-1]).
-inline StateShape physics_state(const Grid& g, bool density) {
+inline StateShape physics_state(const Grid& g, const PhysicsSpec& physics) {
   if (!g.cpml) return acoustic_state;
   const auto values = static_cast<std::size_t>(g.cpml_values());
-  return {2, 2 * values, "two wavefields and their C-PML auxiliary values", density ? values : 0};
+  return {2, 2 * values, "two wavefields and their C-PML auxiliary values", physics.density ? values : 0};
 }
 
 // One stored history step's bytes on grid g in T: u[n] and the layer values physics_state keeps.
 template <class T>
-std::size_t history_step_bytes(const Grid& g, bool density) {
+std::size_t history_step_bytes(const Grid& g, const PhysicsSpec& physics) {
   const std::size_t u_bytes = static_cast<std::size_t>(g.alloc_points()) * sizeof(T);
-  return physics_state(g, density).history_step_bytes(u_bytes, sizeof(T));
+  return physics_state(g, physics).history_step_bytes(u_bytes, sizeof(T));
 }
 
 // What a problem's physics holds besides the propagator's fields, in values of `value_bytes`
@@ -38,8 +39,8 @@ struct PhysicsMemory {
   // Bytes besides them (the C-PML's reverse tails, its u[n+1], its points near the layer and its rows).
   std::size_t other_bytes = 0;
 };
-// `density`: the variable-density physics; the grid says whether a C-PML wraps it. An overflow is
-// an InputError naming what did not fit.
-PhysicsMemory physics_memory(const Grid& g, bool density, std::size_t value_bytes);
+// The grid says whether a C-PML wraps the physics. An overflow is an InputError naming what did
+// not fit.
+PhysicsMemory physics_memory(const Grid& g, const PhysicsSpec& physics, std::size_t value_bytes);
 
 }  // namespace revwave
