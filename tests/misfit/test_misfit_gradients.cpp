@@ -42,15 +42,7 @@ TEST(MisfitGradients, OneComponentMatchesACentralDifference) {
     // A point between source and receivers, and an edge point that carries the layer's share.
     for (const std::array<index_t, 3> ijk : {std::array<index_t, 3>{9, 7, 2}, std::array<index_t, 3>{0, 7, 0}}) {
       const std::size_t i = static_cast<std::size_t>((ijk[0] * s[1] + ijk[1]) * s[2] + ijk[2]);
-      const double m0 = 1.0 / std::pow(c.start_model.velocity[i], 2);
-      const double eps = 1e-3 * m0;
-      std::vector<double> dm(c.start_model.velocity.size(), 0.0);
-      dm[i] = 1.0;
-      auto J = [&](double e) {
-        const Problem<double> p = make_problem<double>(c.grid, perturbed_model(c.start_model, dm, e), c.acq, c.time);
-        return forward_misfit(p, misfit, d.data());
-      };
-      const double fd = (J(eps) - J(-eps)) / (2 * eps);
+      const double fd = testing::central_difference_in_m(c, d, i, misfit);
       EXPECT_NE(fd, 0.0) << to_string(kind);
       EXPECT_NEAR(g.gradient[i], fd, 1e-4 * std::abs(fd))
           << to_string(kind) << " at " << ijk[0] << "," << ijk[1] << "," << ijk[2];

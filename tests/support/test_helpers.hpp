@@ -10,6 +10,8 @@
 
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
+#include "revwave/driver/verification.hpp"
+#include "revwave/misfit/l2_misfit.hpp"
 #include "revwave/numerics/acoustic/acoustic_state.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/model.hpp"
@@ -135,6 +137,21 @@ inline std::vector<double> towards_true_model(const SmallCase& c) {
   }
   for (double& v : dm) v *= 0.02 * m_max / dm_max;
   return dm;
+}
+
+// dJ/dm at the start model's point i (C order) by a central difference of J, the forward misfit
+// (`misfit`, L2 by default) of the traces against d, with m perturbed there by +-1e-3 m(i): the
+// independent truth a gradient's component is checked against.
+inline double central_difference_in_m(const SmallCase& c, const std::vector<double>& d, std::size_t i,
+                                      const Misfit<double>& misfit = l2_misfit<double>()) {
+  const double eps = 1e-3 / std::pow(c.start_model.velocity[i], 2);
+  std::vector<double> dm(c.start_model.velocity.size(), 0.0);
+  dm[i] = 1.0;
+  auto J = [&](double e) {
+    return forward_misfit(make_problem<double>(c.grid, perturbed_model(c.start_model, dm, e), c.acq, c.time), misfit,
+                          d.data());
+  };
+  return (J(eps) - J(-eps)) / (2 * eps);
 }
 
 }  // namespace revwave::testing
