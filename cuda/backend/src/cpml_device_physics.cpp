@@ -87,12 +87,26 @@ void CpmlDevicePhysics<T>::build() {
   share_ = DeviceBuffer(std::max<std::size_t>(probe_region.size(), 1) * sizeof(T), "the C-PML's share at the probes");
 
   const std::size_t values = static_cast<std::size_t>(std::max<index_t>(l.values, 1)) * sizeof(T);
-  psi_ = DeviceBuffer(values, "the reverse step's psi");
   adjoint_ = DeviceBuffer(values, "the C-PML's nu and mu");
-  const std::size_t per_region = static_cast<std::size_t>(std::max<index_t>(t_.region.count, 1)) * sizeof(T);
-  grad0_ = DeviceBuffer(per_region, "dJ/dm at the C-PML's region");
+  psi_ = DeviceBuffer{};
+  grad0_ = DeviceBuffer{};
   if (const std::optional<DensityCoefficients<T>> rho = inner_->density_coefficients())
     use_density(*rho, inner_->density_image());
+  size_passes();
+}
+
+template <class T>
+void CpmlDevicePhysics<T>::size_passes() {
+  const std::size_t values = static_cast<std::size_t>(std::max<index_t>(t_.tail_values, 1)) * sizeof(T);
+  const std::size_t per_region = static_cast<std::size_t>(std::max<index_t>(t_.region.count, 1)) * sizeof(T);
+  if (t_.ds == nullptr)
+    psi_ = DeviceBuffer{};
+  else if (psi_.bytes() == 0)
+    psi_ = DeviceBuffer(values, "the reverse step's psi");
+  if (in_sweep())
+    grad0_ = DeviceBuffer{};
+  else if (grad0_.bytes() == 0)
+    grad0_ = DeviceBuffer(per_region, "dJ/dm at the C-PML's region");
 }
 
 template <class T>

@@ -56,6 +56,7 @@ class CpmlDevicePhysics final : public DevicePhysics<T> {
   void set_sweep_kernel(SweepKernel k) override {
     kernel_ = k;
     inner_->set_sweep_kernel(k);
+    size_passes();
   }
 
  private:
@@ -68,6 +69,10 @@ class CpmlDevicePhysics final : public DevicePhysics<T> {
   }
   // The tables for the problem as it is now, and the inner's density coefficients when it has them.
   void build();
+  // The passes' buffers, held only where a pass reads them (zeroed when made): dJ/dm at the region
+  // before the inner sweep (the reverse passes: without in_sweep()) and the reverse step's psi
+  // (around a density, for the layer's share of dJ/drho).
+  void size_passes();
   // t_ with the device problem's m and damping profiles as they are at this launch.
   CpmlTables<T> tables() const;
   // The density's coefficients on the device (the layer stretches its flux form) and dJ/drho's
