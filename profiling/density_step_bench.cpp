@@ -23,30 +23,13 @@
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/problem.hpp"
+#include "step_bench.hpp"
 
 using namespace revwave;
+using namespace revwave::bench;
 using T = float;
 
 namespace {
-
-double seconds_of(const std::function<void()>& f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-void randomize(const Grid& g, T* f, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1.f, 1.f);
-  for (index_t i = 0; i < g.padded(0); ++i)
-    for (index_t j = 0; j < g.padded(1); ++j)
-      for (index_t k = 0; k < g.padded(2); ++k) f[g.index(i, j, k)] = u(rng);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 
 struct Bench {
   const char* name;

@@ -53,23 +53,6 @@ class CliInvert : public revwave::testing::CliFixture {
            "--f0 20 --src 40,40,10 --src 110,40,10 --src 75,110,10 --rec-grid 8,8,10 --threads 1 --strategy full ";
   }
 
-  // The binary under mpirun, as test_cli_survey.cpp runs it (root, 2 cores, sanitizer leak checks off).
-  Outcome mpirun(int processes, const std::string& args) {
-#ifdef REVWAVE_MPIEXEC
-    const std::string saved = binary_;
-    binary_ =
-        "env' OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 '" +
-        std::string(REVWAVE_MPIEXEC) + "' -q --oversubscribe -n " + std::to_string(processes) + " -x ASAN_OPTIONS '" +
-        saved;
-    const Outcome r = invoke(args);
-    binary_ = saved;
-    return r;
-#else
-    (void)processes, (void)args;
-    return {};
-#endif
-  }
-
   std::vector<double> load(const std::string& name) { return revwave::read_npy((dir_ / name).string()).data; }
 
   std::vector<nlohmann::json> history(const std::string& dir) {

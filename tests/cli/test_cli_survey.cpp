@@ -20,27 +20,6 @@ using revwave::testing::Outcome;
 
 class CliSurvey : public revwave::testing::CliFixture {
  protected:
-  // The binary under mpirun: as root it needs the two variables, on 2 cores --oversubscribe; `env`
-  // (NAME=VALUE) is passed to every process. CliFixture quotes the binary: the quotes here close
-  // and reopen around the launcher's words. In the sanitizer build OpenMPI's own allocations, made
-  // by plug-ins it unloads at exit, read as leaks that no suppression can name: leak checking is
-  // off in these processes (the address and UB checks stay on).
-  Outcome mpirun(int processes, const std::string& args, const std::string& env = "") {
-#ifdef REVWAVE_MPIEXEC
-    const std::string saved = binary_;
-    const std::string pass = env.empty() ? "" : " -x " + env.substr(0, env.find('='));
-    binary_ =
-        "env' OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 " +
-        env + " '" + REVWAVE_MPIEXEC + "' -q --oversubscribe -n " + std::to_string(processes) + " -x ASAN_OPTIONS" +
-        pass + " '" + saved;
-    const Outcome r = invoke(args);
-    binary_ = saved;
-    return r;
-#else
-    (void)processes, (void)args, (void)env;
-    return {};
-#endif
-  }
   std::string survey_sgy() {
     const Outcome f = invoke("forward" + grid_ + "--tn 0.08 --src-grid 2,2,20 --rec-grid 4,4,10 --out s.sgy --json");
     EXPECT_EQ(f.code, 0) << f.err;

@@ -22,21 +22,6 @@ class CliMisfits : public revwave::testing::CliFixture {
     return r;
   }
   nlohmann::json json(const std::string& args) { return nlohmann::json::parse(run(args + " --json").out); }
-  Outcome mpirun(int processes, const std::string& args) {
-#ifdef REVWAVE_MPIEXEC
-    const std::string saved = binary_;
-    binary_ =
-        "env' OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 '" +
-        std::string(REVWAVE_MPIEXEC) + "' -q --oversubscribe -n " + std::to_string(processes) + " -x ASAN_OPTIONS '" +
-        saved;
-    const Outcome r = invoke(args);
-    binary_ = saved;
-    return r;
-#else
-    (void)processes, (void)args;
-    return {};
-#endif
-  }
   std::string bytes(const std::string& name) { return slurp((dir_ / name).string()); }
   // The sponge: these runs are about the misfits, and on grids this small the default C-PML's layer
   // is most of the points (its own CLI tests are test_cli_cpml.cpp's).
