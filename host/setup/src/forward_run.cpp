@@ -52,14 +52,7 @@ template <class T>
 nlohmann::json forward_summary(const ForwardRun<T>& r, Precision precision) {
   const Grid& grid = r.setup.grid;
   nlohmann::json j;
-  j["nt"] = r.time.nt();
-  j["steps"] = r.time.steps;
-  j["dt"] = r.time.dt;
-  put_grid(j, grid);
-  j["spacing"] = grid.spacing;
-  j["nbl"] = grid.nbl;
-  put_backend(j, r.backend);
-  j["precision"] = to_string(precision);
+  put_forward_run(j, r.time, grid, r.backend, precision);
   j["sources"] = r.setup.acquisition.sources.size();
   j["receivers"] = r.setup.acquisition.receivers.size();
   j["seconds"] = r.shot.step_seconds;

@@ -314,6 +314,18 @@ void put_grid(nlohmann::json& j, const Grid& g) {
   j["boundary"] = to_string(boundary_of(g));
 }
 
+void put_forward_run(nlohmann::json& j, const TimeAxis& time, const Grid& g, const BackendChoice& b,
+                     Precision precision) {
+  j["nt"] = time.nt();
+  j["steps"] = time.steps;
+  j["dt"] = time.dt;
+  put_grid(j, g);
+  j["spacing"] = g.spacing;
+  j["nbl"] = g.nbl;
+  put_backend(j, b);
+  j["precision"] = to_string(precision);
+}
+
 void put_backend(nlohmann::json& j, const BackendChoice& b) {
   j["backend"] = to_string(b.kind);
   j["backend_note"] = b.note;

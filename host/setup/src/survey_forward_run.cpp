@@ -202,14 +202,7 @@ nlohmann::json survey_forward_summary(const SurveyForwardRun& r, const SurveyOpt
   nlohmann::json j;
   j["shots"] = r.survey.shots.size();
   j["traces"] = traces;
-  j["nt"] = r.time.nt();
-  j["steps"] = r.time.steps;
-  j["dt"] = r.time.dt;
-  put_grid(j, grid);
-  j["spacing"] = grid.spacing;
-  j["nbl"] = grid.nbl;
-  put_backend(j, r.backend);
-  j["precision"] = to_string(precision);
+  put_forward_run(j, r.time, grid, r.backend, precision);
   j["spread"] = so.spread;
   j["format"] = r.format == SurveyFormat::segy ? "segy" : "npy-directory";
   j["origin"] = r.origin;

@@ -88,7 +88,7 @@ void sweep(const Problem<T>& p, const T* u, const T* u_prev, T* out) {
 }
 
 template <class T, int R>
-void reverse_sweep(const Problem<T>& p, const DensityReverseFields<T>& f) {
+void reverse_sweep(const Problem<T>& p, const ReverseSweepFields<T>& f) {
   const DensityConstants<T, R> k(p);
   sweep_rows::for_each_row(k.g, sizeof(T), 4, [&](index_t i, index_t j, index_t base) {
     const StepCoefficients<T> c = k.c;
@@ -184,7 +184,8 @@ void density_adjoint_sweep(const Problem<T>& problem, const T* lam, const T* lam
 }
 
 template <class T>
-void density_reverse_sweep(const Problem<T>& problem, const DensityReverseFields<T>& fields) {
+void density_reverse_sweep(const Problem<T>& problem, const ReverseSweepFields<T>& fields) {
+  if (fields.hook != nullptr) throw std::logic_error("density_reverse_sweep: the density's sweep takes no row hook");
   dispatch_radius(problem.grid.radius(), [&](auto r) { reverse_sweep<T, decltype(r)::value>(problem, fields); });
 }
 
@@ -221,7 +222,7 @@ void density_next_at(const Problem<T>& problem, const T* u, const T* u_prev, con
 #define REVWAVE_INSTANTIATE(T)                                                                              \
   template void density_forward_sweep<T>(const Problem<T>&, const T*, const T*, T*);                        \
   template void density_adjoint_sweep<T>(const Problem<T>&, const T*, const T*, T*);                        \
-  template void density_reverse_sweep<T>(const Problem<T>&, const DensityReverseFields<T>&);                \
+  template void density_reverse_sweep<T>(const Problem<T>&, const ReverseSweepFields<T>&);                  \
   template void density_next_at<T>(const Problem<T>&, const T*, const T*, const index_t*, std::size_t, T*); \
   template void density_image_step<T>(const Problem<T>&, const T*, const T*, T*);
 REVWAVE_INSTANTIATE(float)

@@ -116,6 +116,10 @@ void put_backend(nlohmann::json& j, const BackendChoice& b);
 // The grid's block of a run's JSON summary: "shape", "space_order", "boundary" and "free_surface"
 // (true, only where the top face is one).
 void put_grid(nlohmann::json& j, const Grid& g);
+// A forward run's block, a record's and a survey's: "nt", "steps", "dt", the grid's block with its
+// "spacing" and "nbl", the backend (put_backend) and "precision".
+void put_forward_run(nlohmann::json& j, const TimeAxis& time, const Grid& g, const BackendChoice& b,
+                     Precision precision);
 void apply_threads(const std::optional<int>& threads);
 // --device-memory / --host-memory / --host-spacing / --shots-at-once as the CUDA backend's budgets.
 DeviceBudgets device_budgets(const ProblemOptions& o);

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 
+#include "revwave/numerics/acoustic/cpu_sweep.hpp"
 #include "revwave/numerics/problem.hpp"
 
 namespace revwave {
@@ -20,18 +21,11 @@ void density_adjoint_sweep(const Problem<T>& problem, const T* lam, const T* lam
 //   u_next = update(u, u_prev, K u)      (u[n+1], in registers only)
 //   lam_out = update(lam, lam_prev, K^T lam)
 //   grad += imaging_term(lam_out, u_next, u, u_prev)
-// Reads u, lam, s, t, B (stencils), u_prev, lam_prev, m, grad.
+// Reads u, lam, s, t, B (stencils), u_prev, lam_prev, m, grad. The fields are the constant
+// density's (acoustic/cpu_sweep.hpp) without a row hook: the C-PML around a density runs its
+// passes after the sweep (a hook is a logic_error).
 template <class T>
-struct DensityReverseFields {
-  const T* u = nullptr;         // u[n]
-  const T* u_prev = nullptr;    // u[n-1]
-  const T* lam = nullptr;       // lam[n+2]
-  const T* lam_prev = nullptr;  // lam[n+3]
-  T* lam_out = nullptr;         // lam[n+1]; may alias lam_prev
-  T* grad = nullptr;
-};
-template <class T>
-void density_reverse_sweep(const Problem<T>& problem, const DensityReverseFields<T>& fields);
+void density_reverse_sweep(const Problem<T>& problem, const ReverseSweepFields<T>& fields);
 
 // u[n+1] before any source term at `count` padded-point indices, by the sweeps' point formulas
 // (the same bits).
