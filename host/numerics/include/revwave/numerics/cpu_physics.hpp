@@ -11,6 +11,7 @@
 
 #include "revwave/numerics/acoustic/next_field_probes.hpp"
 #include "revwave/numerics/problem.hpp"
+#include "revwave/numerics/reverse_fields.hpp"
 
 namespace revwave {
 
@@ -19,13 +20,7 @@ class RowHook;  // acoustic/cpu_sweep.hpp
 
 // One reverse step as the propagator holds it when the physics takes its part.
 template <class T>
-struct ReverseStepView {
-  const T* u = nullptr;         // u[n]
-  const T* u_prev = nullptr;    // u[n-1]
-  const T* lam = nullptr;       // lam[n+2]
-  const T* lam_prev = nullptr;  // lam[n+3]
-  T* lam_out = nullptr;         // lam[n+1]; may alias lam_prev
-  T* grad = nullptr;            // dJ/dm on the allocated grid
+struct ReverseStepView : ReverseFields<T> {
   // u[n+1] on the allocated grid, its source terms in, when a stored history holds it (the same
   // bits a recomputation gives, but at the sources); null: the physics recomputes what it needs.
   // The whole fields only: a history keeps no more of the layer than StateShape says.

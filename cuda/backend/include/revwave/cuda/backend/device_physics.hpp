@@ -18,18 +18,13 @@
 #include "revwave/cuda/kernels/density/density_kernels.hpp"
 #include "revwave/cuda/kernels/sparse_kernels.hpp"
 #include "revwave/numerics/problem.hpp"
+#include "revwave/numerics/reverse_fields.hpp"
 
 namespace revwave {
 
 // One reverse step's fields, as the propagator holds them.
 template <class T>
-struct DeviceReverseStep {
-  const T* u = nullptr;         // u[n]
-  const T* u_prev = nullptr;    // u[n-1]
-  const T* lam = nullptr;       // lam[n+2]
-  const T* lam_prev = nullptr;  // lam[n+3]
-  T* lam_out = nullptr;         // lam[n+1]; may alias lam_prev
-  T* grad = nullptr;            // dJ/dm
+struct DeviceReverseStep : ReverseFields<T> {
   // u[n+1], its source terms in, where the physics reads_next_field(): a stored history's (the
   // whole field only: a history keeps no more of the layer than StateShape says) or next_field's;
   // null for the others (they recompute it from u[n], u[n-1]).

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "revwave/numerics/problem.hpp"
+#include "revwave/numerics/reverse_fields.hpp"
 
 namespace revwave {
 
@@ -57,13 +58,7 @@ void cpu_leapfrog_sweep(const Problem<T>& problem, const SweepFields<T>& fields)
 // point in float. u_next lacks the source term: where a source injects, the caller redoes the
 // imaging with u[n+1] from cpu_next_at plus the source (CpuPropagator::reverse_step).
 template <class T>
-struct ReverseSweepFields {
-  const T* u = nullptr;         // u[n]
-  const T* u_prev = nullptr;    // u[n-1]
-  const T* lam = nullptr;       // lam[n+2]
-  const T* lam_prev = nullptr;  // lam[n+3]
-  T* lam_out = nullptr;         // lam[n+1]; may alias lam_prev
-  T* grad = nullptr;
+struct ReverseSweepFields : ReverseFields<T> {
   const RowHook<T>* hook = nullptr;  // a boundary's share of each row
 };
 
