@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <type_traits>
 
@@ -79,6 +80,19 @@ void for_each_row(const Grid& g, std::size_t value_bytes, int stencil_fields, Ro
   for_each_row_local(
       g, value_bytes, stencil_fields, [] { return 0; },
       [&](index_t i, index_t j, index_t base, int) { row(i, j, base); });
+}
+
+// f(q) for q = 0 .. count - 1 (points listed apart from the rows: probes, a layer's region), on all
+// threads where there are more than `parallel_from`, with subnormals flushed as in the sweeps.
+template <class F>
+void for_each_point(std::size_t count, std::size_t parallel_from, F&& f) {
+  const auto n = static_cast<std::int64_t>(count);
+#pragma omp parallel if (n > static_cast <std::int64_t>(parallel_from))
+  {
+    const FlushSubnormals flush;
+#pragma omp for schedule(static)
+    for (std::int64_t q = 0; q < n; ++q) f(static_cast<std::size_t>(q));
+  }
 }
 
 }  // namespace revwave::sweep_rows

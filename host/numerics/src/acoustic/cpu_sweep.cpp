@@ -157,19 +157,13 @@ void reverse_sweep(const Problem<T>& p, const ReverseSweepFields<T>& f) {
 template <class T, int R>
 void next_at(const Problem<T>& p, const T* u, const T* up, const index_t* index, std::size_t count, T* out) {
   const SweepConstants<T, R> s(p);
-  const auto n = static_cast<std::int64_t>(count);
-#pragma omp parallel if (n > 1024)
-  {
-    const sweep_rows::FlushSubnormals flush;
-#pragma omp for schedule(static)
-    for (std::int64_t q = 0; q < n; ++q) {
-      const index_t idx = index[q];
-      const auto [i, j, k] = s.g.coordinates(idx);
-      const T eta = damping_eta(s.c, s.kx[i], s.ky[j], s.kz[k]);
-      const T v = leapfrog_update(s.c, u[idx], up[idx], laplacian<T, R>(s.w, u + idx, s.sy, s.sx), s.m[idx], eta);
-      out[q] = k < s.top ? s.surface(u + (idx - k), k, v, s.m[idx], eta) : v;
-    }
-  }
+  sweep_rows::for_each_point(count, 1024, [&](std::size_t q) {
+    const index_t idx = index[q];
+    const auto [i, j, k] = s.g.coordinates(idx);
+    const T eta = damping_eta(s.c, s.kx[i], s.ky[j], s.kz[k]);
+    const T v = leapfrog_update(s.c, u[idx], up[idx], laplacian<T, R>(s.w, u + idx, s.sy, s.sx), s.m[idx], eta);
+    out[q] = k < s.top ? s.surface(u + (idx - k), k, v, s.m[idx], eta) : v;
+  });
 }
 
 }  // namespace

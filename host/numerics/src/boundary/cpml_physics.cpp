@@ -292,20 +292,13 @@ template <class T>
 template <class F>
 void CpmlCpuPhysics<T>::each_region_point(F&& f) const {
   const CpmlPointTables<T> t = tables();
-  const auto n = static_cast<std::int64_t>(region_.size());
   dispatch_radius(p_.grid.radius(), [&](auto r) {
     const CpmlPoint<T, decltype(r)::value> k{t};
-#pragma omp parallel if (n > cpml_rows::parallel_from)
-    {
-      const sweep_rows::FlushSubnormals flush;
-#pragma omp for schedule(static)
-      for (std::int64_t i = 0; i < n; ++i) {
-        const auto q = static_cast<std::size_t>(i);
-        const index_t idx = region_[q];
-        const std::array<index_t, 3> at = p_.grid.coordinates(idx);
-        f(k, q, idx, at.data());
-      }
-    }
+    sweep_rows::for_each_point(region_.size(), cpml_rows::parallel_from, [&](std::size_t q) {
+      const index_t idx = region_[q];
+      const std::array<index_t, 3> at = p_.grid.coordinates(idx);
+      f(k, q, idx, at.data());
+    });
   });
 }
 

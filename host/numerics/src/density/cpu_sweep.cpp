@@ -200,22 +200,16 @@ void density_next_at(const Problem<T>& problem, const T* u, const T* u_prev, con
   dispatch_radius(problem.grid.radius(), [&](auto r) {
     constexpr int R = decltype(r)::value;
     const DensityConstants<T, R> k(problem);
-    const auto n = static_cast<std::int64_t>(count);
-#pragma omp parallel if (n > 1024)
-    {
-      const sweep_rows::FlushSubnormals flush;
-#pragma omp for schedule(static)
-      for (std::int64_t q = 0; q < n; ++q) {
-        const index_t idx = index[q];
-        const auto [i, j, z] = k.g.coordinates(idx);
-        const T eta = damping_eta(k.c, k.kx[i], k.ky[j], k.kz[z]);
-        if (z < k.top) {
-          out[q] = k.template top_update<false>(idx - z, u + (idx - z), u_prev + (idx - z), z, eta);
-        } else {
-          out[q] = leapfrog_update(k.c, u[idx], u_prev[idx], k.template apply<false>(idx, u), k.m[idx], eta);
-        }
+    sweep_rows::for_each_point(count, 1024, [&](std::size_t q) {
+      const index_t idx = index[q];
+      const auto [i, j, z] = k.g.coordinates(idx);
+      const T eta = damping_eta(k.c, k.kx[i], k.ky[j], k.kz[z]);
+      if (z < k.top) {
+        out[q] = k.template top_update<false>(idx - z, u + (idx - z), u_prev + (idx - z), z, eta);
+      } else {
+        out[q] = leapfrog_update(k.c, u[idx], u_prev[idx], k.template apply<false>(idx, u), k.m[idx], eta);
       }
-    }
+    });
   });
 }
 
