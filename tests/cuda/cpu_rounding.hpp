@@ -80,17 +80,24 @@ CpuRun<T> cpu_run(const Problem<T>& truth, const Problem<T>& start, int rounding
 // one number whose move may cancel: its tolerance follows from the start traces' instead. J =
 // |r|^2 / 2 with r = S u - d, so to first order |dJ| = |r . d(S u)| <= |r|_2 |d(S u)|_2
 // (Cauchy-Schwarz), and |d(S u)|_2 is at most the traces' tolerance times |S u|_2. Where the device
-// rounds as written no CPU run is made: the comparisons are bitwise and take no tolerance (zeros).
+// rounds as written only the nearest run is made: the comparisons are bitwise and take no
+// tolerance (zeros). The nearest run is the reference the device is compared with, made once.
 template <class T>
-RunTolerances rounding_tolerances(const Problem<T>& truth, const Problem<T>& start) {
-  if (rounds_as_written()) return {};
-  const CpuRun<T> near = cpu_run(truth, start);
+struct CpuReference {
+  CpuRun<T> run;      // rounded to nearest
+  RunTolerances tol;  // zeros where the device rounds as written
+};
+template <class T>
+CpuReference<T> cpu_reference(const Problem<T>& truth, const Problem<T>& start) {
+  CpuReference<T> ref{cpu_run(truth, start), {}};
+  if (rounds_as_written()) return ref;
+  const CpuRun<T>& near = ref.run;
   const CpuRun<T> up = cpu_run(truth, start, FE_UPWARD);
   const CpuRun<T> down = cpu_run(truth, start, FE_DOWNWARD);
   const auto twice_the_move = [](const auto& n, const auto& u, const auto& d) {
     return 2 * std::max(relative_rms(u, n), relative_rms(d, n));
   };
-  RunTolerances t;
+  RunTolerances& t = ref.tol;
   t.traces = twice_the_move(near.traces, up.traces, down.traces);
   const double start_traces = twice_the_move(near.start_traces, up.start_traces, down.start_traces);
   double r2 = 0, su2 = 0;
@@ -107,7 +114,7 @@ RunTolerances rounding_tolerances(const Problem<T>& truth, const Problem<T>& sta
   // A directed run that did not stay finite, or that moved by more than a percent, bounds nothing.
   for (const double v : {t.traces, t.objective, t.gradient, t.density_gradient})
     EXPECT_TRUE(std::isfinite(v) && v < 1e-2) << "a derived tolerance of " << v;
-  return t;
+  return ref;
 }
 
 // A gradient against the CPU's. Where the device rounds as written: in double the CPU's bits; in

@@ -52,16 +52,15 @@ TYPED_TEST(CudaCpml, ForwardTracesAndGradientAreTheCpus) {
     const Case c = cpml_case(v, 30);
     const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
     const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-    const RunTolerances tol = rounding_tolerances(truth, p);
     ASSERT_TRUE(truth.cpml.has_value());
-    CpuPropagator<T> cpu_truth(truth);
-    const std::vector<T> observed = run_forward(cpu_truth).traces;
+    const CpuReference<T> ref = cpu_reference(truth, p);
+    const RunTolerances& tol = ref.tol;
+    const std::vector<T>& observed = ref.run.traces;
     expect_within_rounding(cuda_forward(truth, DeviceBudgets{}).traces, observed, tol.traces,
                            std::string("traces, ") + name(v));
 
     const StrategyOptions full = strategy("full");
-    CpuPropagator<T> cpu(p);
-    const GradientOutput g_cpu = run_gradient(cpu, observed.data(), full, plan_for<T>(full, c));
+    const GradientOutput& g_cpu = ref.run.gradient;
     const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan_for<T>(full, c), DeviceBudgets{});
     expect_within_rounding(std::vector<double>{g_gpu.stats.objective}, std::vector<double>{g_cpu.stats.objective},
                            tol.objective, std::string("J, ") + name(v));
@@ -116,14 +115,13 @@ TYPED_TEST(CudaCpml, DensityGradientIsTheCpusAndEveryStrategyEqualsFull) {
     const Case c = testing::density_cpml_case(w, 21);  // the CPU suite's cases
     const std::string where = name(w);
     const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
-    CpuPropagator<T> cpu_truth(truth);
-    const std::vector<T> observed = run_forward(cpu_truth).traces;
     Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
     p.density->image = true;
-    const RunTolerances tol = rounding_tolerances(truth, p);
+    const CpuReference<T> ref = cpu_reference(truth, p);
+    const RunTolerances& tol = ref.tol;
+    const std::vector<T>& observed = ref.run.traces;
     const StrategyOptions full = strategy("full");
-    CpuPropagator<T> cpu(p);
-    const GradientOutput g_cpu = run_gradient(cpu, observed.data(), full, plan_for<T>(full, c));
+    const GradientOutput& g_cpu = ref.run.gradient;
     const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan_for<T>(full, c), DeviceBudgets{});
     ASSERT_FALSE(g_cpu.density_gradient.empty()) << where;
     expect_gradient_is_the_cpus<T>(g_gpu.density_gradient, g_cpu.density_gradient, tol.density_gradient,
@@ -293,13 +291,12 @@ TEST(CudaCpmlInSweep, BlocksClearOfTheRegionRunWithoutItAndGiveTheCpusBits) {
   ASSERT_GT(clear, 0) << "no block clear of the region: the case does not test the split";
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
 
-  const RunTolerances tol = rounding_tolerances(truth, p);
-  CpuPropagator<T> cpu_truth(truth);
-  const std::vector<T> observed = run_forward(cpu_truth).traces;
+  const CpuReference<T> ref = cpu_reference(truth, p);
+  const RunTolerances& tol = ref.tol;
+  const std::vector<T>& observed = ref.run.traces;
   expect_within_rounding(cuda_forward(truth, DeviceBudgets{}).traces, observed, tol.traces, "traces");
   const StrategyOptions full = strategy("full"), revolve = strategy("revolve", 3);
-  CpuPropagator<T> cpu(p);
-  const GradientOutput g_cpu = run_gradient(cpu, observed.data(), full, plan_for<T>(full, c));
+  const GradientOutput& g_cpu = ref.run.gradient;
   const GradientOutput g_gpu = cuda_gradient(p, observed.data(), full, plan_for<T>(full, c), DeviceBudgets{});
   expect_within_rounding(std::vector<double>{g_gpu.stats.objective}, std::vector<double>{g_cpu.stats.objective},
                          tol.objective, "J");

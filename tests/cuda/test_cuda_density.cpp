@@ -64,17 +64,15 @@ TYPED_TEST(CudaDensity, ForwardTracesAndBothGradientsAreTheCpus) {
       const std::string what = name_of(ny, surface);
       const Case c = density_on(ny, surface);
       const Problem<T> truth = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
-      const RunTolerances tol = rounding_tolerances(truth, imaging_problem<T>(c));
       ASSERT_TRUE(truth.density.has_value());
-      CpuPropagator<T> cpu_truth(truth);
-      const std::vector<T> observed = run_forward(cpu_truth).traces;
+      const Problem<T> p = imaging_problem<T>(c);
+      const CpuReference<T> ref = cpu_reference(truth, p);
+      const RunTolerances& tol = ref.tol;
+      const std::vector<T>& observed = ref.run.traces;
       expect_within_rounding(cuda_forward(truth, DeviceBudgets{}).traces, observed, tol.traces, "traces, " + what);
 
-      const Problem<T> p = imaging_problem<T>(c);
       const StrategyOptions full = strategy("full");
-      CpuPropagator<T> cpu(p);
-      const GradientOutput g_cpu =
-          run_gradient(cpu, observed.data(), full, plan_strategy(full, p.time.steps, p.grid.template field_bytes<T>()));
+      const GradientOutput& g_cpu = ref.run.gradient;
       const GradientOutput g_gpu = gradient_on_device(p, observed, full);
       ASSERT_FALSE(g_cpu.density_gradient.empty()) << what;
       expect_within_rounding(std::vector<double>{g_gpu.stats.objective}, std::vector<double>{g_cpu.stats.objective},

@@ -296,13 +296,11 @@ TYPED_TEST(CudaKernels, ShotRecordMatchesTheCpu) {
     SCOPED_TRACE("space order " + std::to_string(order));
     const Case c = awkward_case(order);
     const Problem<T> p = make_problem<T>(c.grid, c.true_model, c.acq, c.time);
-    CpuPropagator<T> cpu(p);
-    const ShotData<T> ref = run_forward(cpu);
-    const ShotData<T> got = cuda_forward(p, DeviceBudgets{});
-    ASSERT_EQ(got.traces.size(), ref.traces.size());
     // Bitwise where the kernels round as written; else within the derived tolerance (cpu_rounding.hpp).
-    const double tolerance = rounding_tolerances(p, make_problem<T>(c.grid, c.start_model, c.acq, c.time)).traces;
-    expect_within_rounding(got.traces, ref.traces, tolerance, "traces");
+    const CpuReference<T> ref = cpu_reference(p, make_problem<T>(c.grid, c.start_model, c.acq, c.time));
+    const ShotData<T> got = cuda_forward(p, DeviceBudgets{});
+    ASSERT_EQ(got.traces.size(), ref.run.traces.size());
+    expect_within_rounding(got.traces, ref.run.traces, ref.tol.traces, "traces");
   }
 }
 
@@ -311,17 +309,16 @@ TYPED_TEST(CudaKernels, FullGradientMatchesTheCpu) {
   for (int order : orders) {
     SCOPED_TRACE("space order " + std::to_string(order));
     const Case c = awkward_case(order);
-    const std::vector<T> observed = testing::observed_in<T>(c, c.true_model);
     const Problem<T> p = make_problem<T>(c.grid, c.start_model, c.acq, c.time);
-    CpuPropagator<T> cpu(p);
+    const CpuReference<T> cpu = cpu_reference(make_problem<T>(c.grid, c.true_model, c.acq, c.time), p);
+    const std::vector<T>& observed = cpu.run.traces;
+    const GradientOutput& ref = cpu.run.gradient;
     const StrategyOptions full = strategy("full");
-    const StrategyPlan plan = plan_strategy(full, p.time.steps, cpu.field_bytes());
-    const GradientOutput ref = run_gradient(cpu, observed.data(), full, plan);
+    const StrategyPlan plan = plan_strategy(full, p.time.steps, p.grid.template field_bytes<T>());
     const GradientOutput got = cuda_gradient(p, observed.data(), full, plan, DeviceBudgets{});
-    const RunTolerances tol = rounding_tolerances(make_problem<T>(c.grid, c.true_model, c.acq, c.time), p);
     expect_within_rounding(std::vector<double>{got.stats.objective}, std::vector<double>{ref.stats.objective},
-                           tol.objective, "J");
-    expect_gradient_is_the_cpus<T>(got.gradient, ref.gradient, tol.gradient, "dJ/dm");
+                           cpu.tol.objective, "J");
+    expect_gradient_is_the_cpus<T>(got.gradient, ref.gradient, cpu.tol.gradient, "dJ/dm");
   }
 }
 
