@@ -5,8 +5,9 @@
 // needs). A shot's time loop is timed by events and read when asked (time_loop_seconds).
 // Several shots at once (DeviceBudgets::shots_at_once = K > 1): K lanes, each a propagator with its
 // own streams, fields and checkpoint budget (1/K of the device's, fixed at the first shot), take
-// the shots in turn. The host enqueues a shot's sweeps and returns, so while lane A's reverse sweep runs, lane B's forward sweep
-// of the next shot is already queued: small windows that cannot fill the device share it. Each
+// the shots in turn. The host enqueues a shot's sweeps and returns, so while lane A's reverse
+// sweep runs, lane B's forward sweep of the next shot is already queued: small windows that cannot
+// fill the device share it. Each
 // shot's arithmetic is the same on any lane, and its part of the sums is still added in the tree's
 // fixed order (on the sums' stream), so J and g are the same bits for any K.
 #include <algorithm>

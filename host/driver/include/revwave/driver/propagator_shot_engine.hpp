@@ -1,7 +1,8 @@
 // The one shot engine: the per-shot loop, the plan cache, the model's checks and the phase timing,
 // written once as a template over a backend's engine side S (S<T> below), which holds what only
-// that backend does. Each backend instantiates it in its own source (host/driver/src/cpu_shot_engine.cpp,
-// cuda/backend/src/cuda_shot_engine.cpp); nothing else names a backend's engine.
+// that backend does. Each backend instantiates it in its own source
+// (host/driver/src/cpu_shot_engine.cpp, cuda/backend/src/cuda_shot_engine.cpp); nothing else names
+// a backend's engine.
 //
 // An engine side S, for values of T:
 //   using Propagator = ...;                  // its propagator (propagator.hpp's concept)
@@ -50,7 +51,6 @@ struct EngineLane {
   std::unique_ptr<typename S<T>::Propagator> prop;
   std::vector<T> observed;
   typename S<T>::LaneData data;
-  bool fresh = false;  // made for the shot it runs next: no re-target needed
 };
 
 template <class T, template <class> class S>
@@ -134,26 +134,27 @@ class PropagatorShotEngine final : public ShotEngine<T> {
 
   // The next lane (in turn) with the window's problem and its propagator re-targeted to it. The
   // first shot makes every lane's propagator (for its window) before the side shares the budget;
-  // re-targeting waits only for that lane's previous shot.
+  // the lane made for this shot needs no re-target, one made before (for a shot whose set-up
+  // failed after it) does. Re-targeting waits only for that lane's previous shot.
   Lane& target(const EngineShot& shot) {
     if (model_.m.empty()) throw std::logic_error("ShotEngine: no model set");
     if (checked_.insert({shot.time.dt, shot.acquisition.f0}).second)
       check_resident(model_, shot.time, shot.acquisition.f0);
+    bool made_for_this_shot = false;
     if (!lanes_made_) {
-      for (Lane& lane : lanes_) {
+      for (std::size_t i = 0; i < lanes_.size(); ++i) {
+        Lane& lane = lanes_[i];
         if (lane.prop) continue;  // made before a later lane failed to be
         fill(lane, shot);
         lane.prop = side_.make(lane, shot, model_, capacity_);
+        made_for_this_shot = made_for_this_shot || i == next_lane_;
       }
       side_.share_budget(lanes_);
-      lanes_[next_lane_].fresh = true;
       lanes_made_ = true;
     }
     Lane& lane = lanes_[next_lane_];
     next_lane_ = (next_lane_ + 1) % lanes_.size();
-    if (lane.fresh) {
-      lane.fresh = false;
-    } else {
+    if (!made_for_this_shot) {
       fill(lane, shot);
       side_.retarget(lane, shot, model_);
     }
