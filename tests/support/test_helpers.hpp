@@ -140,16 +140,17 @@ inline std::vector<double> towards_true_model(const SmallCase& c) {
 }
 
 // dJ/dm at the start model's point i (C order) by a central difference of J, the forward misfit
-// (`misfit`, L2 by default) of the traces against d, with m perturbed there by +-1e-3 m(i): the
-// independent truth a gradient's component is checked against.
+// (`misfit`, L2 by default) of the traces against d, modelled on `backend`, with m perturbed there
+// by +-1e-3 m(i): the independent truth a gradient's component is checked against.
 inline double central_difference_in_m(const SmallCase& c, const std::vector<double>& d, std::size_t i,
-                                      const Misfit<double>& misfit = l2_misfit<double>()) {
+                                      const Misfit<double>& misfit = l2_misfit<double>(),
+                                      Backend backend = host_backend) {
   const double eps = 1e-3 / std::pow(c.start_model.velocity[i], 2);
   std::vector<double> dm(c.start_model.velocity.size(), 0.0);
   dm[i] = 1.0;
   auto J = [&](double e) {
     return forward_misfit(make_problem<double>(c.grid, perturbed_model(c.start_model, dm, e), c.acq, c.time), misfit,
-                          d.data());
+                          d.data(), backend);
   };
   return (J(eps) - J(-eps)) / (2 * eps);
 }
