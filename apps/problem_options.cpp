@@ -27,6 +27,14 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, Presentation& view, C
                   "density, .npy of the model's shape, kg/m^3: the variable-density equation (default: constant)")
       ->check(CLI::ExistingFile);
   cmd->add_option_function<std::string>(
+      "--epsilon", [&o](const std::string& text) { o.epsilon = parse_parameter(text, "--epsilon"); },
+      "Thomsen's epsilon, a number or a .npy of the model's shape: a VTI medium (pseudo-acoustic, vertical axis; "
+      "needs --boundary sponge and --backend cpu; --delta 0 unless given)");
+  cmd->add_option_function<std::string>(
+      "--delta", [&o](const std::string& text) { o.delta = parse_parameter(text, "--delta"); },
+      "Thomsen's delta, a number or a .npy of the model's shape, at most epsilon at every point (--epsilon 0 "
+      "unless given)");
+  cmd->add_option_function<std::string>(
          "--shape",
          [&o](const std::string& text) {
            o.shape = parse_shape(text, "--shape");

@@ -3,17 +3,23 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "revwave/core/errors.hpp"
+
 namespace revwave {
 
 template <class T>
 void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel& model) {
   validate(model);
   if (model.shape != grid.shape) throw std::logic_error("make_resident: the model's shape is not the grid's");
+  if (model.has_anisotropy())
+    throw InputError(
+        "epsilon and delta (the VTI physics) do not run in a survey's windows in this release: "
+        "run each shot's gradient on its own model");
   out.grid = grid;
   out.vmin = min_velocity(model);
   out.vmax = max_velocity(model);
   out.density = model.density;  // validate() checked it
-  out.density_factor = density_dt_factor(grid, model);
+  out.density_factor = physics_dt_factor(grid, model);
   out.bulk_modulus_ratio = bulk_modulus_ratio(model);
   out.m.resize(model.velocity.size());
   const auto n = static_cast<std::int64_t>(out.m.size());

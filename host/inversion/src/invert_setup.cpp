@@ -196,7 +196,7 @@ InvertJob prepare_invert(InvertOptions& o) {
   if (job.inputs.has_truth) check.true_model = &job.inputs.truth;
   check_survey_run<T>(job.inputs.survey, job.inputs.grid, job.inputs.model, check);
   check_vmax_stable(job.inputs.survey, job.inputs.grid, job.settings.vmax,
-                    density_dt_factor(job.inputs.grid, job.inputs.model));
+                    physics_dt_factor(job.inputs.grid, job.inputs.model));
   finish_settings<T>(o, job, job.settings);
   job.warnings = job.inputs.warnings;
   return job;

@@ -3,13 +3,16 @@
 #include "revwave/numerics/acoustic/acoustic_physics.hpp"
 #include "revwave/numerics/boundary/cpml_physics.hpp"
 #include "revwave/numerics/density/density_physics.hpp"
+#include "revwave/numerics/vti/vti_physics.hpp"
 
 namespace revwave {
 
 template <class T>
 std::unique_ptr<CpuPhysics<T>> make_cpu_physics(const Problem<T>& problem) {
   std::unique_ptr<CpuPhysics<T>> physics;
-  if (problem.density)
+  if (problem.vti)
+    physics = std::make_unique<VtiCpuPhysics<T>>(problem);
+  else if (problem.density)
     physics = std::make_unique<DensityCpuPhysics<T>>(problem);
   else
     physics = std::make_unique<AcousticCpuPhysics<T>>(problem);

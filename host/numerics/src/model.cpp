@@ -8,6 +8,7 @@
 
 #include "revwave/core/errors.hpp"
 #include "revwave/numerics/density/density_model.hpp"
+#include "revwave/numerics/vti/vti_model.hpp"
 
 namespace revwave {
 
@@ -83,6 +84,7 @@ void validate(const VelocityModel& model, const ModelRange& range, const std::st
           }
         }
   if (model.has_density()) validate_density(model);
+  if (model.has_anisotropy()) validate_vti(model);
 }
 
 double max_velocity(const VelocityModel& model) { return model_range(model).max_velocity; }
@@ -196,15 +198,9 @@ VelocityModel smoothed(const VelocityModel& model, int radius, int passes) {
 }
 
 template <class T>
-HostBuffer padded_squared_slowness(const Grid& grid, const VelocityModel& model) {
-  if (model.shape != grid.shape) {
-    std::ostringstream os;
-    os << "model shape (" << model.shape[0] << ", " << model.shape[1] << ", " << model.shape[2]
-       << ") does not match the grid (" << grid.shape[0] << ", " << grid.shape[1] << ", " << grid.shape[2] << ")";
-    throw InputError(os.str());
-  }
+HostBuffer padded_interior_values(const Grid& grid, const std::vector<double>& values, double (*f)(double)) {
   HostBuffer buf(grid.field_bytes<T>());
-  T* m = buf.as<T>();
+  T* out = buf.as<T>();
   const index_t lx = grid.layer_lo(0), ly = grid.layer_lo(1), lz = grid.layer_lo(2);
   const index_t nz = grid.shape[2], pz = grid.padded(2);
   // A z row at a time: the model's row (its nearest interior row in the layers) into the row's
@@ -214,15 +210,28 @@ HostBuffer padded_squared_slowness(const Grid& grid, const VelocityModel& model)
     for (index_t j = 0; j < grid.padded(1); ++j) {
       const index_t ix = std::clamp<index_t>(i - lx, 0, grid.shape[0] - 1);
       const index_t iy = std::clamp<index_t>(j - ly, 0, grid.shape[1] - 1);
-      const double* c = &model.velocity[static_cast<std::size_t>((ix * grid.shape[1] + iy) * nz)];
-      T* row = m + grid.index(i, j, 0);
-      for (index_t iz = 0; iz < nz; ++iz) row[lz + iz] = static_cast<T>(1.0 / (c[iz] * c[iz]));
+      const double* v = &values[static_cast<std::size_t>((ix * grid.shape[1] + iy) * nz)];
+      T* row = out + grid.index(i, j, 0);
+      for (index_t iz = 0; iz < nz; ++iz) row[lz + iz] = static_cast<T>(f(v[iz]));
       std::fill(row, row + lz, row[lz]);
       std::fill(row + lz + nz, row + pz, row[lz + nz - 1]);
     }
   return buf;
 }
 
+template <class T>
+HostBuffer padded_squared_slowness(const Grid& grid, const VelocityModel& model) {
+  if (model.shape != grid.shape) {
+    std::ostringstream os;
+    os << "model shape (" << model.shape[0] << ", " << model.shape[1] << ", " << model.shape[2]
+       << ") does not match the grid (" << grid.shape[0] << ", " << grid.shape[1] << ", " << grid.shape[2] << ")";
+    throw InputError(os.str());
+  }
+  return padded_interior_values<T>(grid, model.velocity, [](double c) { return 1.0 / (c * c); });
+}
+
+template HostBuffer padded_interior_values<float>(const Grid&, const std::vector<double>&, double (*)(double));
+template HostBuffer padded_interior_values<double>(const Grid&, const std::vector<double>&, double (*)(double));
 template HostBuffer padded_squared_slowness<float>(const Grid&, const VelocityModel&);
 template HostBuffer padded_squared_slowness<double>(const Grid&, const VelocityModel&);
 

@@ -73,21 +73,40 @@ void check_stable(double dt, const Grid& grid, double max_velocity, double densi
     os.precision(6);
     os << "dt " << dt << " s is ";
     os << ((std::isfinite(dt) && dt > 0) ? "unstable" : "invalid");
-    os << ": with max velocity " << max_velocity << " m/s, " << (density_factor < 1 ? "the density's contrasts, " : "")
+    os << ": with max velocity " << max_velocity << " m/s, " << (density_factor < 1 ? "the model's contrasts, " : "")
        << "space order " << grid.space_order << " and spacing " << grid.spacing << " m the largest stable dt is "
        << limit << " s";
     throw InputError(os.str());
   }
 }
 
+double physics_dt_factor(const Grid& grid, const VelocityModel& model) {
+  if (model.has_anisotropy()) return vti_dt_factor(grid, model);
+  return density_dt_factor(grid, model);
+}
+
+void check_physics_supported(const Grid& grid, const VelocityModel& model) {
+  if (!model.has_anisotropy()) return;
+  const char* what = nullptr;
+  if (model.has_density())
+    what = "a density";
+  else if (grid.cpml)
+    what = "the C-PML boundary (give --boundary sponge)";
+  else if (grid.free_surface)
+    what = "a free surface";
+  if (what != nullptr)
+    throw InputError(std::string("epsilon and delta (the VTI physics) do not run with ") + what +
+                     " in this release: VTI runs with the sponge boundary, no free surface and a constant density");
+}
+
 double max_stable_dt(const Grid& grid, const VelocityModel& model) {
-  return max_stable_dt(grid, max_velocity(model)) * density_dt_factor(grid, model);
+  return max_stable_dt(grid, max_velocity(model)) * physics_dt_factor(grid, model);
 }
 
 double default_dt(const Grid& grid, const VelocityModel& model) { return 0.9 * max_stable_dt(grid, model); }
 
 void check_stable(double dt, const Grid& grid, const VelocityModel& model) {
-  check_stable(dt, grid, max_velocity(model), density_dt_factor(grid, model));
+  check_stable(dt, grid, max_velocity(model), physics_dt_factor(grid, model));
 }
 
 TimeAxis make_time_axis(double tn, double dt) {
@@ -181,10 +200,13 @@ void check_representable(const Grid& grid, const ModelRange& model, const TimeAx
 }  // namespace
 
 template <class T>
-Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acquisition& acq, const TimeAxis& time) {
-  validate(grid);
+Problem<T> make_problem(const Grid& given, const VelocityModel& model, const Acquisition& acq, const TimeAxis& time) {
+  validate(given);
+  Grid grid = given;  // its fields carry what the model's physics adds (VTI's second field)
+  grid.extra_fields = model.physics().extra_fields();
   const ModelRange range = validated_range(model);  // one pass for the checks below
-  check_stable(time.dt, grid, range.max_velocity, density_dt_factor(grid, model));
+  check_physics_supported(grid, model);
+  check_stable(time.dt, grid, range.max_velocity, physics_dt_factor(grid, model));
   if (!(std::isfinite(acq.f0) && acq.f0 > 0)) {
     std::ostringstream os;
     os << "f0 " << acq.f0 << " Hz is invalid: the peak frequency must be finite and positive";
@@ -197,6 +219,7 @@ Problem<T> make_problem(const Grid& grid, const VelocityModel& model, const Acqu
   p.m = padded_squared_slowness<T>(grid, model);
   p.bulk_modulus_ratio = range.bulk_modulus_ratio;
   if (model.has_density()) p.density = make_density_fields<T>(grid, model);
+  if (model.has_anisotropy()) p.vti = make_vti_fields<T>(grid, model);
   assign_operator(p, grid, time, acq, acq.wavelet);  // refuses a source above a free surface first
   if (!acq.wavelet.empty()) {
     if (static_cast<index_t>(acq.wavelet.size()) != time.nt()) {

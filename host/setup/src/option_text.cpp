@@ -1,10 +1,12 @@
 #include "revwave/setup/option_text.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
+#include "revwave/setup/problem_setup.hpp"
 
 namespace revwave {
 namespace {
@@ -64,6 +66,18 @@ PointGrid parse_point_grid(const std::string& text, const std::string& option) {
   g.ny = check_whole(option + " '" + text + "' NY", v[1], at_least(1));
   g.z = v[2];
   return g;
+}
+
+ParameterInput parse_parameter(const std::string& text, const std::string& option) {
+  ParameterInput in;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (!text.empty() && end == text.c_str() + text.size()) {
+    in.constant = check_number(option, v, finite());
+  } else {
+    in.file = text;
+  }
+  return in;
 }
 
 }  // namespace revwave

@@ -81,10 +81,10 @@ Acquisition make_acquisition(const ProblemOptions& o, const Grid& grid, std::vec
   return acq;
 }
 
-// --density (or the bindings' array), checked against the grid's shape; empty when not given.
-std::vector<double> read_density(const ProblemOptions& o, const Grid& grid) {
-  if (!o.density_values && o.density_file.empty()) return {};
-  const NpyArray a = o.density_values ? *o.density_values : read_npy(o.density_file);
+// A parameter's array (a file or the bindings'), checked against the grid's shape: `name` as a
+// sentence names it ("--density d.npy", "density"), `what` what it must be ("a density").
+std::vector<double> read_model_array(const NpyArray& a, const Grid& grid, const std::string& name,
+                                     const std::string& what) {
   const std::vector<std::int64_t> want = {grid.shape[0], grid.shape[1], grid.shape[2]};
   if (a.shape != want) {
     const auto text = [](const std::vector<std::int64_t>& shape) {
@@ -92,10 +92,29 @@ std::vector<double> read_density(const ProblemOptions& o, const Grid& grid) {
       for (std::size_t i = 0; i < shape.size(); ++i) t += (i ? ", " : "") + std::to_string(shape[i]);
       return "(" + t + ")";
     };
-    throw InputError((o.density_values ? std::string("density") : "--density " + o.density_file) + " has shape " +
-                     text(a.shape) + ", the model is " + text(want) + ": a density must have the model's shape");
+    throw InputError(name + " has shape " + text(a.shape) + ", the model is " + text(want) + ": " + what +
+                     " must have the model's shape");
   }
   return a.data;
+}
+
+// --density (or the bindings' array), checked against the grid's shape; empty when not given.
+std::vector<double> read_density(const ProblemOptions& o, const Grid& grid) {
+  if (!o.density_values && o.density_file.empty()) return {};
+  const NpyArray a = o.density_values ? *o.density_values : read_npy(o.density_file);
+  return read_model_array(a, grid, o.density_values ? std::string("density") : "--density " + o.density_file,
+                          "a density");
+}
+
+// --epsilon or --delta (`flag`): its values at every interior point; empty when not given.
+std::vector<double> read_parameter(const ParameterInput& in, const Grid& grid, const std::string& flag) {
+  if (in.constant) {
+    check_number(flag, *in.constant, finite(), "");
+    return std::vector<double>(static_cast<std::size_t>(grid.interior_points()), *in.constant);
+  }
+  if (in.values) return read_model_array(*in.values, grid, flag.substr(2), "a parameter");
+  if (!in.file.empty()) return read_model_array(read_npy(in.file), grid, flag + " " + in.file, "a parameter");
+  return {};
 }
 
 // A --shape given with a model must be the model's: the model sets the grid.
@@ -130,7 +149,9 @@ Grid options_grid(const ProblemOptions& o) {
 
 }  // namespace
 
-bool describable(const ProblemOptions& o) { return o.model_file.empty() && !o.model_values && !density_given(o); }
+bool describable(const ProblemOptions& o) {
+  return o.model_file.empty() && !o.model_values && !density_given(o) && !o.epsilon.given() && !o.delta.given();
+}
 
 ProblemSetup describe_setup(const ProblemOptions& o, double& max_velocity) {
   if (!describable(o)) throw std::logic_error("describe_setup: the options give a model or a density to read");
@@ -175,6 +196,10 @@ ProblemSetup make_setup(const ProblemOptions& o) {
     s.model = o.velocity ? homogeneous_model(s.grid.shape, *o.velocity) : default_true_model(s.grid.shape, o.spacing);
   }
   s.model.density = read_density(o, s.grid);
+  s.model.epsilon = read_parameter(o.epsilon, s.grid, "--epsilon");
+  s.model.delta = read_parameter(o.delta, s.grid, "--delta");
+  if (s.model.epsilon.empty() != s.model.delta.empty())  // one given: the other is 0
+    (s.model.epsilon.empty() ? s.model.epsilon : s.model.delta).assign(s.model.velocity.size(), 0.0);
   const std::string name = o.model_file.empty() ? "the model" : "--model " + o.model_file;
   const ModelRange range = validated_range(s.model, name);
   if (o.velocity) check_velocity_floor(*o.velocity, "--velocity", o.precision);
@@ -193,7 +218,7 @@ ProblemSetup make_survey_setup(ProblemOptions o) {
 }
 
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s) {
-  return make_time(o, s, density_dt_factor(s.grid, s.model));
+  return make_time(o, s, physics_dt_factor(s.grid, s.model));
 }
 
 namespace {
@@ -272,7 +297,7 @@ namespace {
 
 // One wavefield's bytes: its allocated grid and, with a C-PML, the auxiliary values in its tail.
 std::size_t wavefield_bytes(const Grid& g, std::size_t value_bytes) {
-  return checked_bytes({static_cast<std::size_t>(g.alloc_points() + g.cpml_values()), value_bytes}, "one wavefield");
+  return checked_bytes({static_cast<std::size_t>(g.alloc_points() + g.tail_values()), value_bytes}, "one wavefield");
 }
 
 // What the problem's physics holds besides the propagator's fields (its own declaration).

@@ -195,7 +195,7 @@ Survey read_survey(const std::vector<std::string>& paths, const SurveyReadOption
 void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& model) {
   if (survey.shots.empty()) throw InputError("the survey has no shots");
   const double vmax = max_velocity(model);
-  const double density_factor = density_dt_factor(grid, model);
+  const double density_factor = physics_dt_factor(grid, model);
   for (const Shot& shot : survey.shots) {
     const auto& a = shot.acquisition;
     if (a.sources.empty()) throw InputError(shot.name + ": no source");

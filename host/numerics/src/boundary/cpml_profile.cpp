@@ -25,7 +25,7 @@ CpmlLayout cpml_layout(const Grid& g) {
     l.lo[a] = g.cpml ? g.layer_lo(a) : 0;
     l.hi[a] = g.cpml ? g.layer_hi(a) : 0;
   }
-  l.tail = g.alloc_points();
+  l.tail = g.cpml_offset();
   index_t offset = 0;
   for (int a = 0; a < 3; ++a) {
     const index_t count = (l.lo[a] + l.hi[a]) * l.padded[(a + 1) % 3] * l.padded[(a + 2) % 3];

@@ -19,6 +19,8 @@ struct BackendCapabilities {
   bool host_codecs_in_memory_tier = true;
   // Runs several shots at once on one device (the shot engine's lanes).
   bool shot_lanes = false;
+  // Runs the pseudo-acoustic VTI physics (numerics/vti/).
+  bool vti = false;
   // Its memory slots and a stored history are this host's memory, checked against what the machine
   // has before anything is allocated: where they are not a device's.
   bool slots_in_host_memory() const { return !device_memory; }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "revwave/core/choices.hpp"
+#include "revwave/core/errors.hpp"
 #include "revwave/driver/backend_calls.hpp"
 #include "revwave/driver/cpu_checkpoints.hpp"
 #include "revwave/driver/cuda_backend.hpp"
@@ -39,10 +40,20 @@ inline const BackendCapabilities& backend_capabilities(Backend backend) {
   throw std::logic_error("backend_capabilities: the backend must be resolved (cpu or cuda)");
 }
 
+// InputError when `backend` does not run the problem's physics (its capabilities say which).
+inline void check_backend_runs(Backend backend, const PhysicsSpec& physics) {
+  const BackendCapabilities& can = backend_capabilities(backend);
+  if (physics.vti && !can.vti) {
+    throw InputError(std::string("epsilon and delta (the VTI physics) do not run on the ") + can.name +
+                     " backend in this release: give --backend cpu");
+  }
+}
+
 // call(prop) on a propagator of `problem` on `backend` (cpu or cuda: resolve `automatic` first).
 template <class T, class Call>
 typename Call::Result run_on_backend(Backend backend, const Problem<T>& problem, const DeviceBudgets& budgets,
                                      const Call& call) {
+  check_backend_runs(backend, physics_of(problem));
   switch (backend) {
     case Backend::cpu: {
       CpuPropagator<T> prop(problem);

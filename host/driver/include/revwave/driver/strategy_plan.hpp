@@ -98,7 +98,7 @@ FieldLayout field_layout(const Grid& g) {
   l.alloc = {g.alloc(0), g.alloc(1), g.alloc(2)};
   l.box = {g.padded(0), g.padded(1), g.padded(2)};
   l.origin = g.origin();
-  l.tail = g.cpml_values();
+  l.tail = g.tail_values();
   // zeta enters u's update as D2 u does, psi through D1: an error of E / h^2 in them moves u[n+1]
   // about as an error of E in u does (measured: E itself gave the gradient 28x the sponge's error).
   l.tail_accuracy_scale = 1.0 / (g.spacing * g.spacing);

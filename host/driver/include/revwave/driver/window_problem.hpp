@@ -18,7 +18,7 @@ struct ResidentModel {
   std::vector<T> m;  // 1/c^2 at the interior points, x, y, z (z fastest), as make_problem rounds it
   double vmin = 0, vmax = 0;
   // kg/m^3 at the interior points (C order) when the model has one (empty: constant density), and
-  // the factor its contrasts put on the stable dt (density_dt_factor of the whole model).
+  // the factor its contrasts put on the stable dt (physics_dt_factor of the whole model).
   std::vector<double> density;
   double density_factor = 1.0;
   double bulk_modulus_ratio = 1.0;  // of the whole model: every window's problem carries it

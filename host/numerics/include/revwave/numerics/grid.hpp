@@ -34,6 +34,10 @@ struct Grid {
   int space_order = 8;             // even, 2..16
   bool free_surface = false;       // u = 0 at z = 0, the field odd across it; no layer above
   bool cpml = false;               // the layer is a C-PML (boundary/cpml_layout.hpp), not a sponge
+  // Whole fields of the allocated grid's layout a physics carries in every field's tail, before the
+  // C-PML's values (PhysicsSpec::extra_fields: VTI's second field), so that whatever copies a field
+  // (a checkpoint, a stored history step) copies them with it.
+  index_t extra_fields = 0;
 
   index_t radius() const { return space_order / 2; }
   // ny = 1: a 2D problem in the (x, z) plane (see above).
@@ -98,9 +102,15 @@ struct Grid {
     }
     return padded_points() - away;
   }
+  // Where the extra fields' values start in a field (extra field f at f * alloc_points() after it)
+  // and where the C-PML's values start.
+  index_t extra_offset() const { return alloc_points(); }
+  index_t cpml_offset() const { return (1 + extra_fields) * alloc_points(); }
+  // Values a field holds after its allocated grid: the extra fields', then the C-PML's.
+  index_t tail_values() const { return extra_fields * alloc_points() + cpml_values(); }
   template <class T>
   std::size_t field_bytes() const {
-    return static_cast<std::size_t>(alloc_points() + cpml_values()) * sizeof(T);
+    return static_cast<std::size_t>(alloc_points() + tail_values()) * sizeof(T);
   }
 };
 

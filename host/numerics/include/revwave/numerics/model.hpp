@@ -19,9 +19,15 @@ struct VelocityModel {
   // kg/m^3, C order like velocity; empty: constant density (the constant-density physics). It
   // travels with the model (windows, inversions keep it fixed), so every run of the model sees it.
   std::vector<double> density = {};
+  // Thomsen's epsilon and delta, C order like velocity (numerics/vti/vti_model.hpp); both empty:
+  // isotropic. Given, they make the run's physics the pseudo-acoustic VTI one; they travel with the
+  // model as the density does.
+  std::vector<double> epsilon = {};
+  std::vector<double> delta = {};
   bool has_density() const { return !density.empty(); }
+  bool has_anisotropy() const { return !epsilon.empty() || !delta.empty(); }
   // The physics a run of this model has (what sizes its state and working memory).
-  PhysicsSpec physics() const { return PhysicsSpec{has_density()}; }
+  PhysicsSpec physics() const { return PhysicsSpec{has_density(), has_anisotropy()}; }
   double at(index_t ix, index_t iy, index_t iz) const {
     return velocity[static_cast<std::size_t>((ix * shape[1] + iy) * shape[2] + iz)];
   }
@@ -63,5 +69,9 @@ VelocityModel smoothed(const VelocityModel& model, int radius, int passes);
 // copying the nearest interior edge point, halo zero (never read).
 template <class T>
 HostBuffer padded_squared_slowness(const Grid& grid, const VelocityModel& model);
+// f(v) of interior values v (C order, the grid's shape) at every padded point of a field of the
+// grid's field_bytes, the layer copying the nearest interior point as m's does; zero elsewhere.
+template <class T>
+HostBuffer padded_interior_values(const Grid& grid, const std::vector<double>& values, double (*f)(double));
 
 }  // namespace revwave

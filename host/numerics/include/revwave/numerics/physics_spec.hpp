@@ -10,9 +10,15 @@ namespace revwave {
 
 struct PhysicsSpec {
   bool density = false;  // the variable-density operator (numerics/density/); false: constant density
+  bool vti = false;      // pseudo-acoustic VTI (numerics/vti/): a second whole field rides in each field's tail
   // How a message names it ("variable density").
-  const char* name() const { return density ? "variable density" : "constant density"; }
-  bool operator==(const PhysicsSpec& o) const { return density == o.density; }
+  const char* name() const {
+    if (vti) return "VTI";
+    return density ? "variable density" : "constant density";
+  }
+  // Whole fields a state field carries after the grid's own (Grid::extra_fields): VTI's q.
+  int extra_fields() const { return vti ? 1 : 0; }
+  bool operator==(const PhysicsSpec& o) const { return density == o.density && vti == o.vti; }
   bool operator!=(const PhysicsSpec& o) const { return !(*this == o); }
 };
 

@@ -12,6 +12,7 @@
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/physics_spec.hpp"
 #include "revwave/numerics/sparse_points.hpp"
+#include "revwave/numerics/vti/vti_model.hpp"
 
 namespace revwave {
 
@@ -36,8 +37,14 @@ double max_stable_dt(const Grid& grid, double max_velocity);
 double default_dt(const Grid& grid, double max_velocity);
 // Throws InputError naming dt and the largest stable value when dt is above the bound.
 void check_stable(double dt, const Grid& grid, double max_velocity);
-// The bound times a density's factor (density_dt_factor: 1 without a density).
+// The bound times a physics' factor (physics_dt_factor: 1 without a density or anisotropy).
 void check_stable(double dt, const Grid& grid, double max_velocity, double density_factor);
+// The factor a model's physics puts on the largest stable dt: its density's contrasts'
+// (density_dt_factor) or its anisotropy's (vti_dt_factor); 1 for the constant-density equation.
+double physics_dt_factor(const Grid& grid, const VelocityModel& model);
+// InputError when the model's physics cannot run on the grid's boundary: the VTI pair runs with
+// the sponge, no free surface and no density, so far.
+void check_physics_supported(const Grid& grid, const VelocityModel& model);
 // The same for a model, its density's contrasts included.
 double max_stable_dt(const Grid& grid, const VelocityModel& model);
 double default_dt(const Grid& grid, const VelocityModel& model);
@@ -69,6 +76,9 @@ struct Problem {
   // The variable-density physics' coefficients when the model has a density; without one the
   // problem is the constant-density equation's.
   std::optional<DensityFields> density;
+  // The pseudo-acoustic VTI pair's coefficients when the model has epsilon and delta; the grid then
+  // carries the pair's second field in every field's tail (Grid::extra_fields).
+  std::optional<VtiFields> vti;
   // The C-PML's coefficients when the grid's layer is one (Grid::cpml); kappa is then zero.
   std::optional<CpmlProfile<T>> cpml;
   // bulk_modulus_ratio of the model (a window: of the whole model it is cut from, an upper bound):
@@ -79,7 +89,7 @@ struct Problem {
 // The physics a problem has, as its model declared it (what sizes its state: physics_state).
 template <class T>
 PhysicsSpec physics_of(const Problem<T>& p) {
-  return PhysicsSpec{p.density.has_value()};
+  return PhysicsSpec{p.density.has_value(), p.vti.has_value()};
 }
 
 // a = m/dt^2 + eta/(2 dt) at an allocated-grid index (where sources and receivers inject).

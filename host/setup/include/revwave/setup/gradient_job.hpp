@@ -120,7 +120,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     job.time.steps = record.meta.nt - 1;
     // The record keeps its sample interval; a run that cannot step it takes substeps per sample.
     job.substeps = stable_substeps(job.time.dt, job.start.grid, max_velocity(job.start.model),
-                                   density_dt_factor(job.start.grid, job.start.model), observed);
+                                   physics_dt_factor(job.start.grid, job.start.model), observed);
     check_stable(simulation_time(job).dt, job.start.grid, job.start.model);
     refuse_many_record_steps(o.problem, observed, job.time, job.substeps, max_velocity(job.start.model));
     const std::vector<double>& w = job.start.acquisition.wavelet;  // at the record's samples, as its data
@@ -159,7 +159,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
   validate(job.start.model);
   const double vmax = std::max(max_velocity(truth.model), max_velocity(job.start.model));
-  job.time = make_time(o.problem, truth.grid, vmax, density_dt_factor(truth.grid, truth.model));
+  job.time = make_time(o.problem, truth.grid, vmax, physics_dt_factor(truth.grid, truth.model));
   job.truth = truth.model;
   job.observed_source = ObservedSource::modelled;
   return job;

@@ -31,6 +31,15 @@ inline Boundary boundary_of(const Grid& g) { return g.cpml ? Boundary::cpml : Bo
 // 0.01 for 10 m) makes hundreds of thousands, hours of a run that was meant to take seconds.
 inline constexpr index_t steps_without_yes = 100000;
 
+// A model parameter besides the velocity (Thomsen's epsilon and delta): one value at every point,
+// a .npy of the model's shape, or an array in memory (the bindings'); none of them: not given.
+struct ParameterInput {
+  std::optional<double> constant;
+  std::string file;
+  std::shared_ptr<const NpyArray> values;
+  bool given() const { return constant.has_value() || !file.empty() || values != nullptr; }
+};
+
 // Unset optionals were not given: they take their defaults. A given value is honoured or refused.
 struct ProblemOptions {
   std::string model_file;
@@ -41,6 +50,10 @@ struct ProblemOptions {
   // order: the variable-density physics. Neither: a constant density.
   std::string density_file;
   std::shared_ptr<const NpyArray> density_values;
+  // --epsilon and --delta: Thomsen's parameters of a VTI medium (numerics/vti/), dimensionless; one
+  // given, the other is 0 everywhere. Neither: an isotropic medium.
+  ParameterInput epsilon;
+  ParameterInput delta;
   std::array<index_t, 3> shape{80, 80, 80};  // interior points (unless a model gives its own)
   bool shape_given = false;                  // --shape was given: with a model it must be the model's shape
   double spacing = 10.0;
@@ -94,7 +107,7 @@ std::string shape_text(const std::array<index_t, 3>& shape);
 // their files or grids are dropped: every shot, or an observed record, brings its own).
 ProblemSetup make_survey_setup(ProblemOptions o);
 // The time axis from --dt/--tn, checked against the model's stability bound (its density's
-// contrasts included); `density_factor`: density_dt_factor of the model that the run propagates in.
+// contrasts included); `density_factor`: physics_dt_factor of the model that the run propagates in.
 // More steps than `max_steps` without `yes` is an InputError naming the likely unit slip.
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
 // Records sampled every `record_dt` and run in `substeps` steps each (choose_substeps): more than

@@ -91,7 +91,7 @@ SurveyInputs survey_inputs(const GradientJobOptions& o, const SurveyOptions& so,
     // The records keep their sample interval; where it is no stable step for the fastest velocity
     // the run may meet, the run takes several steps per sample and resamples (record_resampling.hpp).
     const double fastest = std::max(stable_for, max_velocity(in.model));
-    add_warnings(in.warnings, choose_substeps(in.survey, in.grid, fastest, density_dt_factor(in.grid, in.model)));
+    add_warnings(in.warnings, choose_substeps(in.survey, in.grid, fastest, physics_dt_factor(in.grid, in.model)));
     for (const Shot& shot : in.survey.shots)
       refuse_many_record_steps(o.problem, shot.name, shot.time, shot.substeps, fastest);
     return in;
@@ -105,7 +105,7 @@ SurveyInputs survey_inputs(const GradientJobOptions& o, const SurveyOptions& so,
   if (stable_for > 0 && !o.problem.dt) {
     time =
         make_time(o.problem, single.start.grid, std::max({stable_for, max_velocity(in.truth), max_velocity(in.model)}),
-                  density_dt_factor(in.grid, in.model));
+                  physics_dt_factor(in.grid, in.model));
   }
   in.survey = layout_survey(make_layout(so, single.start, time, o.problem.sources.has_value()), in.grid);
   in.survey.description = "modelled in the true model, " + in.survey.description;

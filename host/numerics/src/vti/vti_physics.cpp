@@ -1,0 +1,190 @@
+#include "revwave/numerics/vti/vti_physics.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "../sweep_rows.hpp"
+#include "revwave/numerics/fd_coefficients.hpp"
+#include "revwave/numerics/vti/point_formulas.hpp"
+
+namespace revwave {
+namespace {
+
+// What every VTI sweep reads besides its fields.
+template <class T, int R>
+struct VtiConstants {
+  const Grid& g;
+  index_t nz, sx, sy, f;  // f: d's offset in a field (Grid::extra_offset)
+  StepCoefficients<T> c;
+  T w[R + 1];
+  VtiWeights<T> cw;
+  const T *kx, *ky, *kz, *m, *c1, *c2;
+
+  explicit VtiConstants(const Problem<T>& p)
+      : g(p.grid),
+        nz(g.padded(2)),
+        sx(g.stride_x()),
+        sy(g.stride_y()),
+        f(g.extra_offset()),
+        c(p.coeffs),
+        kx(p.kappa[0].data()),
+        ky(p.kappa[1].data()),
+        kz(p.kappa[2].data()),
+        m(p.m.template as<T>()),
+        c1(p.vti->c1.template as<T>()),
+        c2(p.vti->c2.template as<T>()) {
+    for (int q = 0; q <= R; ++q) w[q] = p.weights[static_cast<std::size_t>(q)];
+    const double c0 = second_derivative_weights(g.space_order)[0] / (g.spacing * g.spacing);
+    cw = {static_cast<T>(2.0 * c0), static_cast<T>(c0)};
+  }
+  T eta(index_t i, index_t j, index_t k) const { return damping_eta(c, kx[i], ky[j], kz[k]); }
+  // The forward pair's new values at allocated index idx (padded (i, j, k)).
+  VtiPair<T> next(const T* u, const T* up, index_t idx, T eta) const {
+    const VtiPair<T> op = vti_operator<T, R>(w, cw, u + idx, u + f + idx, sy, sx, c1[idx], c2[idx]);
+    return {leapfrog_update(c, u[idx], up[idx], op.p, m[idx], eta),
+            leapfrog_update(c, u[f + idx], up[f + idx], op.d, m[idx], eta)};
+  }
+  // The adjoint pair's new values at idx from the combinations g.
+  VtiPair<T> adjoint_next(const T* lam, const T* lp, const T* const* g3, index_t idx, T eta) const {
+    const VtiPair<T> op = vti_adjoint_operator<T, R>(w, cw, lam + idx, g3[0] + idx, g3[1] + idx, g3[2] + idx, sy, sx);
+    return {leapfrog_update(c, lam[idx], lp[idx], op.p, m[idx], eta),
+            leapfrog_update(c, lam[f + idx], lp[f + idx], op.d, m[idx], eta)};
+  }
+};
+
+template <class T, int R>
+void forward(const Problem<T>& p, const T* u, const T* up, T* out) {
+  const VtiConstants<T, R> s(p);
+  sweep_rows::for_each_row(s.g, sizeof(T), 2, [&](index_t i, index_t j, index_t base) {
+    const index_t f = s.f;
+#pragma omp simd
+    for (index_t k = 0; k < s.nz; ++k) {
+      const VtiPair<T> v = s.next(u, up, base + k, s.eta(i, j, k));
+      out[base + k] = v.p;
+      out[f + base + k] = v.d;
+    }
+  });
+}
+
+template <class T, int R>
+void adjoint(const Problem<T>& p, const T* lam, const T* lp, const T* const* g, T* out) {
+  const VtiConstants<T, R> s(p);
+  sweep_rows::for_each_row(s.g, sizeof(T), 4, [&](index_t i, index_t j, index_t base) {
+    const index_t f = s.f;
+#pragma omp simd
+    for (index_t k = 0; k < s.nz; ++k) {
+      const VtiPair<T> v = s.adjoint_next(lam, lp, g, base + k, s.eta(i, j, k));
+      out[base + k] = v.p;
+      out[f + base + k] = v.d;
+    }
+  });
+}
+
+template <class T, int R>
+void reverse(const Problem<T>& p, const ReverseStepView<T>& v, const T* const* g) {
+  const VtiConstants<T, R> s(p);
+  const T *u = v.u, *up = v.u_prev;
+  sweep_rows::for_each_row(s.g, sizeof(T), 6, [&](index_t i, index_t j, index_t base) {
+    const index_t f = s.f;
+    const StepCoefficients<T> c = s.c;
+#pragma omp simd
+    for (index_t k = 0; k < s.nz; ++k) {
+      const index_t idx = base + k;
+      const T eta = s.eta(i, j, k);
+      const VtiPair<T> next = s.next(u, up, idx, eta);
+      const VtiPair<T> lam = s.adjoint_next(v.lam, v.lam_prev, g, idx, eta);
+      v.grad[idx] += imaging_term(c, lam.p, next.p, u[idx], up[idx]) +
+                     imaging_term(c, lam.d, next.d, u[f + idx], up[f + idx]);
+      v.lam_out[idx] = lam.p;
+      v.lam_out[f + idx] = lam.d;
+    }
+  });
+}
+
+}  // namespace
+
+template <class T>
+VtiCpuPhysics<T>::VtiCpuPhysics(const Problem<T>& problem) : p_(problem) {
+  if (!p_.vti) throw std::logic_error("the VTI physics on a problem without epsilon and delta");
+  if (p_.grid.extra_fields != 1) throw std::logic_error("the VTI physics on a grid whose fields carry no second field");
+  if (p_.cpml || p_.density || p_.grid.free_surface)
+    throw std::logic_error("the VTI physics with a C-PML, a density or a free surface");
+}
+
+template <class T>
+bool VtiCpuPhysics<T>::retarget() {
+  return p_.vti.has_value() && p_.grid.extra_fields == 1;
+}
+
+template <class T>
+void VtiCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
+  dispatch_radius(p_.grid.radius(), [&](auto r) { forward<T, decltype(r)::value>(p_, u, u_prev, out); });
+}
+
+template <class T>
+void VtiCpuPhysics<T>::combine(const T* lam) {
+  const Grid& g = p_.grid;
+  const std::size_t bytes = static_cast<std::size_t>(g.alloc_points()) * sizeof(T);
+  for (HostBuffer& b : g_)
+    if (b.bytes() < bytes) b = HostBuffer(bytes);
+  const T* c1 = p_.vti->c1.template as<T>();
+  const T* c2 = p_.vti->c2.template as<T>();
+  const index_t f = g.extra_offset(), plane = g.stride_x();
+  T *g1 = g_[0].template as<T>(), *g2 = g_[1].template as<T>(), *g3 = g_[2].template as<T>();
+#pragma omp parallel for schedule(static)
+  for (index_t i = 0; i < g.alloc(0); ++i) {
+    const sweep_rows::FlushSubnormals flush;
+#pragma omp simd
+    for (index_t idx = i * plane; idx < (i + 1) * plane; ++idx)
+      vti_adjoint_combinations(lam[idx], lam[f + idx], c1[idx], c2[idx], g1[idx], g2[idx], g3[idx]);
+  }
+}
+
+template <class T>
+void VtiCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
+  combine(lam);
+  const T* g[3] = {g_[0].template as<T>(), g_[1].template as<T>(), g_[2].template as<T>()};
+  dispatch_radius(p_.grid.radius(), [&](auto r) { adjoint<T, decltype(r)::value>(p_, lam, lam_prev, g, out); });
+}
+
+template <class T>
+void VtiCpuPhysics<T>::next_at(const T* u, const T* u_prev, const index_t* index, std::size_t count, T* out) {
+  dispatch_radius(p_.grid.radius(), [&](auto r) {
+    const VtiConstants<T, decltype(r)::value> s(p_);
+    sweep_rows::for_each_point(count, 1024, [&](std::size_t q) {
+      const index_t idx = index[q];
+      const auto [i, j, k] = s.g.coordinates(idx);
+      out[q] = s.next(u, u_prev, idx, s.eta(i, j, k)).p;
+    });
+  });
+}
+
+template <class T>
+void VtiCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
+  combine(v.lam);
+  const T* g[3] = {g_[0].template as<T>(), g_[1].template as<T>(), g_[2].template as<T>()};
+  dispatch_radius(p_.grid.radius(), [&](auto r) { reverse<T, decltype(r)::value>(p_, v, g); });
+}
+
+// The propagator imaged p's share again at the sources' points (its u[n+1] has the source term);
+// d's, which the sweep added there too, is added again, the same formula.
+template <class T>
+void VtiCpuPhysics<T>::after_adjoint_source(const ReverseStepView<T>& v) {
+  if (v.probes == nullptr) return;
+  dispatch_radius(p_.grid.radius(), [&](auto r) {
+    const VtiConstants<T, decltype(r)::value> s(p_);
+    const sweep_rows::FlushSubnormals flush;
+    const index_t f = s.f;
+    for (index_t t : v.probes->source_targets) {
+      const index_t idx = v.probes->index[static_cast<std::size_t>(t)];
+      const auto [i, j, k] = s.g.coordinates(idx);
+      const T d_next = s.next(v.u, v.u_prev, idx, s.eta(i, j, k)).d;
+      v.grad[idx] += imaging_term(s.c, v.lam_out[f + idx], d_next, v.u[f + idx], v.u_prev[f + idx]);
+    }
+  });
+}
+
+template class VtiCpuPhysics<float>;
+template class VtiCpuPhysics<double>;
+
+}  // namespace revwave
