@@ -46,8 +46,8 @@ SmallCase vti_case(index_t nx = 13, index_t ny = 11, index_t nz = 12, index_t st
   add_anisotropy(c.true_model);
   add_anisotropy(c.start_model);
   const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
-  c.time.dt = default_dt(c.grid, vmax) * std::min(vti_dt_factor(c.grid, c.true_model),
-                                                   vti_dt_factor(c.grid, c.start_model));
+  c.time.dt =
+      default_dt(c.grid, vmax) * std::min(vti_dt_factor(c.grid, c.true_model), vti_dt_factor(c.grid, c.start_model));
   return c;
 }
 
@@ -152,7 +152,9 @@ TEST(VtiGradient, TaylorTestInMIsSecondOrder) {
     for (const char* name : {"full", "revolve"}) {
       const StrategyOptions s = testing::strategy(name, std::string(name) == "full" ? 0 : 4);
       const TaylorResult t = taylor_test<double>(c.grid, c.start_model, dm, c.acq, c.time, d, s, 6);
-      if (!plane) EXPECT_NEAR(t.rate_first, 1.0, 0.1) << name;  // the plane's J is curved there: 1.3
+      if (!plane) {  // the plane's J is curved there: 1.3
+        EXPECT_NEAR(t.rate_first, 1.0, 0.1) << name;
+      }
       EXPECT_GE(t.rate_second, 1.9) << name << (plane ? " plane" : " 3D");
     }
   }
@@ -175,8 +177,7 @@ TEST(VtiGradient, ComponentsMatchCentralDifferences) {
     const std::size_t i = static_cast<std::size_t>((ijk[0] * s[1] + ijk[1]) * s[2] + ijk[2]);
     const double fd = testing::central_difference_in_m(c, d, i);
     EXPECT_NE(fd, 0.0);
-    EXPECT_NEAR(g.gradient[i], fd, 1e-4 * std::abs(fd))
-        << "dJ/dm at " << ijk[0] << "," << ijk[1] << "," << ijk[2];
+    EXPECT_NEAR(g.gradient[i], fd, 1e-4 * std::abs(fd)) << "dJ/dm at " << ijk[0] << "," << ijk[1] << "," << ijk[2];
   }
 }
 

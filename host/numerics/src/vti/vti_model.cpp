@@ -42,8 +42,8 @@ void validate_vti(const VelocityModel& model) {
       os << "epsilon " << e << " at " << point_text(model, i) << " is invalid: epsilon must be finite and within +-"
          << max_thomsen;
     } else if (!(std::isfinite(d) && std::abs(d) <= max_thomsen && d > -0.5)) {
-      os << "delta " << d << " at " << point_text(model, i) << " is invalid: delta must be finite, above -0.5 and at most "
-         << max_thomsen;
+      os << "delta " << d << " at " << point_text(model, i)
+         << " is invalid: delta must be finite, above -0.5 and at most " << max_thomsen;
     } else if (e < d) {
       os << "epsilon " << e << " < delta " << d << " at " << point_text(model, i)
          << ": the pseudo-acoustic VTI equation is unstable where epsilon < delta; give epsilon >= delta";

@@ -56,10 +56,11 @@ template <class T, int R>
 void forward(const Problem<T>& p, const T* u, const T* up, T* out) {
   const VtiConstants<T, R> s(p);
   sweep_rows::for_each_row(s.g, sizeof(T), 2, [&](index_t i, index_t j, index_t base) {
-    const index_t f = s.f;
+    const VtiConstants<T, R> r = s;  // a local copy: its values are no stores' aliases, so the loop vectorises
+    const index_t f = r.f, nz = r.nz;
 #pragma omp simd
-    for (index_t k = 0; k < s.nz; ++k) {
-      const VtiPair<T> v = s.next(u, up, base + k, s.eta(i, j, k));
+    for (index_t k = 0; k < nz; ++k) {
+      const VtiPair<T> v = r.next(u, up, base + k, r.eta(i, j, k));
       out[base + k] = v.p;
       out[f + base + k] = v.d;
     }
@@ -69,11 +70,13 @@ void forward(const Problem<T>& p, const T* u, const T* up, T* out) {
 template <class T, int R>
 void adjoint(const Problem<T>& p, const T* lam, const T* lp, const T* const* g, T* out) {
   const VtiConstants<T, R> s(p);
+  const T* const gs[3] = {g[0], g[1], g[2]};
   sweep_rows::for_each_row(s.g, sizeof(T), 4, [&](index_t i, index_t j, index_t base) {
-    const index_t f = s.f;
+    const VtiConstants<T, R> r = s;  // as forward's
+    const index_t f = r.f, nz = r.nz;
 #pragma omp simd
-    for (index_t k = 0; k < s.nz; ++k) {
-      const VtiPair<T> v = s.adjoint_next(lam, lp, g, base + k, s.eta(i, j, k));
+    for (index_t k = 0; k < nz; ++k) {
+      const VtiPair<T> v = r.adjoint_next(lam, lp, gs, base + k, r.eta(i, j, k));
       out[base + k] = v.p;
       out[f + base + k] = v.d;
     }
@@ -83,20 +86,25 @@ void adjoint(const Problem<T>& p, const T* lam, const T* lp, const T* const* g, 
 template <class T, int R>
 void reverse(const Problem<T>& p, const ReverseStepView<T>& v, const T* const* g) {
   const VtiConstants<T, R> s(p);
-  const T *u = v.u, *up = v.u_prev;
+  // Every pointer a local: the vector loop then reads no pointer through another it writes.
+  const T *u = v.u, *up = v.u_prev, *lam = v.lam, *lp = v.lam_prev;
+  const T* const gs[3] = {g[0], g[1], g[2]};
+  T* lo = v.lam_out;
+  T* gr = v.grad;
   sweep_rows::for_each_row(s.g, sizeof(T), 6, [&](index_t i, index_t j, index_t base) {
-    const index_t f = s.f;
-    const StepCoefficients<T> c = s.c;
+    const VtiConstants<T, R> r = s;  // as forward's
+    const index_t f = r.f, nz = r.nz;
+    const StepCoefficients<T> c = r.c;
 #pragma omp simd
-    for (index_t k = 0; k < s.nz; ++k) {
+    for (index_t k = 0; k < nz; ++k) {
       const index_t idx = base + k;
-      const T eta = s.eta(i, j, k);
-      const VtiPair<T> next = s.next(u, up, idx, eta);
-      const VtiPair<T> lam = s.adjoint_next(v.lam, v.lam_prev, g, idx, eta);
-      v.grad[idx] += imaging_term(c, lam.p, next.p, u[idx], up[idx]) +
-                     imaging_term(c, lam.d, next.d, u[f + idx], up[f + idx]);
-      v.lam_out[idx] = lam.p;
-      v.lam_out[f + idx] = lam.d;
+      const T eta = r.eta(i, j, k);
+      const VtiPair<T> next = r.next(u, up, idx, eta);
+      const VtiPair<T> adj = r.adjoint_next(lam, lp, gs, idx, eta);
+      gr[idx] +=
+          imaging_term(c, adj.p, next.p, u[idx], up[idx]) + imaging_term(c, adj.d, next.d, u[f + idx], up[f + idx]);
+      lo[idx] = adj.p;
+      lo[f + idx] = adj.d;
     }
   });
 }

@@ -47,8 +47,8 @@ struct VtiPair {
 };
 
 template <class T, int R>
-REVWAVE_HD VtiPair<T> vti_operator(const T* w, VtiWeights<T> cw, const T* p, const T* d, index_t sy, index_t sx,
-                                   T c1, T c2) {
+REVWAVE_HD VtiPair<T> vti_operator(const T* w, VtiWeights<T> cw, const T* p, const T* d, index_t sy, index_t sx, T c1,
+                                   T c2) {
   const T lap = laplacian<T, R>(w, p, sy, sx);
   const T hxy = vti_hxy<T, R>(w, cw.xy, p, sy, sx);
   const T hzp = vti_hz<T, R>(w, cw.z, p);
