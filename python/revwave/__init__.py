@@ -76,7 +76,8 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "float",
             backend: str = "auto", threads: Optional[int] = None,
             device_memory: Union[None, int, str] = None, wavelet: Optional[ArrayLike] = None,
-            progress: ProgressArg = None, density: Union[None, ArrayLike, str, os.PathLike] = None) -> ShotRecord:
+            progress: ProgressArg = None, density: Union[None, ArrayLike, str, os.PathLike] = None,
+            epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None) -> ShotRecord:
     """Models one shot record, as ``revwave forward --out FILE.npy``.
 
     model: velocity (nx, ny, nz) in m/s (default: the built-in model of ``shape``, default 80^3, or
@@ -87,10 +88,13 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     dt: default 0.9 x the stability bound. wavelet: a sampled source signature of nt = tn / dt + 1
     samples (rounded up) instead of the Ricker wavelet of f0; the record then carries it (and f0, t0
     are None). density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation
-    (default: constant density). Returns the record in the run's precision.
+    (default: constant density). epsilon, delta: Thomsen's parameters, a number, an array (nx, ny, nz)
+    or a .npy path: a VTI medium (the other 0 unless given; boundary="sponge", backend "cpu").
+    Returns the record in the run's precision.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory, free_surface=free_surface, boundary=boundary, density=density)
+                 backend, threads, device_memory, free_surface=free_surface, boundary=boundary, density=density,
+                 epsilon=epsilon, delta=delta)
     w = _wavelet_input(wavelet)
     if w is not None:
         o.set_wavelet(w)
@@ -120,7 +124,8 @@ def gradient(model: Optional[ArrayLike] = None, *,
              aperture: Optional[float] = None, compress: str = "none", misfit: Union[str, Callable] = "l2",
              wrt: str = "m", wavelet: Optional[ArrayLike] = None, estimate_wavelet: bool = False,
              normalize: Optional[float] = None, progress: ProgressArg = None,
-             density: Union[None, ArrayLike, str, os.PathLike] = None, density_gradient: Optional[bool] = None) -> GradientResult:
+             density: Union[None, ArrayLike, str, os.PathLike] = None, density_gradient: Optional[bool] = None,
+             epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None) -> GradientResult:
     """A misfit J and its gradient, as ``revwave gradient`` (the default: J(m) = 1/2 sum |S u - d|^2
     and dJ/dm, m = 1/c^2).
 
@@ -164,6 +169,10 @@ def gradient(model: Optional[ArrayLike] = None, *,
     shot's result then holds dJ/drho as ``density_gradient`` (as ``--density-gradient`` writes it;
     ``density_gradient=False`` skips it, True without a density is refused); a survey takes a density
     but gives no dJ/drho (True is refused).
+
+    epsilon, delta: Thomsen's parameters (a number, an array or a .npy path): a VTI medium, known and
+    fixed, the data modelled in it too; dJ/dm is the pair's (boundary="sponge", the CPU backend, one
+    shot: docs/physics/anisotropy.md).
     """
     _refuse_with_observed(observed, true_model, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
     wrt = _choice("wrt", wrt, ("m", "velocity"))
@@ -183,7 +192,8 @@ def gradient(model: Optional[ArrayLike] = None, *,
     p = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                  12.0 if f0 is None else f0, src, rec,
                  rec_grid, precision, backend, threads, device_memory, host_memory, host_spacing,
-                 shots_at_once=shots_at_once, free_surface=free_surface, boundary=boundary, density=density)
+                 shots_at_once=shots_at_once, free_surface=free_surface, boundary=boundary, density=density,
+                 epsilon=epsilon, delta=delta)
     o.problem = p
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)
@@ -283,14 +293,15 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
             src: Optional[Points] = None, rec: Optional[Points] = None,
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "double", backend: str = "auto",
             threads: Optional[int] = None, device_memory: Union[None, int, str] = None, seed: int = 1234,
-            tolerance: Optional[float] = None, density: Union[None, ArrayLike, str, os.PathLike] = None) -> dict:
+            tolerance: Optional[float] = None, density: Union[None, ArrayLike, str, os.PathLike] = None,
+            epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None) -> dict:
     """The dot-product test <F w, d> = <w, F^T d>, as ``revwave adjtest`` (its defaults: 40^3, double).
     Returns the fields of ``revwave adjtest --json``: forward_product, adjoint_product, relative_error,
     tolerance (default 1e-12 in double, 1e-5 in float), pass, steps, ... With ``density`` (kg/m^3) it
-    tests the variable-density equation and its transpose."""
+    tests the variable-density equation and its transpose; with ``epsilon`` and ``delta`` the VTI pair's."""
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
                  backend, threads, device_memory, default_shape="40,40,40", free_surface=free_surface, boundary=boundary,
-                 density=density)
+                 density=density, epsilon=epsilon, delta=delta)
     seed = _integer("--seed", seed)
     if not 0 <= seed <= 4294967295:
         raise InputError(f"--seed {seed} is invalid: it must be an integer in [0, 4294967295]")
@@ -313,7 +324,8 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
              store: Optional[str] = None, checkpoint_dir: str = "", tier: Sequence[str] = (),
              stop_energy: Optional[float] = None, precision: str = "double", backend: str = "cpu",
              threads: Optional[int] = None, halvings: int = 6, scale: float = 0.02,
-             misfit: Union[str, Callable] = "l2", density: Union[None, ArrayLike, str, os.PathLike] = None) -> dict:
+             misfit: Union[str, Callable] = "l2", density: Union[None, ArrayLike, str, os.PathLike] = None,
+             epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None) -> dict:
     """The Taylor test of J and its gradient, as ``revwave gradtest`` (on ``backend``; 40^3, double):
     |J(m + h dm) - J(m)| falls as h, |J(m + h dm) - J(m) - h <g, dm>| as h^2. Returns h, first_order,
     second_order, rate_first, rate_second and pass (the fields of ``revwave gradtest --json``).
@@ -324,7 +336,8 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
     o.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.3 if tn is None else tn, dt,
                          12.0 if f0 is None else f0, src,
                          rec, rec_grid, precision, backend, threads, default_shape="40,40,40",
-                         free_surface=free_surface, boundary=boundary, density=density)
+                         free_surface=free_surface, boundary=boundary, density=density, epsilon=epsilon,
+                         delta=delta)
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)
     if isinstance(observed, (ShotRecord, dict, np.ndarray)):

@@ -52,6 +52,8 @@ _UNITS: Dict[str, str] = {
     "wrt": "'m' (dJ/dm, m = 1/c^2 in s^2/m^2) or 'velocity' (dJ/dc, c in m/s)",
     "estimate_wavelet": "fit the source signature to the observed data first (bool)",
     "density": "density in kg/m^3, (nx, ny, nz) array or .npy path: the variable-density equation (None: constant)",
+    "epsilon": "Thomsen's epsilon (no unit): a number, an (nx, ny, nz) array or .npy path: a VTI medium (None: isotropic)",
+    "delta": "Thomsen's delta (no unit), at most epsilon: a number, an array or .npy path (None: 0 with epsilon)",
     "density_gradient": "return dJ/drho (misfit per kg/m^3) as density_gradient (bool; default: with a density)",
     "normalize": "a positive number J (and the gradient) is divided by (in the misfit's units)",
     "out": "output path: FILE.sgy / FILE.segy, FILE.npy or a new directory; None writes nothing",

@@ -79,6 +79,20 @@ void bind_problem(nb::module_& m) {
           "set_density", [](ProblemOptions& o, const InArray& a) { o.density_values = npy_of(a, "density"); },
           "density"_a)
       .def(
+          "set_parameter",
+          [](ProblemOptions& o, const std::string& name, const nb::object& value) {
+            // Thomsen's epsilon or delta: a float everywhere, a .npy path (str), or an array.
+            ParameterInput in;
+            if (nb::isinstance<nb::float_>(value))
+              in.constant = nb::cast<double>(value);
+            else if (nb::isinstance<nb::str>(value))
+              in.file = nb::cast<std::string>(value);
+            else
+              in.values = npy_of(nb::cast<InArray>(value), name);
+            (name == "delta" ? o.delta : o.epsilon) = in;
+          },
+          "name"_a, "value"_a)
+      .def(
           "set_sources", [](ProblemOptions& o, const InArray& a) { o.sources = points_of(a, "src"); }, "src"_a)
       .def(
           "set_receivers", [](ProblemOptions& o, const InArray& a) { o.receivers = points_of(a, "rec"); }, "rec"_a)
