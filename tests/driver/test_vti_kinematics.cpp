@@ -13,41 +13,15 @@
 #include "revwave/driver/forward_modelling.hpp"
 #include "revwave/numerics/acoustic/cpu_propagator.hpp"
 #include "revwave/numerics/problem.hpp"
+#include "revwave/numerics/vti/thomsen.hpp"
 
 namespace revwave {
 namespace {
 
 constexpr double pi = 3.14159265358979323846;
 
-// Thomsen's exact phase velocity over the vertical one with Vs0 = 0, at phase angle theta from the
-// symmetry axis: V^2 / Vp0^2 = 1/2 + eps s^2 + 1/2 sqrt((1 + 2 eps s^2)^2 - 2 (eps - delta) sin^2 2theta).
-double phase_velocity(double eps, double delta, double theta) {
-  const double s2 = std::sin(theta) * std::sin(theta);
-  const double a = 1.0 + 2.0 * eps * s2;
-  const double sin2 = std::sin(2.0 * theta);
-  return std::sqrt(0.5 * a + 0.5 * std::sqrt(a * a - 2.0 * (eps - delta) * sin2 * sin2));
-}
-
-// The group velocity (over the vertical one) along the ray at angle phi from the axis: the phase
-// angle whose ray it is, by bisection on tan(phi) = (tan(theta) + V'/V) / (1 - tan(theta) V'/V),
-// and there Vg = V sqrt(1 + (V'/V)^2) (V' by a central difference in theta).
-double group_velocity(double eps, double delta, double phi) {
-  auto ray = [&](double theta, double& vg) {
-    const double h = 1e-6, v = phase_velocity(eps, delta, theta);
-    const double dv = (phase_velocity(eps, delta, theta + h) - phase_velocity(eps, delta, theta - h)) / (2 * h);
-    vg = std::hypot(v, dv);
-    return theta + std::atan2(dv, v);  // the ray's angle
-  };
-  double lo = 0, hi = pi / 2, vg = 1;
-  if (phi <= 0) return ray(0, vg), vg;
-  if (phi >= pi / 2) return ray(pi / 2, vg), vg;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (ray(mid, vg) < phi ? lo : hi) = mid;
-  }
-  ray(0.5 * (lo + hi), vg);
-  return vg;
-}
+double phase_velocity(double eps, double delta, double theta) { return thomsen_phase_velocity(eps, delta, theta); }
+double group_velocity(double eps, double delta, double phi) { return thomsen_group_velocity(eps, delta, phi); }
 
 // Where the cross-correlation of b with a peaks, in samples (b later: positive), refined by a
 // parabola through the peak and its neighbours.
