@@ -92,11 +92,9 @@ void check_physics_supported(const Grid& grid, const VelocityModel& model) {
     what = "a density";
   else if (grid.cpml)
     what = "the C-PML boundary (give --boundary sponge)";
-  else if (grid.free_surface)
-    what = "a free surface";
   if (what != nullptr)
     throw InputError(std::string("epsilon and delta (the VTI physics) do not run with ") + what +
-                     " in this release: VTI runs with the sponge boundary, no free surface and a constant density");
+                     " in this release: VTI runs with the sponge boundary and a constant density");
 }
 
 double max_stable_dt(const Grid& grid, const VelocityModel& model) {

@@ -1,9 +1,11 @@
 #include "revwave/numerics/vti/vti_physics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "../sweep_rows.hpp"
+#include "revwave/numerics/boundary/free_surface.hpp"
 #include "revwave/numerics/fd_coefficients.hpp"
 #include "revwave/numerics/vti/point_formulas.hpp"
 
@@ -19,6 +21,7 @@ struct VtiConstants {
   T w[R + 1];
   VtiWeights<T> cw;
   const T *kx, *ky, *kz, *m, *c1, *c2;
+  index_t top;  // rows the free surface completes at the start of each (boundary/free_surface.hpp); 0 without
 
   explicit VtiConstants(const Problem<T>& p)
       : g(p.grid),
@@ -32,7 +35,8 @@ struct VtiConstants {
         kz(p.kappa[2].data()),
         m(p.m.template as<T>()),
         c1(p.vti->c1.template as<T>()),
-        c2(p.vti->c2.template as<T>()) {
+        c2(p.vti->c2.template as<T>()),
+        top(g.free_surface ? std::min<index_t>(R, g.padded(2)) : 0) {
     for (int q = 0; q <= R; ++q) w[q] = p.weights[static_cast<std::size_t>(q)];
     const double c0 = second_derivative_weights(g.space_order)[0] / (g.spacing * g.spacing);
     cw = {static_cast<T>(2.0 * c0), static_cast<T>(c0)};
@@ -43,6 +47,28 @@ struct VtiConstants {
     const VtiPair<T> op = vti_operator<T, R>(w, cw, u + idx, u + f + idx, sy, sx, c1[idx], c2[idx]);
     return {leapfrog_update(c, u[idx], up[idx], op.p, m[idx], eta),
             leapfrog_update(c, u[f + idx], up[f + idx], op.d, m[idx], eta)};
+  }
+  // The free surface's completion of row k < top of the column through idx (boundary/free_surface.hpp):
+  // the z parts of the pair's rows are (1 + C2)(Hz p - Hz d) and C2 (Hz p - Hz d), so the mirror's
+  // shares are those of p's column less d's, weighted so, over the update's divisor; 0 on the plane.
+  VtiPair<T> surface(const T* u, index_t idx, index_t k, VtiPair<T> v, T eta) const {
+    if (k == 0) return {T(0), T(0)};
+    const T mirror = free_surface_mirror<T, R>(w, u + idx - k, k) - free_surface_mirror<T, R>(w, u + f + idx - k, k);
+    const T a = leapfrog_a(c, m[idx], eta);
+    return {v.p + ((T(1) + c2[idx]) * mirror) / a, v.d + (c2[idx] * mirror) / a};
+  }
+  // The transpose's: its z parts are Hz lp + Hz g2 and -Hz g3.
+  VtiPair<T> adjoint_surface(const T* lam, const T* const* g3, index_t idx, index_t k, VtiPair<T> v, T eta) const {
+    if (k == 0) return {T(0), T(0)};
+    const index_t col = idx - k;
+    const T a = leapfrog_a(c, m[idx], eta);
+    return {v.p + (free_surface_mirror<T, R>(w, lam + col, k) + free_surface_mirror<T, R>(w, g3[1] + col, k)) / a,
+            v.d + -free_surface_mirror<T, R>(w, g3[2] + col, k) / a};
+  }
+  // The forward pair's new values at idx, the free surface's rows completed.
+  VtiPair<T> next_completed(const T* u, const T* up, index_t idx, index_t k, T eta) const {
+    const VtiPair<T> v = next(u, up, idx, eta);
+    return k < top ? surface(u, idx, k, v, eta) : v;
   }
   // The adjoint pair's new values at idx from the combinations g.
   VtiPair<T> adjoint_next(const T* lam, const T* lp, const T* const* g3, index_t idx, T eta) const {
@@ -64,6 +90,12 @@ void forward(const Problem<T>& p, const T* u, const T* up, T* out) {
       out[base + k] = v.p;
       out[f + base + k] = v.d;
     }
+    // The free surface's rows: the sweep's values completed (in place: u_prev there is read already).
+    for (index_t k = 0; k < r.top; ++k) {
+      const VtiPair<T> v = r.surface(u, base + k, k, {out[base + k], out[f + base + k]}, r.eta(i, j, k));
+      out[base + k] = v.p;
+      out[f + base + k] = v.d;
+    }
   });
 }
 
@@ -77,6 +109,11 @@ void adjoint(const Problem<T>& p, const T* lam, const T* lp, const T* const* g, 
 #pragma omp simd
     for (index_t k = 0; k < nz; ++k) {
       const VtiPair<T> v = r.adjoint_next(lam, lp, gs, base + k, r.eta(i, j, k));
+      out[base + k] = v.p;
+      out[f + base + k] = v.d;
+    }
+    for (index_t k = 0; k < r.top; ++k) {
+      const VtiPair<T> v = r.adjoint_surface(lam, gs, base + k, k, {out[base + k], out[f + base + k]}, r.eta(i, j, k));
       out[base + k] = v.p;
       out[f + base + k] = v.d;
     }
@@ -95,6 +132,8 @@ void reverse(const Problem<T>& p, const ReverseStepView<T>& v, const T* const* g
     const VtiConstants<T, R> r = s;  // as forward's
     const index_t f = r.f, nz = r.nz;
     const StepCoefficients<T> c = r.c;
+    T saved[R] = {};  // the gradient at the free surface's rows, imaged again below
+    for (index_t k = 0; k < r.top; ++k) saved[k] = gr[base + k];
 #pragma omp simd
     for (index_t k = 0; k < nz; ++k) {
       const index_t idx = base + k;
@@ -103,6 +142,18 @@ void reverse(const Problem<T>& p, const ReverseStepView<T>& v, const T* const* g
       const VtiPair<T> adj = r.adjoint_next(lam, lp, gs, idx, eta);
       gr[idx] +=
           imaging_term(c, adj.p, next.p, u[idx], up[idx]) + imaging_term(c, adj.d, next.d, u[f + idx], up[f + idx]);
+      lo[idx] = adj.p;
+      lo[f + idx] = adj.d;
+    }
+    // The free surface's rows, after the vector loop: both pairs completed, imaged again from the
+    // gradient saved before the sweep.
+    for (index_t k = 0; k < r.top; ++k) {
+      const index_t idx = base + k;
+      const T eta = r.eta(i, j, k);
+      const VtiPair<T> next = r.next_completed(u, up, idx, k, eta);
+      const VtiPair<T> adj = r.adjoint_surface(lam, gs, idx, k, {lo[idx], lo[f + idx]}, eta);
+      gr[idx] = saved[k] + (imaging_term(c, adj.p, next.p, u[idx], up[idx]) +
+                            imaging_term(c, adj.d, next.d, u[f + idx], up[f + idx]));
       lo[idx] = adj.p;
       lo[f + idx] = adj.d;
     }
@@ -115,8 +166,7 @@ template <class T>
 VtiCpuPhysics<T>::VtiCpuPhysics(const Problem<T>& problem) : p_(problem) {
   if (!p_.vti) throw std::logic_error("the VTI physics on a problem without epsilon and delta");
   if (p_.grid.extra_fields != 1) throw std::logic_error("the VTI physics on a grid whose fields carry no second field");
-  if (p_.cpml || p_.density || p_.grid.free_surface)
-    throw std::logic_error("the VTI physics with a C-PML, a density or a free surface");
+  if (p_.cpml || p_.density) throw std::logic_error("the VTI physics with a C-PML or a density");
 }
 
 template <class T>
@@ -162,7 +212,7 @@ void VtiCpuPhysics<T>::next_at(const T* u, const T* u_prev, const index_t* index
     sweep_rows::for_each_point(count, 1024, [&](std::size_t q) {
       const index_t idx = index[q];
       const auto [i, j, k] = s.g.coordinates(idx);
-      out[q] = s.next(u, u_prev, idx, s.eta(i, j, k)).p;
+      out[q] = s.next_completed(u, u_prev, idx, k, s.eta(i, j, k)).p;
     });
   });
 }
@@ -186,7 +236,7 @@ void VtiCpuPhysics<T>::after_adjoint_source(const ReverseStepView<T>& v) {
     for (index_t t : v.probes->source_targets) {
       const index_t idx = v.probes->index[static_cast<std::size_t>(t)];
       const auto [i, j, k] = s.g.coordinates(idx);
-      const T d_next = s.next(v.u, v.u_prev, idx, s.eta(i, j, k)).d;
+      const T d_next = s.next_completed(v.u, v.u_prev, idx, k, s.eta(i, j, k)).d;
       v.grad[idx] += imaging_term(s.c, v.lam_out[f + idx], d_next, v.u[f + idx], v.u_prev[f + idx]);
     }
   });

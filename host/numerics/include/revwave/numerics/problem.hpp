@@ -43,7 +43,7 @@ void check_stable(double dt, const Grid& grid, double max_velocity, double densi
 // (density_dt_factor) or its anisotropy's (vti_dt_factor); 1 for the constant-density equation.
 double physics_dt_factor(const Grid& grid, const VelocityModel& model);
 // InputError when the model's physics cannot run on the grid's boundary: the VTI pair runs with
-// the sponge, no free surface and no density, so far.
+// the sponge and no density, so far.
 void check_physics_supported(const Grid& grid, const VelocityModel& model);
 // The same for a model, its density's contrasts included.
 double max_stable_dt(const Grid& grid, const VelocityModel& model);
