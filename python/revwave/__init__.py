@@ -171,8 +171,8 @@ def gradient(model: Optional[ArrayLike] = None, *,
     but gives no dJ/drho (True is refused).
 
     epsilon, delta: Thomsen's parameters (a number, an array or a .npy path): a VTI medium, known and
-    fixed, the data modelled in it too; dJ/dm is the pair's (boundary="sponge", the CPU backend, one
-    shot: docs/physics/anisotropy.md).
+    fixed, the data modelled in it too (a survey's windows cut them with the velocity); dJ/dm is the
+    pair's (boundary="sponge", the CPU backend: docs/physics/anisotropy.md).
     """
     _refuse_with_observed(observed, true_model, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
     wrt = _choice("wrt", wrt, ("m", "velocity"))

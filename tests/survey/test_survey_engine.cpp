@@ -9,6 +9,7 @@
 #include "revwave/survey/survey_gradient.hpp"
 #include "survey_reference.hpp"
 #include "test_helpers.hpp"
+#include "vti_case.hpp"
 
 namespace revwave {
 namespace {
@@ -66,6 +67,30 @@ TYPED_TEST(SurveyOnTheEngine, IsThePerShotPathBitForBit) {
         EXPECT_LE(s.phases.outside_loop() + s.phases.time_loop, s.seconds + s.phases.idle + s.phases.accumulate + 1e-3);
       }
     }
+  }
+}
+
+// A VTI model: each window carries its epsilon and delta (window_model and the engine's
+// fill_window_problem cut them as they cut the velocity), and the re-targeted engine gives every
+// shot the bits of a propagator of its own on make_problem's window, the pair's second field in
+// its fields' tails.
+TYPED_TEST(SurveyOnTheEngine, VtiIsThePerShotPathBitForBit) {
+  using T = TypeParam;
+  const SmallCase c = testing::vti_case(23, 19, 17, 40, 4);
+  const Survey survey = spread_shots<T>(c, 4);
+  for (double aperture : {-1.0, 30.0, 60.0}) {
+    SurveyRunOptions o;
+    o.strategy = testing::strategy("revolve", 5);
+    o.aperture = aperture;
+    SerialShotRunner runner;
+    const SurveySum sum = survey_gradient<T>(c.grid, c.start_model, survey, o, runner);
+    const auto [objective, gradient] = testing::reference_survey_gradient<T>(c.grid, c.start_model, survey, o);
+    EXPECT_EQ(sum.objective, objective) << "aperture " << aperture;
+    EXPECT_TRUE(same_bits(sum.gradient, gradient)) << "aperture " << aperture;
+    VelocityModel iso = c.start_model;  // and the anisotropy reached the shots
+    iso.epsilon.clear();
+    iso.delta.clear();
+    EXPECT_NE(survey_gradient<T>(c.grid, iso, survey, o, runner).objective, sum.objective) << "aperture " << aperture;
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "revwave/core/errors.hpp"
+
 #include "revwave/cuda/backend/acoustic_device_physics.hpp"
 #include "revwave/cuda/backend/cpml_device_physics.hpp"
 #include "revwave/cuda/backend/density_device_physics.hpp"
@@ -13,6 +15,10 @@ std::unique_ptr<DevicePhysics<T>> make_device_physics(const Problem<T>& problem,
                                                       std::size_t field_capacity, UploadRing* ring,
                                                       cudaStream_t stream) {
   std::unique_ptr<DevicePhysics<T>> physics;
+  if (problem.vti)  // BackendCapabilities::vti is false: run_on_backend refuses it first; an engine's lane here
+    throw InputError(
+        "epsilon and delta (the VTI physics) do not run on the CUDA backend in this release: give "
+        "--backend cpu");
   if (problem.density)
     physics = std::make_unique<DensityDevicePhysics<T>>(problem, dev, field_capacity, ring, stream);
   else

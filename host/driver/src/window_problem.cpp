@@ -11,11 +11,10 @@ template <class T>
 void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel& model) {
   validate(model);
   if (model.shape != grid.shape) throw std::logic_error("make_resident: the model's shape is not the grid's");
-  if (model.has_anisotropy())
-    throw InputError(
-        "epsilon and delta (the VTI physics) do not run in a survey's windows in this release: "
-        "run each shot's gradient on its own model");
   out.grid = grid;
+  out.grid.extra_fields = model.physics().extra_fields();
+  out.epsilon = model.epsilon;  // validate() checked them
+  out.delta = model.delta;
   out.vmin = min_velocity(model);
   out.vmax = max_velocity(model);
   out.density = model.density;  // validate() checked it
@@ -45,7 +44,8 @@ void check_resident(const ResidentModel<T>& model, const TimeAxis& time, double 
   TimeAxis t = time;
   t.steps = 1;
   make_problem<T>(g, extremes, a, t);
-  if (!model.density.empty()) check_stable(time.dt, model.grid, model.vmax, model.density_factor);
+  if (!model.density.empty() || !model.epsilon.empty())
+    check_stable(time.dt, model.grid, model.vmax, model.density_factor);
 }
 
 namespace {
@@ -72,6 +72,31 @@ void fill_window_density(Problem<T>& p, const ResidentModel<T>& model, const std
   p.density = make_density_fields<T>(p.grid, w);
 }
 
+// The window's epsilon and delta, cut as window_model cuts them, and their coefficients as
+// make_problem makes them.
+template <class T>
+void fill_window_vti(Problem<T>& p, const ResidentModel<T>& model, const std::array<index_t, 3>& first,
+                     const std::array<index_t, 3>& shape) {
+  if (model.epsilon.empty()) {
+    p.vti.reset();
+    return;
+  }
+  const std::size_t n = static_cast<std::size_t>(shape[0] * shape[1] * shape[2]);
+  std::vector<double> epsilon(n), delta(n);
+  const index_t NY = model.grid.shape[1], NZ = model.grid.shape[2];
+  std::size_t i = 0;
+  for (index_t x = 0; x < shape[0]; ++x)
+    for (index_t y = 0; y < shape[1]; ++y) {
+      const auto at = static_cast<std::ptrdiff_t>(((first[0] + x) * NY + first[1] + y) * NZ + first[2]);
+      std::copy(model.epsilon.begin() + at, model.epsilon.begin() + at + shape[2],
+                epsilon.begin() + static_cast<std::ptrdiff_t>(i));
+      std::copy(model.delta.begin() + at, model.delta.begin() + at + shape[2],
+                delta.begin() + static_cast<std::ptrdiff_t>(i));
+      i += static_cast<std::size_t>(shape[2]);
+    }
+  p.vti = make_vti_fields<T>(p.grid, epsilon, delta);
+}
+
 }  // namespace
 
 template <class T>
@@ -85,10 +110,13 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
   Grid window = whole;
   window.shape = shape;
   window.free_surface = whole.free_surface && first[2] == 0;  // as window_grid keeps it
+  window.extra_fields = model.epsilon.empty() ? 0 : 1;        // the VTI pair's second field, as make_problem's
   assign_operator(p, window, time, acq, wavelet);
   const Grid& g = p.grid;
   const index_t lx = g.layer_lo(0), ly = g.layer_lo(1), lz = g.layer_lo(2), NY = whole.shape[1], NZ = whole.shape[2];
-  if (with_m && p.m.bytes() < g.template field_bytes<T>()) p.m = HostBuffer(g.template field_bytes<T>());
+  const std::size_t m_bytes =
+      static_cast<std::size_t>(g.alloc_points() + g.cpml_values()) * sizeof(T);  // no extra field
+  if (with_m && p.m.bytes() < m_bytes) p.m = HostBuffer(m_bytes);
   // padded_squared_slowness: the layer copies the nearest interior edge point.
   T* m = p.m.template as<T>();
   const T* src = model.m.data();
@@ -104,6 +132,7 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
       for (index_t k = lz + shape[2]; k < g.padded(2); ++k) out[k] = column[shape[2] - 1];
     }
   fill_window_density(p, model, first, shape);
+  fill_window_vti(p, model, first, shape);
   p.bulk_modulus_ratio = model.bulk_modulus_ratio;
 }
 

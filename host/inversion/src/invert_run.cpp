@@ -211,7 +211,7 @@ void continue_invert(const InvertJob& job, InversionState& state, InvertResult& 
   const double clip = in.has_truth ? largest_change(in.truth.velocity, in.model.velocity) : 0.0;
   const auto loops = std::make_shared<double>(0.0);
   const BandProblem band_problem =
-      survey_band_problem<T>(in.grid, in.survey, job.run, runner, report.progress, loops, in.model.density);
+      survey_band_problem<T>(in.grid, in.survey, job.run, runner, report.progress, loops, in.model);
   const std::unique_ptr<RunDirectory> files =
       job.dir.empty() ? nullptr
                       : std::make_unique<RunDirectory>(job.dir, in.grid, job.precision, in.model.velocity, clip);

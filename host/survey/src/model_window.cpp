@@ -58,6 +58,10 @@ VelocityModel window_model(const VelocityModel& model, const ModelWindow& w) {
   out.shape = w.shape;
   out.velocity.resize(static_cast<std::size_t>(w.points()));
   if (model.has_density()) out.density.resize(out.velocity.size());  // the window carries its density
+  if (model.has_anisotropy()) {                                      // and its epsilon and delta
+    out.epsilon.resize(out.velocity.size());
+    out.delta.resize(out.velocity.size());
+  }
   std::size_t i = 0;
   for (index_t x = 0; x < w.shape[0]; ++x)
     for (index_t y = 0; y < w.shape[1]; ++y)
@@ -66,6 +70,7 @@ VelocityModel window_model(const VelocityModel& model, const ModelWindow& w) {
                                                  w.first[2] + z);
         out.velocity[i] = model.velocity[at];
         if (model.has_density()) out.density[i] = model.density[at];
+        if (model.has_anisotropy()) out.epsilon[i] = model.epsilon[at], out.delta[i] = model.delta[at];
       }
   return out;
 }

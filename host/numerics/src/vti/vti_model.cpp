@@ -55,12 +55,17 @@ void validate_vti(const VelocityModel& model) {
 }
 
 template <class T>
+VtiFields make_vti_fields(const Grid& grid, const std::vector<double>& epsilon, const std::vector<double>& delta) {
+  VtiFields f;
+  f.c1 = padded_interior_values<T>(grid, epsilon, [](double e) { return 2.0 * e; });
+  f.c2 = padded_interior_values<T>(grid, delta, [](double d) { return std::sqrt(1.0 + 2.0 * d) - 1.0; });
+  return f;
+}
+
+template <class T>
 VtiFields make_vti_fields(const Grid& grid, const VelocityModel& model) {
   validate_vti(model);
-  VtiFields f;
-  f.c1 = padded_interior_values<T>(grid, model.epsilon, [](double e) { return 2.0 * e; });
-  f.c2 = padded_interior_values<T>(grid, model.delta, [](double d) { return std::sqrt(1.0 + 2.0 * d) - 1.0; });
-  return f;
+  return make_vti_fields<T>(grid, model.epsilon, model.delta);
 }
 
 double vti_dt_factor(const Grid& grid, const VelocityModel& model) {
@@ -80,5 +85,7 @@ double vti_dt_factor(const Grid& grid, const VelocityModel& model) {
 
 template VtiFields make_vti_fields<float>(const Grid&, const VelocityModel&);
 template VtiFields make_vti_fields<double>(const Grid&, const VelocityModel&);
+template VtiFields make_vti_fields<float>(const Grid&, const std::vector<double>&, const std::vector<double>&);
+template VtiFields make_vti_fields<double>(const Grid&, const std::vector<double>&, const std::vector<double>&);
 
 }  // namespace revwave

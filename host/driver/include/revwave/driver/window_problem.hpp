@@ -21,6 +21,8 @@ struct ResidentModel {
   // the factor its contrasts put on the stable dt (physics_dt_factor of the whole model).
   std::vector<double> density;
   double density_factor = 1.0;
+  // Thomsen's epsilon and delta at the interior points when the model is VTI (numerics/vti/), checked.
+  std::vector<double> epsilon, delta;
   double bulk_modulus_ratio = 1.0;  // of the whole model: every window's problem carries it
 };
 
@@ -38,6 +40,8 @@ void check_resident(const ResidentModel<T>& model, const TimeAxis& time, double 
 // the acquisition in the window's frame, the time axis and, when not empty, a sampled signature.
 // A model with a density gives the window its density's coefficients (cut from the model's, as
 // window_model cuts it: make_problem's on the window, bit for bit); without one p.density is reset.
+// A VTI model gives the window its epsilon's and delta's coefficients the same way (p.vti), and the
+// window's grid its second field.
 // `p` keeps its buffers when they are large enough. Without `with_m` p.m is left as it is (a GPU
 // cuts the window's m from its resident copy; window_a_at gives a where the host needs it).
 template <class T>

@@ -26,19 +26,23 @@ inline double time_loop_share(const SurveySum& sum) {
 // `survey` must hold every shot's observed data; it must outlive the returned functions, as must
 // `runner`, `options` and `progress` (called between shots and time steps; it may throw RunCancelled).
 // One shot engine serves every band, evaluation and illumination sweep; `time_loops` (if given)
-// counts the seconds they spend in time loops (time_loop_share, on the root). `density`: the
-// model's (empty: constant), known and fixed, carried by every model the inversion tries.
+// counts the seconds they spend in time loops (time_loop_share, on the root). `fixed`: the model's
+// parameters besides the velocity (its density, epsilon and delta; empty: none), known and fixed,
+// carried by every model the inversion tries (its velocity is not read).
 template <class T>
 BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const SurveyRunOptions& options,
                                 ShotRunner& runner, const Progress& progress = {},
-                                std::shared_ptr<double> time_loops = nullptr, std::vector<double> density = {}) {
+                                std::shared_ptr<double> time_loops = nullptr, VelocityModel fixed_parameters = {}) {
   const std::shared_ptr<ShotEngine<T>> engine = make_survey_engine<T>(grid, survey, options);
   if (!time_loops) time_loops = std::make_shared<double>(0.0);
-  auto fixed = std::make_shared<const std::vector<double>>(std::move(density));
+  fixed_parameters.velocity.clear();
+  auto fixed = std::make_shared<const VelocityModel>(std::move(fixed_parameters));
   return [&grid, &survey, &options, &runner, &progress, engine, time_loops, fixed](double cutoff) -> BandFunctions {
     auto banded = std::make_shared<Survey>(band_survey(survey, cutoff));
     const auto model_of = [&grid, fixed](const std::vector<double>& velocity) {
-      VelocityModel m{grid.shape, velocity, *fixed};
+      VelocityModel m = *fixed;
+      m.shape = grid.shape;
+      m.velocity = velocity;
       return m;
     };
     VelocityObjective objective = [&grid, &options, &runner, &progress, engine, banded, model_of, time_loops](

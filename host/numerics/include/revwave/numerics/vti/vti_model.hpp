@@ -36,6 +36,10 @@ struct VtiFields {
 };
 template <class T>
 VtiFields make_vti_fields(const Grid& grid, const VelocityModel& model);
+// The same from epsilon and delta at the grid's interior points (C order) that validate_vti passed:
+// a window's, cut from a checked model (driver/window_problem.hpp).
+template <class T>
+VtiFields make_vti_fields(const Grid& grid, const std::vector<double>& epsilon, const std::vector<double>& delta);
 
 // The factor the anisotropy puts on the largest stable dt, sqrt(D / max_x lambda(x) c(x)^2 / c_max^2):
 // with Hxy bounded by (D - 1) and Hz by 1 times one axis' spectral radius, the operator's is at most
