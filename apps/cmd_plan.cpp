@@ -291,6 +291,7 @@ PlanSummary plan_summary(GradientJobOptions& o) {
   require_density_for_density_gradient(o);
   std::size_t models = 0;
   const GradientJob<T> job = plan_job<T>(o, models);
+  check_backend_runs(backend.kind, job.start.model.physics());  // as run_on_backend refuses the run
   const Grid& grid = job.start.grid;
   const int fields = gradient_working_fields(backend.kind, o), records = 4;
   const TimeAxis run_time = simulation_time(job);  // the record's axis unless it takes substeps
@@ -394,6 +395,7 @@ PlanSummary survey_plan_summary(GradientJobOptions& o, const SurveyOptions& so) 
     throw InputError("plan of a survey on --backend cuda needs the GPU it plans for here: plan one shot's record");
   o.strategy.check_host_memory = false;  // a plan for any machine: it says whether this one holds the run
   SurveyGradientJob job = prepare_survey_gradient<T>(o, so, 0, {});
+  check_backend_runs(backend.kind, job.inputs.model.physics());
   const Grid& grid = job.inputs.grid;
   const Survey& survey = job.inputs.survey;
   const int fields = working_fields(backend.kind, Workload::gradient), records = 4;

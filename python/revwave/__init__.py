@@ -244,7 +244,8 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
                    origin: Union[None, str, Sequence[float]] = None, out: Union[None, str, os.PathLike] = None,
                    precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
                    device_memory: Union[None, int, str] = None, progress: ProgressArg = None,
-                   density: Union[None, ArrayLike, str, os.PathLike] = None) -> SurveyRecords:
+                   density: Union[None, ArrayLike, str, os.PathLike] = None,
+                   epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None) -> SurveyRecords:
     """Models a survey, as ``revwave forward --src-grid ...``: every source a shot, shot after shot.
 
     src_grid=(NX, NY, Z): NX x NY sources at the centres of equal cells of the x-y extent, at depth Z
@@ -255,10 +256,11 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
     whole number of microseconds, the default rounded down to one, and the shots are modelled at the
     positions the file holds; ``origin`` (m) adds the file coordinates of the model's first interior
     point), FILE.npy (one shot) or a new directory of records; None writes nothing. Returns the
-    records (data in the run's precision) and the summary's fields. density: as ``forward``'s.
+    records (data in the run's precision) and the summary's fields. density, epsilon, delta: as ``forward``'s.
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
-                 backend, threads, device_memory, free_surface=free_surface, boundary=boundary, density=density)
+                 backend, threads, device_memory, free_surface=free_surface, boundary=boundary, density=density, epsilon=epsilon,
+                 delta=delta)
     survey = _revwave.SurveyOptions()
     _set_survey_layout(survey, src_grid, spread, wavelet, origin)
     with _reporting(progress, "forward_survey"):

@@ -40,7 +40,9 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
            device_memory: Union[None, int, str] = None, host_memory: Union[None, int, str] = None,
            host_spacing: Optional[int] = None, shots_at_once: Optional[int] = None, misfit: str = "l2", estimate_wavelet: bool = False,
-           progress: ProgressArg = None, density: Union[None, ArrayLike, str, os.PathLike] = None) -> InversionResult:
+           progress: ProgressArg = None, density: Union[None, ArrayLike, str, os.PathLike] = None,
+           epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None,
+           delta: Union[None, float, ArrayLike, str, os.PathLike] = None) -> InversionResult:
     """Full-waveform inversion, as ``revwave invert``: projected L-BFGS on the velocity (m/s) within
     [vmin, vmax] (required), band after band, the same bits as the CLI for the same options.
 
@@ -70,7 +72,8 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     every process returns the same model; the first writes the run directory.
 
     density: kg/m^3 (nx, ny, nz), an array or a .npy path: the variable-density equation, the
-    density known and fixed (only the velocity is inverted; modelled data use it too).
+    density known and fixed (only the velocity is inverted; modelled data use it too). epsilon, delta:
+    Thomsen's parameters of a VTI medium, known and fixed the same way (as ``forward``'s).
     """
     observed = _survey_list(observed)
     _refuse_with_observed(observed, None, src=src, rec=rec, rec_grid=rec_grid, tn=tn, dt=dt)
@@ -82,7 +85,8 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     job = o.job
     job.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                            12.0 if f0 is None else f0, src, rec, rec_grid, precision, backend, threads,
-                           device_memory, host_memory, host_spacing, shots_at_once=shots_at_once, free_surface=free_surface, boundary=boundary, density=density)
+                           device_memory, host_memory, host_spacing, shots_at_once=shots_at_once, free_surface=free_surface, boundary=boundary, density=density,
+                           epsilon=epsilon, delta=delta)
     job.f0_given = f0 is not None
     if callable(misfit):
         raise InputError("invert takes a built-in misfit: l2, correlation or envelope")

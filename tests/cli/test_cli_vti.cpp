@@ -37,6 +37,15 @@ TEST_F(CliVti, BadParametersAreRefusedWithOneLineNamingTheValueAndTheRule) {
   write_constant("eps.npy", 0.1, {12, 12, 11});
   expect_refused_reading("eps.npy", "forward" + small + "--epsilon eps.npy --out s.npy",
                          "--epsilon eps.npy has shape (12, 12, 11), the model is (12, 12, 12)");
+  expect_refused("forward" + small + "--epsilon none.npy --out s.npy", "none.npy");
+  // A survey (the shot engine, no make_problem of the whole model) refuses as one shot does.
+  expect_refused("gradient --shape 12,12,12 --tn 0.05 --src-grid 2,1,20 --epsilon 0.1 --out g.npy",
+                 "give --boundary sponge");
+  // ZFP would encode the second field's halos as values; fp16 and bf16 keep them zero.
+  expect_refused("gradient" + small + "--epsilon 0.1 --compress zfp-rate:8 --out g.npy",
+                 "--compress zfp-rate:8 does not run with a second wavefield");
+  write_constant("eps.npy", 0.1);
+  expect_refused_reading("eps.npy", "gradient" + small + "--epsilon eps.npy --out eps.npy", "eps.npy");
 }
 
 TEST_F(CliVti, ANumberIsItsConstantArrayAndTheConfigRepeatsTheRun) {
@@ -47,6 +56,14 @@ TEST_F(CliVti, ANumberIsItsConstantArrayAndTheConfigRepeatsTheRun) {
   EXPECT_EQ(slurp((dir_ / "a.npy").string()), slurp((dir_ / "b.npy").string()));
   ASSERT_EQ(invoke("gradient --config b.config.toml --out c.npy").code, 0);
   EXPECT_EQ(slurp((dir_ / "b.npy").string()), slurp((dir_ / "c.npy").string()));
+  // The configuration names the files it read absolute (a replay elsewhere reads the same ones),
+  // and a number as a number.
+  const std::string config = slurp((dir_ / "b.config.toml").string());
+  EXPECT_NE(config.find("epsilon = \"" + fs::absolute(dir_ / "eps.npy").lexically_normal().string() + "\""),
+            std::string::npos)
+      << config;
+  EXPECT_NE(slurp((dir_ / "a.config.toml").string()).find("epsilon = 0.2"), std::string::npos);
+  ASSERT_EQ(invoke("gradient" + small + "--epsilon 0.2 --delta 0.05 --compress fp16 --out h.npy").code, 0);
   ASSERT_EQ(invoke("gradient" + small + "--out iso.npy").code, 0);
   EXPECT_NE(slurp((dir_ / "a.npy").string()), slurp((dir_ / "iso.npy").string()));
 }

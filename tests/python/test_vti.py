@@ -42,6 +42,20 @@ def test_a_number_is_that_value_everywhere_and_zero_is_isotropic():
     assert np.abs(number.data - plain.data).max() > 0.05 * np.abs(plain.data).max()
 
 
+def test_the_data_of_a_true_model_are_modelled_in_the_same_anisotropy():
+    # A true model given (and a start model): the observed data are the VTI record of the true model.
+    epsilon, delta = anisotropy()
+    true = np.full(SHAPE, 2300.0)
+    true[:, :, 9:] = 2600.0
+    same = dict(**SPONGE, tn=0.25, precision="double", epsilon=epsilon, delta=delta)
+    record = revwave.forward(true, **same)
+    by_truth = revwave.gradient(velocity=2300.0, true_model=true, **same)
+    by_record = revwave.gradient(np.full(SHAPE, 2300.0), observed=record, **SPONGE, precision="double",
+                                 epsilon=epsilon, delta=delta)
+    assert by_truth.objective == by_record.objective
+    assert by_truth.gradient.tobytes() == by_record.gradient.tobytes()
+
+
 def test_the_pairs_transpose_passes_the_dot_product_test():
     epsilon, delta = anisotropy()
     r = revwave.adjtest(**SPONGE, epsilon=epsilon, delta=delta)

@@ -28,7 +28,7 @@ inline void add_anisotropy(VelocityModel& m, double scale = 1.0) {
 
 // small_case with the anisotropy above in both models and the dt its factor asks for.
 inline SmallCase vti_case(index_t nx = 13, index_t ny = 11, index_t nz = 12, index_t steps = 60, int order = 4,
-                   bool surface = false) {
+                          bool surface = false) {
   SmallCase c = small_case(nx, ny, nz, steps, order);
   c.grid.free_surface = surface;
   add_anisotropy(c.true_model);

@@ -11,6 +11,7 @@ template <class T>
 void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel& model) {
   validate(model);
   if (model.shape != grid.shape) throw std::logic_error("make_resident: the model's shape is not the grid's");
+  check_physics_supported(grid, model);
   out.grid = grid;
   out.grid.extra_fields = model.physics().extra_fields();
   out.epsilon = model.epsilon;  // validate() checked them
@@ -50,51 +51,39 @@ void check_resident(const ResidentModel<T>& model, const TimeAxis& time, double 
 
 namespace {
 
-// The window's density as window_model cuts it, and its coefficients as make_problem makes them.
-template <class T>
-void fill_window_density(Problem<T>& p, const ResidentModel<T>& model, const std::array<index_t, 3>& first,
-                         const std::array<index_t, 3>& shape) {
-  if (model.density.empty()) {
-    p.density.reset();
-    return;
-  }
-  VelocityModel w;
-  w.shape = shape;
-  w.density.resize(static_cast<std::size_t>(shape[0] * shape[1] * shape[2]));
-  const index_t NY = model.grid.shape[1], NZ = model.grid.shape[2];
+// The values of a whole-model interior field (C order, the model's grid) in the window at `first` of
+// `shape` points, as window_model cuts them.
+std::vector<double> window_values(const std::vector<double>& whole, const Grid& grid,
+                                  const std::array<index_t, 3>& first, const std::array<index_t, 3>& shape) {
+  std::vector<double> out(static_cast<std::size_t>(shape[0] * shape[1] * shape[2]));
+  const index_t NY = grid.shape[1], NZ = grid.shape[2];
   std::size_t i = 0;
   for (index_t x = 0; x < shape[0]; ++x)
     for (index_t y = 0; y < shape[1]; ++y) {
-      const double* column = model.density.data() + ((first[0] + x) * NY + first[1] + y) * NZ + first[2];
-      std::copy(column, column + shape[2], w.density.begin() + static_cast<std::ptrdiff_t>(i));
+      const double* column = whole.data() + ((first[0] + x) * NY + first[1] + y) * NZ + first[2];
+      std::copy(column, column + shape[2], out.begin() + static_cast<std::ptrdiff_t>(i));
       i += static_cast<std::size_t>(shape[2]);
     }
-  p.density = make_density_fields<T>(p.grid, w);
+  return out;
 }
 
-// The window's epsilon and delta, cut as window_model cuts them, and their coefficients as
-// make_problem makes them.
+// The window's density, epsilon and delta as window_model cuts them, and their coefficients as
+// make_problem makes them (none where the model has none).
 template <class T>
-void fill_window_vti(Problem<T>& p, const ResidentModel<T>& model, const std::array<index_t, 3>& first,
-                     const std::array<index_t, 3>& shape) {
-  if (model.epsilon.empty()) {
-    p.vti.reset();
-    return;
+void fill_window_parameters(Problem<T>& p, const ResidentModel<T>& model, const std::array<index_t, 3>& first,
+                            const std::array<index_t, 3>& shape) {
+  p.density.reset();
+  p.vti.reset();
+  if (!model.density.empty()) {
+    VelocityModel w;
+    w.shape = shape;
+    w.density = window_values(model.density, model.grid, first, shape);
+    p.density = make_density_fields<T>(p.grid, w);
   }
-  const std::size_t n = static_cast<std::size_t>(shape[0] * shape[1] * shape[2]);
-  std::vector<double> epsilon(n), delta(n);
-  const index_t NY = model.grid.shape[1], NZ = model.grid.shape[2];
-  std::size_t i = 0;
-  for (index_t x = 0; x < shape[0]; ++x)
-    for (index_t y = 0; y < shape[1]; ++y) {
-      const auto at = static_cast<std::ptrdiff_t>(((first[0] + x) * NY + first[1] + y) * NZ + first[2]);
-      std::copy(model.epsilon.begin() + at, model.epsilon.begin() + at + shape[2],
-                epsilon.begin() + static_cast<std::ptrdiff_t>(i));
-      std::copy(model.delta.begin() + at, model.delta.begin() + at + shape[2],
-                delta.begin() + static_cast<std::ptrdiff_t>(i));
-      i += static_cast<std::size_t>(shape[2]);
-    }
-  p.vti = make_vti_fields<T>(p.grid, epsilon, delta);
+  if (!model.epsilon.empty()) {
+    p.vti = make_vti_fields<T>(p.grid, window_values(model.epsilon, model.grid, first, shape),
+                               window_values(model.delta, model.grid, first, shape));
+  }
 }
 
 }  // namespace
@@ -131,8 +120,7 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
       std::copy(column, column + shape[2], out + lz);
       for (index_t k = lz + shape[2]; k < g.padded(2); ++k) out[k] = column[shape[2] - 1];
     }
-  fill_window_density(p, model, first, shape);
-  fill_window_vti(p, model, first, shape);
+  fill_window_parameters(p, model, first, shape);
   p.bulk_modulus_ratio = model.bulk_modulus_ratio;
 }
 

@@ -201,6 +201,7 @@ ProblemSetup make_setup(const ProblemOptions& o) {
   if (s.model.epsilon.empty() != s.model.delta.empty())  // one given: the other is 0
     (s.model.epsilon.empty() ? s.model.epsilon : s.model.delta).assign(s.model.velocity.size(), 0.0);
   s.grid.extra_fields = s.model.physics().extra_fields();  // what every field carries (make_problem's grid)
+  check_physics_supported(s.grid, s.model);                // before any run: surveys build no make_problem
   const std::string name = o.model_file.empty() ? "the model" : "--model " + o.model_file;
   const ModelRange range = validated_range(s.model, name);
   if (o.velocity) check_velocity_floor(*o.velocity, "--velocity", o.precision);

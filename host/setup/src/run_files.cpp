@@ -89,6 +89,8 @@ std::vector<NamedPath> problem_inputs(const ProblemOptions& o) {
   std::vector<NamedPath> in;
   if (!o.model_file.empty()) in.push_back({"--model", o.model_file});
   if (!o.density_file.empty()) in.push_back({"--density", o.density_file});
+  if (!o.epsilon.file.empty()) in.push_back({"--epsilon", o.epsilon.file});
+  if (!o.delta.file.empty()) in.push_back({"--delta", o.delta.file});
   if (!o.rec_file.empty()) in.push_back({"--rec-file", o.rec_file});
   return in;
 }

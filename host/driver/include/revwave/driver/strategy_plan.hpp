@@ -99,6 +99,7 @@ FieldLayout field_layout(const Grid& g) {
   l.box = {g.padded(0), g.padded(1), g.padded(2)};
   l.origin = g.origin();
   l.tail = g.tail_values();
+  l.tail_fields = g.extra_fields;
   // zeta enters u's update as D2 u does, psi through D1: an error of E / h^2 in them moves u[n+1]
   // about as an error of E in u does (measured: E itself gave the gradient 28x the sponge's error).
   l.tail_accuracy_scale = 1.0 / (g.spacing * g.spacing);

@@ -155,7 +155,9 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     truth.model = checked_model(*o.true_model_values, truth.grid, "true_model", o.problem.precision);
   else if (start_given)
     truth.model = default_true_model(truth.grid.shape, truth.grid.spacing);
-  truth.model.density = job.start.model.density;  // known and fixed: the data are modelled with it too
+  truth.model.density = job.start.model.density;  // known and fixed: the data are modelled with them too
+  truth.model.epsilon = job.start.model.epsilon;
+  truth.model.delta = job.start.model.delta;
   if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
   validate(job.start.model);
   const double vmax = std::max(max_velocity(truth.model), max_velocity(job.start.model));

@@ -56,6 +56,10 @@ struct FieldLayout {
   // zfp-accuracy:E holds the tail's values to E x tail_accuracy_scale: they are not in the
   // wavefield's units (field_layout gives 1 / h^2, see docs/physics/boundaries.md).
   double tail_accuracy_scale = 1.0;
+  // Whole fields of the allocation's layout at the tail's start (VTI's second field): fp16 and bf16
+  // encode them as tail values; ZFP, which would encode their halos and row gaps as values (no longer
+  // exactly zero), refuses them.
+  std::int64_t tail_fields = 0;
   std::size_t alloc_bytes() const;  // the allocated grid's bytes, without the tail
   std::size_t field_bytes() const;  // the whole field's: the allocation and the tail
   std::int64_t box_points() const { return box[0] * box[1] * box[2]; }

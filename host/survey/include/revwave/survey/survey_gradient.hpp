@@ -65,6 +65,8 @@ std::vector<double> record_traces(const std::vector<T>& traces, const Shot& shot
 template <class T>
 void check_survey_run(const Survey& survey, const Grid& grid, const VelocityModel& model, const SurveyRunOptions& o) {
   check_survey(survey, grid, model);
+  if (grid.extra_fields != model.physics().extra_fields())  // the engine sized its fields by the grid
+    throw std::logic_error("check_survey_run: the grid's fields do not carry the model's extra fields");
   for (const Shot& shot : survey.shots) {
     if (shot.data.empty() && o.true_model == nullptr) throw InputError(shot.name + ": no observed data");
     const ModelWindow w = shot_window(grid, shot.acquisition, o.aperture);
@@ -242,8 +244,10 @@ SurveySum survey_gradient(ShotEngine<T>& engine, const Grid& grid, const Velocit
 template <class T>
 SurveySum survey_gradient(const Grid& grid, const VelocityModel& model, const Survey& survey, const SurveyRunOptions& o,
                           ShotRunner& runner, const Progress& shots_done = {}) {
-  const std::unique_ptr<ShotEngine<T>> engine = make_survey_engine<T>(grid, survey, o);
-  return survey_gradient<T>(*engine, grid, model, survey, o, runner, shots_done);
+  Grid g = grid;  // its fields carry what the model's physics adds (setup's grid does already)
+  g.extra_fields = model.physics().extra_fields();
+  const std::unique_ptr<ShotEngine<T>> engine = make_survey_engine<T>(g, survey, o);
+  return survey_gradient<T>(*engine, g, model, survey, o, runner, shots_done);
 }
 
 // The survey's J by forward modelling alone on the CPU, summed over the same tree.
