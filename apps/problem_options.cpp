@@ -1,7 +1,6 @@
 #include "problem_options.hpp"
 
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -29,20 +28,15 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, Presentation& view, C
       ->check(CLI::ExistingFile);
   // A number, or a .npy that must exist (the configuration file writes it absolute: toml_config.cpp).
   const CLI::Validator number_or_file(
-      [](std::string& text) {
-        char* end = nullptr;
-        std::strtod(text.c_str(), &end);
-        if (!text.empty() && end == text.c_str() + text.size()) return std::string();
-        return CLI::ExistingFile(text);
-      },
+      [](std::string& text) { return is_number_text(text) ? std::string() : CLI::ExistingFile(text); },
       "NUMBER or FILE", "number or file");
   cmd->add_option_function<std::string>(
-         "--epsilon", [&o](const std::string& text) { o.epsilon = parse_parameter(text, "--epsilon"); },
+         "--epsilon", [&o](const std::string& text) { o.epsilon = parse_parameter(text); },
          "Thomsen's epsilon, a number or a .npy of the model's shape: a VTI medium (pseudo-acoustic, vertical axis; "
          "needs --boundary sponge and --backend cpu; --delta 0 unless given)")
       ->check(number_or_file);
   cmd->add_option_function<std::string>(
-         "--delta", [&o](const std::string& text) { o.delta = parse_parameter(text, "--delta"); },
+         "--delta", [&o](const std::string& text) { o.delta = parse_parameter(text); },
          "Thomsen's delta, a number or a .npy of the model's shape, at most epsilon at every point (--epsilon 0 "
          "unless given)")
       ->check(number_or_file);

@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -17,6 +16,7 @@
 #include "revwave/core/checks.hpp"
 #include "revwave/core/errors.hpp"
 #include "revwave/io/npy.hpp"
+#include "revwave/setup/option_text.hpp"
 
 namespace revwave::app {
 namespace {
@@ -329,13 +329,6 @@ std::string number_text(const CLI::Option* opt, const std::string& text) {
   return std::regex_replace(text, leading_zeros, "$1$2", std::regex_constants::format_first_only);
 }
 
-// Whether the text is a number whole (strtod reads all of it): "0.2", "-1e-3".
-bool names_a_number(const std::string& text) {
-  char* end = nullptr;
-  std::strtod(text.c_str(), &end);
-  return !text.empty() && end == text.c_str() + text.size();
-}
-
 std::string absolute_path(const std::string& p) {
   std::error_code ec;
   const std::filesystem::path a = std::filesystem::absolute(p, ec);
@@ -358,12 +351,10 @@ std::string effective_config_toml(const CLI::App& cmd, const std::map<std::strin
       continue;
     }
     std::vector<std::string> given = opt->results();
-    if (opt->count() > 0 && names_an_input(opt)) {
-      for (std::string& p : given) p = absolute_path(p);
-    }
-    if (opt->count() > 0 && has_check(opt, "number or file")) {  // --epsilon 0.2, or a file it reads
+    if (opt->count() > 0) {  // a file it reads; --epsilon 0.2 is a number, --epsilon e.npy a file
+      const bool number_or_file = has_check(opt, "number or file");
       for (std::string& p : given)
-        if (!names_a_number(p)) p = absolute_path(p);
+        if (names_an_input(opt) || (number_or_file && !is_number_text(p))) p = absolute_path(p);
     }
     for (std::string& v : given) v = number_text(opt, v);
     if (opt->count() == 0) {

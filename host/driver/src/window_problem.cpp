@@ -19,7 +19,7 @@ void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel&
   out.vmin = min_velocity(model);
   out.vmax = max_velocity(model);
   out.density = model.density;  // validate() checked it
-  out.density_factor = physics_dt_factor(grid, model);
+  out.physics_factor = physics_dt_factor(grid, model);
   out.bulk_modulus_ratio = bulk_modulus_ratio(model);
   out.m.resize(model.velocity.size());
   const auto n = static_cast<std::int64_t>(out.m.size());
@@ -45,8 +45,7 @@ void check_resident(const ResidentModel<T>& model, const TimeAxis& time, double 
   TimeAxis t = time;
   t.steps = 1;
   make_problem<T>(g, extremes, a, t);
-  if (!model.density.empty() || !model.epsilon.empty())
-    check_stable(time.dt, model.grid, model.vmax, model.density_factor);
+  if (model.physics_factor < 1.0) check_stable(time.dt, model.grid, model.vmax, model.physics_factor);
 }
 
 namespace {
@@ -99,12 +98,10 @@ void fill_window_problem(Problem<T>& p, const ResidentModel<T>& model, const std
   Grid window = whole;
   window.shape = shape;
   window.free_surface = whole.free_surface && first[2] == 0;  // as window_grid keeps it
-  window.extra_fields = model.epsilon.empty() ? 0 : 1;        // the VTI pair's second field, as make_problem's
   assign_operator(p, window, time, acq, wavelet);
   const Grid& g = p.grid;
   const index_t lx = g.layer_lo(0), ly = g.layer_lo(1), lz = g.layer_lo(2), NY = whole.shape[1], NZ = whole.shape[2];
-  const std::size_t m_bytes =
-      static_cast<std::size_t>(g.alloc_points() + g.cpml_values()) * sizeof(T);  // no extra field
+  const std::size_t m_bytes = static_cast<std::size_t>(g.coefficient_values()) * sizeof(T);
   if (with_m && p.m.bytes() < m_bytes) p.m = HostBuffer(m_bytes);
   // padded_squared_slowness: the layer copies the nearest interior edge point.
   T* m = p.m.template as<T>();

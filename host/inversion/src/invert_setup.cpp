@@ -44,10 +44,10 @@ void choose_directory(const InvertOptions& o, InvertJob& job) {
 
 // --vmax must keep every shot's time step stable: the inversion may reach it anywhere (survey_inputs
 // chose each shot's substeps for it).
-void check_vmax_stable(const Survey& survey, const Grid& grid, double vmax, double density_factor) {
+void check_vmax_stable(const Survey& survey, const Grid& grid, double vmax, double physics_factor) {
   for (const Shot& shot : survey.shots) {
     try {
-      check_stable(simulation_time(shot).dt, grid, vmax, density_factor);
+      check_stable(simulation_time(shot).dt, grid, vmax, physics_factor);
     } catch (const InputError& e) {
       throw InputError("--vmax " + number_text(vmax) + " m/s is too fast for " + shot.name + ": " + e.what());
     }

@@ -199,8 +199,7 @@ VelocityModel smoothed(const VelocityModel& model, int radius, int passes) {
 
 template <class T>
 HostBuffer padded_interior_values(const Grid& grid, const std::vector<double>& values, double (*f)(double)) {
-  // One allocated grid (and a C-PML's tail, unused, as every field of the grid has one): no extra field.
-  HostBuffer buf(static_cast<std::size_t>(grid.alloc_points() + grid.cpml_values()) * sizeof(T));
+  HostBuffer buf(static_cast<std::size_t>(grid.coefficient_values()) * sizeof(T));
   T* out = buf.as<T>();
   const index_t lx = grid.layer_lo(0), ly = grid.layer_lo(1), lz = grid.layer_lo(2);
   const index_t nz = grid.shape[2], pz = grid.padded(2);

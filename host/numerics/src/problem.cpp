@@ -66,14 +66,14 @@ double default_dt(const Grid& grid, double max_velocity) { return 0.9 * max_stab
 
 void check_stable(double dt, const Grid& grid, double max_velocity) { check_stable(dt, grid, max_velocity, 1.0); }
 
-void check_stable(double dt, const Grid& grid, double max_velocity, double density_factor) {
-  const double limit = max_stable_dt(grid, max_velocity) * density_factor;
+void check_stable(double dt, const Grid& grid, double max_velocity, double physics_factor) {
+  const double limit = max_stable_dt(grid, max_velocity) * physics_factor;
   if (!(std::isfinite(dt) && dt > 0) || dt > limit) {
     std::ostringstream os;
     os.precision(6);
     os << "dt " << dt << " s is ";
     os << ((std::isfinite(dt) && dt > 0) ? "unstable" : "invalid");
-    os << ": with max velocity " << max_velocity << " m/s, " << (density_factor < 1 ? "the model's contrasts, " : "")
+    os << ": with max velocity " << max_velocity << " m/s, " << (physics_factor < 1 ? "the model's contrasts, " : "")
        << "space order " << grid.space_order << " and spacing " << grid.spacing << " m the largest stable dt is "
        << limit << " s";
     throw InputError(os.str());

@@ -13,6 +13,7 @@
 
 #include "revwave/core/dispatch_radius.hpp"
 #include "revwave/numerics/grid.hpp"
+#include "revwave/numerics/problem.hpp"
 
 namespace revwave::sweep_rows {
 
@@ -45,6 +46,36 @@ class FlushSubnormals {
 
  private:
   unsigned saved_;
+};
+
+// What every physics' sweep reads besides its fields and its own coefficients: the padded rows'
+// length, the strides, the step's coefficients, the Laplacian's weights, the sponge's profiles, m,
+// and the rows the free surface completes at the start of each column (boundary/free_surface.hpp;
+// 0 without). A physics' constants derive from it and add their own.
+template <class T, int R>
+struct StepConstants {
+  const Grid& g;
+  index_t nz, sx, sy;
+  StepCoefficients<T> c;
+  T w[R + 1];
+  const T *kx, *ky, *kz, *m;
+  index_t top;
+
+  explicit StepConstants(const Problem<T>& p)
+      : g(p.grid),
+        nz(g.padded(2)),
+        sx(g.stride_x()),
+        sy(g.stride_y()),
+        c(p.coeffs),
+        kx(p.kappa[0].data()),
+        ky(p.kappa[1].data()),
+        kz(p.kappa[2].data()),
+        m(p.m.template as<T>()),
+        top(g.free_surface ? std::min<index_t>(R, nz) : 0) {
+    for (int q = 0; q <= R; ++q) w[q] = p.weights[static_cast<std::size_t>(q)];
+  }
+  // The sponge's eta at padded (i, j, k).
+  T eta(index_t i, index_t j, index_t k) const { return damping_eta(c, kx[i], ky[j], kz[k]); }
 };
 
 // Calls row(i, j, base, local) for every z-row of the padded grid (base: the row's first padded

@@ -68,15 +68,18 @@ PointGrid parse_point_grid(const std::string& text, const std::string& option) {
   return g;
 }
 
-ParameterInput parse_parameter(const std::string& text, const std::string& option) {
-  ParameterInput in;
+bool is_number_text(const std::string& text) {
   char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (!text.empty() && end == text.c_str() + text.size()) {
-    in.constant = check_number(option, v, finite());
-  } else {
+  std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size();
+}
+
+ParameterInput parse_parameter(const std::string& text) {
+  ParameterInput in;
+  if (is_number_text(text))
+    in.constant = std::strtod(text.c_str(), nullptr);
+  else
     in.file = text;
-  }
   return in;
 }
 

@@ -263,17 +263,17 @@ void refuse_many_record_steps(const ProblemOptions& o, const std::string& record
                    "run it as it is)");
 }
 
-TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double density_factor) {
-  return make_time(o, s.grid, max_velocity(s.model), density_factor);
+TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double physics_factor) {
+  return make_time(o, s.grid, max_velocity(s.model), physics_factor);
 }
 
-TimeAxis make_time(const ProblemOptions& o, const Grid& grid, double vmax, double density_factor) {
+TimeAxis make_time(const ProblemOptions& o, const Grid& grid, double vmax, double physics_factor) {
   double dt = 0;
   if (o.dt) {
     dt = *o.dt;
-    check_stable(dt, grid, vmax, density_factor);
+    check_stable(dt, grid, vmax, physics_factor);
   } else {
-    dt = default_dt(grid, vmax) * density_factor;
+    dt = default_dt(grid, vmax) * physics_factor;
     // The step derives from the spacing and the fastest velocity: where it is no number, the
     // refusal names them, not dt (a step too small for --tn is make_time_axis's to name).
     if (!(std::isfinite(dt) && dt > 0)) {

@@ -195,7 +195,7 @@ Survey read_survey(const std::vector<std::string>& paths, const SurveyReadOption
 void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& model) {
   if (survey.shots.empty()) throw InputError("the survey has no shots");
   const double vmax = max_velocity(model);
-  const double density_factor = physics_dt_factor(grid, model);
+  const double physics_factor = physics_dt_factor(grid, model);
   for (const Shot& shot : survey.shots) {
     const auto& a = shot.acquisition;
     if (a.sources.empty()) throw InputError(shot.name + ": no source");
@@ -235,7 +235,7 @@ void check_survey(const Survey& survey, const Grid& grid, const VelocityModel& m
     if (shot.substeps < 1)
       throw InputError(shot.name + ": substeps " + std::to_string(shot.substeps) + " is invalid: at least 1");
     try {
-      check_stable(simulation_time(shot).dt, grid, vmax, density_factor);
+      check_stable(simulation_time(shot).dt, grid, vmax, physics_factor);
     } catch (const InputError& e) {
       throw InputError(shot.name + ": " + e.what());
     }
@@ -254,9 +254,9 @@ TimeAxis simulation_time(const TimeAxis& data, index_t substeps) {
 
 std::vector<double> simulation_wavelet(const Shot& shot) { return interpolate_signature(shot.wavelet, shot.substeps); }
 
-index_t stable_substeps(double dt, const Grid& grid, double max_velocity, double density_factor,
+index_t stable_substeps(double dt, const Grid& grid, double max_velocity, double physics_factor,
                         const std::string& record) {
-  const double limit = max_stable_dt(grid, max_velocity) * density_factor;
+  const double limit = max_stable_dt(grid, max_velocity) * physics_factor;
   if (!(std::isfinite(dt) && dt > 0) || !(limit > 0)) return 1;  // check_stable names a bad dt
   const double k = dt <= limit ? 1.0 : std::ceil(dt / (0.9 * limit));
   // A sample interval a million times finer than the stable step, or one that takes a million steps a
@@ -287,10 +287,10 @@ std::string substeps_sentence(double dt, index_t substeps, double max_velocity) 
   return os.str();
 }
 
-std::vector<std::string> choose_substeps(Survey& survey, const Grid& grid, double max_velocity, double density_factor) {
+std::vector<std::string> choose_substeps(Survey& survey, const Grid& grid, double max_velocity, double physics_factor) {
   std::vector<std::string> said;
   for (Shot& shot : survey.shots) {
-    shot.substeps = stable_substeps(shot.time.dt, grid, max_velocity, density_factor, shot.name);
+    shot.substeps = stable_substeps(shot.time.dt, grid, max_velocity, physics_factor, shot.name);
     if (shot.substeps == 1) continue;
     const std::string sentence = substeps_sentence(shot.time.dt, shot.substeps, max_velocity);
     if (std::find(said.begin(), said.end(), sentence) == said.end()) said.push_back(sentence);

@@ -33,7 +33,7 @@ PhysicsMemory physics_memory(const Grid& g, const PhysicsSpec& physics, std::siz
   }
   std::size_t vti = 0;
   if (physics.vti)  // vti/vti_physics.hpp: c1, c2 and the transpose's g1, g2, g3, one allocated grid each
-    vti = checked_bytes({5, static_cast<std::size_t>(g.alloc_points() + g.cpml_values()), value_bytes},
+    vti = checked_bytes({5, static_cast<std::size_t>(g.coefficient_values()), value_bytes},
                         "the VTI pair's coefficients");
   m.other_bytes = checked_sum(cpml_bytes(g, physics.density, value_bytes), vti, "the VTI pair");
   return m;

@@ -12,31 +12,12 @@
 namespace revwave {
 namespace {
 
-// What every sweep reads besides its fields.
+// What every sweep reads besides its fields (sweep_rows::StepConstants), and the free surface's rows.
 template <class T, int R>
-struct SweepConstants {
-  const Grid& g;
-  index_t nx, ny, nz, sx, sy;
-  StepCoefficients<T> c;
-  T w[R + 1];
-  const T *kx, *ky, *kz, *m;
-  index_t top;  // rows the free surface completes at the start of each (boundary/free_surface.hpp); 0 without
-
-  explicit SweepConstants(const Problem<T>& p)
-      : g(p.grid),
-        nx(g.padded(0)),
-        ny(g.padded(1)),
-        nz(g.padded(2)),
-        sx(g.stride_x()),
-        sy(g.stride_y()),
-        c(p.coeffs),
-        kx(p.kappa[0].data()),
-        ky(p.kappa[1].data()),
-        kz(p.kappa[2].data()),
-        m(p.m.template as<T>()),
-        top(g.free_surface ? std::min<index_t>(R, nz) : 0) {
-    for (int q = 0; q <= R; ++q) w[q] = p.weights[static_cast<std::size_t>(q)];
-  }
+struct SweepConstants : sweep_rows::StepConstants<T, R> {
+  using sweep_rows::StepConstants<T, R>::StepConstants;
+  using sweep_rows::StepConstants<T, R>::w;
+  using sweep_rows::StepConstants<T, R>::c;
   // The new value at row k < top of a column whose z = 0 value is column[0], from the sweep's v.
   T surface(const T* column, index_t k, T v, T mk, T eta) const {
     return free_surface_value<T, R>(w, column, k, v, leapfrog_a(c, mk, eta));
@@ -160,7 +141,7 @@ void next_at(const Problem<T>& p, const T* u, const T* up, const index_t* index,
   sweep_rows::for_each_point(count, 1024, [&](std::size_t q) {
     const index_t idx = index[q];
     const auto [i, j, k] = s.g.coordinates(idx);
-    const T eta = damping_eta(s.c, s.kx[i], s.ky[j], s.kz[k]);
+    const T eta = s.eta(i, j, k);
     const T v = leapfrog_update(s.c, u[idx], up[idx], laplacian<T, R>(s.w, u + idx, s.sy, s.sx), s.m[idx], eta);
     out[q] = k < s.top ? s.surface(u + (idx - k), k, v, s.m[idx], eta) : v;
   });

@@ -17,26 +17,17 @@ namespace {
 // (density/surface_formulas.hpp) after the row's vector loop, computed before it while the inputs
 // are whole (out may alias the previous field).
 template <class T, int R>
-struct DensityConstants {
-  const Grid& g;
-  index_t nz, sx, sy;
-  StepCoefficients<T> c;
-  T w[R + 1];
+struct DensityConstants : sweep_rows::StepConstants<T, R> {
+  using Base = sweep_rows::StepConstants<T, R>;
+  using Base::c;
+  using Base::m;
+  using Base::sx;
+  using Base::sy;
+  using Base::w;
   T d[stagger_radius<R> + 1] = {};
-  const T *kx, *ky, *kz, *m, *s, *t, *bz, *by, *bx;
-  index_t top;  // the free surface's rows at the start of each column; 0 without
+  const T *s, *t, *bz, *by, *bx;
 
-  explicit DensityConstants(const Problem<T>& p)
-      : g(p.grid),
-        nz(g.padded(2)),
-        sx(g.stride_x()),
-        sy(g.stride_y()),
-        c(p.coeffs),
-        kx(p.kappa[0].data()),
-        ky(p.kappa[1].data()),
-        kz(p.kappa[2].data()),
-        m(p.m.template as<T>()),
-        top(g.free_surface ? std::min<index_t>(R, nz) : 0) {
+  explicit DensityConstants(const Problem<T>& p) : Base(p) {
     if (!p.density) throw std::logic_error("a density sweep on a problem without a density");
     const DensityFields& f = *p.density;
     s = f.s.template as<T>();
@@ -44,7 +35,6 @@ struct DensityConstants {
     bz = f.b[0].template as<T>();
     by = f.b[1].template as<T>();
     bx = f.b[2].template as<T>();
-    for (int q = 0; q <= R; ++q) w[q] = p.weights[static_cast<std::size_t>(q)];
     for (int q = 1; q <= stagger_radius<R>; ++q) d[q] = static_cast<T>(f.stagger.at(static_cast<std::size_t>(q)));
   }
   DensityPoint<T> at(index_t idx) const { return {s + idx, t + idx, bz + idx, by + idx, bx + idx}; }

@@ -14,34 +14,24 @@ namespace {
 
 // What every VTI sweep reads besides its fields.
 template <class T, int R>
-struct VtiConstants {
-  const Grid& g;
-  index_t nz, sx, sy, f;  // f: d's offset in a field (Grid::extra_offset)
-  StepCoefficients<T> c;
-  T w[R + 1];
+struct VtiConstants : sweep_rows::StepConstants<T, R> {
+  using Base = sweep_rows::StepConstants<T, R>;
+  using Base::c;
+  using Base::g;
+  using Base::m;
+  using Base::sx;
+  using Base::sy;
+  using Base::top;
+  using Base::w;
+  index_t f;  // d's offset in a field (Grid::extra_offset)
   VtiWeights<T> cw;
-  const T *kx, *ky, *kz, *m, *c1, *c2;
-  index_t top;  // rows the free surface completes at the start of each (boundary/free_surface.hpp); 0 without
+  const T *c1, *c2;
 
   explicit VtiConstants(const Problem<T>& p)
-      : g(p.grid),
-        nz(g.padded(2)),
-        sx(g.stride_x()),
-        sy(g.stride_y()),
-        f(g.extra_offset()),
-        c(p.coeffs),
-        kx(p.kappa[0].data()),
-        ky(p.kappa[1].data()),
-        kz(p.kappa[2].data()),
-        m(p.m.template as<T>()),
-        c1(p.vti->c1.template as<T>()),
-        c2(p.vti->c2.template as<T>()),
-        top(g.free_surface ? std::min<index_t>(R, g.padded(2)) : 0) {
-    for (int q = 0; q <= R; ++q) w[q] = p.weights[static_cast<std::size_t>(q)];
-    const double c0 = second_derivative_weights(g.space_order)[0] / (g.spacing * g.spacing);
+      : Base(p), f(p.grid.extra_offset()), c1(p.vti->c1.template as<T>()), c2(p.vti->c2.template as<T>()) {
+    const double c0 = second_derivative_weights(p.grid.space_order)[0] / (p.grid.spacing * p.grid.spacing);
     cw = {static_cast<T>(2.0 * c0), static_cast<T>(c0)};
   }
-  T eta(index_t i, index_t j, index_t k) const { return damping_eta(c, kx[i], ky[j], kz[k]); }
   // The forward pair's new values at allocated index idx (padded (i, j, k)).
   VtiPair<T> next(const T* u, const T* up, index_t idx, T eta) const {
     const VtiPair<T> op = vti_operator<T, R>(w, cw, u + idx, u + f + idx, sy, sx, c1[idx], c2[idx]);
@@ -100,9 +90,9 @@ void forward(const Problem<T>& p, const T* u, const T* up, T* out) {
 }
 
 template <class T, int R>
-void adjoint(const Problem<T>& p, const T* lam, const T* lp, const T* const* g, T* out) {
+void adjoint(const Problem<T>& p, const T* lam, const T* lp, const std::array<const T*, 3>& g, T* out) {
   const VtiConstants<T, R> s(p);
-  const T* const gs[3] = {g[0], g[1], g[2]};
+  const T* const gs[3] = {g[0], g[1], g[2]};  // local: the vector loop reads them through no store's alias
   sweep_rows::for_each_row(s.g, sizeof(T), 4, [&](index_t i, index_t j, index_t base) {
     const VtiConstants<T, R> r = s;  // as forward's
     const index_t f = r.f, nz = r.nz;
@@ -121,7 +111,7 @@ void adjoint(const Problem<T>& p, const T* lam, const T* lp, const T* const* g, 
 }
 
 template <class T, int R>
-void reverse(const Problem<T>& p, const ReverseStepView<T>& v, const T* const* g) {
+void reverse(const Problem<T>& p, const ReverseStepView<T>& v, const std::array<const T*, 3>& g) {
   const VtiConstants<T, R> s(p);
   // Every pointer a local: the vector loop then reads no pointer through another it writes.
   const T *u = v.u, *up = v.u_prev, *lam = v.lam, *lp = v.lam_prev;
@@ -180,7 +170,7 @@ void VtiCpuPhysics<T>::forward_sweep(const T* u, const T* u_prev, T* out) {
 }
 
 template <class T>
-void VtiCpuPhysics<T>::combine(const T* lam) {
+std::array<const T*, 3> VtiCpuPhysics<T>::combine(const T* lam) {
   const Grid& g = p_.grid;
   const std::size_t bytes = static_cast<std::size_t>(g.alloc_points()) * sizeof(T);
   for (HostBuffer& b : g_)
@@ -196,12 +186,12 @@ void VtiCpuPhysics<T>::combine(const T* lam) {
     for (index_t idx = i * plane; idx < (i + 1) * plane; ++idx)
       vti_adjoint_combinations(lam[idx], lam[f + idx], c1[idx], c2[idx], g1[idx], g2[idx], g3[idx]);
   }
+  return {g1, g2, g3};
 }
 
 template <class T>
 void VtiCpuPhysics<T>::adjoint_sweep(const T* lam, const T* lam_prev, T* out) {
-  combine(lam);
-  const T* g[3] = {g_[0].template as<T>(), g_[1].template as<T>(), g_[2].template as<T>()};
+  const std::array<const T*, 3> g = combine(lam);
   dispatch_radius(p_.grid.radius(), [&](auto r) { adjoint<T, decltype(r)::value>(p_, lam, lam_prev, g, out); });
 }
 
@@ -219,8 +209,7 @@ void VtiCpuPhysics<T>::next_at(const T* u, const T* u_prev, const index_t* index
 
 template <class T>
 void VtiCpuPhysics<T>::reverse_sweep(const ReverseStepView<T>& v) {
-  combine(v.lam);
-  const T* g[3] = {g_[0].template as<T>(), g_[1].template as<T>(), g_[2].template as<T>()};
+  const std::array<const T*, 3> g = combine(v.lam);
   dispatch_radius(p_.grid.radius(), [&](auto r) { reverse<T, decltype(r)::value>(p_, v, g); });
 }
 

@@ -18,11 +18,12 @@ struct ResidentModel {
   std::vector<T> m;  // 1/c^2 at the interior points, x, y, z (z fastest), as make_problem rounds it
   double vmin = 0, vmax = 0;
   // kg/m^3 at the interior points (C order) when the model has one (empty: constant density), and
-  // the factor its contrasts put on the stable dt (physics_dt_factor of the whole model).
+  // Thomsen's epsilon and delta when the model is VTI (numerics/vti/), checked.
   std::vector<double> density;
-  double density_factor = 1.0;
-  // Thomsen's epsilon and delta at the interior points when the model is VTI (numerics/vti/), checked.
   std::vector<double> epsilon, delta;
+  // The factor the model's density or anisotropy puts on the stable dt (physics_dt_factor of the
+  // whole model; 1 for the constant-density equation).
+  double physics_factor = 1.0;
   double bulk_modulus_ratio = 1.0;  // of the whole model: every window's problem carries it
 };
 
@@ -31,7 +32,7 @@ template <class T>
 void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel& model);
 
 // make_problem's checks of the numbers that do not depend on the points (grid, f0, dt stable and
-// representable in T) for the model's extreme velocities (and dt against its density's contrasts):
+// representable in T) for the model's extreme velocities (and dt against physics_factor):
 // every window's problem then passes them.
 template <class T>
 void check_resident(const ResidentModel<T>& model, const TimeAxis& time, double f0);

@@ -108,6 +108,9 @@ struct Grid {
   index_t cpml_offset() const { return (1 + extra_fields) * alloc_points(); }
   // Values a field holds after its allocated grid: the extra fields', then the C-PML's.
   index_t tail_values() const { return extra_fields * alloc_points() + cpml_values(); }
+  // Values of a coefficient field (m, a physics' parameters) of the grid: one allocated grid, and the
+  // C-PML's tail as every field has one (unused), but no extra field.
+  index_t coefficient_values() const { return alloc_points() + cpml_values(); }
   template <class T>
   std::size_t field_bytes() const {
     return static_cast<std::size_t>(alloc_points() + tail_values()) * sizeof(T);

@@ -69,8 +69,8 @@ VelocityModel smoothed(const VelocityModel& model, int radius, int passes);
 // copying the nearest interior edge point, halo zero (never read).
 template <class T>
 HostBuffer padded_squared_slowness(const Grid& grid, const VelocityModel& model);
-// f(v) of interior values v (C order, the grid's shape) at every padded point of one allocated grid
-// (with the C-PML's tail: the grid's field_bytes less any extra field), the layer copying the nearest interior point as m's does; zero elsewhere.
+// f(v) of interior values v (C order, the grid's shape) at every padded point of a coefficient field
+// (Grid::coefficient_values), the layer copying the nearest interior point as m's does; zero elsewhere.
 template <class T>
 HostBuffer padded_interior_values(const Grid& grid, const std::vector<double>& values, double (*f)(double));
 

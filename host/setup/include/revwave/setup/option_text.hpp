@@ -22,10 +22,12 @@ std::vector<Vec3> parse_points(const std::vector<std::string>& texts, const std:
 std::string point_text(const Vec3& p);
 // "NX,NY,Z": NX, NY whole numbers >= 1 and a finite depth Z in metres (--src-grid, --rec-grid).
 PointGrid parse_point_grid(const std::string& text, const std::string& option);
-// A model parameter (--epsilon, --delta): a number is its value at every point, other text a .npy
-// file's path. The parameter's struct is problem_setup.hpp's.
+// Whether the text is a number whole (strtod reads all of it: "0.2", "-1e-3", "nan").
+bool is_number_text(const std::string& text);
+// A model parameter (--epsilon, --delta): a number is its value at every point (setup checks it is
+// finite: read_parameter), other text a .npy file's path. The parameter's struct is problem_setup.hpp's.
 struct ParameterInput;
-ParameterInput parse_parameter(const std::string& text, const std::string& option);
+ParameterInput parse_parameter(const std::string& text);
 // Memory sizes ("8GiB", "512M") are parse_bytes's (revwave/core/system_memory.hpp).
 
 }  // namespace revwave

@@ -107,7 +107,7 @@ std::string shape_text(const std::array<index_t, 3>& shape);
 // their files or grids are dropped: every shot, or an observed record, brings its own).
 ProblemSetup make_survey_setup(ProblemOptions o);
 // The time axis from --dt/--tn, checked against the model's stability bound (its density's
-// contrasts included); `density_factor`: physics_dt_factor of the model that the run propagates in.
+// contrasts included); `physics_factor`: physics_dt_factor of the model that the run propagates in.
 // More steps than `max_steps` without `yes` is an InputError naming the likely unit slip.
 TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
 // Records sampled every `record_dt` and run in `substeps` steps each (choose_substeps): more than
@@ -115,9 +115,9 @@ TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s);
 // the velocity that made it so (a velocity in km/s or a spacing in km is the likely slip).
 void refuse_many_record_steps(const ProblemOptions& o, const std::string& record, const TimeAxis& time,
                               index_t substeps, double vmax);
-TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double density_factor);
+TimeAxis make_time(const ProblemOptions& o, const ProblemSetup& s, double physics_factor);
 // The same for a run whose fastest velocity is `vmax` (models the run may meet, or none made yet).
-TimeAxis make_time(const ProblemOptions& o, const Grid& grid, double vmax, double density_factor);
+TimeAxis make_time(const ProblemOptions& o, const Grid& grid, double vmax, double physics_factor);
 // Whether the options give a density (--density or one in memory).
 bool density_given(const ProblemOptions& o);
 

@@ -64,14 +64,14 @@ std::vector<double> simulation_wavelet(const Shot& shot);
 // The fewest simulation steps per sample of dt that are stable for max_velocity: 1 when dt itself is
 // (the data's dt is kept), else ceil(dt / default step), the default step 0.9 of the limit. A dt below
 // 1e-6 of the limit, or one that would take a million steps, is an InputError naming `record`.
-index_t stable_substeps(double dt, const Grid& grid, double max_velocity, double density_factor,
+index_t stable_substeps(double dt, const Grid& grid, double max_velocity, double physics_factor,
                         const std::string& record);
 // What the run's warnings say of records sampled every dt and simulated in `substeps` steps each.
 std::string substeps_sentence(double dt, index_t substeps, double max_velocity);
 // Gives every shot the substeps that make its run stable for max_velocity (an inversion's --vmax, or
 // the model's fastest); one sentence per distinct choice for the run's warnings (none where every shot
 // steps its data's dt).
-std::vector<std::string> choose_substeps(Survey& survey, const Grid& grid, double max_velocity, double density_factor);
+std::vector<std::string> choose_substeps(Survey& survey, const Grid& grid, double max_velocity, double physics_factor);
 
 // A survey on a fixed geometry: `sources` one shot each (or, with one_shot, all at once), receivers
 // shared or moving with the source (`spread_offsets` added to each source's x, y: points outside the

@@ -9,6 +9,8 @@
 // p's update at probes. The propagator images dJ/dm again at the sources' points from p's whole
 // u[n+1]; after_adjoint_source adds d's share there, which has no source term.
 #pragma once
+#include <array>
+
 #include "revwave/core/host_buffer.hpp"
 #include "revwave/numerics/cpu_physics.hpp"
 
@@ -26,7 +28,8 @@ class VtiCpuPhysics final : public CpuPhysics<T> {
   bool retarget() override;
 
  private:
-  void combine(const T* lam);  // g1, g2, g3 from the adjoint pair at every allocated point
+  // g1, g2, g3 from the adjoint pair at every allocated point, in the physics' buffers it returns.
+  std::array<const T*, 3> combine(const T* lam);
 
   const Problem<T>& p_;
   HostBuffer g_[3];  // the transpose's combinations, one allocated grid each
