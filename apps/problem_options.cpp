@@ -41,6 +41,14 @@ void add_problem_options(CLI::App* cmd, ProblemOptions& o, Presentation& view, C
          "unless given)")
       ->check(number_or_file);
   cmd->add_option_function<std::string>(
+         "--q", [&o](const std::string& text) { o.q = parse_parameter(text); },
+         "quality factor Q, a number >= 5 or a .npy of the model's shape (inf: none there): a visco-acoustic "
+         "medium, 3 standard linear solids fitting a constant Q over 0.25-3 f0 (needs --boundary sponge and "
+         "--backend cpu)")
+      ->check(number_or_file);
+  add_number(cmd, "--q-frequency", o.q_frequency, positive(), "Hz",
+             "the frequency at which the model's velocity is the attenuating medium's phase velocity (default: f0)");
+  cmd->add_option_function<std::string>(
          "--shape",
          [&o](const std::string& text) {
            o.shape = parse_shape(text, "--shape");

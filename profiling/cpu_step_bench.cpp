@@ -3,7 +3,7 @@
 // for the fused reverse step). Uses only CpuPropagator's public steps, so the same source builds
 // against an older revwave for an A/B comparison (profiling/reverse_step_ab.sh).
 //
-// Usage: revwave_cpu_step_bench [N=200] [REPS=12] [THREADS=all] [free-surface|cpml|plane|vti]   (space order 8, float, nbl 10)
+// Usage: revwave_cpu_step_bench [N=200] [REPS=12] [THREADS=all] [free-surface|cpml|plane|vti|visco]   (space order 8, float, nbl 10)
 // Prints one JSON object: per-step seconds (min, median) and GPts/s of both steps.
 #include <omp.h>
 
@@ -30,7 +30,7 @@ namespace {
 
 // One configuration's problem, propagator and step times (its fields random, its adjoint primed).
 struct Bench {
-  Bench(const Grid& g, int reps, bool vti = false) : p(make(g, reps, vti)), prop(p) {
+  Bench(const Grid& g, int reps, const std::string& physics = "") : p(make(g, reps, physics)), prop(p) {
     const Grid& pg = p.grid;
     observed.assign(static_cast<std::size_t>(p.time.nt() * p.rec.count), T(0.01));
     prop.reset_forward();
@@ -41,13 +41,16 @@ struct Bench {
     // Fill the adjoint with something non-zero before timing: one reverse step from random u.
     prop.reverse_step(p.time.steps - 1);
   }
-  static Problem<T> make(const Grid& g, int reps, bool vti) {
+  static Problem<T> make(const Grid& g, int reps, const std::string& physics) {
     VelocityModel model = homogeneous_model(g.shape, 2000.0);
-    if (vti) {  // the pseudo-acoustic VTI pair (numerics/vti/): the d field rides in each field's tail
+    Acquisition acq;
+    if (physics == "vti") {  // the pseudo-acoustic VTI pair (numerics/vti/): the d field rides in each field's tail
       model.epsilon.assign(model.velocity.size(), 0.2);
       model.delta.assign(model.velocity.size(), 0.1);
+    } else if (physics == "visco") {  // Q 30 (numerics/visco/): three memory variables ride in the tail
+      model.q.assign(model.velocity.size(), 30.0);
+      model.q_frequency = model.q_f0 = acq.f0;
     }
-    Acquisition acq;
     acq.sources = {{0.5 * g.extent(0), 0.5 * g.extent(1), 20.0}};
     for (int a = 0; a < 16; ++a)
       for (int b = 0; b < 16; ++b)
@@ -86,7 +89,8 @@ void print(const char* name, const Bench& b, const char* tail) {
 // A fourth argument `free-surface` times the same grid with --free-surface too, the two
 // alternating rep by rep, and prints both and the ratios (free surface / sponge) of their medians;
 // `cpml` the same with --boundary cpml (the ratios C-PML / sponge); `vti` the same with epsilon 0.2
-// and delta 0.1 (the ratios VTI / isotropic, both with the sponge).
+// and delta 0.1 (the ratios VTI / isotropic, both with the sponge); `visco` with Q 30 (the ratios
+// visco-acoustic / acoustic, both with the sponge).
 // `plane` times a 2D model (ny = 1) of as many interior points, N^(3/2) x 1 x N^(3/2), beside the
 // N^3 cube, alternating, and prints the ratios (plane / cube) of their medians per interior point.
 int main(int argc, char** argv) {
@@ -94,8 +98,9 @@ int main(int argc, char** argv) {
   const int reps = argc > 2 ? std::atoi(argv[2]) : 12;
   if (argc > 3) omp_set_num_threads(std::atoi(argv[3]));
   const std::string mode = argc > 4 ? argv[4] : "";
-  if (!mode.empty() && mode != "free-surface" && mode != "cpml" && mode != "plane" && mode != "vti") {
-    std::fprintf(stderr, "revwave_cpu_step_bench: unknown mode '%s' (free-surface, cpml, plane or vti)\n",
+  if (!mode.empty() && mode != "free-surface" && mode != "cpml" && mode != "plane" && mode != "vti" &&
+      mode != "visco") {
+    std::fprintf(stderr, "revwave_cpu_step_bench: unknown mode '%s' (free-surface, cpml, plane, vti or visco)\n",
                  mode.c_str());
     return 2;
   }
@@ -116,22 +121,26 @@ int main(int argc, char** argv) {
     g.shape = {side, 1, side};
   } else if (mode == "cpml") {
     g.cpml = true;
-  } else if (mode == "vti") {
+  } else if (mode == "vti" || mode == "visco") {
   } else {
     g.free_surface = true;
   }
-  Bench other(g, reps, mode == "vti");
+  Bench other(g, reps, mode == "vti" || mode == "visco" ? mode : "");
   for (int r = 0; r < reps; ++r) {
     today.rep();
     other.rep();
   }
   // Per interior point: the plane's count is the cube's to within the rounding of its side.
   const double per = double(today.p.grid.interior_points()) / double(other.p.grid.interior_points());
-  const char* first = mode == "plane" ? "{\"cube\": " : mode == "vti" ? "{\"isotropic\": " : "{\"sponge\": ";
-  const char* second = mode == "plane"  ? "\"plane\": "
-                       : mode == "cpml" ? "\"cpml\": "
-                       : mode == "vti"  ? "\"vti\": "
-                                        : "\"free_surface\": ";
+  const char* first = mode == "plane"   ? "{\"cube\": "
+                      : mode == "vti"   ? "{\"isotropic\": "
+                      : mode == "visco" ? "{\"acoustic\": "
+                                        : "{\"sponge\": ";
+  const char* second = mode == "plane"   ? "\"plane\": "
+                       : mode == "cpml"  ? "\"cpml\": "
+                       : mode == "vti"   ? "\"vti\": "
+                       : mode == "visco" ? "\"visco\": "
+                                         : "\"free_surface\": ";
   print(first, today, ", ");
   print(second, other, ", ");
   std::printf("\"forward_ratio_median\": %.4f, \"reverse_ratio_median\": %.4f}\n",

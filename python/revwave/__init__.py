@@ -77,7 +77,8 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
             backend: str = "auto", threads: Optional[int] = None,
             device_memory: Union[None, int, str] = None, wavelet: Optional[ArrayLike] = None,
             progress: ProgressArg = None, density: Union[None, ArrayLike, str, os.PathLike] = None,
-            epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None) -> ShotRecord:
+            epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None,
+            q: Union[None, float, ArrayLike, str, os.PathLike] = None, q_frequency: Optional[float] = None) -> ShotRecord:
     """Models one shot record, as ``revwave forward --out FILE.npy``.
 
     model: velocity (nx, ny, nz) in m/s (default: the built-in model of ``shape``, default 80^3, or
@@ -94,7 +95,7 @@ def forward(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
                  backend, threads, device_memory, free_surface=free_surface, boundary=boundary, density=density,
-                 epsilon=epsilon, delta=delta)
+                 epsilon=epsilon, delta=delta, q=q, q_frequency=q_frequency)
     w = _wavelet_input(wavelet)
     if w is not None:
         o.set_wavelet(w)
@@ -125,7 +126,8 @@ def gradient(model: Optional[ArrayLike] = None, *,
              wrt: str = "m", wavelet: Optional[ArrayLike] = None, estimate_wavelet: bool = False,
              normalize: Optional[float] = None, progress: ProgressArg = None,
              density: Union[None, ArrayLike, str, os.PathLike] = None, density_gradient: Optional[bool] = None,
-             epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None) -> GradientResult:
+             epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None,
+            q: Union[None, float, ArrayLike, str, os.PathLike] = None, q_frequency: Optional[float] = None) -> GradientResult:
     """A misfit J and its gradient, as ``revwave gradient`` (the default: J(m) = 1/2 sum |S u - d|^2
     and dJ/dm, m = 1/c^2).
 
@@ -193,7 +195,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
                  12.0 if f0 is None else f0, src, rec,
                  rec_grid, precision, backend, threads, device_memory, host_memory, host_spacing,
                  shots_at_once=shots_at_once, free_surface=free_surface, boundary=boundary, density=density,
-                 epsilon=epsilon, delta=delta)
+                 epsilon=epsilon, delta=delta, q=q, q_frequency=q_frequency)
     o.problem = p
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)
@@ -245,7 +247,8 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
                    precision: str = "float", backend: str = "auto", threads: Optional[int] = None,
                    device_memory: Union[None, int, str] = None, progress: ProgressArg = None,
                    density: Union[None, ArrayLike, str, os.PathLike] = None,
-                   epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None) -> SurveyRecords:
+                   epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None,
+            q: Union[None, float, ArrayLike, str, os.PathLike] = None, q_frequency: Optional[float] = None) -> SurveyRecords:
     """Models a survey, as ``revwave forward --src-grid ...``: every source a shot, shot after shot.
 
     src_grid=(NX, NY, Z): NX x NY sources at the centres of equal cells of the x-y extent, at depth Z
@@ -260,7 +263,7 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
     """
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
                  backend, threads, device_memory, free_surface=free_surface, boundary=boundary, density=density, epsilon=epsilon,
-                 delta=delta)
+                 delta=delta, q=q, q_frequency=q_frequency)
     survey = _revwave.SurveyOptions()
     _set_survey_layout(survey, src_grid, spread, wavelet, origin)
     with _reporting(progress, "forward_survey"):
@@ -296,14 +299,15 @@ def adjtest(model: Optional[ArrayLike] = None, *, velocity: Optional[float] = No
             rec_grid: Union[None, str, Sequence[float]] = None, precision: str = "double", backend: str = "auto",
             threads: Optional[int] = None, device_memory: Union[None, int, str] = None, seed: int = 1234,
             tolerance: Optional[float] = None, density: Union[None, ArrayLike, str, os.PathLike] = None,
-            epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None) -> dict:
+            epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None,
+            q: Union[None, float, ArrayLike, str, os.PathLike] = None, q_frequency: Optional[float] = None) -> dict:
     """The dot-product test <F w, d> = <w, F^T d>, as ``revwave adjtest`` (its defaults: 40^3, double).
     Returns the fields of ``revwave adjtest --json``: forward_product, adjoint_product, relative_error,
     tolerance (default 1e-12 in double, 1e-5 in float), pass, steps, ... With ``density`` (kg/m^3) it
     tests the variable-density equation and its transpose; with ``epsilon`` and ``delta`` the VTI pair's."""
     o = _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision,
                  backend, threads, device_memory, default_shape="40,40,40", free_surface=free_surface, boundary=boundary,
-                 density=density, epsilon=epsilon, delta=delta)
+                 density=density, epsilon=epsilon, delta=delta, q=q, q_frequency=q_frequency)
     seed = _integer("--seed", seed)
     if not 0 <= seed <= 4294967295:
         raise InputError(f"--seed {seed} is invalid: it must be an integer in [0, 4294967295]")
@@ -327,7 +331,8 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
              stop_energy: Optional[float] = None, precision: str = "double", backend: str = "cpu",
              threads: Optional[int] = None, halvings: int = 6, scale: float = 0.02,
              misfit: Union[str, Callable] = "l2", density: Union[None, ArrayLike, str, os.PathLike] = None,
-             epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None) -> dict:
+             epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None,
+            q: Union[None, float, ArrayLike, str, os.PathLike] = None, q_frequency: Optional[float] = None) -> dict:
     """The Taylor test of J and its gradient, as ``revwave gradtest`` (on ``backend``; 40^3, double):
     |J(m + h dm) - J(m)| falls as h, |J(m + h dm) - J(m) - h <g, dm>| as h^2. Returns h, first_order,
     second_order, rate_first, rate_second and pass (the fields of ``revwave gradtest --json``).
@@ -339,7 +344,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
                          12.0 if f0 is None else f0, src,
                          rec, rec_grid, precision, backend, threads, default_shape="40,40,40",
                          free_surface=free_surface, boundary=boundary, density=density, epsilon=epsilon,
-                         delta=delta)
+                         delta=delta, q=q, q_frequency=q_frequency)
     o.f0_given = f0 is not None
     _set_misfit(o, misfit)
     if isinstance(observed, (ShotRecord, dict, np.ndarray)):

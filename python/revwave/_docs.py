@@ -54,6 +54,9 @@ _UNITS: Dict[str, str] = {
     "density": "density in kg/m^3, (nx, ny, nz) array or .npy path: the variable-density equation (None: constant)",
     "epsilon": "Thomsen's epsilon (no unit): a number, an (nx, ny, nz) array or .npy path: a VTI medium (None: isotropic)",
     "delta": "Thomsen's delta (no unit), at most epsilon: a number, an array or .npy path (None: 0 with epsilon)",
+    "q": "quality factor Q, at least 5 (inf: none there): a number, an (nx, ny, nz) array or .npy path: a "
+         "visco-acoustic medium, 3 standard linear solids (None: no attenuation; boundary='sponge', backend 'cpu')",
+    "q_frequency": "Hz at which the model's velocity is the attenuating medium's phase velocity (None: f0)",
     "density_gradient": "return dJ/drho (misfit per kg/m^3) as density_gradient (bool; default: with a density)",
     "normalize": "a positive number J (and the gradient) is divided by (in the misfit's units)",
     "out": "output path: FILE.sgy / FILE.segy, FILE.npy or a new directory; None writes nothing",

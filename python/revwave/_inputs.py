@@ -206,7 +206,7 @@ def _existing(path: Union[str, os.PathLike], option: str) -> str:
 def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src, rec, rec_grid, precision, backend,
              threads, device_memory=None, host_memory=None, host_spacing=None, shots_at_once=None,
              default_shape="80,80,80", free_surface=False, boundary="cpml", density=None, epsilon=None,
-             delta=None) -> "_revwave.ProblemOptions":
+             delta=None, q=None, q_frequency=None) -> "_revwave.ProblemOptions":
     o = _revwave.ProblemOptions()
     if model is not None and velocity is not None:
         raise InputError("--model excludes --velocity")
@@ -218,7 +218,8 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
         o.density_file = _existing(density, "--density")
     elif density is not None:
         o.set_density(_as_input(density, "density"))
-    for name, value in (("epsilon", epsilon), ("delta", delta)):  # Thomsen's: a number, a .npy path or an array
+    # Thomsen's epsilon and delta, and Q: a number, a .npy path or an array
+    for name, value in (("epsilon", epsilon), ("delta", delta), ("q", q)):
         if value is None:
             continue
         if isinstance(value, (str, os.PathLike)):
@@ -228,6 +229,7 @@ def _problem(model, velocity, shape, spacing, nbl, space_order, tn, dt, f0, src,
         else:
             o.set_parameter(name, _as_input(value, name))
     o.velocity = _optional_number("--velocity", velocity)
+    o.q_frequency = _optional_number("--q-frequency", q_frequency)
     # A shape given with a model must be the model's (the CLI's --shape); None: the default grid.
     o.shape_given = shape is not None
     o.shape = _triple(default_shape if shape is None else shape, "--shape")

@@ -42,7 +42,8 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
            host_spacing: Optional[int] = None, shots_at_once: Optional[int] = None, misfit: str = "l2", estimate_wavelet: bool = False,
            progress: ProgressArg = None, density: Union[None, ArrayLike, str, os.PathLike] = None,
            epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None,
-           delta: Union[None, float, ArrayLike, str, os.PathLike] = None) -> InversionResult:
+           delta: Union[None, float, ArrayLike, str, os.PathLike] = None,
+           q: Union[None, float, ArrayLike, str, os.PathLike] = None, q_frequency: Optional[float] = None) -> InversionResult:
     """Full-waveform inversion, as ``revwave invert``: projected L-BFGS on the velocity (m/s) within
     [vmin, vmax] (required), band after band, the same bits as the CLI for the same options.
 
@@ -86,7 +87,7 @@ def invert(model: Union[None, ArrayLike, str, os.PathLike] = None, *,
     job.problem = _problem(model, velocity, shape, spacing, nbl, space_order, 0.5 if tn is None else tn, dt,
                            12.0 if f0 is None else f0, src, rec, rec_grid, precision, backend, threads,
                            device_memory, host_memory, host_spacing, shots_at_once=shots_at_once, free_surface=free_surface, boundary=boundary, density=density,
-                           epsilon=epsilon, delta=delta)
+                           epsilon=epsilon, delta=delta, q=q, q_frequency=q_frequency)
     job.f0_given = f0 is not None
     if callable(misfit):
         raise InputError("invert takes a built-in misfit: l2, correlation or envelope")

@@ -33,6 +33,7 @@ void bind_problem(nb::module_& m) {
       .def(nb::init<>())
       .def_rw("model_file", &ProblemOptions::model_file)
       .def_rw("velocity", &ProblemOptions::velocity)
+      .def_rw("q_frequency", &ProblemOptions::q_frequency)
       .def_prop_rw(
           "shape", [](const ProblemOptions& o) { return shape_text(o.shape); },
           [](ProblemOptions& o, const std::string& v) { o.shape = parse_shape(v, "--shape"); })
@@ -81,7 +82,7 @@ void bind_problem(nb::module_& m) {
       .def(
           "set_parameter",
           [](ProblemOptions& o, const std::string& name, const nb::object& value) {
-            // Thomsen's epsilon or delta: a float everywhere, a .npy path (str), or an array.
+            // Thomsen's epsilon or delta, or Q: a float everywhere, a .npy path (str), or an array.
             ParameterInput in;
             if (nb::isinstance<nb::float_>(value))
               in.constant = nb::cast<double>(value);
@@ -89,7 +90,7 @@ void bind_problem(nb::module_& m) {
               in.file = nb::cast<std::string>(value);
             else
               in.values = npy_of(nb::cast<InArray>(value), name);
-            (name == "delta" ? o.delta : o.epsilon) = in;
+            (name == "q" ? o.q : name == "delta" ? o.delta : o.epsilon) = in;
           },
           "name"_a, "value"_a)
       .def(

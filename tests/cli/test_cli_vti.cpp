@@ -43,7 +43,7 @@ TEST_F(CliVti, BadParametersAreRefusedWithOneLineNamingTheValueAndTheRule) {
                  "give --boundary sponge");
   // ZFP would encode the second field's halos as values; fp16 and bf16 keep them zero.
   expect_refused("gradient" + small + "--epsilon 0.1 --compress zfp-rate:8 --out g.npy",
-                 "--compress zfp-rate:8 does not run with a second wavefield");
+                 "--compress zfp-rate:8 does not run with more than one wavefield");
   write_constant("eps.npy", 0.1);
   expect_refused_reading("eps.npy", "gradient" + small + "--epsilon eps.npy --out eps.npy", "eps.npy");
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "dot_product_median.hpp"
+#include "physics_checks.hpp"
 #include "precisions.hpp"
 #include "revwave/driver/backend_registry.hpp"
 #include "revwave/driver/gradient_strategy.hpp"
@@ -23,6 +24,9 @@ namespace revwave {
 namespace {
 
 using testing::add_anisotropy;
+using testing::expect_same_values;
+using testing::gradient_in;
+using testing::refusal;
 using testing::same_bits;
 using testing::SmallCase;
 using testing::vti_case;
@@ -38,28 +42,6 @@ SmallCase vti_plane_case(index_t steps = 80, bool surface = false) {
   const double vmax = std::max(max_velocity(c.true_model), max_velocity(c.start_model));
   c.time.dt = default_dt(c.grid, vmax) * vti_dt_factor(c.grid, c.true_model);
   return c;
-}
-
-template <class T>
-GradientOutput gradient_in(const SmallCase& c, const VelocityModel& model, const std::vector<T>& observed,
-                           const StrategyOptions& s = testing::strategy("full")) {
-  const Problem<T> p = make_problem<T>(c.grid, model, c.acq, c.time);
-  CpuPropagator<T> prop(p);
-  return run_gradient(prop, observed.data(), s,
-                      plan_strategy(s, c.time.steps, physics_state(p.grid, physics_of(p)), field_layout<T>(p.grid)));
-}
-
-// Equal value for value (a zero's sign aside: the pair's corrections there are signed zeros).
-template <class T>
-void expect_same_values(const std::vector<T>& a, const std::vector<T>& b, const std::string& what) {
-  ASSERT_EQ(a.size(), b.size()) << what;
-  std::size_t differ = 0, nonzero = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    differ += a[i] == b[i] ? 0 : 1;
-    nonzero += a[i] != 0 ? 1 : 0;
-  }
-  EXPECT_EQ(differ, 0u) << what;
-  EXPECT_GT(nonzero, a.size() / 4) << what << ": too few nonzero values to compare";
 }
 
 REVWAVE_PRECISION_SUITE(Vti, ::testing::Test);
@@ -148,42 +130,17 @@ TEST(VtiGradient, TaylorTestInMIsSecondOrder) {
 // (At (6, 5, 2), nearer the source, the difference's own error is 1e-4 of the value at this step
 // and falls as its square: 2.6e-5 at half of it.)
 TEST(VtiGradient, ComponentsMatchCentralDifferences) {
-  for (bool surface : {false, true}) {
-    const SmallCase c = vti_case(13, 11, 12, 60, 4, surface);
-    const std::vector<double> d = testing::observed_in<double>(c, c.true_model);
-    const GradientOutput g = gradient_in<double>(c, c.start_model, d);
-    const auto& s = c.grid.shape;
-    const index_t sx = static_cast<index_t>(std::lround(c.acq.sources[0][0] / c.grid.spacing));
-    const index_t sy = static_cast<index_t>(std::lround(c.acq.sources[0][1] / c.grid.spacing));
-    const index_t sz = static_cast<index_t>(std::lround(c.acq.sources[0][2] / c.grid.spacing));
-    const index_t edge = surface ? 1 : 0;  // the surface's plane itself is u = 0: dJ/dm is 0 there
-    for (const std::array<index_t, 3> ijk : {std::array<index_t, 3>{6, 5, 3}, std::array<index_t, 3>{6, 4, 7},
-                                             std::array<index_t, 3>{0, 5, edge}, std::array<index_t, 3>{sx, sy, sz}}) {
-      const std::size_t i = static_cast<std::size_t>((ijk[0] * s[1] + ijk[1]) * s[2] + ijk[2]);
-      const double fd = testing::central_difference_in_m(c, d, i);
-      EXPECT_NE(fd, 0.0);
-      EXPECT_NEAR(g.gradient[i], fd, 1e-4 * std::abs(fd))
-          << "dJ/dm at " << ijk[0] << "," << ijk[1] << "," << ijk[2] << (surface ? ", free surface" : "");
-    }
-  }
+  for (bool surface : {false, true})
+    testing::expect_gradient_matches_central_differences(vti_case(13, 11, 12, 60, 4, surface),
+                                                         surface ? "free surface" : "");
 }
 
 // The pair's second field rides in each field's tail, so a checkpoint and a stored history step
 // hold it as they hold u: every strategy's bits are full's.
 TYPED_TEST(Vti, EveryStrategyEqualsFullBitForBit) {
   using T = TypeParam;
-  const testing::TempDir dir("revwave-vti-ckpt");
-  for (bool surface : {false, true}) {
-    const SmallCase c = vti_case(11, 9, 10, 31, 4, surface);
-    const std::vector<T> d = testing::observed_in<T>(c, c.true_model);
-    const GradientOutput ref = gradient_in<T>(c, c.start_model, d);
-    for (const auto& [what, s] : testing::checkpointed_strategies(dir.path().string())) {
-      const GradientOutput g = gradient_in<T>(c, c.start_model, d, s);
-      EXPECT_EQ(g.stats.objective, ref.stats.objective) << what << (surface ? ", free surface" : "");
-      EXPECT_TRUE(same_bits(g.gradient, ref.gradient)) << "dJ/dm, " << what << (surface ? ", free surface" : "");
-    }
-  }
-  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "checkpoint files left behind";
+  for (bool surface : {false, true})
+    testing::expect_every_strategy_equals_full<T>(vti_case(11, 9, 10, 31, 4, surface), surface ? "free surface" : "");
 }
 
 // Its state is two pairs of fields, so a slot is twice the isotropic one, and a stored history
@@ -217,29 +174,7 @@ TEST(VtiStability, StrongVaryingAnisotropyStaysBoundedForLong) {
     if (i % 7 == 0) c.true_model.delta[i] = c.true_model.epsilon[i];  // elliptic points
   }
   c.time.dt = 0.999 * max_stable_dt(c.grid, c.true_model);
-  const Problem<double> p = make_problem<double>(c.grid, c.true_model, c.acq, c.time);
-  CpuPropagator<double> prop(p);
-  prop.reset_forward();
-  std::array<double, 3> most{};  // the largest sum of p^2 in each third of the run
-  for (index_t n = 0; n < c.time.steps; ++n) {
-    prop.forward_step(n);
-    const double e = prop.wavefield_energy();
-    ASSERT_TRUE(std::isfinite(e)) << "step " << n;
-    auto& m = most[static_cast<std::size_t>(3 * n / c.time.steps)];
-    m = std::max(m, e);
-  }
-  EXPECT_GT(most[0], 0.0);
-  EXPECT_LT(most[1], most[0]);
-  EXPECT_LT(most[2], most[1]);
-}
-
-std::string refusal(const SmallCase& c, const VelocityModel& m) {
-  try {
-    make_problem<float>(c.grid, m, c.acq, c.time);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "accepted";
+  testing::expect_energy_falls_by_thirds(c);
 }
 
 TEST(VtiModel, BadParametersAreRefusedNamingTheValueAndThePoint) {

@@ -9,6 +9,7 @@
 #include "revwave/survey/survey_gradient.hpp"
 #include "survey_reference.hpp"
 #include "test_helpers.hpp"
+#include "visco_case.hpp"
 #include "vti_case.hpp"
 
 namespace revwave {
@@ -70,13 +71,12 @@ TYPED_TEST(SurveyOnTheEngine, IsThePerShotPathBitForBit) {
   }
 }
 
-// A VTI model: each window carries its epsilon and delta (window_model and the engine's
-// fill_window_problem cut them as they cut the velocity), and the re-targeted engine gives every
-// shot the bits of a propagator of its own on make_problem's window, the pair's second field in
-// its fields' tails.
-TYPED_TEST(SurveyOnTheEngine, VtiIsThePerShotPathBitForBit) {
-  using T = TypeParam;
-  const SmallCase c = testing::vti_case(23, 19, 17, 40, 4);
+// A model with a physics' parameters (c's start model): the re-targeted engine gives every shot,
+// with and without --aperture windows (which cut the parameters as they cut the velocity), the bits
+// of a propagator of its own on make_problem's window; and the parameters reached the shots (the
+// same survey in `without`, the model lacking them, has another J).
+template <class T>
+void expect_engine_is_the_per_shot_path(const SmallCase& c, const VelocityModel& without) {
   const Survey survey = spread_shots<T>(c, 4);
   for (double aperture : {-1.0, 30.0, 60.0}) {
     SurveyRunOptions o;
@@ -87,11 +87,27 @@ TYPED_TEST(SurveyOnTheEngine, VtiIsThePerShotPathBitForBit) {
     const auto [objective, gradient] = testing::reference_survey_gradient<T>(c.grid, c.start_model, survey, o);
     EXPECT_EQ(sum.objective, objective) << "aperture " << aperture;
     EXPECT_TRUE(same_bits(sum.gradient, gradient)) << "aperture " << aperture;
-    VelocityModel iso = c.start_model;  // and the anisotropy reached the shots
-    iso.epsilon.clear();
-    iso.delta.clear();
-    EXPECT_NE(survey_gradient<T>(c.grid, iso, survey, o, runner).objective, sum.objective) << "aperture " << aperture;
+    EXPECT_NE(survey_gradient<T>(c.grid, without, survey, o, runner).objective, sum.objective)
+        << "aperture " << aperture;
   }
+}
+
+// A VTI model: each window carries its epsilon and delta, the pair's second field in its fields' tails.
+TYPED_TEST(SurveyOnTheEngine, VtiIsThePerShotPathBitForBit) {
+  const SmallCase c = testing::vti_case(23, 19, 17, 40, 4);
+  VelocityModel iso = c.start_model;
+  iso.epsilon.clear();
+  iso.delta.clear();
+  expect_engine_is_the_per_shot_path<TypeParam>(c, iso);
+}
+
+// A visco-acoustic model: each window carries its Q (fill_window_problem fits its memory variables'
+// coefficients point by point, as make_problem does).
+TYPED_TEST(SurveyOnTheEngine, AttenuationIsThePerShotPathBitForBit) {
+  const SmallCase c = testing::visco_case(23, 19, 17, 40, 4);
+  VelocityModel elastic = c.start_model;
+  elastic.q.clear();
+  expect_engine_is_the_per_shot_path<TypeParam>(c, elastic);
 }
 
 // Every misfit a run can choose (the seam in host/misfit) reaches the engine's shots: J and g are

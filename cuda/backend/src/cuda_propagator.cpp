@@ -62,7 +62,7 @@ CudaPropagator<T>::CudaPropagator(const Problem<T>& problem, const DeviceBudgets
 
 template <class T>
 void CudaPropagator<T>::assign_physics() {
-  const std::array<bool, 3> kind{p_.density.has_value(), p_.vti.has_value(), p_.cpml.has_value()};
+  const std::array<bool, 4> kind{p_.density.has_value(), p_.vti.has_value(), p_.visco.has_value(), p_.cpml.has_value()};
   if (physics_ && kind == physics_kind_ && physics_->retarget(ring_, streams_.compute)) return;
   if (physics_) streams_.compute.synchronize();  // the last steps may still read its buffers
   // Made before the last one goes: a failed allocation leaves the propagator as it was.

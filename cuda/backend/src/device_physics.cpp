@@ -19,6 +19,9 @@ std::unique_ptr<DevicePhysics<T>> make_device_physics(const Problem<T>& problem,
     throw InputError(
         "epsilon and delta (the VTI physics) do not run on the CUDA backend in this release: give "
         "--backend cpu");
+  if (problem.visco)  // the same for BackendCapabilities::visco
+    throw InputError(
+        "Q (the visco-acoustic physics) does not run on the CUDA backend in this release: give --backend cpu");
   if (problem.density)
     physics = std::make_unique<DensityDevicePhysics<T>>(problem, dev, field_capacity, ring, stream);
   else

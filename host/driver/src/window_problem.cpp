@@ -16,6 +16,9 @@ void make_resident(ResidentModel<T>& out, const Grid& grid, const VelocityModel&
   out.grid.extra_fields = model.physics().extra_fields();
   out.epsilon = model.epsilon;  // validate() checked them
   out.delta = model.delta;
+  out.q = model.q;
+  out.q_frequency = model.q_frequency;
+  out.q_f0 = model.q_f0;
   out.vmin = min_velocity(model);
   out.vmax = max_velocity(model);
   out.density = model.density;  // validate() checked it
@@ -66,13 +69,14 @@ std::vector<double> window_values(const std::vector<double>& whole, const Grid& 
   return out;
 }
 
-// The window's density, epsilon and delta as window_model cuts them, and their coefficients as
+// The window's density, epsilon, delta and Q as window_model cuts them, and their coefficients as
 // make_problem makes them (none where the model has none).
 template <class T>
 void fill_window_parameters(Problem<T>& p, const ResidentModel<T>& model, const std::array<index_t, 3>& first,
                             const std::array<index_t, 3>& shape) {
   p.density.reset();
   p.vti.reset();
+  p.visco.reset();
   if (!model.density.empty()) {
     VelocityModel w;
     w.shape = shape;
@@ -82,6 +86,10 @@ void fill_window_parameters(Problem<T>& p, const ResidentModel<T>& model, const 
   if (!model.epsilon.empty()) {
     p.vti = make_vti_fields<T>(p.grid, window_values(model.epsilon, model.grid, first, shape),
                                window_values(model.delta, model.grid, first, shape));
+  }
+  if (!model.q.empty()) {
+    p.visco = make_visco_fields<T>(p.grid, window_values(model.q, model.grid, first, shape), model.q_frequency,
+                                   model.q_f0, p.time.dt);
   }
 }
 

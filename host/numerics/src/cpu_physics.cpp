@@ -3,6 +3,7 @@
 #include "revwave/numerics/acoustic/acoustic_physics.hpp"
 #include "revwave/numerics/boundary/cpml_physics.hpp"
 #include "revwave/numerics/density/density_physics.hpp"
+#include "revwave/numerics/visco/visco_physics.hpp"
 #include "revwave/numerics/vti/vti_physics.hpp"
 
 namespace revwave {
@@ -12,6 +13,8 @@ std::unique_ptr<CpuPhysics<T>> make_cpu_physics(const Problem<T>& problem) {
   std::unique_ptr<CpuPhysics<T>> physics;
   if (problem.vti)
     physics = std::make_unique<VtiCpuPhysics<T>>(problem);
+  else if (problem.visco)
+    physics = std::make_unique<ViscoCpuPhysics<T>>(problem);
   else if (problem.density)
     physics = std::make_unique<DensityCpuPhysics<T>>(problem);
   else

@@ -8,6 +8,7 @@
 
 #include "revwave/core/errors.hpp"
 #include "revwave/numerics/density/density_model.hpp"
+#include "revwave/numerics/visco/visco_model.hpp"
 #include "revwave/numerics/vti/vti_model.hpp"
 
 namespace revwave {
@@ -85,6 +86,15 @@ void validate(const VelocityModel& model, const ModelRange& range, const std::st
         }
   if (model.has_density()) validate_density(model);
   if (model.has_anisotropy()) validate_vti(model);
+  if (model.has_attenuation()) validate_q(model);
+}
+
+std::string point_text(const VelocityModel& model, std::size_t i) {
+  const index_t n = static_cast<index_t>(i);
+  const index_t nz = model.shape[2], ny = model.shape[1];
+  std::ostringstream os;
+  os << "(" << n / (ny * nz) << ", " << (n / nz) % ny << ", " << n % nz << ")";
+  return os.str();
 }
 
 double max_velocity(const VelocityModel& model) { return model_range(model).max_velocity; }

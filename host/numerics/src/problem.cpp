@@ -82,19 +82,25 @@ void check_stable(double dt, const Grid& grid, double max_velocity, double physi
 
 double physics_dt_factor(const Grid& grid, const VelocityModel& model) {
   if (model.has_anisotropy()) return vti_dt_factor(grid, model);
+  if (model.has_attenuation()) return visco_dt_factor(model);
   return density_dt_factor(grid, model);
 }
 
 void check_physics_supported(const Grid& grid, const VelocityModel& model) {
-  if (!model.has_anisotropy()) return;
+  if (!model.has_anisotropy() && !model.has_attenuation()) return;
+  const std::string physics =
+      model.has_anisotropy() ? "epsilon and delta (the VTI physics)" : "Q (the visco-acoustic physics)";
   const char* what = nullptr;
-  if (model.has_density())
+  if (model.has_anisotropy() && model.has_attenuation())
+    what = "Q (attenuation)";
+  else if (model.has_density())
     what = "a density";
   else if (grid.cpml)
     what = "the C-PML boundary (give --boundary sponge)";
   if (what != nullptr)
-    throw InputError(std::string("epsilon and delta (the VTI physics) do not run with ") + what +
-                     " in this release: VTI runs with the sponge boundary and a constant density");
+    throw InputError(physics + " do" + (model.has_anisotropy() ? "" : "es") + " not run with " + what +
+                     " in this release: " + (model.has_anisotropy() ? "VTI" : "Q") +
+                     " runs with the sponge boundary and a constant density");
 }
 
 double max_stable_dt(const Grid& grid, const VelocityModel& model) {
@@ -218,6 +224,7 @@ Problem<T> make_problem(const Grid& given, const VelocityModel& model, const Acq
   p.bulk_modulus_ratio = range.bulk_modulus_ratio;
   if (model.has_density()) p.density = make_density_fields<T>(grid, model);
   if (model.has_anisotropy()) p.vti = make_vti_fields<T>(grid, model);
+  if (model.has_attenuation()) p.visco = make_visco_fields<T>(grid, model, time.dt);
   assign_operator(p, grid, time, acq, acq.wavelet);  // refuses a source above a free surface first
   if (!acq.wavelet.empty()) {
     if (static_cast<index_t>(acq.wavelet.size()) != time.nt()) {

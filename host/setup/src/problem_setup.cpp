@@ -117,6 +117,23 @@ std::vector<double> read_parameter(const ParameterInput& in, const Grid& grid, c
   return {};
 }
 
+// --q and --q-frequency into the model (numerics/visco/visco_model.hpp checks Q at every point).
+void read_attenuation(const ProblemOptions& o, const Grid& grid, VelocityModel& model) {
+  if (o.q_frequency && !o.q.given())
+    throw InputError("--q-frequency " + number_text(*o.q_frequency) +
+                     " Hz needs --q: it is the frequency at which the attenuating model's velocity holds");
+  if (!o.q.given()) return;
+  check_number("--f0", o.f0, positive(), "Hz");  // the fitted band's centre
+  if (o.q_frequency) check_number("--q-frequency", *o.q_frequency, positive(), "Hz");
+  if (o.q.constant && !(*o.q.constant >= min_quality))  // infinity passes: no attenuation
+    throw InputError("--q " + number_text(*o.q.constant) + " is invalid: Q must be a number of at least " +
+                     number_text(min_quality) + " (inf: no attenuation)");
+  model.q = o.q.constant ? std::vector<double>(static_cast<std::size_t>(grid.interior_points()), *o.q.constant)
+                         : read_parameter(o.q, grid, "--q");
+  model.q_frequency = o.q_frequency.value_or(o.f0);
+  model.q_f0 = o.f0;
+}
+
 // A --shape given with a model must be the model's: the model sets the grid.
 void check_shape_agrees(const ProblemOptions& o, const std::array<index_t, 3>& model_shape, const std::string& model) {
   if (!o.shape_given || o.shape == model_shape) return;
@@ -150,7 +167,8 @@ Grid options_grid(const ProblemOptions& o) {
 }  // namespace
 
 bool describable(const ProblemOptions& o) {
-  return o.model_file.empty() && !o.model_values && !density_given(o) && !o.epsilon.given() && !o.delta.given();
+  return o.model_file.empty() && !o.model_values && !density_given(o) && !o.epsilon.given() && !o.delta.given() &&
+         !o.q.given();
 }
 
 ProblemSetup describe_setup(const ProblemOptions& o, double& max_velocity) {
@@ -200,6 +218,7 @@ ProblemSetup make_setup(const ProblemOptions& o) {
   s.model.delta = read_parameter(o.delta, s.grid, "--delta");
   if (s.model.epsilon.empty() != s.model.delta.empty())  // one given: the other is 0
     (s.model.epsilon.empty() ? s.model.epsilon : s.model.delta).assign(s.model.velocity.size(), 0.0);
+  read_attenuation(o, s.grid, s.model);
   s.grid.extra_fields = s.model.physics().extra_fields();  // what every field carries (make_problem's grid)
   check_physics_supported(s.grid, s.model);                // before any run: surveys build no make_problem
   const std::string name = o.model_file.empty() ? "the model" : "--model " + o.model_file;

@@ -91,6 +91,7 @@ std::vector<NamedPath> problem_inputs(const ProblemOptions& o) {
   if (!o.density_file.empty()) in.push_back({"--density", o.density_file});
   if (!o.epsilon.file.empty()) in.push_back({"--epsilon", o.epsilon.file});
   if (!o.delta.file.empty()) in.push_back({"--delta", o.delta.file});
+  if (!o.q.file.empty()) in.push_back({"--q", o.q.file});
   if (!o.rec_file.empty()) in.push_back({"--rec-file", o.rec_file});
   return in;
 }

@@ -237,8 +237,8 @@ FieldCodec::FieldCodec(const Compression& c, const FieldLayout& layout) : c_(c),
   const bool zfp = c.mode == CompressionMode::zfp_rate || c.mode == CompressionMode::zfp_accuracy;
   if (zfp && layout.tail_fields > 0) {
     throw InputError("--compress " + c.text() +
-                     " does not run with a second wavefield in each field (epsilon and delta: the VTI pair) in this "
-                     "release: give --compress fp16, bf16 or none");
+                     " does not run with more than one wavefield in each field (epsilon and delta: the VTI pair; Q: "
+                     "the memory variables) in this release: give --compress fp16, bf16 or none");
   }
   box_max_bytes_ = part_max_bytes(c, layout, 1.0);
   max_bytes_ = box_max_bytes_;

@@ -62,6 +62,11 @@ VelocityModel window_model(const VelocityModel& model, const ModelWindow& w) {
     out.epsilon.resize(out.velocity.size());
     out.delta.resize(out.velocity.size());
   }
+  if (model.has_attenuation()) {  // and its Q
+    out.q.resize(out.velocity.size());
+    out.q_frequency = model.q_frequency;
+    out.q_f0 = model.q_f0;
+  }
   std::size_t i = 0;
   for (index_t x = 0; x < w.shape[0]; ++x)
     for (index_t y = 0; y < w.shape[1]; ++y)
@@ -71,6 +76,7 @@ VelocityModel window_model(const VelocityModel& model, const ModelWindow& w) {
         out.velocity[i] = model.velocity[at];
         if (model.has_density()) out.density[i] = model.density[at];
         if (model.has_anisotropy()) out.epsilon[i] = model.epsilon[at], out.delta[i] = model.delta[at];
+        if (model.has_attenuation()) out.q[i] = model.q[at];
       }
   return out;
 }

@@ -35,7 +35,12 @@ PhysicsMemory physics_memory(const Grid& g, const PhysicsSpec& physics, std::siz
   if (physics.vti)  // vti/vti_physics.hpp: c1, c2 and the transpose's g1, g2, g3, one allocated grid each
     vti = checked_bytes({5, static_cast<std::size_t>(g.coefficient_values()), value_bytes},
                         "the VTI pair's coefficients");
-  m.other_bytes = checked_sum(cpml_bytes(g, physics.density, value_bytes), vti, "the VTI pair");
+  std::size_t visco = 0;
+  if (physics.visco)  // visco/visco_model.hpp: e1, e2, beta[3] per point, and the transpose's g: six grids
+    visco = checked_bytes({6, static_cast<std::size_t>(g.coefficient_values()), value_bytes},
+                          "the visco-acoustic coefficients");
+  m.other_bytes = checked_sum(checked_sum(cpml_bytes(g, physics.density, value_bytes), vti, "the VTI pair"), visco,
+                              "the visco-acoustic coefficients");
   return m;
 }
 

@@ -27,7 +27,7 @@ CpuPropagator<T>::CpuPropagator(const Problem<T>& problem, std::size_t field_cap
 template <class T>
 void CpuPropagator<T>::derive() {
   // A window's physics, when retargeted: the last one re-derived where it is of the same kind.
-  const std::array<bool, 3> kind{p_.density.has_value(), p_.vti.has_value(), p_.cpml.has_value()};
+  const std::array<bool, 4> kind{p_.density.has_value(), p_.vti.has_value(), p_.visco.has_value(), p_.cpml.has_value()};
   if (!physics_ || kind != physics_kind_ || !physics_->retarget()) physics_ = make_cpu_physics(p_);
   physics_kind_ = kind;
   const double cell = p_.grid.cell_volume();  // h^3, or h^2 on a plane

@@ -10,14 +10,6 @@
 namespace revwave {
 namespace {
 
-std::string point_text(const VelocityModel& model, std::size_t i) {
-  const index_t n = static_cast<index_t>(i);
-  const index_t nz = model.shape[2], ny = model.shape[1];
-  std::ostringstream os;
-  os << "(" << n / (ny * nz) << ", " << (n / nz) % ny << ", " << n % nz << ")";
-  return os.str();
-}
-
 // The largest eigenvalue of [[a E, sqrt(a) S], [sqrt(a) S, 1]], a = D - 1.
 double pair_eigenvalue(double a, double e, double s) {
   const double tr = a * e + 1.0;

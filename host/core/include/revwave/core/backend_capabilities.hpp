@@ -21,6 +21,8 @@ struct BackendCapabilities {
   bool shot_lanes = false;
   // Runs the pseudo-acoustic VTI physics (numerics/vti/).
   bool vti = false;
+  // Runs the visco-acoustic physics (numerics/visco/).
+  bool visco = false;
   // Its memory slots and a stored history are this host's memory, checked against what the machine
   // has before anything is allocated: where they are not a device's.
   bool slots_in_host_memory() const { return !device_memory; }

@@ -47,6 +47,10 @@ inline void check_backend_runs(Backend backend, const PhysicsSpec& physics) {
     throw InputError(std::string("epsilon and delta (the VTI physics) do not run on the ") + can.name +
                      " backend in this release: give --backend cpu");
   }
+  if (physics.visco && !can.visco) {
+    throw InputError(std::string("Q (the visco-acoustic physics) does not run on the ") + can.name +
+                     " backend in this release: give --backend cpu");
+  }
 }
 
 // call(prop) on a propagator of `problem` on `backend` (cpu or cuda: resolve `automatic` first).

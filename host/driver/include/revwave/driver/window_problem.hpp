@@ -21,7 +21,10 @@ struct ResidentModel {
   // Thomsen's epsilon and delta when the model is VTI (numerics/vti/), checked.
   std::vector<double> density;
   std::vector<double> epsilon, delta;
-  // The factor the model's density or anisotropy puts on the stable dt (physics_dt_factor of the
+  // Q and its frequencies when the model attenuates (numerics/visco/), checked.
+  std::vector<double> q;
+  double q_frequency = 0, q_f0 = 0;
+  // The factor the model's density, anisotropy or attenuation puts on the stable dt (physics_dt_factor of the
   // whole model; 1 for the constant-density equation).
   double physics_factor = 1.0;
   double bulk_modulus_ratio = 1.0;  // of the whole model: every window's problem carries it

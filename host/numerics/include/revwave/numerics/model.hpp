@@ -24,14 +24,25 @@ struct VelocityModel {
   // model as the density does.
   std::vector<double> epsilon = {};
   std::vector<double> delta = {};
+  // The quality factor Q, C order like velocity (numerics/visco/visco_model.hpp); empty: no
+  // attenuation. Given, it makes the run's physics the visco-acoustic one, with the velocity the
+  // phase velocity at q_frequency (Hz) and the constant Q fitted over a band around q_f0 (Hz, the
+  // source's peak frequency); it travels with the model as the density does.
+  std::vector<double> q = {};
+  double q_frequency = 0;
+  double q_f0 = 0;
   bool has_density() const { return !density.empty(); }
   bool has_anisotropy() const { return !epsilon.empty() || !delta.empty(); }
+  bool has_attenuation() const { return !q.empty(); }
   // The physics a run of this model has (what sizes its state and working memory).
-  PhysicsSpec physics() const { return PhysicsSpec{has_density(), has_anisotropy()}; }
+  PhysicsSpec physics() const { return PhysicsSpec{has_density(), has_anisotropy(), has_attenuation()}; }
   double at(index_t ix, index_t iy, index_t iz) const {
     return velocity[static_cast<std::size_t>((ix * shape[1] + iy) * shape[2] + iz)];
   }
 };
+
+// "(ix, iy, iz)" of the model's point at C-order index i: where a refusal names a parameter's point.
+std::string point_text(const VelocityModel& model, std::size_t i);
 
 // Throws InputError naming the first velocity (then density) that is not finite and positive,
 // or a density whose size is not the model's.

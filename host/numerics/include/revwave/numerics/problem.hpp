@@ -12,6 +12,7 @@
 #include "revwave/numerics/model.hpp"
 #include "revwave/numerics/physics_spec.hpp"
 #include "revwave/numerics/sparse_points.hpp"
+#include "revwave/numerics/visco/visco_model.hpp"
 #include "revwave/numerics/vti/vti_model.hpp"
 
 namespace revwave {
@@ -40,10 +41,11 @@ void check_stable(double dt, const Grid& grid, double max_velocity);
 // The bound times a physics' factor (physics_dt_factor: 1 without a density or anisotropy).
 void check_stable(double dt, const Grid& grid, double max_velocity, double physics_factor);
 // The factor a model's physics puts on the largest stable dt: its density's contrasts'
-// (density_dt_factor) or its anisotropy's (vti_dt_factor); 1 for the constant-density equation.
+// (density_dt_factor), its anisotropy's (vti_dt_factor) or its attenuation's (visco_dt_factor); 1
+// for the constant-density equation.
 double physics_dt_factor(const Grid& grid, const VelocityModel& model);
-// InputError when the model's physics cannot run on the grid's boundary: the VTI pair runs with
-// the sponge and no density, so far.
+// InputError when the model's physics cannot run on the grid's boundary: the VTI pair and the
+// visco-acoustic equation run with the sponge, no density and not together, so far.
 void check_physics_supported(const Grid& grid, const VelocityModel& model);
 // The same for a model, its density's contrasts included.
 double max_stable_dt(const Grid& grid, const VelocityModel& model);
@@ -79,6 +81,9 @@ struct Problem {
   // The pseudo-acoustic VTI pair's coefficients when the model has epsilon and delta; the grid then
   // carries the pair's second field in every field's tail (Grid::extra_fields).
   std::optional<VtiFields> vti;
+  // The visco-acoustic coefficients when the model has Q; the grid then carries the memory
+  // variables in every field's tail (Grid::extra_fields).
+  std::optional<ViscoFields> visco;
   // The C-PML's coefficients when the grid's layer is one (Grid::cpml); kappa is then zero.
   std::optional<CpmlProfile<T>> cpml;
   // bulk_modulus_ratio of the model (a window: of the whole model it is cut from, an upper bound):
@@ -89,7 +94,7 @@ struct Problem {
 // The physics a problem has, as its model declared it (what sizes its state: physics_state).
 template <class T>
 PhysicsSpec physics_of(const Problem<T>& p) {
-  return PhysicsSpec{p.density.has_value(), p.vti.has_value()};
+  return PhysicsSpec{p.density.has_value(), p.vti.has_value(), p.visco.has_value()};
 }
 
 // a = m/dt^2 + eta/(2 dt) at an allocated-grid index (where sources and receivers inject).

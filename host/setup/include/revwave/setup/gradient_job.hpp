@@ -158,6 +158,9 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
   truth.model.density = job.start.model.density;  // known and fixed: the data are modelled with them too
   truth.model.epsilon = job.start.model.epsilon;
   truth.model.delta = job.start.model.delta;
+  truth.model.q = job.start.model.q;
+  truth.model.q_frequency = job.start.model.q_frequency;
+  truth.model.q_f0 = job.start.model.q_f0;
   if (!start_given) job.start.model = smoothed(truth.model, 3, 3);
   validate(job.start.model);
   const double vmax = std::max(max_velocity(truth.model), max_velocity(job.start.model));

@@ -54,6 +54,11 @@ struct ProblemOptions {
   // given, the other is 0 everywhere. Neither: an isotropic medium.
   ParameterInput epsilon;
   ParameterInput delta;
+  // --q: the quality factor of a visco-acoustic medium (numerics/visco/), a number >= 5 or inf (no
+  // attenuation there); --q-frequency: the frequency (Hz) at which the model's velocity is the
+  // phase velocity (unset: f0). Neither: no attenuation.
+  ParameterInput q;
+  std::optional<double> q_frequency;
   std::array<index_t, 3> shape{80, 80, 80};  // interior points (unless a model gives its own)
   bool shape_given = false;                  // --shape was given: with a model it must be the model's shape
   double spacing = 10.0;

@@ -201,7 +201,7 @@ class CudaPropagator {
   DeviceProblem<T> dev_;
   CudaStreams streams_;
   std::unique_ptr<DevicePhysics<T>> physics_;  // the problem's operator (after dev_, which it reads)
-  std::array<bool, 3> physics_kind_{};         // what make_device_physics chose it by: a density, VTI, a C-PML
+  std::array<bool, 4> physics_kind_{};         // what make_device_physics chose it by: density, VTI, Q, C-PML
   WriteFences fences_;
   SpillClock clock_;
   DeviceFieldPool pool_;  // before every handle to its fields

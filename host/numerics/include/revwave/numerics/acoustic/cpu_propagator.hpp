@@ -44,7 +44,7 @@ class CpuPropagator {
   const Problem<T>& problem() const { return p_; }
   static const char* backend_name() { return "cpu"; }
   // Host memory throughout: no device budgets or lanes, no pinned tier, every codec on its slots.
-  static constexpr BackendCapabilities capabilities{"CPU", false, false, true, false, true};
+  static constexpr BackendCapabilities capabilities{"CPU", false, false, true, false, true, true};
   static constexpr StateShape state_shape() { return acoustic_state; }
   // Wavefields of the grid's size a run holds in host memory beside checkpoints and traces.
   static int working_fields(Workload w);
@@ -133,7 +133,7 @@ class CpuPropagator {
 
   const Problem<T>& p_;
   std::unique_ptr<CpuPhysics<T>> physics_;  // the problem's sweeps and its own images
-  std::array<bool, 3> physics_kind_{};      // what make_cpu_physics chose it by: a density, VTI, a C-PML
+  std::array<bool, 4> physics_kind_{};      // what make_cpu_physics chose it by: density, VTI, Q, C-PML
   HostFieldPool pool_;                      // first: every handle below goes back to it
   HostState state_;
   std::vector<HostField> history_;  // u[0..N] as the pool's fields, or
