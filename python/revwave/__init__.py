@@ -127,7 +127,7 @@ def gradient(model: Optional[ArrayLike] = None, *,
              normalize: Optional[float] = None, progress: ProgressArg = None,
              density: Union[None, ArrayLike, str, os.PathLike] = None, density_gradient: Optional[bool] = None,
              epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None,
-            q: Union[None, float, ArrayLike, str, os.PathLike] = None, q_frequency: Optional[float] = None) -> GradientResult:
+             q: Union[None, float, ArrayLike, str, os.PathLike] = None, q_frequency: Optional[float] = None) -> GradientResult:
     """A misfit J and its gradient, as ``revwave gradient`` (the default: J(m) = 1/2 sum |S u - d|^2
     and dJ/dm, m = 1/c^2).
 
@@ -248,7 +248,7 @@ def forward_survey(model: Union[None, ArrayLike, str, os.PathLike] = None, *, ve
                    device_memory: Union[None, int, str] = None, progress: ProgressArg = None,
                    density: Union[None, ArrayLike, str, os.PathLike] = None,
                    epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None,
-            q: Union[None, float, ArrayLike, str, os.PathLike] = None, q_frequency: Optional[float] = None) -> SurveyRecords:
+                   q: Union[None, float, ArrayLike, str, os.PathLike] = None, q_frequency: Optional[float] = None) -> SurveyRecords:
     """Models a survey, as ``revwave forward --src-grid ...``: every source a shot, shot after shot.
 
     src_grid=(NX, NY, Z): NX x NY sources at the centres of equal cells of the x-y extent, at depth Z
@@ -332,7 +332,7 @@ def gradtest(model: Optional[ArrayLike] = None, *, observed: Union[None, ShotRec
              threads: Optional[int] = None, halvings: int = 6, scale: float = 0.02,
              misfit: Union[str, Callable] = "l2", density: Union[None, ArrayLike, str, os.PathLike] = None,
              epsilon: Union[None, float, ArrayLike, str, os.PathLike] = None, delta: Union[None, float, ArrayLike, str, os.PathLike] = None,
-            q: Union[None, float, ArrayLike, str, os.PathLike] = None, q_frequency: Optional[float] = None) -> dict:
+             q: Union[None, float, ArrayLike, str, os.PathLike] = None, q_frequency: Optional[float] = None) -> dict:
     """The Taylor test of J and its gradient, as ``revwave gradtest`` (on ``backend``; 40^3, double):
     |J(m + h dm) - J(m)| falls as h, |J(m + h dm) - J(m) - h <g, dm>| as h^2. Returns h, first_order,
     second_order, rate_first, rate_second and pass (the fields of ``revwave gradtest --json``).

@@ -64,6 +64,21 @@ TEST_F(CliVisco, ANumberIsItsConstantArrayAndTheConfigRepeatsTheRun) {
   EXPECT_NE(slurp((dir_ / "d.npy").string()), slurp((dir_ / "elastic.npy").string()));
 }
 
+// Observed records bring their own wavelets (one f0 each, or none): the band Q is fitted over
+// then centres on --q-frequency, which must be given; with it, the band and the reference are the
+// modelled run's at that f0, so the record modelled with Q gives J = 0.
+TEST_F(CliVisco, ObservedRecordsNeedTheReferenceFrequency) {
+  ASSERT_EQ(invoke("forward" + small + "--velocity 2000 --q 30 --f0 14 --out obs.npy").code, 0);
+  const std::string run = "gradient --shape 12,12,12 --boundary sponge --velocity 2000 --q 30 --observed obs.npy ";
+  const Outcome no = invoke(run + "--out g.npy");
+  EXPECT_NE(no.code, 0);
+  EXPECT_NE(no.err.find("--q with an observed record needs --q-frequency"), std::string::npos) << no.err;
+  EXPECT_FALSE(fs::exists(dir_ / "g.npy"));
+  const Outcome r = invoke(run + "--q-frequency 14 --out g.npy --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["objective"].get<double>(), 0.0);
+}
+
 TEST_F(CliVisco, SurveysWithAperturesAndInversionsCarryTheAttenuation) {
   const std::string layout = small + "--dt 0.001 --src-grid 2,1,20 --rec-grid 3,3,10 ";
   const Outcome plain = invoke("gradient" + layout + "--aperture 40 --out plain.npy --json");

@@ -36,6 +36,11 @@ TEST(SlsFit, QualityIsConstantOverTheBand) {
   for (double q : {min_quality, 10.0, 100.0, 1e5})
     for (double t : sls_strengths(band, q)) EXPECT_GT(t, 0.0) << "Q " << q;
   for (double t : sls_strengths(band, INFINITY)) EXPECT_EQ(t, 0.0);
+  // A huge finite Q (a .npy's "none" marker, say) is almost none, not NaN: q^2 would overflow.
+  for (double t : sls_strengths(band, 1e300)) {
+    EXPECT_TRUE(std::isfinite(t));
+    EXPECT_LT(std::abs(t), 1e-290);
+  }
   // A band outside the fitted one is not constant Q: the fit is for the source's band.
   const auto tau = sls_strengths(band, 30.0);
   EXPECT_GT(sls_quality(band, tau, 0.05 * 12.0), 1.5 * 30.0);

@@ -68,6 +68,14 @@ std::string inversion_fingerprint(const Grid& g, const VelocityModel& start, con
   h.add(s.weights.data(), s.weights.size() * sizeof(double));
   h.add(start.velocity.data(), start.velocity.size() * sizeof(double));
   h.add(start.density.data(), start.density.size() * sizeof(double));  // no bytes without a density
+  // And the other fixed parameters: epsilon and delta (VTI), Q and its frequencies (none: no bytes).
+  h.add(start.epsilon.data(), start.epsilon.size() * sizeof(double));
+  h.add(start.delta.data(), start.delta.size() * sizeof(double));
+  if (start.has_attenuation()) {
+    h.add(start.q.data(), start.q.size() * sizeof(double));
+    const double f[] = {start.q_frequency, start.q_f0};
+    h.add(f, sizeof f);
+  }
   for (const Shot& shot : survey.shots) {
     const double t[] = {shot.time.dt, double(shot.time.steps), shot.acquisition.f0, shot.acquisition.t0};
     h.add(t, sizeof t);

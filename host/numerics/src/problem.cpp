@@ -100,7 +100,8 @@ void check_physics_supported(const Grid& grid, const VelocityModel& model) {
   if (what != nullptr)
     throw InputError(physics + " do" + (model.has_anisotropy() ? "" : "es") + " not run with " + what +
                      " in this release: " + (model.has_anisotropy() ? "VTI" : "Q") +
-                     " runs with the sponge boundary and a constant density");
+                     " runs with the sponge boundary, a constant density and " +
+                     (model.has_anisotropy() ? "no Q" : "no VTI"));
 }
 
 double max_stable_dt(const Grid& grid, const VelocityModel& model) {

@@ -132,6 +132,7 @@ void read_attenuation(const ProblemOptions& o, const Grid& grid, VelocityModel& 
                          : read_parameter(o.q, grid, "--q");
   model.q_frequency = o.q_frequency.value_or(o.f0);
   model.q_f0 = o.f0;
+  if (o.wavelet_samples) centre_attenuation_band(o, model, "a sampled source signature (no f0)");
 }
 
 // A --shape given with a model must be the model's: the model sets the grid.
@@ -143,6 +144,14 @@ void check_shape_agrees(const ProblemOptions& o, const std::array<index_t, 3>& m
 }
 
 }  // namespace
+
+void centre_attenuation_band(const ProblemOptions& o, VelocityModel& model, const std::string& source) {
+  if (!model.has_attenuation()) return;
+  if (!o.q_frequency)
+    throw InputError("--q with " + source +
+                     " needs --q-frequency: the constant Q is fitted over a band around it (0.25 to 3 times it)");
+  model.q_f0 = *o.q_frequency;
+}
 
 bool density_given(const ProblemOptions& o) { return !o.density_file.empty() || o.density_values != nullptr; }
 

@@ -151,6 +151,7 @@ ObservedSurvey read_observed_survey(const ProblemOptions& problem, bool f0_given
   if (o.src_grid) throw InputError("--src-grid lays out a modelled survey: the observed data bring their own geometry");
   ObservedSurvey r;
   r.setup = make_survey_setup(problem);
+  centre_attenuation_band(problem, r.setup.model, "observed records");
   if (o.observed_records) {
     if (f0_given) throw InputError("--f0: the records carry their wavelets: leave --f0 out");
     r.survey = records_survey(*o.observed_records);

@@ -80,12 +80,14 @@ Strengths solve3(double a[3][3], double b[3]) {
   return x;
 }
 
+// The normal equations divided by q^2, in 1/q: finite for any q (q^2 overflows from 1e154).
 Strengths strengths(const FitSystem& s, double q) {
   if (std::isinf(q)) return {};
+  const double r = 1.0 / q;
   double a[3][3], b[3];
   for (int i = 0; i < 3; ++i) {
-    b[i] = q * s.b1[i] - s.b2[i];
-    for (int j = 0; j < 3; ++j) a[i][j] = q * q * s.g11[i][j] - q * s.g12[i][j] + s.g22[i][j];
+    b[i] = r * (s.b1[i] - r * s.b2[i]);
+    for (int j = 0; j < 3; ++j) a[i][j] = s.g11[i][j] - r * s.g12[i][j] + r * r * s.g22[i][j];
   }
   return solve3(a, b);
 }
@@ -229,25 +231,21 @@ double visco_dt_factor(const VelocityModel& model) {
   validate_q(model);
   const SlsBand band = sls_band(model.q_f0);
   const FitSystem system = fit_system(band);
-  double cmax = 0, worst = 0;  // max v^2, max e1 v^2 (exact in any order)
-  const auto n = static_cast<std::int64_t>(model.velocity.size());
-#pragma omp parallel reduction(max : cmax, worst) if (n >= 65536)
+  double worst = 1.0;  // max e1 (exact in any order), whatever the velocity there
+  const auto n = static_cast<std::int64_t>(model.q.size());
+#pragma omp parallel reduction(max : worst) if (n >= 65536)
   {
     PointFit fit(band, system, model.q_frequency);
 #pragma omp for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      const double c2 = model.velocity[k] * model.velocity[k];
-      const Strengths& tau = fit.at(model.q[k]).tau;
+      const Strengths& tau = fit.at(model.q[static_cast<std::size_t>(i)]).tau;
       const double kappa = fit.kappa;
       double sum = 0;
       for (double t : tau) sum += t;
-      cmax = std::max(cmax, c2);
-      worst = std::max(worst, kappa * (1.0 + sum) * c2);
+      worst = std::max(worst, kappa * (1.0 + sum));
     }
   }
-  if (!(worst > 0)) return 1.0;
-  return std::min(1.0, std::sqrt(cmax / worst));
+  return 1.0 / std::sqrt(worst);
 }
 
 template ViscoFields make_visco_fields<float>(const Grid&, const VelocityModel&, double);

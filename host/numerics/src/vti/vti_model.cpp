@@ -64,15 +64,14 @@ double vti_dt_factor(const Grid& grid, const VelocityModel& model) {
   if (!model.has_anisotropy()) return 1.0;
   validate_vti(model);
   const double dims = grid.dimensions();
-  double cmax = 0, worst = 0;  // max c^2, max lambda c^2
+  double worst = 0;  // max lambda, whatever the velocity there: the factor holds for any velocity up to
+                     // the bound's (an inversion moves them up to --vmax)
   for (std::size_t i = 0; i < model.velocity.size(); ++i) {
-    const double c2 = model.velocity[i] * model.velocity[i];
     const double e = 1.0 + 2.0 * model.epsilon[i], s = std::sqrt(1.0 + 2.0 * model.delta[i]);
-    cmax = std::max(cmax, c2);
-    worst = std::max(worst, pair_eigenvalue(dims - 1.0, e, s) * c2);
+    worst = std::max(worst, pair_eigenvalue(dims - 1.0, e, s));
   }
   if (!(worst > 0)) return 1.0;
-  return std::min(1.0, std::sqrt(dims * cmax / worst));
+  return std::min(1.0, std::sqrt(dims / worst));
 }
 
 template VtiFields make_vti_fields<float>(const Grid&, const VelocityModel&);

@@ -27,7 +27,7 @@ inline double time_loop_share(const SurveySum& sum) {
 // `runner`, `options` and `progress` (called between shots and time steps; it may throw RunCancelled).
 // One shot engine serves every band, evaluation and illumination sweep; `time_loops` (if given)
 // counts the seconds they spend in time loops (time_loop_share, on the root). `fixed`: the model's
-// parameters besides the velocity (its density, epsilon and delta; empty: none), known and fixed,
+// parameters besides the velocity (its density, epsilon and delta, Q; empty: none), known and fixed,
 // carried by every model the inversion tries (its velocity is not read).
 template <class T>
 BandProblem survey_band_problem(const Grid& grid, const Survey& survey, const SurveyRunOptions& options,

@@ -38,7 +38,7 @@ double max_stable_dt(const Grid& grid, double max_velocity);
 double default_dt(const Grid& grid, double max_velocity);
 // Throws InputError naming dt and the largest stable value when dt is above the bound.
 void check_stable(double dt, const Grid& grid, double max_velocity);
-// The bound times a physics' factor (physics_dt_factor: 1 without a density or anisotropy).
+// The bound times a physics' factor (physics_dt_factor: 1 for the constant-density acoustic equation).
 void check_stable(double dt, const Grid& grid, double max_velocity, double physics_factor);
 // The factor a model's physics puts on the largest stable dt: its density's contrasts'
 // (density_dt_factor), its anisotropy's (vti_dt_factor) or its attenuation's (visco_dt_factor); 1

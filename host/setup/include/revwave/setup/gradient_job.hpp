@@ -106,6 +106,7 @@ GradientJob<T> prepare_gradient_job(const GradientJobOptions& o) {
     const ShotRecord rec = o.observed_record ? ShotRecord{} : read_shot_record(observed);
     const ShotRecord& record = o.observed_record ? *o.observed_record : rec;
     job.start = make_survey_setup(o.problem);  // the record brings the geometry
+    centre_attenuation_band(o.problem, job.start.model, "an observed record");
     job.start.acquisition.sources = record.meta.sources;
     job.start.acquisition.receivers = record.meta.receivers;
     job.start.acquisition.f0 = record.meta.f0;

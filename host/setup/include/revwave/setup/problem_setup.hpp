@@ -111,6 +111,10 @@ std::string shape_text(const std::array<index_t, 3>& shape);
 // A survey's grid and model: the problem without its shot geometry (sources, receivers and
 // their files or grids are dropped: every shot, or an observed record, brings its own).
 ProblemSetup make_survey_setup(ProblemOptions o);
+// Where the run's source is not a Ricker wavelet of --f0 (observed records, each with its own, or a
+// sampled signature: `source` says which), the band Q is fitted over centres on --q-frequency, which
+// must then be given (InputError otherwise); a model without Q is left as it is.
+void centre_attenuation_band(const ProblemOptions& o, VelocityModel& model, const std::string& source);
 // The time axis from --dt/--tn, checked against the model's stability bound (its density's
 // contrasts included); `physics_factor`: physics_dt_factor of the model that the run propagates in.
 // More steps than `max_steps` without `yes` is an InputError naming the likely unit slip.

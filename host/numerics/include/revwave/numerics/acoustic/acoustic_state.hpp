@@ -17,12 +17,15 @@ inline constexpr StateShape acoustic_state{2, 0, "two wavefields"};
 // values (Grid::cpml_values), which a slot holds with it. A stored history keeps u[n] alone per
 // step, except under a variable density, whose layer image of dJ/drho reads the step's psi: there
 // it keeps u[n]'s auxiliary values too (the layer's psi[n-1] and zeta[n-1]). A VTI pair carries its
-// second field in each field's tail (Grid::extra_fields, before the layer's values), and a stored
-// history step keeps both fields: the reverse step recomputes both.
+// second field in each field's tail (Grid::extra_fields, before the layer's values), the
+// visco-acoustic equation its three memory variables, and a stored history step keeps them: the
+// reverse step recomputes from them.
 inline StateShape physics_state(const Grid& g, const PhysicsSpec& physics) {
   const auto extra = static_cast<std::size_t>(physics.extra_fields()) * static_cast<std::size_t>(g.alloc_points());
   if (!g.cpml && extra == 0) return acoustic_state;
-  if (!g.cpml) return {2, 2 * extra, "two pairs of wavefields", extra};
+  if (!g.cpml)
+    return {2, 2 * extra, physics.visco ? "two wavefields and their memory variables" : "two pairs of wavefields",
+            extra};
   const auto values = static_cast<std::size_t>(g.cpml_values());
   return {2, 2 * (values + extra), "two wavefields and their C-PML auxiliary values",
           (physics.density ? values : 0) + extra};

@@ -20,7 +20,7 @@ namespace revwave {
 
 inline constexpr int sls_mechanisms = 3;
 // The band the constant Q is fitted over, as multiples of the source's peak frequency f0 (a
-// Ricker wavelet's amplitude there is 6% and 1% of its peak), and the mechanisms' relaxation
+// Ricker wavelet's amplitude there is 16% and 0.3% of its peak), and the mechanisms' relaxation
 // frequencies, log-spaced from band_lo / spread to band_hi * spread (tests/numerics/test_sls_fit.cpp
 // measures the fit's error in Q over the band: at most 0.33% for Q >= 30, 1.1% at Q = 5).
 inline constexpr double sls_band_lo = 0.25, sls_band_hi = 3.0, sls_spread = 1.5;
@@ -42,7 +42,7 @@ double sls_quality(const SlsBand& band, const std::array<double, sls_mechanisms>
 // The phase velocity at f of a medium whose modulus is kappa M / m (m = 1 / v^2): the dispersion.
 double sls_phase_velocity(const SlsBand& band, const std::array<double, sls_mechanisms>& tau, double kappa, double v,
                           double f);
-// kappa that makes the phase velocity at f_ref equal to v: 1 / Re(M(f_ref)^(-1/2))^2.
+// kappa that makes the phase velocity at f_ref equal to v: Re(M(f_ref)^(-1/2))^2.
 double sls_kappa(const SlsBand& band, const std::array<double, sls_mechanisms>& tau, double f_ref);
 
 // InputError naming the first Q that breaks a rule, with its point: of the model's size, a number
@@ -56,8 +56,8 @@ void validate_q(const VelocityModel& model);
 // e1 = kappa (1 + sum tau_l), e2 = kappa / 2, beta_l = dt tau_l / tau_sigma_l / (1 + dt / (2 tau_sigma_l))
 // and alpha_l = (1 - dt / (2 tau_sigma_l)) / (1 + dt / (2 tau_sigma_l)), the same at every point.
 // Computed in double. Where Q is infinite e1 = 1 and e2 = beta_l = 0. The five grids lie in one
-// buffer, (e1, e2, beta_1, beta_2, beta_3), grid k at k * coefficient_stride(grid): staggered by 64
-// bytes each, so that a point's five values fall in different cache sets (five page-aligned grids
+// buffer, (e1, e2, beta_1, beta_2, beta_3), grid k at k * coefficient_stride(grid): staggered by 16
+// values (64 bytes in float, 128 in double) each, so that a point's five values fall in different cache sets (five page-aligned grids
 // put every stream of a point in one set and made the step three times slower at some sizes).
 inline constexpr int visco_coefficients = 5;
 inline index_t coefficient_stride(const Grid& grid) { return grid.alloc_points() + 16; }
@@ -71,8 +71,10 @@ ViscoFields make_visco_fields(const Grid& grid, const VelocityModel& model, doub
 template <class T>
 ViscoFields make_visco_fields(const Grid& grid, const std::vector<double>& q, double q_frequency, double f0, double dt);
 
-// The factor attenuation puts on the largest stable dt: the unrelaxed modulus e1 raises the
-// fastest velocity to sqrt(e1) v, so sqrt(max v^2 / max e1 v^2). Exactly 1 without attenuation.
+// The factor attenuation puts on the largest stable dt: the unrelaxed modulus e1 raises a velocity
+// v to sqrt(e1) v, so 1 / sqrt(max e1), whatever the velocity where e1 is largest (the factor then
+// holds for any model whose velocities stay below the bound's, as an inversion's do up to --vmax).
+// Exactly 1 without attenuation.
 double visco_dt_factor(const VelocityModel& model);
 
 }  // namespace revwave

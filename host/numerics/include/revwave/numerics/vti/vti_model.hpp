@@ -41,7 +41,9 @@ VtiFields make_vti_fields(const Grid& grid, const VelocityModel& model);
 template <class T>
 VtiFields make_vti_fields(const Grid& grid, const std::vector<double>& epsilon, const std::vector<double>& delta);
 
-// The factor the anisotropy puts on the largest stable dt, sqrt(D / max_x lambda(x) c(x)^2 / c_max^2):
+// The factor the anisotropy puts on the largest stable dt, sqrt(D / max_x lambda(x)) (whatever the
+// velocity at x, so that it holds for any model whose velocities stay below the bound's, as an
+// inversion's do up to --vmax):
 // with Hxy bounded by (D - 1) and Hz by 1 times one axis' spectral radius, the operator's is at most
 // lambda(x) times that, lambda the largest eigenvalue of diag(sqrt(D-1), 1) M diag(sqrt(D-1), 1)
 // (D: the dimensions), which is D where epsilon = delta = 0. Exactly 1 without anisotropy.
