@@ -83,6 +83,9 @@ int main(int argc, char** argv) {
   labels.y0 = 1.1;
   labels.dy = -2.2 / (rows - 1);
   write_labelled_png(argv[1], picture.data(), rows, cols, 1.0, 2, labels);
-  std::printf("%s: %ld steps of %.6g s\n", argv[1], static_cast<long>(time.steps), time.dt);
+  double peak_q = 0;
+  for (double v : b) peak_q = std::max(peak_q, std::abs(v));
+  std::printf("%s: %ld steps of %.6g s; peak with Q / without: %.4f (exp(-pi f0 t / Q) at 15 Hz: %.4f)\n", argv[1],
+              static_cast<long>(time.steps), time.dt, peak_q / peak, std::exp(-M_PI * f0 * (offset / v0) / q));
   return 0;
 }
